@@ -1,0 +1,91 @@
+/**
+ * The contract between the Rust server and the app: what a render receives
+ * and returns, and the page data that travels to the browser for hydration
+ * and client-side navigation (`/_data/<path>`). Mirrors `ssr-runtime`'s
+ * `RenderRequest` / `RenderOutput` and the server's `PageData`.
+ */
+import type { Lang, PageKind } from "./routes";
+
+export interface Media {
+  url: string;
+  alternativeText?: string | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+export interface Seo {
+  metaTitle?: string | null;
+  metaDescription?: string | null;
+  shareImage?: Media | null;
+}
+
+/** One entry of a CMS dynamic zone. */
+export interface Section {
+  __component: string;
+  id?: number;
+  [field: string]: unknown;
+}
+
+/** A CMS single type after normalisation (attributes flattened, relations unwrapped). */
+export interface PageContent {
+  id?: number;
+  title: string;
+  seo?: Seo | null;
+  backgroundColor?: string | null;
+  sections: Section[];
+}
+
+export interface SidebarLink {
+  label: string;
+  url: string;
+}
+
+export interface Sidebar {
+  links: SidebarLink[];
+  footerNote?: string | null;
+}
+
+export interface Subscriber {
+  msisdn: string;
+  names: string;
+}
+
+export interface MatchedRoute {
+  name: string;
+  page: PageKind;
+  params: Record<string, string>;
+}
+
+/** Everything a page needs; embedded in the HTML and served by `/_data/<path>`. */
+export interface PageData {
+  lang: Lang;
+  /** The path without language prefix, e.g. `/internet-overview`. */
+  path: string;
+  status: number;
+  route: MatchedRoute;
+  content: {
+    page: PageContent | null;
+    sidebar: Sidebar | null;
+  };
+  subscriber: Subscriber | null;
+  /** Public address of the site, for canonical and alternate links. */
+  siteUrl: string;
+}
+
+export interface PageAssets {
+  stylesheets: string[];
+  /** Module chunks of the page, preloaded so hydration does not wait on a waterfall. */
+  preload: string[];
+}
+
+export interface RenderRequest {
+  url: string;
+  data: PageData;
+  assets: PageAssets;
+}
+
+export interface RenderOutput {
+  status: number;
+  head: string;
+  html: string;
+}

@@ -1,0 +1,84 @@
+//! The serde contract with the JS side (`app/src/contract.ts`): one struct in,
+//! one out. [`PageData`] is also what the browser receives for hydration and
+//! client-side navigation, so the same value feeds both.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A site language. Anything other than `en` or `sw` is `en` (spec §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Sw,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Sw];
+
+    pub fn parse(value: &str) -> Lang {
+        if value.eq_ignore_ascii_case("sw") { Lang::Sw } else { Lang::En }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Sw => "sw",
+        }
+    }
+}
+
+/// The route the path matched, by name, with its page kind and parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchedRoute {
+    pub name: String,
+    pub page: String,
+    #[serde(default)]
+    pub params: serde_json::Map<String, Value>,
+}
+
+/// Content items of a page, already normalised (see the server's content module).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageContent {
+    pub page: Option<Value>,
+    pub sidebar: Option<Value>,
+}
+
+/// Everything a page needs to render, on the server and in the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageData {
+    pub lang: Lang,
+    /// The path without language prefix.
+    pub path: String,
+    pub status: u16,
+    pub route: MatchedRoute,
+    pub content: PageContent,
+    pub subscriber: Option<Value>,
+    pub site_url: String,
+}
+
+/// Stylesheets and module chunks of the page, for `<link>` tags in the head.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PageAssets {
+    pub stylesheets: Vec<String>,
+    pub preload: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RenderRequest {
+    /// The request path and query as the visitor sent them.
+    pub url: String,
+    pub data: PageData,
+    pub assets: PageAssets,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RenderOutput {
+    pub status: u16,
+    /// Tags for `<head>`: title, meta, links.
+    pub head: String,
+    /// The body markup to hydrate.
+    pub html: String,
+}

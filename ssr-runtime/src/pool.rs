@@ -1,0 +1,224 @@
+//! The render pool: engines on their own OS threads, a bounded job queue, and
+//! a watchdog per engine that terminates a render past its budget.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+use crate::contract::{RenderOutput, RenderRequest};
+use crate::engine::{Engine, TerminateHandle};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("render exceeded its time budget of {0:?}")]
+    Timeout(Duration),
+    #[error("JS error: {message}")]
+    Js { message: String, stack: Option<String> },
+    #[error("render queue is full")]
+    Overloaded,
+    #[error("no render engine is available")]
+    Unavailable,
+    #[error("engine failed to start: {0}")]
+    Startup(String),
+    #[error("render contract violated: {0}")]
+    Contract(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct RendererConfig {
+    /// Engines (and OS threads) in the pool.
+    pub workers: usize,
+    /// Wall-clock budget of one render; past it the render is terminated.
+    pub budget: Duration,
+    /// Renders waiting for an engine beyond which new ones are refused.
+    pub queue: usize,
+    /// Heap limit of one engine in bytes.
+    pub heap_limit: usize,
+}
+
+impl Default for RendererConfig {
+    fn default() -> Self {
+        RendererConfig {
+            workers: thread::available_parallelism().map_or(2, |n| n.get()),
+            budget: Duration::from_secs(2),
+            queue: 256,
+            heap_limit: 512 << 20,
+        }
+    }
+}
+
+struct Job {
+    request: RenderRequest,
+    reply: oneshot::Sender<Result<RenderOutput, RenderError>>,
+}
+
+/// A pool of JS engines rendering the app's server bundle. Cheap to clone.
+#[derive(Clone)]
+pub struct Renderer {
+    jobs: flume::Sender<Job>,
+}
+
+impl Renderer {
+    /// Starts the engines and waits until each has evaluated the bundle, so a
+    /// bundle that fails to load is an error here rather than on first render.
+    pub fn start(bundle: Arc<str>, config: RendererConfig) -> Result<Renderer, RenderError> {
+        let (jobs, queue) = flume::bounded::<Job>(config.queue);
+        for index in 0..config.workers.max(1) {
+            let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+            let worker = Worker { bundle: bundle.clone(), config: config.clone(), queue: queue.clone() };
+            thread::Builder::new()
+                .name(format!("ssr-{index}"))
+                .spawn(move || worker.run(ready_tx))
+                .map_err(|e| RenderError::Startup(e.to_string()))?;
+            ready_rx.recv().map_err(|_| RenderError::Unavailable)??;
+        }
+        Ok(Renderer { jobs })
+    }
+
+    /// Renders on the first free engine; waits without blocking the caller's thread.
+    pub async fn render(&self, request: RenderRequest) -> Result<RenderOutput, RenderError> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs.try_send(Job { request, reply }).map_err(|e| match e {
+            flume::TrySendError::Full(_) => RenderError::Overloaded,
+            flume::TrySendError::Disconnected(_) => RenderError::Unavailable,
+        })?;
+        answer.await.map_err(|_| RenderError::Unavailable)?
+    }
+}
+
+struct Worker {
+    bundle: Arc<str>,
+    config: RendererConfig,
+    queue: flume::Receiver<Job>,
+}
+
+impl Worker {
+    fn run(self, ready: std::sync::mpsc::Sender<Result<(), RenderError>>) {
+        let mut engine = match Engine::new(&self.bundle, self.config.heap_limit) {
+            Ok(engine) => engine,
+            Err(error) => {
+                let _ = ready.send(Err(error));
+                return;
+            }
+        };
+        let watchdog = Watchdog::start(engine.terminate_handle());
+        let _ = ready.send(Ok(()));
+        // Ends when every `Renderer` clone is dropped.
+        while let Ok(job) = self.queue.recv() {
+            if job.reply.is_closed() {
+                continue; // the visitor went away while queued
+            }
+            let started = Instant::now();
+            watchdog.arm(started + self.config.budget);
+            let result = engine.render(&job.request);
+            let fired = watchdog.disarm();
+            let result = if fired {
+                tracing::warn!(url = %job.request.url, budget = ?self.config.budget, "render terminated");
+                engine = self.replace(engine, &watchdog);
+                Err(RenderError::Timeout(self.config.budget))
+            } else {
+                if result.is_err() {
+                    // A JS exception leaves the engine usable; an out-of-memory
+                    // termination does not, so clear any pending termination.
+                    engine.clear_termination();
+                }
+                result
+            };
+            tracing::debug!(url = %job.request.url, elapsed = ?started.elapsed(), ok = result.is_ok(), "render");
+            let _ = job.reply.send(result);
+        }
+        watchdog.stop();
+    }
+
+    /// A terminated engine may hold half-built state: start a fresh one.
+    fn replace(&self, old: Engine, watchdog: &Watchdog) -> Engine {
+        drop(old);
+        loop {
+            match Engine::new(&self.bundle, self.config.heap_limit) {
+                Ok(mut engine) => {
+                    watchdog.set_handle(engine.terminate_handle());
+                    return engine;
+                }
+                Err(error) => {
+                    tracing::error!(%error, "could not restart render engine; retrying");
+                    thread::sleep(Duration::from_secs(1));
+                }
+            }
+        }
+    }
+}
+
+/// Terminates the engine's current render once its deadline passes.
+struct Watchdog {
+    shared: Arc<(Mutex<WatchState>, Condvar)>,
+}
+
+struct WatchState {
+    handle: TerminateHandle,
+    deadline: Option<Instant>,
+    fired: bool,
+    stopped: bool,
+}
+
+impl Watchdog {
+    fn start(handle: TerminateHandle) -> Watchdog {
+        let shared = Arc::new((
+            Mutex::new(WatchState { handle, deadline: None, fired: false, stopped: false }),
+            Condvar::new(),
+        ));
+        let watched = shared.clone();
+        thread::Builder::new()
+            .name("ssr-watchdog".into())
+            .spawn(move || Watchdog::watch(&watched))
+            .expect("spawn watchdog thread");
+        Watchdog { shared }
+    }
+
+    fn watch(shared: &(Mutex<WatchState>, Condvar)) {
+        let (lock, wake) = shared;
+        let mut state = lock.lock().unwrap();
+        while !state.stopped {
+            match state.deadline {
+                None => state = wake.wait(state).unwrap(),
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        state.handle.terminate();
+                        state.fired = true;
+                        state.deadline = None;
+                    } else {
+                        state = wake.wait_timeout(state, deadline - now).unwrap().0;
+                    }
+                }
+            }
+        }
+    }
+
+    fn arm(&self, deadline: Instant) {
+        let (lock, wake) = &*self.shared;
+        let mut state = lock.lock().unwrap();
+        state.deadline = Some(deadline);
+        state.fired = false;
+        wake.notify_one();
+    }
+
+    /// Stops watching; tells whether the render was terminated.
+    fn disarm(&self) -> bool {
+        let (lock, _) = &*self.shared;
+        let mut state = lock.lock().unwrap();
+        state.deadline = None;
+        state.fired
+    }
+
+    fn set_handle(&self, handle: TerminateHandle) {
+        self.shared.0.lock().unwrap().handle = handle;
+    }
+
+    fn stop(&self) {
+        let (lock, wake) = &*self.shared;
+        lock.lock().unwrap().stopped = true;
+        wake.notify_one();
+    }
+}
