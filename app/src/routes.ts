@@ -32,7 +32,7 @@ export interface RouteMeta {
 }
 
 /** Which component renders a route; see `pages.ts`. */
-export type PageKind = "home" | "content" | "notFound";
+export type PageKind = "content" | "notFound";
 
 export interface RouteDef {
   /** Unique route name; for dynamic routes it is also the content key fetched (spec §7). */
@@ -76,7 +76,7 @@ function route(
 export const NOT_FOUND = "not-found";
 
 export const routes: RouteDef[] = [
-  route("home", "/", "home", { content: "home", meta: { navigation: "home", icon: "home" } }),
+  route("home", "/", "content", { content: "home", meta: { navigation: "home", icon: "home" } }),
   route("internet", "/internet-overview", "content", {
     content: "internet",
     meta: { navigation: "internet", icon: "globe" },

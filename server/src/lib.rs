@@ -1,0 +1,127 @@
+//! The site's HTTP server.
+//!
+//! - [`config`]: typed configuration from flags and environment.
+//! - `manifest`: the route table and asset manifest generated from `app/`.
+//! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
+//! - `content`: the [`content::ContentSource`] trait and the embedded source.
+//! - `assets`: hashed and static files, precompressed.
+//! - `security`: headers every response carries.
+//! - `error`: one error type mapped to HTTP once.
+//! - [`telemetry`]: `tracing` set-up.
+
+pub mod config;
+pub mod content;
+pub mod telemetry;
+
+mod assets;
+mod error;
+mod manifest;
+mod pages;
+mod security;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+pub use config::Config;
+pub use error::AppError;
+
+/// What `build.rs` embeds in the binary: the app's bundles and manifests, the
+/// public files and the default content.
+#[derive(Clone, Copy)]
+pub struct AppBundle {
+    pub server_js: &'static str,
+    pub assets_json: &'static str,
+    pub routes_json: &'static str,
+    /// Paths relative to the public root (`assets/…`, `static/…`), with `.br`/`.gz` twins.
+    pub public_files: &'static [(&'static str, &'static [u8])],
+    /// Paths relative to `content/`.
+    pub content_files: &'static [(&'static str, &'static [u8])],
+}
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub routes: Arc<manifest::RouteTable>,
+    pub assets: Arc<manifest::AssetManifest>,
+    pub files: Arc<assets::PublicFiles>,
+    pub content: Arc<dyn content::ContentSource>,
+    pub renderer: ssr_runtime::Renderer,
+}
+
+impl AppState {
+    /// Parses the manifests and starts the render engines.
+    pub fn new(config: Config, bundle: AppBundle) -> Result<AppState, AppError> {
+        let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
+        let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
+        let content: Arc<dyn content::ContentSource> =
+            Arc::new(content::EmbeddedContent::new(bundle.content_files)?);
+        let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
+        Ok(AppState {
+            config: Arc::new(config),
+            routes: Arc::new(routes),
+            assets: Arc::new(assets),
+            files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
+            content,
+            renderer,
+        })
+    }
+}
+
+/// The whole application: feature routers merged once, shared layers on top.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .merge(assets::router())
+        .merge(pages::router())
+        .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
+        .with_state(state)
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::new())
+        .layer(TraceLayer::new_for_http())
+}
+
+/// Serves until `shutdown` completes, then finishes in-flight requests.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    bundle: AppBundle,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), AppError> {
+    let address = listener.local_addr()?;
+    let state = AppState::new(config, bundle)?;
+    tracing::info!(%address, site_url = %state.config.site_url, "serving");
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received");
+}

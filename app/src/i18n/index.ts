@@ -27,6 +27,7 @@ export function createI18n(lang: Lang): i18n {
     initAsync: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   return instance;
 }

@@ -1,0 +1,70 @@
+// Starts the real server binary on a free loopback port for browser tests,
+// and launches Debian's Chromium through playwright-core.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = resolve(import.meta.dirname, "../..");
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => ok(port));
+    });
+  });
+}
+
+export async function startSite(env = {}) {
+  const port = await freePort();
+  const bin = process.env.SITE_BIN || join(root, "target/debug/site");
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, [], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SITE_URL: base, DATA_DIR: mkdtempSync(join(tmpdir(), "site-e2e-")), ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`site exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${base}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error("site did not start within 30 s");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** Collects console errors and uncaught exceptions of a page. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  return errors;
+}

@@ -1,0 +1,36 @@
+/** The page shell shared by the server render and the browser. */
+import type { ComponentType } from "react";
+import { useTranslation } from "react-i18next";
+import type { PageData } from "../contract";
+import type { PageProps } from "../pages";
+import { Header } from "../components/Header";
+import { Footer } from "../components/Footer";
+import { LoadingOverlay } from "../components/LoadingOverlay";
+import { SiteProvider } from "./site";
+
+/** Spec §9: the background is white unless the page's content sets one. */
+export const DEFAULT_BACKGROUND = "#ffffff";
+
+export interface Shown {
+  data: PageData;
+  Page: ComponentType<PageProps>;
+}
+
+export function App({ shown, loading }: { shown: Shown; loading: boolean }) {
+  const { t } = useTranslation();
+  const { data, Page } = shown;
+  const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;
+  return (
+    <SiteProvider value={{ lang: data.lang, path: data.path }}>
+      <a className="skip-link" href="#main">
+        {t("site.skipToContent")}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
+        <Page data={data} />
+      </main>
+      <Footer sidebar={data.content.sidebar} />
+      {loading && <LoadingOverlay />}
+    </SiteProvider>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * Page components by `PageKind`. Each file under `pages/` is named after its
+ * kind and becomes its own chunk in the browser; the build maps kinds to
+ * chunks by that name, so the server can preload the right ones. The server
+ * bundle inlines them (the promise resolves within the same render).
+ */
+import type { ComponentType } from "react";
+import type { PageData } from "./contract";
+import type { PageKind } from "./routes";
+
+export interface PageProps {
+  data: PageData;
+}
+
+export type PageModule = { default: ComponentType<PageProps> };
+
+export const pages: Record<PageKind, () => Promise<PageModule>> = {
+  content: () => import("./pages/content"),
+  notFound: () => import("./pages/notFound"),
+};
+
+export function loadPage(kind: string): Promise<PageModule> {
+  const load = pages[kind as PageKind] ?? pages.notFound;
+  return load();
+}

@@ -1,0 +1,30 @@
+import type { Media } from "../contract";
+import { LocalLink } from "../app/site";
+
+export interface Card {
+  id?: number;
+  title: string;
+  text?: string | null;
+  image?: Media | null;
+  link?: { label: string; url: string } | null;
+}
+
+export function CardGrid({ title, cards }: { title?: string | null; cards: Card[] }) {
+  return (
+    <section className="card-grid">
+      {title && <h2>{title}</h2>}
+      <ul>
+        {cards.map((card, index) => (
+          <li key={card.id ?? index} className="card">
+            {card.image && (
+              <img src={card.image.url} alt={card.image.alternativeText ?? ""} width={card.image.width ?? 96} height={card.image.height ?? 96} loading="lazy" />
+            )}
+            <h3>{card.title}</h3>
+            {card.text && <p>{card.text}</p>}
+            {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+export interface RichTextProps {
+  title?: string | null;
+  /** HTML produced and sanitised by the server from the CMS's rich text. */
+  body: string;
+}
+
+export function RichText({ title, body }: RichTextProps) {
+  return (
+    <section className="rich-text">
+      {title && <h2>{title}</h2>}
+      <div dangerouslySetInnerHTML={{ __html: body }} />
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+//! Public files embedded by `build.rs`: hashed client code under `/assets/`
+//! (immutable for a year) and files served as they are under `/static/`
+//! (an hour, with an `ETag`). Each is sent precompressed when the browser
+//! accepts brotli or gzip.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use crate::AppState;
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const STATIC: &str = "public, max-age=3600";
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/assets/{*path}", get(|state, path, headers| serve(state, "assets", path, headers)))
+        .route("/static/{*path}", get(|state, path, headers| serve(state, "static", path, headers)))
+}
+
+struct PublicFile {
+    identity: &'static [u8],
+    br: Option<&'static [u8]>,
+    gzip: Option<&'static [u8]>,
+    content_type: HeaderValue,
+    etag: HeaderValue,
+}
+
+pub struct PublicFiles {
+    files: HashMap<&'static str, PublicFile>,
+}
+
+impl PublicFiles {
+    pub fn new(files: &'static [(&'static str, &'static [u8])]) -> PublicFiles {
+        let twins: HashMap<&str, &'static [u8]> = files.iter().copied().collect();
+        let files = files
+            .iter()
+            .filter(|(path, _)| !path.ends_with(".br") && !path.ends_with(".gz"))
+            .map(|&(path, identity)| {
+                let mime = mime_guess::from_path(path).first_or_octet_stream();
+                let content_type = match mime.type_() {
+                    mime_guess::mime::TEXT | mime_guess::mime::APPLICATION if mime.get_param("charset").is_none() => {
+                        format!("{mime}; charset=utf-8")
+                    }
+                    _ => mime.to_string(),
+                };
+                let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                identity.hash(&mut hasher);
+                let file = PublicFile {
+                    identity,
+                    br: twins.get(format!("{path}.br").as_str()).copied(),
+                    gzip: twins.get(format!("{path}.gz").as_str()).copied(),
+                    content_type: HeaderValue::from_str(&content_type).expect("valid content type"),
+                    etag: HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish())).expect("valid etag"),
+                };
+                (path, file)
+            })
+            .collect();
+        PublicFiles { files }
+    }
+}
+
+/// The encodings the request accepts, by the order we prefer them.
+pub fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let refused = parts.any(|p| matches!(p.trim().strip_prefix("q="), Some(q) if q.parse::<f32>().is_ok_and(|q| q == 0.0)));
+            name.eq_ignore_ascii_case(encoding) && !refused
+        })
+}
+
+async fn serve(State(state): State<AppState>, prefix: &'static str, Path(path): Path<String>, headers: HeaderMap) -> Response {
+    let key = format!("{prefix}/{path}");
+    let Some(file) = state.files.files.get(key.as_str()) else {
+        return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], "not found").into_response();
+    };
+    let cache = if prefix == "assets" { IMMUTABLE } else { STATIC };
+    if headers.get(header::IF_NONE_MATCH).is_some_and(|tag| tag == file.etag) {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, file.etag.clone()), (header::CACHE_CONTROL, HeaderValue::from_static(cache))])
+            .into_response();
+    }
+    let (body, encoding) = match (file.br, file.gzip) {
+        (Some(br), _) if accepts(&headers, "br") => (br, Some("br")),
+        (_, Some(gz)) if accepts(&headers, "gzip") => (gz, Some("gzip")),
+        _ => (file.identity, None),
+    };
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, file.content_type.clone()),
+            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+            (header::ETAG, file.etag.clone()),
+            (header::VARY, HeaderValue::from_static("accept-encoding")),
+        ],
+        body,
+    )
+        .into_response();
+    if let Some(encoding) = encoding {
+        response.headers_mut().insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(value));
+        headers
+    }
+
+    #[test]
+    fn reads_accept_encoding() {
+        assert!(accepts(&with("gzip, deflate, br"), "br"));
+        assert!(accepts(&with("gzip;q=0.5"), "gzip"));
+        assert!(!accepts(&with("gzip;q=0, br"), "gzip"));
+        assert!(!accepts(&with("identity"), "br"));
+        assert!(!accepts(&HeaderMap::new(), "gzip"));
+    }
+}

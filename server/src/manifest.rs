@@ -1,0 +1,213 @@
+//! The route table and asset manifest that `app/scripts/build.mjs` writes,
+//! and matching a path against the routes.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::AppError;
+
+/// Route meta of spec §3, as written in `app/src/routes.ts`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteMeta {
+    pub navigation: Option<String>,
+    pub requires_auth: bool,
+    pub is_dynamic: bool,
+    pub is_pass_through: bool,
+    pub invisible: bool,
+    pub invisible_children: bool,
+    pub is_clickable: bool,
+    pub is_visible: bool,
+    pub page_name: String,
+    pub icon: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RouteDef {
+    pub name: String,
+    pub path: String,
+    pub page: String,
+    pub content: Option<String>,
+    pub parent: Option<String>,
+    pub meta: RouteMeta,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Segment {
+    Static(String),
+    Param(String),
+    OptionalParam(String),
+    Rest,
+}
+
+#[derive(Debug)]
+struct CompiledRoute {
+    segments: Vec<Segment>,
+    index: usize,
+}
+
+/// The page kind of the catch-all route that renders unknown paths.
+pub const NOT_FOUND_PAGE: &str = "notFound";
+
+/// The routes in table order; the first match wins. The table must end with
+/// a catch-all of page kind [`NOT_FOUND_PAGE`], so every path matches.
+#[derive(Debug)]
+pub struct RouteTable {
+    routes: Vec<RouteDef>,
+    compiled: Vec<CompiledRoute>,
+    not_found: usize,
+}
+
+pub struct RouteMatch<'a> {
+    pub route: &'a RouteDef,
+    pub params: Map<String, Value>,
+}
+
+impl RouteTable {
+    pub fn from_json(json: &str) -> Result<RouteTable, AppError> {
+        let routes: Vec<RouteDef> = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("routes.json: {e}")))?;
+        let compiled = routes
+            .iter()
+            .enumerate()
+            .map(|(index, route)| CompiledRoute { segments: compile(&route.path), index })
+            .collect::<Vec<CompiledRoute>>();
+        let not_found = match compiled.last() {
+            Some(last) if last.segments == [Segment::Rest] && routes[last.index].page == NOT_FOUND_PAGE => last.index,
+            _ => return Err(AppError::Manifest("routes.json must end with a `/*` not-found route".into())),
+        };
+        Ok(RouteTable { routes, compiled, not_found })
+    }
+
+    pub fn not_found(&self) -> &RouteDef {
+        &self.routes[self.not_found]
+    }
+
+    pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
+        self.routes.iter().find(|r| r.name == name)
+    }
+
+    /// Matches a path without language prefix; an unknown path matches the
+    /// not-found route.
+    pub fn matches(&self, path: &str) -> RouteMatch<'_> {
+        let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        self.compiled
+            .iter()
+            .find_map(|compiled| {
+                let params = match_segments(&compiled.segments, &parts)?;
+                Some(RouteMatch { route: &self.routes[compiled.index], params })
+            })
+            .unwrap_or_else(|| RouteMatch { route: self.not_found(), params: Map::new() })
+    }
+}
+
+fn compile(path: &str) -> Vec<Segment> {
+    path.split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            if s == "*" {
+                Segment::Rest
+            } else if let Some(name) = s.strip_prefix(':') {
+                match name.strip_suffix('?') {
+                    Some(name) => Segment::OptionalParam(name.to_owned()),
+                    None => Segment::Param(name.to_owned()),
+                }
+            } else {
+                Segment::Static(s.to_owned())
+            }
+        })
+        .collect()
+}
+
+fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<Map<String, Value>> {
+    let mut params = Map::new();
+    let mut rest = parts;
+    for segment in segments {
+        match segment {
+            Segment::Rest => {
+                params.insert("*".into(), Value::String(rest.join("/")));
+                return Some(params);
+            }
+            Segment::Static(s) => {
+                let (first, tail) = rest.split_first()?;
+                if first != s {
+                    return None;
+                }
+                rest = tail;
+            }
+            Segment::Param(name) => {
+                let (first, tail) = rest.split_first()?;
+                params.insert(name.clone(), Value::String((*first).to_owned()));
+                rest = tail;
+            }
+            Segment::OptionalParam(name) => {
+                if let Some((first, tail)) = rest.split_first() {
+                    params.insert(name.clone(), Value::String((*first).to_owned()));
+                    rest = tail;
+                }
+            }
+        }
+    }
+    rest.is_empty().then_some(params)
+}
+
+/// URLs of the client entry, its stylesheets and each page kind's chunks.
+#[derive(Debug, Deserialize)]
+pub struct AssetManifest {
+    pub entry: String,
+    pub preload: Vec<String>,
+    pub stylesheets: Vec<String>,
+    pub pages: HashMap<String, Vec<String>>,
+}
+
+impl AssetManifest {
+    pub fn from_json(json: &str) -> Result<AssetManifest, AppError> {
+        serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("assets.json: {e}")))
+    }
+
+    /// What a page of `kind` needs: the entry's shared chunks and the page's own.
+    pub fn for_page(&self, kind: &str) -> ssr_runtime::PageAssets {
+        let mut preload = self.preload.clone();
+        for chunk in self.pages.get(kind).into_iter().flatten() {
+            if !preload.contains(chunk) {
+                preload.push(chunk.clone());
+            }
+        }
+        ssr_runtime::PageAssets { stylesheets: self.stylesheets.clone(), preload }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> RouteTable {
+        let meta = r#"{"requiresAuth":false,"isDynamic":true,"isPassThrough":false,"invisible":false,
+            "invisibleChildren":false,"isClickable":true,"isVisible":true,"pageName":"x"}"#;
+        let json = format!(
+            r#"[{{"name":"home","path":"/","page":"content","meta":{meta}}},
+               {{"name":"device","path":"/devices/:id/:slug?","page":"device","meta":{meta}}},
+               {{"name":"internet","path":"/internet-overview","page":"content","meta":{meta}}},
+               {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
+        );
+        RouteTable::from_json(&json).unwrap()
+    }
+
+    #[test]
+    fn matches_static_param_optional_and_catch_all() {
+        let table = table();
+        assert_eq!(table.matches("/").route.name, "home");
+        assert_eq!(table.matches("/internet-overview").route.name, "internet");
+        let device = table.matches("/devices/12/galaxy-a15");
+        assert_eq!(device.route.name, "device");
+        assert_eq!(device.params["id"], "12");
+        assert_eq!(device.params["slug"], "galaxy-a15");
+        let no_slug = table.matches("/devices/12");
+        assert_eq!(no_slug.route.name, "device");
+        assert!(!no_slug.params.contains_key("slug"));
+        assert_eq!(table.matches("/devices").route.name, "not-found");
+        assert_eq!(table.matches("/devices/1/2/3").route.name, "not-found");
+        assert_eq!(table.matches("/Internet-Overview").route.name, "not-found");
+    }
+}

@@ -1,0 +1,15 @@
+//! Logs through `tracing`; `RUST_LOG` filters (default: info).
+
+use tracing_subscriber::EnvFilter;
+
+use crate::Config;
+
+pub fn init(config: &Config) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,tower_http=info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if config.log_format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
