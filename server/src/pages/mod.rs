@@ -24,7 +24,7 @@ const PAGE_CACHE_CONTROL: &str = "no-cache";
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(DATA_PREFIX, get(page_data))
+        .route("/_data/", get(page_data))
         .route("/_data/{*path}", get(page_data))
         .fallback(page)
 }

@@ -1,0 +1,51 @@
+# The two set-up commands are `make run` and `make test`; both install what
+# they need on a fresh Debian machine (apt packages, npm packages).
+
+SHELL := /bin/bash
+APT_PACKAGES := cmake libsimde-dev chromium wrk
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SITE_BIN ?= target/debug/site
+
+.PHONY: deps run build release test test-rust test-app test-e2e bench clean
+
+## Install system and npm packages if missing.
+deps: app/node_modules/.package-lock.json
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+app/node_modules/.package-lock.json: app/package.json app/package-lock.json
+	cd app && npm ci --no-audit --no-fund
+	@touch $@
+
+## Build and serve the whole site with embedded content and the sandbox API.
+run: deps
+	cargo run --release --bin site
+
+build: deps
+	cargo build
+
+release: deps
+	cargo build --release --bin site
+
+## Every test: Rust unit and integration tests, app tests, browser tests.
+test: deps test-rust test-app test-e2e
+
+test-rust:
+	cargo test --workspace --all-targets
+
+test-app:
+	cd app && npx tsc --noEmit && npx vitest run
+
+test-e2e: build
+	cd app && SITE_BIN=$(abspath $(SITE_BIN)) node --test --test-concurrency=1 e2e/
+
+## Load benchmark on loopback (release build); prints ratios against baselines.
+bench: deps release
+	./bench/run.sh
+
+clean:
+	cargo clean
+	rm -rf app/node_modules app/dist

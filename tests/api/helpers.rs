@@ -1,0 +1,72 @@
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+pub struct TestApp {
+    pub address: String,
+    /// Follows no redirects and decodes no compression, to see what the server sends.
+    pub client: reqwest::Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    _data_dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("request")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+/// Starts the whole site with its embedded defaults on a random port.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut config = server::Config::defaults();
+    config.site_url = address.clone();
+    config.data_dir = data_dir.path().to_owned();
+    config.render_workers = Some(1);
+    configure(&mut config);
+    let (shutdown, stop) = oneshot::channel::<()>();
+    tokio::spawn(server::run(listener, config, site::bundle(), async {
+        let _ = stop.await;
+    }));
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    for _ in 0..200 {
+        if let Ok(response) = client.get(format!("{address}/healthz")).send().await {
+            if response.status().is_success() {
+                return TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir };
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("server did not start");
+}
+
+/// The page data embedded in a server-rendered page.
+pub fn embedded_page_data(html: &str) -> serde_json::Value {
+    let start = html.find(r#"<script type="application/json" id="page-data">"#).expect("page data script")
+        + r#"<script type="application/json" id="page-data">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).expect("page data is JSON")
+}

@@ -1,0 +1,127 @@
+use reqwest::StatusCode;
+use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, SET_COOKIE};
+
+use crate::helpers::{embedded_page_data, spawn_app};
+
+#[tokio::test]
+async fn home_is_full_server_rendered_html_in_english() {
+    let app = spawn_app().await;
+    let response = app.get("/").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[CONTENT_TYPE], "text/html; charset=utf-8");
+    let csp = response.headers()[CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+    assert!(csp.contains("script-src 'self'") && csp.contains("object-src 'none'"), "{csp}");
+    let html = response.text().await.unwrap();
+    assert!(html.starts_with("<!doctype html><html lang=\"en\">"), "{}", &html[..80]);
+    assert!(html.contains("<h1>25 years of connecting Tanzania</h1>"));
+    assert!(html.contains(r#"<link rel="canonical" href="http://127.0.0.1"#));
+    for lang in ["en", "sw", "x-default"] {
+        assert!(html.contains(&format!(r#"rel="alternate" hrefLang="{lang}""#)), "alternate {lang}");
+    }
+    assert!(html.contains(r#"<script type="module" src="/assets/entry-client-"#));
+    // No inline executable script: only the JSON data block and the module by src.
+    assert_eq!(html.matches("<script").count(), 2);
+    let data = embedded_page_data(&html);
+    assert_eq!(data["lang"], "en");
+    assert_eq!(data["route"]["name"], "home");
+    assert_eq!(data["content"]["page"]["title"], "Home");
+}
+
+#[tokio::test]
+async fn swahili_lives_under_sw() {
+    let app = spawn_app().await;
+    let response = app.get("/sw").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let html = response.text().await.unwrap();
+    assert!(html.starts_with("<!doctype html><html lang=\"sw\">"));
+    assert!(html.contains("<h1>Miaka 25 ya kuiunganisha Tanzania</h1>"));
+    assert!(html.contains(&format!(r#"<link rel="canonical" href="{}/sw"/>"#, app.address)));
+    let page = app.get("/sw/internet-overview").await.text().await.unwrap();
+    assert!(page.contains("Vifurushi vya intaneti kwa kila siku"));
+    assert!(page.contains("TSh 25,000"));
+}
+
+#[tokio::test]
+async fn unknown_paths_are_the_not_found_page_with_404() {
+    let app = spawn_app().await;
+    for (path, title) in [("/no-such-page", "Page not found"), ("/sw/hakuna", "Ukurasa haujapatikana"), ("/voice-sms/extra", "Page not found")] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(&format!("<h1>{title}</h1>")), "{path}");
+        assert!(html.contains(r#"<meta name="robots" content="noindex"/>"#));
+        assert!(!html.contains(r#"rel="canonical""#));
+    }
+}
+
+#[tokio::test]
+async fn the_data_endpoint_serves_the_same_page_data_as_json() {
+    let app = spawn_app().await;
+    let html = app.get("/sw/voice-sms").await.text().await.unwrap();
+    let response = app.get("/_data/sw/voice-sms").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(response.headers()[CONTENT_TYPE].to_str().unwrap().starts_with("application/json"));
+    let data: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(data, embedded_page_data(&html));
+    assert_eq!(data["path"], "/voice-sms");
+
+    let home: serde_json::Value = app.get("/_data/").await.json().await.unwrap();
+    assert_eq!(home["route"]["name"], "home");
+    let missing = app.get("/_data/nowhere").await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let missing: serde_json::Value = missing.json().await.unwrap();
+    assert_eq!(missing["route"]["page"], "notFound");
+}
+
+#[tokio::test]
+async fn language_choice_is_remembered_in_a_cookie() {
+    let app = spawn_app().await;
+    let response = app.get("/sw/voice-sms?lang=sw").await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[LOCATION], "/sw/voice-sms");
+    let cookie = response.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with("lang=sw;") && cookie.contains("Path=/") && cookie.contains("SameSite=Lax"), "{cookie}");
+
+    let remembered = app.client.get(app.url("/")).header("cookie", "lang=sw").send().await.unwrap();
+    assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
+    assert_eq!(remembered.headers()[LOCATION], "/sw");
+    assert_eq!(remembered.headers()[CACHE_CONTROL], "private, no-cache");
+    // Anything but en or sw is English (spec §5).
+    let other = app.client.get(app.url("/")).header("cookie", "lang=fr").send().await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK);
+    let english = app.get("/voice-sms?lang=xx&tab=2").await;
+    assert_eq!(english.headers()[LOCATION], "/voice-sms?tab=2");
+    assert!(english.headers()[SET_COOKIE].to_str().unwrap().starts_with("lang=en;"));
+}
+
+#[tokio::test]
+async fn trailing_slashes_redirect_permanently() {
+    let app = spawn_app().await;
+    let response = app.get("/voice-sms/").await;
+    assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(response.headers()[LOCATION], "/voice-sms");
+}
+
+#[tokio::test]
+async fn pages_are_compressed_for_browsers_that_accept_it() {
+    let app = spawn_app().await;
+    let response = app.client.get(app.url("/")).header("accept-encoding", "br, gzip").send().await.unwrap();
+    assert_eq!(response.headers()["content-encoding"], "br");
+}
+
+#[tokio::test]
+async fn only_get_and_head_reach_pages() {
+    let app = spawn_app().await;
+    let response = app.client.post(app.url("/")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+    let head = app.client.head(app.url("/voice-sms")).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn health_check_answers() {
+    let app = spawn_app().await;
+    let response = app.get("/healthz").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.text().await.unwrap(), "ok");
+}
