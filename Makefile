@@ -37,7 +37,7 @@ test-rust:
 	cargo test --workspace --all-targets
 
 test-app:
-	cd app && npx tsc --noEmit && npx vitest run
+	cd app && npx tsc --noEmit && npm test
 
 test-e2e: build
 	cd app && SITE_BIN=$(abspath $(SITE_BIN)) node --test --test-concurrency=1 e2e/

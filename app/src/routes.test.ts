@@ -1,41 +1,42 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
 import { localePath, parseLang, routes, splitLang } from "./routes";
 import { pages } from "./pages";
 
 describe("route table", () => {
   it("has unique names and paths and ends with the not-found catch-all", () => {
-    expect(new Set(routes.map((r) => r.name)).size).toBe(routes.length);
-    expect(new Set(routes.map((r) => r.path)).size).toBe(routes.length);
+    assert.equal(new Set(routes.map((r) => r.name)).size, routes.length);
+    assert.equal(new Set(routes.map((r) => r.path)).size, routes.length);
     const last = routes[routes.length - 1];
-    expect(last.path).toBe("/*");
-    expect(last.page).toBe("notFound");
+    assert.equal(last.path, "/*");
+    assert.equal(last.page, "notFound");
   });
 
   it("gives every route a page component", () => {
-    for (const route of routes) expect(pages[route.page]).toBeTypeOf("function");
+    for (const route of routes) assert.equal(typeof pages[route.page], "function", route.name);
   });
 
   it("names the parent of every pass-through route", () => {
     for (const route of routes.filter((r) => r.meta.isPassThrough)) {
-      expect(routes.some((r) => r.name === route.parent)).toBe(true);
+      assert.ok(routes.some((r) => r.name === route.parent), route.name);
     }
   });
 });
 
 describe("languages", () => {
   it("falls back to English for anything but en or sw (spec §5)", () => {
-    expect(parseLang("sw")).toBe("sw");
-    expect(parseLang("en")).toBe("en");
-    expect(parseLang("fr")).toBe("en");
-    expect(parseLang(undefined)).toBe("en");
+    assert.equal(parseLang("sw"), "sw");
+    assert.equal(parseLang("en"), "en");
+    assert.equal(parseLang("fr"), "en");
+    assert.equal(parseLang(undefined), "en");
   });
 
   it("prefixes Swahili paths and strips the prefix again", () => {
-    expect(localePath("en", "/voice-sms")).toBe("/voice-sms");
-    expect(localePath("sw", "/voice-sms")).toBe("/sw/voice-sms");
-    expect(localePath("sw", "/")).toBe("/sw");
-    expect(splitLang("/sw")).toEqual({ lang: "sw", path: "/" });
-    expect(splitLang("/sw/voice-sms")).toEqual({ lang: "sw", path: "/voice-sms" });
-    expect(splitLang("/swipe-win")).toEqual({ lang: "en", path: "/swipe-win" });
+    assert.equal(localePath("en", "/voice-sms"), "/voice-sms");
+    assert.equal(localePath("sw", "/voice-sms"), "/sw/voice-sms");
+    assert.equal(localePath("sw", "/"), "/sw");
+    assert.deepEqual(splitLang("/sw"), { lang: "sw", path: "/" });
+    assert.deepEqual(splitLang("/sw/voice-sms"), { lang: "sw", path: "/voice-sms" });
+    assert.deepEqual(splitLang("/swipe-win"), { lang: "en", path: "/swipe-win" });
   });
 });

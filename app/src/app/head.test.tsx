@@ -1,5 +1,6 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
 import type { PageData } from "../contract";
 import { createI18n } from "../i18n";
 import { Head, pageTitle } from "./head";
@@ -20,22 +21,22 @@ describe("head", () => {
 
   it("links the page in both languages with x-default English", () => {
     const html = renderToStaticMarkup(<Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"] }} t={t} />);
-    expect(html).toContain('<link rel="canonical" href="https://example.co.tz/sw/voice-sms"/>');
-    expect(html).toContain('hrefLang="en" href="https://example.co.tz/voice-sms"');
-    expect(html).toContain('hrefLang="x-default" href="https://example.co.tz/voice-sms"');
-    expect(html).toContain('content="Dakika &amp; SMS"');
-    expect(html).toContain('<link rel="modulepreload" href="/c.js"/>');
+    assert.ok(html.includes('<link rel="canonical" href="https://example.co.tz/sw/voice-sms"/>'), html);
+    assert.ok(html.includes('hrefLang="en" href="https://example.co.tz/voice-sms"'), html);
+    assert.ok(html.includes('hrefLang="x-default" href="https://example.co.tz/voice-sms"'), html);
+    assert.ok(html.includes('content="Dakika &amp; SMS"'), html);
+    assert.ok(html.includes('<link rel="modulepreload" href="/c.js"/>'), html);
   });
 
   it("keeps a not-found page out of the index", () => {
     const html = renderToStaticMarkup(<Head data={data({ status: 404 })} assets={{ stylesheets: [], preload: [] }} t={t} />);
-    expect(html).toContain('<meta name="robots" content="noindex"/>');
-    expect(html).not.toContain("canonical");
+    assert.ok(html.includes('<meta name="robots" content="noindex"/>'), html);
+    assert.ok(!html.includes("canonical"), html);
   });
 
   it("uses the CMS meta title as written, else the page title with the site name", () => {
-    expect(pageTitle(data(), t)).toBe("Simu | Vodacom Tanzania");
+    assert.equal(pageTitle(data(), t), "Simu | Vodacom Tanzania");
     const seo = data({ content: { page: { title: "Simu", sections: [], seo: { metaTitle: "Dakika" } }, sidebar: null } });
-    expect(pageTitle(seo, t)).toBe("Dakika");
+    assert.equal(pageTitle(seo, t), "Dakika");
   });
 });

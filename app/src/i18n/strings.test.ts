@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
 import en from "./en";
 import sw from "./sw";
 
@@ -11,18 +12,20 @@ describe("strings", () => {
   it("has every English string in Swahili, none empty", () => {
     const english = leaves(en);
     const swahili = new Map(leaves(sw));
-    expect(swahili.size).toBe(english.length);
+    assert.equal(swahili.size, english.length);
     for (const [key] of english) {
-      expect(typeof swahili.get(key), key).toBe("string");
-      expect((swahili.get(key) as string).trim(), key).not.toBe("");
+      const text = swahili.get(key);
+      assert.equal(typeof text, "string", key);
+      assert.notEqual((text as string).trim(), "", key);
     }
   });
 
   it("keeps interpolation placeholders in both languages", () => {
     const swahili = new Map(leaves(sw));
     for (const [key, text] of leaves(en)) {
-      const placeholders = String(text).match(/{{\w+}}/g) ?? [];
-      for (const placeholder of placeholders) expect(swahili.get(key), key).toContain(placeholder);
+      for (const placeholder of String(text).match(/{{\w+}}/g) ?? []) {
+        assert.ok(String(swahili.get(key)).includes(placeholder), `${key} keeps ${placeholder}`);
+      }
     }
   });
 });

@@ -1,14 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
 import { DEFAULT_DURATION, withFullStop } from "./Toasts";
 
 describe("toasts", () => {
   it("appends a full stop to the text unless it ends a sentence already (spec §8)", () => {
-    expect(withFullStop("Failed to Load Content")).toBe("Failed to Load Content.");
-    expect(withFullStop("Sent The OTP to your Phone Number.")).toBe("Sent The OTP to your Phone Number.");
-    expect(withFullStop("Something is not right!")).toBe("Something is not right!");
+    assert.equal(withFullStop("Failed to Load Content"), "Failed to Load Content.");
+    assert.equal(withFullStop("Sent The OTP to your Phone Number."), "Sent The OTP to your Phone Number.");
+    assert.equal(withFullStop("Something is not right!"), "Something is not right!");
   });
 
   it("lasts 3000 ms by default (spec §9)", () => {
-    expect(DEFAULT_DURATION).toBe(3000);
+    assert.equal(DEFAULT_DURATION, 3000);
   });
 });
