@@ -65,6 +65,8 @@ export interface PageData {
   route: MatchedRoute;
   content: {
     page: PageContent | null;
+    /** Set when the page's content is in another language (Swahili missing, English shown). */
+    pageLang?: Lang;
     sidebar: Sidebar | null;
   };
   subscriber: Subscriber | null;

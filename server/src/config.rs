@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::content::PopulateStrategy;
+
 #[derive(Debug, Clone, Parser)]
 #[command(name = "site", about = "The operator's public website and self-service area")]
 pub struct Config {
@@ -24,6 +26,44 @@ pub struct Config {
     /// Strapi base URL; unset serves the embedded content.
     #[arg(long, env = "CMS_URL")]
     pub cms_url: Option<String>,
+
+    /// Bearer token for the Strapi API.
+    #[arg(long, env = "CMS_TOKEN", hide_env_values = true)]
+    pub cms_token: Option<Secret>,
+
+    /// How relations are populated: `deep` (populate=deep,N; the v4 plugin),
+    /// `plevel` (pLevel=N; Strapi 5 plugins) or `explicit` (stock Strapi).
+    #[arg(long, env = "CMS_POPULATE", default_value = "deep")]
+    pub cms_populate: PopulateStrategy,
+
+    /// Time limit of one CMS request made for a server render, in milliseconds.
+    #[arg(long, env = "CMS_TIMEOUT_MS", default_value_t = 3000)]
+    pub cms_timeout_ms: u64,
+
+    /// Public base of media the CMS gives relative (`/uploads/…`); default `CMS_URL`.
+    #[arg(long, env = "CMS_MEDIA_URL")]
+    pub cms_media_url: Option<String>,
+
+    /// Origins of the CMS's internal file hosts, comma-separated; links to them
+    /// in content are rewritten to `SITE_URL`.
+    #[arg(long, env = "CMS_FILE_HOSTS", value_delimiter = ',')]
+    pub cms_file_hosts: Vec<String>,
+
+    /// Shared secret of `POST /api/cms/webhook`; unset turns the webhook off.
+    #[arg(long, env = "CMS_WEBHOOK_SECRET", hide_env_values = true)]
+    pub cms_webhook_secret: Option<Secret>,
+
+    /// Seconds content is served from cache before it is refreshed.
+    #[arg(long, env = "CONTENT_TTL_SECS", default_value_t = 60)]
+    pub content_ttl_secs: u64,
+
+    /// Seconds past freshness content is still served while the CMS fails.
+    #[arg(long, env = "CONTENT_STALE_IF_ERROR_SECS", default_value_t = 86_400)]
+    pub content_stale_if_error_secs: u64,
+
+    /// Memory for rendered pages, in MiB.
+    #[arg(long, env = "PAGE_CACHE_MB", default_value_t = 64)]
+    pub page_cache_mb: u64,
 
     /// Operator digital-service API base URL; unset uses the built-in sandbox.
     #[arg(long, env = "DIGITAL_API_URL")]
@@ -70,6 +110,15 @@ impl Config {
         self.site_url.starts_with("https://")
     }
 
+    pub fn content_cache(&self) -> crate::content::CacheSettings {
+        crate::content::CacheSettings {
+            fresh: Duration::from_secs(self.content_ttl_secs),
+            stale_if_error: Duration::from_secs(self.content_stale_if_error_secs),
+            timeout: Duration::from_millis(self.cms_timeout_ms),
+            capacity: 20_000,
+        }
+    }
+
     pub fn renderer(&self) -> ssr_runtime::RendererConfig {
         let defaults = ssr_runtime::RendererConfig::default();
         ssr_runtime::RendererConfig {
@@ -78,5 +127,29 @@ impl Config {
             queue: self.render_queue,
             ..defaults
         }
+    }
+}
+
+/// A configuration value that must not appear in logs.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(value.to_owned()))
     }
 }

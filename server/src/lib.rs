@@ -21,6 +21,7 @@ mod security;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
@@ -52,7 +53,8 @@ pub struct AppState {
     pub routes: Arc<manifest::RouteTable>,
     pub assets: Arc<manifest::AssetManifest>,
     pub files: Arc<assets::PublicFiles>,
-    pub content: Arc<dyn content::ContentSource>,
+    pub content: content::Content,
+    pub pages: pages::PageCache,
     pub renderer: ssr_runtime::Renderer,
 }
 
@@ -61,8 +63,11 @@ impl AppState {
     pub fn new(config: Config, bundle: AppBundle) -> Result<AppState, AppError> {
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
-        let content: Arc<dyn content::ContentSource> =
-            Arc::new(content::EmbeddedContent::new(bundle.content_files)?);
+        let content = content::Content::new(content_source(&config, bundle)?, config.content_cache());
+        let pages = pages::PageCache::new(
+            config.page_cache_mb << 20,
+            Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
+        );
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
         Ok(AppState {
             config: Arc::new(config),
@@ -70,9 +75,32 @@ impl AppState {
             assets: Arc::new(assets),
             files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
             content,
+            pages,
             renderer,
         })
     }
+}
+
+/// The Strapi client when `CMS_URL` is set, else the embedded content.
+fn content_source(config: &Config, bundle: AppBundle) -> Result<Arc<dyn content::ContentSource>, AppError> {
+    let normalizer = content::Normalizer {
+        media_base: config.cms_media_url.clone().or_else(|| config.cms_url.clone()).map(|u| u.trim_end_matches('/').to_owned()),
+        file_hosts: config.cms_file_hosts.iter().map(|h| h.trim_end_matches('/').to_owned()).collect(),
+        site_url: config.site_url.clone(),
+    };
+    Ok(match &config.cms_url {
+        Some(base_url) => {
+            tracing::info!(%base_url, populate = ?config.cms_populate, "content from the CMS");
+            let settings = content::StrapiSettings {
+                base_url: base_url.clone(),
+                token: config.cms_token.as_ref().map(|t| t.expose().to_owned()),
+                populate: config.cms_populate,
+                timeout: Duration::from_millis(config.cms_timeout_ms),
+            };
+            Arc::new(content::StrapiClient::new(settings, normalizer)?)
+        }
+        None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
+    })
 }
 
 /// The whole application: feature routers merged once, shared layers on top.
@@ -80,6 +108,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(assets::router())
+        .merge(content::router())
         .merge(pages::router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .with_state(state)

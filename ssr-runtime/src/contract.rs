@@ -40,8 +40,13 @@ pub struct MatchedRoute {
 
 /// Content items of a page, already normalised (see the server's content module).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PageContent {
     pub page: Option<Value>,
+    /// Set when the page's content is in another language than the page
+    /// (Swahili missing in the CMS, English served instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_lang: Option<Lang>,
     pub sidebar: Option<Value>,
 }
 

@@ -10,7 +10,7 @@ use tokio::sync::oneshot;
 use crate::contract::{RenderOutput, RenderRequest};
 use crate::engine::{Engine, TerminateHandle};
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum RenderError {
     #[error("render exceeded its time budget of {0:?}")]
     Timeout(Duration),

@@ -17,7 +17,7 @@ fn request(route: &str) -> RenderRequest {
             path: format!("/{route}"),
             status: 200,
             route: MatchedRoute { name: route.into(), page: "content".into(), params: Default::default() },
-            content: PageContent { page: Some(json!({ "title": "Habari </script>" })), sidebar: None },
+            content: PageContent { page: Some(json!({ "title": "Habari </script>" })), ..Default::default() },
             subscriber: None,
             site_url: "http://localhost".into(),
         },

@@ -1,6 +1,8 @@
 //! Integration tests: the real server on a random port, over real HTTP.
 
+mod fake_cms;
 mod helpers;
 
 mod assets;
+mod content;
 mod pages;

@@ -27,7 +27,13 @@ export function App({ shown, loading }: { shown: Shown; loading: boolean }) {
       </a>
       <Header />
       <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
-        <Page data={data} />
+        {data.content.pageLang ? (
+          <div lang={data.content.pageLang}>
+            <Page data={data} />
+          </div>
+        ) : (
+          <Page data={data} />
+        )}
       </main>
       <Footer sidebar={data.content.sidebar} />
       {loading && <LoadingOverlay />}

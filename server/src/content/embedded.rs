@@ -1,6 +1,8 @@
-//! The default content embedded in the binary from `content/`: one file per
-//! single type and language, `content/<lang>/<key>.json`, in the Strapi v4
-//! response shape so the same normalisation serves it and the CMS.
+//! The default content embedded in the binary from `content/` (see
+//! `content/README.md`): single types as `<lang>/<key>.json`, collections as
+//! `<lang>/collections/<name>.json`, both in the Strapi v4 answer shape so the
+//! same normalisation serves them and the CMS. Queries are answered the way
+//! Strapi would: lists newest first and paged, items by id, popups by type.
 
 use std::collections::HashMap;
 
@@ -8,39 +10,76 @@ use async_trait::async_trait;
 use serde_json::Value;
 use ssr_runtime::Lang;
 
-use super::{ContentError, ContentSource, normalize, render_rich_text};
-use crate::AppError;
+use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
 pub struct EmbeddedContent {
     singles: HashMap<(Lang, String), Value>,
+    collections: HashMap<(Lang, String), Vec<Value>>,
 }
 
 impl EmbeddedContent {
     /// Parses and normalises every file once, at start-up; a malformed file
     /// is a start-up error, not a visitor's.
-    pub fn new(files: &[(&str, &[u8])]) -> Result<EmbeddedContent, AppError> {
+    pub fn new(files: &[(&str, &[u8])], normalizer: &Normalizer) -> Result<EmbeddedContent, ContentError> {
         let mut singles = HashMap::new();
+        let mut collections = HashMap::new();
         for (path, bytes) in files {
-            let Some((lang, file)) = path.split_once('/') else { continue };
-            let Some(key) = file.strip_suffix(".json") else { continue };
-            let lang = match lang {
-                "en" => Lang::En,
-                "sw" => Lang::Sw,
+            let Some(name) = path.strip_suffix(".json") else { continue };
+            let (lang, rest) = match name.split_once('/') {
+                Some(("en", rest)) => (Lang::En, rest),
+                Some(("sw", rest)) => (Lang::Sw, rest),
                 _ => continue,
             };
-            let answer: Value = serde_json::from_slice(bytes)
-                .map_err(|e| AppError::Content(ContentError::Malformed(format!("content/{path}: {e}"))))?;
-            let mut entity = normalize(answer);
-            render_rich_text(&mut entity);
-            singles.insert((lang, key.to_owned()), entity);
+            let answer: Value =
+                serde_json::from_slice(bytes).map_err(|e| ContentError::Malformed(format!("content/{path}: {e}")))?;
+            let value = normalizer.normalize(answer);
+            match rest.strip_prefix("collections/") {
+                Some(collection) => {
+                    let Value::Array(mut items) = value else {
+                        return Err(ContentError::Malformed(format!("content/{path}: a collection must be a list")));
+                    };
+                    items.sort_by(|a, b| publish_date(b).cmp(publish_date(a)));
+                    collections.insert((lang, collection.to_owned()), items);
+                }
+                None => {
+                    singles.insert((lang, rest.to_owned()), value);
+                }
+            }
         }
-        Ok(EmbeddedContent { singles })
+        Ok(EmbeddedContent { singles, collections })
     }
+
+    fn collection(&self, name: &str, lang: Lang) -> &[Value] {
+        self.collections.get(&(lang, name.to_owned())).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn publish_date(item: &Value) -> &str {
+    item.get("publishDate").and_then(Value::as_str).unwrap_or("")
 }
 
 #[async_trait]
 impl ContentSource for EmbeddedContent {
-    async fn single(&self, key: &str, lang: Lang) -> Result<Option<Value>, ContentError> {
-        Ok(self.singles.get(&(lang, key.to_owned())).cloned())
+    async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        Ok(match query {
+            ContentQuery::Single(key) => self.singles.get(&(lang, key.clone())).cloned(),
+            ContentQuery::List { collection, page_size } => Some(Value::Array(
+                self.collection(collection, lang).iter().take(*page_size as usize).cloned().collect(),
+            )),
+            ContentQuery::Item { collection, id } => {
+                self.collection(collection, lang).iter().find(|item| item.get("id").and_then(Value::as_u64) == Some(*id)).cloned()
+            }
+            ContentQuery::All(collection) => Some(Value::Array(self.collection(collection, lang).to_vec())),
+            ContentQuery::Popups(kind) => {
+                let mut popups: Vec<Value> = self
+                    .collection("popups", lang)
+                    .iter()
+                    .filter(|p| p.get("type").and_then(Value::as_str) == Some(kind.as_str()))
+                    .cloned()
+                    .collect();
+                popups.sort_by_key(|p| std::cmp::Reverse(p.get("id").and_then(Value::as_u64)));
+                Some(Value::Array(popups))
+            }
+        })
     }
 }

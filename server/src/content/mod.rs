@@ -1,30 +1,138 @@
-//! Page content: the [`ContentSource`] trait with the embedded source behind
-//! it, and the normalisation of Strapi answers into one internal shape
-//! (attributes flattened, relations unwrapped, rich text rendered to
-//! sanitised HTML).
+//! Page content.
+//!
+//! - [`ContentQuery`]: what a page asks for (a single type, a list, an item,
+//!   popups), the same for every source.
+//! - [`ContentSource`]: where content comes from: the Strapi client
+//!   (`strapi`, when `CMS_URL` is set) or the embedded default (`embedded`).
+//! - `normalize`: Strapi v4 and v5 answers into one internal shape.
+//! - `cache`: the resilient cache in front of any source (fresh, then
+//!   stale-while-revalidate, stale-if-error; single flight).
+//! - [`Content`]: what handlers use: the cache plus the locale fallback.
+//! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed.
 
+mod cache;
 mod embedded;
 mod normalize;
+mod strapi;
+mod webhook;
+
+use std::fmt;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::Value;
 use ssr_runtime::Lang;
 
+pub use cache::{CacheSettings, Cached};
 pub use embedded::EmbeddedContent;
-pub use normalize::{normalize, render_rich_text};
+pub use normalize::Normalizer;
+pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
+pub use webhook::router;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ContentError {
     #[error("content source failed: {0}")]
     Upstream(String),
+    #[error("content source timed out after {0:?}")]
+    Timeout(std::time::Duration),
     #[error("content answer malformed: {0}")]
     Malformed(String),
 }
 
-/// Where page content comes from: the CMS or the embedded default.
+/// What to load. Names follow spec §7: single types by key, collections by
+/// their API name (`news-updates`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ContentQuery {
+    /// A single type, e.g. `home`, `sidebar`.
+    Single(String),
+    /// Page 1 of a collection, newest `publishDate` first.
+    List { collection: String, page_size: u32 },
+    /// One item of a collection by id.
+    Item { collection: String, id: u64 },
+    /// Every item of a collection (the fraudster tricks).
+    All(String),
+    /// Popups of one type, newest first.
+    Popups(String),
+}
+
+impl ContentQuery {
+    pub fn single(key: &str) -> ContentQuery {
+        ContentQuery::Single(key.to_owned())
+    }
+
+    /// The single type or collection this query reads (the CMS "model").
+    pub fn model(&self) -> &str {
+        match self {
+            ContentQuery::Single(key) | ContentQuery::All(key) => key,
+            ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } => collection,
+            ContentQuery::Popups(_) => "popups",
+        }
+    }
+}
+
+impl fmt::Display for ContentQuery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ContentQuery::Single(key) => write!(f, "{key}"),
+            ContentQuery::List { collection, page_size } => write!(f, "{collection}?pageSize={page_size}"),
+            ContentQuery::Item { collection, id } => write!(f, "{collection}/{id}"),
+            ContentQuery::All(collection) => write!(f, "{collection}?all"),
+            ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
+        }
+    }
+}
+
+/// Where content comes from: the CMS or the embedded default.
 #[async_trait]
 pub trait ContentSource: Send + Sync {
-    /// A single type (e.g. `home`, `sidebar`) in `lang`, normalised; `None`
-    /// when the source has no such entry.
-    async fn single(&self, key: &str, lang: Lang) -> Result<Option<Value>, ContentError>;
+    /// The normalised answer in `lang`; `None` when the source has nothing
+    /// (a missing single type or item). Lists are arrays, possibly empty.
+    async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError>;
+}
+
+/// A loaded piece of content with what the page needs to know about it.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub value: Option<Arc<Value>>,
+    /// The language the content is in: English when Swahili was missing.
+    pub lang: Lang,
+    /// Changes whenever the content does; part of the page cache key.
+    pub version: u64,
+}
+
+/// Content as handlers see it: cached, with the locale fallback.
+#[derive(Clone)]
+pub struct Content {
+    cache: Cached,
+}
+
+impl Content {
+    pub fn new(source: Arc<dyn ContentSource>, settings: CacheSettings) -> Content {
+        Content { cache: Cached::new(source, settings) }
+    }
+
+    /// Strapi has no locale fallback: when the Swahili answer is missing or
+    /// empty, the English one is served instead and marked as English.
+    pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Loaded, ContentError> {
+        let entry = self.cache.get(query, lang).await?;
+        if lang == Lang::Sw && is_missing(entry.value.as_deref()) {
+            let english = self.cache.get(query, Lang::En).await?;
+            if !is_missing(english.value.as_deref()) {
+                return Ok(Loaded { value: english.value.clone(), lang: Lang::En, version: english.version });
+            }
+        }
+        Ok(Loaded { value: entry.value.clone(), lang, version: entry.version })
+    }
+
+    pub fn cache(&self) -> &Cached {
+        &self.cache
+    }
+}
+
+fn is_missing(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => true,
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(_) => false,
+    }
 }

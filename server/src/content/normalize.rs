@@ -1,70 +1,177 @@
-//! Strapi v4 answers wrap every entity as `{ data: { id, attributes } }` and
-//! every relation or media field the same way. The app gets them flat:
-//! `{ id, ...attributes }`, relations as the entity or a list of them.
+//! One internal shape for every source.
+//!
+//! Strapi v4 wraps each entity as `{ id, attributes }` and each relation or
+//! media field as `{ data: … }`; v5 answers are already flat (with a
+//! `documentId`). Both leave here flat: `{ id, ...fields }`, relations as the
+//! entity or a list of them. On the way, media URLs become absolute, links to
+//! the CMS's internal file hosts point at the public site (spec §9), and rich
+//! text (`body`: Markdown, or v5 blocks) becomes HTML cleaned by a sanitiser.
 
 use serde_json::{Map, Value};
 
-/// Flattens a Strapi v4 answer (top-level `{ data, meta }` included).
-pub fn normalize(value: Value) -> Value {
+#[derive(Debug, Clone, Default)]
+pub struct Normalizer {
+    /// Prefix for media URLs the CMS gives relative to itself (`/uploads/…`).
+    pub media_base: Option<String>,
+    /// Origins whose links are rewritten to `site_url`.
+    pub file_hosts: Vec<String>,
+    pub site_url: String,
+}
+
+impl Normalizer {
+    pub fn normalize(&self, answer: Value) -> Value {
+        let mut value = flatten(answer);
+        self.rewrite(&mut value);
+        value
+    }
+
+    fn rewrite(&self, value: &mut Value) {
+        match value {
+            Value::Array(items) => items.iter_mut().for_each(|item| self.rewrite(item)),
+            Value::Object(object) => {
+                let is_media = is_media(object);
+                for (key, field) in object.iter_mut() {
+                    if key == "body" {
+                        if let Some(html) = rich_text_html(field) {
+                            *field = Value::String(self.map_hosts(&sanitize(&html)));
+                            continue;
+                        }
+                    }
+                    if is_media && key == "url" {
+                        if let (Value::String(url), Some(base)) = (&mut *field, &self.media_base) {
+                            if url.starts_with('/') {
+                                *url = format!("{base}{url}");
+                            }
+                        }
+                    }
+                    self.rewrite(field);
+                }
+            }
+            Value::String(text) => {
+                if self.file_hosts.iter().any(|host| text.contains(host.as_str())) {
+                    *text = self.map_hosts(text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn map_hosts(&self, text: &str) -> String {
+        self.file_hosts.iter().fold(text.to_owned(), |text, host| text.replace(host.as_str(), &self.site_url))
+    }
+}
+
+/// Unwraps v4's `data`/`attributes`; leaves v5's flat answers as they are.
+fn flatten(value: Value) -> Value {
     match value {
-        Value::Array(items) => Value::Array(items.into_iter().map(normalize).collect()),
+        Value::Array(items) => Value::Array(items.into_iter().map(flatten).collect()),
         Value::Object(mut object) => {
             if is_data_wrapper(&object) {
-                return normalize(object.remove("data").unwrap_or(Value::Null));
+                return flatten(object.remove("data").unwrap_or(Value::Null));
             }
-            if is_entity(&object) {
+            if is_v4_entity(&object) {
                 let mut flat = Map::new();
                 if let Some(id) = object.remove("id") {
                     flat.insert("id".into(), id);
                 }
                 if let Some(Value::Object(attributes)) = object.remove("attributes") {
                     for (key, field) in attributes {
-                        flat.insert(key, normalize(field));
+                        flat.insert(key, flatten(field));
                     }
                 }
                 return Value::Object(flat);
             }
-            Value::Object(object.into_iter().map(|(k, v)| (k, normalize(v))).collect())
+            Value::Object(object.into_iter().map(|(k, v)| (k, flatten(v))).collect())
         }
         other => other,
     }
 }
 
-/// `{ data: … }`, optionally with `meta`: a response or relation wrapper.
+/// `{ data: … }`, optionally with `meta`: an answer or a v4 relation.
 fn is_data_wrapper(object: &Map<String, Value>) -> bool {
     object.contains_key("data") && object.keys().all(|k| k == "data" || k == "meta")
 }
 
 /// `{ id, attributes: {…} }`: a v4 entity.
-fn is_entity(object: &Map<String, Value>) -> bool {
+fn is_v4_entity(object: &Map<String, Value>) -> bool {
     matches!(object.get("attributes"), Some(Value::Object(_))) && object.keys().all(|k| k == "id" || k == "attributes")
 }
 
-/// Rich text fields (`body`) arrive as Markdown; they leave as HTML that the
-/// sanitiser has cleaned, so the app can insert them as they are.
-pub fn render_rich_text(value: &mut Value) {
-    match value {
-        Value::Array(items) => items.iter_mut().for_each(render_rich_text),
-        Value::Object(object) => {
-            for (key, field) in object.iter_mut() {
-                match field {
-                    Value::String(text) if key == "body" => *text = markdown_to_safe_html(text),
-                    _ => render_rich_text(field),
-                }
-            }
+/// Strapi's upload entities carry `mime` (and `hash`, `provider`, `formats`).
+fn is_media(object: &Map<String, Value>) -> bool {
+    object.contains_key("url") && (object.contains_key("mime") || object.contains_key("provider"))
+}
+
+/// The HTML of a rich text field: Markdown (v4 and the v5 Markdown field) or
+/// v5's JSON blocks. `None` for anything else.
+fn rich_text_html(field: &Value) -> Option<String> {
+    match field {
+        Value::String(markdown) => {
+            let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES);
+            let mut html = String::with_capacity(markdown.len() * 2);
+            pulldown_cmark::html::push_html(&mut html, parser);
+            Some(html)
         }
-        _ => {}
+        Value::Array(blocks) if blocks.iter().all(|b| b.get("type").is_some()) => {
+            let mut html = String::new();
+            blocks.iter().for_each(|block| blocks_html(block, &mut html));
+            Some(html)
+        }
+        _ => None,
     }
 }
 
-fn markdown_to_safe_html(markdown: &str) -> String {
-    let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES);
-    let mut html = String::with_capacity(markdown.len() * 2);
-    pulldown_cmark::html::push_html(&mut html, parser);
-    ammonia::Builder::default()
-        .link_rel(Some("noopener noreferrer"))
-        .clean(&html)
-        .to_string()
+/// Strapi 5 "blocks" rich text to HTML; text is escaped here and the result
+/// still goes through the sanitiser.
+fn blocks_html(node: &Value, out: &mut String) {
+    let children = |out: &mut String| {
+        for child in node.get("children").and_then(Value::as_array).into_iter().flatten() {
+            blocks_html(child, out);
+        }
+    };
+    let tag = |out: &mut String, name: &str, inner: &dyn Fn(&mut String)| {
+        out.push('<');
+        out.push_str(name);
+        out.push('>');
+        inner(out);
+        out.push_str("</");
+        out.push_str(name);
+        out.push('>');
+    };
+    match node.get("type").and_then(Value::as_str).unwrap_or("") {
+        "text" => {
+            let text = ammonia::clean_text(node.get("text").and_then(Value::as_str).unwrap_or(""));
+            let mut wrapped = text;
+            for (flag, name) in [("bold", "strong"), ("italic", "em"), ("underline", "u"), ("strikethrough", "s"), ("code", "code")] {
+                if node.get(flag).and_then(Value::as_bool) == Some(true) {
+                    wrapped = format!("<{name}>{wrapped}</{name}>");
+                }
+            }
+            out.push_str(&wrapped);
+        }
+        "paragraph" => tag(out, "p", &children),
+        "quote" => tag(out, "blockquote", &children),
+        "heading" => {
+            let level = node.get("level").and_then(Value::as_u64).unwrap_or(2).clamp(2, 6);
+            tag(out, &format!("h{level}"), &children);
+        }
+        "list" => {
+            let name = if node.get("format").and_then(Value::as_str) == Some("ordered") { "ol" } else { "ul" };
+            tag(out, name, &children);
+        }
+        "list-item" => tag(out, "li", &children),
+        "link" => {
+            let href = ammonia::clean_text(node.get("url").and_then(Value::as_str).unwrap_or("#"));
+            out.push_str(&format!("<a href=\"{href}\">"));
+            children(out);
+            out.push_str("</a>");
+        }
+        _ => children(out),
+    }
+}
+
+fn sanitize(html: &str) -> String {
+    ammonia::Builder::default().link_rel(Some("noopener noreferrer")).clean(html).to_string()
 }
 
 #[cfg(test)]
@@ -72,12 +179,20 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn normalizer() -> Normalizer {
+        Normalizer {
+            media_base: Some("https://cms.example.co.tz".into()),
+            file_hosts: vec!["https://files.internal.example".into()],
+            site_url: "https://www.example.co.tz".into(),
+        }
+    }
+
     #[test]
     fn flattens_v4_entities_and_relations() {
         let answer = json!({
             "data": { "id": 1, "attributes": {
                 "title": "Home",
-                "seo": { "metaTitle": "Home", "shareImage": { "data": { "id": 7, "attributes": { "url": "/uploads/a.png" } } } },
+                "seo": { "metaTitle": "Home", "shareImage": { "data": { "id": 7, "attributes": { "url": "/uploads/a.png", "mime": "image/png" } } } },
                 "items": { "data": [ { "id": 2, "attributes": { "name": "A" } } ] },
                 "empty": { "data": null },
                 "sections": [ { "__component": "sections.hero", "id": 3, "title": "Hi" } ]
@@ -85,11 +200,11 @@ mod tests {
             "meta": {}
         });
         assert_eq!(
-            normalize(answer),
+            normalizer().normalize(answer),
             json!({
                 "id": 1,
                 "title": "Home",
-                "seo": { "metaTitle": "Home", "shareImage": { "id": 7, "url": "/uploads/a.png" } },
+                "seo": { "metaTitle": "Home", "shareImage": { "id": 7, "url": "https://cms.example.co.tz/uploads/a.png", "mime": "image/png" } },
                 "items": [ { "id": 2, "name": "A" } ],
                 "empty": null,
                 "sections": [ { "__component": "sections.hero", "id": 3, "title": "Hi" } ]
@@ -98,12 +213,38 @@ mod tests {
     }
 
     #[test]
+    fn v5_answers_come_out_the_same_as_v4() {
+        let v4 = json!({ "data": [ { "id": 4, "attributes": { "title": "News", "image": { "data": { "id": 9, "attributes": { "url": "/uploads/n.jpg", "mime": "image/jpeg" } } } } } ], "meta": { "pagination": { "total": 1 } } });
+        let v5 = json!({ "data": [ { "id": 4, "title": "News", "image": { "id": 9, "url": "/uploads/n.jpg", "mime": "image/jpeg" } } ], "meta": { "pagination": { "total": 1 } } });
+        assert_eq!(normalizer().normalize(v4), normalizer().normalize(v5));
+    }
+
+    #[test]
     fn rich_text_becomes_sanitised_html() {
-        let mut page = json!({ "sections": [ { "body": "**Bold** <script>alert(1)</script> [x](https://example.com)" } ] });
-        render_rich_text(&mut page);
+        let page = json!({ "sections": [ { "body": "**Bold** <script>alert(1)</script> <img src=x onerror=alert(1)> [x](https://example.com)" } ] });
+        let page = normalizer().normalize(page);
         let html = page["sections"][0]["body"].as_str().unwrap();
         assert!(html.contains("<strong>Bold</strong>"), "{html}");
-        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<script") && !html.contains("onerror"), "{html}");
         assert!(html.contains("rel=\"noopener noreferrer\""), "{html}");
+    }
+
+    #[test]
+    fn v5_blocks_become_html() {
+        let page = json!({ "body": [
+            { "type": "heading", "level": 2, "children": [ { "type": "text", "text": "Title <b>" } ] },
+            { "type": "paragraph", "children": [ { "type": "text", "text": "Hi ", "bold": true }, { "type": "link", "url": "javascript:alert(1)", "children": [ { "type": "text", "text": "x" } ] } ] }
+        ] });
+        let html = normalizer().normalize(page)["body"].as_str().unwrap().to_owned();
+        assert!(html.starts_with("<h2>Title &lt;b&gt;</h2><p><strong>Hi </strong>"), "{html}");
+        assert!(!html.contains("javascript:"), "{html}");
+    }
+
+    #[test]
+    fn internal_file_host_links_point_at_the_public_site() {
+        let page = json!({ "cta": { "url": "https://files.internal.example/docs/report.pdf" }, "body": "[Report](https://files.internal.example/r.pdf)" });
+        let page = normalizer().normalize(page);
+        assert_eq!(page["cta"]["url"], "https://www.example.co.tz/docs/report.pdf");
+        assert!(page["body"].as_str().unwrap().contains("href=\"https://www.example.co.tz/r.pdf\""));
     }
 }

@@ -52,7 +52,7 @@ mod tests {
             route: MatchedRoute { name: "home".into(), page: "content".into(), params: Default::default() },
             content: PageContent {
                 page: Some(serde_json::json!({ "title": "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &" })),
-                sidebar: None,
+                ..Default::default()
             },
             subscriber: None,
             site_url: "http://localhost".into(),

@@ -1,0 +1,284 @@
+//! The content cache in front of any [`ContentSource`] (RFC 5861 semantics):
+//!
+//! - fresh for `fresh`: served from memory;
+//! - then stale-while-revalidate: the stale copy is served and one refresh
+//!   runs in the background;
+//! - stale-if-error: while the source fails or times out, the last good copy
+//!   is served until it is `stale_if_error` past its freshness;
+//! - single flight: concurrent misses for one key make one upstream request,
+//!   which runs as its own task, so a visitor who disconnects does not cancel
+//!   it for the others waiting on it.
+//!
+//! Each entry carries a version that changes only when its value does; pages
+//! are cached under the versions of the content they were built from.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use futures::future::{BoxFuture, Shared};
+use serde_json::Value;
+use ssr_runtime::Lang;
+
+use super::{ContentError, ContentQuery, ContentSource};
+
+#[derive(Debug, Clone)]
+pub struct CacheSettings {
+    /// How long an entry is served without asking the source again.
+    pub fresh: Duration,
+    /// How long past freshness a copy is still served while the source fails.
+    pub stale_if_error: Duration,
+    /// Upstream time limit for one fetch.
+    pub timeout: Duration,
+    /// Entries kept at most.
+    pub capacity: u64,
+}
+
+pub type Key = (ContentQuery, Lang);
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub value: Option<Arc<Value>>,
+    pub version: u64,
+    /// When the value was last fetched successfully.
+    fetched: Instant,
+    /// When the source was last asked, successfully or not.
+    checked: Instant,
+}
+
+type Load = Shared<BoxFuture<'static, Result<Arc<Entry>, ContentError>>>;
+
+#[derive(Clone)]
+pub struct Cached {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    source: Arc<dyn ContentSource>,
+    settings: CacheSettings,
+    entries: moka::sync::Cache<Key, Arc<Entry>>,
+    in_flight: Mutex<HashMap<Key, Load>>,
+    versions: AtomicU64,
+}
+
+/// An entry lives until it is too old even to be served on error.
+struct ServeLimit {
+    lifetime: Duration,
+}
+
+impl moka::Expiry<Key, Arc<Entry>> for ServeLimit {
+    fn expire_after_create(&self, _: &Key, entry: &Arc<Entry>, now: Instant) -> Option<Duration> {
+        Some((entry.fetched + self.lifetime).saturating_duration_since(now))
+    }
+
+    fn expire_after_update(&self, _: &Key, entry: &Arc<Entry>, now: Instant, _: Option<Duration>) -> Option<Duration> {
+        Some((entry.fetched + self.lifetime).saturating_duration_since(now))
+    }
+}
+
+impl Cached {
+    pub fn new(source: Arc<dyn ContentSource>, settings: CacheSettings) -> Cached {
+        let entries = moka::sync::Cache::builder()
+            .max_capacity(settings.capacity)
+            .expire_after(ServeLimit { lifetime: settings.fresh + settings.stale_if_error })
+            .build();
+        Cached {
+            inner: Arc::new(Inner { source, settings, entries, in_flight: Mutex::new(HashMap::new()), versions: AtomicU64::new(0) }),
+        }
+    }
+
+    pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
+        let key = (query.clone(), lang);
+        let fresh = self.inner.settings.fresh;
+        if let Some(entry) = self.inner.entries.get(&key) {
+            if entry.checked.elapsed() < fresh {
+                return Ok(entry);
+            }
+            // Stale: serve it and refresh once in the background.
+            drop(self.load(key));
+            return Ok(entry);
+        }
+        self.load(key).await
+    }
+
+    /// The shared upstream fetch for `key`, started if none is running.
+    fn load(&self, key: Key) -> Load {
+        let mut in_flight = self.inner.in_flight.lock().expect("in-flight lock");
+        if let Some(load) = in_flight.get(&key) {
+            return load.clone();
+        }
+        let inner = self.inner.clone();
+        let task_key = key.clone();
+        let task = tokio::spawn(async move {
+            let result = inner.fetch_and_store(&task_key).await;
+            inner.in_flight.lock().expect("in-flight lock").remove(&task_key);
+            result
+        });
+        let load = async move { task.await.unwrap_or_else(|e| Err(ContentError::Upstream(format!("content fetch task: {e}")))) }
+            .boxed()
+            .shared();
+        in_flight.insert(key, load.clone());
+        load
+    }
+
+    /// Drops every entry `matches` selects; returns the versions dropped.
+    pub fn invalidate(&self, matches: impl Fn(&Key) -> bool) -> Vec<u64> {
+        let dropped: Vec<(Arc<Key>, Arc<Entry>)> = self.inner.entries.iter().filter(|(key, _)| matches(key)).collect();
+        for (key, _) in &dropped {
+            self.inner.entries.invalidate(key.as_ref());
+        }
+        dropped.into_iter().map(|(_, entry)| entry.version).collect()
+    }
+}
+
+impl Inner {
+    async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
+        let timeout = self.settings.timeout;
+        let result = tokio::time::timeout(timeout, self.source.fetch(&key.0, key.1))
+            .await
+            .unwrap_or(Err(ContentError::Timeout(timeout)));
+        let now = Instant::now();
+        let previous = self.entries.get(key);
+        match result {
+            Ok(value) => {
+                let version = match &previous {
+                    Some(previous) if previous.value.as_deref() == value.as_ref() => previous.version,
+                    _ => self.versions.fetch_add(1, Ordering::Relaxed) + 1,
+                };
+                let entry = Arc::new(Entry { value: value.map(Arc::new), version, fetched: now, checked: now });
+                self.entries.insert(key.clone(), entry.clone());
+                Ok(entry)
+            }
+            Err(error) => {
+                tracing::warn!(query = %key.0, lang = key.1.code(), %error, stale = previous.is_some(), "content fetch failed");
+                match previous {
+                    // Stale-if-error: keep serving the last good copy, and
+                    // ask again only after another freshness period.
+                    Some(previous) => {
+                        let entry = Arc::new(Entry { checked: now, ..(*previous).clone() });
+                        self.entries.insert(key.clone(), entry.clone());
+                        Ok(entry)
+                    }
+                    None => Err(error),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use async_trait::async_trait;
+    use std::sync::atomic::AtomicUsize;
+
+    /// A source that counts calls, answers after a delay, and can be told to fail.
+    struct Scripted {
+        calls: AtomicUsize,
+        delay: Duration,
+        failing: std::sync::atomic::AtomicBool,
+        value: Mutex<Value>,
+    }
+
+    #[async_trait]
+    impl ContentSource for Scripted {
+        async fn fetch(&self, _: &ContentQuery, _: Lang) -> Result<Option<Value>, ContentError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            tokio::time::sleep(self.delay).await;
+            if self.failing.load(Ordering::SeqCst) {
+                return Err(ContentError::Upstream("down".into()));
+            }
+            Ok(Some(self.value.lock().unwrap().clone()))
+        }
+    }
+
+    fn setup(delay: Duration, fresh: Duration) -> (Arc<Scripted>, Cached) {
+        let source = Arc::new(Scripted {
+            calls: AtomicUsize::new(0),
+            delay,
+            failing: Default::default(),
+            value: Mutex::new(serde_json::json!({ "title": "v1" })),
+        });
+        let settings = CacheSettings { fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100 };
+        (source.clone(), Cached::new(source, settings))
+    }
+
+    #[tokio::test]
+    async fn concurrent_misses_make_one_upstream_request() {
+        let (source, cache) = setup(Duration::from_millis(100), Duration::from_secs(60));
+        let query = ContentQuery::single("home");
+        let gets = (0..50).map(|_| cache.get(&query, Lang::En));
+        let results = futures::future::join_all(gets).await;
+        assert!(results.iter().all(|r| r.as_ref().unwrap().value.as_deref().unwrap()["title"] == "v1"));
+        assert_eq!(source.calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_dropped_waiter_does_not_cancel_the_fetch_for_the_others() {
+        let (source, cache) = setup(Duration::from_millis(100), Duration::from_secs(60));
+        let query = ContentQuery::single("home");
+        let first = tokio::spawn({
+            let (cache, query) = (cache.clone(), query.clone());
+            async move { cache.get(&query, Lang::En).await }
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        first.abort();
+        assert!(cache.get(&query, Lang::En).await.is_ok());
+        assert_eq!(source.calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn stale_content_is_served_while_revalidating_and_while_the_source_fails() {
+        let (source, cache) = setup(Duration::from_millis(5), Duration::from_millis(50));
+        let query = ContentQuery::single("home");
+        let first = cache.get(&query, Lang::En).await.unwrap();
+        *source.value.lock().unwrap() = serde_json::json!({ "title": "v2" });
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        // Stale: the old copy at once, a refresh behind it.
+        let stale = cache.get(&query, Lang::En).await.unwrap();
+        assert_eq!(stale.value.as_deref().unwrap()["title"], "v1");
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let refreshed = cache.get(&query, Lang::En).await.unwrap();
+        assert_eq!(refreshed.value.as_deref().unwrap()["title"], "v2");
+        assert_ne!(refreshed.version, first.version);
+        // The source goes down: the last good copy keeps being served.
+        source.failing.store(true, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        for _ in 0..3 {
+            assert_eq!(cache.get(&query, Lang::En).await.unwrap().value.as_deref().unwrap()["title"], "v2");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn an_unchanged_refresh_keeps_the_version() {
+        let (_, cache) = setup(Duration::from_millis(1), Duration::from_millis(10));
+        let query = ContentQuery::single("home");
+        let first = cache.get(&query, Lang::En).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let _ = cache.get(&query, Lang::En).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert_eq!(cache.get(&query, Lang::En).await.unwrap().version, first.version);
+    }
+
+    #[tokio::test]
+    async fn a_miss_while_the_source_fails_is_an_error() {
+        let (source, cache) = setup(Duration::from_millis(1), Duration::from_secs(60));
+        source.failing.store(true, Ordering::SeqCst);
+        assert!(cache.get(&ContentQuery::single("home"), Lang::En).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn invalidation_drops_entries_and_reports_their_versions() {
+        let (source, cache) = setup(Duration::from_millis(1), Duration::from_secs(60));
+        let home = cache.get(&ContentQuery::single("home"), Lang::En).await.unwrap();
+        let _ = cache.get(&ContentQuery::single("sidebar"), Lang::En).await.unwrap();
+        let dropped = cache.invalidate(|(query, _)| query.model() == "home");
+        assert_eq!(dropped, vec![home.version]);
+        let _ = cache.get(&ContentQuery::single("home"), Lang::En).await.unwrap();
+        let _ = cache.get(&ContentQuery::single("sidebar"), Lang::En).await.unwrap();
+        assert_eq!(source.calls.load(Ordering::SeqCst), 3);
+    }
+}

@@ -1,0 +1,182 @@
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+
+use crate::fake_cms::{Behaviour, FakeCms, Shape};
+use crate::helpers::{TestApp, embedded_page_data, spawn_app_with};
+
+async fn site_with(cms: &FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let url = cms.url.clone();
+    spawn_app_with(move |config| {
+        config.cms_url = Some(url);
+        config.cms_webhook_secret = Some("hook-secret".parse().unwrap());
+        configure(config);
+    })
+    .await
+}
+
+#[tokio::test]
+async fn pages_show_the_cms_content_in_both_answer_shapes() {
+    for shape in [Shape::V4, Shape::V5] {
+        let cms = FakeCms::start(shape).await;
+        cms.put_page("voice", "en", "Talk all day", "Calls to **all networks**.");
+        let app = site_with(&cms, |_| {}).await;
+        let html = app.get("/voice-sms").await.text().await.unwrap();
+        assert!(html.contains("<h1>Talk all day</h1>"), "{shape:?}");
+        assert!(html.contains("<strong>all networks</strong>"), "{shape:?}");
+        assert!(html.contains("<title>Talk all day | CMS</title>"), "{shape:?}");
+        // Media the CMS gives relative to itself are made absolute.
+        assert!(html.contains(&format!(r#"src="{}/uploads/hero.png""#, cms.url)), "{shape:?}");
+        assert!(html.contains("Voice from the CMS"), "sidebar, {shape:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_requests_sent_match_the_spec() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("internet", "sw", "Intaneti", "Habari");
+    let app = site_with(&cms, |_| {}).await;
+    assert_eq!(app.get("/sw/internet-overview").await.status(), StatusCode::OK);
+    let requests = cms.requests();
+    assert!(requests.contains(&"/api/internet?locale=sw&populate=deep,10".to_owned()), "{requests:?}");
+    assert!(requests.contains(&"/api/sidebar?locale=sw&populate=deep,10".to_owned()), "{requests:?}");
+}
+
+#[tokio::test]
+async fn the_populate_strategy_is_configurable() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    let app = site_with(&cms, |c| c.cms_populate = server::content::PopulateStrategy::Level).await;
+    assert_eq!(app.get("/voice-sms").await.status(), StatusCode::OK);
+    assert!(cms.requests().contains(&"/api/voice?locale=en&pLevel=10".to_owned()), "{:?}", cms.requests());
+}
+
+#[tokio::test]
+async fn missing_swahili_content_falls_back_to_english_and_says_so() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk all day", "Body");
+    let app = site_with(&cms, |_| {}).await;
+    let response = app.get("/sw/voice-sms").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let html = response.text().await.unwrap();
+    assert!(html.starts_with("<!doctype html><html lang=\"sw\">"));
+    assert!(html.contains("<h1>Talk all day</h1>"));
+    let data = embedded_page_data(&html);
+    assert_eq!(data["content"]["pageLang"], "en");
+    assert!(html.contains(r#"<div lang="en">"#), "the English part is marked for readers and search engines");
+}
+
+#[tokio::test]
+async fn rich_text_script_never_reaches_the_page() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk", "Hello <script>alert('x')</script><img src=x onerror=\"alert(1)\"> <a href=\"javascript:alert(1)\">x</a>");
+    let app = site_with(&cms, |_| {}).await;
+    let html = app.get("/voice-sms").await.text().await.unwrap();
+    assert!(!html.contains("alert("), "{html}");
+    assert_eq!(html.matches("<script").count(), 2, "only the page's own two script elements");
+}
+
+#[tokio::test]
+async fn concurrent_misses_make_one_upstream_request() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    cms.behave(Behaviour::Delay(Duration::from_millis(300)));
+    let app = site_with(&cms, |_| {}).await;
+    let requests = (0..20).map(|_| app.get("/voice-sms"));
+    for response in futures::future::join_all(requests).await {
+        assert_eq!(response.status(), StatusCode::OK);
+    }
+    assert_eq!(cms.requests_for("/api/voice"), 1, "{:?}", cms.requests());
+}
+
+#[tokio::test]
+async fn stale_content_is_served_while_the_cms_fails_then_for_the_configured_window_only() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Known page", "Body");
+    let app = site_with(&cms, |c| {
+        c.content_ttl_secs = 1;
+        c.content_stale_if_error_secs = 3;
+        c.cms_timeout_ms = 300;
+    })
+    .await;
+    assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Known page"));
+    for behaviour in [Behaviour::Status(500), Behaviour::Hang, Behaviour::Malformed] {
+        cms.behave(behaviour);
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let response = app.get("/voice-sms").await;
+        assert_eq!(response.status(), StatusCode::OK, "{behaviour:?}");
+        assert!(response.text().await.unwrap().contains("Known page"), "{behaviour:?}");
+    }
+    // Past freshness + the stale-if-error window the copy is gone: a clear error page.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    cms.behave(Behaviour::Status(500));
+    let response = app.get("/voice-sms").await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(response.text().await.unwrap().contains("Temporarily unavailable"));
+}
+
+#[tokio::test]
+async fn a_cms_failure_without_a_stale_copy_is_a_clear_error_page_in_the_visitors_language() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.behave(Behaviour::Malformed);
+    let app = site_with(&cms, |_| {}).await;
+    let response = app.get("/sw/voice-sms").await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+    assert!(response.text().await.unwrap().contains("Huduma haipatikani kwa sasa"));
+    // The server is still there once the CMS recovers.
+    cms.behave(Behaviour::Normal);
+    cms.put_page("voice", "sw", "Ongea", "Body");
+    assert_eq!(app.get("/sw/voice-sms").await.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Before", "Body");
+    let app = site_with(&cms, |c| c.content_ttl_secs = 3600).await;
+    assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"));
+    cms.put_page("voice", "en", "After", "Body");
+    assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"), "still fresh in cache");
+
+    let event = serde_json::json!({ "event": "entry.update", "model": "voice", "entry": { "id": 1, "locale": "en" } });
+    let refused = app.client.post(app.url("/api/cms/webhook")).bearer_auth("wrong").json(&event).send().await.unwrap();
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    let accepted = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    assert!(app.get("/voice-sms").await.text().await.unwrap().contains("After"));
+}
+
+#[tokio::test]
+async fn anonymous_pages_are_cached_with_a_strong_etag() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    let app = site_with(&cms, |_| {}).await;
+    let first = app.get("/voice-sms").await;
+    let cache_control = first.headers()[CACHE_CONTROL].to_str().unwrap().to_owned();
+    assert!(cache_control.starts_with("public") && cache_control.contains("s-maxage=60"), "{cache_control}");
+    assert!(cache_control.contains("stale-while-revalidate") && cache_control.contains("stale-if-error=86400"));
+    let etag = first.headers()[ETAG].clone();
+    assert!(!etag.to_str().unwrap().starts_with("W/"));
+    let again = app.client.get(app.url("/voice-sms")).header(IF_NONE_MATCH, etag.clone()).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+
+    // Content changes: a new page, a new tag.
+    cms.put_page("voice", "en", "Talk more", "Body");
+    let event = serde_json::json!({ "event": "entry.update", "model": "voice" });
+    app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let changed = app.client.get(app.url("/voice-sms")).header(IF_NONE_MATCH, etag).send().await.unwrap();
+    assert_eq!(changed.status(), StatusCode::OK);
+    assert!(changed.text().await.unwrap().contains("Talk more"));
+}
+
+#[tokio::test]
+async fn signed_in_visitors_bypass_the_page_cache() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    let app = site_with(&cms, |_| {}).await;
+    let response = app.client.get(app.url("/voice-sms")).header("cookie", "__Host-session=abc").send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[CACHE_CONTROL], "private, no-store");
+}

@@ -1,0 +1,141 @@
+//! A Strapi-shaped CMS on its own port for the content tests: it answers in
+//! the v4 or v5 shape, records the requests it gets, and can be told to
+//! delay, hang, fail with a status or answer malformed JSON.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    V4,
+    V5,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Behaviour {
+    Normal,
+    Delay(Duration),
+    Hang,
+    Status(u16),
+    Malformed,
+}
+
+#[derive(Default)]
+struct Store {
+    /// (key, locale) → flat attributes.
+    singles: HashMap<(String, String), Value>,
+    /// Every request as "path?decoded-query".
+    requests: Vec<String>,
+}
+
+#[derive(Clone)]
+pub struct FakeCms {
+    pub url: String,
+    store: Arc<Mutex<Store>>,
+    shape: Arc<Mutex<Shape>>,
+    behaviour: Arc<Mutex<Behaviour>>,
+}
+
+impl FakeCms {
+    pub async fn start(shape: Shape) -> FakeCms {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let cms = FakeCms {
+            url,
+            store: Arc::default(),
+            shape: Arc::new(Mutex::new(shape)),
+            behaviour: Arc::new(Mutex::new(Behaviour::Normal)),
+        };
+        let app = Router::new().route("/api/{*path}", get(answer)).with_state(cms.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        cms.put("sidebar", "en", json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }));
+        cms
+    }
+
+    /// Sets a single type's attributes in a locale.
+    pub fn put(&self, key: &str, locale: &str, attributes: Value) {
+        self.store.lock().unwrap().singles.insert((key.into(), locale.into()), attributes);
+    }
+
+    /// A page with a hero (its title is the `<h1>`) and a rich text body.
+    pub fn put_page(&self, key: &str, locale: &str, heading: &str, body: &str) {
+        self.put(
+            key,
+            locale,
+            json!({
+                "title": heading,
+                "seo": { "metaTitle": format!("{heading} | CMS"), "metaDescription": "From the fake CMS" },
+                "sections": [
+                    { "__component": "sections.hero", "id": 1, "title": heading, "image": self.media(5, "/uploads/hero.png") },
+                    { "__component": "sections.rich-text", "id": 2, "title": "About", "body": body }
+                ]
+            }),
+        );
+    }
+
+    fn media(&self, id: u64, url: &str) -> Value {
+        let attributes = json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
+        match *self.shape.lock().unwrap() {
+            Shape::V4 => json!({ "data": { "id": id, "attributes": attributes } }),
+            Shape::V5 => {
+                let mut flat = attributes;
+                flat["id"] = json!(id);
+                flat["documentId"] = json!(format!("doc{id}"));
+                flat
+            }
+        }
+    }
+
+    pub fn behave(&self, behaviour: Behaviour) {
+        *self.behaviour.lock().unwrap() = behaviour;
+    }
+
+    pub fn requests(&self) -> Vec<String> {
+        self.store.lock().unwrap().requests.clone()
+    }
+
+    pub fn requests_for(&self, path: &str) -> usize {
+        self.requests().iter().filter(|r| r.split('?').next() == Some(path)).count()
+    }
+}
+
+async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(query): RawQuery) -> Response {
+    let query = query.unwrap_or_default();
+    let decoded: Vec<(String, String)> = serde_urlencoded::from_str(&query).unwrap_or_default();
+    let readable = decoded.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
+    cms.store.lock().unwrap().requests.push(format!("/api/{path}?{readable}"));
+    let behaviour = *cms.behaviour.lock().unwrap();
+    match behaviour {
+        Behaviour::Normal => {}
+        Behaviour::Delay(delay) => tokio::time::sleep(delay).await,
+        Behaviour::Hang => std::future::pending::<()>().await,
+        Behaviour::Status(status) => {
+            return (StatusCode::from_u16(status).unwrap(), r#"{"data":null,"error":{"status":500}}"#).into_response();
+        }
+        Behaviour::Malformed => return (StatusCode::OK, [("content-type", "application/json")], r#"{"data": {"id": 1, "#).into_response(),
+    }
+    let locale = decoded.iter().find(|(k, _)| k == "locale").map_or("en", |(_, v)| v.as_str()).to_owned();
+    let attributes = cms.store.lock().unwrap().singles.get(&(path.clone(), locale)).cloned();
+    let Some(attributes) = attributes else {
+        return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
+    };
+    let data = match *cms.shape.lock().unwrap() {
+        Shape::V4 => json!({ "id": 1, "attributes": attributes }),
+        Shape::V5 => {
+            let mut flat = attributes;
+            flat["id"] = json!(1);
+            flat["documentId"] = json!("abc123");
+            flat
+        }
+    };
+    axum::Json(json!({ "data": data, "meta": {} })).into_response()
+}
