@@ -52,8 +52,8 @@ to_ms() { # wrk latency like 1.23ms, 850.00us, 1.02s
 echo "site bench: ${DURATION}s per scenario, $CONNECTIONS connections, loopback, $(nproc) cores"
 RESULTS=()
 RESULTS+=("$(run static-asset "$BASE$ENTRY")")
-RESULTS+=("$(run home-page "$BASE/")")
-RESULTS+=("$(run page-render-miss "$BASE" "$MISS_LUA")")
+RESULTS+=("$(run cached-page "$BASE/")")
+RESULTS+=("$(run render-miss "$BASE" "$MISS_LUA")")
 # One connection: latency of a single render with no queueing.
 RESULTS+=("$(CONNECTIONS=1 run render-alone "$BASE" "$MISS_LUA")")
 rm -f "$MISS_LUA"

@@ -117,6 +117,24 @@ async fn stale_content_is_served_while_the_cms_fails_then_for_the_configured_win
 }
 
 #[tokio::test]
+async fn pages_keep_being_served_after_the_cms_is_stopped() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Served from the CMS", "Body");
+    let app = site_with(&cms, |c| c.content_ttl_secs = 1).await;
+    assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Served from the CMS"));
+    cms.stop().await;
+    assert!(reqwest::get(format!("{}/api/voice", cms.url)).await.is_err(), "the CMS is gone");
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let response = app.get("/voice-sms").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(response.text().await.unwrap().contains("Served from the CMS"));
+    }
+    let data: serde_json::Value = app.get("/_data/voice-sms").await.json().await.unwrap();
+    assert_eq!(data["content"]["page"]["title"], "Served from the CMS");
+}
+
+#[tokio::test]
 async fn a_cms_failure_without_a_stale_copy_is_a_clear_error_page_in_the_visitors_language() {
     let cms = FakeCms::start(Shape::V4).await;
     cms.behave(Behaviour::Malformed);
@@ -179,4 +197,54 @@ async fn signed_in_visitors_bypass_the_page_cache() {
     let response = app.client.get(app.url("/voice-sms")).header("cookie", "__Host-session=abc").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[CACHE_CONTROL], "private, no-store");
+}
+
+/// The acceptance check, with separate processes: the release of the
+/// site started against `tools/strapi_fixture.py`, which is then killed.
+#[tokio::test]
+async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_after() {
+    use std::process::{Command, Stdio};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cms_port = free_port();
+    let mut cms = Command::new("python3")
+        .args([&format!("{root}/tools/strapi_fixture.py"), "--port", &cms_port.to_string(), "--shape", "v5"])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("python3 runs the Strapi fixture");
+    let site_port = free_port();
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut site = Command::new(env!("CARGO_BIN_EXE_site"))
+        .env("PORT", site_port.to_string())
+        .env("CMS_URL", format!("http://127.0.0.1:{cms_port}"))
+        .env("CONTENT_TTL_SECS", "1")
+        .env("DATA_DIR", data_dir.path())
+        .env("RENDER_WORKERS", "1")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("site binary");
+    let client = reqwest::Client::new();
+    let page = format!("http://127.0.0.1:{site_port}/sw/voice-sms");
+    let mut html = String::new();
+    for _ in 0..200 {
+        if let Ok(response) = client.get(&page).send().await {
+            if response.status().is_success() {
+                html = response.text().await.unwrap();
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(html.contains("Vifurushi vya dakika"), "the fixture's Swahili content");
+    cms.kill().unwrap();
+    cms.wait().unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let after = client.get(&page).send().await.unwrap();
+    assert_eq!(after.status(), StatusCode::OK);
+    assert!(after.text().await.unwrap().contains("Vifurushi vya dakika"));
+    site.kill().unwrap();
+    site.wait().unwrap();
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }

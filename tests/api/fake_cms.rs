@@ -43,6 +43,7 @@ pub struct FakeCms {
     store: Arc<Mutex<Store>>,
     shape: Arc<Mutex<Shape>>,
     behaviour: Arc<Mutex<Behaviour>>,
+    server: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
 impl FakeCms {
@@ -54,9 +55,11 @@ impl FakeCms {
             store: Arc::default(),
             shape: Arc::new(Mutex::new(shape)),
             behaviour: Arc::new(Mutex::new(Behaviour::Normal)),
+            server: Arc::default(),
         };
         let app = Router::new().route("/api/{*path}", get(answer)).with_state(cms.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        *cms.server.lock().unwrap() = Some(server);
         cms.put("sidebar", "en", json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }));
         cms
     }
@@ -92,6 +95,15 @@ impl FakeCms {
                 flat["documentId"] = json!(format!("doc{id}"));
                 flat
             }
+        }
+    }
+
+    /// Stops listening: connections are refused from now on.
+    pub async fn stop(&self) {
+        let server = self.server.lock().unwrap().take();
+        if let Some(server) = server {
+            server.abort();
+            let _ = server.await;
         }
     }
 

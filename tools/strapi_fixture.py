@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""A Strapi-shaped content server for development, demos and tests.
+
+Serves the embedded content (content/<lang>/...) the way Strapi's REST API
+would: single types at /api/<key>, collections at /api/<collection> (sorted,
+paged), items at /api/<collection>/<id>, popups filtered by type. Answers in
+the v4 shape as stored, or flattened as Strapi 5 does (--shape v5).
+
+    python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR]
+    CMS_URL=http://127.0.0.1:1337 make run
+
+Standard library only. Prints "listening on <url>" once ready.
+"""
+import argparse
+import json
+import pathlib
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+def flatten_v5(value):
+    """Strapi 5 drops `attributes` and the `data` wrappers of relations."""
+    if isinstance(value, list):
+        return [flatten_v5(v) for v in value]
+    if isinstance(value, dict):
+        if set(value) <= {"data", "meta"} and "data" in value:
+            return flatten_v5(value["data"])
+        if set(value) <= {"id", "attributes"} and isinstance(value.get("attributes"), dict):
+            flat = {"id": value.get("id"), "documentId": f"doc{value.get('id')}"}
+            flat.update({k: flatten_v5(v) for k, v in value["attributes"].items()})
+            return flat
+        return {k: flatten_v5(v) for k, v in value.items()}
+    return value
+
+
+class Handler(BaseHTTPRequestHandler):
+    content: pathlib.Path
+    shape: str
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body):
+        payload = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json; charset=utf-8")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def not_found(self):
+        self.answer(404, {"data": None, "error": {"status": 404, "name": "NotFoundError", "message": "Not Found"}})
+
+    def load(self, lang, *parts):
+        path = self.content.joinpath(lang, *parts)
+        return json.loads(path.read_text()) if path.is_file() else None
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        lang = query.get("locale", "en")
+        parts = url.path.strip("/").split("/")
+        if len(parts) < 2 or parts[0] != "api":
+            return self.not_found()
+        name = parts[1]
+        collection = self.load(lang, "collections", f"{name}.json")
+        if collection is not None:
+            items = collection["data"]
+            if len(parts) == 3:
+                item = next((i for i in items if str(i["id"]) == parts[2]), None)
+                return self.respond({"data": item, "meta": {}}) if item else self.not_found()
+            if "filters[type][$eq]" in query:
+                items = [i for i in items if i["attributes"].get("type") == query["filters[type][$eq]"]]
+            field, _, direction = query.get("sort", "publishDate:desc").partition(":")
+            key = (lambda i: i["id"]) if field == "id" else (lambda i: i["attributes"].get(field) or "")
+            items = sorted(items, key=key, reverse=direction != "asc")
+            size = int(query.get("pagination[pageSize]", 25))
+            page = int(query.get("pagination[page]", 1))
+            total = len(items)
+            return self.respond({
+                "data": items[(page - 1) * size: page * size],
+                "meta": {"pagination": {"page": page, "pageSize": size, "pageCount": -(-total // size), "total": total}},
+            })
+        single = self.load(lang, f"{name}.json")
+        return self.respond(single) if single is not None and len(parts) == 2 else self.not_found()
+
+    def respond(self, body):
+        if self.shape == "v5":
+            body = {"data": flatten_v5(body["data"]), "meta": body.get("meta", {})}
+        self.answer(200, body)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=1337)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--shape", choices=["v4", "v5"], default="v4")
+    parser.add_argument("--content", default=str(pathlib.Path(__file__).resolve().parent.parent / "content"))
+    args = parser.parse_args()
+    Handler.content = pathlib.Path(args.content)
+    Handler.shape = args.shape
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    print(f"listening on http://{args.host}:{server.server_port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
