@@ -45,6 +45,35 @@ export interface Sidebar {
   footerNote?: string | null;
 }
 
+/** An item of a collection (news, sport, foundation, devices, business services, tricks). */
+export interface CollectionItem {
+  id: number;
+  slug: string;
+  title?: string;
+  /** Devices have a name instead of a title. */
+  name?: string;
+  publishDate?: string | null;
+  summary?: string | null;
+  /** Sanitised HTML. */
+  body?: string | null;
+  image?: Media | null;
+  category?: string | null;
+  categoryId?: number | null;
+  brand?: string | null;
+  /** TZS. */
+  price?: number | null;
+  specification?: Record<string, string | null> | null;
+}
+
+export interface Popup {
+  id: number;
+  type: string;
+  title: string;
+  text?: string | null;
+  image?: Media | null;
+  cta?: { label: string; url: string } | null;
+}
+
 export interface Subscriber {
   msisdn: string;
   names: string;
@@ -68,7 +97,15 @@ export interface PageData {
     /** Set when the page's content is in another language (Swahili missing, English shown). */
     pageLang?: Lang;
     sidebar: Sidebar | null;
+    /** The route's collection list (`list`) or whole collection (`all`). */
+    list?: CollectionItem[];
+    /** The route's item (`item`, by `:id`). */
+    item?: CollectionItem;
+    /** Popups of the route's popup type, newest first. */
+    popups?: Popup[];
   };
+  /** The page's path (without language prefix) in each language, when they differ (items' slugs). */
+  alternates?: Record<Lang, string>;
   subscriber: Subscriber | null;
   /** Public address of the site, for canonical and alternate links. */
   siteUrl: string;

@@ -16,6 +16,14 @@ export type PageModule = { default: ComponentType<PageProps> };
 
 export const pages: Record<PageKind, () => Promise<PageModule>> = {
   content: () => import("./pages/content"),
+  newsList: () => import("./pages/newsList"),
+  newsItem: () => import("./pages/newsItem"),
+  deviceList: () => import("./pages/deviceList"),
+  deviceItem: () => import("./pages/deviceItem"),
+  faq: () => import("./pages/faq"),
+  businessCategory: () => import("./pages/businessCategory"),
+  businessItem: () => import("./pages/businessItem"),
+  fraudster: () => import("./pages/fraudster"),
   notFound: () => import("./pages/notFound"),
 };
 

@@ -6,14 +6,24 @@ import { pages } from "./pages";
 describe("route table", () => {
   it("has unique names and paths and ends with the not-found catch-all", () => {
     assert.equal(new Set(routes.map((r) => r.name)).size, routes.length);
-    assert.equal(new Set(routes.map((r) => r.path)).size, routes.length);
+    const paths = routes.filter((r) => r.path).map((r) => r.path);
+    assert.equal(new Set(paths).size, paths.length);
     const last = routes[routes.length - 1];
     assert.equal(last.path, "/*");
     assert.equal(last.page, "notFound");
   });
 
-  it("gives every route a page component", () => {
-    for (const route of routes) assert.equal(typeof pages[route.page], "function", route.name);
+  it("gives every route with an address a page component or a redirect", () => {
+    for (const route of routes.filter((r) => r.path)) {
+      if (route.page) assert.equal(typeof pages[route.page], "function", route.name);
+      else assert.ok(route.redirect, `${route.name} has neither page nor redirect`);
+    }
+  });
+
+  it("gives every menu entry a parent that exists", () => {
+    for (const route of routes.filter((r) => r.parent)) {
+      assert.ok(routes.some((r) => r.name === route.parent), `${route.name} → ${route.parent}`);
+    }
   });
 
   it("names the parent of every pass-through route", () => {
