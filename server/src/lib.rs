@@ -18,6 +18,8 @@ mod error;
 mod manifest;
 mod pages;
 mod security;
+mod seo;
+mod slug;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -109,6 +111,7 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .merge(assets::router())
         .merge(content::router())
+        .merge(seo::router())
         .merge(pages::router())
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .with_state(state)

@@ -24,14 +24,72 @@ pub struct RouteMeta {
     pub icon: Option<String>,
 }
 
+/// A route of `app/src/routes.ts`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct RouteDef {
     pub name: String,
+    /// Empty for a menu heading, which no address reaches.
     pub path: String,
-    pub page: String,
+    /// The page kind that renders it; absent for headings and redirects.
+    pub page: Option<String>,
+    /// Single-type content key.
     pub content: Option<String>,
+    pub list: Option<CollectionList>,
+    /// Collection whose item `:id` the page shows.
+    pub item: Option<String>,
+    /// Collection shown whole.
+    pub all: Option<String>,
+    /// Popup type shown on the page.
+    pub popups: Option<String>,
+    pub redirect: Option<RedirectDef>,
     pub parent: Option<String>,
     pub meta: RouteMeta,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionList {
+    pub collection: String,
+    pub page_size: u32,
+    pub filter: Option<ListFilter>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ListFilter {
+    pub field: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RedirectDef {
+    /// A path of this site or an external URL.
+    pub to: String,
+    pub permanent: bool,
+}
+
+impl RouteDef {
+    /// The route's address with `params` filled in (`/devices/:id/:slug?`).
+    pub fn href(&self, params: &[(&str, &str)]) -> String {
+        let filled: Vec<String> = self
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .filter_map(|segment| match segment.strip_prefix(':') {
+                Some(name) => {
+                    let name = name.trim_end_matches('?');
+                    params.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+                }
+                None => Some(segment.to_owned()),
+            })
+            .collect();
+        format!("/{}", filled.join("/"))
+    }
+
+    /// An address with no parameters (a page a sitemap can list as it is).
+    pub fn is_static(&self) -> bool {
+        !self.path.is_empty() && !self.path.contains(':') && !self.path.contains('*')
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -71,10 +129,13 @@ impl RouteTable {
         let compiled = routes
             .iter()
             .enumerate()
+            .filter(|(_, route)| !route.path.is_empty())
             .map(|(index, route)| CompiledRoute { segments: compile(&route.path), index })
             .collect::<Vec<CompiledRoute>>();
         let not_found = match compiled.last() {
-            Some(last) if last.segments == [Segment::Rest] && routes[last.index].page == NOT_FOUND_PAGE => last.index,
+            Some(last) if last.segments == [Segment::Rest] && routes[last.index].page.as_deref() == Some(NOT_FOUND_PAGE) => {
+                last.index
+            }
             _ => return Err(AppError::Manifest("routes.json must end with a `/*` not-found route".into())),
         };
         Ok(RouteTable { routes, compiled, not_found })
@@ -82,6 +143,10 @@ impl RouteTable {
 
     pub fn not_found(&self) -> &RouteDef {
         &self.routes[self.not_found]
+    }
+
+    pub fn all(&self) -> &[RouteDef] {
+        &self.routes
     }
 
     pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
@@ -189,6 +254,7 @@ mod tests {
             r#"[{{"name":"home","path":"/","page":"content","meta":{meta}}},
                {{"name":"device","path":"/devices/:id/:slug?","page":"device","meta":{meta}}},
                {{"name":"internet","path":"/internet-overview","page":"content","meta":{meta}}},
+               {{"name":"group","path":"","meta":{meta}}},
                {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
         );
         RouteTable::from_json(&json).unwrap()
@@ -209,5 +275,16 @@ mod tests {
         assert_eq!(table.matches("/devices").route.name, "not-found");
         assert_eq!(table.matches("/devices/1/2/3").route.name, "not-found");
         assert_eq!(table.matches("/Internet-Overview").route.name, "not-found");
+        assert_eq!(table.matches("").route.name, "home", "a heading is never matched");
+    }
+
+    #[test]
+    fn fills_parameters_into_a_path() {
+        let table = table();
+        let device = table.by_name("device").unwrap();
+        assert_eq!(device.href(&[("id", "12"), ("slug", "galaxy-a15")]), "/devices/12/galaxy-a15");
+        assert_eq!(device.href(&[("id", "12")]), "/devices/12");
+        assert!(!device.is_static());
+        assert!(table.by_name("internet").unwrap().is_static());
     }
 }

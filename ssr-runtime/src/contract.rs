@@ -48,6 +48,14 @@ pub struct PageContent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_lang: Option<Lang>,
     pub sidebar: Option<Value>,
+    /// The route's collection list or whole collection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<Value>,
+    /// The route's item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub popups: Option<Value>,
 }
 
 /// Everything a page needs to render, on the server and in the browser.
@@ -60,6 +68,9 @@ pub struct PageData {
     pub status: u16,
     pub route: MatchedRoute,
     pub content: PageContent,
+    /// The page's path in each language when they differ (items have a slug per language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternates: Option<serde_json::Map<String, Value>>,
     pub subscriber: Option<Value>,
     pub site_url: String,
 }

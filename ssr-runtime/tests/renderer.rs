@@ -18,6 +18,7 @@ fn request(route: &str) -> RenderRequest {
             status: 200,
             route: MatchedRoute { name: route.into(), page: "content".into(), params: Default::default() },
             content: PageContent { page: Some(json!({ "title": "Habari </script>" })), ..Default::default() },
+            alternates: None,
             subscriber: None,
             site_url: "http://localhost".into(),
         },

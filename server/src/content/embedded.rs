@@ -54,6 +54,15 @@ impl EmbeddedContent {
     }
 }
 
+/// Strapi's `$eq` on a text or number field, given the value as text.
+fn field_equals(item: &Value, field: &str, value: &str) -> bool {
+    match item.get(field) {
+        Some(Value::String(text)) => text == value,
+        Some(Value::Number(number)) => number.to_string() == value,
+        _ => false,
+    }
+}
+
 fn publish_date(item: &Value) -> &str {
     item.get("publishDate").and_then(Value::as_str).unwrap_or("")
 }
@@ -63,8 +72,13 @@ impl ContentSource for EmbeddedContent {
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         Ok(match query {
             ContentQuery::Single(key) => self.singles.get(&(lang, key.clone())).cloned(),
-            ContentQuery::List { collection, page_size } => Some(Value::Array(
-                self.collection(collection, lang).iter().take(*page_size as usize).cloned().collect(),
+            ContentQuery::List { collection, page_size, filter } => Some(Value::Array(
+                self.collection(collection, lang)
+                    .iter()
+                    .filter(|item| filter.as_ref().is_none_or(|(field, value)| field_equals(item, field, value)))
+                    .take(*page_size as usize)
+                    .cloned()
+                    .collect(),
             )),
             ContentQuery::Item { collection, id } => {
                 self.collection(collection, lang).iter().find(|item| item.get("id").and_then(Value::as_u64) == Some(*id)).cloned()

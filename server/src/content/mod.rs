@@ -45,8 +45,9 @@ pub enum ContentError {
 pub enum ContentQuery {
     /// A single type, e.g. `home`, `sidebar`.
     Single(String),
-    /// Page 1 of a collection, newest `publishDate` first.
-    List { collection: String, page_size: u32 },
+    /// Page 1 of a collection, newest `publishDate` first, optionally only
+    /// the items whose `field` equals `value`.
+    List { collection: String, page_size: u32, filter: Option<(String, String)> },
     /// One item of a collection by id.
     Item { collection: String, id: u64 },
     /// Every item of a collection (the fraudster tricks).
@@ -74,7 +75,10 @@ impl fmt::Display for ContentQuery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ContentQuery::Single(key) => write!(f, "{key}"),
-            ContentQuery::List { collection, page_size } => write!(f, "{collection}?pageSize={page_size}"),
+            ContentQuery::List { collection, page_size, filter: None } => write!(f, "{collection}?pageSize={page_size}"),
+            ContentQuery::List { collection, page_size, filter: Some((field, value)) } => {
+                write!(f, "{collection}?pageSize={page_size}&{field}={value}")
+            }
             ContentQuery::Item { collection, id } => write!(f, "{collection}/{id}"),
             ContentQuery::All(collection) => write!(f, "{collection}?all"),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),

@@ -85,8 +85,11 @@ impl StrapiClient {
                 params.extend(self.populate(level, Shape::Page));
                 key.clone()
             }
-            ContentQuery::List { collection, page_size } => {
+            ContentQuery::List { collection, page_size, filter } => {
                 params.extend(self.populate(DEEP_LEVEL, Shape::Item));
+                if let Some((field, value)) = filter {
+                    params.push((format!("filters[{field}][$eq]"), value.clone()));
+                }
                 params.push(("sort".into(), "publishDate:desc".into()));
                 params.push(("pagination[page]".into(), "1".into()));
                 params.push(("pagination[pageSize]".into(), page_size.to_string()));
@@ -213,13 +216,16 @@ mod tests {
         assert_eq!((path.as_str(), query_string(&params).as_str()), ("/api/home", "locale=sw&populate=deep,10"));
         let (_, params) = client.request(&ContentQuery::single("business-mid"), Lang::En);
         assert_eq!(query_string(&params), "locale=en&populate=deep,3");
-        let list = ContentQuery::List { collection: "news-updates".into(), page_size: 9 };
+        let list = ContentQuery::List { collection: "news-updates".into(), page_size: 9, filter: None };
         let (path, params) = client.request(&list, Lang::En);
         assert_eq!(path, "/api/news-updates");
         assert_eq!(
             query_string(&params),
             "locale=en&populate=deep,10&sort=publishDate:desc&pagination[page]=1&pagination[pageSize]=9"
         );
+        let services = ContentQuery::List { collection: "vbu-services".into(), page_size: 100, filter: Some(("categoryId".into(), "5".into())) };
+        let (_, params) = client.request(&services, Lang::En);
+        assert!(query_string(&params).contains("&filters[categoryId][$eq]=5&sort=publishDate:desc"));
         let (path, _) = client.request(&ContentQuery::Item { collection: "trick-mobiles".into(), id: 4 }, Lang::En);
         assert_eq!(path, "/api/trick-mobiles/4");
         let (path, params) = client.request(&ContentQuery::Popups("home".into()), Lang::En);

@@ -54,6 +54,7 @@ mod tests {
                 page: Some(serde_json::json!({ "title": "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &" })),
                 ..Default::default()
             },
+            alternates: None,
             subscriber: None,
             site_url: "http://localhost".into(),
         };

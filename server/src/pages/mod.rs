@@ -83,7 +83,7 @@ async fn page(State(state): State<AppState>, jar: CookieJar, request: Request) -
     if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
         return redirect;
     }
-    match serve_page(&state, &uri, &local, request.headers(), signed_in(&jar)).await {
+    match serve_page(&state, &uri, &local, request.headers(), &jar).await {
         Ok(response) => response,
         Err(error) => error.into_page(local.lang),
     }
@@ -139,11 +139,15 @@ async fn serve_page(
     uri: &Uri,
     local: &LocalPath,
     headers: &HeaderMap,
-    signed_in: bool,
+    jar: &CookieJar,
 ) -> Result<Response, AppError> {
-    let parts = load_page(state, local).await?;
+    let parts = match resolve(state, local, jar).await? {
+        Resolved::Page(parts) => *parts,
+        Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
+        Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
+    };
     let url = uri.path_and_query().map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
-    if signed_in {
+    if signed_in(jar) {
         let page = render(state, url, parts).await?;
         return Ok(page.respond(headers, PRIVATE));
     }
@@ -166,8 +170,13 @@ async fn render(state: &AppState, url: String, parts: PageParts) -> Result<Cache
 async fn page_data(State(state): State<AppState>, jar: CookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
-    match load_page(&state, &local).await {
-        Ok(parts) => {
+    match resolve(&state, &local, &jar).await {
+        // Client-side navigation to a redirect: the app follows it itself.
+        Ok(Resolved::Redirect { location, .. }) => {
+            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location })))
+                .into_response()
+        }
+        Ok(Resolved::Page(parts)) => {
             let data = parts.into_data(&state.config.site_url);
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
             let cache_control = if signed_in(&jar) { PRIVATE.to_owned() } else { public_cache_control(&state) };
@@ -182,6 +191,12 @@ async fn page_data(State(state): State<AppState>, jar: CookieJar, uri: Uri) -> R
     }
 }
 
+/// What a path resolves to.
+enum Resolved {
+    Page(Box<PageParts>),
+    Redirect { location: String, permanent: bool },
+}
+
 /// A matched route with its content, before it becomes [`PageData`].
 struct PageParts {
     lang: Lang,
@@ -190,12 +205,19 @@ struct PageParts {
     route: MatchedRoute,
     page: Option<Loaded>,
     sidebar: Option<Loaded>,
+    list: Option<Loaded>,
+    item: Option<Loaded>,
+    popups: Option<Loaded>,
+    alternates: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl PageParts {
     /// The content versions the page is built from (its cache key).
     fn versions(&self) -> Vec<u64> {
-        [&self.page, &self.sidebar].into_iter().map(|loaded| loaded.as_ref().map_or(0, |l| l.version)).collect()
+        [&self.page, &self.sidebar, &self.list, &self.item, &self.popups]
+            .into_iter()
+            .map(|loaded| loaded.as_ref().map_or(0, |l| l.version))
+            .collect()
     }
 
     fn into_data(self, site_url: &str) -> PageData {
@@ -205,47 +227,146 @@ impl PageParts {
             lang: self.lang,
             status: self.status,
             route: self.route,
-            content: PageContent { page: value(&self.page), page_lang, sidebar: value(&self.sidebar) },
+            content: PageContent {
+                page: value(&self.page),
+                page_lang,
+                sidebar: value(&self.sidebar),
+                list: value(&self.list),
+                item: value(&self.item),
+                popups: value(&self.popups),
+            },
+            alternates: self.alternates,
             subscriber: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }
     }
+
+    fn not_found(state: &AppState, lang: Lang, path: &str, sidebar: Option<Loaded>) -> Resolved {
+        let route = state.routes.not_found();
+        Resolved::Page(Box::new(PageParts {
+            lang,
+            path: path.to_owned(),
+            status: 404,
+            route: MatchedRoute { name: route.name.clone(), page: NOT_FOUND_PAGE.into(), params: Default::default() },
+            page: None,
+            sidebar,
+            list: None,
+            item: None,
+            popups: None,
+            alternates: None,
+        }))
+    }
 }
 
-/// Matches the route and loads its content and the sidebar in parallel. The
-/// sidebar is not worth failing a page for; the page's own content is.
-async fn load_page(state: &AppState, local: &LocalPath) -> Result<PageParts, AppError> {
+/// The cookie of a customer-permission-management session (spec §6).
+pub const CPM_SESSION_COOKIE: &str = "cpm_session";
+
+/// Matches the route, then loads everything it shows in parallel: its
+/// content (or its parent's), the sidebar, its list, its item and popups.
+/// The sidebar is not worth failing a page for; the rest is.
+async fn resolve(state: &AppState, local: &LocalPath, jar: &CookieJar) -> Result<Resolved, AppError> {
     let matched = state.routes.matches(&local.path);
     let route = matched.route;
-    let key = content_key(state, route);
-    let sidebar_query = ContentQuery::single("sidebar");
-    let (page, sidebar) = tokio::join!(
-        async {
-            match key {
-                Some(key) => state.content.get(&ContentQuery::single(key), local.lang).await.map(Some),
-                None => Ok(None),
-            }
-        },
-        state.content.get(&sidebar_query, local.lang),
-    );
-    let page = page?;
-    let sidebar = sidebar.map_err(|error| tracing::warn!(%error, "sidebar unavailable")).ok();
-    // A route whose content the source lacks is as missing as an unknown path.
-    let missing = key.is_some() && page.as_ref().is_none_or(|p| p.value.is_none());
-    let (route, page, status) = if route.page == NOT_FOUND_PAGE || missing {
-        (state.routes.not_found(), None, 404)
-    } else {
-        (route, page, 200)
+    let param = |name: &str| matched.params.get(name).and_then(|v| v.as_str());
+    if let Some(redirect) = &route.redirect {
+        let location = if redirect.to.starts_with('/') { LocalPath::href(local.lang, &redirect.to) } else { redirect.to.clone() };
+        return Ok(Resolved::Redirect { location, permanent: redirect.permanent });
+    }
+    if route.meta.requires_auth && jar.get(CPM_SESSION_COOKIE).is_none() {
+        let login = state.routes.by_name("cpm-login").map_or("/", |r| r.path.as_str());
+        return Ok(Resolved::Redirect { location: LocalPath::href(local.lang, login), permanent: false });
+    }
+    let lang = local.lang;
+    let content = &state.content;
+    let item_id = param("id").map(|id| id.parse::<u64>().ok());
+    let query = |query: Option<ContentQuery>| async move {
+        match query {
+            Some(query) => content.get(&query, lang).await.map(Some),
+            None => Ok(None),
+        }
     };
-    Ok(PageParts {
-        lang: local.lang,
+    let list_query = route.list.as_ref().map(|list| ContentQuery::List {
+        collection: list.collection.clone(),
+        page_size: list.page_size,
+        filter: list.filter.as_ref().map(|f| (f.field.clone(), f.value.clone())),
+    });
+    let list_query = list_query.or_else(|| route.all.clone().map(ContentQuery::All));
+    let item_query = match (&route.item, item_id) {
+        (Some(collection), Some(Some(id))) => Some(ContentQuery::Item { collection: collection.clone(), id }),
+        _ => None,
+    };
+    let (page, sidebar, list, item, popups) = tokio::join!(
+        query(content_key(state, route).map(ContentQuery::single)),
+        query(Some(ContentQuery::single("sidebar"))),
+        query(list_query),
+        query(item_query.clone()),
+        query(route.popups.clone().map(ContentQuery::Popups)),
+    );
+    let sidebar = sidebar.map_err(|error| tracing::warn!(%error, "sidebar unavailable")).ok().flatten();
+    let (page, list, item, popups) = (page?, list?, item?, popups?);
+
+    // Anything the route needs and the source lacks makes the path as
+    // missing as an unknown one.
+    let lacks = |loaded: &Option<Loaded>| loaded.as_ref().is_none_or(|l| l.value.is_none());
+    let missing = route.page.as_deref() == Some(NOT_FOUND_PAGE)
+        || route.page.is_none()
+        || (route.content.is_some() && lacks(&page))
+        || (route.item.is_some() && lacks(&item))
+        || (route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)));
+    if missing {
+        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+    }
+
+    let mut alternates = None;
+    if let (Some(item_query), Some(loaded)) = (&item_query, &item) {
+        let slug = item_slug(loaded);
+        let id = item_id.flatten().unwrap_or_default().to_string();
+        if param("slug") != Some(slug.as_str()) {
+            let canonical = route.href(&[("id", &id), ("slug", &slug)]);
+            return Ok(Resolved::Redirect { location: LocalPath::href(lang, &canonical), permanent: true });
+        }
+        // Each language has its own slug: alternates point at both.
+        let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
+        let other_slug = content.get(item_query, other).await.ok().filter(|l| l.value.is_some()).map(|l| item_slug(&l));
+        let mut paths = serde_json::Map::new();
+        paths.insert(lang.code().into(), route.href(&[("id", &id), ("slug", &slug)]).into());
+        let other_slug = other_slug.unwrap_or(slug);
+        paths.insert(other.code().into(), route.href(&[("id", &id), ("slug", &other_slug)]).into());
+        alternates = Some(paths);
+    }
+
+    Ok(Resolved::Page(Box::new(PageParts {
+        lang,
         path: local.path.clone(),
-        status,
-        route: MatchedRoute { name: route.name.clone(), page: route.page.clone(), params: matched.params },
+        status: 200,
+        route: MatchedRoute {
+            name: route.name.clone(),
+            page: route.page.clone().unwrap_or_default(),
+            params: matched.params,
+        },
         page,
         sidebar,
-    })
+        list,
+        item,
+        popups,
+        alternates,
+    })))
+}
+
+fn item_slug(item: &Loaded) -> String {
+    item.value.as_deref().and_then(|v| v.get("slug")).and_then(|s| s.as_str()).unwrap_or_default().to_owned()
+}
+
+/// Whether a FAQ page has a question whose slug is `slug`.
+fn has_question(page: &Option<Loaded>, slug: &str) -> bool {
+    let Some(value) = page.as_ref().and_then(|p| p.value.as_deref()) else { return false };
+    let sections = value.get("sections").and_then(|s| s.as_array()).into_iter().flatten();
+    sections
+        .filter_map(|section| section.get("items").and_then(|items| items.as_array()))
+        .flatten()
+        .filter_map(|item| item.get("question").and_then(|q| q.as_str()))
+        .any(|question| crate::slug::slugify(question) == slug)
 }
 
 /// Pass-through routes load their parent's content (spec §2).
