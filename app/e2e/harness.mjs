@@ -68,3 +68,13 @@ export function watchErrors(page) {
   page.on("pageerror", (error) => errors.push(String(error)));
   return errors;
 }
+
+/** Resolves once React has hydrated the server-rendered page (up to its last element) and run its effects. */
+export async function hydrated(page) {
+  await page.waitForFunction(() => {
+    const root = document.getElementById("root");
+    const last = root?.lastElementChild;
+    return root && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));
+  });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}

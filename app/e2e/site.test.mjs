@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
 
 let site;
 let browser;
@@ -14,14 +14,6 @@ after(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-/** True once React has attached to the server-rendered root. */
-async function hydrated(page) {
-  await page.waitForFunction(() => {
-    const root = document.getElementById("root");
-    return root && Object.keys(root).some((key) => key.startsWith("__reactContainer"));
-  });
-}
 
 test("home renders on the server and hydrates without console errors", async () => {
   const page = await browser.newPage();
@@ -51,7 +43,9 @@ test("a client-side navigation fetches data instead of reloading the page", asyn
     window.__sameDocument = true;
   });
   const data = page.waitForResponse((r) => r.url().endsWith("/_data/internet-overview"));
-  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Internet" }).click();
+  const menu = page.getByRole("navigation", { name: "Main menu" });
+  await menu.locator("summary", { hasText: "Personal" }).click();
+  await menu.getByRole("link", { name: "Internet", exact: true }).click();
   assert.equal((await data).status(), 200);
   await page.getByRole("heading", { level: 1, name: "Internet bundles for every day" }).waitFor();
   assert.equal(page.url(), site.base + "/internet-overview");
@@ -59,6 +53,7 @@ test("a client-side navigation fetches data instead of reloading the page", asyn
   assert.equal(documents.length, 1, "only the first document was loaded");
   assert.equal(await page.title(), "Internet bundles | Vodacom Tanzania");
   assert.equal(await page.evaluate(() => window.scrollY), 0, "scrolled to top");
+  assert.equal(await menu.locator("details.menu-group[open]").count(), 0, "navigating closed the menu");
   await page.goBack();
   await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).waitFor();
   assert.deepEqual(errors, []);

@@ -10,6 +10,13 @@ import { ToastProvider } from "./features/notifications/Toasts";
 import { createI18n } from "./i18n";
 import { loadPage } from "./pages";
 
+// A page chunk that is gone (a new deploy): load the target address in full,
+// which brings the new build's HTML and chunks.
+window.addEventListener("preload-error", (event) => {
+  event.preventDefault();
+  window.location.assign(event.detail.url);
+});
+
 async function start() {
   const dataElement = document.getElementById("page-data");
   const root = document.getElementById("root");

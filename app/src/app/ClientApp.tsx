@@ -5,12 +5,13 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useLocation, useNavigationType } from "react-router";
+import { useLocation, useNavigate, useNavigationType } from "react-router";
 import type { PageData } from "../contract";
 import { useNotify } from "../features/notifications/Toasts";
-import { loadPage } from "../pages";
+import { loadPage, type PageModule } from "../pages";
 import { App, type Shown } from "./App";
 import { pageTitle } from "./head";
+import { isExternal } from "./site";
 
 const SCROLL_KEY = "scrollPositions";
 const FIRST_VISIT_KEY = "firstVisit";
@@ -29,7 +30,10 @@ function savePosition(key: string, y: number) {
   sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
 }
 
-export async function fetchPageData(url: string): Promise<PageData> {
+/** What `/_data/<path>` answers: the page's data, or where a redirect route sends the visitor. */
+export type DataAnswer = PageData | { redirect: string };
+
+export async function fetchPageData(url: string): Promise<DataAnswer> {
   const response = await fetch(`/_data${url}`, { headers: { accept: "application/json" } });
   const type = response.headers.get("content-type") || "";
   // A 404 still carries the not-found page's data.
@@ -39,9 +43,40 @@ export async function fetchPageData(url: string): Promise<PageData> {
   return response.json();
 }
 
+/** The `detail` of a `preload-error` event. */
+export interface PreloadError {
+  error: unknown;
+  /** The address being navigated to. */
+  url: string;
+}
+
+declare global {
+  interface WindowEventMap {
+    "preload-error": CustomEvent<PreloadError>;
+  }
+}
+
+/**
+ * A page's code for a navigation to `url`. A chunk that fails to load (spec
+ * §8; typically a new deploy removed it) raises a cancelable `preload-error`
+ * event on `window`; unless a listener calls `preventDefault`, the error is
+ * re-thrown. A handled failure never settles: the listener takes over.
+ */
+export async function loadPageChunk(kind: string, url: string): Promise<PageModule> {
+  try {
+    return await loadPage(kind);
+  } catch (error) {
+    const event = new CustomEvent<PreloadError>("preload-error", { cancelable: true, detail: { error, url } });
+    window.dispatchEvent(event);
+    if (!event.defaultPrevented) throw error;
+    return new Promise<never>(() => {});
+  }
+}
+
 export function ClientApp({ initial }: { initial: Shown }) {
   const location = useLocation();
   const navigationType = useNavigationType();
+  const navigate = useNavigate();
   const notify = useNotify();
   const { t, i18n } = useTranslation();
   const [shown, setShown] = useState(initial);
@@ -57,14 +92,25 @@ export function ClientApp({ initial }: { initial: Shown }) {
 
   useEffect(() => {
     const url = location.pathname + location.search;
-    if (url === shownUrl.current) return;
+    if (url === shownUrl.current) {
+      setLoading(false); // e.g. a redirect back to the page shown
+      return;
+    }
     savePosition(shownKey.current, window.scrollY);
     sessionStorage.removeItem(FIRST_VISIT_KEY); // a prior route exists now
     let cancelled = false;
     setLoading(true);
     fetchPageData(url)
-      .then(async (data) => {
-        const { default: Page } = await loadPage(data.route.page);
+      .then(async (answer) => {
+        if (cancelled) return;
+        if ("redirect" in answer) {
+          // A redirect route: another site in full, or a path of this one in its place.
+          if (isExternal(answer.redirect)) window.location.assign(answer.redirect);
+          else navigate(answer.redirect, { replace: true });
+          return;
+        }
+        const data = answer;
+        const { default: Page } = await loadPageChunk(data.route.page, url);
         if (cancelled) return;
         if (i18n.language !== data.lang) await i18n.changeLanguage(data.lang);
         shownUrl.current = url;
@@ -83,7 +129,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
     return () => {
       cancelled = true;
     };
-  }, [location, navigationType, i18n, notify, t]);
+  }, [location, navigationType, navigate, i18n, notify, t]);
 
   useLayoutEffect(() => {
     document.documentElement.lang = shown.data.lang;

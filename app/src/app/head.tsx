@@ -1,26 +1,48 @@
-/** `<head>` tags of a page: title, description, canonical, alternates, Open Graph. */
+/**
+ * `<head>` tags of a page: title, description, canonical, alternates, Open
+ * Graph and schema.org JSON-LD. Rendered on the server only; client-side
+ * navigation updates the title and language (see `ClientApp`).
+ */
 import type { TFunction } from "i18next";
 import type { PageAssets, PageData } from "../contract";
-import { LANGS, DEFAULT_LANG, localePath } from "../routes";
+import { breadcrumbs, navLabel } from "../navigation/breadcrumbs";
+import { canonicalPath } from "../navigation/paths";
+import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
+import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
 
 const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
 
 export function pageTitle(data: PageData, t: TFunction): string {
   const site = t("site.name");
   if (data.status === 404) return `${t("notFound.title")} | ${site}`;
+  const item = data.content.item;
+  if (item) return `${item.title ?? item.name} | ${site}`;
+  // A pass-through page shows its parent's content: its own label tells it apart.
+  const route = routeByName(data.route.name);
+  if (route?.meta.isPassThrough && route.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
   const page = data.content.page;
   // The CMS's meta title is complete as written; a bare page title gets the site name.
   if (page?.seo?.metaTitle) return page.seo.metaTitle;
   return page?.title ? `${page.title} | ${site}` : site;
 }
 
+function structuredData(data: PageData, url: string, t: TFunction): JsonLd[] {
+  const all: (JsonLd | undefined)[] = [];
+  if (data.route.name === "home") all.push(organization(data, t));
+  if (data.route.page === "newsItem") all.push(newsArticle(data, url, t));
+  if (data.route.page === "faq") all.push(faqPage(data));
+  all.push(breadcrumbList(data, breadcrumbs(data, t), url));
+  return all.filter((entry): entry is JsonLd => Boolean(entry));
+}
+
 export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; t: TFunction }) {
   const page = data.content.page;
+  const item = data.content.item;
   const title = pageTitle(data, t);
-  const description = page?.seo?.metaDescription || t("site.tagline");
-  const url = (lang: string) => `${data.siteUrl}${localePath(lang === "sw" ? "sw" : "en", data.path)}`;
+  const description = item?.summary || page?.seo?.metaDescription || t("site.tagline");
+  const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
   const indexable = data.status === 200;
-  const image = page?.seo?.shareImage?.url;
+  const image = item?.image?.url ?? page?.seo?.shareImage?.url;
   return (
     <>
       <title>{title}</title>
@@ -36,13 +58,14 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       ) : (
         <meta name="robots" content="noindex" />
       )}
-      <meta property="og:type" content="website" />
+      <meta property="og:type" content={item ? "article" : "website"} />
       <meta property="og:site_name" content={t("site.name")} />
       <meta property="og:title" content={title} />
       <meta property="og:description" content={description} />
       <meta property="og:url" content={url(data.lang)} />
       <meta property="og:locale" content={OG_LOCALE[data.lang]} />
-      {image && <meta property="og:image" content={image.startsWith("/") ? data.siteUrl + image : image} />}
+      {image && <meta property="og:image" content={absoluteUrl(data.siteUrl, image)} />}
+      {item?.publishDate && <meta property="article:published_time" content={item.publishDate} />}
       <meta name="twitter:card" content={image ? "summary_large_image" : "summary"} />
       <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
       <link rel="manifest" href="/static/site.webmanifest" />
@@ -53,6 +76,10 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       {assets.preload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}
+      {indexable &&
+        structuredData(data, url(data.lang), t).map((entry) => (
+          <script key={String(entry["@type"])} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(entry) }} />
+        ))}
     </>
   );
 }

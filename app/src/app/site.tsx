@@ -1,5 +1,5 @@
-/** The current language and path, for links and the language switch. */
-import { createContext, useContext, type ReactNode, type MouseEvent } from "react";
+/** The current language, page and route, for links, the menu and the language switch. */
+import { createContext, useContext, type AnchorHTMLAttributes } from "react";
 import { Link } from "react-router";
 import { localePath, type Lang } from "../routes";
 
@@ -7,9 +7,13 @@ export interface Site {
   lang: Lang;
   /** Path without language prefix. */
   path: string;
+  /** Name of the matched route. */
+  route: string;
+  /** This page's path in each language (see `languagePaths`). */
+  paths: Record<Lang, string>;
 }
 
-const SiteContext = createContext<Site>({ lang: "en", path: "/" });
+const SiteContext = createContext<Site>({ lang: "en", path: "/", route: "home", paths: { en: "/", sw: "/" } });
 
 export const SiteProvider = SiteContext.Provider;
 
@@ -22,32 +26,18 @@ export function rememberLang(lang: Lang) {
   document.cookie = `lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
 
+export function isExternal(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
 /**
- * A link to a path of the site in the current language. Absolute URLs to
- * other sites are plain anchors.
+ * A link to a path of the site in the current language, navigated
+ * client-side. Other sites, `tel:` and `mailto:` are plain anchors.
  */
-export function LocalLink({
-  to,
-  children,
-  className,
-  onClick,
-}: {
-  to: string;
-  children: ReactNode;
-  className?: string;
-  onClick?: (event: MouseEvent<HTMLAnchorElement>) => void;
-}) {
+export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
   const { lang } = useSite();
-  if (/^https?:\/\//.test(to)) {
-    return (
-      <a href={to} className={className} rel="noopener" onClick={onClick}>
-        {children}
-      </a>
-    );
+  if (isExternal(to)) {
+    return <a href={to} rel="noopener" target={newTab ? "_blank" : undefined} {...attributes} />;
   }
-  return (
-    <Link to={localePath(lang, to)} className={className} onClick={onClick}>
-      {children}
-    </Link>
-  );
+  return <Link to={localePath(lang, to)} {...attributes} />;
 }

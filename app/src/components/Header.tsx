@@ -1,16 +1,17 @@
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { LANGS, localePath, routes, type Lang } from "../routes";
-import { LocalLink, rememberLang, useSite } from "../app/site";
 import { Link, useNavigate } from "react-router";
-
-/** Menu entries from route meta: routes with a label that are visible. */
-const menu = routes.filter((r) => r.meta.navigation && !r.meta.invisible && r.meta.isVisible);
+import { LANGS, localePath, type Lang } from "../routes";
+import { LocalLink, rememberLang, useSite } from "../app/site";
+import { MainMenu } from "./MainMenu";
+import { useMenuDisclosures } from "./useMenuDisclosures";
 
 export function Header() {
   const { t } = useTranslation();
-  const { path } = useSite();
+  const header = useRef<HTMLElement>(null);
+  useMenuDisclosures(header);
   return (
-    <header className="site-header">
+    <header className="site-header" ref={header}>
       <div className="header-bar">
         <LocalLink to="/" className="brand">
           <img src="/static/logo.svg" alt={t("site.name")} width="36" height="36" />
@@ -19,24 +20,10 @@ export function Header() {
         </LocalLink>
         <LanguageSwitch />
       </div>
-      {/* <details> opens and closes the menu on small screens without JavaScript. */}
+      {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too. */}
       <details className="menu">
         <summary>{t("nav.menu")}</summary>
-        <nav aria-label={t("nav.mainMenu")}>
-          <ul>
-            {menu.map((r) => (
-              <li key={r.name}>
-                {r.meta.isClickable ? (
-                  <LocalLink to={r.path} className={r.path === path ? "active" : undefined}>
-                    {t(`nav.${r.meta.navigation}` as "nav.home")}
-                  </LocalLink>
-                ) : (
-                  <span>{t(`nav.${r.meta.navigation}` as "nav.home")}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <MainMenu />
       </details>
     </header>
   );
@@ -49,7 +36,7 @@ export function Header() {
  */
 function LanguageSwitch() {
   const { t } = useTranslation();
-  const { lang, path } = useSite();
+  const { lang, paths } = useSite();
   const navigate = useNavigate();
   return (
     <ul className="lang-switch" aria-label={t("language.label")}>
@@ -61,14 +48,14 @@ function LanguageSwitch() {
             </span>
           ) : (
             <Link
-              to={`${localePath(other, path)}?lang=${other}`}
+              to={`${localePath(other, paths[other])}?lang=${other}`}
               hrefLang={other}
               lang={other}
               title={t("language.switchTo", { language: t(`language.${other}`) })}
               onClick={(event) => {
                 event.preventDefault();
                 rememberLang(other);
-                navigate(localePath(other, path));
+                navigate(localePath(other, paths[other]));
               }}
             >
               {t(`language.${other}`)}

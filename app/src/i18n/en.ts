@@ -171,6 +171,67 @@ const en = {
     quickLinks: "Quick links",
     copyright: "© {{year}} Vodacom Tanzania PLC. All rights reserved.",
   },
+  breadcrumbs: {
+    label: "Breadcrumb",
+  },
+  bundles: {
+    bundle: "Bundle",
+    price: "Price",
+    validity: "Validity",
+    dial: "Dial",
+  },
+  tariff: {
+    amount: "Amount",
+    range: "{{min}} – {{max}}",
+    send: "Fee to send",
+    withdraw: "Fee to withdraw",
+  },
+  events: {
+    event: "Event",
+    date: "Date",
+    time: "Time",
+    location: "Venue",
+  },
+  news: {
+    latest: "Latest news",
+    empty: "There is no news yet.",
+    back: "Back to {{page}}",
+  },
+  devices: {
+    all: "All devices",
+    empty: "No devices are listed at the moment.",
+    price: "Price",
+    specification: "Specifications",
+    spec: {
+      display: "Display",
+      camera: "Camera",
+      battery: "Battery",
+      storage: "Storage",
+      network: "Network",
+      os: "Operating system",
+    },
+    order: "Order this device",
+    back: "All devices",
+  },
+  business: {
+    services: "Services",
+    empty: "There are no services in this category at the moment.",
+    more: "More about {{title}}",
+    talkToSales: "Talk to our sales team",
+    back: "Back to {{category}}",
+  },
+  fraud: {
+    tricks: "Tricks fraudsters use",
+    contents: "Tricks on this page",
+  },
+  popup: {
+    label: "Announcement",
+    dismiss: "Dismiss announcement",
+  },
+  goldenMinutes: {
+    schedule: "Golden minutes every day 19:00–20:00 EAT",
+    live: "Golden minutes are on now",
+  },
   loading: "Loading…",
   notFound: {
     title: "Page not found",

@@ -173,6 +173,67 @@ const sw = {
     quickLinks: "Viungo vya haraka",
     copyright: "© {{year}} Vodacom Tanzania PLC. Haki zote zimehifadhiwa.",
   },
+  breadcrumbs: {
+    label: "Mahali ulipo",
+  },
+  bundles: {
+    bundle: "Kifurushi",
+    price: "Bei",
+    validity: "Muda",
+    dial: "Piga",
+  },
+  tariff: {
+    amount: "Kiasi",
+    range: "{{min}} – {{max}}",
+    send: "Ada ya kutuma",
+    withdraw: "Ada ya kutoa",
+  },
+  events: {
+    event: "Tukio",
+    date: "Tarehe",
+    time: "Saa",
+    location: "Mahali",
+  },
+  news: {
+    latest: "Habari za karibuni",
+    empty: "Bado hakuna habari.",
+    back: "Rudi kwenye {{page}}",
+  },
+  devices: {
+    all: "Vifaa vyote",
+    empty: "Hakuna vifaa vilivyoorodheshwa kwa sasa.",
+    price: "Bei",
+    specification: "Sifa za kifaa",
+    spec: {
+      display: "Skrini",
+      camera: "Kamera",
+      battery: "Betri",
+      storage: "Hifadhi",
+      network: "Mtandao",
+      os: "Mfumo endeshi",
+    },
+    order: "Agiza kifaa hiki",
+    back: "Vifaa vyote",
+  },
+  business: {
+    services: "Huduma",
+    empty: "Hakuna huduma katika kundi hili kwa sasa.",
+    more: "Zaidi kuhusu {{title}}",
+    talkToSales: "Zungumza na timu yetu ya mauzo",
+    back: "Rudi kwenye {{category}}",
+  },
+  fraud: {
+    tricks: "Mbinu wanazotumia matapeli",
+    contents: "Mbinu zilizo kwenye ukurasa huu",
+  },
+  popup: {
+    label: "Tangazo",
+    dismiss: "Funga tangazo",
+  },
+  goldenMinutes: {
+    schedule: "Dakika za dhahabu kila siku 19:00–20:00 EAT (saa za Afrika Mashariki)",
+    live: "Dakika za dhahabu zinaendelea sasa hivi",
+  },
   loading: "Inapakia…",
   notFound: {
     title: "Ukurasa haujapatikana",

@@ -1,1 +1,35 @@
-export { default } from "./content";
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "../pages";
+import { LocalLink } from "../app/site";
+import { ItemImage } from "../components/ItemImage";
+import { navLabel } from "../navigation/breadcrumbs";
+import { routeHref } from "../navigation/paths";
+import { routes } from "../routes";
+import NotFoundPage from "./notFound";
+
+/** One business service, with the way back to its category and to sales. */
+export default function BusinessItemPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const service = data.content.item;
+  if (!service) return <NotFoundPage />;
+  const category = routes.find((r) => r.page === "businessCategory" && r.list?.filter?.value === String(service.categoryId));
+  const categoryPath = category && routeHref(category);
+  return (
+    <article className="article">
+      <h1>{service.title}</h1>
+      <ItemImage image={service.image} />
+      {service.summary && <p className="lead">{service.summary}</p>}
+      {service.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: service.body }} />}
+      <p className="actions">
+        <LocalLink to="/vbu-lead-automation" className="button">
+          {t("business.talkToSales")}
+        </LocalLink>
+        {category?.meta.navigation && categoryPath && (
+          <LocalLink to={`${categoryPath}?services=${encodeURIComponent(service.slug)}`} className="back-link">
+            {t("business.back", { category: navLabel(t, category.meta.navigation) })}
+          </LocalLink>
+        )}
+      </p>
+    </article>
+  );
+}

@@ -1,14 +1,11 @@
 import type { PageProps } from "../pages";
-import { Sections } from "../sections";
+import { PageBody } from "../components/PageBody";
+import { GoldenMinutes } from "../features/golden-minutes/GoldenMinutes";
+
+/** Shake-and-win pages tell when the golden minutes are (spec §9). */
+const GOLDEN_MINUTES_PAGES = new Set(["the-best", "swipe-win"]);
 
 /** A generic CMS page: its title (unless a hero carries it) and its sections. */
 export default function ContentPage({ data }: PageProps) {
-  const page = data.content.page;
-  const hasHero = page?.sections.some((s) => s.__component === "sections.hero");
-  return (
-    <>
-      {page && !hasHero && <h1 className="page-title">{page.title}</h1>}
-      <Sections sections={page?.sections} />
-    </>
-  );
+  return <PageBody page={data.content.page} lead={GOLDEN_MINUTES_PAGES.has(data.route.name) && <GoldenMinutes />} />;
 }

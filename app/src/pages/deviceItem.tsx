@@ -1,1 +1,54 @@
-export { default } from "./content";
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "../pages";
+import { LocalLink } from "../app/site";
+import { ItemImage } from "../components/ItemImage";
+import { formatTzs } from "../format";
+import NotFoundPage from "./notFound";
+
+/** Specification rows in this order; the CMS may leave any of them out. */
+const SPECIFICATION = ["display", "camera", "battery", "storage", "network", "os"] as const;
+
+/** One device: picture, price, specification and how to order it. */
+export default function DeviceItemPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const device = data.content.item;
+  if (!device) return <NotFoundPage />;
+  const specification = SPECIFICATION.filter((key) => device.specification?.[key]);
+  return (
+    <article className="article device">
+      <h1>{device.name}</h1>
+      {device.brand && <p className="article-meta">{device.brand}</p>}
+      <ItemImage image={device.image} />
+      {device.price != null && (
+        <p className="price">
+          {t("devices.price")}: <strong>{formatTzs(device.price)}</strong>
+        </p>
+      )}
+      {device.summary && <p className="lead">{device.summary}</p>}
+      {specification.length > 0 && (
+        <section className="data-table">
+          <h2 id="specification">{t("devices.specification")}</h2>
+          <table aria-labelledby="specification">
+            <tbody>
+              {specification.map((key) => (
+                <tr key={key}>
+                  <th scope="row">{t(`devices.spec.${key}`)}</th>
+                  <td>{device.specification?.[key]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {device.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: device.body }} />}
+      <p className="actions">
+        <LocalLink to="/device-ordering" className="button">
+          {t("devices.order")}
+        </LocalLink>
+        <LocalLink to="/devices" className="back-link">
+          {t("devices.back")}
+        </LocalLink>
+      </p>
+    </article>
+  );
+}

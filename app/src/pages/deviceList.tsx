@@ -1,1 +1,40 @@
-export { default } from "./content";
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "../pages";
+import { LocalLink } from "../app/site";
+import { PageBody } from "../components/PageBody";
+import { formatTzs } from "../format";
+import { itemPath } from "../navigation/paths";
+import { routeByName } from "../routes";
+
+/** The device catalogue: the page's sections, then every device as a card. */
+export default function DeviceListPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const collection = routeByName(data.route.name)?.list?.collection ?? "device-updates";
+  const devices = data.content.list ?? [];
+  return (
+    <PageBody page={data.content.page}>
+      <section className="item-list">
+        <h2>{t("devices.all")}</h2>
+        {devices.length === 0 ? (
+          <p>{t("devices.empty")}</p>
+        ) : (
+          <ul className="cards">
+            {devices.map((device) => {
+              const path = itemPath(collection, device);
+              return (
+                <li key={device.id} className="card device-card">
+                  {device.image && (
+                    <img src={device.image.url} alt={device.image.alternativeText ?? ""} width={device.image.width ?? 240} height={device.image.height ?? 240} loading="lazy" />
+                  )}
+                  <h3>{path ? <LocalLink to={path}>{device.name}</LocalLink> : device.name}</h3>
+                  {device.brand && <p className="card-meta">{device.brand}</p>}
+                  {device.price != null && <p className="price">{formatTzs(device.price)}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </PageBody>
+  );
+}

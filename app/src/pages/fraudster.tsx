@@ -1,1 +1,37 @@
-export { default } from "./content";
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "../pages";
+import { PageBody } from "../components/PageBody";
+
+/** Fraud awareness: the page's sections, then every trick fraudsters use, each with its own anchor. */
+export default function FraudsterPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const tricks = data.content.list ?? [];
+  return (
+    <PageBody page={data.content.page}>
+      {tricks.length > 0 && (
+        <section className="tricks" aria-labelledby="tricks">
+          <h2 id="tricks">{t("fraud.tricks")}</h2>
+          <nav aria-label={t("fraud.contents")}>
+            <ul>
+              {tricks.map((trick) => (
+                <li key={trick.id}>
+                  <a href={`#${trick.slug}`}>{trick.title}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {tricks.map((trick) => (
+            <section key={trick.id} id={trick.slug} className="trick" aria-labelledby={`${trick.slug}-title`}>
+              <h3 id={`${trick.slug}-title`}>{trick.title}</h3>
+              {trick.image && (
+                <img src={trick.image.url} alt={trick.image.alternativeText ?? ""} width={trick.image.width ?? 320} height={trick.image.height ?? 180} loading="lazy" />
+              )}
+              {trick.summary && <p className="lead">{trick.summary}</p>}
+              {trick.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: trick.body }} />}
+            </section>
+          ))}
+        </section>
+      )}
+    </PageBody>
+  );
+}

@@ -1,1 +1,45 @@
-export { default } from "./content";
+import { useTranslation } from "react-i18next";
+import type { PageProps } from "../pages";
+import { LocalLink, useSite } from "../app/site";
+import { PageBody } from "../components/PageBody";
+import { formatDate } from "../format";
+import { itemPath } from "../navigation/paths";
+import { routeByName } from "../routes";
+
+/** News, sport news or foundation news: the page's sections, then the latest items as cards. */
+export default function NewsListPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const { lang } = useSite();
+  const collection = routeByName(data.route.name)?.list?.collection;
+  const items = data.content.list ?? [];
+  return (
+    <PageBody page={data.content.page}>
+      <section className="item-list">
+        <h2>{t("news.latest")}</h2>
+        {items.length === 0 ? (
+          <p>{t("news.empty")}</p>
+        ) : (
+          <ul className="cards">
+            {items.map((item) => {
+              const path = collection && itemPath(collection, item);
+              return (
+                <li key={item.id} className="card">
+                  {item.image && (
+                    <img src={item.image.url} alt={item.image.alternativeText ?? ""} width={item.image.width ?? 320} height={item.image.height ?? 180} loading="lazy" />
+                  )}
+                  <h3>{path ? <LocalLink to={path}>{item.title}</LocalLink> : item.title}</h3>
+                  {item.publishDate && (
+                    <p className="card-meta">
+                      <time dateTime={item.publishDate}>{formatDate(item.publishDate, lang)}</time>
+                    </p>
+                  )}
+                  {item.summary && <p>{item.summary}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+    </PageBody>
+  );
+}

@@ -1,4 +1,6 @@
-import { useSite } from "../app/site";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { formatTzs } from "../format";
 
 export interface BundleRow {
   id?: number;
@@ -9,33 +11,20 @@ export interface BundleRow {
   ussd?: string | null;
 }
 
-const LABELS = {
-  en: { bundle: "Bundle", price: "Price", validity: "Validity", dial: "Dial" },
-  sw: { bundle: "Kifurushi", price: "Bei", validity: "Muda", dial: "Piga" },
-} as const;
-
-/**
- * `TSh 25,000`. Written out rather than through `Intl`, whose locale data
- * differs between the server's engine and browsers and would break hydration.
- */
-export function formatTzs(amount: number): string {
-  return `TSh ${Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
-}
-
 export function BundleTable({ title, bundles }: { title?: string | null; bundles: BundleRow[] }) {
-  const { lang } = useSite();
-  const labels = LABELS[lang];
+  const { t } = useTranslation();
+  const heading = useId();
   return (
     <section className="bundle-table">
-      {title && <h2>{title}</h2>}
+      {title && <h2 id={heading}>{title}</h2>}
       <div className="table-scroll">
-        <table>
+        <table aria-labelledby={title ? heading : undefined}>
           <thead>
             <tr>
-              <th scope="col">{labels.bundle}</th>
-              <th scope="col">{labels.price}</th>
-              <th scope="col">{labels.validity}</th>
-              <th scope="col">{labels.dial}</th>
+              <th scope="col">{t("bundles.bundle")}</th>
+              <th scope="col">{t("bundles.price")}</th>
+              <th scope="col">{t("bundles.validity")}</th>
+              <th scope="col">{t("bundles.dial")}</th>
             </tr>
           </thead>
           <tbody>

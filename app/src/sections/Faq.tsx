@@ -1,20 +1,25 @@
-export interface FaqItem {
-  id?: number;
-  question: string;
-  answer: string;
-}
+import { createContext, useContext } from "react";
+import { slugify } from "../slug";
+import type { FaqItem } from "./faqItems";
 
-/** `<details>` keeps every answer readable without JavaScript. */
+/** The slug of the question `/faq/<item>` opens. */
+export const OpenQuestion = createContext<string | undefined>(undefined);
+
+/** `<details>` keeps every answer readable without JavaScript; each question is an anchor by its slug. */
 export function Faq({ title, items }: { title?: string | null; items: FaqItem[] }) {
+  const open = useContext(OpenQuestion);
   return (
     <section className="faq">
       {title && <h2>{title}</h2>}
-      {items.map((item, index) => (
-        <details key={item.id ?? index}>
-          <summary>{item.question}</summary>
-          <p>{item.answer}</p>
-        </details>
-      ))}
+      {items.map((item, index) => {
+        const slug = slugify(item.question);
+        return (
+          <details key={item.id ?? index} id={slug || undefined} open={open !== undefined && slug === open}>
+            <summary>{item.question}</summary>
+            <p>{item.answer}</p>
+          </details>
+        );
+      })}
     </section>
   );
 }

@@ -9,6 +9,13 @@ import { RichText } from "./RichText";
 import { CardGrid } from "./CardGrid";
 import { BundleTable } from "./BundleTable";
 import { Faq } from "./Faq";
+import { Table } from "./Table";
+import { TariffBands } from "./TariffBands";
+import { Steps } from "./Steps";
+import { Documents } from "./Documents";
+import { People } from "./People";
+import { Events } from "./Events";
+import { CtaBanner } from "./CtaBanner";
 
 // Each component reads its own fields; the registry erases their types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,6 +25,13 @@ export const sectionComponents: Record<string, ComponentType<any>> = {
   "sections.card-grid": CardGrid,
   "sections.bundle-table": BundleTable,
   "sections.faq": Faq,
+  "sections.table": Table,
+  "sections.tariff-bands": TariffBands,
+  "sections.steps": Steps,
+  "sections.documents": Documents,
+  "sections.people": People,
+  "sections.events": Events,
+  "sections.cta-banner": CtaBanner,
 };
 
 export function Sections({ sections }: { sections: Section[] | undefined }) {

@@ -2,11 +2,22 @@ import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import { MemoryRouter } from "react-router";
+import { SiteProvider } from "../app/site";
+import { createI18n } from "../i18n";
+import type { Lang } from "../routes";
 import { Sections } from "./index";
-import { formatTzs } from "./BundleTable";
+import { OpenQuestion } from "./Faq";
 
-const render = (node: ReactNode) => renderToStaticMarkup(<MemoryRouter>{node}</MemoryRouter>);
+const render = (node: ReactNode, lang: Lang = "en") =>
+  renderToStaticMarkup(
+    <I18nextProvider i18n={createI18n(lang)}>
+      <SiteProvider value={{ lang, path: "/", route: "home", paths: { en: "/", sw: "/" } }}>
+        <MemoryRouter>{node}</MemoryRouter>
+      </SiteProvider>
+    </I18nextProvider>,
+  );
 
 describe("Sections", () => {
   it("renders each known component in order", () => {
@@ -18,7 +29,7 @@ describe("Sections", () => {
         ]}
       />,
     );
-    assert.ok(html.indexOf("<h1>Karibu</h1>") < html.indexOf("<details>"), html);
+    assert.ok(html.indexOf("<h1>Karibu</h1>") < html.indexOf("<details"), html);
     assert.ok(html.includes("<summary>Q?</summary>"), html);
   });
 
@@ -38,10 +49,87 @@ describe("Sections", () => {
   });
 });
 
-describe("formatTzs", () => {
-  it("groups thousands the same way on every engine", () => {
-    assert.equal(formatTzs(500), "TSh 500");
-    assert.equal(formatTzs(25000), "TSh 25,000");
-    assert.equal(formatTzs(1250000), "TSh 1,250,000");
+describe("FAQ section", () => {
+  const faq = { __component: "sections.faq", title: "Data", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }, { question: "Other?", answer: "Yes." }] };
+
+  it("anchors every question by its slug, all closed by default", () => {
+    const html = render(<Sections sections={[faq]} />);
+    assert.ok(html.includes('<details id="how-do-i-check-my-data-balance"><summary>'), html);
+    assert.ok(!html.includes("open"), html);
+  });
+
+  it("opens the question of /faq/<item>", () => {
+    const html = render(
+      <OpenQuestion.Provider value="how-do-i-check-my-data-balance">
+        <Sections sections={[faq]} />
+      </OpenQuestion.Provider>,
+    );
+    assert.ok(html.includes('<details id="how-do-i-check-my-data-balance" open="">'), html);
+    assert.ok(html.includes('<details id="other"><summary>'), html);
+  });
+});
+
+describe("table sections", () => {
+  it("renders a CMS table with column and row headers, labelled by its heading", () => {
+    const html = render(
+      <Sections
+        sections={[
+          { __component: "sections.table", title: "Roaming rates", columns: ["Country", "Calls"], rows: [{ id: 1, cells: ["Kenya", "TSh 500/min"] }] },
+        ]}
+      />,
+    );
+    const id = /<h2 id="([^"]+)">Roaming rates<\/h2>/.exec(html)?.[1];
+    assert.ok(id, html);
+    assert.ok(html.includes(`<table aria-labelledby="${id}">`), html);
+    assert.ok(html.includes('<th scope="col">Country</th><th scope="col">Calls</th>'), html);
+    assert.ok(html.includes('<th scope="row">Kenya</th><td>TSh 500/min</td>'), html);
+  });
+
+  it("writes tariff bands in shillings, in Swahili on Swahili pages", () => {
+    const html = render(
+      <Sections
+        sections={[{ __component: "sections.tariff-bands", title: "Ada", note: "Bei zinajumuisha VAT.", bands: [{ id: 1, min: 1000, max: 10000, send: 50, withdraw: 1500 }] }]}
+      />,
+      "sw",
+    );
+    assert.ok(html.includes('<th scope="col">Kiasi</th><th scope="col">Ada ya kutuma</th>'), html);
+    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td>TSh 50</td><td>TSh 1,500</td>'), html);
+    assert.ok(html.includes("Bei zinajumuisha VAT."), html);
+  });
+
+  it("lists events with their date written out", () => {
+    const html = render(
+      <Sections sections={[{ __component: "sections.events", title: "Calendar", events: [{ id: 1, title: "Annual general meeting", date: "2025-06-26", time: "10:00", location: "Dar es Salaam" }] }]} />,
+    );
+    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td><time dateTime="2025-06-26">26 June 2025</time></td><td>10:00</td><td>Dar es Salaam</td>'), html);
+  });
+});
+
+describe("other sections", () => {
+  it("numbers steps", () => {
+    const html = render(<Sections sections={[{ __component: "sections.steps", title: "Register", steps: [{ id: 1, title: "Visit a shop", text: "Bring your ID." }] }]} />);
+    assert.ok(html.includes("<ol><li><h3>Visit a shop</h3><p>Bring your ID.</p></li></ol>"), html);
+  });
+
+  it("links documents to their files with their date", () => {
+    const html = render(
+      <Sections sections={[{ __component: "sections.documents", title: "Reports", documents: [{ id: 1, title: "Annual report 2024", publishDate: "2025-03-05", file: { url: "/static/report.pdf" } }] }]} />,
+      "sw",
+    );
+    assert.ok(html.includes('<a href="/static/report.pdf">Annual report 2024</a><time dateTime="2025-03-05">5 Machi 2025</time>'), html);
+  });
+
+  it("shows people with their photo's alternative text", () => {
+    const html = render(
+      <Sections sections={[{ __component: "sections.people", title: "Board", people: [{ id: 1, name: "Asha Mussa", role: "Chair", photo: { url: "/static/a.jpg", alternativeText: "Asha Mussa smiling" } }] }]} />,
+    );
+    assert.ok(html.includes('alt="Asha Mussa smiling"'), html);
+    assert.ok(html.includes("<h3>Asha Mussa</h3><p class=\"person-role\">Chair</p>"), html);
+  });
+
+  it("links a call to action in the page's language", () => {
+    const html = render(<Sections sections={[{ __component: "sections.cta-banner", title: "Go 5G", text: "Faster.", cta: { label: "See plans", url: "/internet-overview" } }]} />, "sw");
+    assert.ok(html.includes("<h2>Go 5G</h2><p>Faster.</p>"), html);
+    assert.ok(html.includes('href="/sw/internet-overview"'), html);
   });
 });

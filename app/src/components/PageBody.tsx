@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+import type { PageContent } from "../contract";
+import { Sections } from "../sections";
+
+/**
+ * A CMS page: its title as the `<h1>` unless a hero carries it, then `lead`
+ * (right below the hero or title), the sections and `children`. With `title`,
+ * the page shows another page's content (pass-through): `title` is the `<h1>`
+ * and that page's hero, which would be a second `<h1>`, is left out.
+ */
+export function PageBody({ page, title, lead, children }: { page: PageContent | null; title?: string; lead?: ReactNode; children?: ReactNode }) {
+  const sections = page?.sections ?? [];
+  const heroAt = sections.findIndex((s) => s.__component === "sections.hero");
+  const intro = title !== undefined || heroAt < 0 ? [] : sections.slice(0, heroAt + 1);
+  const rest = title !== undefined ? sections.filter((s) => s.__component !== "sections.hero") : sections.slice(heroAt + 1);
+  const heading = title ?? (heroAt < 0 ? page?.title : undefined);
+  return (
+    <>
+      {heading && <h1 className="page-title">{heading}</h1>}
+      <Sections sections={intro} />
+      {lead}
+      <Sections sections={rest} />
+      {children}
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+/**
+ * Money and dates, written out rather than through `Intl`: its locale data
+ * differs between the server's engine and browsers and would break hydration.
+ */
+import type { Lang } from "./routes";
+
+/** `TSh 25,000`. */
+export function formatTzs(amount: number): string {
+  return `TSh ${Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+}
+
+const MONTHS: Record<Lang, readonly string[]> = {
+  en: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
+  sw: ["Januari", "Februari", "Machi", "Aprili", "Mei", "Juni", "Julai", "Agosti", "Septemba", "Oktoba", "Novemba", "Desemba"],
+};
+
+/** A CMS date (`YYYY-MM-DD`) as `5 March 2025` / `5 Machi 2025`; anything else as given. */
+export function formatDate(isoDate: string, lang: Lang): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate);
+  const month = m ? MONTHS[lang][Number(m[2]) - 1] : undefined;
+  if (!m || !month) return isoDate;
+  return `${Number(m[3])} ${month} ${m[1]}`;
+}

@@ -1,0 +1,120 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { renderToString } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { MemoryRouter } from "react-router";
+import { App } from "../app/App";
+import type { PageData } from "../contract";
+import { createI18n } from "../i18n";
+import { loadPage } from "../pages";
+
+const base: PageData = {
+  lang: "en",
+  path: "/",
+  status: 200,
+  route: { name: "home", page: "content", params: {} },
+  content: { page: null, sidebar: null },
+  subscriber: null,
+  siteUrl: "https://example.co.tz",
+};
+
+/** The whole page as the server renders it for `url`. */
+async function render(data: PageData, url: string): Promise<string> {
+  const { default: Page } = await loadPage(data.route.page);
+  return renderToString(
+    <I18nextProvider i18n={createI18n(data.lang)}>
+      <MemoryRouter initialEntries={[url]}>
+        <App shown={{ data, Page }} loading={false} />
+      </MemoryRouter>
+    </I18nextProvider>,
+  );
+}
+
+const h1Count = (html: string) => html.match(/<h1[ >]/g)?.length ?? 0;
+
+describe("pages", () => {
+  it("lists news as cards linking to their article in the page's language", async () => {
+    const html = await render(
+      {
+        ...base,
+        lang: "sw",
+        path: "/soka",
+        route: { name: "soka", page: "newsList", params: {} },
+        content: { page: { title: "Soka", sections: [] }, sidebar: null, list: [{ id: 7, slug: "dabi", title: "Dabi ya Kariakoo", publishDate: "2025-04-20", summary: "Mabao matatu." }] },
+      },
+      "/sw/soka",
+    );
+    assert.match(html, /<h3><a href="\/sw\/sport-news\/7\/dabi"[^>]*>Dabi ya Kariakoo<\/a><\/h3>/);
+    assert.ok(html.includes("20 Aprili 2025"), html);
+    assert.equal(h1Count(html), 1);
+  });
+
+  it("opens the service named by ?services= on a business category page, under one h1", async () => {
+    const html = await render(
+      {
+        ...base,
+        path: "/vodacom-business/1/large-mobile",
+        route: { name: "business-large-mobile", page: "businessCategory", params: {} },
+        content: {
+          page: { title: "Vodacom Business", sections: [{ __component: "sections.hero", title: "Business" }] },
+          sidebar: null,
+          list: [
+            { id: 31, slug: "fleet-sim", title: "Fleet SIM", categoryId: 1 },
+            { id: 32, slug: "red-business", title: "Red Business", categoryId: 1 },
+          ],
+        },
+      },
+      "/vodacom-business/1/large-mobile?services=red-business",
+    );
+    assert.ok(html.includes('<details id="red-business" open="" class="service highlighted">'), html);
+    assert.ok(html.includes('<details id="fleet-sim" class="service">'), html);
+    assert.ok(html.includes('href="/vodacom-business/32/red-business"'), html);
+    assert.ok(html.includes("<h1 class=\"page-title\">Large business mobile</h1>"), html);
+    assert.equal(h1Count(html), 1);
+  });
+
+  it("shows the newest popup at the top of the page and the golden minutes on the-best", async () => {
+    const html = await render(
+      {
+        ...base,
+        path: "/the-best",
+        route: { name: "the-best", page: "content", params: {} },
+        content: {
+          page: { title: "The best", sections: [{ __component: "sections.hero", title: "The best of entertainment" }] },
+          sidebar: null,
+          popups: [
+            { id: 9, type: "home", title: "Shake & win tonight" },
+            { id: 8, type: "home", title: "Older" },
+          ],
+        },
+      },
+      "/the-best",
+    );
+    assert.match(html, /<main[^>]*><aside class="popup-banner" aria-label="Announcement">.*Shake &amp; win tonight/);
+    assert.ok(!html.includes("Older"), html);
+    assert.ok(html.indexOf("The best of entertainment</h1>") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
+    assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");
+  });
+
+  it("lists every trick with its own anchor on the fraudster page", async () => {
+    const html = await render(
+      {
+        ...base,
+        path: "/fraudster",
+        route: { name: "fraudster", page: "fraudster", params: {} },
+        content: { page: { title: "Fraud awareness", sections: [] }, sidebar: null, list: [{ id: 1, slug: "fake-agent", title: "The fake agent", body: "<p>Never share your PIN.</p>" }] },
+      },
+      "/fraudster",
+    );
+    assert.ok(html.includes('<a href="#fake-agent">The fake agent</a>'), html);
+    assert.ok(html.includes('<section id="fake-agent" class="trick" aria-labelledby="fake-agent-title"><h3 id="fake-agent-title">The fake agent</h3>'), html);
+    assert.ok(html.includes("<p>Never share your PIN.</p>"), html);
+  });
+
+  it("marks the current page in the menu and the breadcrumbs", async () => {
+    const html = await render({ ...base, path: "/songesha", route: { name: "songesha", page: "content", params: {} }, content: { page: { title: "Songesha", sections: [] }, sidebar: null } }, "/songesha");
+    assert.match(html, /<a aria-current="page" href="\/songesha"[^>]*>Songesha<\/a>/);
+    assert.match(html, /<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="\/"[^>]*>Home<\/a><\/li><li><a href="\/mpesa"[^>]*>M-Pesa<\/a><\/li>/);
+    assert.ok(html.includes('<span aria-current="page">Songesha</span>'), html);
+  });
+});
