@@ -50,7 +50,7 @@ function Banner({ popup }: { popup: Popup }) {
         )}
       </div>
       <button type="button" className="popup-close" aria-label={t("popup.dismiss")} onClick={dismiss}>
-        ×
+        <span aria-hidden="true">×</span>
       </button>
     </aside>
   );

@@ -1,0 +1,93 @@
+// axe-core on one page of each kind, in English and Swahili: no violation of
+// impact serious or critical. Item pages are found through their list page.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { hydrated, launchBrowser, startSite } from "./harness.mjs";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const FAILING = new Set(["serious", "critical"]);
+
+/** Paths without language prefix; `{ from, link }` is the first item link of a list page. */
+const PAGES = [
+  "/",
+  "/about-us",
+  "/international-roaming",
+  "/news-events",
+  { from: "/news-events", link: 'a[href*="/news-event/"]' },
+  "/devices",
+  { from: "/devices", link: 'a[href*="/devices/"]' },
+  "/faq",
+  "/vodacom-business/1/large-mobile",
+  { from: "/vodacom-business/1/large-mobile", link: 'a[href*="/vodacom-business/"]:not([href*="/1/large-mobile"])' },
+  "/fraudster",
+  "/no-such-page",
+];
+
+let site;
+let browser;
+let context;
+
+before(async () => {
+  site = await startSite();
+  browser = await launchBrowser();
+  // The site's CSP (script-src 'self') would refuse the injected axe script.
+  context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await site?.stop();
+});
+
+async function audit(page) {
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  return results.violations;
+}
+
+function report(url, violations) {
+  const failing = violations.filter((v) => FAILING.has(v.impact));
+  for (const v of violations) {
+    const nodes = v.nodes.map((n) => `      ${n.target.join(" ")}\n        ${(n.failureSummary || "").replace(/\n/g, "\n        ")}`).join("\n");
+    const line = `${v.impact} ${v.id}: ${v.help} (${url})\n${nodes}`;
+    if (FAILING.has(v.impact)) console.error(line);
+    else console.log(`not failing: ${line.split("\n")[0]}`);
+  }
+  return failing;
+}
+
+for (const lang of ["en", "sw"]) {
+  const prefix = lang === "sw" ? "/sw" : "";
+  for (const entry of PAGES) {
+    const name = typeof entry === "string" ? entry : `first item of ${entry.from}`;
+    test(`${lang} ${name} has no serious or critical accessibility violation`, async () => {
+      const page = await context.newPage();
+      let path = typeof entry === "string" ? entry : entry.from;
+      if (typeof entry !== "string") {
+        await page.goto(site.base + prefix + entry.from);
+        const href = await page.locator(`main ${entry.link}`).first().getAttribute("href");
+        assert.ok(href, `an item link on ${entry.from}`);
+        path = href.slice(prefix.length);
+      }
+      const response = await page.goto(site.base + prefix + (path === "/" && prefix ? "" : path));
+      assert.equal(response.status(), path === "/no-such-page" ? 404 : 200, path);
+      await hydrated(page);
+      const failing = report(page.url(), await audit(page));
+      assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+      await page.close();
+    });
+  }
+}
+
+test("an open menu panel has no serious or critical accessibility violation", async () => {
+  const page = await context.newPage();
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "M-Pesa" }).click();
+  const failing = report(page.url() + " (M-Pesa panel open)", await audit(page));
+  assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+  await page.close();
+});

@@ -1,0 +1,67 @@
+// Client-side navigation beyond plain pages: redirect routes answered by
+// /_data, and a page chunk that is gone (a new deploy).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startSite();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Navigates the way a router link does, without a document load. */
+function clientNavigate(page, path) {
+  return page.evaluate((to) => {
+    history.pushState({}, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+}
+
+test("a redirect route followed client-side: site paths in place, other sites in full", async () => {
+  const page = await browser.newPage();
+  await page.route("https://fwa.vodacom.co.tz/**", (route) => route.fulfill({ contentType: "text/html", body: "<h1>Home internet</h1>" }));
+  await page.goto(site.base + "/sw");
+  await hydrated(page);
+  const data = [];
+  page.on("response", (r) => r.url().includes("/_data/") && data.push(new URL(r.url()).pathname));
+  // /5G is a permanent redirect to /fwa, which sends the visitor to another site.
+  await clientNavigate(page, "/sw/5G");
+  await page.waitForURL("https://fwa.vodacom.co.tz/");
+  assert.deepEqual(data, ["/_data/sw/5G", "/_data/sw/fwa"]);
+  await page.close();
+});
+
+test("a page chunk that fails to load makes a full page load of the target", async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  const documents = [];
+  page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  const loaded = new Set(await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name)));
+  let failed = null;
+  await page.route("**/assets/*.js", (route) => {
+    const url = route.request().url();
+    if (!failed && !loaded.has(url)) {
+      failed = url;
+      return route.abort();
+    }
+    return route.continue();
+  });
+  await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Investors & about" }).click();
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "News", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "Newsroom" }).waitFor();
+  assert.ok(failed, "a chunk was refused");
+  assert.deepEqual(documents, ["/", "/news-events"], "the target was loaded in full");
+  await hydrated(page);
+  assert.deepEqual(errors.filter((e) => !e.includes("ERR_FAILED")), []);
+  await page.close();
+});
