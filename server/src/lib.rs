@@ -11,6 +11,7 @@
 
 pub mod config;
 pub mod content;
+pub mod sandbox;
 pub mod telemetry;
 
 mod assets;

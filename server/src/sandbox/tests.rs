@@ -1,0 +1,521 @@
+//! The sandbox through its router, as the site's client and its tests use it.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+use rusqlite::types::FromSql;
+
+use super::{Sandbox, SandboxError, SandboxOptions, router};
+
+const AMINA: &str = "255754000001";
+const JUMA: &str = "255754000002";
+const NEEMA: &str = "255754000003";
+const MIFI: &str = "255754000010";
+const ROUTER: &str = "255754000011";
+
+const WRONG_CODE: &str = "The code is not correct. Check the SMS and try again.";
+const EXPIRED_CODE: &str = "This code has expired. Please request a new code.";
+const BURNT_CODE: &str = "Too many wrong tries: this code no longer works. Please request a new code.";
+
+struct TestSandbox {
+    app: Router,
+    sandbox: Sandbox,
+    dir: TempDir,
+}
+
+fn sandbox() -> TestSandbox {
+    sandbox_with(SandboxOptions::default())
+}
+
+fn sandbox_with(options: SandboxOptions) -> TestSandbox {
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = Sandbox::open(dir.path(), options).unwrap();
+    TestSandbox { app: router(sandbox.clone()), sandbox, dir }
+}
+
+impl TestSandbox {
+    /// One call; `authorization` is the whole header value.
+    async fn call(
+        &self,
+        method: Method,
+        uri: &str,
+        authorization: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(uri);
+        if let Some(authorization) = authorization {
+            request = request.header(header::AUTHORIZATION, authorization);
+        }
+        let request = match body {
+            Some(body) => request.header(header::CONTENT_TYPE, "application/json").body(Body::from(body.to_string())),
+            None => request.body(Body::empty()),
+        };
+        let response = self.app.clone().oneshot(request.unwrap()).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        let value = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| panic!("{uri} answered {status} with no JSON: {}", String::from_utf8_lossy(&bytes)));
+        (status, value)
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, &format!("/digital/{path}"), None, Some(body)).await
+    }
+
+    async fn get(&self, path: &str, authorization: Option<&str>) -> (StatusCode, Value) {
+        self.call(Method::GET, &format!("/digital/{path}"), authorization, None).await
+    }
+
+    /// The latest code the inbox holds for `msisdn`.
+    async fn inbox_code(&self, msisdn: &str) -> String {
+        let (status, sms) = self.call(Method::GET, &format!("/inbox?msisdn={msisdn}"), None, None).await;
+        assert_eq!(status, StatusCode::OK, "{sms}");
+        sms["code"].as_str().unwrap().to_owned()
+    }
+
+    async fn validate(&self, path: &str, msisdn: &str, code: &str) -> (StatusCode, Value) {
+        self.post(path, json!({ "msisdn": msisdn, "code": code })).await
+    }
+
+    /// A subscriber token for `msisdn`, through the whole sign-in flow.
+    async fn sign_in(&self, msisdn: &str) -> String {
+        let (status, answer) = self.post("api/v1/auth/request-otp", json!({ "msisdn": msisdn })).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let code = self.inbox_code(msisdn).await;
+        let (status, answer) = self.validate("api/v1/auth/validate-otp", msisdn, &code).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        format!("Bearer {}", answer["data"].as_str().unwrap())
+    }
+
+    async fn airtime(&self, bearer: &str) -> i64 {
+        let (status, answer) = self.get("api/v1/gsm-config/airtime-balance", Some(bearer)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        answer["data"]["mainBalance"].as_i64().unwrap()
+    }
+
+    /// What is left of the bundle named `name`, if held.
+    async fn bundle_remaining(&self, bearer: &str, name: &str) -> Option<i64> {
+        let (status, answer) = self.get("api/v1/gsm-config/bundle-balance", Some(bearer)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        answer["data"].as_array().unwrap().iter().find(|b| b["name"] == name).map(|b| b["remaining"].as_i64().unwrap())
+    }
+
+    async fn buy(&self, bearer: &str, bundle_id: &str, channel: &str, subscriber: &str) -> (StatusCode, Value) {
+        let body =
+            json!({ "bundleId": bundle_id, "touchPoint": "", "purchaseChannel": channel, "subscriber": subscriber });
+        self.call(Method::POST, "/digital/api/v1/gsm-static-bundles/purchase", Some(bearer), Some(body)).await
+    }
+
+    /// A value the contract does not show, read from the database.
+    async fn scalar<T: FromSql + Send + 'static>(&self, sql: &'static str, parameter: &'static str) -> T {
+        self.sandbox
+            .db(move |db| db.query_row(sql, [parameter], |row| row.get(0)).map_err(SandboxError::from))
+            .await
+            .unwrap()
+    }
+
+    async fn wallet(&self, msisdn: &'static str) -> i64 {
+        self.scalar("SELECT wallet FROM subscriber WHERE msisdn = ?1", msisdn).await
+    }
+}
+
+#[tokio::test]
+async fn a_code_from_the_inbox_signs_in_once() {
+    let sandbox = sandbox();
+    let (status, answer) = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(answer["message"]["en"].as_str().unwrap().contains("code"));
+    assert!(answer["message"]["sw"].as_str().unwrap().contains("msimbo"));
+
+    let code = sandbox.inbox_code(AMINA).await;
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &code).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let token = answer["data"].as_str().unwrap();
+    assert_eq!(token.len(), 43);
+
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &code).await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)), "single use");
+
+    let (status, details) = sandbox.get("api/v1/gsm-config/customer-details", Some(&format!("Bearer {token}"))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        details["data"],
+        json!({
+            "msisdn": AMINA, "firstName": "Amina", "familyName": "Mwakyusa", "paymentMethod": "PREPAID",
+            "minor": false, "registrationStatus": "REGISTERED", "scopes": ["balance", "purchase"],
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_fifth_wrong_try_burns_the_code() {
+    let sandbox = sandbox();
+    sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let code = sandbox.inbox_code(AMINA).await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for attempt in 1..=4 {
+        let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, wrong).await;
+        assert_eq!(
+            (status, answer["message"]["en"].as_str()),
+            (StatusCode::BAD_REQUEST, Some(WRONG_CODE)),
+            "try {attempt}"
+        );
+    }
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, wrong).await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(BURNT_CODE)));
+    assert!(answer["message"]["sw"].as_str().unwrap().contains("msimbo mpya"));
+    let (_, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &code).await;
+    assert_eq!(answer["message"]["en"], BURNT_CODE, "even the right code no longer works");
+}
+
+#[tokio::test]
+async fn an_expired_code_is_refused_as_expired() {
+    let sandbox = sandbox_with(SandboxOptions { code_ttl: Duration::from_millis(100), ..SandboxOptions::default() });
+    sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let code = sandbox.inbox_code(AMINA).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &code).await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(EXPIRED_CODE)));
+    assert_eq!(answer["message"]["sw"], "Muda wa msimbo huu umekwisha. Tafadhali omba msimbo mpya.");
+}
+
+#[tokio::test]
+async fn a_new_code_waits_a_minute_and_replaces_the_old() {
+    let sandbox = sandbox();
+    sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let (status, answer) = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let reason = answer["failure"]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("Please wait ") && reason.ends_with(" seconds before requesting a new code."),
+        "{reason}"
+    );
+    let seconds: u64 = reason.split(' ').nth(2).unwrap().parse().unwrap();
+    assert!((59..=60).contains(&seconds), "{reason}");
+
+    let sandbox = sandbox_with(SandboxOptions { resend_after: Duration::ZERO, ..SandboxOptions::default() });
+    sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let first = sandbox.inbox_code(AMINA).await;
+    let mut second = first.clone();
+    while second == first {
+        sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+        second = sandbox.inbox_code(AMINA).await;
+    }
+    let (status, _) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &first).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "the old code was replaced");
+    let (status, _) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &second).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn unknown_numbers_get_the_same_answer_and_nothing_is_stored() {
+    let sandbox = sandbox();
+    let subscriber = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let stranger = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": "255799123456" })).await;
+    assert_eq!(stranger, subscriber);
+    let (status, _) = sandbox.call(Method::GET, "/inbox?msisdn=255799123456", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", "255799123456", "123456").await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)));
+    let codes: i64 = sandbox.scalar("SELECT COUNT(*) FROM one_time_code WHERE msisdn = ?1", "255799123456").await;
+    assert_eq!(codes, 0);
+}
+
+#[tokio::test]
+async fn malformed_numbers_and_codes_are_400() {
+    let sandbox = sandbox();
+    let (status, answer) = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": "0754000001" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(answer["failure"]["reason"].as_str().unwrap().contains("12 digits"), "{answer}");
+    let (status, answer) = sandbox.post("api/v1/auth/request-otp", json!({ "phone": AMINA })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(answer["failure"]["reason"].is_string());
+
+    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", AMINA, "12ab56").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["message"], json!({ "en": "The code is 6 digits.", "sw": "Msimbo una tarakimu 6." }));
+    let (status, answer) = sandbox.validate("cpm/validate-otp", "+255754000001", "123456").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(answer["message"]["sw"].as_str().unwrap().contains("tarakimu 12"));
+}
+
+#[tokio::test]
+async fn balances_need_a_live_token() {
+    let sandbox = sandbox();
+    for authorization in [None, Some("Bearer not-a-token"), Some("Basic abc")] {
+        for path in ["customer-details", "airtime-balance", "bundle-balance"] {
+            let (status, answer) = sandbox.get(&format!("api/v1/gsm-config/{path}"), authorization).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{path} with {authorization:?}");
+            assert_eq!(answer["message"]["en"], "Your session has expired. Please log in again.");
+        }
+    }
+    let bearer = sandbox.sign_in(AMINA).await;
+    assert_eq!(sandbox.airtime(&bearer).await, 12_500);
+    let (_, answer) = sandbox.get("api/v1/gsm-config/bundle-balance", Some(&bearer)).await;
+    let bundles = answer["data"].as_array().unwrap();
+    let data = bundles.iter().find(|b| b["unit"] == "MB").unwrap();
+    assert_eq!(data["remaining"], 1_229);
+    assert!(bundles.iter().any(|b| b["unit"] == "MIN" && b["remaining"] == 35));
+    let expires = data["expiresAt"].as_str().unwrap();
+    assert!(time::OffsetDateTime::parse(expires, &time::format_description::well_known::Rfc3339).is_ok(), "{expires}");
+
+    let sandbox = sandbox_with(SandboxOptions { token_ttl: Duration::from_millis(100), ..SandboxOptions::default() });
+    let bearer = sandbox.sign_in(AMINA).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = sandbox.get("api/v1/gsm-config/airtime-balance", Some(&bearer)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "expired token");
+}
+
+#[tokio::test]
+async fn the_catalogue_is_public_and_bilingual() {
+    let sandbox = sandbox();
+    let (status, answer) = sandbox.get("api/v1/gsm-static-bundles", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let bundles = answer["data"].as_array().unwrap();
+    assert!((8..=10).contains(&bundles.len()));
+    for bundle in bundles {
+        assert!(bundle["id"].is_string() && bundle["price"].is_i64() && bundle["amount"].is_i64(), "{bundle}");
+        assert!(bundle["name"]["en"].is_string() && bundle["name"]["sw"].is_string(), "{bundle}");
+        assert!(bundle["validity"]["en"].is_string() && bundle["validity"]["sw"].is_string(), "{bundle}");
+        assert!(["DATA", "VOICE", "SMS"].contains(&bundle["type"].as_str().unwrap()), "{bundle}");
+    }
+}
+
+#[tokio::test]
+async fn buying_for_oneself_and_for_a_friend_moves_both_balances() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let juma = sandbox.sign_in(JUMA).await;
+
+    let (status, answer) = sandbox.buy(&amina, "data-daily-1gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["message"], json!({ "en": "Your Request has being received", "sw": "Ombi Lako Limepokelewa" }));
+    assert_eq!(sandbox.airtime(&amina).await, 11_500);
+    assert_eq!(sandbox.bundle_remaining(&amina, "Daily Internet 1GB").await, Some(1_024));
+
+    let (status, _) = sandbox.buy(&amina, "data-weekly-2gb", "MPESA", JUMA).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(sandbox.wallet(AMINA).await, 46_000);
+    assert_eq!(sandbox.airtime(&amina).await, 11_500);
+    assert_eq!(sandbox.bundle_remaining(&juma, "Weekly Internet 2GB").await, Some(2_048));
+    assert_eq!(
+        sandbox.bundle_remaining(&amina, "Weekly Internet 2GB").await,
+        Some(1_229),
+        "the payer's own is untouched"
+    );
+
+    let (status, _) = sandbox.buy(&amina, "data-weekly-2gb", "MPESA", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(sandbox.bundle_remaining(&amina, "Weekly Internet 2GB").await, Some(1_229 + 2_048), "topped up");
+}
+
+#[tokio::test]
+async fn purchase_refusals() {
+    let sandbox = sandbox();
+    let juma = sandbox.sign_in(JUMA).await;
+    let (status, answer) = sandbox.buy(&juma, "data-monthly-30gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    assert!(answer["message"]["en"].as_str().unwrap().contains("too low"));
+    let (status, _) = sandbox.buy(&juma, "data-monthly-10gb", "MPESA", "").await;
+    assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
+    assert_eq!(sandbox.airtime(&juma).await, 3_000);
+    assert_eq!(sandbox.wallet(JUMA).await, 5_000);
+
+    let (status, _) = sandbox.buy(&juma, "no-such-bundle", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "AIRTIME", "255799123456").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "CASH", "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = sandbox.buy("Bearer expired", "data-daily-500mb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(sandbox.airtime(&juma).await, 3_000);
+
+    let neema = sandbox.sign_in(NEEMA).await;
+    let (status, _) = sandbox.buy(&neema, "data-monthly-30gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK, "postpaid airtime goes on the bill");
+    assert_eq!(sandbox.airtime(&neema).await, 0);
+    let billed: bool = sandbox.scalar("SELECT billed FROM purchase WHERE payer = ?1", NEEMA).await;
+    assert!(billed);
+}
+
+#[tokio::test]
+async fn fail_next_fails_exactly_one_call() {
+    let sandbox = sandbox();
+    let arm = |body: Value| sandbox.call(Method::POST, "/fail-next", None, Some(body));
+
+    let (status, _) = arm(json!({ "status": 503, "path": "api/v1/gsm-static-bundles" })).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::OK, "another path is not affected");
+    let (status, answer) = sandbox.get("api/v1/gsm-static-bundles", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(answer["message"]["en"].as_str().unwrap().contains("fail-next"));
+    let (status, _) = sandbox.get("api/v1/gsm-static-bundles", None).await;
+    assert_eq!(status, StatusCode::OK, "the switch cleared itself");
+
+    arm(json!({ "status": 500, "body": { "failure": { "reason": "boom" } } })).await;
+    let (status, _) = sandbox.call(Method::GET, "/inbox?msisdn=255754000001", None, None).await;
+    assert_eq!(status, StatusCode::OK, "the inbox is not part of the contract");
+    let (status, answer) = sandbox.post("alternative-number/", json!({ "msisdn": MIFI })).await;
+    assert_eq!((status, answer), (StatusCode::INTERNAL_SERVER_ERROR, json!({ "failure": { "reason": "boom" } })));
+    let (status, _) = sandbox.post("alternative-number/", json!({ "msisdn": MIFI })).await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (status, _) = arm(json!({ "status": 42 })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_modem_signs_in_with_a_code_sent_to_its_alternative_number() {
+    let sandbox = sandbox();
+    let (status, answer) = sandbox.post("alternative-number/", json!({ "msisdn": MIFI })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["data"], json!({ "msisdn": MIFI, "alternativeMsisdn": AMINA }));
+    let (status, answer) = sandbox.post("alternative-number/", json!({ "msisdn": ROUTER })).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(answer["message"]["sw"].is_string());
+
+    let request = |alternative: &str| {
+        sandbox
+            .post("alternative-number/login-request-otp", json!({ "msisdn": MIFI, "alternativeMsisdn": alternative }))
+    };
+    let (status, _) = request(JUMA).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "not the registered alternative");
+    let (status, answer) = request(AMINA).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, answer) = request(AMINA).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(answer["message"]["sw"].as_str().unwrap().starts_with("Tafadhali subiri"));
+
+    let (_, sms) = sandbox.call(Method::GET, "/inbox?msisdn=255754000001&purpose=modem", None, None).await;
+    assert_eq!((sms["purpose"].as_str(), sms["about"].as_str()), (Some("modem"), Some(MIFI)));
+    let code = sms["code"].as_str().unwrap();
+    let (status, _) = sandbox.validate("api/v1/auth/validate-otp", MIFI, code).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "a modem code does not sign in");
+    let (status, answer) = sandbox.validate("alternative-number/validate-otp", MIFI, code).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let modem = format!("Bearer {}", answer["data"].as_str().unwrap());
+    let (_, details) = sandbox.get("api/v1/gsm-config/customer-details", Some(&modem)).await;
+    assert_eq!(details["data"]["msisdn"], MIFI);
+    let (status, _) = sandbox.buy(&modem, "data-weekly-5gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(sandbox.airtime(&modem).await, 5_000);
+}
+
+#[tokio::test]
+async fn the_owner_of_a_phone_registers_it_for_a_modem() {
+    let sandbox = &sandbox();
+    let create = |bearer: Option<String>, modem: &str, alternative: &str| {
+        let body = json!({ "msisdn": modem, "alternativeMsisdn": alternative });
+        async move { sandbox.call(Method::POST, "/digital/alternative-number/create", bearer.as_deref(), Some(body)).await }
+    };
+    let (status, _) = create(None, ROUTER, AMINA).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let amina = sandbox.sign_in(AMINA).await;
+    let juma = sandbox.sign_in(JUMA).await;
+    let (status, _) = create(Some(juma), ROUTER, AMINA).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "only one's own number");
+    let (status, answer) = create(Some(amina.clone()), MIFI, AMINA).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(answer["message"]["en"], "This modem already has an alternative number.");
+    let (status, _) = create(Some(amina.clone()), "255799123456", AMINA).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, answer) = create(Some(amina.clone()), ROUTER, AMINA).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["data"], json!({ "msisdn": ROUTER, "alternativeMsisdn": AMINA }));
+    let (status, answer) = sandbox.post("alternative-number/", json!({ "msisdn": ROUTER })).await;
+    assert_eq!((status, answer["data"]["alternativeMsisdn"].as_str()), (StatusCode::OK, Some(AMINA)));
+    let (status, _) = create(Some(amina), ROUTER, AMINA).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn cpm_permissions_are_read_and_changed_with_a_cpm_token() {
+    let sandbox = sandbox();
+    let (status, _) = sandbox.post("cpm/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::OK);
+    let code = sandbox.inbox_code(AMINA).await;
+    let (status, _) = sandbox.validate("api/v1/auth/validate-otp", AMINA, &code).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "a CPM code does not sign in");
+    let (status, answer) = sandbox.validate("cpm/validate-otp", AMINA, &code).await;
+    assert_eq!(status, StatusCode::OK);
+    let token = answer["data"].as_str().unwrap();
+    let cpm = format!("cpm-bearer {token}");
+
+    let (status, _) = sandbox.get("cpm/permissions", Some(&format!("Bearer {token}"))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "wrong scheme");
+    let subscriber = sandbox.sign_in(JUMA).await;
+    let (status, _) = sandbox.get("cpm/permissions", Some(&subscriber.replace("Bearer", "cpm-bearer"))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a sign-in token is no CPM token");
+    let (status, _) = sandbox.get("api/v1/gsm-config/airtime-balance", Some(&format!("Bearer {token}"))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "a CPM token is no sign-in token");
+
+    let (status, answer) = sandbox.get("cpm/permissions", Some(&cpm)).await;
+    assert_eq!(status, StatusCode::OK);
+    let permissions = answer["data"].as_array().unwrap();
+    assert_eq!(permissions.len(), 5);
+    let marketing = &permissions[0];
+    assert_eq!((marketing["id"].as_str(), marketing["granted"].as_bool()), (Some("marketing-sms"), Some(true)));
+    assert!(marketing["name"]["sw"].is_string() && marketing["description"]["sw"].is_string());
+
+    let (status, answer) = sandbox
+        .call(Method::PUT, "/digital/cpm/permissions/marketing-sms", Some(&cpm), Some(json!({ "granted": false })))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(answer["data"], json!({ "id": "marketing-sms", "granted": false }));
+    let (_, answer) = sandbox.get("cpm/permissions", Some(&cpm)).await;
+    assert_eq!(answer["data"][0]["granted"], false);
+
+    let (status, _) = sandbox
+        .call(Method::PUT, "/digital/cpm/permissions/sell-my-soul", Some(&cpm), Some(json!({ "granted": true })))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = sandbox
+        .call(Method::PUT, "/digital/cpm/permissions/research-calls", None, Some(json!({ "granted": true })))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn everything_survives_reopening_the_database() {
+    let first = sandbox();
+    let amina = first.sign_in(AMINA).await;
+    first.buy(&amina, "voice-daily-20min", "AIRTIME", JUMA).await;
+    first.call(Method::POST, "/fail-next", None, Some(json!({ "status": 502 }))).await;
+    let TestSandbox { app, sandbox, dir } = first;
+    drop((app, sandbox));
+
+    let reopened = Sandbox::open(dir.path(), SandboxOptions::default()).unwrap();
+    let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir };
+    let (status, _) = again.get("api/v1/gsm-static-bundles", None).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "the armed switch was kept");
+    assert_eq!(again.airtime(&amina).await, 12_000, "token and balance were kept, not reseeded");
+    let subscribers: i64 = again.scalar("SELECT COUNT(*) FROM subscriber WHERE msisdn LIKE ?1", "255%").await;
+    assert_eq!(subscribers, 6);
+    let juma = again.sign_in(JUMA).await;
+    assert_eq!(again.bundle_remaining(&juma, "Daily 20 Minutes").await, Some(20));
+}
+
+#[tokio::test]
+async fn the_inbox_page_lists_codes_with_no_script() {
+    let sandbox = sandbox();
+    sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    let code = sandbox.inbox_code(JUMA).await;
+    let request = Request::builder().uri("/inbox").body(Body::empty()).unwrap();
+    let response = sandbox.app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+    assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
+    let html =
+        String::from_utf8(axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec()).unwrap();
+    assert!(html.contains(&code) && html.contains(JUMA), "{html}");
+    assert!(!html.contains("<script"));
+}
