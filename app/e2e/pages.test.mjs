@@ -93,3 +93,15 @@ test("/faq/<question> opens that question and scrolls to it", async () => {
   assert.equal((await page.goto(`${site.base}/sw/faq/no-such-question`)).status(), 404);
   await page.close();
 });
+
+test("the language switch on an item page goes to the item's slug in the other language", async () => {
+  const page = await browser.newPage();
+  const errors = watchErrors(page);
+  await page.goto(site.base + "/news-event/12/vodacom-business-opens-a-cloud-region-in-dar-es-salaam");
+  await hydrated(page);
+  await page.getByRole("link", { name: "Kiswahili" }).click();
+  await page.waitForURL(site.base + "/sw/news-event/12/vodacom-business-yafungua-huduma-ya-wingu-dar-es-salaam");
+  await page.getByRole("heading", { level: 1, name: "Vodacom Business yafungua huduma ya wingu Dar es Salaam" }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -5,7 +5,8 @@
  */
 import type { TFunction } from "i18next";
 import type { PageAssets, PageData } from "../contract";
-import { breadcrumbs, navLabel } from "../navigation/breadcrumbs";
+import { breadcrumbs } from "../navigation/breadcrumbs";
+import { navLabel } from "../navigation/menu";
 import { canonicalPath } from "../navigation/paths";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";

@@ -6,8 +6,7 @@
  */
 import { useTranslation } from "react-i18next";
 import { LocalLink, useSite } from "../app/site";
-import { navLabel } from "../navigation/breadcrumbs";
-import { buildMenu, type MenuEntry } from "../navigation/menu";
+import { buildMenu, navLabel, type MenuEntry } from "../navigation/menu";
 import { routes } from "../routes";
 
 const MENU = buildMenu(routes);

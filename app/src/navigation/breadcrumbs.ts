@@ -7,16 +7,13 @@ import type { TFunction } from "i18next";
 import type { PageData } from "../contract";
 import { routeTrail } from "../routes";
 import { findFaqItem } from "../sections/faqItems";
+import { navLabel } from "./menu";
 import { routeHref } from "./paths";
 
 export interface Crumb {
   label: string;
   /** Path without language prefix; absent for headings. The last crumb is the page itself. */
   path?: string;
-}
-
-export function navLabel(t: TFunction, navigation: string): string {
-  return t(`nav.${navigation}` as "nav.home");
 }
 
 export function breadcrumbs(data: PageData, t: TFunction): Crumb[] {

@@ -3,8 +3,14 @@
  * are routes without a parent that have a label and are shown; each lists its
  * shown children, nested by `parent`.
  */
+import type { TFunction } from "i18next";
 import type { RouteDef } from "../routes";
 import { routeHref } from "./paths";
+
+/** The text of a route's `meta.navigation` key (`nav.<key>` in the strings). */
+export function navLabel(t: TFunction, navigation: string): string {
+  return t(`nav.${navigation}` as "nav.home");
+}
 
 export interface MenuEntry {
   /** Route name, also the label key under `nav.`. */

@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
-import { navLabel } from "../navigation/breadcrumbs";
+import { navLabel } from "../navigation/menu";
 import { itemPath } from "../navigation/paths";
 import { routeByName } from "../routes";
 

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
-import { navLabel } from "../navigation/breadcrumbs";
+import { navLabel } from "../navigation/menu";
 import { routeHref } from "../navigation/paths";
 import { routes } from "../routes";
 import NotFoundPage from "./notFound";

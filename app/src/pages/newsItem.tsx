@@ -3,7 +3,7 @@ import type { PageProps } from "../pages";
 import { LocalLink, useSite } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
 import { formatDate } from "../format";
-import { navLabel } from "../navigation/breadcrumbs";
+import { navLabel } from "../navigation/menu";
 import { routeHref } from "../navigation/paths";
 import { routeByName } from "../routes";
 import NotFoundPage from "./notFound";
