@@ -69,6 +69,24 @@ pub struct Config {
     #[arg(long, env = "DIGITAL_API_URL")]
     pub digital_api_url: Option<String>,
 
+    /// Time limit of one operator API call, in milliseconds.
+    #[arg(long, env = "DIGITAL_API_TIMEOUT_MS", default_value_t = 10_000)]
+    pub digital_api_timeout_ms: u64,
+
+    /// Production mode: codes are never logged, and the sandbox is refused
+    /// unless `ENABLE_SANDBOX` is set too.
+    #[arg(long, env = "PRODUCTION")]
+    pub production: bool,
+
+    /// Serve the sandbox operator API even in production mode.
+    #[arg(long, env = "ENABLE_SANDBOX")]
+    pub enable_sandbox: bool,
+
+    /// Key of the session cookies: 64 bytes or more, base64. Unset: a key is
+    /// generated once and kept in `DATA_DIR/session.key`.
+    #[arg(long, env = "SESSION_KEY", hide_env_values = true)]
+    pub session_key: Option<Secret>,
+
     /// Where state that must survive restarts is kept.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

@@ -15,6 +15,8 @@ pub enum AppError {
     Content(#[from] ContentError),
     #[error("invalid build manifest: {0}")]
     Manifest(String),
+    #[error("configuration: {0}")]
+    Config(String),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }

@@ -9,6 +9,7 @@
 //! - `error`: one error type mapped to HTTP once.
 //! - [`telemetry`]: `tracing` set-up.
 
+pub mod account;
 pub mod config;
 pub mod content;
 pub mod sandbox;
@@ -16,6 +17,7 @@ pub mod telemetry;
 
 mod assets;
 mod error;
+mod keys;
 mod manifest;
 mod pages;
 mod security;
@@ -59,11 +61,18 @@ pub struct AppState {
     pub content: content::Content,
     pub pages: pages::PageCache,
     pub renderer: ssr_runtime::Renderer,
+    pub operator: account::operator::OperatorClient,
+    pub cookie_key: axum_extra::extract::cookie::Key,
+    pub limits: Arc<account::limits::Limits>,
+    /// The built-in operator API, when `DIGITAL_API_URL` is unset.
+    pub sandbox: Option<sandbox::Sandbox>,
 }
 
 impl AppState {
-    /// Parses the manifests and starts the render engines.
-    pub fn new(config: Config, bundle: AppBundle) -> Result<AppState, AppError> {
+    /// Parses the manifests, opens the keys and starts the render engines.
+    /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
+    /// or this server's own sandbox).
+    pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
         let content = content::Content::new(content_source(&config, bundle)?, config.content_cache());
@@ -72,6 +81,16 @@ impl AppState {
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
         );
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
+        let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
+            .map_err(|e| AppError::Config(e.to_string()))?;
+        let cookie_key = keys::session_key(&config)?;
+        let sandbox = match config.digital_api_url {
+            Some(_) => None,
+            None => {
+                let options = sandbox::SandboxOptions { log_codes: !config.production, ..Default::default() };
+                Some(sandbox::Sandbox::open(&config.data_dir, options).map_err(|e| AppError::Config(e.to_string()))?)
+            }
+        };
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -80,6 +99,10 @@ impl AppState {
             content,
             pages,
             renderer,
+            operator,
+            cookie_key,
+            limits: Arc::new(account::limits::Limits::new()),
+            sandbox,
         })
     }
 }
@@ -108,12 +131,19 @@ fn content_source(config: &Config, bundle: AppBundle) -> Result<Arc<dyn content:
 
 /// The whole application: feature routers merged once, shared layers on top.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    let sandbox = state.sandbox.clone().map(sandbox::router);
+    let router = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(assets::router())
         .merge(content::router())
+        .merge(account::router(state.clone()))
         .merge(seo::router())
-        .merge(pages::router())
+        .merge(pages::router());
+    let router = match sandbox {
+        Some(sandbox) => router.nest_service("/sandbox", sandbox),
+        None => router,
+    };
+    router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .with_state(state)
         .layer(CompressionLayer::new())
@@ -129,9 +159,22 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
     let address = listener.local_addr()?;
-    let state = AppState::new(config, bundle)?;
-    tracing::info!(%address, site_url = %state.config.site_url, "serving");
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await?;
+    let operator_base = match &config.digital_api_url {
+        Some(url) => url.clone(),
+        None => {
+            if config.production && !config.enable_sandbox {
+                return Err(AppError::Config("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)".into()));
+            }
+            let host = if address.ip().is_unspecified() { "127.0.0.1".to_owned() } else { address.ip().to_string() };
+            let host = if host.contains(':') { format!("[{host}]") } else { host };
+            format!("http://{host}:{}/sandbox/digital/", address.port())
+        }
+    };
+    let state = AppState::new(config, bundle, &operator_base)?;
+    tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await?;
     tracing::info!("stopped");
     Ok(())
 }

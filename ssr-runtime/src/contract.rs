@@ -71,7 +71,14 @@ pub struct PageData {
     /// The page's path in each language when they differ (items have a slug per language).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alternates: Option<serde_json::Map<String, Value>>,
+    /// The signed-in subscriber (spec §3 authentication user), if any.
     pub subscriber: Option<Value>,
+    /// A message left by a form post for this page (spec §8), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<Value>,
+    /// The customer permission management session's data, on its page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpm: Option<Value>,
     pub site_url: String,
 }
 

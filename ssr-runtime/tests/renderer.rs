@@ -20,6 +20,8 @@ fn request(route: &str) -> RenderRequest {
             content: PageContent { page: Some(json!({ "title": "Habari </script>" })), ..Default::default() },
             alternates: None,
             subscriber: None,
+            notice: None,
+            cpm: None,
             site_url: "http://localhost".into(),
         },
         assets: PageAssets::default(),

@@ -70,3 +70,16 @@ pub fn embedded_page_data(html: &str) -> serde_json::Value {
     let end = start + html[start..].find("</script>").unwrap();
     serde_json::from_str(&html[start..end]).expect("page data is JSON")
 }
+
+/// `<script>` elements that a browser would execute from inline text: any
+/// that is neither a data block (`application/json`, `application/ld+json`)
+/// nor loaded by `src`.
+pub fn executable_inline_scripts(html: &str) -> usize {
+    html.split("<script")
+        .skip(1)
+        .filter(|tag| {
+            let open = &tag[..tag.find('>').unwrap_or(tag.len())];
+            !(open.contains(r#"type="application/json""#) || open.contains(r#"type="application/ld+json""#) || open.contains(" src="))
+        })
+        .count()
+}

@@ -3,6 +3,8 @@
 mod fake_cms;
 mod helpers;
 
+mod account;
 mod assets;
 mod content;
+mod crawl;
 mod pages;

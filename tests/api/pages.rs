@@ -19,8 +19,9 @@ async fn home_is_full_server_rendered_html_in_english() {
         assert!(html.contains(&format!(r#"rel="alternate" hrefLang="{lang}""#)), "alternate {lang}");
     }
     assert!(html.contains(r#"<script type="module" src="/assets/entry-client-"#));
-    // No inline executable script: only the JSON data block and the module by src.
-    assert_eq!(html.matches("<script").count(), 2);
+    // No inline executable script: only data blocks and the module by src.
+    assert_eq!(crate::helpers::executable_inline_scripts(&html), 0);
+    assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1);
     let data = embedded_page_data(&html);
     assert_eq!(data["lang"], "en");
     assert_eq!(data["route"]["name"], "home");

@@ -56,6 +56,8 @@ mod tests {
             },
             alternates: None,
             subscriber: None,
+            notice: None,
+            cpm: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

@@ -10,7 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::get;
-use axum_extra::extract::CookieJar;
+use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use ssr_runtime::{Lang, MatchedRoute, PageContent, PageData, RenderRequest};
 
@@ -23,8 +23,8 @@ use crate::{AppError, AppState};
 
 /// The cookie remembering the visitor's language (spec §9 stores it under `lang`).
 pub const LANG_COOKIE: &str = "lang";
-/// A visitor with one of these is signed in: pages are built for them alone.
-pub const SESSION_COOKIES: [&str; 2] = ["__Host-session", "session"];
+/// A visitor with one of these may be signed in: pages are built for them alone.
+pub const SESSION_COOKIES: [&str; 5] = ["__Host-session", "session", "__Host-cpm", "cpm_session", "flash"];
 const DATA_PREFIX: &str = "/_data";
 const PRIVATE: &str = "private, no-store";
 
@@ -74,7 +74,7 @@ fn public_cache_control(state: &AppState) -> String {
     )
 }
 
-async fn page(State(state): State<AppState>, jar: CookieJar, request: Request) -> Response {
+async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCookieJar, request: Request) -> Response {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")]).into_response();
     }
@@ -83,7 +83,7 @@ async fn page(State(state): State<AppState>, jar: CookieJar, request: Request) -
     if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
         return redirect;
     }
-    match serve_page(&state, &uri, &local, request.headers(), &jar).await {
+    match serve_page(&state, &uri, &local, request.headers(), &jar, private).await {
         Ok(response) => response,
         Err(error) => error.into_page(local.lang),
     }
@@ -140,25 +140,42 @@ async fn serve_page(
     local: &LocalPath,
     headers: &HeaderMap,
     jar: &CookieJar,
+    private: PrivateCookieJar,
 ) -> Result<Response, AppError> {
-    let parts = match resolve(state, local, jar).await? {
+    let cpm_signed_in = crate::account::has_cpm_session(state, &private);
+    let parts = match resolve(state, local, cpm_signed_in).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
     };
     let url = uri.path_and_query().map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
+    let versions = parts.versions();
     if signed_in(jar) {
-        let page = render(state, url, parts).await?;
-        return Ok(page.respond(headers, PRIVATE));
+        // Built for this visitor alone: their names and balances in the first HTML.
+        let mut data = parts.into_data(&state.config.site_url);
+        let (subscriber, private) = crate::account::page_subscriber(state, private).await;
+        let (notice, private) = crate::account::take_flash(private);
+        let (cpm, private) = if data.route.name == CPM_PAGE {
+            crate::account::cpm_page_permissions(state, private, local.lang).await
+        } else {
+            (None, private)
+        };
+        data.subscriber = subscriber;
+        data.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
+        data.cpm = cpm;
+        let page = render(state, url, data, versions).await?;
+        return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
-    let key = PageCache::key(&url, &parts.versions());
-    let page = state.pages.get_or_render(key, render(state, url, parts)).await?;
+    let key = PageCache::key(&url, &versions);
+    let data = parts.into_data(&state.config.site_url);
+    let page = state.pages.get_or_render(key, render(state, url, data, versions)).await?;
     Ok(page.respond(headers, &public_cache_control(state)))
 }
 
-async fn render(state: &AppState, url: String, parts: PageParts) -> Result<CachedPage, ssr_runtime::RenderError> {
-    let versions = parts.versions();
-    let data = parts.into_data(&state.config.site_url);
+/// The page whose data includes the CPM session's permissions.
+const CPM_PAGE: &str = "customer-permission-management";
+
+async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, ssr_runtime::RenderError> {
     let assets = state.assets.for_page(&data.route.page);
     let output = state.renderer.render(RenderRequest { url, data: data.clone(), assets }).await?;
     let html = document::document(data.lang, &output, &data, &state.assets.entry);
@@ -167,20 +184,31 @@ async fn render(state: &AppState, url: String, parts: PageParts) -> Result<Cache
 }
 
 /// `GET /_data/<path>`: the data of the page at `/<path>`, status included.
-async fn page_data(State(state): State<AppState>, jar: CookieJar, uri: Uri) -> Response {
+async fn page_data(State(state): State<AppState>, jar: CookieJar, private: PrivateCookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
-    match resolve(&state, &local, &jar).await {
+    let cpm_signed_in = crate::account::has_cpm_session(&state, &private);
+    match resolve(&state, &local, cpm_signed_in).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
             (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location })))
                 .into_response()
         }
         Ok(Resolved::Page(parts)) => {
-            let data = parts.into_data(&state.config.site_url);
+            let mut data = parts.into_data(&state.config.site_url);
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
-            let cache_control = if signed_in(&jar) { PRIVATE.to_owned() } else { public_cache_control(&state) };
-            (status, [(header::CACHE_CONTROL, cache_control)], Json(data)).into_response()
+            if !signed_in(&jar) {
+                return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
+            }
+            let (subscriber, private) = crate::account::page_subscriber(&state, private).await;
+            let (cpm, private) = if data.route.name == CPM_PAGE {
+                crate::account::cpm_page_permissions(&state, private, local.lang).await
+            } else {
+                (None, private)
+            };
+            data.subscriber = subscriber;
+            data.cpm = cpm;
+            (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }
         Err(error) => {
             let status = error.status();
@@ -237,6 +265,8 @@ impl PageParts {
             },
             alternates: self.alternates,
             subscriber: None,
+            notice: None,
+            cpm: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }
@@ -259,13 +289,10 @@ impl PageParts {
     }
 }
 
-/// The cookie of a customer-permission-management session (spec §6).
-pub const CPM_SESSION_COOKIE: &str = "cpm_session";
-
 /// Matches the route, then loads everything it shows in parallel: its
 /// content (or its parent's), the sidebar, its list, its item and popups.
 /// The sidebar is not worth failing a page for; the rest is.
-async fn resolve(state: &AppState, local: &LocalPath, jar: &CookieJar) -> Result<Resolved, AppError> {
+async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Result<Resolved, AppError> {
     let matched = state.routes.matches(&local.path);
     let route = matched.route;
     let param = |name: &str| matched.params.get(name).and_then(|v| v.as_str());
@@ -273,7 +300,7 @@ async fn resolve(state: &AppState, local: &LocalPath, jar: &CookieJar) -> Result
         let location = if redirect.to.starts_with('/') { LocalPath::href(local.lang, &redirect.to) } else { redirect.to.clone() };
         return Ok(Resolved::Redirect { location, permanent: redirect.permanent });
     }
-    if route.meta.requires_auth && jar.get(CPM_SESSION_COOKIE).is_none() {
+    if route.meta.requires_auth && !cpm_signed_in {
         let login = state.routes.by_name("cpm-login").map_or("/", |r| r.path.as_str());
         return Ok(Resolved::Redirect { location: LocalPath::href(local.lang, login), permanent: false });
     }

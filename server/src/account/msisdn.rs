@@ -1,0 +1,107 @@
+//! Phone numbers and one-time codes, parsed once at the edge.
+
+use std::fmt;
+
+/// A Tanzanian mobile number, kept as international digits (`255754000001`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Msisdn(String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    #[error("not a Tanzanian mobile number")]
+    Msisdn,
+    #[error("the code must be 6 digits")]
+    Code,
+}
+
+impl Msisdn {
+    /// Accepts `+255 754 000 001`, `255754000001`, `0754000001` and the bare
+    /// `754000001`; anything that is not a valid Tanzanian mobile number is refused.
+    pub fn parse(input: &str) -> Result<Msisdn, InputError> {
+        let compact: String = input.chars().filter(|c| !matches!(c, ' ' | '-' | '(' | ')' | '.')).collect();
+        if compact.is_empty() || compact.len() > 16 {
+            return Err(InputError::Msisdn);
+        }
+        // `255…` without the plus is the international form too.
+        let candidate = match compact.strip_prefix("255") {
+            Some(rest) if rest.len() == 9 => format!("+255{rest}"),
+            _ => compact,
+        };
+        let number = phonenumber::parse(Some(phonenumber::country::Id::TZ), &candidate).map_err(|_| InputError::Msisdn)?;
+        let mobile = matches!(
+            number.number_type(&phonenumber::metadata::DATABASE),
+            phonenumber::Type::Mobile | phonenumber::Type::FixedLineOrMobile
+        );
+        if number.code().value() != 255 || !phonenumber::is_valid(&number) || !mobile {
+            return Err(InputError::Msisdn);
+        }
+        Ok(Msisdn(format!("255{}", number.national().value())))
+    }
+
+    /// International digits without `+`, as the operator API wants them.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// `0754 000 001`, the way Tanzanians write their numbers.
+    pub fn local(&self) -> String {
+        let national = &self.0[3..];
+        format!("0{} {} {}", &national[..3], &national[3..6], &national[6..])
+    }
+}
+
+impl fmt::Display for Msisdn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A one-time code: exactly 6 digits.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OtpCode(String);
+
+impl OtpCode {
+    pub fn parse(input: &str) -> Result<OtpCode, InputError> {
+        let code = input.trim();
+        if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) { Ok(OtpCode(code.to_owned())) } else { Err(InputError::Code) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for OtpCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("OtpCode(******)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_every_tanzanian_form() {
+        for input in ["+255754000001", "255754000001", "0754000001", "754000001", "0754 000 001", "+255 (754) 000-001"] {
+            assert_eq!(Msisdn::parse(input).map(|m| m.to_string()), Ok("255754000001".into()), "{input}");
+        }
+        assert_eq!(Msisdn::parse("0754000001").unwrap().local(), "0754 000 001");
+    }
+
+    #[test]
+    fn refuses_anything_else() {
+        for input in ["", "12345", "+254712345678", "07540000011", "abc", "0222123456", "255", "+255 754 000 00"] {
+            assert_eq!(Msisdn::parse(input), Err(InputError::Msisdn), "{input}");
+        }
+    }
+
+    #[test]
+    fn codes_are_six_digits() {
+        assert_eq!(OtpCode::parse(" 123456 ").unwrap().as_str(), "123456");
+        for input in ["12345", "1234567", "12345a", ""] {
+            assert!(OtpCode::parse(input).is_err(), "{input}");
+        }
+        assert_eq!(format!("{:?}", OtpCode::parse("123456").unwrap()), "OtpCode(******)");
+    }
+}

@@ -1,0 +1,281 @@
+//! The client of the operator's digital-service API (spec §7), exactly as
+//! `server/OPERATOR_API.md` fixes it. It points at `DIGITAL_API_URL`, or at
+//! the built-in sandbox, which serves the same contract.
+
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use ssr_runtime::Lang;
+
+use super::msisdn::{Msisdn, OtpCode};
+
+/// A message for people, in both languages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Localized {
+    pub en: String,
+    pub sw: String,
+}
+
+impl Localized {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Sw => &self.sw,
+        }
+    }
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum OperatorError {
+    /// 401: the token is missing, unknown or expired.
+    #[error("the operator refused the credential")]
+    Unauthorized,
+    /// Any other answer of 400 or more, with what it said.
+    #[error("the operator answered {status}")]
+    Refused { status: u16, message: Option<Localized>, reason: Option<String> },
+    /// No answer, or not one we can read.
+    #[error("the operator API failed: {0}")]
+    Unavailable(String),
+}
+
+/// How a call authenticates.
+#[derive(Debug, Clone, Copy)]
+pub enum Credential<'a> {
+    None,
+    Bearer(&'a str),
+    /// Customer permission management's own scheme (spec §6).
+    Cpm(&'a str),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerDetails {
+    pub msisdn: Option<String>,
+    pub first_name: String,
+    pub family_name: String,
+    pub payment_method: String,
+    pub minor: bool,
+    pub registration_status: String,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct AirtimeBalance {
+    #[serde(rename = "mainBalance")]
+    pub main_balance: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleBalance {
+    pub name: String,
+    pub remaining: f64,
+    pub unit: String,
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CatalogueBundle {
+    pub id: Value,
+    pub name: Localized,
+    pub price: f64,
+    pub validity: Localized,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub amount: Option<f64>,
+    #[serde(default)]
+    pub unit: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AlternativeNumber {
+    pub msisdn: String,
+    pub alternative_msisdn: String,
+}
+
+/// The bundle purchase payload of spec §3.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Purchase {
+    pub bundle_id: Value,
+    /// Sent empty (spec §3).
+    pub touch_point: String,
+    /// The payment method: `AIRTIME` or `MPESA`.
+    pub purchase_channel: String,
+    /// A friend's number, or empty for the payer.
+    pub subscriber: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Permission {
+    pub id: Value,
+    pub name: Localized,
+    pub description: Localized,
+    pub granted: bool,
+}
+
+#[derive(Deserialize)]
+struct Data<T> {
+    data: T,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    message: Localized,
+}
+
+#[derive(Clone)]
+pub struct OperatorClient {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl OperatorClient {
+    pub fn new(base: &str, timeout: Duration) -> Result<OperatorClient, OperatorError> {
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .user_agent(concat!("site/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| OperatorError::Unavailable(e.to_string()))?;
+        let base = if base.ends_with('/') { base.to_owned() } else { format!("{base}/") };
+        Ok(OperatorClient { http, base })
+    }
+
+    async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        credential: Credential<'_>,
+        body: Option<Value>,
+    ) -> Result<T, OperatorError> {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        request = match credential {
+            Credential::None => request,
+            Credential::Bearer(token) => request.bearer_auth(token),
+            Credential::Cpm(token) => request.header(reqwest::header::AUTHORIZATION, format!("cpm-bearer {token}")),
+        };
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.map_err(|e| OperatorError::Unavailable(e.to_string()))?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| OperatorError::Unavailable(e.to_string()))?;
+        if status == StatusCode::UNAUTHORIZED {
+            return Err(OperatorError::Unauthorized);
+        }
+        if !status.is_success() {
+            let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            let message = body.get("message").and_then(|m| serde_json::from_value(m.clone()).ok());
+            let reason = body.pointer("/failure/reason").and_then(Value::as_str).map(str::to_owned);
+            return Err(OperatorError::Refused { status: status.as_u16(), message, reason });
+        }
+        serde_json::from_slice(&bytes).map_err(|e| OperatorError::Unavailable(format!("{path}: {e}")))
+    }
+
+    pub async fn request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
+        let answer: Message =
+            self.call(Method::POST, "api/v1/auth/request-otp", Credential::None, Some(json!({ "msisdn": msisdn.as_str() }))).await?;
+        Ok(answer.message)
+    }
+
+    /// The token of the signed-in subscriber.
+    pub async fn validate_otp(&self, msisdn: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
+        let body = json!({ "msisdn": msisdn.as_str(), "code": code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, "api/v1/auth/validate-otp", Credential::None, Some(body)).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn customer_details(&self, token: &str) -> Result<CustomerDetails, OperatorError> {
+        let answer: Data<CustomerDetails> =
+            self.call(Method::GET, "api/v1/gsm-config/customer-details", Credential::Bearer(token), None).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn airtime_balance(&self, token: &str) -> Result<AirtimeBalance, OperatorError> {
+        let answer: Data<AirtimeBalance> =
+            self.call(Method::GET, "api/v1/gsm-config/airtime-balance", Credential::Bearer(token), None).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn bundle_balance(&self, token: &str) -> Result<Vec<BundleBalance>, OperatorError> {
+        let answer: Data<Vec<BundleBalance>> =
+            self.call(Method::GET, "api/v1/gsm-config/bundle-balance", Credential::Bearer(token), None).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn bundles(&self) -> Result<Vec<CatalogueBundle>, OperatorError> {
+        let answer: Data<Vec<CatalogueBundle>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn purchase(&self, token: &str, purchase: &Purchase) -> Result<Localized, OperatorError> {
+        let body = serde_json::to_value(purchase).expect("purchase serialises");
+        let answer: Message =
+            self.call(Method::POST, "api/v1/gsm-static-bundles/purchase", Credential::Bearer(token), Some(body)).await?;
+        Ok(answer.message)
+    }
+
+    /// The alternative number registered for a modem.
+    pub async fn alternative_number(&self, modem: &Msisdn) -> Result<AlternativeNumber, OperatorError> {
+        let answer: Data<AlternativeNumber> =
+            self.call(Method::POST, "alternative-number/", Credential::None, Some(json!({ "msisdn": modem.as_str() }))).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn alternative_request_otp(&self, modem: &Msisdn, alternative: &Msisdn) -> Result<Localized, OperatorError> {
+        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str() });
+        let answer: Message = self.call(Method::POST, "alternative-number/login-request-otp", Credential::None, Some(body)).await?;
+        Ok(answer.message)
+    }
+
+    /// Validates a modem code at `path` (spec §7: the caller supplies it).
+    pub async fn validate_modem_otp(&self, path: &str, modem: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
+        let body = json!({ "msisdn": modem.as_str(), "code": code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, path, Credential::None, Some(body)).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn create_alternative_number(
+        &self,
+        token: &str,
+        modem: &Msisdn,
+        alternative: &Msisdn,
+    ) -> Result<AlternativeNumber, OperatorError> {
+        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str() });
+        let answer: Data<AlternativeNumber> =
+            self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), Some(body)).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn cpm_request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
+        let answer: Message = self.call(Method::POST, "cpm/request-otp", Credential::None, Some(json!({ "msisdn": msisdn.as_str() }))).await?;
+        Ok(answer.message)
+    }
+
+    pub async fn cpm_validate_otp(&self, msisdn: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
+        let body = json!({ "msisdn": msisdn.as_str(), "code": code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, "cpm/validate-otp", Credential::None, Some(body)).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn cpm_permissions(&self, token: &str) -> Result<Vec<Permission>, OperatorError> {
+        let answer: Data<Vec<Permission>> = self.call(Method::GET, "cpm/permissions", Credential::Cpm(token), None).await?;
+        Ok(answer.data)
+    }
+
+    pub async fn cpm_set_permission(&self, token: &str, id: &str, granted: bool) -> Result<(), OperatorError> {
+        let path = format!("cpm/permissions/{}", urlencode(id));
+        let _: Value = self.call(Method::PUT, &path, Credential::Cpm(token), Some(json!({ "granted": granted }))).await?;
+        Ok(())
+    }
+}
+
+fn urlencode(segment: &str) -> String {
+    segment.bytes().filter(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_').map(char::from).collect()
+}

@@ -1,0 +1,36 @@
+//! The key that encrypts and authenticates session cookies: from
+//! `SESSION_KEY`, or generated once and kept in `DATA_DIR/session.key`, so
+//! sessions survive restarts and every server sharing the data directory
+//! (or the configured key) accepts them.
+
+use std::fs;
+use std::io::Write;
+
+use axum_extra::extract::cookie::Key;
+use base64::Engine;
+
+use crate::{AppError, Config};
+
+const KEY_FILE: &str = "session.key";
+
+pub fn session_key(config: &Config) -> Result<Key, AppError> {
+    if let Some(secret) = &config.session_key {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(secret.expose().trim())
+            .map_err(|e| AppError::Config(format!("SESSION_KEY is not base64: {e}")))?;
+        return Key::try_from(bytes.as_slice()).map_err(|_| AppError::Config("SESSION_KEY must be at least 64 bytes".into()));
+    }
+    let path = config.data_dir.join(KEY_FILE);
+    if let Ok(bytes) = fs::read(&path) {
+        return Key::try_from(bytes.as_slice()).map_err(|_| AppError::Config(format!("{} is not a valid key", path.display())));
+    }
+    fs::create_dir_all(&config.data_dir)?;
+    let key = Key::generate();
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(&path)?.write_all(key.master())?;
+    tracing::info!(path = %path.display(), "generated the session key");
+    Ok(key)
+}

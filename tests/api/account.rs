@@ -1,0 +1,341 @@
+//! Subscriber self-service over real HTTP against the built-in sandbox: every
+//! endpoint, every spec §8 branch (through the sandbox's fail-next switch),
+//! throttles, cross-site refusal and cookie flags.
+
+use reqwest::StatusCode;
+use reqwest::header::{LOCATION, SET_COOKIE};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, embedded_page_data, spawn_app, spawn_app_with};
+
+const AMINA: &str = "0754000001";
+const JUMA: &str = "0754000002";
+
+/// A browser of the site: keeps cookies, sends what same-origin fetches send.
+struct Visitor {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Visitor {
+    fn new(app: &TestApp) -> Visitor {
+        let client = reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        Visitor { client, base: app.address.clone() }
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+        self.post_in(path, body, "en").await
+    }
+
+    async fn post_in(&self, path: &str, body: Value, lang: &str) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+        let response = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("sec-fetch-site", "same-origin")
+            .header("x-site-lang", lang)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let (status, headers) = (response.status(), response.headers().clone());
+        (status, response.json().await.unwrap_or(Value::Null), headers)
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let response = self.client.get(format!("{}{path}", self.base)).send().await.unwrap();
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn sign_in(&self, number: &str) -> Value {
+        let (status, _, _) = self.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
+        assert_eq!(status, StatusCode::OK);
+        let code = latest_code(&self.client, &self.base, number).await;
+        let (status, body, _) = self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["subscriber"].clone()
+    }
+}
+
+async fn latest_code(client: &reqwest::Client, base: &str, number: &str) -> String {
+    let international = format!("255{}", &number[1..]);
+    let inbox: Value = client.get(format!("{base}/sandbox/inbox?msisdn={international}")).send().await.unwrap().json().await.unwrap();
+    inbox["code"].as_str().expect("a code in the inbox").to_owned()
+}
+
+async fn fail_next(app: &TestApp, path: &str, status: u16, body: Option<Value>) {
+    let mut request = json!({ "status": status, "path": path });
+    if let Some(body) = body {
+        request["body"] = body;
+    }
+    let response = app.client.post(app.url("/sandbox/fail-next")).json(&request).send().await.unwrap();
+    assert!(response.status().is_success(), "fail-next armed");
+}
+
+#[tokio::test]
+async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": "+255 754 000 001" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["msisdn"], "255754000001");
+    assert_eq!(body["notice"]["type"], "info");
+    let code = latest_code(&visitor.client, &app.address, AMINA).await;
+    let (status, body, headers) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["subscriber"]["names"], "Amina Mwakyusa");
+    assert_eq!(body["subscriber"]["paymentType"], "PREPAID");
+    assert_eq!(body["subscriber"]["balance"]["mainBalance"], 12500.0);
+    let cookie = headers[SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with("session=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"), "{cookie}");
+    assert!(!cookie.contains(&code) && !cookie.contains("255754000001"), "the cookie is encrypted");
+    // The code is single use.
+    let (status, _, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A signed-in page carries names and balances in its first HTML.
+    let html = visitor.client.get(app.url("/")).send().await.unwrap().text().await.unwrap();
+    let data = embedded_page_data(&html);
+    assert_eq!(data["subscriber"]["names"], "Amina Mwakyusa");
+}
+
+#[tokio::test]
+async fn over_https_the_cookie_is_secure_and_host_prefixed() {
+    let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".into()).await;
+    let visitor = Visitor::new(&app);
+    visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let code = latest_code(&visitor.client, &app.address, AMINA).await;
+    let (_, _, headers) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    let cookie = headers[SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with("__Host-session=") && cookie.contains("Secure"), "{cookie}");
+    let hsts = app.get("/").await.headers()["strict-transport-security"].to_str().unwrap().to_owned();
+    assert!(hsts.contains("max-age=31536000"));
+}
+
+#[tokio::test]
+async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
+    let app = spawn_app().await;
+    let (status, _) = Visitor::new(&app).get("/api/account").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let catalogue: Value = app.client.get(app.url("/api/bundles")).header("x-site-lang", "sw").send().await.unwrap().json().await.unwrap();
+    let bundle = &catalogue["bundles"][1];
+    let (price, bundle_id) = (bundle["price"].as_f64().unwrap(), bundle["id"].as_str().unwrap().to_owned());
+
+    let juma = Visitor::new(&app);
+    let juma_before = juma.sign_in(JUMA).await;
+    let amina = Visitor::new(&app);
+    let amina_before = amina.sign_in(AMINA).await;
+    let (status, body, _) = amina
+        .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["notice"], json!({ "type": "warning", "key": "purchaseReceived" }));
+    assert_eq!(body["reloadAfterMs"], 5000);
+    let (_, amina_after) = amina.get("/api/account").await;
+    assert_eq!(amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(), amina_before["balance"]["mainBalance"].as_f64().unwrap() - price);
+    let (_, juma_after) = juma.get("/api/account").await;
+    assert_ne!(juma_after["subscriber"]["balance"]["bundle"], juma_before["balance"]["bundle"], "the friend got the bundle");
+    assert_eq!(juma_after["subscriber"]["balance"]["mainBalance"], juma_before["balance"]["mainBalance"], "the friend paid nothing");
+}
+
+#[tokio::test]
+async fn every_purchase_outcome_of_spec_8() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
+    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA" });
+    // Other error: the server's message in the visitor's language.
+    fail_next(&app, "api/v1/gsm-static-bundles/purchase", 402, Some(json!({ "message": { "en": "Low balance", "sw": "Salio halitoshi" } }))).await;
+    let (status, body, _) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
+    assert_eq!((status, body["notice"]["text"].as_str()), (StatusCode::PAYMENT_REQUIRED, Some("Salio halitoshi")));
+    // Other error without a message: "An Error Has occurred".
+    fail_next(&app, "api/v1/gsm-static-bundles/purchase", 500, Some(json!({}))).await;
+    let (_, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
+    assert_eq!(body["notice"], json!({ "type": "error", "key": "errorOccurred" }));
+    // Unexpected failure: an answer that is not the contract's.
+    fail_next(&app, "api/v1/gsm-static-bundles/purchase", 200, Some(json!({ "unexpected": true }))).await;
+    let (status, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
+    assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_GATEWAY, &json!("notRight")));
+    // Success.
+    let (_, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
+    assert_eq!(body["notice"]["key"], "purchaseReceived");
+    // 401: "Your session has expired", signed out, sent home.
+    fail_next(&app, "api/v1/gsm-static-bundles/purchase", 401, None).await;
+    let (status, body, headers) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["notice"]["key"], "sessionExpired");
+    assert_eq!(body["redirect"], "/sw");
+    assert!(headers[SET_COOKIE].to_str().unwrap().contains("Max-Age=0"), "the session cookie is removed");
+    assert_eq!(amina.get("/api/account").await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn code_request_and_validation_failures_of_spec_8() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    fail_next(&app, "api/v1/auth/request-otp", 503, Some(json!({}))).await;
+    let (_, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(body["notice"], json!({ "type": "error", "key": "somethingWentWrong", "duration": 7000 }));
+    fail_next(&app, "api/v1/auth/request-otp", 400, Some(json!({ "failure": { "reason": "Number barred" } }))).await;
+    let (_, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(body["notice"]["text"], "Number barred");
+    // Validate 400: the server's message in the current language.
+    visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let (status, body, _) = visitor.post_in("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "000000" }), "sw").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let text = body["notice"]["text"].as_str().unwrap();
+    assert!(!text.is_empty() && !text.contains("code is wrong"), "Swahili: {text}");
+    // Bad input is refused before any call, with a key the app translates.
+    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": "12345" })).await;
+    assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")));
+    let (_, body, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "12a456" })).await;
+    assert_eq!(body["notice"]["key"], "invalidCode");
+}
+
+#[tokio::test]
+async fn balance_and_customer_details_failures() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
+    fail_next(&app, "api/v1/gsm-config/airtime-balance", 500, None).await;
+    let (status, body) = amina.get("/api/account").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["notice"]["key"], "balanceError");
+    assert!(body["subscriber"]["balance"].is_null());
+    // Customer details failing with 400 or more logs out (spec §4).
+    fail_next(&app, "api/v1/gsm-config/customer-details", 403, None).await;
+    let (status, body) = amina.get("/api/account").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["redirect"], "/");
+    assert_eq!(amina.get("/api/account").await.0, StatusCode::UNAUTHORIZED, "signed out");
+}
+
+#[tokio::test]
+async fn the_modem_flow_and_registering_an_alternative_number() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
+    let (status, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["alternativeMsisdn"], "255754000001");
+    fail_next(&app, "alternative-number", 500, None).await;
+    let (_, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    assert_eq!(body["notice"]["key"], "somethingWentWrong");
+    let (status, body, _) =
+        amina.post("/api/modem/request-otp", json!({ "msisdn": "0754000010", "alternativeMsisdn": "0754000001" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["notice"], json!({ "type": "warning", "key": "otpSent" }));
+    assert_eq!((body["modems"].clone(), body["otps"].clone()), (json!(false), json!(true)));
+    let code = latest_code(&amina.client, &app.address, AMINA).await;
+    let (status, body, _) = amina.post("/api/modem/validate-otp", json!({ "msisdn": "0754000010", "code": code })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["modemBundle"], true);
+    // A modem without an alternative number gets the signed-in number registered.
+    let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000011" })).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011" })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["alternativeMsisdn"], "255754000001");
+}
+
+#[tokio::test]
+async fn code_requests_are_throttled_per_number() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    for _ in 0..3 {
+        visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    }
+    let (status, body, _) = visitor.post_in("/api/auth/request-otp", json!({ "msisdn": JUMA }), "sw").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body["notice"]["key"], "rateLimited");
+}
+
+#[tokio::test]
+async fn state_changes_from_other_sites_are_refused() {
+    let app = spawn_app().await;
+    let body = json!({ "msisdn": AMINA });
+    let url = app.url("/api/auth/request-otp");
+    let cases: [(&str, Option<(&str, &str)>); 4] = [
+        ("no headers at all", None),
+        ("another origin", Some(("origin", "https://evil.example"))),
+        ("cross-site fetch", Some(("sec-fetch-site", "cross-site"))),
+        ("same-site subdomain", Some(("sec-fetch-site", "same-site"))),
+    ];
+    for (what, header) in cases {
+        let mut request = app.client.post(&url).json(&body);
+        if let Some((name, value)) = header {
+            request = request.header(name, value);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{what}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["notice"]["key"], "crossSite", "{what}");
+    }
+    let same_origin = app.client.post(&url).header("origin", app.address.as_str()).json(&body).send().await.unwrap();
+    assert_eq!(same_origin.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn without_javascript_forms_post_and_redirect_with_a_flash_message() {
+    let app = spawn_app().await;
+    let client = reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let form = |pairs: &[(&str, &str)]| serde_urlencoded::to_string(pairs).unwrap();
+    let post = |path: &str, body: String| {
+        client
+            .post(app.url(path))
+            .header("origin", app.address.as_str())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let response = post("/api/auth/request-otp", form(&[("msisdn", "0754 000 001"), ("returnTo", "/sw/account"), ("lang", "sw")])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[LOCATION], "/sw/account?step=code&msisdn=0754+000+001");
+    let code = latest_code(&client, &app.address, AMINA).await;
+    let response = post("/api/auth/validate-otp", form(&[("msisdn", "0754000001"), ("code", &code), ("returnTo", "/sw/account")])).await.unwrap();
+    assert_eq!(response.headers()[LOCATION], "/sw/account");
+    let response = post("/api/bundles/purchase", form(&[("bundleId", "data-daily-1gb"), ("purchaseChannel", "AIRTIME"), ("returnTo", "/sw/account")])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    // The next page shows the outcome once.
+    let html = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
+    assert_eq!(embedded_page_data(&html)["notice"]["key"], "purchaseReceived");
+    let again = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
+    assert!(embedded_page_data(&again)["notice"].is_null());
+    let response = post("/api/auth/logout", form(&[("lang", "sw")])).await.unwrap();
+    assert_eq!(response.headers()[LOCATION], "/sw");
+}
+
+#[tokio::test]
+async fn customer_permission_management_has_its_own_sign_in() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    let guarded = visitor.client.get(app.url("/customer-permission-management")).send().await.unwrap();
+    assert_eq!(guarded.headers()[LOCATION], "/cpm-login");
+    let (status, body, _) = visitor.post("/api/cpm/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["redirect"], "/cpm-otp?msisdn=255754000001");
+    let code = latest_code(&visitor.client, &app.address, AMINA).await;
+    let (status, body, _) = visitor.post("/api/cpm/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let page = visitor.client.get(app.url("/customer-permission-management")).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let data = embedded_page_data(&page.text().await.unwrap());
+    let permissions = data["cpm"]["permissions"].as_array().unwrap();
+    assert!(permissions.len() >= 4);
+    let first = permissions[0]["id"].as_str().map_or_else(|| permissions[0]["id"].to_string(), str::to_owned);
+    let granted = permissions[0]["granted"].as_bool().unwrap();
+    let response = visitor
+        .client
+        .put(app.url(&format!("/api/cpm/permissions/{first}")))
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({ "granted": (!granted).to_string() }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let (_, after) = visitor.get("/api/cpm/permissions").await;
+    assert_eq!(after["permissions"][0]["granted"], !granted);
+    // The subscriber session is a different credential: it does not open CPM.
+    let subscriber = Visitor::new(&app);
+    subscriber.sign_in(JUMA).await;
+    assert_eq!(subscriber.get("/api/cpm/permissions").await.0, StatusCode::UNAUTHORIZED);
+}

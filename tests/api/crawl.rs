@@ -1,0 +1,135 @@
+//! A crawler's view of the whole site with the embedded content: every route
+//! of the manifest in both languages, every sitemap URL, redirects, 404s.
+
+use std::collections::HashMap;
+
+use reqwest::StatusCode;
+use reqwest::header::LOCATION;
+use serde_json::Value;
+
+use crate::helpers::{TestApp, spawn_app};
+
+fn routes() -> Vec<Value> {
+    serde_json::from_str(site::bundle().routes_json).unwrap()
+}
+
+fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let from = html.find(start)? + start.len();
+    Some(&html[from..from + html[from..].find(end)?])
+}
+
+/// The text inside `<main …>…</main>` without tags.
+fn main_text(html: &str) -> String {
+    let main = between(html, "<main", "</main>").unwrap_or("");
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in main.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.trim().to_owned()
+}
+
+/// Titles seen so far, per language: a title must be unique within its language.
+async fn check_page(app: &TestApp, path: &str, lang: &str, titles: &mut HashMap<(String, String), String>) {
+    let response = app.get(path).await;
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let html = response.text().await.unwrap();
+    assert!(html.starts_with(&format!("<!doctype html><html lang=\"{lang}\">")), "{path}: lang");
+    assert!(main_text(&html).len() > 40, "{path}: <main> has content");
+    let title = between(&html, "<title>", "</title>").unwrap_or_default().to_owned();
+    assert!(!title.is_empty(), "{path}: title");
+    if let Some(other) = titles.insert((lang.to_owned(), title.clone()), path.to_owned()) {
+        panic!("{path} and {other} share the title {title:?}");
+    }
+}
+
+#[tokio::test]
+async fn every_route_answers_in_both_languages_with_a_unique_title() {
+    let app = spawn_app().await;
+    let mut titles = HashMap::new();
+    for route in routes() {
+        let path = route["path"].as_str().unwrap();
+        if path.is_empty() || path.contains(':') || path.contains('*') {
+            continue;
+        }
+        for (lang, address) in [("en", path.to_owned()), ("sw", if path == "/" { "/sw".into() } else { format!("/sw{path}") })] {
+            if let Some(redirect) = route.get("redirect").filter(|r| r.is_object()) {
+                let response = app.get(&address).await;
+                let expected = if redirect["permanent"] == true { StatusCode::PERMANENT_REDIRECT } else { StatusCode::SEE_OTHER };
+                assert_eq!(response.status(), expected, "{address}");
+                let to = redirect["to"].as_str().unwrap();
+                let location = response.headers()[LOCATION].to_str().unwrap().to_owned();
+                let want = if to.starts_with('/') && lang == "sw" { format!("/sw{to}") } else { to.to_owned() };
+                assert_eq!(location, want, "{address}");
+                continue;
+            }
+            if route["meta"]["requiresAuth"] == true {
+                let response = app.get(&address).await;
+                assert_eq!(response.status(), StatusCode::SEE_OTHER, "{address} is guarded");
+                continue;
+            }
+            check_page(&app, &address, lang, &mut titles).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_sitemap_url_answers_200() {
+    let app = spawn_app().await;
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    let urls: Vec<&str> = sitemap.split("<loc>").skip(1).map(|s| &s[..s.find("</loc>").unwrap()]).collect();
+    assert!(urls.len() > 250, "{} URLs", urls.len());
+    assert!(urls.iter().any(|u| u.contains("/news-event/")) && urls.iter().any(|u| u.contains("/sw/devices/")));
+    let mut titles = HashMap::new();
+    for url in urls {
+        let path = url.strip_prefix(&app.address).expect("sitemap URLs use SITE_URL");
+        let lang = if path == "/sw" || path.starts_with("/sw/") { "sw" } else { "en" };
+        check_page(&app, path, lang, &mut titles).await;
+    }
+}
+
+#[tokio::test]
+async fn robots_points_at_the_sitemap() {
+    let app = spawn_app().await;
+    let robots = app.get("/robots.txt").await.text().await.unwrap();
+    assert!(robots.contains(&format!("Sitemap: {}/sitemap.xml", app.address)));
+    assert!(robots.contains("Disallow: /_data/"));
+}
+
+#[tokio::test]
+async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
+    let app = spawn_app().await;
+    let news: Value = app.get("/_data/news-events").await.json().await.unwrap();
+    let first = &news["content"]["list"][0];
+    let (id, slug) = (first["id"].as_u64().unwrap(), first["slug"].as_str().unwrap());
+    for wrong in [format!("/news-event/{id}"), format!("/news-event/{id}/not-the-slug")] {
+        let response = app.get(&wrong).await;
+        assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT, "{wrong}");
+        assert_eq!(response.headers()[LOCATION], format!("/news-event/{id}/{slug}").as_str());
+    }
+    let sw = app.get(&format!("/sw/news-event/{id}/x")).await;
+    assert!(sw.headers()[LOCATION].to_str().unwrap().starts_with(&format!("/sw/news-event/{id}/")));
+    for missing in ["/news-event/999999/x", "/news-event/abc", "/devices/0", "/sw/sport-news/424242", "/faq/no-such-question"] {
+        assert_eq!(app.get(missing).await.status(), StatusCode::NOT_FOUND, "{missing}");
+    }
+    let page = app.get(&format!("/news-event/{id}/{slug}")).await.text().await.unwrap();
+    assert!(page.contains(r#"hrefLang="sw" href=""#));
+}
+
+#[tokio::test]
+async fn pass_through_and_guarded_routes() {
+    let app = spawn_app().await;
+    let category: Value = app.get("/_data/vodacom-business/5/iot").await.json().await.unwrap();
+    let business: Value = app.get("/_data/vodacom-business").await.json().await.unwrap();
+    assert_eq!(category["content"]["page"], business["content"]["page"], "a category shows its parent's content");
+    assert!(category["content"]["list"].as_array().unwrap().iter().all(|s| s["categoryId"] == 5));
+    let guarded = app.get("/sw/customer-permission-management").await;
+    assert_eq!(guarded.headers()[LOCATION], "/sw/cpm-login");
+    let redirect: Value = app.get("/_data/5G").await.json().await.unwrap();
+    assert_eq!(redirect["redirect"], "/fwa");
+}
