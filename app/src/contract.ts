@@ -74,9 +74,52 @@ export interface Popup {
   cta?: { label: string; url: string } | null;
 }
 
+/** A bundle the subscriber holds (spec §3: balance.bundle). */
+export interface BundleBalance {
+  name: string;
+  remaining: number;
+  unit: "MB" | "MIN" | "SMS" | string;
+  expiresAt?: string | null;
+}
+
+/** The authentication user of spec §3, as the server builds it. */
 export interface Subscriber {
-  msisdn: string;
+  msisdn: string | null;
+  /** First and family name joined. */
   names: string;
+  /** From the operator's paymentMethod: PREPAID or POSTPAID. */
+  paymentType: string;
+  minor: boolean;
+  registrationStatus: string;
+  scopes: string[];
+  /** Null when the balances could not be read (spec §8: "Sorry an Error occured"). */
+  balance: { mainBalance: number; bundle: BundleBalance[] } | null;
+}
+
+/** A toast from the server (spec §8): a key under `notify.` or the operator's own text. */
+export interface Notice {
+  type: "info" | "warning" | "error";
+  key?: string;
+  text?: string;
+  /** Milliseconds; the toast default otherwise. */
+  duration?: number;
+}
+
+/** A bundle that can be bought, in the page's language. */
+export interface Bundle {
+  id: string;
+  name: string;
+  /** TZS. */
+  price: number;
+  validity: string;
+  type: string;
+}
+
+export interface Permission {
+  id: string;
+  name: string;
+  description: string;
+  granted: boolean;
 }
 
 export interface MatchedRoute {
@@ -107,6 +150,12 @@ export interface PageData {
   /** The page's path (without language prefix) in each language, when they differ (items' slugs). */
   alternates?: Record<Lang, string>;
   subscriber: Subscriber | null;
+  /** What a form post (no JavaScript) left for this page to show. */
+  notice?: Notice;
+  /** The customer permission management session, on its page. */
+  cpm?: { msisdn: string; permissions: Permission[] };
+  /** Bundles on sale, on the account page of a signed-in subscriber. */
+  bundles?: Bundle[];
   /** Public address of the site, for canonical and alternate links. */
   siteUrl: string;
 }

@@ -24,6 +24,10 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   businessCategory: () => import("./pages/businessCategory"),
   businessItem: () => import("./pages/businessItem"),
   fraudster: () => import("./pages/fraudster"),
+  account: () => import("./pages/account"),
+  cpmLogin: () => import("./pages/cpmLogin"),
+  cpmOtp: () => import("./pages/cpmOtp"),
+  cpm: () => import("./pages/cpm"),
   notFound: () => import("./pages/notFound"),
 };
 

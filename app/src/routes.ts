@@ -45,6 +45,10 @@ export type PageKind =
   | "businessCategory"
   | "businessItem"
   | "fraudster"
+  | "account"
+  | "cpmLogin"
+  | "cpmOtp"
+  | "cpm"
   | "notFound";
 
 export interface CollectionList {
@@ -266,9 +270,10 @@ export const routes: RouteDef[] = [
   route("bug-bounty", "/bug-bounty", "content", { content: "bug-bounty", parent: "help", meta: { navigation: "bug-bounty" } }),
   route("suppliers", "/suppliers", "content", { content: "suppliers", parent: "help", meta: { navigation: "suppliers" } }),
   route("shareholder-form", "/shareholder-form", "content", { content: "shareholder-form", parent: "help", meta: { navigation: "shareholder-form" } }),
-  route("cpm-login", "/cpm-login", "content", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login" } }),
-  route("cpm-otp", "/cpm-otp", "content", { content: "cpm-otp", parent: "cpm-login", meta: { invisible: true } }),
-  route("customer-permission-management", "/customer-permission-management", "content", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true } }),
+  route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login" } }),
+  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", parent: "cpm-login", meta: { invisible: true } }),
+  route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true } }),
+  route("account", "/account", "account", { content: "account", meta: { invisible: true } }),
   route("not-found", "/*", "notFound", { meta: { invisible: true } }),
 ];
 

@@ -79,6 +79,9 @@ pub struct PageData {
     /// The customer permission management session's data, on its page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpm: Option<Value>,
+    /// The bundles a signed-in subscriber can buy, on the account page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundles: Option<Value>,
     pub site_url: String,
 }
 

@@ -22,6 +22,7 @@ fn request(route: &str) -> RenderRequest {
             subscriber: None,
             notice: None,
             cpm: None,
+            bundles: None,
             site_url: "http://localhost".into(),
         },
         assets: PageAssets::default(),

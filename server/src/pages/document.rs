@@ -58,6 +58,7 @@ mod tests {
             subscriber: None,
             notice: None,
             cpm: None,
+            bundles: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

@@ -160,6 +160,7 @@ async fn serve_page(
         } else {
             (None, private)
         };
+        data.bundles = account_bundles(state, &data, subscriber.is_some()).await;
         data.subscriber = subscriber;
         data.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
         data.cpm = cpm;
@@ -170,6 +171,24 @@ async fn serve_page(
     let data = parts.into_data(&state.config.site_url);
     let page = state.pages.get_or_render(key, render(state, url, data, versions)).await?;
     Ok(page.respond(headers, &public_cache_control(state)))
+}
+
+/// The page whose purchase form lists the bundles a signed-in subscriber can buy.
+const ACCOUNT_PAGE: &str = "account";
+
+/// The catalogue in the page's language, for the account page of a signed-in
+/// subscriber (the purchase form works without JavaScript too).
+async fn account_bundles(state: &AppState, data: &PageData, signed_in: bool) -> Option<serde_json::Value> {
+    if !signed_in || data.route.name != ACCOUNT_PAGE {
+        return None;
+    }
+    match state.operator.bundles().await {
+        Ok(bundles) => Some(crate::account::localize_bundles(&bundles, data.lang).into()),
+        Err(error) => {
+            tracing::warn!(%error, "bundle catalogue unavailable");
+            None
+        }
+    }
 }
 
 /// The page whose data includes the CPM session's permissions.
@@ -206,6 +225,7 @@ async fn page_data(State(state): State<AppState>, jar: CookieJar, private: Priva
             } else {
                 (None, private)
             };
+            data.bundles = account_bundles(&state, &data, subscriber.is_some()).await;
             data.subscriber = subscriber;
             data.cpm = cpm;
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
@@ -267,6 +287,7 @@ impl PageParts {
             subscriber: None,
             notice: None,
             cpm: None,
+            bundles: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }
