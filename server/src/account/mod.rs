@@ -282,6 +282,25 @@ fn parse_code(input: &str) -> Result<OtpCode, Reply> {
     OtpCode::parse(input).map_err(|_| Reply::notice(StatusCode::BAD_REQUEST, Notice::key(NoticeKind::Error, "invalidCode")))
 }
 
+/// The number and code of a code check, within the number's check budget.
+fn checked_code(state: &AppState, form: &CodeForm) -> Result<(Msisdn, OtpCode), Reply> {
+    let msisdn = parse_msisdn(&form.msisdn)?;
+    let code = parse_code(&form.code)?;
+    if !state.limits.code_check(msisdn.as_str()) {
+        return Err(too_many());
+    }
+    Ok((msisdn, code))
+}
+
+/// The number a code is asked for, within its and the client's budgets.
+fn requested_number(state: &AppState, input: &str, client: &str) -> Result<Msisdn, Reply> {
+    let msisdn = parse_msisdn(input)?;
+    if !state.limits.code_request(msisdn.as_str(), client) {
+        return Err(too_many());
+    }
+    Ok(msisdn)
+}
+
 fn too_many() -> Reply {
     Reply::notice(StatusCode::TOO_MANY_REQUESTS, Notice::key(NoticeKind::Error, "rateLimited"))
 }
@@ -317,10 +336,7 @@ async fn request_otp(
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
     let reply = async {
-        let msisdn = parse_msisdn(&input.value.msisdn)?;
-        if !state.limits.code_request(msisdn.as_str(), &client) {
-            return Err(too_many());
-        }
+        let msisdn = requested_number(&state, &input.value.msisdn, &client)?;
         match state.operator.request_otp(&msisdn).await {
             Ok(message) => Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
                 .with_notice(Notice::text(NoticeKind::Info, message.get(lang)))),
@@ -357,12 +373,8 @@ fn with_step(mut common: FormCommon, reply: &Reply, msisdn: &str) -> FormCommon 
 async fn validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<CodeForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let result = async {
-        let msisdn = parse_msisdn(&input.value.msisdn)?;
-        let code = parse_code(&input.value.code)?;
-        if !state.limits.code_check(msisdn.as_str()) {
-            return Err(too_many());
-        }
+    let result: Result<_, Reply> = async {
+        let (msisdn, code) = checked_code(&state, &input.value)?;
         let token = state
             .operator
             .validate_otp(&msisdn, &code)
@@ -616,12 +628,8 @@ async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
-    let result = async {
-        let modem = parse_msisdn(&input.value.msisdn)?;
-        let code = parse_code(&input.value.code)?;
-        if !state.limits.code_check(modem.as_str()) {
-            return Err(too_many());
-        }
+    let result: Result<_, Reply> = async {
+        let (modem, code) = checked_code(&state, &input.value)?;
         let token = state
             .operator
             .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
@@ -674,10 +682,7 @@ async fn cpm_request_otp(
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
     let reply = async {
-        let msisdn = parse_msisdn(&input.value.msisdn)?;
-        if !state.limits.code_request(msisdn.as_str(), &client) {
-            return Err(too_many());
-        }
+        let msisdn = requested_number(&state, &input.value.msisdn, &client)?;
         let message = state
             .operator
             .cpm_request_otp(&msisdn)
@@ -696,12 +701,8 @@ async fn cpm_request_otp(
 async fn cpm_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<CodeForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let result = async {
-        let msisdn = parse_msisdn(&input.value.msisdn)?;
-        let code = parse_code(&input.value.code)?;
-        if !state.limits.code_check(msisdn.as_str()) {
-            return Err(too_many());
-        }
+    let result: Result<_, Reply> = async {
+        let (msisdn, code) = checked_code(&state, &input.value)?;
         let token = state
             .operator
             .cpm_validate_otp(&msisdn, &code)
