@@ -8,6 +8,7 @@
 //   <out>/routes.json         the route table (src/routes.ts)
 import { build } from "esbuild";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -57,7 +58,7 @@ const client = await build({
 // Asset manifest: URLs of the entry and, per page kind, its chunk plus the
 // chunks it statically imports (so the server can emit modulepreload).
 const outputs = client.metafile.outputs;
-const url = (file) => "/" + relative(publicDir, resolve(appDir, file)).split("\\").join("/");
+const url = (file) => "/" + relative(publicDir, resolve(process.cwd(), file)).split("\\").join("/");
 const closure = (file, seen = new Set()) => {
   if (seen.has(file)) return seen;
   seen.add(file);
@@ -90,6 +91,14 @@ rmSync(routesModule);
 
 // Static files as they are.
 cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true });
+
+// The service worker, versioned by this build: a new build is a new worker.
+const precache = [manifest.entry, ...manifest.preload, ...manifest.stylesheets];
+const buildId = createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);
+const worker = readFileSync(join(appDir, "src/sw/service-worker.js"), "utf8")
+  .replace('const BUILD = "__BUILD__";', `const BUILD = ${JSON.stringify(buildId)};`)
+  .replace("const PRECACHE = __PRECACHE__;", `const PRECACHE = ${JSON.stringify(precache)};`);
+writeFileSync(join(publicDir, "sw.js"), worker);
 
 // Precompress everything compressible under public/.
 const walk = (dir) => readdirSync(dir).flatMap((name) => {

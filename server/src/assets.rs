@@ -1,7 +1,8 @@
 //! Public files embedded by `build.rs`: hashed client code under `/assets/`
 //! (immutable for a year) and files served as they are under `/static/`
-//! (an hour, with an `ETag`). Each is sent precompressed when the browser
-//! accepts brotli or gzip.
+//! (an hour, with an `ETag`), and the service worker at `/sw.js` (always
+//! revalidated, so a new build reaches browsers at once). Each is sent
+//! precompressed when the browser accepts brotli or gzip.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -16,11 +17,13 @@ use crate::AppState;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const STATIC: &str = "public, max-age=3600";
+const WORKER: &str = "no-cache";
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/assets/{*path}", get(|state, path, headers| serve(state, "assets", path, headers)))
-        .route("/static/{*path}", get(|state, path, headers| serve(state, "static", path, headers)))
+        .route("/assets/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("assets/{path}"), IMMUTABLE, headers)))
+        .route("/static/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("static/{path}"), STATIC, headers)))
+        .route("/sw.js", get(|state, headers| serve(state, "sw.js".to_owned(), WORKER, headers)))
 }
 
 struct PublicFile {
@@ -80,12 +83,10 @@ pub fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
         })
 }
 
-async fn serve(State(state): State<AppState>, prefix: &'static str, Path(path): Path<String>, headers: HeaderMap) -> Response {
-    let key = format!("{prefix}/{path}");
+async fn serve(State(state): State<AppState>, key: String, cache: &'static str, headers: HeaderMap) -> Response {
     let Some(file) = state.files.files.get(key.as_str()) else {
         return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], "not found").into_response();
     };
-    let cache = if prefix == "assets" { IMMUTABLE } else { STATIC };
     if headers.get(header::IF_NONE_MATCH).is_some_and(|tag| tag == file.etag) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, file.etag.clone()), (header::CACHE_CONTROL, HeaderValue::from_static(cache))])
             .into_response();

@@ -48,3 +48,16 @@ async fn missing_assets_are_404() {
     assert_eq!(app.get("/assets/entry-client-NOPE.js").await.status(), StatusCode::NOT_FOUND);
     assert_eq!(app.get("/static/../Cargo.toml").await.status(), StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn the_service_worker_is_served_at_the_root_and_always_revalidated() {
+    let app = spawn_app().await;
+    let response = app.get("/sw.js").await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[CACHE_CONTROL], "no-cache");
+    assert_eq!(response.headers()[CONTENT_TYPE], "text/javascript; charset=utf-8");
+    let entry = entry_script(&app).await;
+    let worker = response.text().await.unwrap();
+    assert!(worker.contains(&format!("\"{entry}\"")), "precaches this build's entry");
+    assert!(!worker.contains("__BUILD__") && !worker.contains("__PRECACHE__"));
+}
