@@ -39,7 +39,9 @@ test-rust:
 test-app:
 	cd app && npx tsc --noEmit && npm test
 
-test-e2e: build
+# The binary the Rust tests built (same features), so nothing is compiled twice.
+test-e2e:
+	cargo test --workspace --all-targets --no-run
 	cd app && SITE_BIN=$(abspath $(SITE_BIN)) node --test --test-concurrency=1 e2e/
 
 ## Load benchmark on loopback (release build); prints ratios against baselines.
