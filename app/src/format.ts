@@ -4,9 +4,20 @@
  */
 import type { Lang } from "./routes";
 
+/** `1,250,000`: a whole number with its thousands grouped. */
+export function formatCount(amount: number): string {
+  return Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** `TSh 25,000`. */
 export function formatTzs(amount: number): string {
-  return `TSh ${Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}`;
+  return `TSh ${formatCount(amount)}`;
+}
+
+/** Spec §8: a message shown to the visitor ends with a full stop (unless it ends a sentence already). */
+export function withFullStop(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 const MONTHS: Record<Lang, readonly string[]> = {

@@ -8,6 +8,10 @@ import { Footer } from "../components/Footer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { LoadingOverlay } from "../components/LoadingOverlay";
 import { PopupBanner } from "../features/popups/PopupBanner";
+import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
+import { AccountControl } from "../features/account/AccountControl";
+import { FlashNotice } from "../features/account/FlashNotice";
+import { useNotify } from "../features/notifications/Toasts";
 import { languagePaths } from "../navigation/paths";
 import { SiteProvider } from "./site";
 
@@ -19,29 +23,38 @@ export interface Shown {
   Page: ComponentType<PageProps>;
 }
 
-export function App({ shown, loading }: { shown: Shown; loading: boolean }) {
+/**
+ * The page shown, whether it is loading, and (in the browser) what the
+ * self-service screens may do with it: fetch it again after signing in or
+ * out, show fresh balances.
+ */
+export function App({ shown, loading, account }: { shown: Shown; loading: boolean; account?: AccountActions }) {
   const { t } = useTranslation();
+  const notify = useNotify();
   const { data, Page } = shown;
   const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;
   return (
     <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
-      <a className="skip-link" href="#main">
-        {t("site.skipToContent")}
-      </a>
-      <Header />
-      <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
-        <PopupBanner popups={data.content.popups} />
-        <Breadcrumbs data={data} />
-        {data.content.pageLang ? (
-          <div lang={data.content.pageLang}>
+      <AccountProvider subscriber={data.subscriber} actions={account} toast={notify}>
+        <a className="skip-link" href="#main">
+          {t("site.skipToContent")}
+        </a>
+        <Header account={<AccountControl />} />
+        <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
+          <FlashNotice notice={data.notice} />
+          <PopupBanner popups={data.content.popups} />
+          <Breadcrumbs data={data} />
+          {data.content.pageLang ? (
+            <div lang={data.content.pageLang}>
+              <Page data={data} />
+            </div>
+          ) : (
             <Page data={data} />
-          </div>
-        ) : (
-          <Page data={data} />
-        )}
-      </main>
-      <Footer sidebar={data.content.sidebar} />
-      {loading && <LoadingOverlay />}
+          )}
+        </main>
+        <Footer sidebar={data.content.sidebar} />
+        {loading && <LoadingOverlay />}
+      </AccountProvider>
     </SiteProvider>
   );
 }

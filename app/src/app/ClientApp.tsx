@@ -3,10 +3,11 @@
  * comes from `/_data/<path>` and its code from its chunk, while a loading
  * overlay shows; then scroll to top unless a saved position exists (spec §2).
  */
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useNavigationType } from "react-router";
-import type { PageData } from "../contract";
+import type { PageData, Subscriber } from "../contract";
+import type { AccountActions } from "../features/account/AccountContext";
 import { useNotify } from "../features/notifications/Toasts";
 import { loadPage, type PageModule } from "../pages";
 import { App, type Shown } from "./App";
@@ -33,8 +34,14 @@ function savePosition(key: string, y: number) {
 /** What `/_data/<path>` answers: the page's data, or where a redirect route sends the visitor. */
 export type DataAnswer = PageData | { redirect: string };
 
-export async function fetchPageData(url: string): Promise<DataAnswer> {
-  const response = await fetch(`/_data${url}`, { headers: { accept: "application/json" } });
+/**
+ * The data of the page at `url`. `cache: "no-cache"` makes the browser ask
+ * the server even when it holds a copy: once a visitor has signed in, an
+ * anonymous copy kept from before (pages are public and revalidated in the
+ * background) must not be shown.
+ */
+export async function fetchPageData(url: string, cache: RequestCache = "default"): Promise<DataAnswer> {
+  const response = await fetch(`/_data${url}`, { headers: { accept: "application/json" }, cache });
   const type = response.headers.get("content-type") || "";
   // A 404 still carries the not-found page's data.
   if (!type.includes("application/json") || (!response.ok && response.status !== 404)) {
@@ -84,6 +91,8 @@ export function ClientApp({ initial }: { initial: Shown }) {
   const shownUrl = useRef(location.pathname + location.search);
   const shownKey = useRef(location.key);
   const scrollTarget = useRef<number | null>(null);
+  /** Signed in (or was, in this tab): page data must come from the server. */
+  const personal = useRef(Boolean(initial.data.subscriber || initial.data.cpm));
 
   useEffect(() => {
     history.scrollRestoration = "manual";
@@ -93,14 +102,15 @@ export function ClientApp({ initial }: { initial: Shown }) {
   useEffect(() => {
     const url = location.pathname + location.search;
     if (url === shownUrl.current) {
-      setLoading(false); // e.g. a redirect back to the page shown
+      shownKey.current = location.key;
+      setLoading(false); // e.g. a redirect back to the page shown, or a page `refresh` showed already
       return;
     }
     savePosition(shownKey.current, window.scrollY);
     sessionStorage.removeItem(FIRST_VISIT_KEY); // a prior route exists now
     let cancelled = false;
     setLoading(true);
-    fetchPageData(url)
+    fetchPageData(url, personal.current ? "no-cache" : "default")
       .then(async (answer) => {
         if (cancelled) return;
         if ("redirect" in answer) {
@@ -117,6 +127,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
         shownKey.current = location.key;
         const saved = navigationType === "POP" ? savedPositions()[location.key] : undefined;
         scrollTarget.current = saved ?? 0;
+        personal.current ||= Boolean(data.subscriber || data.cpm);
         setShown({ data, Page });
       })
       .catch((error) => {
@@ -131,6 +142,39 @@ export function ClientApp({ initial }: { initial: Shown }) {
     };
   }, [location, navigationType, navigate, i18n, notify, t]);
 
+  // What the self-service screens do with the page: after signing in or
+  // out its data is fetched again (or the next page's, shown at once and
+  // navigated to); a purchase replaces the balances shown.
+  const refresh = useCallback(
+    async (to?: string) => {
+      const url = to ?? shownUrl.current;
+      personal.current = true;
+      setLoading(true);
+      try {
+        const answer = await fetchPageData(url, "no-cache");
+        if ("redirect" in answer) {
+          navigate(answer.redirect);
+          return;
+        }
+        const { default: Page } = await loadPageChunk(answer.route.page, url);
+        if (i18n.language !== answer.lang) await i18n.changeLanguage(answer.lang);
+        if (url !== shownUrl.current) scrollTarget.current = 0;
+        shownUrl.current = url;
+        setShown({ data: answer, Page });
+        if (url !== window.location.pathname + window.location.search) navigate(url);
+      } catch (error) {
+        // The session changed either way: a full load shows the truth.
+        console.error(error);
+        window.location.assign(url);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [navigate, i18n],
+  );
+  const setSubscriber = useCallback((subscriber: Subscriber | null) => setShown((current) => ({ ...current, data: { ...current.data, subscriber } })), []);
+  const account = useMemo<AccountActions>(() => ({ refresh, setSubscriber }), [refresh, setSubscriber]);
+
   useLayoutEffect(() => {
     document.documentElement.lang = shown.data.lang;
     document.title = pageTitle(shown.data, t);
@@ -140,5 +184,5 @@ export function ClientApp({ initial }: { initial: Shown }) {
     }
   }, [shown, t]);
 
-  return <App shown={shown} loading={loading} />;
+  return <App shown={shown} loading={loading} account={account} />;
 }

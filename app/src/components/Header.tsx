@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { LANGS, localePath, type Lang } from "../routes";
@@ -6,7 +6,8 @@ import { LocalLink, rememberLang, useSite } from "../app/site";
 import { MainMenu } from "./MainMenu";
 import { useMenuDisclosures } from "./useMenuDisclosures";
 
-export function Header() {
+/** The site's header; `account` is the self-service control (log in, or the subscriber), given by the app. */
+export function Header({ account }: { account?: ReactNode }) {
   const { t } = useTranslation();
   const header = useRef<HTMLElement>(null);
   useMenuDisclosures(header);
@@ -18,7 +19,10 @@ export function Header() {
           <span className="brand-name">{t("site.name")}</span>
           <span className="badge-25">{t("site.anniversary")}</span>
         </LocalLink>
-        <LanguageSwitch />
+        <div className="header-tools">
+          {account}
+          <LanguageSwitch />
+        </div>
       </div>
       {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too. */}
       <details className="menu">

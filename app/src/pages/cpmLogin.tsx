@@ -1,1 +1,8 @@
-export { default } from "./content";
+import type { PageProps } from "../pages";
+import { PageBody } from "../components/PageBody";
+import { CpmNumberForm } from "../features/account/Cpm";
+
+/** `/cpm-login`: the number whose permissions are managed, right under the title. */
+export default function CpmLoginPage({ data }: PageProps) {
+  return <PageBody page={data.content.page} lead={<CpmNumberForm />} />;
+}

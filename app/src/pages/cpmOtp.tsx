@@ -1,1 +1,10 @@
-export { default } from "./content";
+import { useLocation } from "react-router";
+import type { PageProps } from "../pages";
+import { PageBody } from "../components/PageBody";
+import { CpmCodeForm } from "../features/account/Cpm";
+
+/** `/cpm-otp?msisdn=…`: the code sent to that number. */
+export default function CpmOtpPage({ data }: PageProps) {
+  const msisdn = new URLSearchParams(useLocation().search).get("msisdn");
+  return <PageBody page={data.content.page} lead={<CpmCodeForm key={msisdn} msisdn={msisdn} />} />;
+}

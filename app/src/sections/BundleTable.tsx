@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { formatTzs } from "../format";
+import { LocalLink } from "../app/site";
 
 export interface BundleRow {
   id?: number;
@@ -39,6 +40,12 @@ export function BundleTable({ title, bundles }: { title?: string | null; bundles
           </tbody>
         </table>
       </div>
+      {/* A purchase link: for a signed-out visitor with JavaScript it opens the login dialog. */}
+      <p className="bundle-buy">
+        <LocalLink to="/account" data-purchase="">
+          {t("account.buyOnline")}
+        </LocalLink>
+      </p>
     </section>
   );
 }

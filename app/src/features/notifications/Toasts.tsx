@@ -4,6 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { withFullStop } from "../../format";
 
 export type NotificationType = "info" | "warning" | "error";
 
@@ -25,12 +26,6 @@ const NotifyContext = createContext<(notification: Notification) => void>(() => 
 
 export function useNotify() {
   return useContext(NotifyContext);
-}
-
-/** Spec §8: "title plus text with a full stop appended". */
-export function withFullStop(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {

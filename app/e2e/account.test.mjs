@@ -1,0 +1,235 @@
+// Subscriber self-service in the browser, against the built-in operator
+// sandbox: the login dialog, balances, a purchase for a friend (with and
+// without JavaScript), Swahili validation, customer permission management.
+// Each test starts its own server: a fresh sandbox, so no code was sent to
+// any number yet (the sandbox allows one code a minute per number).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+
+const AMINA = { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa" };
+const JUMA = { local: "0754000002", international: "255754000002", names: "Juma Kassim" };
+const BUNDLE = "Weekly Internet 5GB";
+
+let browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Runs `body` against a server of its own. */
+async function withSite(body) {
+  const site = await startSite();
+  try {
+    await body(site);
+  } finally {
+    await site.stop();
+  }
+}
+
+/** The code the sandbox last "sent by SMS" to `msisdn`. */
+async function inboxCode(site, msisdn) {
+  const response = await fetch(`${site.base}/sandbox/inbox?msisdn=${msisdn}`);
+  assert.equal(response.status, 200, `a code was sent to ${msisdn}`);
+  return (await response.json()).code;
+}
+
+/** `TSh 12,500` as 12500. */
+const shillings = (text) => Number(/TSh ([\d,]+)/.exec(text)[1].replaceAll(",", ""));
+
+/** Signs in through the number and code forms inside `scope` (the dialog, or the account page's main). */
+async function signIn(site, scope, who, { verify = "Log in" } = {}) {
+  await scope.getByLabel("Phone number", { exact: true }).fill(who.local);
+  await scope.getByRole("button", { name: "Send code" }).click();
+  await scope.getByLabel("Verification code").fill(await inboxCode(site, who.international));
+  await scope.getByRole("button", { name: verify, exact: true }).click();
+}
+
+test("with JavaScript: the login dialog, balances, a bundle for a friend, the friend's balance, log out", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.base + "/");
+    await hydrated(page);
+    const header = page.getByRole("banner");
+    const logIn = header.getByRole("link", { name: "Log in" });
+    assert.equal(await logIn.getAttribute("href"), "/account", "without JavaScript it is a link to the account page");
+
+    // An accessible modal: labelled, focus on its field, Escape closes it and focus returns.
+    await logIn.click();
+    const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
+    await dialog.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Log in", "focus went back to the opener");
+
+    await logIn.click();
+    await dialog.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
+    await dialog.getByRole("button", { name: "Send code" }).click();
+    const code = dialog.getByLabel("Verification code");
+    await code.waitFor();
+    assert.equal(await code.getAttribute("inputmode"), "numeric");
+    assert.equal(await code.getAttribute("autocomplete"), "one-time-code");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
+    const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ s$/ });
+    assert.ok(await resend.isDisabled(), "a new code only after the countdown");
+    await code.fill(await inboxCode(site, AMINA.international));
+    await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+    await dialog.waitFor({ state: "detached" });
+    assert.equal(page.url(), site.base + "/", "signing in stays on the page");
+
+    // The header now names the subscriber and leads to the account page.
+    await header.getByRole("link", { name: AMINA.names }).click();
+    await page.waitForURL(site.base + "/account");
+    const airtime = page.locator(".airtime-balance");
+    await airtime.filter({ hasText: "TSh 12,500" }).waitFor();
+    const before = shillings(await airtime.textContent());
+
+    const bundle = page.getByRole("radio", { name: new RegExp(BUNDLE) });
+    const price = shillings(await page.locator("label.choice", { hasText: BUNDLE }).textContent());
+    await bundle.check();
+    await page.getByRole("radio", { name: "A friend" }).check();
+    await page.getByLabel("Friend's phone number").fill("0754 000 002");
+    await page.getByRole("radio", { name: "Airtime" }).check();
+    await page.getByRole("button", { name: "Buy bundle" }).click();
+    const toast = page.locator(".toast-warning", { hasText: "Your Request has being received." });
+    await toast.waitFor();
+    assert.equal(await toast.locator(".toast-title").textContent(), "Success");
+    await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
+    // Spec §4: the page reloads 5 s after a purchase.
+    await page.waitForEvent("load", { timeout: 8000 });
+    await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
+    assert.deepEqual(errors, []);
+
+    // The friend, in a browser of their own, signs in on the account page itself.
+    const friendContext = await browser.newContext();
+    const friend = await friendContext.newPage();
+    const friendErrors = watchErrors(friend);
+    await friend.goto(site.base + "/account");
+    await hydrated(friend);
+    await signIn(site, friend.getByRole("main"), JUMA);
+    await friend.locator(".bundle-balances li", { hasText: BUNDLE }).waitFor();
+    await friend.getByRole("banner").getByRole("link", { name: JUMA.names }).waitFor();
+    await friend.getByRole("banner").getByRole("button", { name: "Log out" }).click();
+    await friend.waitForURL(site.base + "/");
+    await friend.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
+    await friend.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).waitFor();
+    assert.deepEqual(friendErrors, []);
+    await friendContext.close();
+    await context.close();
+  });
+});
+
+test("without JavaScript: sign in and buy for a friend with plain forms; the outcome shows on the next page", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(site.base + "/account");
+    const main = page.getByRole("main");
+    await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
+    await main.getByRole("button", { name: "Send code" }).click();
+    await page.waitForURL(`${site.base}/account?step=code&msisdn=${AMINA.local}`);
+    await main.getByRole("status").filter({ hasText: "We have sent a verification code to your phone by SMS." }).waitFor();
+    await main.getByLabel("Verification code").fill(await inboxCode(site, AMINA.international));
+    await main.getByRole("button", { name: "Log in", exact: true }).click();
+    await page.waitForURL(site.base + "/account");
+    await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
+    const airtime = page.locator(".airtime-balance");
+    const before = shillings(await airtime.textContent());
+    assert.equal(before, 12500);
+
+    const price = shillings(await page.locator("label.choice", { hasText: BUNDLE }).textContent());
+    await page.getByRole("radio", { name: new RegExp(BUNDLE) }).check();
+    const friendNumber = page.getByLabel("Friend's phone number");
+    assert.equal(await friendNumber.isVisible(), false, "the friend's number is asked for only for a friend");
+    await page.getByRole("radio", { name: "A friend" }).check();
+    await friendNumber.fill(JUMA.local);
+    await page.getByRole("button", { name: "Buy bundle" }).click();
+    await page.waitForURL(site.base + "/account");
+    await main.getByRole("status").filter({ hasText: "Your Request has being received." }).waitFor();
+    assert.equal(shillings(await airtime.textContent()), before - price);
+
+    // The notice shows once: the next page no longer carries it.
+    await page.reload();
+    assert.equal(await main.locator(".notice-box").count(), 0);
+    await page.getByRole("banner").getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(site.base + "/");
+    await context.close();
+  });
+});
+
+test("in Swahili an invalid number is refused before any call, with the message in Swahili", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    const calls = [];
+    page.on("request", (request) => request.url().includes("/api/auth/") && calls.push(request.url()));
+    await page.goto(site.base + "/sw");
+    await hydrated(page);
+    await page.getByRole("banner").getByRole("link", { name: "Ingia" }).click();
+    const dialog = page.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" });
+    await dialog.getByLabel("Namba ya simu", { exact: true }).fill("12345");
+    await dialog.getByRole("button", { name: "Tuma msimbo" }).click();
+    await dialog.getByRole("alert").filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." }).waitFor();
+    assert.equal(await dialog.getByLabel("Namba ya simu", { exact: true }).getAttribute("aria-invalid"), "true");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
+    assert.deepEqual(calls, [], "nothing was sent");
+    assert.deepEqual(errors, []);
+    await context.close();
+
+    // Without JavaScript the server refuses it, and says so in Swahili too.
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    const form = await plain.newPage();
+    await form.goto(site.base + "/sw/account");
+    await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).fill("12345");
+    await form.getByRole("main").getByRole("button", { name: "Tuma msimbo" }).click();
+    await form.waitForURL(site.base + "/sw/account");
+    await form.getByRole("main").getByRole("alert").filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." }).waitFor();
+    await plain.close();
+  });
+});
+
+test("customer permission management: its own sign-in, a permission switched stays switched", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.base + "/customer-permission-management");
+    assert.equal(page.url(), site.base + "/cpm-login", "the guarded page sends a visitor to sign in first");
+    await hydrated(page);
+    const main = page.getByRole("main");
+    await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
+    await main.getByRole("button", { name: "Send code" }).click();
+    await page.waitForURL(`${site.base}/cpm-otp?msisdn=${AMINA.international}`);
+    await page.locator(".toast-info", { hasText: "We have sent a verification code to your phone by SMS." }).waitFor();
+    await main.getByLabel("Verification code").fill(await inboxCode(site, AMINA.international));
+    await main.getByRole("button", { name: "Log in", exact: true }).click();
+    await page.waitForURL(site.base + "/customer-permission-management");
+
+    const first = main.getByRole("switch").first();
+    const name = await first.evaluate((button) => document.getElementById(button.getAttribute("aria-labelledby")).textContent);
+    const was = await first.getAttribute("aria-checked");
+    const now = was === "true" ? "false" : "true";
+    await first.click();
+    await page.locator(".toast-warning", { hasText: "Your choice has been saved." }).waitFor();
+    await main.getByRole("switch", { name, checked: now === "true" }).waitFor();
+
+    await page.reload();
+    await hydrated(page);
+    assert.equal(await main.getByRole("switch", { name }).getAttribute("aria-checked"), now, "the choice was stored");
+
+    await main.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(site.base + "/cpm-login");
+    await page.goto(site.base + "/customer-permission-management");
+    assert.equal(page.url(), site.base + "/cpm-login", "signed out of CPM");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

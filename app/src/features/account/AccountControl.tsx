@@ -1,0 +1,60 @@
+/**
+ * The header's account control: "Log in" (a link to the account page, which
+ * with JavaScript opens the login dialog), or the subscriber's names linking
+ * to the account page and "Log out".
+ */
+import { useTranslation } from "react-i18next";
+import { LocalLink } from "../../app/site";
+import { useAccount } from "./AccountContext";
+import { ApiForm } from "./ApiForm";
+import { ACCOUNT_CONTROL_ID } from "./LoginDialog";
+import { localMsisdn } from "./msisdn";
+
+export function AccountControl() {
+  const { t } = useTranslation();
+  const { subscriber, openLogin } = useAccount();
+  if (!subscriber) {
+    return (
+      <LocalLink
+        to="/account"
+        id={ACCOUNT_CONTROL_ID}
+        className="account-link"
+        onClick={(event) => {
+          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          event.preventDefault();
+          openLogin();
+        }}
+      >
+        {t("account.logIn")}
+      </LocalLink>
+    );
+  }
+  return (
+    <div className="account-control">
+      <LocalLink to="/account" id={ACCOUNT_CONTROL_ID} className="account-link">
+        {subscriber.names || localMsisdn(subscriber.msisdn ?? "")}
+      </LocalLink>
+      <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />
+    </div>
+  );
+}
+
+/**
+ * Logs out of the subscriber session (`/api/auth/logout`) or the CPM one
+ * (`/api/cpm/logout`); the server says where the browser goes next.
+ */
+export function LogoutForm({ action, label, onLoggedOut }: { action: string; label: string; onLoggedOut?(redirect: string): Promise<void> | void }) {
+  const { signedOut } = useAccount();
+  return (
+    <ApiForm
+      action={action}
+      className="logout-form"
+      read={() => ({ body: {} })}
+      onAnswer={async (answer) => {
+        if (!answer.ok || !answer.body.redirect) return answer.body.notice ?? { type: "error", key: "somethingWentWrong" };
+        await (onLoggedOut ?? signedOut)(answer.body.redirect);
+      }}
+      submitLabel={label}
+    />
+  );
+}

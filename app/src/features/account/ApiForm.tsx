@@ -1,0 +1,101 @@
+/**
+ * A form of the self-service screens that works both ways: without
+ * JavaScript it is a plain HTML form posting to the endpoint (with the page's
+ * language and address, so the server answers with a redirect back here);
+ * with JavaScript it checks its fields first, in the visitor's language, then
+ * sends them as JSON and hands the answer over.
+ */
+import { useId, useRef, useState, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { Notice } from "../../contract";
+import { localePath } from "../../routes";
+import { useSite } from "../../app/site";
+import { withFullStop } from "../../format";
+import { callApi, type Answer } from "./api";
+import { noticeText, type NoticeKey } from "./notices";
+
+/** The JSON body read from the form's fields, or which field is wrong and why. */
+export type Read = { body: Record<string, unknown> } | { invalid: NoticeKey; field: string };
+
+export interface ApiFormProps<T> {
+  /** The endpoint, also the form's `action`. */
+  action: string;
+  /** How JavaScript calls it; a form always posts. */
+  method?: "POST" | "PUT";
+  read(fields: FormData): Read;
+  /** Handles the answer to `sent`; a notice it returns is shown in the form. */
+  onAnswer(answer: Answer<T>, sent: Record<string, unknown>): Promise<Notice | void> | Notice | void;
+  /** Where the server sends a browser without JavaScript back to; default: this page. */
+  returnTo?: string;
+  submitLabel: ReactNode;
+  /** The submit button waits (a countdown, a purchase about to reload the page). */
+  disabled?: boolean;
+  /** More attributes of the submit button (a switch's role and state). */
+  submitAttributes?: ButtonHTMLAttributes<HTMLButtonElement> & { role?: string };
+  className?: string;
+  children?: ReactNode;
+}
+
+export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
+  const { t } = useTranslation();
+  const { lang, path } = useSite();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Notice | null>(null);
+  const invalidField = useRef<Element | null>(null);
+  const messageId = useId();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const form = event.currentTarget;
+    invalidField.current?.removeAttribute("aria-invalid");
+    invalidField.current = null;
+    const fields = read(new FormData(form));
+    if ("invalid" in fields) {
+      const named = form.elements.namedItem(fields.field);
+      const field = named instanceof RadioNodeList ? named[0] : named;
+      if (field instanceof HTMLElement) {
+        field.setAttribute("aria-invalid", "true");
+        field.focus();
+        invalidField.current = field;
+      }
+      setMessage({ type: "error", key: fields.invalid });
+      return;
+    }
+    setMessage(null);
+    setBusy(true);
+    try {
+      const answer = await callApi<T>(method, action, lang, fields.body);
+      setMessage((await onAnswer(answer, fields.body)) || null);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      method="post"
+      action={action}
+      className={className}
+      onSubmit={submit}
+      aria-describedby={message ? messageId : undefined}
+      // Without JavaScript the browser checks `required` and `pattern`; with
+      // it, `read` does, with messages in the page's language.
+      ref={(form) => {
+        if (form) form.noValidate = true;
+      }}
+    >
+      <input type="hidden" name="lang" value={lang} />
+      <input type="hidden" name="returnTo" value={returnTo ?? localePath(lang, path)} />
+      {children}
+      {message && (
+        <p id={messageId} className={`form-message form-message-${message.type}`} role={message.type === "error" ? "alert" : "status"}>
+          {withFullStop(noticeText(message, t))}
+        </p>
+      )}
+      <button type="submit" className="button" {...submitAttributes} disabled={busy || disabled} aria-busy={busy || undefined}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Customer permission management (spec §2, §4, §6): its own sign-in, with
+ * its own session, and the permission switches. Each switch is a one-button
+ * form: without JavaScript it posts the opposite of the current choice; with
+ * it the choice is sent with PUT and the switch flips in place.
+ */
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import type { Permission } from "../../contract";
+import { LocalLink, useSite } from "../../app/site";
+import { localePath } from "../../routes";
+import { LogoutForm } from "./AccountControl";
+import { useAccount } from "./AccountContext";
+import { ApiForm } from "./ApiForm";
+import { localMsisdn } from "./msisdn";
+import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
+
+/** `/cpm-login`: the number; the server sends the browser on to the code page. */
+export function CpmNumberForm() {
+  const { t } = useTranslation();
+  const { notify } = useAccount();
+  const navigate = useNavigate();
+  return (
+    <ApiForm
+      action="/api/cpm/request-otp"
+      className="cpm-form"
+      read={(fields) => readNumber(fields)}
+      onAnswer={(answer) => {
+        if (!answer.ok || !answer.body.redirect) return answer.body.notice;
+        if (answer.body.notice) notify(answer.body.notice);
+        navigate(answer.body.redirect);
+      }}
+      submitLabel={t("account.sendCode")}
+    >
+      <NumberField label={t("account.number")} hint={t("account.numberHint")} />
+    </ApiForm>
+  );
+}
+
+/** `/cpm-otp?msisdn=…`: the code sent to that number. */
+export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
+  const { t } = useTranslation();
+  const { lang, path } = useSite();
+  const navigate = useNavigate();
+  const [left, startCountdown] = useCountdown(Boolean(msisdn));
+  if (!msisdn) {
+    return (
+      <p className="cpm-form">
+        {t("cpm.missingNumber")} <LocalLink to="/cpm-login">{t("account.changeNumber")}</LocalLink>
+      </p>
+    );
+  }
+  return (
+    <div className="cpm-form">
+      <ApiForm
+        action="/api/cpm/validate-otp"
+        returnTo={`${localePath(lang, path)}?${new URLSearchParams({ msisdn })}`}
+        read={readCode}
+        onAnswer={(answer) => {
+          if (!answer.ok || !answer.body.redirect) return answer.body.notice;
+          navigate(answer.body.redirect);
+        }}
+        submitLabel={t("account.verify")}
+      >
+        <input type="hidden" name="msisdn" value={msisdn} />
+        <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
+      </ApiForm>
+      <ResendForm action="/api/cpm/request-otp" fields={{ msisdn }} left={left} onSent={startCountdown} />
+      <LocalLink to="/cpm-login" className="change-number">
+        {t("account.changeNumber")}
+      </LocalLink>
+    </div>
+  );
+}
+
+/** `/customer-permission-management`: the signed-in number's permissions. */
+export function Permissions({ cpm }: { cpm: { msisdn: string; permissions: Permission[] } }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const heading = useId();
+  return (
+    <section className="account-section permissions" aria-labelledby={heading}>
+      <h2 id={heading}>{t("cpm.permissions")}</h2>
+      <p>{t("cpm.signedInAs", { number: localMsisdn(cpm.msisdn) })}</p>
+      <ul>
+        {cpm.permissions.map((permission) => (
+          <PermissionSwitch key={permission.id} permission={permission} />
+        ))}
+      </ul>
+      <LogoutForm action="/api/cpm/logout" label={t("cpm.logOut")} onLoggedOut={(redirect) => navigate(redirect)} />
+    </section>
+  );
+}
+
+function PermissionSwitch({ permission }: { permission: Permission }) {
+  const { t } = useTranslation();
+  const { lang } = useSite();
+  const { notify } = useAccount();
+  const navigate = useNavigate();
+  const [granted, setGranted] = useState(permission.granted);
+  const id = useId();
+  return (
+    <li className="permission">
+      <div>
+        <span id={`${id}-name`} className="permission-name">
+          {permission.name}
+        </span>
+        <p id={`${id}-description`}>{permission.description}</p>
+      </div>
+      <ApiForm<{ granted: boolean }>
+        action={`/api/cpm/permissions/${encodeURIComponent(permission.id)}`}
+        method="PUT"
+        // The server reads `granted` as form text ("true"/"false"), in JSON too.
+        read={() => ({ body: { granted: String(!granted) } })}
+        onAnswer={(answer) => {
+          notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
+          if (answer.ok) setGranted(answer.body.granted ?? !granted);
+          else if (answer.status === 401) navigate(localePath(lang, "/cpm-login"));
+        }}
+        submitLabel={granted ? t("cpm.on") : t("cpm.off")}
+        submitAttributes={{
+          role: "switch",
+          "aria-checked": granted,
+          "aria-labelledby": `${id}-name`,
+          "aria-describedby": `${id}-description`,
+          className: "button switch",
+        }}
+      >
+        <input type="hidden" name="granted" value={String(!granted)} />
+      </ApiForm>
+    </li>
+  );
+}

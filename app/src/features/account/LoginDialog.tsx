@@ -1,0 +1,57 @@
+/**
+ * The login dialog (spec §2): a native modal `<dialog>`, which keeps focus
+ * inside and the page behind inert; Escape or the close button closes it,
+ * and focus goes back to what opened it (or, once signed in, to the header's
+ * account link that replaced it). Notices show inside the dialog: a toast
+ * behind a modal would be hidden from assistive technology.
+ */
+import { useEffect, useId, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { LoginFlow } from "./SignIn";
+
+/** The header's account control: "Log in", or the subscriber's name once signed in. */
+export const ACCOUNT_CONTROL_ID = "account-control";
+
+export function LoginDialog({ onClose, onSignedIn }: { onClose(): void; onSignedIn(): Promise<void> }) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const title = useId();
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    element.showModal();
+    element.querySelector<HTMLElement>("input:not([type=hidden])")?.focus();
+    return () => {
+      element.close();
+      (opener?.isConnected ? opener : document.getElementById(ACCOUNT_CONTROL_ID))?.focus();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="login-dialog"
+      aria-labelledby={title}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div className="dialog-body">
+        <div className="dialog-head">
+          <h2 id={title}>{t("account.loginTitle")}</h2>
+          <button type="button" className="dialog-close" aria-label={t("account.close")} onClick={onClose}>
+            ×
+          </button>
+        </div>
+        <LoginFlow onSignedIn={onSignedIn} />
+      </div>
+    </dialog>
+  );
+}

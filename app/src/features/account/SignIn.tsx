@@ -1,0 +1,189 @@
+/**
+ * Signing in with a one-time code (spec §2 login dialog, §4): the number,
+ * then the 6-digit code with a resend countdown. The same forms serve the
+ * login dialog, the account page (as plain HTML forms without JavaScript,
+ * the step coming from `?step=code&msisdn=`) and the CPM pages.
+ */
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { localePath } from "../../routes";
+import { useSite } from "../../app/site";
+import { ApiForm, type Read } from "./ApiForm";
+import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
+
+/** A new code can be asked for this long after the last (OPERATOR_API.md). */
+export const RESEND_AFTER_SECONDS = 60;
+
+export function readNumber(fields: FormData, field = "msisdn"): Read {
+  const msisdn = parseMsisdn(String(fields.get(field) ?? ""));
+  return msisdn ? { body: { [field]: msisdn } } : { invalid: "invalidMsisdn", field };
+}
+
+export function readCode(fields: FormData): Read {
+  const code = String(fields.get("code") ?? "").trim();
+  return isOtpCode(code) ? { body: { msisdn: String(fields.get("msisdn") ?? ""), code } } : { invalid: "invalidCode", field: "code" };
+}
+
+export function NumberField({
+  label,
+  hint,
+  defaultValue,
+  name = "msisdn",
+  required = true,
+}: {
+  label: string;
+  hint?: string;
+  defaultValue?: string;
+  name?: string;
+  required?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      <input id={id} name={name} type="tel" inputMode="tel" autoComplete="tel" required={required} defaultValue={defaultValue} aria-describedby={hint ? `${id}-hint` : undefined} />
+    </div>
+  );
+}
+
+export function CodeField({ label, hint }: { label: string; hint: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <p id={`${id}-hint`} className="field-hint">
+        {hint}
+      </p>
+      <input
+        id={id}
+        name="code"
+        type="text"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]{6}"
+        maxLength={6}
+        required
+        className="code-input"
+        aria-describedby={`${id}-hint`}
+      />
+    </div>
+  );
+}
+
+/**
+ * Seconds left before a new code may be asked for, and a way to start
+ * counting; `fromMount` starts at once (a page shown right after a code was sent).
+ */
+export function useCountdown(fromMount = false): [number, () => void] {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (fromMount) setLeft(RESEND_AFTER_SECONDS);
+  }, [fromMount]);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft(left - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return [left, () => setLeft(RESEND_AFTER_SECONDS)];
+}
+
+/**
+ * Asks for a new code (posting `fields` to `action` again), once the
+ * countdown allows. Without JavaScript the server answers by sending the
+ * browser back to the code step.
+ */
+export function ResendForm({ action, fields, left, onSent }: { action: string; fields: Record<string, string>; left: number; onSent(): void }) {
+  const { t } = useTranslation();
+  return (
+    <ApiForm
+      action={action}
+      className="resend-form"
+      read={() => ({ body: fields })}
+      onAnswer={(answer) => {
+        if (answer.ok) onSent();
+        return answer.body.notice;
+      }}
+      disabled={left > 0}
+      submitLabel={left > 0 ? t("account.resendIn", { seconds: left }) : t("account.resend")}
+    >
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </ApiForm>
+  );
+}
+
+/**
+ * The subscriber's sign-in. `initial` is the step a page address asks for
+ * (the form posts of a browser without JavaScript); `onSignedIn` runs once
+ * the code is accepted and the session cookie set.
+ */
+export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string }; onSignedIn(): Promise<void> }) {
+  const { t } = useTranslation();
+  const { lang, path } = useSite();
+  const [msisdn, setMsisdn] = useState(initial?.msisdn ?? "");
+  const [step, setStep] = useState<"number" | "code">(initial ? "code" : "number");
+  const [left, startCountdown] = useCountdown(Boolean(initial));
+  const container = useRef<HTMLDivElement>(null);
+  const stepShown = useRef(step);
+
+  // A step shown after the first moves focus to its field.
+  useEffect(() => {
+    if (stepShown.current === step) return;
+    stepShown.current = step;
+    container.current?.querySelector<HTMLElement>("input:not([type=hidden])")?.focus();
+  }, [step]);
+
+  const page = localePath(lang, path);
+  return (
+    <div className="login-flow" ref={container}>
+      {step === "number" ? (
+        <ApiForm<{ msisdn: string }>
+          action="/api/auth/request-otp"
+          read={(fields) => readNumber(fields)}
+          onAnswer={(answer) => {
+            if (!answer.ok) return answer.body.notice;
+            setMsisdn(answer.body.msisdn ?? msisdn);
+            setStep("code");
+            startCountdown();
+          }}
+          submitLabel={t("account.sendCode")}
+        >
+          <NumberField label={t("account.number")} hint={t("account.numberHint")} defaultValue={msisdn} />
+        </ApiForm>
+      ) : (
+        <>
+          <ApiForm<{ subscriber: unknown }>
+            action="/api/auth/validate-otp"
+            returnTo={`${page}?${new URLSearchParams({ step: "code", msisdn })}`}
+            read={readCode}
+            onAnswer={async (answer) => {
+              if (!answer.ok) return answer.body.notice;
+              await onSignedIn();
+            }}
+            submitLabel={t("account.verify")}
+          >
+            <input type="hidden" name="msisdn" value={msisdn} />
+            <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
+          </ApiForm>
+          <ResendForm action="/api/auth/request-otp" fields={{ msisdn }} left={left} onSent={startCountdown} />
+          <a
+            href={page}
+            className="change-number"
+            onClick={(event) => {
+              event.preventDefault();
+              setStep("number");
+            }}
+          >
+            {t("account.changeNumber")}
+          </a>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Calls to the self-service endpoints of the site's server (see
+ * `server/src/account/mod.rs`). The operator's token never reaches the page:
+ * it lives in an httpOnly cookie the browser sends along.
+ */
+import type { Notice } from "../../contract";
+import type { Lang } from "../../routes";
+
+/** What every endpoint may add to its data. */
+export interface Answered {
+  notice?: Notice;
+  /** Where the browser goes next (after logging out, a lapsed session, CPM steps). */
+  redirect?: string;
+}
+
+export interface Answer<T> {
+  status: number;
+  ok: boolean;
+  body: Partial<T> & Answered;
+}
+
+const UNREACHABLE: Notice = { type: "error", key: "somethingWentWrong" };
+
+/**
+ * Sends `body` as JSON in the visitor's language. A network failure or an
+ * answer that is not JSON comes back as status 0 with "Something went wrong".
+ */
+export async function callApi<T = Record<string, never>>(method: "GET" | "POST" | "PUT", path: string, lang: Lang, body?: object): Promise<Answer<T>> {
+  try {
+    const response = await fetch(path, {
+      method,
+      headers: { accept: "application/json", "x-site-lang": lang, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      cache: "no-store",
+    });
+    const answer = await response.json();
+    return { status: response.status, ok: response.ok, body: answer ?? {} };
+  } catch (error) {
+    console.error(`${method} ${path}`, error);
+    const body: Answered = { notice: UNREACHABLE };
+    return { status: 0, ok: false, body: body as Partial<T> & Answered };
+  }
+}

@@ -1,0 +1,38 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { isOtpCode, localMsisdn, maskMsisdn, parseMsisdn } from "./msisdn";
+
+describe("parseMsisdn", () => {
+  it("accepts every Tanzanian form and gives international digits", () => {
+    for (const input of ["+255754000001", "255754000001", "0754000001", "754000001", "0754 000 001", "+255 (754) 000-001", " 0754.000.001 "]) {
+      assert.equal(parseMsisdn(input), "255754000001", input);
+    }
+    assert.equal(parseMsisdn("0654123456"), "255654123456");
+  });
+
+  it("refuses what is not a Tanzanian mobile number", () => {
+    for (const input of ["", "12345", "+254712345678", "07540000011", "075400000", "abc", "0222123456", "255", "+255 754 000 00", "++255754000001", "00255754000001"]) {
+      assert.equal(parseMsisdn(input), null, input);
+    }
+  });
+});
+
+describe("isOtpCode", () => {
+  it("wants exactly six digits", () => {
+    assert.ok(isOtpCode("123456"));
+    assert.ok(isOtpCode(" 123456 "));
+    for (const input of ["", "12345", "1234567", "12a456", "12 456"]) assert.equal(isOtpCode(input), false, input);
+  });
+});
+
+describe("showing numbers", () => {
+  it("writes a number the local way", () => {
+    assert.equal(localMsisdn("255754000001"), "0754 000 001");
+    assert.equal(localMsisdn("not a number"), "not a number");
+  });
+
+  it("masks all but the last three digits", () => {
+    assert.equal(maskMsisdn("255754000001"), "**** *** 001");
+    assert.equal(maskMsisdn("0754123987"), "**** *** 987");
+  });
+});

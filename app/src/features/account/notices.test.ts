@@ -1,0 +1,40 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { createI18n } from "../../i18n";
+import { noticeText, noticeToast } from "./notices";
+
+const en = createI18n("en").t;
+const sw = createI18n("sw").t;
+
+describe("notices as toasts", () => {
+  it("translates a key into the visitor's language (spec §8 texts)", () => {
+    assert.deepEqual(noticeToast({ type: "warning", key: "purchaseReceived" }, en), {
+      type: "warning",
+      title: "Success",
+      text: "Your Request has being received",
+    });
+    assert.equal(noticeText({ type: "warning", key: "purchaseReceived" }, sw), "Ombi Lako Limepokelewa");
+    assert.equal(noticeText({ type: "error", key: "errorOccurred" }, sw), "Kuna hitilafu imetokea");
+    assert.equal(noticeText({ type: "error", key: "sessionExpired" }, en), "Your session has expired. Please log in again.");
+    assert.equal(noticeText({ type: "error", key: "notRight" }, en), "Something is not right!, Please try Again or contact Customer Support");
+    assert.equal(noticeText({ type: "error", key: "balanceError" }, en), "Sorry an Error occured");
+    assert.equal(noticeText({ type: "warning", key: "otpSent" }, en), "Sent The OTP to your Phone Number");
+  });
+
+  it("titles errors Error / Hitilafu and keeps a given duration", () => {
+    assert.deepEqual(noticeToast({ type: "error", key: "somethingWentWrong", duration: 7000 }, en), {
+      type: "error",
+      title: "Error",
+      text: "Something went wrong",
+      duration: 7000,
+    });
+    assert.equal(noticeToast({ type: "error", key: "invalidMsisdn" }, sw).title, "Hitilafu");
+    assert.equal(noticeToast({ type: "info", text: "Sent" }, en).title, "Information");
+  });
+
+  it("shows the operator's text as it came, and an unknown key as a generic failure", () => {
+    assert.equal(noticeText({ type: "error", text: "Salio halitoshi", key: "errorOccurred" }, sw), "Salio halitoshi");
+    assert.equal(noticeText({ type: "error", key: "fromTheFuture" }, en), "Something went wrong");
+    assert.equal(noticeText({ type: "error" }, en), "Something went wrong");
+  });
+});
