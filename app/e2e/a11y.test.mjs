@@ -82,6 +82,52 @@ for (const lang of ["en", "sw"]) {
   }
 }
 
+/**
+ * Signs `browserContext` in as Amina through the endpoints (a subscriber
+ * session and a CPM session), the way the page's script does.
+ */
+async function signIn(browserContext) {
+  const send = (path, data) => browserContext.request.post(site.base + path, { data, headers: { origin: site.base } });
+  const code = async () => (await (await browserContext.request.get(`${site.base}/sandbox/inbox?msisdn=255754000001`)).json()).code;
+  for (const [request, validate] of [["/api/auth/request-otp", "/api/auth/validate-otp"], ["/api/cpm/request-otp", "/api/cpm/validate-otp"]]) {
+    assert.equal((await send(request, { msisdn: "0754000001" })).status(), 200, request);
+    assert.equal((await send(validate, { msisdn: "0754000001", code: await code() })).status(), 200, validate);
+  }
+}
+
+test("the self-service pages of a signed-in subscriber have no serious or critical accessibility violation", async () => {
+  const signedIn = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+  await signIn(signedIn);
+  const failing = [];
+  for (const prefix of ["", "/sw"]) {
+    for (const path of ["/account", "/customer-permission-management"]) {
+      const page = await signedIn.newPage();
+      const response = await page.goto(site.base + prefix + path);
+      assert.equal(response.status(), 200, path);
+      assert.equal(page.url(), site.base + prefix + path, "signed in, not sent to a sign-in page");
+      await hydrated(page);
+      failing.push(...report(page.url(), await audit(page)).map((v) => `${page.url()}: ${v.impact} ${v.id}`));
+      await page.close();
+    }
+  }
+  await signedIn.close();
+  assert.deepEqual(failing, []);
+});
+
+for (const lang of ["en", "sw"]) {
+  test(`${lang} the open login dialog, at its code step, has no serious or critical accessibility violation`, async () => {
+    const page = await context.newPage();
+    await page.goto(site.base + (lang === "sw" ? "/sw/account?step=code&msisdn=0754000002" : "/account?step=code&msisdn=0754000002"));
+    await hydrated(page);
+    const failing = report(page.url() + " (code step)", await audit(page));
+    await page.locator("#account-control").click();
+    await page.getByRole("dialog").waitFor();
+    failing.push(...report(page.url() + " (login dialog)", await audit(page)));
+    assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+    await page.close();
+  });
+}
+
 test("an open menu panel has no serious or critical accessibility violation", async () => {
   const page = await context.newPage();
   await page.goto(site.base + "/");

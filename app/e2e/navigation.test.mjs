@@ -65,3 +65,16 @@ test("a page chunk that fails to load makes a full page load of the target", asy
   assert.deepEqual(errors.filter((e) => !e.includes("ERR_FAILED")), []);
   await page.close();
 });
+
+test("page data that fails to load shows the spec's warning toast titled Error, and the page stays", async () => {
+  const page = await browser.newPage();
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  await page.route("**/_data/voice-sms", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+  await clientNavigate(page, "/voice-sms");
+  const toast = page.locator(".toast-warning", { hasText: "Failed to Load Content." });
+  await toast.waitFor();
+  assert.equal(await toast.locator(".toast-title").textContent(), "Error");
+  assert.ok(await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).isVisible(), "the page shown stays");
+  await page.close();
+});

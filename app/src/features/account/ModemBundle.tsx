@@ -71,8 +71,8 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
     if (modem) setState({ step: "modemBundle", msisdn: modem });
   }, []);
 
-  const codeSent = (alternative: Alternative) => {
-    setState({ step: "otps", ...alternative });
+  const codeSent = ({ msisdn, alternativeMsisdn }: Alternative) => {
+    setState({ step: "otps", msisdn, alternativeMsisdn });
     startCountdown();
   };
 

@@ -25,7 +25,8 @@ export function readPurchase(fields: FormData, forModem: boolean): Read {
   const bundleId = String(fields.get("bundleId") ?? "");
   if (!bundleId) return { invalid: "chooseBundle", field: "bundleId" };
   const body: Record<string, unknown> = { bundleId, purchaseChannel: String(fields.get("purchaseChannel") ?? "AIRTIME") };
-  if (forModem) body.forModem = true;
+  // The server reads `forModem` as form text, in JSON too.
+  if (forModem) body.forModem = "true";
   else if (fields.get("recipient") === "friend") {
     const friend = parseMsisdn(String(fields.get("subscriber") ?? ""));
     if (!friend) return { invalid: "invalidMsisdn", field: "subscriber" };

@@ -135,6 +135,6 @@ describe("reading the forms", () => {
     });
     assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend", subscriber: "07" }), false), { invalid: "invalidMsisdn", field: "subscriber" });
     assert.deepEqual(readPurchase(form({ purchaseChannel: "AIRTIME" }), false), { invalid: "chooseBundle", field: "bundleId" });
-    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend" }), true), { body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", forModem: true } });
+    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend" }), true), { body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", forModem: "true" } });
   });
 });
