@@ -9,6 +9,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Notice, Subscriber } from "../../contract";
+import { useSite } from "../../app/site";
+import { localePath } from "../../routes";
+import type { Answer } from "./api";
 import { LoginDialog } from "./LoginDialog";
 import { noticeToast } from "./notices";
 
@@ -35,6 +38,12 @@ export interface Account {
   signedIn(after?: string): Promise<void>;
   /** Signed out (logged out, or the session lapsed): the browser goes to `redirect`. */
   signedOut(redirect: string): Promise<void>;
+  /**
+   * A call that did not work: its notice as a toast ("Something went wrong"
+   * when it has none); a 401 means the session is over (spec §4), so the
+   * browser goes home signed out.
+   */
+  failed(answer: Answer<unknown>): Promise<void>;
   setSubscriber(subscriber: Subscriber | null): void;
 }
 
@@ -46,6 +55,7 @@ const AccountContext = createContext<Account>({
   openLogin: () => {},
   signedIn: async () => {},
   signedOut: async () => {},
+  failed: async () => {},
   setSubscriber: () => {},
 });
 
@@ -73,6 +83,7 @@ export function AccountProvider({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  const { lang } = useSite();
   const [login, setLogin] = useState<{ after?: string } | null>(null);
   const signedIn = useCallback(
     async (after?: string) => {
@@ -82,21 +93,25 @@ export function AccountProvider({
     [actions],
   );
   const notify = useCallback((notice: Notice) => toast(noticeToast(notice, t)), [toast, t]);
-  const account = useMemo<Account>(
-    () => ({
+  const account = useMemo<Account>(() => {
+    const signedOut = async (redirect: string) => {
+      forgetModem();
+      actions.setSubscriber(null);
+      await actions.refresh(redirect);
+    };
+    return {
       subscriber,
       notify,
       openLogin: (after) => setLogin({ after }),
       signedIn,
-      signedOut: async (redirect) => {
-        forgetModem();
-        actions.setSubscriber(null);
-        await actions.refresh(redirect);
+      signedOut,
+      failed: async (answer) => {
+        notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
+        if (answer.status === 401) await signedOut(localePath(lang, "/"));
       },
       setSubscriber: actions.setSubscriber,
-    }),
-    [subscriber, notify, signedIn, actions],
-  );
+    };
+  }, [subscriber, notify, signedIn, actions, lang]);
 
   // triggerAuthDialog: a purchase link (`data-purchase`) opens the dialog
   // for a signed-out visitor instead of leaving the page. The capture phase

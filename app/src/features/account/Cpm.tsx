@@ -25,7 +25,7 @@ export function CpmNumberForm() {
     <ApiForm
       action="/api/cpm/request-otp"
       className="cpm-form"
-      read={(fields) => readNumber(fields)}
+      read={readNumber}
       onAnswer={(answer) => {
         if (!answer.ok || !answer.body.redirect) return answer.body.notice;
         if (answer.body.notice) notify(answer.body.notice);

@@ -61,7 +61,7 @@ export function ModemBundle({ bundles }: { bundles: Bundle[] }) {
 
 function ModemFlow({ bundles }: { bundles: Bundle[] }) {
   const { t } = useTranslation();
-  const { notify } = useAccount();
+  const { failed } = useAccount();
   const [state, setState] = useState<Step>({ step: "number" });
   const [left, startCountdown] = useCountdown();
 
@@ -81,12 +81,12 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
       return (
         <ApiForm<Alternative>
           action="/api/modem/check"
-          read={(fields) => readNumber(fields)}
+          read={readNumber}
           onAnswer={(answer, sent) => {
             const { msisdn, alternativeMsisdn } = answer.body;
             if (answer.ok && msisdn && alternativeMsisdn) setState({ step: "modems", msisdn, alternativeMsisdn });
             else if (answer.status === 404) setState({ step: "registeringNewNumber", msisdn: String(sent.msisdn) });
-            else notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
+            else return failed(answer);
           }}
           submitLabel={t("modem.check")}
         >
@@ -111,7 +111,7 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
             onAnswer={(answer) => {
               const { msisdn, alternativeMsisdn } = answer.body;
               if (answer.ok && msisdn && alternativeMsisdn) setState({ step: "modems", msisdn, alternativeMsisdn });
-              else notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
+              else return failed(answer);
             }}
             submitLabel={t("modem.register")}
           >
@@ -127,10 +127,7 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
             action="/api/modem/validate-otp"
             read={readCode}
             onAnswer={(answer) => {
-              if (!answer.ok) {
-                notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
-                return;
-              }
+              if (!answer.ok) return failed(answer);
               const modem = answer.body.modem ?? state.msisdn;
               try {
                 sessionStorage.setItem(MODEM_BUNDLE_KEY, modem);
@@ -172,14 +169,15 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
 
 function RequestModemCode({ alternative, onSent }: { alternative: Alternative; onSent(alternative: Alternative): void }) {
   const { t } = useTranslation();
-  const { notify } = useAccount();
+  const { notify, failed } = useAccount();
   return (
     <ApiForm
       action="/api/modem/request-otp"
       read={() => ({ body: { msisdn: alternative.msisdn, alternativeMsisdn: alternative.alternativeMsisdn } })}
       onAnswer={(answer) => {
-        notify(answer.body.notice ?? { type: answer.ok ? "warning" : "error", key: answer.ok ? "otpSent" : "somethingWentWrong" });
-        if (answer.ok) onSent(alternative);
+        if (!answer.ok) return failed(answer);
+        notify(answer.body.notice ?? { type: "warning", key: "otpSent" });
+        onSent(alternative);
       }}
       submitLabel={t("modem.sendCode")}
     />

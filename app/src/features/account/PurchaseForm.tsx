@@ -10,7 +10,6 @@ import { useTranslation } from "react-i18next";
 import type { Bundle, Subscriber } from "../../contract";
 import { formatTzs } from "../../format";
 import { useSite } from "../../app/site";
-import { localePath } from "../../routes";
 import { useAccount } from "./AccountContext";
 import { ApiForm, type Read } from "./ApiForm";
 import { callApi } from "./api";
@@ -46,9 +45,10 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
 
   async function readBalances() {
     const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
+    if (!answer.ok) return account.failed(answer);
+    // "Sorry an Error occured" comes with the subscriber when only the balances failed.
     if (answer.body.notice) account.notify(answer.body.notice);
-    if (answer.status === 401) await account.signedOut(localePath(lang, "/"));
-    else if (answer.body.subscriber) account.setSubscriber(answer.body.subscriber);
+    if (answer.body.subscriber) account.setSubscriber(answer.body.subscriber);
   }
 
   return (
@@ -57,13 +57,10 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
       className="purchase-form"
       read={(fields) => readPurchase(fields, Boolean(forModem))}
       onAnswer={async (answer) => {
-        account.notify(answer.body.notice ?? { type: "error", key: "notRight" });
-        if (answer.status === 401) {
-          // Spec §4: a 401 logs out and sends the browser home.
-          await account.signedOut(localePath(lang, "/"));
-          return;
-        }
-        if (!answer.ok) return;
+        // Spec §8: a purchase that fails unexpectedly (no answer at all) is "Something is not right!".
+        if (answer.status === 0) answer.body.notice = { type: "error", key: "notRight" };
+        if (!answer.ok) return account.failed(answer);
+        account.notify(answer.body.notice ?? { type: "warning", key: "purchaseReceived" });
         setReloading(true);
         reloadTimer.current = setTimeout(() => window.location.reload(), answer.body.reloadAfterMs ?? RELOAD_AFTER_MS);
         await readBalances();

@@ -14,9 +14,9 @@ import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
 /** A new code can be asked for this long after the last (OPERATOR_API.md). */
 export const RESEND_AFTER_SECONDS = 60;
 
-export function readNumber(fields: FormData, field = "msisdn"): Read {
-  const msisdn = parseMsisdn(String(fields.get(field) ?? ""));
-  return msisdn ? { body: { [field]: msisdn } } : { invalid: "invalidMsisdn", field };
+export function readNumber(fields: FormData): Read {
+  const msisdn = parseMsisdn(String(fields.get("msisdn") ?? ""));
+  return msisdn ? { body: { msisdn } } : { invalid: "invalidMsisdn", field: "msisdn" };
 }
 
 export function readCode(fields: FormData): Read {
@@ -145,7 +145,7 @@ export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string 
       {step === "number" ? (
         <ApiForm<{ msisdn: string }>
           action="/api/auth/request-otp"
-          read={(fields) => readNumber(fields)}
+          read={readNumber}
           onAnswer={(answer) => {
             if (!answer.ok) return answer.body.notice;
             setMsisdn(answer.body.msisdn ?? msisdn);
