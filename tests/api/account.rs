@@ -130,8 +130,13 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"], json!({ "type": "warning", "key": "purchaseReceived" }));
     assert_eq!(body["reloadAfterMs"], 5000);
+    // A friend's number left in the form is ignored when buying for oneself.
+    let (status, _, _) = amina
+        .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "recipient": "self", "subscriber": "0799" }))
+        .await;
+    assert_eq!(status, StatusCode::OK, "the leftover number is not even parsed");
     let (_, amina_after) = amina.get("/api/account").await;
-    assert_eq!(amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(), amina_before["balance"]["mainBalance"].as_f64().unwrap() - price);
+    assert_eq!(amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(), amina_before["balance"]["mainBalance"].as_f64().unwrap() - 2.0 * price);
     let (_, juma_after) = juma.get("/api/account").await;
     assert_ne!(juma_after["subscriber"]["balance"]["bundle"], juma_before["balance"]["bundle"], "the friend got the bundle");
     assert_eq!(juma_after["subscriber"]["balance"]["mainBalance"], juma_before["balance"]["mainBalance"], "the friend paid nothing");
@@ -226,9 +231,14 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     assert_eq!(body["notice"], json!({ "type": "warning", "key": "otpSent" }));
     assert_eq!((body["modems"].clone(), body["otps"].clone()), (json!(false), json!(true)));
     let code = latest_code(&amina.client, &app.address, AMINA).await;
+    let buy_for_modem = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "forModem": true });
+    let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem.clone()).await;
+    assert_eq!((status, &body["notice"]["key"]), (StatusCode::CONFLICT, &json!("signInFirst")), "no modem signed in: refused, not charged to Amina");
     let (status, body, _) = amina.post("/api/modem/validate-otp", json!({ "msisdn": "0754000010", "code": code })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["modemBundle"], true);
+    let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     // A modem without an alternative number gets the signed-in number registered.
     let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000011" })).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -327,7 +337,7 @@ async fn customer_permission_management_has_its_own_sign_in() {
         .client
         .put(app.url(&format!("/api/cpm/permissions/{first}")))
         .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "granted": (!granted).to_string() }))
+        .json(&json!({ "granted": !granted }))
         .send()
         .await
         .unwrap();

@@ -471,7 +471,8 @@ fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, Reply> {
 }
 
 /// `GET /api/account`: details and balances of the signed-in subscriber.
-async fn account(State(state): State<AppState>, jar: PrivateCookieJar) -> Response {
+async fn account(State(state): State<AppState>, jar: PrivateCookieJar, headers: HeaderMap) -> Response {
+    let home = crate::pages::LocalPath::href(lang_of(&headers, None), "/");
     let session = match require(&state, &jar) {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, false, &FormCommon::default()),
@@ -487,7 +488,7 @@ async fn account(State(state): State<AppState>, jar: PrivateCookieJar) -> Respon
             Reply::notice(StatusCode::BAD_GATEWAY, Notice::key(NoticeKind::Error, "balanceError")).send(jar, false, &FormCommon::default())
         }
         // Spec §4: a 401, or customer details failing with 400 or more, logs out.
-        Err(_) => Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some("/".into()) }
+        Err(_) => Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some(home) }
             .send(Session::clear(jar, Kind::Subscriber, https(&state)), false, &FormCommon::default()),
     }
 }
@@ -511,16 +512,33 @@ pub fn localize_bundles(bundles: &[operator::CatalogueBundle], lang: Lang) -> Ve
         .collect()
 }
 
+/// A yes/no field: a JSON boolean, or the text a form sends.
+fn flag<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Bool(bool),
+        Text(String),
+    }
+    Ok(match Flag::deserialize(deserializer)? {
+        Flag::Bool(value) => value,
+        Flag::Text(text) => matches!(text.as_str(), "true" | "on" | "1" | "yes"),
+    })
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PurchaseForm {
     bundle_id: String,
     purchase_channel: String,
+    /// `self` or `friend`; with `self` a friend's number left in the form is ignored.
+    #[serde(default)]
+    recipient: Option<String>,
     #[serde(default)]
     subscriber: Option<String>,
     /// Buy for the modem signed in through the modem flow.
-    #[serde(default)]
-    for_modem: Option<String>,
+    #[serde(default, deserialize_with = "flag")]
+    for_modem: bool,
     #[serde(flatten)]
     common: FormCommon,
 }
@@ -534,7 +552,8 @@ async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: S
         Err(reply) => return reply.send(jar, input.form, &common),
     };
     let form = &input.value;
-    let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let for_friend = form.recipient.as_deref() != Some("self");
+    let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| for_friend && !s.is_empty()) {
         Some(number) => match parse_msisdn(number) {
             Ok(msisdn) => msisdn.to_string(),
             Err(reply) => return reply.send(jar, input.form, &common),
@@ -546,8 +565,15 @@ async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: S
         _ => return Reply::notice(StatusCode::BAD_REQUEST, Notice::key(NoticeKind::Error, "badRequest")).send(jar, input.form, &common),
     };
     let request = Purchase { bundle_id: Value::String(form.bundle_id.trim().to_owned()), touch_point: String::new(), purchase_channel: channel, subscriber: friend };
-    let modem = form.for_modem.is_some().then_some(session.modem.clone()).flatten();
-    let token = modem.as_ref().map_or(session.token.as_str(), |m| m.token.as_str());
+    // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
+    let token = match (form.for_modem, &session.modem) {
+        (false, _) => session.token.clone(),
+        (true, Some(modem)) => modem.token.clone(),
+        (true, None) => {
+            return Reply::notice(StatusCode::CONFLICT, Notice::key(NoticeKind::Error, "signInFirst")).send(jar, input.form, &common);
+        }
+    };
+    let token = token.as_str();
     match state.operator.purchase(token, &request).await {
         Ok(_) => Reply::ok(json!({ "reloadAfterMs": 5000 }))
             .with_notice(Notice::key(NoticeKind::Warning, "purchaseReceived"))
@@ -756,7 +782,8 @@ async fn cpm_permissions(State(state): State<AppState>, jar: PrivateCookieJar, h
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PermissionForm {
-    granted: String,
+    #[serde(deserialize_with = "flag")]
+    granted: bool,
     #[serde(flatten)]
     common: FormCommon,
 }
@@ -773,7 +800,7 @@ async fn cpm_set_permission(
     let Some(session) = Session::load(&jar, Kind::Cpm, https(&state)) else {
         return Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "sessionExpired")).send(jar, input.form, &common);
     };
-    let granted = matches!(input.value.granted.as_str(), "true" | "on" | "1" | "yes");
+    let granted = input.value.granted;
     match state.operator.cpm_set_permission(&session.token, &id, granted).await {
         Ok(()) => Reply::ok(json!({ "id": id, "granted": granted }))
             .with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))
