@@ -40,7 +40,9 @@ test("a redirect route followed client-side: site paths in place, other sites in
 });
 
 test("a page chunk that fails to load makes a full page load of the target", async () => {
-  const page = await browser.newPage();
+  // The service worker would fetch the chunk itself, out of the test's reach.
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
   const errors = watchErrors(page);
   const documents = [];
   page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
@@ -63,7 +65,7 @@ test("a page chunk that fails to load makes a full page load of the target", asy
   assert.deepEqual(documents, ["/", "/news-events"], "the target was loaded in full");
   await hydrated(page);
   assert.deepEqual(errors.filter((e) => !e.includes("ERR_FAILED")), []);
-  await page.close();
+  await context.close();
 });
 
 test("page data that fails to load shows the spec's warning toast titled Error, and the page stays", async () => {
@@ -77,4 +79,23 @@ test("page data that fails to load shows the spec's warning toast titled Error, 
   assert.equal(await toast.locator(".toast-title").textContent(), "Error");
   assert.ok(await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).isVisible(), "the page shown stays");
   await page.close();
+});
+
+test("the service worker, scoped to the site, keeps a page read before readable offline", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.base + "/voice-sms");
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // The first visit installs the worker; the next load goes through it.
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.goto(site.base + "/sw/voice-sms");
+  await context.setOffline(true);
+  await page.goto(site.base + "/sw/voice-sms");
+  assert.equal(await page.getAttribute("html", "lang"), "sw");
+  assert.ok(await page.getByRole("main").isVisible(), "the page came from the worker's copy");
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).scope);
+  assert.equal(scope, site.base + "/");
+  await context.setOffline(false);
+  await context.close();
 });

@@ -9,6 +9,7 @@ import { ClientApp } from "./app/ClientApp";
 import { ToastProvider } from "./features/notifications/Toasts";
 import { createI18n } from "./i18n";
 import { loadPage } from "./pages";
+import { registerServiceWorker } from "./sw/register";
 
 // A page chunk that is gone (a new deploy): load the target address in full,
 // which brings the new build's HTML and chunks.
@@ -39,3 +40,4 @@ async function start() {
 }
 
 start();
+registerServiceWorker();

@@ -34,7 +34,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (/^\/(api|_data|sandbox)\//.test(url.pathname) || /^\/sw\//.test(url.pathname)) return;
+  if (/^\/(api|_data|sandbox)\//.test(url.pathname) || url.pathname === "/sw.js") return;
   if (url.pathname.startsWith("/assets/")) {
     event.respondWith(caches.match(request).then((hit) => hit || fetchInto(ASSETS, request)));
   } else if (url.pathname.startsWith("/static/")) {
