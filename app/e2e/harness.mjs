@@ -25,7 +25,7 @@ export async function startSite(env = {}) {
   const bin = process.env.SITE_BIN || join(root, "target/debug/site");
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(bin, [], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SITE_URL: base, DATA_DIR: mkdtempSync(join(tmpdir(), "site-e2e-")), ...env },
+    env: { RUST_LOG: "warn", ...process.env, PORT: String(port), HOST: "127.0.0.1", SITE_URL: base, DATA_DIR: mkdtempSync(join(tmpdir(), "site-e2e-")), ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const deadline = Date.now() + 30_000;

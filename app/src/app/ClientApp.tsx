@@ -12,6 +12,7 @@ import { useNotify } from "../features/notifications/Toasts";
 import { loadPage, type PageModule } from "../pages";
 import { App, type Shown } from "./App";
 import { pageTitle } from "./head";
+import { useLinkNavigation } from "./linkNavigation";
 import { isExternal } from "./site";
 
 const SCROLL_KEY = "scrollPositions";
@@ -81,6 +82,7 @@ export async function loadPageChunk(kind: string, url: string): Promise<PageModu
 }
 
 export function ClientApp({ initial }: { initial: Shown }) {
+  useLinkNavigation();
   const location = useLocation();
   const navigationType = useNavigationType();
   const navigate = useNavigate();

@@ -1,6 +1,5 @@
 /** The current language, page and route, for links, the menu and the language switch. */
 import { createContext, useContext, type AnchorHTMLAttributes } from "react";
-import { Link } from "react-router";
 import { localePath, type Lang } from "../routes";
 
 export interface Site {
@@ -31,13 +30,16 @@ export function isExternal(url: string): boolean {
 }
 
 /**
- * A link to a path of the site in the current language, navigated
- * client-side. Other sites, `tel:` and `mailto:` are plain anchors.
+ * A link to a path of the site in the current language. It renders a plain
+ * anchor (cheap on the server's engine, where a page holds ~150 menu links);
+ * in the browser one delegated listener (`useLinkNavigation`) turns clicks on
+ * same-site anchors into client-side navigation. Other sites, `tel:` and
+ * `mailto:` are plain anchors too.
  */
 export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
   const { lang } = useSite();
   if (isExternal(to)) {
     return <a href={to} rel="noopener" target={newTab ? "_blank" : undefined} {...attributes} />;
   }
-  return <Link to={localePath(lang, to)} {...attributes} />;
+  return <a href={localePath(lang, to)} {...attributes} />;
 }
