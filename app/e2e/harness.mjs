@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -77,4 +78,20 @@ export async function hydrated(page) {
     return root && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+/**
+ * Starts the site and a browser before a file's tests and stops both after;
+ * `assign` receives `{ site, browser }` once they are up.
+ */
+export function withSiteAndBrowser(assign, env = {}) {
+  let started = {};
+  before(async () => {
+    started = { site: await startSite(env), browser: await launchBrowser() };
+    assign(started);
+  });
+  after(async () => {
+    await started.browser?.close();
+    await started.site?.stop();
+  });
 }

@@ -1,20 +1,12 @@
 // The main menu by keyboard only, with and without JavaScript, wide and narrow.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+withSiteAndBrowser((started) => ({ site, browser } = started));
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };

@@ -1,21 +1,13 @@
 // Client-side navigation beyond plain pages: redirect routes answered by
 // /_data, and a page chunk that is gone (a new deploy).
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+withSiteAndBrowser((started) => ({ site, browser } = started));
 
 /** Navigates the way a router link does, without a document load. */
 function clientNavigate(page, path) {

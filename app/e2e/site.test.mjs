@@ -1,19 +1,11 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
 
-before(async () => {
-  site = await startSite();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+withSiteAndBrowser((started) => ({ site, browser } = started));
 
 test("home renders on the server and hydrates without console errors", async () => {
   const page = await browser.newPage();
