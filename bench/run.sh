@@ -30,7 +30,7 @@ cat >"$MISS_LUA" <<'LUA'
 counter = 0
 request = function()
   counter = counter + 1
-  return wrk.format("GET", "/internet-overview?bench=" .. counter .. "-" .. math.random(1e9))
+  return wrk.format("GET", "/?bench=" .. counter .. "-" .. math.random(1e9))
 end
 LUA
 
