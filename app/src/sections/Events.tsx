@@ -1,7 +1,7 @@
-import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useSite } from "../app/site";
 import { formatDate } from "../format";
+import { DataTable } from "./DataTable";
 
 export interface EventEntry {
   id?: number;
@@ -15,34 +15,18 @@ export interface EventEntry {
 export function Events({ title, events }: { title?: string | null; events: EventEntry[] }) {
   const { t } = useTranslation();
   const { lang } = useSite();
-  const heading = useId();
   return (
-    <section className="data-table">
-      {title && <h2 id={heading}>{title}</h2>}
-      <div className="table-scroll">
-        <table aria-labelledby={title ? heading : undefined}>
-          <thead>
-            <tr>
-              <th scope="col">{t("events.event")}</th>
-              <th scope="col">{t("events.date")}</th>
-              <th scope="col">{t("events.time")}</th>
-              <th scope="col">{t("events.location")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((event, index) => (
-              <tr key={event.id ?? index}>
-                <th scope="row">{event.title}</th>
-                <td>
-                  <time dateTime={event.date}>{formatDate(event.date, lang)}</time>
-                </td>
-                <td>{event.time}</td>
-                <td>{event.location}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <DataTable title={title} columns={[t("events.event"), t("events.date"), t("events.time"), t("events.location")]}>
+      {events.map((event, index) => (
+        <tr key={event.id ?? index}>
+          <th scope="row">{event.title}</th>
+          <td>
+            <time dateTime={event.date}>{formatDate(event.date, lang)}</time>
+          </td>
+          <td>{event.time}</td>
+          <td>{event.location}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

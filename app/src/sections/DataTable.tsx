@@ -1,0 +1,41 @@
+import { useId, type ReactNode } from "react";
+
+/**
+ * The frame every tabular section shares: an optional heading that labels
+ * the table, horizontal scrolling on narrow screens, column headers, and
+ * whatever follows the table (a note).
+ */
+export function DataTable({
+  title,
+  columns,
+  children,
+  after,
+}: {
+  title?: string | null;
+  columns: ReactNode[];
+  /** The body rows. */
+  children: ReactNode;
+  after?: ReactNode;
+}) {
+  const heading = useId();
+  return (
+    <section className="data-table">
+      {title && <h2 id={heading}>{title}</h2>}
+      <div className="table-scroll">
+        <table aria-labelledby={title ? heading : undefined}>
+          <thead>
+            <tr>
+              {columns.map((column, index) => (
+                <th key={index} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+      {after}
+    </section>
+  );
+}
