@@ -3,18 +3,17 @@ import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { PageData } from "../contract";
 import { createI18n } from "../i18n";
+import { pageData } from "../testing/pageData";
 import { Head, pageTitle } from "./head";
 
-const data = (overrides: Partial<PageData> = {}): PageData => ({
-  lang: "sw",
-  path: "/voice-sms",
-  status: 200,
-  route: { name: "voice", page: "content", params: {} },
-  content: { page: { title: "Simu", sections: [], seo: { metaDescription: "Dakika & SMS" } }, sidebar: null },
-  subscriber: null,
-  siteUrl: "https://example.co.tz",
-  ...overrides,
-});
+const data = (overrides: Partial<PageData> = {}): PageData =>
+  pageData({
+    lang: "sw",
+    path: "/voice-sms",
+    route: { name: "voice", page: "content", params: {} },
+    content: { page: { title: "Simu", sections: [], seo: { metaDescription: "Dakika & SMS" } }, sidebar: null },
+    ...overrides,
+  });
 
 const assets = { stylesheets: [], preload: [] };
 

@@ -1,19 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { PageData } from "../contract";
+import { pageData } from "../testing/pageData";
 import { createI18n } from "../i18n";
 import { breadcrumbs } from "./breadcrumbs";
 
-const data = (overrides: Partial<PageData>): PageData => ({
-  lang: "en",
-  path: "/",
-  status: 200,
-  route: { name: "home", page: "content", params: {} },
-  content: { page: null, sidebar: null },
-  subscriber: null,
-  siteUrl: "https://example.co.tz",
-  ...overrides,
-});
+const data = pageData;
 
 describe("breadcrumbs", () => {
   const { t } = createI18n("en");

@@ -1,18 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { PageData } from "../contract";
+import { pageData } from "../testing/pageData";
 import { canonicalPath, fillPath, itemPath, languagePaths } from "./paths";
 
-const data = (overrides: Partial<PageData>): PageData => ({
-  lang: "en",
-  path: "/",
-  status: 200,
-  route: { name: "home", page: "content", params: {} },
-  content: { page: null, sidebar: null },
-  subscriber: null,
-  siteUrl: "https://example.co.tz",
-  ...overrides,
-});
+const data = pageData;
 
 describe("paths", () => {
   it("fills route patterns, dropping optional parameters without a value", () => {

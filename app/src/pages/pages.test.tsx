@@ -7,16 +7,9 @@ import { App } from "../app/App";
 import type { PageData } from "../contract";
 import { createI18n } from "../i18n";
 import { loadPage } from "../pages";
+import { pageData } from "../testing/pageData";
 
-const base: PageData = {
-  lang: "en",
-  path: "/",
-  status: 200,
-  route: { name: "home", page: "content", params: {} },
-  content: { page: null, sidebar: null },
-  subscriber: null,
-  siteUrl: "https://example.co.tz",
-};
+const base = pageData();
 
 /** The whole page as the server renders it for `url`. */
 async function render(data: PageData, url: string): Promise<string> {

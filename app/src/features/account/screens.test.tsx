@@ -9,6 +9,7 @@ import { createI18n } from "../../i18n";
 import { loadPage } from "../../pages";
 import { readPurchase } from "./PurchaseForm";
 import { readCode, readNumber } from "./SignIn";
+import { pageData } from "../../testing/pageData";
 
 const amina: Subscriber = {
   msisdn: "255754000001",
@@ -20,15 +21,11 @@ const amina: Subscriber = {
   balance: { mainBalance: 12500, bundle: [{ name: "Weekly Internet 2GB", remaining: 1229, unit: "MB", expiresAt: "2026-11-30T07:00:00Z" }] },
 };
 
-const account: PageData = {
-  lang: "en",
+const account = pageData({
   path: "/account",
-  status: 200,
   route: { name: "account", page: "account", params: {} },
   content: { page: { title: "My account", sections: [] }, sidebar: null },
-  subscriber: null,
-  siteUrl: "https://example.co.tz",
-};
+});
 
 /**
  * The page as the server renders it for `url` (without JavaScript, this is
