@@ -1,0 +1,17 @@
+// HOST/PORT pick the address; the secrets come from .env (scripts/ensure-env.mjs
+// writes development ones once) or the environment.
+module.exports = ({ env }) => ({
+  host: env('HOST', '127.0.0.1'),
+  port: env.int('PORT', 1337),
+  url: env('PUBLIC_URL', ''),
+  app: {
+    keys: env.array('APP_KEYS'),
+  },
+  // No network but the package registries here: no update check.
+  logger: {
+    updates: { enabled: false },
+  },
+  webhooks: {
+    populateRelations: env.bool('WEBHOOKS_POPULATE_RELATIONS', false),
+  },
+});
