@@ -51,3 +51,21 @@ bench: deps release
 clean:
 	cargo clean
 	rm -rf app/node_modules app/dist
+
+## The Strapi 5 CMS (cms/): installs it, generates its schema from the site's
+## content model (`site content-model`), imports content/ into an empty
+## database and serves it on 127.0.0.1:1337 in the foreground.
+.PHONY: cms cms-deps test-cms
+cms: build cms-deps
+	SITE_BIN=$(abspath $(SITE_BIN)) ./cms/run.sh
+
+cms-deps: cms/node_modules/.package-lock.json
+
+cms/node_modules/.package-lock.json: cms/package.json cms/package-lock.json
+	cd cms && npm ci --no-audit --no-fund
+	@touch $@
+
+## The site against a real Strapi: every route equal to the embedded content,
+## webhook invalidation, `site check-cms` (cms/test/run.mjs).
+test-cms: build cms-deps
+	SITE_BIN=$(abspath $(SITE_BIN)) node cms/test/run.mjs

@@ -2,12 +2,13 @@ const fs = require('fs');
 const path = require('path');
 
 // The local upload provider refuses to start without its folder (gitignored).
-fs.mkdirSync(path.join(__dirname, '..', 'public', 'uploads'), { recursive: true });
-
-module.exports = ({ env }) => ({
-  'users-permissions': {
-    config: {
-      jwtSecret: env('JWT_SECRET'),
+module.exports = ({ env }) => {
+  fs.mkdirSync(path.resolve(path.join(__dirname, '..'), env('PUBLIC_DIR', './public'), 'uploads'), { recursive: true });
+  return {
+    'users-permissions': {
+      config: {
+        jwtSecret: env('JWT_SECRET'),
+      },
     },
-  },
-});
+  };
+};

@@ -4,6 +4,10 @@ module.exports = ({ env }) => ({
   host: env('HOST', '127.0.0.1'),
   port: env.int('PORT', 1337),
   url: env('PUBLIC_URL', ''),
+  // Uploads land in <public>/uploads; the tests point this at a temporary folder.
+  dirs: {
+    public: env('PUBLIC_DIR', './public'),
+  },
   app: {
     keys: env.array('APP_KEYS'),
   },

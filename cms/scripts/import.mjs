@@ -3,7 +3,7 @@
 // Strapi, through the Document Service with Strapi loaded in this process, so
 // run it while the server is stopped (`make cms` does: import, then start).
 //
-//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR]
+//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR] [--app DIR]
 //
 // - single types: content/<lang>/<key>.json into api::<key>.<key>; the first
 //   locale creates the document, the others are its localizations;
@@ -34,6 +34,8 @@ const option = (name, fallback) => {
 const force = args.includes('--force');
 const contentDir = resolve(option('--content', join(root, '..', 'content')));
 const assetsDir = resolve(option('--assets', join(root, '..', 'assets')));
+// Another copy of this project (config/, src/) to load instead of this one: the tests use one.
+const appDir = resolve(option('--app', root));
 const MIME = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 const STORE = { type: 'plugin', name: 'site-import' };
 
@@ -302,9 +304,9 @@ class Importer {
 }
 
 async function main() {
-  process.chdir(root);
+  process.chdir(appDir);
   const { createStrapi } = require('@strapi/strapi');
-  const app = createStrapi({ appDir: root, distDir: root, autoReload: false, serveAdminPanel: false });
+  const app = createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: false });
   app.log.level = process.env.IMPORT_LOG_LEVEL || 'warn';
   await app.load();
   let code = 0;
