@@ -8,6 +8,14 @@ module.exports = ({ env }) => ({
   dirs: {
     public: env('PUBLIC_DIR', './public'),
   },
+  // Idle keep-alive connections are kept longer than HTTP clients keep them
+  // (reqwest: 90 s), so the site never reuses one Strapi is closing (Node's
+  // default is 5 s, which makes a request now and then fail to send).
+  http: {
+    serverOptions: {
+      keepAliveTimeout: env.int('KEEP_ALIVE_TIMEOUT_MS', 120000),
+    },
+  },
   app: {
     keys: env.array('APP_KEYS'),
   },

@@ -1,0 +1,410 @@
+#!/usr/bin/env node
+// `make test-cms`: the site against a real Strapi built from this project.
+//
+// 1. A throw-away copy of the project (config/, src/index.js, schema generated
+//    from `$SITE_BIN content-model`) with its own SQLite file and uploads in a
+//    temporary folder; content/ imported; Strapi started on a free port.
+// 2. Two sites from $SITE_BIN (default target/debug/site): one with the
+//    embedded content, one with CMS_URL pointing at that Strapi and a webhook
+//    secret (Strapi's webhook points at it).
+// 3. Checks:
+//    a. every URL of the embedded site's /sitemap.xml (both languages) answers
+//       200 from the CMS site with the same <main>: text, link targets, image
+//       alt texts and <html lang> equal (image src differs: /uploads/…; item
+//       links compared without their id segment, since Strapi 5 numbers
+//       entries its own way);
+//    b. home's title changed through Strapi's REST API reaches / within 2 s
+//       (webhook);
+//    c. `site check-cms` exits 0 against it, and non-zero naming the type after
+//       `title` is removed from one single type's schema and Strapi restarted.
+// Prints "N passed, M failed" and the duration of each step; exits non-zero
+// when a check failed. KEEP_TMP=1 keeps the temporary folder and its logs.
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const cms = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = resolve(cms, '..');
+const siteBin = resolve(repo, process.env.SITE_BIN || 'target/debug/site');
+const tmp = mkdtempSync(join(tmpdir(), 'test-cms-'));
+const started = Date.now();
+const timings = [];
+const results = [];
+const children = [];
+
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const log = (message) => console.log(`[${secs(Date.now() - started).padStart(7)}] ${message}`);
+async function step(name, fn) {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([name, Date.now() - t]);
+  }
+}
+function check(name, ok, detail = '') {
+  results.push({ name, ok });
+  console.log(`${ok ? 'ok    ' : 'FAIL  '} ${name}${detail ? `: ${detail}` : ''}`);
+  return ok;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function start(name, command, args, options) {
+  const out = join(tmp, `${name}.log`);
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  const chunks = [];
+  const sink = (data) => {
+    chunks.push(data);
+    writeFileSync(out, Buffer.concat(chunks));
+  };
+  child.stdout.on('data', sink);
+  child.stderr.on('data', sink);
+  child.logTail = (n = 40) => Buffer.concat(chunks).toString().split('\n').slice(-n).join('\n');
+  child.exited = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })));
+  children.push(child);
+  return child;
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timeout = sleep(10000).then(() => 'timeout');
+  if ((await Promise.race([child.exited, timeout])) === 'timeout') child.kill('SIGKILL');
+}
+
+async function waitFor(url, child, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before ${url} answered:\n${child.logTail()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await sleep(250);
+    }
+  }
+  throw new Error(`${url} did not answer within ${seconds} s:\n${child.logTail()}`);
+}
+
+function run(command, args, options) {
+  return promisify(execFile)(command, args, { maxBuffer: 64 << 20, ...options });
+}
+
+// ---------------------------------------------------------------- HTML
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+const decode = (s) =>
+  s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, e) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (ENTITIES[e.toLowerCase()] ?? m),
+  );
+function mainOf(html) {
+  const from = html.search(/<main[\s>]/);
+  const to = html.lastIndexOf('</main>');
+  return from < 0 || to < 0 ? null : html.slice(from, to + 7);
+}
+const textOf = (fragment) =>
+  decode(fragment.replace(/<(script|style|template)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+const attrs = (fragment, name) => [...fragment.matchAll(new RegExp(`\\s${name}="([^"]*)"`, 'g'))].map((m) => decode(m[1]));
+const langOf = (html) => (html.match(/<html[^>]*\slang="([^"]*)"/) || [])[1];
+
+/** Item pages (`/news-event/:id/:slug?` …) and their collections, read from the route table. */
+function itemRoutes() {
+  const routes = readFileSync(join(repo, 'app/src/routes.ts'), 'utf8');
+  return new Map([...routes.matchAll(/"(\/[^"]*?)\/:id(?:\/:slug\??)?"\s*,\s*"[^"]*"\s*,\s*\{[^}]*?item:\s*"([^"]+)"/g)].map((m) => [m[1], m[2]]));
+}
+const ITEM_ID = /^(\d+|[a-z0-9]{20,})$/;
+function itemKey(path, prefixes) {
+  const bare = path.replace(/^\/sw(?=\/|$)/, '');
+  for (const prefix of prefixes) {
+    if (bare.startsWith(`${prefix}/`)) {
+      const [id, ...rest] = bare.slice(prefix.length + 1).split('/');
+      if (ITEM_ID.test(id)) return { prefix, lang: path.startsWith('/sw/') ? 'sw' : 'en', slug: rest.join('/') };
+    }
+  }
+  return null;
+}
+function normaliseHref(href, prefixes) {
+  const [path, suffix = ''] = href.split(/(?=[?#])/);
+  const key = itemKey(path, prefixes);
+  return key ? `${key.lang === 'sw' ? '/sw' : ''}${key.prefix}/:id/${key.slug}${suffix}` : href;
+}
+
+async function sitemapPaths(base) {
+  const res = await fetch(`${base}/sitemap.xml`);
+  if (!res.ok) throw new Error(`${base}/sitemap.xml: HTTP ${res.status}`);
+  const xml = await res.text();
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(decode(m[1])).pathname);
+}
+
+async function page(base, path) {
+  const res = await fetch(`${base}${path}`, { redirect: 'manual', signal: AbortSignal.timeout(15000) });
+  return { status: res.status, html: await res.text() };
+}
+
+async function pool(items, size, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return `at ${i}: embedded «${a.slice(Math.max(0, i - 40), i + 60)}» / cms «${b.slice(Math.max(0, i - 40), i + 60)}»`;
+}
+
+// ---------------------------------------------------------------- steps
+async function main() {
+  if (!existsSync(siteBin)) throw new Error(`no site binary at ${siteBin}: run cargo build (make build)`);
+  log(`temporary folder ${tmp}`);
+
+  // The model: the site's own, or the sample while the site lacks `content-model`.
+  const modelFile = join(tmp, 'model.json');
+  let siteModel = true;
+  try {
+    const { stdout } = await run(siteBin, ['content-model']);
+    JSON.parse(stdout);
+    writeFileSync(modelFile, stdout);
+  } catch (error) {
+    siteModel = false;
+    cpSync(join(cms, 'scripts/sample-model.json'), modelFile);
+    log(`"site content-model" failed (${String(error.stderr || error.message).split('\n')[0].trim()}): using scripts/sample-model.json`);
+  }
+
+  // A copy of the project with its own schema, database and uploads.
+  const app = join(tmp, 'app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  cpSync(join(cms, 'config'), join(app, 'config'), { recursive: true });
+  cpSync(join(cms, 'package.json'), join(app, 'package.json'));
+  cpSync(join(cms, 'src/index.js'), join(app, 'src/index.js'));
+  symlinkSync(join(cms, 'node_modules'), join(app, 'node_modules'));
+  const generate = (model) => run(process.execPath, [join(cms, 'scripts/generate-schema.mjs'), '--out', join(app, 'src'), model]);
+  await step('generate schema', () => generate(modelFile));
+
+  const [strapiPort, embeddedPort, cmsSitePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const webhookSecret = randomBytes(16).toString('hex');
+  const admin = { email: 'test-cms@example.com', password: `Test-${randomBytes(8).toString('hex')}` };
+  const secret = () => randomBytes(16).toString('base64');
+  const strapiEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(strapiPort),
+    NODE_ENV: 'development',
+    DATABASE_FILENAME: join(tmp, 'data.db'),
+    PUBLIC_DIR: join(tmp, 'public'),
+    SERVE_ADMIN: 'false',
+    APP_KEYS: [secret(), secret()].join(','),
+    API_TOKEN_SALT: secret(),
+    ADMIN_JWT_SECRET: secret(),
+    TRANSFER_TOKEN_SALT: secret(),
+    JWT_SECRET: secret(),
+    ENCRYPTION_KEY: secret(),
+    STRAPI_TELEMETRY_DISABLED: 'true',
+    STRAPI_DISABLE_LICENSE_PING: 'true',
+    STRAPI_DISABLE_EE: 'true',
+    SITE_WEBHOOK_URL: `http://127.0.0.1:${cmsSitePort}/api/cms/webhook`,
+    SITE_WEBHOOK_SECRET: webhookSecret,
+    CMS_ADMIN_EMAIL: admin.email,
+    CMS_ADMIN_PASSWORD: admin.password,
+  };
+  const strapiUrl = `http://127.0.0.1:${strapiPort}`;
+  const importOut = await step('import (fresh database: creates the schema)', () =>
+    run(process.execPath, [join(cms, 'scripts/import.mjs'), '--app', app], { cwd: app, env: strapiEnv }),
+  );
+  log(importOut.stdout.trim() + (importOut.stderr.trim() ? `\n${importOut.stderr.trim()}` : ''));
+
+  const startStrapi = () => {
+    const child = start('strapi', process.execPath, [join(cms, 'node_modules/@strapi/strapi/bin/strapi.js'), 'start'], { cwd: app, env: strapiEnv });
+    return waitFor(`${strapiUrl}/_health`, child, 180).then(() => child);
+  };
+  let strapi = await step('start Strapi', startStrapi);
+  log(`Strapi on ${strapiUrl}`);
+
+  const siteEnv = (port, extra) => {
+    const dataDir = join(tmp, `data-${port}`);
+    mkdirSync(dataDir, { recursive: true });
+    const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...extra };
+    delete env.CMS_URL;
+    return { ...env, ...extra };
+  };
+  const embedded = `http://127.0.0.1:${embeddedPort}`;
+  const fromCms = `http://127.0.0.1:${cmsSitePort}`;
+  await step('start both sites', async () => {
+    const a = start('site-embedded', siteBin, [], { env: siteEnv(embeddedPort, {}) });
+    const b = start('site-cms', siteBin, [], { env: siteEnv(cmsSitePort, { CMS_URL: strapiUrl, CMS_WEBHOOK_SECRET: webhookSecret }) });
+    await Promise.all([waitFor(`${embedded}/sitemap.xml`, a, 120), waitFor(`${fromCms}/sitemap.xml`, b, 120)]);
+  });
+
+  // (a) every route, both languages, equal <main>.
+  await step('(a) every sitemap route compared', async () => {
+    const items = itemRoutes();
+    const prefixes = [...items.keys()];
+    const paths = await sitemapPaths(embedded);
+    let cmsItems = new Map();
+    try {
+      for (const path of await sitemapPaths(fromCms)) {
+        const key = itemKey(path, prefixes);
+        if (key) cmsItems.set(`${key.lang}${key.prefix}/${key.slug}`, path);
+      }
+    } catch (error) {
+      log(`CMS site's sitemap: ${error.message}`);
+    }
+    const failures = [];
+    await pool(paths, 4, async (path) => {
+      const key = itemKey(path, prefixes);
+      const a = await page(embedded, path);
+      if (a.status !== 200) return failures.push(`${path}: embedded site answered ${a.status}`);
+      // An item is found on the CMS site by its slug: through the CMS site's own
+      // sitemap, else at its Strapi id or documentId in that locale.
+      let cmsPath = path;
+      let b;
+      if (key) {
+        const lang = key.lang === 'sw' ? '/sw' : '';
+        const candidates = [cmsItems.get(`${key.lang}${key.prefix}/${key.slug}`)];
+        const found = await fetch(`${strapiUrl}/api/${items.get(key.prefix)}?locale=${key.lang}&filters[slug][$eq]=${encodeURIComponent(key.slug)}&fields[0]=slug`)
+          .then((r) => r.json())
+          .catch(() => ({}));
+        for (const entry of found?.data || []) candidates.push(`${lang}${key.prefix}/${entry.id}/${key.slug}`, `${lang}${key.prefix}/${entry.documentId}/${key.slug}`);
+        for (const candidate of candidates.filter(Boolean)) {
+          cmsPath = candidate;
+          b = await page(fromCms, candidate);
+          if (b.status === 200) break;
+        }
+        if (!b) return failures.push(`${path}: Strapi has no ${items.get(key.prefix)} with slug ${key.slug} in ${key.lang}`);
+      } else {
+        b = await page(fromCms, path);
+      }
+      if (b.status !== 200) return failures.push(`${cmsPath}: CMS site answered ${b.status}`);
+      const [ma, mb] = [mainOf(a.html), mainOf(b.html)];
+      if (!ma || !mb) return failures.push(`${path}: no <main> (${ma ? 'cms' : 'embedded'})`);
+      if (langOf(a.html) !== langOf(b.html)) return failures.push(`${path}: lang ${langOf(a.html)} / cms ${langOf(b.html)}`);
+      const [ta, tb] = [textOf(ma), textOf(mb)];
+      if (ta !== tb) return failures.push(`${path}: text differs ${firstDifference(ta, tb)}`);
+      const [ha, hb] = [attrs(ma, 'href').map((h) => normaliseHref(h, prefixes)), attrs(mb, 'href').map((h) => normaliseHref(h, prefixes))];
+      if (ha.join('\n') !== hb.join('\n')) {
+        const i = ha.findIndex((h, n) => h !== hb[n]);
+        return failures.push(`${path}: link ${i} ${ha[i]} / cms ${hb[i]} (${ha.length} / ${hb.length} links)`);
+      }
+      const [aa, ab] = [attrs(ma, 'alt'), attrs(mb, 'alt')];
+      if (aa.join('\n') !== ab.join('\n')) {
+        const i = aa.findIndex((h, n) => h !== ab[n]);
+        return failures.push(`${path}: image alt ${i} «${aa[i]}» / cms «${ab[i]}»`);
+      }
+    });
+    failures.sort();
+    writeFileSync(join(tmp, 'a-failures.txt'), failures.join('\n') + '\n');
+    for (const failure of failures.slice(0, 15)) console.log(`       ${failure}`);
+    if (failures.length > 15) console.log(`       … and ${failures.length - 15} more (all in a-failures.txt with KEEP_TMP=1)`);
+    check(`(a) ${paths.length} routes render from Strapi as from the embedded content`, failures.length === 0, failures.length ? `${failures.length} differ` : '');
+  });
+
+  // (b) a change published in Strapi reaches / through the webhook.
+  await step('(b) webhook', async () => {
+    try {
+      const login = await fetch(`${strapiUrl}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }).then((r) => r.json());
+      const jwt = login?.data?.token;
+      if (!jwt) throw new Error(`admin login: ${JSON.stringify(login)}`);
+      const created = await fetch(`${strapiUrl}/admin/api-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ name: 'test-cms', description: '', type: 'full-access', lifespan: null }),
+      }).then((r) => r.json());
+      const token = created?.data?.accessKey;
+      if (!token) throw new Error(`api token: ${JSON.stringify(created)}`);
+      await page(fromCms, '/'); // cached before the change
+      const title = `Home webhook ${Date.now()}`;
+      const put = await fetch(`${strapiUrl}/api/home?locale=en`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ data: { title } }),
+      });
+      const answer = await put.json();
+      if (!put.ok || answer?.data?.title !== title || !answer?.data?.publishedAt) throw new Error(`PUT /api/home: HTTP ${put.status} ${JSON.stringify(answer).slice(0, 300)}`);
+      const t = Date.now();
+      let seen = false;
+      while (!seen && Date.now() - t < 2000) {
+        seen = (await page(fromCms, '/')).html.includes(title);
+        if (!seen) await sleep(100);
+      }
+      const after = Date.now() - t;
+      check('(b) home title published in Strapi reaches / through the webhook within 2 s', seen, seen ? `${after} ms` : `still the old page after ${after} ms`);
+    } catch (error) {
+      check('(b) home title published in Strapi reaches / through the webhook within 2 s', false, error.message);
+    }
+  });
+
+  // (c) site check-cms: passes, then names a field removed from the schema.
+  await step('(c) site check-cms', async () => {
+    const env = { ...process.env, CMS_URL: strapiUrl };
+    const checkCms = () =>
+      run(siteBin, ['check-cms'], { env }).then(
+        ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
+        (error) => ({ code: error.code ?? 1, out: `${error.stdout || ''}${error.stderr || ''}` }),
+      );
+    const first = await checkCms();
+    if (/unexpected argument|unrecognized subcommand/i.test(first.out)) {
+      check('(c) site check-cms', false, 'this site binary has no check-cms subcommand yet');
+      return;
+    }
+    check('(c) site check-cms passes against the imported CMS', first.code === 0, first.code === 0 ? '' : `exit ${first.code}\n${first.out.slice(-2000)}`);
+    const model = JSON.parse(readFileSync(modelFile, 'utf8'));
+    const victim = model.singleTypes.find((t) => t.apiId !== 'sidebar' && t.attributes.title) || model.singleTypes[0];
+    const broken = structuredClone(model);
+    delete broken.singleTypes.find((t) => t.apiId === victim.apiId).attributes.title;
+    const brokenFile = join(tmp, 'model-broken.json');
+    writeFileSync(brokenFile, JSON.stringify(broken));
+    await generate(brokenFile);
+    await stop(strapi);
+    strapi = await startStrapi();
+    const second = await checkCms();
+    const named = second.out.includes(victim.apiId) && /title/.test(second.out);
+    check(
+      `(c) site check-cms fails and names ${victim.apiId}.title once it is removed from the schema`,
+      second.code !== 0 && named,
+      `exit ${second.code}${named ? '' : `, output does not name it:\n${second.out.slice(-2000)}`}`,
+    );
+  });
+}
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  console.error(`test-cms: ${error.stack || error.message}${error.stderr ? `\n${error.stderr}` : ''}`);
+}
+await Promise.all(children.map(stop));
+for (const [name, ms] of timings) console.log(`  ${secs(ms).padStart(8)}  ${name}`);
+console.log(`  ${secs(Date.now() - started).padStart(8)}  total`);
+if (process.env.KEEP_TMP) console.log(`kept ${tmp}`);
+else rmSync(tmp, { recursive: true, force: true });
+const passed = results.filter((r) => r.ok).length;
+console.log(`${passed} passed, ${results.length - passed + (failed ? 1 : 0)} failed`);
+process.exit(failed || passed < results.length ? 1 : 0);
