@@ -185,17 +185,16 @@ async function main() {
   if (!existsSync(siteBin)) throw new Error(`no site binary at ${siteBin}: run cargo build (make build)`);
   log(`temporary folder ${tmp}`);
 
-  // The model: the site's own, or the sample while the site lacks `content-model`.
+  // The model: CMS_MODEL if given, else the site's own (`site content-model`).
   const modelFile = join(tmp, 'model.json');
-  let siteModel = true;
-  try {
-    const { stdout } = await run(siteBin, ['content-model']);
-    JSON.parse(stdout);
+  if (process.env.CMS_MODEL) {
+    cpSync(resolve(process.env.CMS_MODEL), modelFile);
+    log(`model from ${process.env.CMS_MODEL}`);
+  } else {
+    const { stdout } = await run(siteBin, ['content-model']).catch((error) => {
+      throw new Error(`"${siteBin} content-model" failed: ${String(error.stderr || error.message).trim()}`);
+    });
     writeFileSync(modelFile, stdout);
-  } catch (error) {
-    siteModel = false;
-    cpSync(join(cms, 'scripts/sample-model.json'), modelFile);
-    log(`"site content-model" failed (${String(error.stderr || error.message).split('\n')[0].trim()}): using scripts/sample-model.json`);
   }
 
   // A copy of the project with its own schema, database and uploads.
