@@ -66,6 +66,8 @@ cms/node_modules/.package-lock.json: cms/package.json cms/package-lock.json
 	@touch $@
 
 ## The site against a real Strapi: every route equal to the embedded content,
-## webhook invalidation, `site check-cms` (cms/test/run.mjs).
-test-cms: build cms-deps
+## webhook invalidation, `site check-cms` (cms/test/run.mjs). Uses the binary
+## the Rust tests build, like test-e2e.
+test-cms: deps cms-deps
+	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) node cms/test/run.mjs
