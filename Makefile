@@ -70,4 +70,5 @@ cms/node_modules/.package-lock.json: cms/package.json cms/package-lock.json
 ## the Rust tests build, like test-e2e.
 test-cms: deps cms-deps
 	cargo test --workspace --all-targets --no-run
+	SITE_BIN=$(abspath $(SITE_BIN)) node --test cms/test/*.test.mjs
 	SITE_BIN=$(abspath $(SITE_BIN)) node cms/test/run.mjs
