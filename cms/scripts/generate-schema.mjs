@@ -82,7 +82,10 @@ function checkAttributes(where, attributes, { components, isComponent }) {
     const at = `${where}.${key}`;
     if (!/^[A-Za-z][_0-9A-Za-z]*$/.test(key)) fail(at, `attribute name must match /^[A-Za-z][_0-9A-Za-z]*$/`);
     // Strapi compares snake-cased names: "documentId" and "document_id" are both reserved.
-    if (contentTypes.isReservedAttributeName(key, { draftAndPublish: !isComponent })) fail(at, `attribute name is reserved by Strapi`);
+    if (contentTypes.isReservedAttributeName(key, { draftAndPublish: !isComponent })) {
+      const own = ['id', 'document_id', 'locale', 'created_at', 'updated_at', 'published_at'].includes(key.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
+      fail(at, `attribute name is reserved by Strapi${own ? ` (Strapi 5 gives every entry "${key}" itself: leave it out of the model)` : ''}`);
+    }
     if (!attr || typeof attr !== 'object') {
       fail(at, 'attribute must be an object');
       continue;
