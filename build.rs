@@ -1,7 +1,9 @@
-//! Builds the app with esbuild (through `app/scripts/build.mjs`) into
-//! `OUT_DIR/app` and writes `OUT_DIR/embedded.rs`, which embeds the server
-//! bundle, the manifests, every public file (with its precompressed twins)
-//! and the default content, so the binary runs from any directory.
+//! Writes the app's TypeScript types from the content model
+//! (`app/src/generated/contract.ts`, see the `contract` crate), builds the
+//! app with esbuild (through `app/scripts/build.mjs`) into `OUT_DIR/app` and
+//! writes `OUT_DIR/embedded.rs`, which embeds the server bundle, the
+//! manifests, every public file (with its precompressed twins) and the
+//! default content, so the binary runs from any directory.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,8 @@ fn main() {
     for watched in ["app/src", "app/scripts", "app/package.json", "app/package-lock.json", "assets", "content"] {
         println!("cargo:rerun-if-changed={watched}");
     }
+
+    write_if_changed(&app.join("src/generated/contract.ts"), &contract::typescript::typescript());
 
     if !app.join("node_modules/.package-lock.json").exists() {
         run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&app), "npm ci (app dependencies)");
@@ -32,6 +36,15 @@ fn main() {
     write_files(&mut code, "PUBLIC_FILES", &app_out.join("public"));
     write_files(&mut code, "CONTENT_FILES", &root.join("content"));
     fs::write(out.join("embedded.rs"), code).unwrap();
+}
+
+/// Rewrites `path` only when its text changes, so the watched tree does not
+/// look changed to the next build.
+fn write_if_changed(path: &Path, text: &str) {
+    if fs::read_to_string(path).ok().as_deref() != Some(text) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
 }
 
 /// `pub static NAME: &[(&str, &[u8])]`: path relative to `dir` (with `/`), bytes.

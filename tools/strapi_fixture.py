@@ -3,7 +3,7 @@
 
 Serves the embedded content (content/<lang>/...) the way Strapi's REST API
 would: single types at /api/<key>, collections at /api/<collection> (sorted,
-paged), items at /api/<collection>/<id>, popups filtered by type. Answers in
+paged, filtered with `filters[<field>][$eq]`), items at /api/<collection>/<id>. Answers in
 the v4 shape as stored, or flattened as Strapi 5 does (--shape v5).
 
     python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR]
@@ -32,6 +32,15 @@ def flatten_v5(value):
             return flat
         return {k: flatten_v5(v) for k, v in value.items()}
     return value
+
+
+def field_value(item, field):
+    """A field of a stored (v4-shaped) item, as Strapi filters see it."""
+    if field == "id":
+        return item["id"]
+    if field == "documentId":
+        return f"doc{item['id']}"
+    return item["attributes"].get(field)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -70,8 +79,10 @@ class Handler(BaseHTTPRequestHandler):
             if len(parts) == 3:
                 item = next((i for i in items if str(i["id"]) == parts[2]), None)
                 return self.respond({"data": item, "meta": {}}) if item else self.not_found()
-            if "filters[type][$eq]" in query:
-                items = [i for i in items if i["attributes"].get("type") == query["filters[type][$eq]"]]
+            for key, wanted in query.items():
+                if key.startswith("filters[") and key.endswith("][$eq]"):
+                    field = key[len("filters["):-len("][$eq]")]
+                    items = [i for i in items if str(field_value(i, field)) == wanted]
             field, _, direction = query.get("sort", "publishDate:desc").partition(":")
             key = (lambda i: i["id"]) if field == "id" else (lambda i: i["attributes"].get(field) or "")
             items = sorted(items, key=key, reverse=direction != "asc")

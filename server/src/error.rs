@@ -3,7 +3,8 @@
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use ssr_runtime::{Lang, RenderError};
+use contract::Lang;
+use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
 

@@ -36,6 +36,8 @@ use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 pub use config::Config;
+/// The content model and page data, for tools and tests.
+pub use contract;
 pub use error::AppError;
 
 /// What `build.rs` embeds in the binary: the app's bundles and manifests, the
@@ -73,9 +75,20 @@ impl AppState {
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
     /// or this server's own sandbox).
     pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
+        let source = content_source(&config, bundle)?;
+        AppState::with_content_source(config, bundle, operator_base, source)
+    }
+
+    /// The same with content from `source` (a test's failure injection).
+    pub fn with_content_source(
+        config: Config,
+        bundle: AppBundle,
+        operator_base: &str,
+        source: Arc<dyn content::ContentSource>,
+    ) -> Result<AppState, AppError> {
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
-        let content = content::Content::new(content_source(&config, bundle)?, config.content_cache());
+        let content = content::Content::new(source, config.content_cache());
         let pages = pages::PageCache::new(
             config.page_cache_mb << 20,
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
@@ -105,6 +118,22 @@ impl AppState {
             sandbox,
         })
     }
+}
+
+/// `site content-model`: the content model as a CMS must hold it (JSON).
+pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
+    let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
+    Ok(content::check::content_model(&routes))
+}
+
+/// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
+pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
+    if config.cms_url.is_none() {
+        return Err(AppError::Config("check-cms needs CMS_URL".into()));
+    }
+    let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
+    let source = content_source(config, bundle)?;
+    Ok(content::check::check(source.as_ref(), &routes).await)
 }
 
 /// The Strapi client when `CMS_URL` is set, else the embedded content.

@@ -1,10 +1,11 @@
 //! The route table and asset manifest that `app/scripts/build.mjs` writes,
 //! and matching a path against the routes.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
+use contract::content::Collection;
+use contract::page::PageAssets;
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::AppError;
 
@@ -36,9 +37,9 @@ pub struct RouteDef {
     pub content: Option<String>,
     pub list: Option<CollectionList>,
     /// Collection whose item `:id` the page shows.
-    pub item: Option<String>,
+    pub item: Option<Collection>,
     /// Collection shown whole.
-    pub all: Option<String>,
+    pub all: Option<Collection>,
     /// Popup type shown on the page.
     pub popups: Option<String>,
     pub redirect: Option<RedirectDef>,
@@ -49,7 +50,7 @@ pub struct RouteDef {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectionList {
-    pub collection: String,
+    pub collection: Collection,
     pub page_size: u32,
     pub filter: Option<ListFilter>,
 }
@@ -120,7 +121,7 @@ pub struct RouteTable {
 
 pub struct RouteMatch<'a> {
     pub route: &'a RouteDef,
-    pub params: Map<String, Value>,
+    pub params: BTreeMap<String, String>,
 }
 
 impl RouteTable {
@@ -163,7 +164,7 @@ impl RouteTable {
                 let params = match_segments(&compiled.segments, &parts)?;
                 Some(RouteMatch { route: &self.routes[compiled.index], params })
             })
-            .unwrap_or_else(|| RouteMatch { route: self.not_found(), params: Map::new() })
+            .unwrap_or_else(|| RouteMatch { route: self.not_found(), params: BTreeMap::new() })
     }
 }
 
@@ -185,13 +186,13 @@ fn compile(path: &str) -> Vec<Segment> {
         .collect()
 }
 
-fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<Map<String, Value>> {
-    let mut params = Map::new();
+fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<BTreeMap<String, String>> {
+    let mut params = BTreeMap::new();
     let mut rest = parts;
     for segment in segments {
         match segment {
             Segment::Rest => {
-                params.insert("*".into(), Value::String(rest.join("/")));
+                params.insert("*".into(), rest.join("/"));
                 return Some(params);
             }
             Segment::Static(s) => {
@@ -203,12 +204,12 @@ fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<Map<String, Va
             }
             Segment::Param(name) => {
                 let (first, tail) = rest.split_first()?;
-                params.insert(name.clone(), Value::String((*first).to_owned()));
+                params.insert(name.clone(), (*first).to_owned());
                 rest = tail;
             }
             Segment::OptionalParam(name) => {
                 if let Some((first, tail)) = rest.split_first() {
-                    params.insert(name.clone(), Value::String((*first).to_owned()));
+                    params.insert(name.clone(), (*first).to_owned());
                     rest = tail;
                 }
             }
@@ -232,14 +233,14 @@ impl AssetManifest {
     }
 
     /// What a page of `kind` needs: the entry's shared chunks and the page's own.
-    pub fn for_page(&self, kind: &str) -> ssr_runtime::PageAssets {
+    pub fn for_page(&self, kind: &str) -> PageAssets {
         let mut preload = self.preload.clone();
         for chunk in self.pages.get(kind).into_iter().flatten() {
             if !preload.contains(chunk) {
                 preload.push(chunk.clone());
             }
         }
-        ssr_runtime::PageAssets { stylesheets: self.stylesheets.clone(), preload }
+        PageAssets { stylesheets: self.stylesheets.clone(), preload }
     }
 }
 

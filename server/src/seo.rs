@@ -8,10 +8,11 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use ssr_runtime::Lang;
+use contract::Lang;
+use contract::content::Collection;
 
 use crate::AppState;
-use crate::content::ContentQuery;
+use crate::content::{ContentQuery, ContentValue};
 use crate::pages::LocalPath;
 
 pub fn router() -> Router<AppState> {
@@ -44,7 +45,7 @@ async fn sitemap(State(state): State<AppState>) -> Response {
             entries.push(Entry { en: route.path.clone(), sw: route.path.clone() });
         }
         if route.page.is_some() && route.path.contains(":id") {
-            if let Some(collection) = &route.item {
+            if let Some(collection) = route.item {
                 entries.extend(items(&state, route, collection).await);
             }
         }
@@ -74,31 +75,35 @@ async fn sitemap(State(state): State<AppState>) -> Response {
 }
 
 /// Every item of `collection` with its slug in each language.
-async fn items(state: &AppState, route: &crate::manifest::RouteDef, collection: &str) -> Vec<Entry> {
-    let query = ContentQuery::All(collection.to_owned());
+async fn items(state: &AppState, route: &crate::manifest::RouteDef, collection: Collection) -> Vec<Entry> {
+    let query = ContentQuery::All(collection);
     let (en, sw) = tokio::join!(state.content.get(&query, Lang::En), state.content.get(&query, Lang::Sw));
-    let list = |loaded: Result<crate::content::Loaded, _>| -> Vec<serde_json::Value> {
+    let addresses = |loaded: Result<crate::content::Loaded, _>| -> Vec<(u32, Option<String>, String)> {
         match loaded {
-            Ok(loaded) => loaded.value.as_deref().and_then(|v| v.as_array()).cloned().unwrap_or_default(),
+            Ok(loaded) => loaded
+                .value
+                .as_deref()
+                .and_then(ContentValue::list)
+                .map(|list| list.items().into_iter().map(|item| (item.id(), item.document_id().map(str::to_owned), item.slug().to_owned())).collect())
+                .unwrap_or_default(),
             Err(error) => {
-                tracing::warn!(%error, collection, "sitemap: collection unavailable");
+                tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable");
                 Vec::new()
             }
         }
     };
-    let sw = list(sw);
-    list(en)
-        .iter()
-        .filter_map(|item| {
-            let id = item.get("id")?.as_u64()?;
-            let slug = item.get("slug")?.as_str()?;
-            let sw_slug = sw
-                .iter()
-                .find(|other| other.get("id").and_then(|v| v.as_u64()) == Some(id))
-                .and_then(|other| other.get("slug")?.as_str())
-                .unwrap_or(slug);
-            let id = id.to_string();
-            Some(Entry { en: route.href(&[("id", &id), ("slug", slug)]), sw: route.href(&[("id", &id), ("slug", sw_slug)]) })
+    let sw = addresses(sw);
+    addresses(en)
+        .into_iter()
+        .map(|(id, document, slug)| {
+            // The same entry in Swahili: the same document (Strapi 5), else the same id.
+            let same = |(other_id, other_document, _): &&(u32, Option<String>, String)| match (&document, other_document) {
+                (Some(document), Some(other)) => document == other,
+                _ => *other_id == id,
+            };
+            let (sw_id, sw_slug) = sw.iter().find(same).map_or((id, slug.as_str()), |(sw_id, _, sw_slug)| (*sw_id, sw_slug.as_str()));
+            let (id, sw_id) = (id.to_string(), sw_id.to_string());
+            Entry { en: route.href(&[("id", &id), ("slug", &slug)]), sw: route.href(&[("id", &sw_id), ("slug", sw_slug)]) }
         })
         .collect()
 }

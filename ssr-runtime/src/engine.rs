@@ -4,7 +4,6 @@
 
 use deno_core::{JsRuntime, PollEventLoopOptions, RuntimeOptions, op2, v8};
 
-use crate::contract::{RenderOutput, RenderRequest};
 use crate::pool::RenderError;
 
 /// `console.*` from JS, routed to `tracing` under the `ssr` target.
@@ -87,11 +86,11 @@ impl Engine {
         TerminateHandle(self.runtime.v8_isolate().thread_safe_handle())
     }
 
-    /// Runs one render to completion (including its promise, if any).
-    pub fn render(&mut self, request: &RenderRequest) -> Result<RenderOutput, RenderError> {
-        let json = serde_json::to_string(request).map_err(|e| RenderError::Contract(e.to_string()))?;
+    /// Runs one render of `request` (JSON) to completion, including its
+    /// promise, if any, and returns what it resolved to.
+    pub fn render(&mut self, request: &str) -> Result<serde_json::Value, RenderError> {
         // JSON is a JS expression; since ES2019 that includes U+2028/U+2029.
-        let call = format!("globalThis.{ENTRY_GLOBAL}.render({json})");
+        let call = format!("globalThis.{ENTRY_GLOBAL}.render({request})");
         let runtime = &mut self.runtime;
         let value = self.reactor.block_on(async {
             let promise = runtime.execute_script("ssr:render", call).map_err(|e| js_error(&e))?;
@@ -106,7 +105,7 @@ impl Engine {
         })?;
         deno_core::scope!(scope, runtime);
         let local = v8::Local::new(scope, value);
-        deno_core::serde_v8::from_v8::<RenderOutput>(scope, local).map_err(|e| RenderError::Contract(e.to_string()))
+        deno_core::serde_v8::from_v8::<serde_json::Value>(scope, local).map_err(|e| RenderError::Contract(e.to_string()))
     }
 
     /// Lets a terminated isolate run again (a no-op when it was not terminated).

@@ -5,9 +5,10 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
-use crate::contract::{RenderOutput, RenderRequest};
 use crate::engine::{Engine, TerminateHandle};
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -50,8 +51,9 @@ impl Default for RendererConfig {
 }
 
 struct Job {
-    request: RenderRequest,
-    reply: oneshot::Sender<Result<RenderOutput, RenderError>>,
+    /// The request as JSON, serialised by the caller off the engine thread.
+    request: String,
+    reply: oneshot::Sender<Result<serde_json::Value, RenderError>>,
 }
 
 /// A pool of JS engines rendering the app's server bundle. Cheap to clone.
@@ -77,14 +79,17 @@ impl Renderer {
         Ok(Renderer { jobs })
     }
 
-    /// Renders on the first free engine; waits without blocking the caller's thread.
-    pub async fn render(&self, request: RenderRequest) -> Result<RenderOutput, RenderError> {
+    /// Renders `request` on the first free engine and reads what the bundle
+    /// returned as `Out`; waits without blocking the caller's thread.
+    pub async fn render<Req: Serialize, Out: DeserializeOwned>(&self, request: &Req) -> Result<Out, RenderError> {
+        let request = serde_json::to_string(request).map_err(|e| RenderError::Contract(e.to_string()))?;
         let (reply, answer) = oneshot::channel();
         self.jobs.try_send(Job { request, reply }).map_err(|e| match e {
             flume::TrySendError::Full(_) => RenderError::Overloaded,
             flume::TrySendError::Disconnected(_) => RenderError::Unavailable,
         })?;
-        answer.await.map_err(|_| RenderError::Unavailable)?
+        let output = answer.await.map_err(|_| RenderError::Unavailable)??;
+        serde_json::from_value(output).map_err(|e| RenderError::Contract(e.to_string()))
     }
 }
 
@@ -115,7 +120,7 @@ impl Worker {
             let result = engine.render(&job.request);
             let fired = watchdog.disarm();
             let result = if fired {
-                tracing::warn!(url = %job.request.url, budget = ?self.config.budget, "render terminated");
+                tracing::warn!(budget = ?self.config.budget, "render terminated");
                 engine = self.replace(engine, &watchdog);
                 Err(RenderError::Timeout(self.config.budget))
             } else {
@@ -126,7 +131,7 @@ impl Worker {
                 }
                 result
             };
-            tracing::debug!(url = %job.request.url, elapsed = ?started.elapsed(), ok = result.is_ok(), "render");
+            tracing::debug!(elapsed = ?started.elapsed(), ok = result.is_ok(), "render");
             let _ = job.reply.send(result);
         }
         watchdog.stop();

@@ -52,6 +52,65 @@ async fn the_populate_strategy_is_configurable() {
     assert!(cms.requests().contains(&"/api/voice?locale=en&pLevel=10".to_owned()), "{:?}", cms.requests());
 }
 
+/// A stock Strapi 5 (no deep-populate plugin) whose `home` has only a title
+/// and an SEO component, a schema the site has never seen: with only
+/// `CMS_URL` set, the titles are served in both languages.
+#[tokio::test]
+async fn a_stock_strapi_with_a_schema_never_seen_serves_its_titles_with_only_the_cms_url() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.stock_strapi();
+    for (locale, title) in [("en", "Welcome home"), ("sw", "Karibu nyumbani")] {
+        cms.put("home", locale, serde_json::json!({ "title": title, "seo": { "metaTitle": title } }));
+    }
+    let app = site_with(&cms, |_| {}).await;
+    for (path, title) in [("/", "Welcome home"), ("/sw", "Karibu nyumbani")] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}: {:?}", cms.requests());
+        let html = response.text().await.unwrap();
+        assert!(html.contains(&format!("<h1 class=\"page-title\">{title}</h1>")), "{html}");
+    }
+    let requests = cms.requests();
+    let home: Vec<_> = requests.iter().filter(|r| r.starts_with("/api/home?locale=en")).collect();
+    assert!(home[0].contains("populate=deep,10"), "the spec's plugin first: {home:?}");
+    assert!(home.last().unwrap().contains("populate[seo]") && !home.last().unwrap().contains("[sections]"), "{home:?}");
+    // Learnt once per type: the Swahili page asked the accepted way at once.
+    let refused = cms.refused();
+    let sw: Vec<_> = requests.iter().filter(|r| r.starts_with("/api/home?locale=sw")).collect();
+    assert_eq!(sw.len(), 1, "{sw:?}");
+    app.get("/_data/").await;
+    assert_eq!(cms.refused(), refused, "no refusal twice");
+}
+
+/// The reported bug: a sidebar without `links` made every page 500.
+#[tokio::test]
+async fn a_sidebar_without_links_or_with_junk_in_them_breaks_no_page() {
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    for sidebar in [serde_json::json!({ "footerNote": "No links" }), serde_json::json!({ "links": [ null, { "label": "No url" }, { "label": "Voice", "url": "/voice-sms" } ], "footerNote": 7 })] {
+        cms.put("sidebar", "en", sidebar.clone());
+        let app = site_with(&cms, |_| {}).await;
+        let response = app.get("/voice-sms").await;
+        assert_eq!(response.status(), StatusCode::OK, "{sidebar}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains("<h1>Talk</h1>"), "{html}");
+    }
+}
+
+/// A route whose single type the CMS does not have: the page frame with the
+/// content-failure message, 503 so crawlers neither index it nor drop it.
+#[tokio::test]
+async fn a_route_whose_single_type_the_cms_lacks_is_the_frame_with_the_failure_message() {
+    let cms = FakeCms::start(Shape::V5).await;
+    let app = site_with(&cms, |_| {}).await;
+    let response = app.get("/voice-sms").await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+    let html = response.text().await.unwrap();
+    assert!(html.contains("Failed to Load Content.") && html.contains("Voice from the CMS"), "frame and sidebar: {html}");
+    let data: serde_json::Value = app.get("/_data/voice-sms").await.json().await.unwrap();
+    assert_eq!(data["content"]["failed"], true);
+}
+
 #[tokio::test]
 async fn missing_swahili_content_falls_back_to_english_and_says_so() {
     let cms = FakeCms::start(Shape::V4).await;
@@ -108,12 +167,13 @@ async fn stale_content_is_served_while_the_cms_fails_then_for_the_configured_win
         assert_eq!(response.status(), StatusCode::OK, "{behaviour:?}");
         assert!(response.text().await.unwrap().contains("Known page"), "{behaviour:?}");
     }
-    // Past freshness + the stale-if-error window the copy is gone: a clear error page.
+    // Past freshness + the stale-if-error window the copy is gone: the page
+    // frame with the content-failure message.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     cms.behave(Behaviour::Status(500));
     let response = app.get("/voice-sms").await;
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
-    assert!(response.text().await.unwrap().contains("Temporarily unavailable"));
+    assert!(response.text().await.unwrap().contains("Failed to Load Content."));
 }
 
 #[tokio::test]
@@ -135,14 +195,20 @@ async fn pages_keep_being_served_after_the_cms_is_stopped() {
 }
 
 #[tokio::test]
-async fn a_cms_failure_without_a_stale_copy_is_a_clear_error_page_in_the_visitors_language() {
+async fn a_cms_failure_without_a_stale_copy_is_the_page_frame_with_the_failure_message_in_the_visitors_language() {
     let cms = FakeCms::start(Shape::V4).await;
     cms.behave(Behaviour::Malformed);
     let app = site_with(&cms, |_| {}).await;
     let response = app.get("/sw/voice-sms").await;
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
-    assert!(response.text().await.unwrap().contains("Huduma haipatikani kwa sasa"));
+    assert!(response.headers().contains_key("retry-after"));
+    assert_eq!(response.headers()["x-robots-tag"], "noindex");
+    let page = response.text().await.unwrap();
+    assert!(page.contains("<strong>Hitilafu</strong>") && page.contains("Imeshindwa Kupakia Maudhui."), "{page}");
+    assert!(page.contains("<title>Simu na SMS | Vodacom Tanzania</title>"), "{page}");
+    assert!(page.contains("<header") && page.contains("<footer"), "the frame is there: {page}");
+    assert!(page.contains(r#"<meta name="robots" content="noindex"/>"#), "{page}");
     // The server is still there once the CMS recovers.
     cms.behave(Behaviour::Normal);
     cms.put_page("voice", "sw", "Ongea", "Body");

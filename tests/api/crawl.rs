@@ -105,7 +105,7 @@ async fn robots_points_at_the_sitemap() {
 async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
     let app = spawn_app().await;
     let news: Value = app.get("/_data/news-events").await.json().await.unwrap();
-    let first = &news["content"]["list"][0];
+    let first = &news["content"]["list"]["items"][0];
     let (id, slug) = (first["id"].as_u64().unwrap(), first["slug"].as_str().unwrap());
     for wrong in [format!("/news-event/{id}"), format!("/news-event/{id}/not-the-slug")] {
         let response = app.get(&wrong).await;
@@ -127,7 +127,8 @@ async fn pass_through_and_guarded_routes() {
     let category: Value = app.get("/_data/vodacom-business/5/iot").await.json().await.unwrap();
     let business: Value = app.get("/_data/vodacom-business").await.json().await.unwrap();
     assert_eq!(category["content"]["page"], business["content"]["page"], "a category shows its parent's content");
-    assert!(category["content"]["list"].as_array().unwrap().iter().all(|s| s["categoryId"] == 5));
+    assert_eq!(category["content"]["list"]["collection"], "vbu-services");
+    assert!(category["content"]["list"]["items"].as_array().unwrap().iter().all(|s| s["categoryId"] == 5));
     let guarded = app.get("/sw/customer-permission-management").await;
     assert_eq!(guarded.headers()[LOCATION], "/sw/cpm-login");
     let redirect: Value = app.get("/_data/5G").await.json().await.unwrap();

@@ -1,6 +1,8 @@
 //! A Strapi-shaped CMS on its own port for the content tests: it answers in
 //! the v4 or v5 shape, records the requests it gets, and can be told to
-//! delay, hang, fail with a status or answer malformed JSON.
+//! delay, hang, fail with a status or answer malformed JSON, or to check
+//! populate parameters as a stock Strapi does (no deep-populate plugin; a
+//! key the type lacks is a 400 "Invalid key").
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -35,6 +37,7 @@ struct Store {
     singles: HashMap<(String, String), Value>,
     /// Every request as "path?decoded-query".
     requests: Vec<String>,
+    refused: usize,
 }
 
 #[derive(Clone)]
@@ -43,6 +46,7 @@ pub struct FakeCms {
     store: Arc<Mutex<Store>>,
     shape: Arc<Mutex<Shape>>,
     behaviour: Arc<Mutex<Behaviour>>,
+    stock: Arc<Mutex<bool>>,
     server: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
@@ -55,6 +59,7 @@ impl FakeCms {
             store: Arc::default(),
             shape: Arc::new(Mutex::new(shape)),
             behaviour: Arc::new(Mutex::new(Behaviour::Normal)),
+            stock: Arc::default(),
             server: Arc::default(),
         };
         let app = Router::new().route("/api/{*path}", get(answer)).with_state(cms.clone());
@@ -107,6 +112,16 @@ impl FakeCms {
         }
     }
 
+    /// Checks populate parameters as a stock Strapi 5 does.
+    pub fn stock_strapi(&self) {
+        *self.stock.lock().unwrap() = true;
+    }
+
+    /// Requests answered 400 so far.
+    pub fn refused(&self) -> usize {
+        self.store.lock().unwrap().refused
+    }
+
     pub fn behave(&self, behaviour: Behaviour) {
         *self.behaviour.lock().unwrap() = behaviour;
     }
@@ -140,6 +155,13 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
     let Some(attributes) = attributes else {
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
     };
+    if *cms.stock.lock().unwrap() {
+        if let Some(key) = invalid_populate_key(&decoded, &attributes) {
+            cms.store.lock().unwrap().refused += 1;
+            let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
+            return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
+        }
+    }
     let data = match *cms.shape.lock().unwrap() {
         Shape::V4 => json!({ "id": 1, "attributes": attributes }),
         Shape::V5 => {
@@ -150,4 +172,21 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         }
     };
     axum::Json(json!({ "data": data, "meta": {} })).into_response()
+}
+
+/// What a stock Strapi refuses: the deep-populate plugin's syntax, and a
+/// populate key the type's schema lacks.
+fn invalid_populate_key(params: &[(String, String)], attributes: &Value) -> Option<String> {
+    for (key, value) in params {
+        if key == "populate" && value.starts_with("deep") {
+            return Some("deep".into());
+        }
+        if let Some(rest) = key.strip_prefix("populate[") {
+            let field = rest.split(']').next().unwrap_or_default();
+            if attributes.get(field).is_none() {
+                return Some(field.to_owned());
+            }
+        }
+    }
+    None
 }

@@ -7,4 +7,5 @@ mod account;
 mod assets;
 mod content;
 mod crawl;
+mod mutation;
 mod pages;

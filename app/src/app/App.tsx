@@ -6,6 +6,7 @@ import type { PageProps } from "../pages";
 import { Header } from "../components/Header";
 import { Footer } from "../components/Footer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
+import { ContentFailure } from "../components/ContentFailure";
 import { LoadingOverlay } from "../components/LoadingOverlay";
 import { PopupBanner } from "../features/popups/PopupBanner";
 import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
@@ -44,7 +45,9 @@ export function App({ shown, loading, account }: { shown: Shown; loading: boolea
           <FlashNotice notice={data.notice} />
           <PopupBanner popups={data.content.popups} />
           <Breadcrumbs data={data} />
-          {data.content.pageLang ? (
+          {data.content.failed ? (
+            <ContentFailure />
+          ) : data.content.pageLang ? (
             <div lang={data.content.pageLang}>
               <Page data={data} />
             </div>

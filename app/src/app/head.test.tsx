@@ -70,7 +70,7 @@ describe("head", () => {
     content: {
       page: null,
       sidebar: null,
-      item: { id: 3, slug: "minara-mipya", title: "Minara 200 mipya Dodoma", summary: "Mtandao zaidi </script> kwa wote", publishDate: "2025-03-05", image: { url: "/static/tower.jpg", alternativeText: "Mnara" } },
+      item: { collection: "news-updates", item: { id: 3, slug: "minara-mipya", title: "Minara 200 mipya Dodoma", summary: "Mtandao zaidi </script> kwa wote", publishDate: "2025-03-05", image: { url: "/static/tower.jpg", alternativeText: "Mnara" } } },
     },
     alternates: { en: "/news-event/3/new-towers", sw: "/news-event/3/minara-mipya" },
   });

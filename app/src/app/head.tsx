@@ -8,6 +8,7 @@ import type { PageAssets, PageData } from "../contract";
 import { breadcrumbs } from "../navigation/breadcrumbs";
 import { navLabel } from "../navigation/menu";
 import { canonicalPath } from "../navigation/paths";
+import { itemSummary } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
 
@@ -16,11 +17,12 @@ const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
 export function pageTitle(data: PageData, t: TFunction): string {
   const site = t("site.name");
   if (data.status === 404) return `${t("notFound.title")} | ${site}`;
-  const item = data.content.item;
-  if (item) return `${item.title ?? item.name} | ${site}`;
-  // A pass-through page shows its parent's content: its own label tells it apart.
+  const item = itemSummary(data.content.item);
+  if (item) return `${item.heading} | ${site}`;
+  // A pass-through page shows its parent's content: its own label tells it
+  // apart; so does it a page whose content failed.
   const route = routeByName(data.route.name);
-  if (route?.meta.isPassThrough && route.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
+  if ((route?.meta.isPassThrough || data.content.failed) && route?.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
   const page = data.content.page;
   // The CMS's meta title is complete as written; a bare page title gets the site name.
   if (page?.seo?.metaTitle) return page.seo.metaTitle;
@@ -38,7 +40,7 @@ function structuredData(data: PageData, url: string, t: TFunction): JsonLd[] {
 
 export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; t: TFunction }) {
   const page = data.content.page;
-  const item = data.content.item;
+  const item = itemSummary(data.content.item);
   const title = pageTitle(data, t);
   const description = item?.summary || page?.seo?.metaDescription || t("site.tagline");
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));

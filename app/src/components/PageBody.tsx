@@ -1,19 +1,27 @@
 import type { ReactNode } from "react";
-import type { PageContent } from "../contract";
+import { useTranslation } from "react-i18next";
+import type { Page } from "../contract";
+import { useSite } from "../app/site";
+import { navLabel } from "../navigation/menu";
+import { routeByName } from "../routes";
 import { Sections } from "../sections";
 
 /**
  * A CMS page: its title as the `<h1>` unless a hero carries it, then `lead`
  * (right below the hero or title), the sections and `children`. With `title`,
  * the page shows another page's content (pass-through): `title` is the `<h1>`
- * and that page's hero, which would be a second `<h1>`, is left out.
+ * and that page's hero, which would be a second `<h1>`, is left out. A page
+ * the CMS left without a title or hero is headed by its menu label.
  */
-export function PageBody({ page, title, lead, children }: { page: PageContent | null; title?: string; lead?: ReactNode; children?: ReactNode }) {
+export function PageBody({ page, title, lead, children }: { page: Page | null; title?: string; lead?: ReactNode; children?: ReactNode }) {
   const sections = page?.sections ?? [];
   const heroAt = sections.findIndex((s) => s.__component === "sections.hero");
   const intro = title !== undefined || heroAt < 0 ? [] : sections.slice(0, heroAt + 1);
   const rest = title !== undefined ? sections.filter((s) => s.__component !== "sections.hero") : sections.slice(heroAt + 1);
-  const heading = title ?? (heroAt < 0 ? page?.title : undefined);
+  const { t } = useTranslation();
+  const navigation = routeByName(useSite().route)?.meta.navigation;
+  const untitled = navigation ? navLabel(t, navigation) : undefined;
+  const heading = title ?? (heroAt < 0 ? page?.title || untitled : undefined);
   return (
     <>
       {heading && <h1 className="page-title">{heading}</h1>}

@@ -233,6 +233,10 @@ const en = {
     live: "Golden minutes are on now",
   },
   loading: "Loading…",
+  contentFailure: {
+    text: "This page could not be loaded just now. The rest of the site works; please try again in a moment.",
+    retry: "Try again",
+  },
   notFound: {
     title: "Page not found",
     text: "The page you are looking for does not exist or has moved.",

@@ -235,6 +235,10 @@ const sw = {
     live: "Dakika za dhahabu zinaendelea sasa hivi",
   },
   loading: "Inapakia…",
+  contentFailure: {
+    text: "Ukurasa huu haukuweza kupakiwa kwa sasa. Sehemu nyingine za tovuti zinafanya kazi; tafadhali jaribu tena baada ya muda mfupi.",
+    retry: "Jaribu tena",
+  },
   notFound: {
     title: "Ukurasa haujapatikana",
     text: "Ukurasa unaoutafuta haupo au umehamishwa.",

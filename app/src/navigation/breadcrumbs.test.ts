@@ -2,7 +2,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { pageData } from "../testing/pageData";
 import { createI18n } from "../i18n";
-import { breadcrumbs } from "./breadcrumbs";
+import { breadcrumbs } from "./breadcrumbs";import type { Page } from "../contract";
+
 
 const data = pageData;
 
@@ -29,7 +30,7 @@ describe("breadcrumbs", () => {
 
   it("end with the item's title on an item page", () => {
     const item = { id: 3, slug: "new-towers", title: "200 new towers in Dodoma" };
-    const crumbs = breadcrumbs(data({ path: "/news-event/3/new-towers", route: { name: "news-event", page: "newsItem", params: { id: "3", slug: "new-towers" } }, content: { page: null, sidebar: null, item } }), t);
+    const crumbs = breadcrumbs(data({ path: "/news-event/3/new-towers", route: { name: "news-event", page: "newsItem", params: { id: "3", slug: "new-towers" } }, content: { page: null, sidebar: null, item: { collection: "news-updates", item } } }), t);
     assert.deepEqual(crumbs.slice(1), [
       { label: "Investors & about", path: undefined },
       { label: "News", path: "/news-events" },
@@ -38,7 +39,7 @@ describe("breadcrumbs", () => {
   });
 
   it("end with the question on /faq/<item>", () => {
-    const page = { title: "FAQ", sections: [{ __component: "sections.faq", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }] }] };
+    const page: Page = { title: "FAQ", sections: [{ __component: "sections.faq", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }] }] };
     const crumbs = breadcrumbs(data({ path: "/faq/how-do-i-check-my-data-balance", route: { name: "faq", page: "faq", params: { item: "how-do-i-check-my-data-balance" } }, content: { page, sidebar: null } }), t);
     assert.deepEqual(crumbs.slice(-2), [
       { label: "FAQ", path: "/faq" },

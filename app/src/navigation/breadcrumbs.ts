@@ -6,6 +6,7 @@
 import type { TFunction } from "i18next";
 import type { PageData } from "../contract";
 import { routeTrail } from "../routes";
+import { itemSummary } from "../content/collections";
 import { findFaqItem } from "../sections/faqItems";
 import { navLabel } from "./menu";
 import { routeHref } from "./paths";
@@ -26,10 +27,10 @@ export function breadcrumbs(data: PageData, t: TFunction): Crumb[] {
       crumbs.push({ label: route.meta.navigation ? navLabel(t, route.meta.navigation) : route.name, path: routeHref(route) });
       return;
     }
-    const item = data.content.item;
+    const item = itemSummary(data.content.item);
     const question = data.route.params.item ? findFaqItem(data.content.page, data.route.params.item) : undefined;
     if (item) {
-      crumbs.push({ label: item.title ?? item.name ?? "", path: data.path });
+      crumbs.push({ label: item.heading, path: data.path });
     } else if (question) {
       crumbs.push({ label: navLabel(t, route.meta.navigation ?? "faq"), path: routeHref(route) });
       crumbs.push({ label: question.question, path: data.path });

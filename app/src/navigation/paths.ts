@@ -42,7 +42,7 @@ export function itemPath(collection: string, item: { id: number; slug?: string |
  * has no known counterpart in the other language; that one is the FAQ page.
  */
 export function languagePaths(data: PageData): Record<Lang, string> {
-  if (data.alternates) return data.alternates;
+  if (data.alternates) return { en: data.alternates.en ?? data.path, sw: data.alternates.sw ?? data.path };
   const faq = faqBasePath(data);
   return { en: faq && data.lang !== "en" ? faq : data.path, sw: faq && data.lang !== "sw" ? faq : data.path };
 }

@@ -7,6 +7,7 @@ import { PageBody } from "../components/PageBody";
 import { navLabel } from "../navigation/menu";
 import { itemPath } from "../navigation/paths";
 import { routeByName } from "../routes";
+import { serviceList } from "../content/collections";
 
 /**
  * A business category (`/vodacom-business/<id>/<category>`): its services,
@@ -18,9 +19,8 @@ export default function BusinessCategoryPage({ data }: PageProps) {
   const [search] = useSearchParams();
   const selected = search.get("services") ?? undefined;
   const route = routeByName(data.route.name);
-  const collection = route?.list?.collection ?? "vbu-services";
   const title = route?.meta.navigation ? navLabel(t, route.meta.navigation) : data.content.page?.title;
-  const services = data.content.list ?? [];
+  const services = serviceList(data.content.list);
   useEffect(() => {
     if (selected) document.getElementById(selected)?.scrollIntoView({ block: "start" });
   }, [selected]);
@@ -33,7 +33,7 @@ export default function BusinessCategoryPage({ data }: PageProps) {
           <h2>{t("business.services")}</h2>
           {services.length === 0 && <p>{t("business.empty")}</p>}
           {services.map((service) => {
-            const path = itemPath(collection, service);
+            const path = itemPath("vbu-services", service);
             const highlighted = service.slug === selected;
             return (
               <details key={service.id} id={service.slug} open={highlighted} className={highlighted ? "service highlighted" : "service"}>

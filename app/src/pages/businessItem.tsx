@@ -6,11 +6,12 @@ import { navLabel } from "../navigation/menu";
 import { routeHref } from "../navigation/paths";
 import { routes } from "../routes";
 import NotFoundPage from "./notFound";
+import { serviceItem } from "../content/collections";
 
 /** One business service, with the way back to its category and to sales. */
 export default function BusinessItemPage({ data }: PageProps) {
   const { t } = useTranslation();
-  const service = data.content.item;
+  const service = serviceItem(data.content.item);
   if (!service) return <NotFoundPage />;
   const category = routes.find((r) => r.page === "businessCategory" && r.list?.filter?.value === String(service.categoryId));
   const categoryPath = category && routeHref(category);

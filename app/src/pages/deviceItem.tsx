@@ -4,6 +4,7 @@ import { LocalLink } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
 import { formatTzs } from "../format";
 import NotFoundPage from "./notFound";
+import { deviceItem } from "../content/collections";
 
 /** Specification rows in this order; the CMS may leave any of them out. */
 const SPECIFICATION = ["display", "camera", "battery", "storage", "network", "os"] as const;
@@ -11,7 +12,7 @@ const SPECIFICATION = ["display", "camera", "battery", "storage", "network", "os
 /** One device: picture, price, specification and how to order it. */
 export default function DeviceItemPage({ data }: PageProps) {
   const { t } = useTranslation();
-  const device = data.content.item;
+  const device = deviceItem(data.content.item);
   if (!device) return <NotFoundPage />;
   const specification = SPECIFICATION.filter((key) => device.specification?.[key]);
   return (

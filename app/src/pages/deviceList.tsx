@@ -4,13 +4,12 @@ import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
 import { formatTzs } from "../format";
 import { itemPath } from "../navigation/paths";
-import { routeByName } from "../routes";
+import { deviceList } from "../content/collections";
 
 /** The device catalogue: the page's sections, then every device as a card. */
 export default function DeviceListPage({ data }: PageProps) {
   const { t } = useTranslation();
-  const collection = routeByName(data.route.name)?.list?.collection ?? "device-updates";
-  const devices = data.content.list ?? [];
+  const devices = deviceList(data.content.list);
   return (
     <PageBody page={data.content.page}>
       <section className="item-list">
@@ -20,7 +19,7 @@ export default function DeviceListPage({ data }: PageProps) {
         ) : (
           <ul className="cards">
             {devices.map((device) => {
-              const path = itemPath(collection, device);
+              const path = itemPath("device-updates", device);
               return (
                 <li key={device.id} className="card device-card">
                   {device.image && (

@@ -7,12 +7,13 @@ import { navLabel } from "../navigation/menu";
 import { routeHref } from "../navigation/paths";
 import { routeByName } from "../routes";
 import NotFoundPage from "./notFound";
+import { newsItem } from "../content/collections";
 
 /** One news, sport or foundation article. */
 export default function NewsItemPage({ data }: PageProps) {
   const { t } = useTranslation();
   const { lang } = useSite();
-  const item = data.content.item;
+  const item = newsItem(data.content.item);
   if (!item) return <NotFoundPage />;
   const list = routeByName(routeByName(data.route.name)?.parent ?? "");
   const listPath = list && routeHref(list);

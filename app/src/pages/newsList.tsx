@@ -4,14 +4,14 @@ import { LocalLink, useSite } from "../app/site";
 import { PageBody } from "../components/PageBody";
 import { formatDate } from "../format";
 import { itemPath } from "../navigation/paths";
-import { routeByName } from "../routes";
+import { newsList } from "../content/collections";
 
 /** News, sport news or foundation news: the page's sections, then the latest items as cards. */
 export default function NewsListPage({ data }: PageProps) {
   const { t } = useTranslation();
   const { lang } = useSite();
-  const collection = routeByName(data.route.name)?.list?.collection;
-  const items = data.content.list ?? [];
+  const list = data.content.list;
+  const items = newsList(list);
   return (
     <PageBody page={data.content.page}>
       <section className="item-list">
@@ -21,7 +21,7 @@ export default function NewsListPage({ data }: PageProps) {
         ) : (
           <ul className="cards">
             {items.map((item) => {
-              const path = collection && itemPath(collection, item);
+              const path = list && itemPath(list.collection, item);
               return (
                 <li key={item.id} className="card">
                   {item.image && (

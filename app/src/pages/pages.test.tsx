@@ -33,7 +33,7 @@ describe("pages", () => {
         lang: "sw",
         path: "/soka",
         route: { name: "soka", page: "newsList", params: {} },
-        content: { page: { title: "Soka", sections: [] }, sidebar: null, list: [{ id: 7, slug: "dabi", title: "Dabi ya Kariakoo", publishDate: "2025-04-20", summary: "Mabao matatu." }] },
+        content: { page: { title: "Soka", sections: [] }, sidebar: null, list: { collection: "sport-updates", items: [{ id: 7, slug: "dabi", title: "Dabi ya Kariakoo", publishDate: "2025-04-20", summary: "Mabao matatu." }] } },
       },
       "/sw/soka",
     );
@@ -51,10 +51,13 @@ describe("pages", () => {
         content: {
           page: { title: "Vodacom Business", sections: [{ __component: "sections.hero", title: "Business" }] },
           sidebar: null,
-          list: [
-            { id: 31, slug: "fleet-sim", title: "Fleet SIM", categoryId: 1 },
-            { id: 32, slug: "red-business", title: "Red Business", categoryId: 1 },
-          ],
+          list: {
+            collection: "vbu-services",
+            items: [
+              { id: 31, slug: "fleet-sim", title: "Fleet SIM", categoryId: 1 },
+              { id: 32, slug: "red-business", title: "Red Business", categoryId: 1 },
+            ],
+          },
         },
       },
       "/vodacom-business/1/large-mobile?services=red-business",
@@ -95,7 +98,7 @@ describe("pages", () => {
         ...base,
         path: "/fraudster",
         route: { name: "fraudster", page: "fraudster", params: {} },
-        content: { page: { title: "Fraud awareness", sections: [] }, sidebar: null, list: [{ id: 1, slug: "fake-agent", title: "The fake agent", body: "<p>Never share your PIN.</p>" }] },
+        content: { page: { title: "Fraud awareness", sections: [] }, sidebar: null, list: { collection: "trick-mobiles", items: [{ id: 1, slug: "fake-agent", title: "The fake agent", body: "<p>Never share your PIN.</p>" }] } },
       },
       "/fraudster",
     );

@@ -1,6 +1,6 @@
 import { createContext, useContext } from "react";
 import { slugify } from "../slug";
-import type { FaqItem } from "./faqItems";
+import type { FaqItem } from "../contract";
 
 /** The slug of the question `/faq/<item>` opens. */
 export const OpenQuestion = createContext<string | undefined>(undefined);

@@ -1,20 +1,14 @@
 /** The questions of a page's FAQ sections, for the FAQ page, its breadcrumbs and its structured data. */
-import type { PageContent } from "../contract";
+import type { FaqItem, Page } from "../contract";
 import { slugify } from "../slug";
 
-export interface FaqItem {
-  id?: number;
-  question: string;
-  answer: string;
-}
-
-export function faqItems(page: PageContent | null | undefined): FaqItem[] {
+export function faqItems(page: Page | null | undefined): FaqItem[] {
   return (page?.sections ?? []).flatMap((section) =>
-    section.__component === "sections.faq" && Array.isArray(section.items) ? (section.items as FaqItem[]) : [],
+    section.__component === "sections.faq" ? section.items : [],
   );
 }
 
 /** The question whose slug (see `slugify`) is `slug`: the one `/faq/<slug>` opens. */
-export function findFaqItem(page: PageContent | null | undefined, slug: string): FaqItem | undefined {
+export function findFaqItem(page: Page | null | undefined, slug: string): FaqItem | undefined {
   return faqItems(page).find((item) => slugify(item.question) === slug);
 }

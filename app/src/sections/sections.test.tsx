@@ -8,7 +8,8 @@ import { SiteProvider } from "../app/site";
 import { createI18n } from "../i18n";
 import type { Lang } from "../routes";
 import { Sections } from "./index";
-import { OpenQuestion } from "./Faq";
+import { OpenQuestion } from "./Faq";import type { Section } from "../contract";
+
 
 const render = (node: ReactNode, lang: Lang = "en") =>
   renderToStaticMarkup(
@@ -36,7 +37,7 @@ describe("Sections", () => {
   it("skips an unknown component and logs it instead of failing", () => {
     const warn = mock.method(console, "warn", () => {});
     const html = render(
-      <Sections sections={[{ __component: "sections.from-the-future" }, { __component: "sections.hero", title: "Still here" }]} />,
+      <Sections sections={[{ __component: "sections.from-the-future" } as unknown as Section, { __component: "sections.hero", title: "Still here" }]} />,
     );
     assert.ok(html.includes("Still here"));
     assert.equal(warn.mock.callCount(), 1);
@@ -50,7 +51,7 @@ describe("Sections", () => {
 });
 
 describe("FAQ section", () => {
-  const faq = { __component: "sections.faq", title: "Data", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }, { question: "Other?", answer: "Yes." }] };
+  const faq: Section = { __component: "sections.faq", title: "Data", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }, { question: "Other?", answer: "Yes." }] };
 
   it("anchors every question by its slug, all closed by default", () => {
     const html = render(<Sections sections={[faq]} />);

@@ -8,6 +8,7 @@ import type { PageData } from "../contract";
 import type { Crumb } from "../navigation/breadcrumbs";
 import { localePath, type Lang } from "../routes";
 import { faqItems } from "../sections/faqItems";
+import { itemSummary } from "../content/collections";
 
 export type JsonLd = Record<string, unknown>;
 
@@ -41,12 +42,12 @@ export function organization(data: PageData, t: TFunction): JsonLd {
 }
 
 export function newsArticle(data: PageData, url: string, t: TFunction): JsonLd | undefined {
-  const item = data.content.item;
+  const item = itemSummary(data.content.item);
   if (!item) return undefined;
   return {
     "@context": CONTEXT,
     "@type": "NewsArticle",
-    headline: item.title ?? item.name,
+    headline: item.heading,
     ...(item.summary ? { description: item.summary } : {}),
     ...(item.publishDate ? { datePublished: item.publishDate } : {}),
     ...(item.image ? { image: [absoluteUrl(data.siteUrl, item.image.url)] } : {}),

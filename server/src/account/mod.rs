@@ -32,7 +32,7 @@ use axum_extra::extract::cookie::{Cookie, Key, SameSite};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use ssr_runtime::Lang;
+use contract::Lang;
 
 use crate::AppState;
 use msisdn::{Msisdn, OtpCode};

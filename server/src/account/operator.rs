@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use ssr_runtime::Lang;
+use contract::Lang;
 
 use super::msisdn::{Msisdn, OtpCode};
 

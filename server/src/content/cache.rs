@@ -11,18 +11,19 @@
 //!
 //! Each entry carries a version that changes only when its value does; pages
 //! are cached under the versions of the content they were built from.
+//! Answers are parsed on the way in; what parsing dropped is logged once per
+//! version, with the query, the language and each part's JSON path.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use contract::Lang;
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
-use serde_json::Value;
-use ssr_runtime::Lang;
 
-use super::{ContentError, ContentQuery, ContentSource};
+use super::{ContentError, ContentQuery, ContentSource, ContentValue, parse_answer};
 
 #[derive(Debug, Clone)]
 pub struct CacheSettings {
@@ -40,7 +41,7 @@ pub type Key = (ContentQuery, Lang);
 
 #[derive(Debug, Clone)]
 pub struct Entry {
-    pub value: Option<Arc<Value>>,
+    pub value: Option<Arc<ContentValue>>,
     pub version: u64,
     /// When the value was last fetched successfully.
     fetched: Instant,
@@ -142,10 +143,18 @@ impl Inner {
         let now = Instant::now();
         let previous = self.entries.get(key);
         match result {
-            Ok(value) => {
+            Ok(raw) => {
+                let parsed = raw.map(|raw| parse_answer(&key.0, raw));
+                let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
                     Some(previous) if previous.value.as_deref() == value.as_ref() => previous.version,
-                    _ => self.versions.fetch_add(1, Ordering::Relaxed) + 1,
+                    _ => {
+                        for dropped in parsed.iter().flat_map(|p| &p.dropped) {
+                            let path = if dropped.path.is_empty() { "(the whole answer)" } else { dropped.path.as_str() };
+                            tracing::warn!(query = %key.0, lang = key.1.code(), %path, reason = %dropped.reason, "content part dropped");
+                        }
+                        self.versions.fetch_add(1, Ordering::Relaxed) + 1
+                    }
                 };
                 let entry = Arc::new(Entry { value: value.map(Arc::new), version, fetched: now, checked: now });
                 self.entries.insert(key.clone(), entry.clone());
@@ -172,7 +181,12 @@ impl Inner {
 mod tests {
     use super::*;
     use async_trait::async_trait;
+    use serde_json::Value;
     use std::sync::atomic::AtomicUsize;
+
+    fn title(entry: &Entry) -> &str {
+        entry.value.as_deref().and_then(ContentValue::page).map_or("", |page| page.title.as_str())
+    }
 
     /// A source that counts calls, answers after a delay, and can be told to fail.
     struct Scripted {
@@ -211,7 +225,7 @@ mod tests {
         let query = ContentQuery::single("home");
         let gets = (0..50).map(|_| cache.get(&query, Lang::En));
         let results = futures::future::join_all(gets).await;
-        assert!(results.iter().all(|r| r.as_ref().unwrap().value.as_deref().unwrap()["title"] == "v1"));
+        assert!(results.iter().all(|r| title(r.as_ref().unwrap()) == "v1"));
         assert_eq!(source.calls.load(Ordering::SeqCst), 1);
     }
 
@@ -238,16 +252,16 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(60)).await;
         // Stale: the old copy at once, a refresh behind it.
         let stale = cache.get(&query, Lang::En).await.unwrap();
-        assert_eq!(stale.value.as_deref().unwrap()["title"], "v1");
+        assert_eq!(title(&stale), "v1");
         tokio::time::sleep(Duration::from_millis(30)).await;
         let refreshed = cache.get(&query, Lang::En).await.unwrap();
-        assert_eq!(refreshed.value.as_deref().unwrap()["title"], "v2");
+        assert_eq!(title(&refreshed), "v2");
         assert_ne!(refreshed.version, first.version);
         // The source goes down: the last good copy keeps being served.
         source.failing.store(true, Ordering::SeqCst);
         tokio::time::sleep(Duration::from_millis(60)).await;
         for _ in 0..3 {
-            assert_eq!(cache.get(&query, Lang::En).await.unwrap().value.as_deref().unwrap()["title"], "v2");
+            assert_eq!(title(&cache.get(&query, Lang::En).await.unwrap()), "v2");
             tokio::time::sleep(Duration::from_millis(30)).await;
         }
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use serde_json::Value;
-use ssr_runtime::Lang;
+use contract::Lang;
 
 use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
@@ -73,20 +73,22 @@ impl ContentSource for EmbeddedContent {
         Ok(match query {
             ContentQuery::Single(key) => self.singles.get(&(lang, key.clone())).cloned(),
             ContentQuery::List { collection, page_size, filter } => Some(Value::Array(
-                self.collection(collection, lang)
+                self.collection(collection.api_name(), lang)
                     .iter()
                     .filter(|item| filter.as_ref().is_none_or(|(field, value)| field_equals(item, field, value)))
                     .take(*page_size as usize)
                     .cloned()
                     .collect(),
             )),
-            ContentQuery::Item { collection, id } => {
-                self.collection(collection, lang).iter().find(|item| item.get("id").and_then(Value::as_u64) == Some(*id)).cloned()
-            }
-            ContentQuery::All(collection) => Some(Value::Array(self.collection(collection, lang).to_vec())),
+            ContentQuery::Item { collection, id } => self
+                .collection(collection.api_name(), lang)
+                .iter()
+                .find(|item| item.get("id").and_then(Value::as_u64) == Some(u64::from(*id)))
+                .cloned(),
+            ContentQuery::All(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self
-                    .collection("popups", lang)
+                    .collection(contract::cms::POPUPS, lang)
                     .iter()
                     .filter(|p| p.get("type").and_then(Value::as_str) == Some(kind.as_str()))
                     .cloned()

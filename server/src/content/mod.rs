@@ -5,14 +5,20 @@
 //! - [`ContentSource`]: where content comes from: the Strapi client
 //!   (`strapi`, when `CMS_URL` is set) or the embedded default (`embedded`).
 //! - `normalize`: Strapi v4 and v5 answers into one internal shape.
+//! - `parse`: that shape parsed into the content model ([`contract::content`]),
+//!   degrading what does not fit: the boundary no content crosses unparsed.
 //! - `cache`: the resilient cache in front of any source (fresh, then
-//!   stale-while-revalidate, stale-if-error; single flight).
+//!   stale-while-revalidate, stale-if-error; single flight), holding parsed
+//!   content.
 //! - [`Content`]: what handlers use: the cache plus the locale fallback.
 //! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed.
+//! - [`check`]: the model a CMS must hold, and a check of a CMS against it.
 
 mod cache;
+pub mod check;
 mod embedded;
 mod normalize;
+mod parse;
 mod strapi;
 mod webhook;
 
@@ -20,12 +26,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use contract::Lang;
+use contract::content::Collection;
 use serde_json::Value;
-use ssr_runtime::Lang;
 
 pub use cache::{CacheSettings, Cached};
 pub use embedded::EmbeddedContent;
 pub use normalize::Normalizer;
+pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
 pub use webhook::router;
 
@@ -47,11 +55,11 @@ pub enum ContentQuery {
     Single(String),
     /// Page 1 of a collection, newest `publishDate` first, optionally only
     /// the items whose `field` equals `value`.
-    List { collection: String, page_size: u32, filter: Option<(String, String)> },
+    List { collection: Collection, page_size: u32, filter: Option<(String, String)> },
     /// One item of a collection by id.
-    Item { collection: String, id: u64 },
+    Item { collection: Collection, id: u32 },
     /// Every item of a collection (the fraudster tricks).
-    All(String),
+    All(Collection),
     /// Popups of one type, newest first.
     Popups(String),
 }
@@ -64,9 +72,11 @@ impl ContentQuery {
     /// The single type or collection this query reads (the CMS "model").
     pub fn model(&self) -> &str {
         match self {
-            ContentQuery::Single(key) | ContentQuery::All(key) => key,
-            ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } => collection,
-            ContentQuery::Popups(_) => "popups",
+            ContentQuery::Single(key) => key,
+            ContentQuery::All(collection) | ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } => {
+                collection.api_name()
+            }
+            ContentQuery::Popups(_) => contract::cms::POPUPS,
         }
     }
 }
@@ -75,12 +85,12 @@ impl fmt::Display for ContentQuery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ContentQuery::Single(key) => write!(f, "{key}"),
-            ContentQuery::List { collection, page_size, filter: None } => write!(f, "{collection}?pageSize={page_size}"),
+            ContentQuery::List { collection, page_size, filter: None } => write!(f, "{}?pageSize={page_size}", collection.api_name()),
             ContentQuery::List { collection, page_size, filter: Some((field, value)) } => {
-                write!(f, "{collection}?pageSize={page_size}&{field}={value}")
+                write!(f, "{}?pageSize={page_size}&{field}={value}", collection.api_name())
             }
-            ContentQuery::Item { collection, id } => write!(f, "{collection}/{id}"),
-            ContentQuery::All(collection) => write!(f, "{collection}?all"),
+            ContentQuery::Item { collection, id } => write!(f, "{}/{id}", collection.api_name()),
+            ContentQuery::All(collection) => write!(f, "{}?all", collection.api_name()),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
         }
     }
@@ -89,15 +99,16 @@ impl fmt::Display for ContentQuery {
 /// Where content comes from: the CMS or the embedded default.
 #[async_trait]
 pub trait ContentSource: Send + Sync {
-    /// The normalised answer in `lang`; `None` when the source has nothing
-    /// (a missing single type or item). Lists are arrays, possibly empty.
+    /// The normalised answer in `lang`, not parsed yet (the cache parses
+    /// it); `None` when the source has nothing (a missing single type or
+    /// item). Lists are arrays, possibly empty.
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError>;
 }
 
 /// A loaded piece of content with what the page needs to know about it.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub value: Option<Arc<Value>>,
+    pub value: Option<Arc<ContentValue>>,
     /// The language the content is in: English when Swahili was missing.
     pub lang: Lang,
     /// Changes whenever the content does; part of the page cache key.
@@ -133,10 +144,6 @@ impl Content {
     }
 }
 
-fn is_missing(value: Option<&Value>) -> bool {
-    match value {
-        None | Some(Value::Null) => true,
-        Some(Value::Array(items)) => items.is_empty(),
-        Some(_) => false,
-    }
+fn is_missing(value: Option<&ContentValue>) -> bool {
+    value.is_none_or(ContentValue::is_empty)
 }

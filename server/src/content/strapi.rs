@@ -4,18 +4,32 @@
 //! route's content key in `app/src/routes.ts` (the Strapi single type's API
 //! ID); that table is the one place single-type names are chosen. Collections
 //! are `news-updates`, `sport-updates`, `foundation-updates`,
-//! `device-updates`, `vbu-services`, `trick-mobiles` and `popups`.
+//! `device-updates`, `vbu-services`, `trick-mobiles` and `popups`. Items are
+//! asked for with `filters[id][$eq]` on their collection, which Strapi 4 and 5
+//! both answer (Strapi 5 reads `/api/<collection>/<id>` as a `documentId`).
 //!
-//! Every request carries `locale` and a populate parameter chosen by
-//! [`PopulateStrategy`]; lists are `sort=publishDate:desc`, page 1.
+//! Every request carries `locale` and populate parameters. Any Strapi works
+//! with only `CMS_URL` set: the configured [`PopulateStrategy`] is tried
+//! first (by default the spec's `populate=deep,N`); a CMS that refuses it
+//! with 400 gets explicit `populate[…]` parameters derived from the content
+//! model ([`contract::cms`]), and a key it calls invalid (`Invalid key
+//! sections`: its schema lacks the field) is left out from then on. What
+//! works is learnt once per content type, logged and kept.
+//!
+//! Strapi 5 gives each locale of an entry its own id (one `documentId`):
+//! an item asked for by the id of its other-language version is found
+//! through that version's `documentId`, and comes back with its own id.
 
+use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use contract::Lang;
+use contract::cms::TypeShape;
 use reqwest::StatusCode;
 use serde_json::Value;
-use ssr_runtime::Lang;
 
 use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
@@ -25,17 +39,21 @@ const DEEP_LEVEL: u32 = 10;
 const SHALLOW_LEVEL: u32 = 3;
 /// Strapi's default maximum page size, for "all tricks".
 const ALL_PAGE_SIZE: u32 = 100;
+/// Refusals one fetch may learn from before it gives up.
+const MAX_ATTEMPTS: usize = 16;
 
-/// How relations, media and components are asked for.
+/// How relations, media and components are asked for first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PopulateStrategy {
-    /// `populate=deep,N`: the strapi-plugin-populate-deep plugin for v4, as the spec.
+    /// `populate=deep,N`: the strapi-plugin-populate-deep plugin for v4, as
+    /// the spec; explicit parameters when the CMS refuses it.
     #[default]
     Deep,
-    /// `pLevel=N`: the Strapi 5 forks of that plugin.
+    /// `pLevel=N`: the Strapi 5 forks of that plugin; explicit parameters
+    /// when the CMS refuses it.
     Level,
-    /// Explicit `populate[…]` parameters built from the known page shape; works on
-    /// a stock Strapi 4 or 5 with no plugin (see [`explicit_populate`]).
+    /// Explicit `populate[…]` parameters from the content model: a stock
+    /// Strapi 4 or 5 with no plugin.
     Explicit,
 }
 
@@ -44,7 +62,7 @@ impl FromStr for PopulateStrategy {
 
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         match value {
-            "deep" => Ok(PopulateStrategy::Deep),
+            "deep" | "auto" => Ok(PopulateStrategy::Deep),
             "plevel" => Ok(PopulateStrategy::Level),
             "explicit" => Ok(PopulateStrategy::Explicit),
             other => Err(format!("unknown populate strategy {other:?}: use deep, plevel or explicit")),
@@ -60,10 +78,31 @@ pub struct StrapiSettings {
     pub timeout: Duration,
 }
 
+/// What a content type of this CMS accepts, as learnt from its refusals.
+#[derive(Debug, Clone, PartialEq)]
+struct Accepted {
+    strategy: PopulateStrategy,
+    /// Populate keys the CMS called invalid: fields its schema lacks.
+    invalid_keys: Vec<String>,
+    /// Refused even explicit populate with no key named: ask without.
+    no_populate: bool,
+}
+
 pub struct StrapiClient {
     http: reqwest::Client,
     settings: StrapiSettings,
     normalizer: Normalizer,
+    /// Explicit populate parameters of each shape, from the content model.
+    explicit: HashMap<TypeShape, Vec<(String, String)>>,
+    /// By model (`home`, `news-updates`).
+    accepted: Mutex<HashMap<String, Accepted>>,
+}
+
+/// One answer of the CMS.
+enum Answer {
+    Found(Value),
+    Missing,
+    Refused(String),
 }
 
 impl StrapiClient {
@@ -73,131 +112,215 @@ impl StrapiClient {
             .user_agent(concat!("site/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| ContentError::Upstream(e.to_string()))?;
-        Ok(StrapiClient { http, settings: StrapiSettings { base_url: settings.base_url.trim_end_matches('/').to_owned(), ..settings }, normalizer })
+        let shapes = [
+            TypeShape::Page,
+            TypeShape::Sidebar,
+            TypeShape::News,
+            TypeShape::Device,
+            TypeShape::BusinessService,
+            TypeShape::Trick,
+            TypeShape::Popup,
+        ];
+        let explicit = shapes.into_iter().map(|shape| (shape, contract::cms::populate_params(&shape.populate()))).collect();
+        Ok(StrapiClient {
+            http,
+            settings: StrapiSettings { base_url: settings.base_url.trim_end_matches('/').to_owned(), ..settings },
+            normalizer,
+            explicit,
+            accepted: Mutex::new(HashMap::new()),
+        })
     }
 
-    /// The path under `/api/` and the query parameters for `query`.
-    pub fn request(&self, query: &ContentQuery, lang: Lang) -> (String, Vec<(String, String)>) {
+    fn accepted(&self, model: &str) -> Accepted {
+        let accepted = self.accepted.lock().expect("accepted lock");
+        accepted.get(model).cloned().unwrap_or(Accepted { strategy: self.settings.populate, invalid_keys: Vec::new(), no_populate: false })
+    }
+
+    /// The path under `/api/` and the query parameters for `query`, as the
+    /// CMS accepts them so far.
+    fn request(&self, query: &ContentQuery, lang: Lang, accepted: &Accepted) -> (String, Vec<(String, String)>) {
         let mut params = vec![("locale".to_owned(), lang.code().to_owned())];
+        let populate = |level: u32, shape: TypeShape| self.populate(level, shape, accepted);
         let path = match query {
             ContentQuery::Single(key) => {
                 let level = if SHALLOW_SINGLES.contains(&key.as_str()) { SHALLOW_LEVEL } else { DEEP_LEVEL };
-                params.extend(self.populate(level, Shape::Page));
+                params.extend(populate(level, TypeShape::of_single(key)));
                 key.clone()
             }
             ContentQuery::List { collection, page_size, filter } => {
-                params.extend(self.populate(DEEP_LEVEL, Shape::Item));
+                params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
                 if let Some((field, value)) = filter {
                     params.push((format!("filters[{field}][$eq]"), value.clone()));
                 }
                 params.push(("sort".into(), "publishDate:desc".into()));
                 params.push(("pagination[page]".into(), "1".into()));
                 params.push(("pagination[pageSize]".into(), page_size.to_string()));
-                collection.clone()
+                collection.api_name().to_owned()
             }
             ContentQuery::Item { collection, id } => {
-                params.extend(self.populate(DEEP_LEVEL, Shape::Item));
-                format!("{collection}/{id}")
+                params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
+                params.push(("filters[id][$eq]".into(), id.to_string()));
+                collection.api_name().to_owned()
             }
             ContentQuery::All(collection) => {
-                params.extend(self.populate(DEEP_LEVEL, Shape::Item));
+                params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
                 params.push(("pagination[pageSize]".into(), ALL_PAGE_SIZE.to_string()));
-                collection.clone()
+                collection.api_name().to_owned()
             }
             ContentQuery::Popups(kind) => {
                 params.push(("sort".into(), "id:desc".into()));
                 params.push(("filters[type][$eq]".into(), kind.clone()));
-                params.extend(self.populate(DEEP_LEVEL, Shape::Item));
-                "popups".into()
+                params.extend(populate(DEEP_LEVEL, TypeShape::Popup));
+                contract::cms::POPUPS.to_owned()
             }
         };
         (format!("/api/{path}"), params)
     }
 
-    fn populate(&self, level: u32, shape: Shape) -> Vec<(String, String)> {
-        match self.settings.populate {
+    fn populate(&self, level: u32, shape: TypeShape, accepted: &Accepted) -> Vec<(String, String)> {
+        if accepted.no_populate {
+            return Vec::new();
+        }
+        match accepted.strategy {
             PopulateStrategy::Deep => vec![("populate".into(), format!("deep,{level}"))],
             PopulateStrategy::Level => vec![("pLevel".into(), level.to_string())],
-            PopulateStrategy::Explicit => explicit_populate(shape),
+            PopulateStrategy::Explicit => self.explicit[&shape]
+                .iter()
+                .filter(|(key, _)| !accepted.invalid_keys.iter().any(|invalid| names_field(key, invalid)))
+                .cloned()
+                .collect(),
         }
     }
-}
 
-#[derive(Clone, Copy)]
-enum Shape {
-    /// A single type: `seo` and the `sections` dynamic zone.
-    Page,
-    /// A collection item: its media and components one level down.
-    Item,
-}
-
-/// Components of the `sections` zone and their nested parts that hold media
-/// (see `content/README.md`). Components not listed come back with their own
-/// fields only.
-const SECTION_POPULATE: [(&str, Option<&str>); 12] = [
-    ("sections.hero", None),
-    ("sections.rich-text", None),
-    ("sections.card-grid", Some("cards")),
-    ("sections.bundle-table", Some("bundles")),
-    ("sections.faq", Some("items")),
-    ("sections.table", Some("rows")),
-    ("sections.tariff-bands", Some("bands")),
-    ("sections.steps", Some("steps")),
-    ("sections.documents", Some("documents")),
-    ("sections.people", Some("people")),
-    ("sections.events", Some("events")),
-    ("sections.cta-banner", None),
-];
-
-/// `populate[…]` parameters for a stock Strapi (no deep-populate plugin).
-fn explicit_populate(shape: Shape) -> Vec<(String, String)> {
-    match shape {
-        Shape::Item => vec![("populate".into(), "*".into())],
-        Shape::Page => {
-            let mut params = vec![("populate[seo][populate]".into(), "*".into()), ("populate[links]".into(), "*".into())];
-            for (component, nested) in SECTION_POPULATE {
-                let key = match nested {
-                    Some(field) => format!("populate[sections][on][{component}][populate][{field}][populate]"),
-                    None => format!("populate[sections][on][{component}][populate]"),
-                };
-                params.push((key, "*".into()));
+    /// Asks until the CMS answers or nothing is left to learn from its refusals.
+    async fn ask(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        let model = query.model().to_owned();
+        let mut accepted = self.accepted(&model);
+        for _ in 0..MAX_ATTEMPTS {
+            let (path, params) = self.request(query, lang, &accepted);
+            match self.get(&path, &params).await? {
+                Answer::Found(value) => return Ok(Some(value)),
+                Answer::Missing => return Ok(None),
+                Answer::Refused(body) => {
+                    let learnt = learn(&accepted, &body).ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
+                    tracing::warn!(model = %model, refused = %short(&body), now = ?learnt, "the CMS refused a populate parameter; asking as it accepts");
+                    self.accepted.lock().expect("accepted lock").insert(model.clone(), learnt.clone());
+                    accepted = learnt;
+                }
             }
-            params
         }
+        Err(ContentError::Upstream(format!("{model}: the CMS kept refusing every populate parameter")))
     }
-}
 
-#[async_trait]
-impl ContentSource for StrapiClient {
-    async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
-        let (path, params) = self.request(query, lang);
-        let mut request = self.http.get(format!("{}{path}", self.settings.base_url)).query(&params);
+    async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
+        let mut request = self.http.get(format!("{}{path}", self.settings.base_url)).query(params);
         if let Some(token) = &self.settings.token {
             request = request.bearer_auth(token);
         }
         let response = request.send().await.map_err(|e| {
             if e.is_timeout() { ContentError::Timeout(self.settings.timeout) } else { ContentError::Upstream(e.to_string()) }
         })?;
-        match response.status() {
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(|e| ContentError::Upstream(e.to_string()))?;
+        match status {
             StatusCode::OK => {}
-            // Strapi's answer for a missing entry or a locale it lacks.
-            StatusCode::NOT_FOUND => return Ok(None),
+            // Strapi's answer for a missing type, entry or locale.
+            StatusCode::NOT_FOUND => return Ok(Answer::Missing),
+            StatusCode::BAD_REQUEST => return Ok(Answer::Refused(String::from_utf8_lossy(&bytes).into_owned())),
             status => return Err(ContentError::Upstream(format!("GET {path}: HTTP {status}"))),
         }
-        let bytes = response.bytes().await.map_err(|e| ContentError::Upstream(e.to_string()))?;
         let answer: Value = serde_json::from_slice(&bytes).map_err(|e| ContentError::Malformed(format!("GET {path}: {e}")))?;
         if !answer.is_object() || answer.get("data").is_none() {
             return Err(ContentError::Malformed(format!("GET {path}: no `data` in the answer")));
         }
         Ok(match self.normalizer.normalize(answer) {
-            Value::Null => None,
-            value => Some(value),
+            Value::Null => Answer::Missing,
+            value => Answer::Found(value),
         })
+    }
+
+    /// An item by id in `lang`; in Strapi 5 perhaps by the id of its version
+    /// in the other language (see the module docs).
+    async fn item(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        if let Some(item) = first(self.ask(query, lang).await?) {
+            return Ok(Some(item));
+        }
+        let ContentQuery::Item { collection, .. } = query else { return Ok(None) };
+        let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
+        let Some(document) = first(self.ask(query, other).await?).and_then(|item| item.get("documentId").cloned()) else {
+            return Ok(None);
+        };
+        let Value::String(document) = document else { return Ok(None) };
+        let by_document = ContentQuery::List { collection: *collection, page_size: 1, filter: Some(("documentId".into(), document)) };
+        Ok(first(self.ask(&by_document, lang).await?))
+    }
+}
+
+/// What to ask next after a 400 with `body`, if anything is left to try.
+fn learn(accepted: &Accepted, body: &str) -> Option<Accepted> {
+    if accepted.no_populate {
+        return None;
+    }
+    if accepted.strategy != PopulateStrategy::Explicit {
+        // The deep-populate plugin is not installed: ask a stock Strapi's way.
+        return Some(Accepted { strategy: PopulateStrategy::Explicit, ..accepted.clone() });
+    }
+    match invalid_key(body) {
+        Some(key) if !accepted.invalid_keys.contains(&key) => {
+            let mut invalid_keys = accepted.invalid_keys.clone();
+            invalid_keys.push(key);
+            Some(Accepted { invalid_keys, ..accepted.clone() })
+        }
+        _ => Some(Accepted { no_populate: true, ..accepted.clone() }),
+    }
+}
+
+/// The key a Strapi validation error names: `error.details.key`, or the
+/// message `Invalid key <key>`.
+fn invalid_key(body: &str) -> Option<String> {
+    let error: Value = serde_json::from_str(body).ok()?;
+    let error = error.get("error")?;
+    if let Some(Value::String(key)) = error.pointer("/details/key") {
+        return Some(key.clone());
+    }
+    let message = error.get("message")?.as_str()?;
+    let key = message.strip_prefix("Invalid key ")?.trim().trim_matches(['"', '\'', '`']);
+    (!key.is_empty()).then(|| key.to_owned())
+}
+
+/// Whether the populate parameter `param` (`populate[sections][on][…]`)
+/// asks for the field `field`.
+fn names_field(param: &str, field: &str) -> bool {
+    param.split(['[', ']']).any(|segment| segment == field)
+}
+
+/// The first element of a list answer, or the answer itself.
+fn first(value: Option<Value>) -> Option<Value> {
+    match value? {
+        Value::Array(items) => items.into_iter().next(),
+        Value::Null => None,
+        item => Some(item),
+    }
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(300).collect()
+}
+
+#[async_trait]
+impl ContentSource for StrapiClient {
+    async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        match query {
+            ContentQuery::Item { .. } => self.item(query, lang).await,
+            _ => self.ask(query, lang).await,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use contract::content::Collection;
+
     use super::*;
 
     fn client(populate: PopulateStrategy) -> StrapiClient {
@@ -205,44 +328,56 @@ mod tests {
         StrapiClient::new(settings, Normalizer::default()).unwrap()
     }
 
-    fn query_string(params: &[(String, String)]) -> String {
-        params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&")
+    fn query_string(client: &StrapiClient, query: &ContentQuery, lang: Lang) -> (String, String) {
+        let (path, params) = client.request(query, lang, &client.accepted(query.model()));
+        (path, params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&"))
     }
 
     #[test]
     fn builds_the_spec_requests() {
         let client = client(PopulateStrategy::Deep);
-        let (path, params) = client.request(&ContentQuery::single("home"), Lang::Sw);
-        assert_eq!((path.as_str(), query_string(&params).as_str()), ("/api/home", "locale=sw&populate=deep,10"));
-        let (_, params) = client.request(&ContentQuery::single("business-mid"), Lang::En);
-        assert_eq!(query_string(&params), "locale=en&populate=deep,3");
-        let list = ContentQuery::List { collection: "news-updates".into(), page_size: 9, filter: None };
-        let (path, params) = client.request(&list, Lang::En);
-        assert_eq!(path, "/api/news-updates");
+        assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw), ("/api/home".into(), "locale=sw&populate=deep,10".into()));
+        assert_eq!(query_string(&client, &ContentQuery::single("business-mid"), Lang::En).1, "locale=en&populate=deep,3");
+        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None };
         assert_eq!(
-            query_string(&params),
-            "locale=en&populate=deep,10&sort=publishDate:desc&pagination[page]=1&pagination[pageSize]=9"
+            query_string(&client, &list, Lang::En),
+            ("/api/news-updates".into(), "locale=en&populate=deep,10&sort=publishDate:desc&pagination[page]=1&pagination[pageSize]=9".into())
         );
-        let services = ContentQuery::List { collection: "vbu-services".into(), page_size: 100, filter: Some(("categoryId".into(), "5".into())) };
-        let (_, params) = client.request(&services, Lang::En);
-        assert!(query_string(&params).contains("&filters[categoryId][$eq]=5&sort=publishDate:desc"));
-        let (path, _) = client.request(&ContentQuery::Item { collection: "trick-mobiles".into(), id: 4 }, Lang::En);
-        assert_eq!(path, "/api/trick-mobiles/4");
-        let (path, params) = client.request(&ContentQuery::Popups("home".into()), Lang::En);
-        assert_eq!(path, "/api/popups");
-        assert_eq!(query_string(&params), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10");
+        let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())) };
+        assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort=publishDate:desc"));
+        let item = ContentQuery::Item { collection: Collection::TrickMobiles, id: 4 };
+        assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
+        let popups = ContentQuery::Popups("home".into());
+        assert_eq!(query_string(&client, &popups, Lang::En), ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into()));
     }
 
     #[test]
-    fn populate_strategy_is_a_setting() {
-        let (_, params) = client(PopulateStrategy::Level).request(&ContentQuery::single("large"), Lang::En);
-        assert_eq!(query_string(&params), "locale=en&pLevel=10");
-        let (_, params) = client(PopulateStrategy::Explicit).request(&ContentQuery::single("home"), Lang::En);
-        let query = query_string(&params);
-        assert!(query.contains("populate[seo][populate]=*"), "{query}");
-        assert!(query.contains("populate[sections][on][sections.card-grid][populate][cards][populate]=*"), "{query}");
+    fn the_first_strategy_is_a_setting() {
+        let (_, query) = query_string(&client(PopulateStrategy::Level), &ContentQuery::single("large"), Lang::En);
+        assert_eq!(query, "locale=en&pLevel=10");
+        let (_, query) = query_string(&client(PopulateStrategy::Explicit), &ContentQuery::single("home"), Lang::En);
+        assert!(query.contains("populate[seo][populate][shareImage]=true"), "{query}");
+        assert!(query.contains("populate[sections][on][sections.card-grid][populate][cards][populate][image]=true"), "{query}");
         assert!(!query.contains("deep"), "{query}");
         assert_eq!("plevel".parse::<PopulateStrategy>(), Ok(PopulateStrategy::Level));
         assert!("deeper".parse::<PopulateStrategy>().is_err());
+    }
+
+    #[test]
+    fn a_refusal_teaches_what_to_ask_next() {
+        let deep = Accepted { strategy: PopulateStrategy::Deep, invalid_keys: vec![], no_populate: false };
+        let invalid = |key: &str| format!(r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":"{key}"}}}}}}"#);
+        let explicit = learn(&deep, &invalid("deep")).unwrap();
+        assert_eq!(explicit.strategy, PopulateStrategy::Explicit);
+        let without_sections = learn(&explicit, &invalid("sections")).unwrap();
+        assert_eq!(without_sections.invalid_keys, vec!["sections"]);
+        let client = client(PopulateStrategy::Deep);
+        let params = client.populate(DEEP_LEVEL, TypeShape::Page, &without_sections);
+        assert!(!params.is_empty() && params.iter().all(|(k, _)| !k.contains("[sections]")), "{params:?}");
+        // The same key again, or no key named: ask without populate, then give up.
+        let bare = learn(&without_sections, &invalid("sections")).unwrap();
+        assert!(bare.no_populate);
+        assert_eq!(learn(&bare, "{}"), None);
+        assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some("sections".into()));
     }
 }

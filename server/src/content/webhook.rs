@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::post;
 use axum::Router;
 use serde::Deserialize;
-use ssr_runtime::Lang;
+use contract::Lang;
 use subtle::ConstantTimeEq;
 
 use crate::AppState;

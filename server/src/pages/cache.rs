@@ -11,7 +11,8 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use ssr_runtime::{Lang, RenderError};
+use contract::Lang;
+use ssr_runtime::RenderError;
 
 use crate::assets::accepts;
 
@@ -71,6 +72,11 @@ impl CachedPage {
         }
         if let Some(encoding) = encoding {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+        }
+        if self.status.is_server_error() {
+            // The page frame without its content (spec §8): not for indexes, try again soon.
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+            headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
         }
         (self.status, headers, body).into_response()
     }

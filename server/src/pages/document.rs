@@ -1,7 +1,8 @@
 //! The HTML document around a render: head tags from the app, the page data
 //! for hydration as inert JSON, and the client entry as an external module.
 
-use ssr_runtime::{Lang, PageData, RenderOutput};
+use contract::Lang;
+use contract::page::{PageData, RenderOutput};
 
 /// JSON that is safe inside `<script type="application/json">`: nothing in it
 /// can close the element or start a comment, and U+2028/U+2029 are escaped.
@@ -41,7 +42,8 @@ pub fn document(lang: Lang, output: &RenderOutput, data: &PageData, entry: &str)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ssr_runtime::{MatchedRoute, PageContent};
+    use contract::content::Page;
+    use contract::page::{MatchedRoute, PageContent};
 
     #[test]
     fn page_data_cannot_break_out_of_its_script_element() {
@@ -51,7 +53,7 @@ mod tests {
             status: 200,
             route: MatchedRoute { name: "home".into(), page: "content".into(), params: Default::default() },
             content: PageContent {
-                page: Some(serde_json::json!({ "title": "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &" })),
+                page: Some(Page { title: "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &".into(), ..Page::default() }),
                 ..Default::default()
             },
             alternates: None,

@@ -5,6 +5,8 @@
 mod cache;
 mod document;
 
+use std::collections::BTreeMap;
+
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
@@ -12,12 +14,15 @@ use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::get;
 use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
-use ssr_runtime::{Lang, MatchedRoute, PageContent, PageData, RenderRequest};
+use contract::Lang;
+use contract::content::Section;
+use contract::page::{MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
+use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
 use cache::CachedPage;
 
-use crate::content::{ContentQuery, Loaded};
+use crate::content::{ContentError, ContentQuery, ContentValue, Loaded};
 use crate::manifest::{NOT_FOUND_PAGE, RouteDef};
 use crate::{AppError, AppState};
 
@@ -170,7 +175,9 @@ async fn serve_page(
     let key = PageCache::key(&url, &versions);
     let data = parts.into_data(&state.config.site_url);
     let page = state.pages.get_or_render(key, render(state, url, data, versions)).await?;
-    Ok(page.respond(headers, &public_cache_control(state)))
+    // A page whose content failed says so to no cache: the next visitor may get it whole.
+    let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
+    Ok(page.respond(headers, &cache_control))
 }
 
 /// The page whose purchase form lists the bundles a signed-in subscriber can buy.
@@ -194,9 +201,30 @@ async fn account_bundles(state: &AppState, data: &PageData, signed_in: bool) -> 
 /// The page whose data includes the CPM session's permissions.
 const CPM_PAGE: &str = "customer-permission-management";
 
-async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, ssr_runtime::RenderError> {
+/// The status of a page whose content failed: its own when it is an error
+/// already (a 404 stays a 404), else 503 so crawlers come back later.
+fn failure_status(status: u16) -> u16 {
+    if status >= 400 { status } else { 503 }
+}
+
+async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
     let assets = state.assets.for_page(&data.route.page);
-    let output = state.renderer.render(RenderRequest { url, data: data.clone(), assets }).await?;
+    let request = RenderRequest { url, data, assets };
+    let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {
+        Ok(output) => (output, request.data),
+        // Defence in depth: content that passed the parser and still breaks a
+        // component costs the visitor the content, not the page: the frame
+        // (header, menu, footer) with the content-failure message instead.
+        Err(RenderError::Js { message, stack }) if !request.data.content.failed => {
+            tracing::error!(url = %request.url, %message, stack = stack.as_deref().unwrap_or(""), "render threw; serving the page frame without its content");
+            let RenderRequest { url, mut data, assets } = request;
+            data.content = PageContent { failed: true, ..PageContent::default() };
+            data.status = failure_status(data.status);
+            let request = RenderRequest { url, data, assets };
+            (state.renderer.render::<_, RenderOutput>(&request).await?, request.data)
+        }
+        Err(error) => return Err(error),
+    };
     let html = document::document(data.lang, &output, &data, &state.assets.entry);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
     Ok(CachedPage::new(status, data.lang, html, versions))
@@ -256,7 +284,9 @@ struct PageParts {
     list: Option<Loaded>,
     item: Option<Loaded>,
     popups: Option<Loaded>,
-    alternates: Option<serde_json::Map<String, serde_json::Value>>,
+    alternates: Option<BTreeMap<Lang, String>>,
+    /// The content could not be loaded: the page frame with the spec §8 message.
+    failed: bool,
 }
 
 impl PageParts {
@@ -269,19 +299,22 @@ impl PageParts {
     }
 
     fn into_data(self, site_url: &str) -> PageData {
-        let value = |loaded: &Option<Loaded>| loaded.as_ref().and_then(|l| l.value.as_deref().cloned());
+        fn part<'a, T: Clone + 'a>(loaded: &'a Option<Loaded>, pick: impl Fn(&'a ContentValue) -> Option<&'a T>) -> Option<T> {
+            loaded.as_ref().and_then(|l| l.value.as_deref()).and_then(pick).cloned()
+        }
         let page_lang = self.page.as_ref().map(|l| l.lang).filter(|lang| *lang != self.lang);
         PageData {
             lang: self.lang,
             status: self.status,
             route: self.route,
             content: PageContent {
-                page: value(&self.page),
+                page: part(&self.page, ContentValue::page),
                 page_lang,
-                sidebar: value(&self.sidebar),
-                list: value(&self.list),
-                item: value(&self.item),
-                popups: value(&self.popups),
+                sidebar: part(&self.sidebar, ContentValue::sidebar),
+                list: part(&self.list, ContentValue::list),
+                item: part(&self.item, ContentValue::item),
+                popups: self.popups.as_ref().and_then(|l| l.value.as_deref()).and_then(ContentValue::popups).map(<[_]>::to_vec),
+                failed: self.failed,
             },
             alternates: self.alternates,
             subscriber: None,
@@ -306,17 +339,43 @@ impl PageParts {
             item: None,
             popups: None,
             alternates: None,
+            failed: false,
+        }))
+    }
+
+    /// The route's frame without its content, which could not be loaded.
+    fn failed(lang: Lang, path: &str, route: MatchedRoute, sidebar: Option<Loaded>) -> Resolved {
+        Resolved::Page(Box::new(PageParts {
+            lang,
+            path: path.to_owned(),
+            status: failure_status(200),
+            route,
+            page: None,
+            sidebar,
+            list: None,
+            item: None,
+            popups: None,
+            alternates: None,
+            failed: true,
         }))
     }
 }
 
+/// A part of the page that is not worth failing it for: logged, then left out.
+fn or_leave_out(part: Result<Option<Loaded>, ContentError>, what: &str) -> Option<Loaded> {
+    part.map_err(|error| tracing::warn!(%error, "{what} unavailable")).ok().flatten()
+}
+
 /// Matches the route, then loads everything it shows in parallel: its
 /// content (or its parent's), the sidebar, its list, its item and popups.
-/// The sidebar is not worth failing a page for; the rest is.
+/// The sidebar, list and popups are not worth failing a page for. Without
+/// its content or item (the CMS lacks the type, or fails with no stale copy)
+/// the page is its frame with the content-failure message and 503; an item
+/// the CMS does not have is a 404.
 async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Result<Resolved, AppError> {
     let matched = state.routes.matches(&local.path);
     let route = matched.route;
-    let param = |name: &str| matched.params.get(name).and_then(|v| v.as_str());
+    let param = |name: &str| matched.params.get(name).map(String::as_str);
     if let Some(redirect) = &route.redirect {
         let location = if redirect.to.starts_with('/') { LocalPath::href(local.lang, &redirect.to) } else { redirect.to.clone() };
         return Ok(Resolved::Redirect { location, permanent: redirect.permanent });
@@ -327,7 +386,8 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     }
     let lang = local.lang;
     let content = &state.content;
-    let item_id = param("id").map(|id| id.parse::<u64>().ok());
+    // Only a positive whole number is an item id worth asking the CMS for.
+    let item_id = param("id").map(|id| id.parse::<u32>().ok().filter(|id| *id > 0));
     let query = |query: Option<ContentQuery>| async move {
         match query {
             Some(query) => content.get(&query, lang).await.map(Some),
@@ -335,13 +395,13 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         }
     };
     let list_query = route.list.as_ref().map(|list| ContentQuery::List {
-        collection: list.collection.clone(),
+        collection: list.collection,
         page_size: list.page_size,
         filter: list.filter.as_ref().map(|f| (f.field.clone(), f.value.clone())),
     });
-    let list_query = list_query.or_else(|| route.all.clone().map(ContentQuery::All));
-    let item_query = match (&route.item, item_id) {
-        (Some(collection), Some(Some(id))) => Some(ContentQuery::Item { collection: collection.clone(), id }),
+    let list_query = list_query.or_else(|| route.all.map(ContentQuery::All));
+    let item_query = match (route.item, item_id) {
+        (Some(collection), Some(Some(id))) => Some(ContentQuery::Item { collection, id }),
         _ => None,
     };
     let (page, sidebar, list, item, popups) = tokio::join!(
@@ -351,36 +411,53 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         query(item_query.clone()),
         query(route.popups.clone().map(ContentQuery::Popups)),
     );
-    let sidebar = sidebar.map_err(|error| tracing::warn!(%error, "sidebar unavailable")).ok().flatten();
-    let (page, list, item, popups) = (page?, list?, item?, popups?);
+    let sidebar = or_leave_out(sidebar, "sidebar");
+    let (list, popups) = (or_leave_out(list, "list"), or_leave_out(popups, "popups"));
 
-    // Anything the route needs and the source lacks makes the path as
-    // missing as an unknown one.
+    let matched_route = MatchedRoute { name: route.name.clone(), page: route.page.clone().unwrap_or_default(), params: matched.params.clone() };
     let lacks = |loaded: &Option<Loaded>| loaded.as_ref().is_none_or(|l| l.value.is_none());
-    let missing = route.page.as_deref() == Some(NOT_FOUND_PAGE)
-        || route.page.is_none()
-        || (route.content.is_some() && lacks(&page))
-        || (route.item.is_some() && lacks(&item))
-        || (route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)));
-    if missing {
+    if route.page.as_deref() == Some(NOT_FOUND_PAGE) || route.page.is_none() {
+        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+    }
+    let item = match item {
+        Ok(item) if route.item.is_some() && lacks(&item) => return Ok(PageParts::not_found(state, lang, &local.path, sidebar)),
+        Ok(item) => item,
+        Err(error) => {
+            tracing::warn!(%error, path = %local.path, "item unavailable");
+            return Ok(PageParts::failed(lang, &local.path, matched_route, sidebar));
+        }
+    };
+    let page = match page {
+        Ok(page) if route.content.is_some() && lacks(&page) => {
+            tracing::warn!(path = %local.path, content = ?content_key(state, route), lang = lang.code(), "the content source has no such single type");
+            return Ok(PageParts::failed(lang, &local.path, matched_route, sidebar));
+        }
+        Ok(page) => page,
+        Err(error) => {
+            tracing::warn!(%error, path = %local.path, "page content unavailable");
+            return Ok(PageParts::failed(lang, &local.path, matched_route, sidebar));
+        }
+    };
+    if route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)) {
         return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
     }
 
     let mut alternates = None;
     if let (Some(item_query), Some(loaded)) = (&item_query, &item) {
-        let slug = item_slug(loaded);
-        let id = item_id.flatten().unwrap_or_default().to_string();
-        if param("slug") != Some(slug.as_str()) {
+        // The item's own id: in Strapi 5 each language's version has its own.
+        let (id, slug) = item_address(loaded).unwrap_or_default();
+        let id = id.to_string();
+        if param("slug") != Some(slug.as_str()) || param("id") != Some(id.as_str()) {
             let canonical = route.href(&[("id", &id), ("slug", &slug)]);
             return Ok(Resolved::Redirect { location: LocalPath::href(lang, &canonical), permanent: true });
         }
-        // Each language has its own slug: alternates point at both.
+        // Each language has its own slug (and perhaps id): alternates point at both.
         let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-        let other_slug = content.get(item_query, other).await.ok().filter(|l| l.value.is_some()).map(|l| item_slug(&l));
-        let mut paths = serde_json::Map::new();
-        paths.insert(lang.code().into(), route.href(&[("id", &id), ("slug", &slug)]).into());
-        let other_slug = other_slug.unwrap_or(slug);
-        paths.insert(other.code().into(), route.href(&[("id", &id), ("slug", &other_slug)]).into());
+        let other_address = content.get(item_query, other).await.ok().and_then(|l| item_address(&l));
+        let (other_id, other_slug) = other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
+        let mut paths = BTreeMap::new();
+        paths.insert(lang, route.href(&[("id", &id), ("slug", &slug)]));
+        paths.insert(other, route.href(&[("id", &other_id), ("slug", &other_slug)]));
         alternates = Some(paths);
     }
 
@@ -388,33 +465,34 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         lang,
         path: local.path.clone(),
         status: 200,
-        route: MatchedRoute {
-            name: route.name.clone(),
-            page: route.page.clone().unwrap_or_default(),
-            params: matched.params,
-        },
+        route: matched_route,
         page,
         sidebar,
         list,
         item,
         popups,
         alternates,
+        failed: false,
     })))
 }
 
-fn item_slug(item: &Loaded) -> String {
-    item.value.as_deref().and_then(|v| v.get("slug")).and_then(|s| s.as_str()).unwrap_or_default().to_owned()
+/// The id and slug that address an item.
+fn item_address(item: &Loaded) -> Option<(u32, String)> {
+    let item = item.value.as_deref().and_then(ContentValue::item)?.item();
+    Some((item.id(), item.slug().to_owned()))
 }
 
 /// Whether a FAQ page has a question whose slug is `slug`.
 fn has_question(page: &Option<Loaded>, slug: &str) -> bool {
-    let Some(value) = page.as_ref().and_then(|p| p.value.as_deref()) else { return false };
-    let sections = value.get("sections").and_then(|s| s.as_array()).into_iter().flatten();
-    sections
-        .filter_map(|section| section.get("items").and_then(|items| items.as_array()))
+    let Some(page) = page.as_ref().and_then(|p| p.value.as_deref()).and_then(ContentValue::page) else { return false };
+    page.sections
+        .iter()
+        .filter_map(|section| match section {
+            Section::Faq(faq) => Some(&faq.items),
+            _ => None,
+        })
         .flatten()
-        .filter_map(|item| item.get("question").and_then(|q| q.as_str()))
-        .any(|question| crate::slug::slugify(question) == slug)
+        .any(|item| crate::slug::slugify(&item.question) == slug)
 }
 
 /// Pass-through routes load their parent's content (spec §2).

@@ -1,0 +1,113 @@
+//! What a render receives and returns. [`PageData`] is also what the browser
+//! gets for hydration (inert JSON in the page) and client navigation
+//! (`/_data/<path>`), so one value feeds the server render and the browser.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::Lang;
+use crate::content::{CollectionItem, ItemList, Page, Popup, Sidebar};
+
+/// The route the path matched, by name, with its page kind and parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct MatchedRoute {
+    pub name: String,
+    /// A page kind of `app/src/routes.ts`.
+    #[ts(type = "PageKind")]
+    pub page: String,
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+}
+
+/// The content a page shows, already parsed into the content model.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PageContent {
+    pub page: Option<Page>,
+    /// Set when the page's content is in another language than the page
+    /// (Swahili missing in the CMS, English served instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub page_lang: Option<Lang>,
+    pub sidebar: Option<Sidebar>,
+    /// The route's collection list, or whole collection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub list: Option<ItemList>,
+    /// The route's item (by `:id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub item: Option<CollectionItem>,
+    /// Popups of the route's popup type, newest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub popups: Option<Vec<Popup>>,
+    /// The page's content could not be loaded or shown: the page frame is
+    /// rendered with the spec §8 content-failure message instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub failed: bool,
+}
+
+/// Everything a page needs to render, on the server and in the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PageData {
+    pub lang: Lang,
+    /// The path without language prefix, e.g. `/internet-overview`.
+    pub path: String,
+    pub status: u16,
+    pub route: MatchedRoute,
+    pub content: PageContent,
+    /// The page's path (without language prefix) in each language, when they
+    /// differ (items have a slug per language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub alternates: Option<BTreeMap<Lang, String>>,
+    /// The signed-in subscriber (spec §3 authentication user), if any.
+    #[ts(type = "Subscriber | null")]
+    pub subscriber: Option<Value>,
+    /// What a form post (no JavaScript) left for this page to show (spec §8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Notice")]
+    pub notice: Option<Value>,
+    /// The customer permission management session, on its page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "{ msisdn: string; permissions: Permission[] }")]
+    pub cpm: Option<Value>,
+    /// Bundles on sale, on the account page of a signed-in subscriber.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Bundle[]")]
+    pub bundles: Option<Value>,
+    /// Public address of the site, for canonical and alternate links.
+    pub site_url: String,
+}
+
+/// Stylesheets and module chunks of the page, for `<link>` tags in the head.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct PageAssets {
+    pub stylesheets: Vec<String>,
+    /// Module chunks of the page, preloaded so hydration does not wait on a waterfall.
+    pub preload: Vec<String>,
+}
+
+/// One server render: `globalThis.__ssr.render(request)` in the bundle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct RenderRequest {
+    /// The request path and query as the visitor sent them.
+    pub url: String,
+    pub data: PageData,
+    pub assets: PageAssets,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct RenderOutput {
+    pub status: u16,
+    /// Tags for `<head>`: title, meta, links.
+    pub head: String,
+    /// The body markup to hydrate.
+    pub html: String,
+}

@@ -1,0 +1,414 @@
+//! Parse, don't trust: content from outside (the CMS, the embedded files)
+//! is walked along the JSON Schema of its type before serde sees it.
+//!
+//! - A field that is missing, null or of the wrong type is removed, so serde
+//!   gives it its default; when the field is required, the part holding it
+//!   is dropped instead (a card, a section, a link), up to the nearest list
+//!   element or optional field.
+//! - A list element that does not fit is dropped; an unknown section
+//!   component is an element that does not fit.
+//! - Numbers given as numeric text, and whole floats for integers, are
+//!   accepted as the number.
+//!
+//! Every drop is reported with its JSON path (`sections[3].cards[1].title`)
+//! and why; fields the answer lacks altogether are reported as absent, which
+//! is how `site check-cms` finds a CMS schema without them.
+
+use std::any::TypeId;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Number, Value};
+
+/// A part of the content that was left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Dropped {
+    /// JSON path from the answer's root; empty for the whole answer.
+    pub path: String,
+    pub reason: String,
+}
+
+/// Content parsed into `T`: `None` when even the whole could not be kept.
+#[derive(Debug)]
+pub struct Parsed<T> {
+    pub value: Option<T>,
+    pub dropped: Vec<Dropped>,
+    /// Paths of model fields the answer did not have at all.
+    pub absent: Vec<String>,
+}
+
+/// Parses `raw` into `T`, degrading what does not fit (see the module docs).
+pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(raw: Value) -> Parsed<T> {
+    let schema = schema_of::<T>();
+    let mut walk = Walk { defs: schema.get("$defs").and_then(Value::as_object), dropped: Vec::new(), absent: Vec::new() };
+    let value = match walk.repair(raw, &schema, "") {
+        Ok(repaired) => match serde_json::from_value::<T>(repaired) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                walk.dropped.push(Dropped { path: String::new(), reason: format!("does not fit the content model: {error}") });
+                None
+            }
+        },
+        Err(reason) => {
+            walk.dropped.push(Dropped { path: String::new(), reason });
+            None
+        }
+    };
+    Parsed { value, dropped: walk.dropped, absent: walk.absent }
+}
+
+/// The JSON Schema of `T`, generated once per type.
+pub fn schema_of<T: JsonSchema + 'static>() -> Arc<Value> {
+    static SCHEMAS: LazyLock<Mutex<HashMap<TypeId, Arc<Value>>>> = LazyLock::new(Mutex::default);
+    let mut schemas = SCHEMAS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    schemas
+        .entry(TypeId::of::<T>())
+        .or_insert_with(|| Arc::new(serde_json::to_value(schemars::schema_for!(T)).expect("a schema is JSON")))
+        .clone()
+}
+
+struct Walk<'a> {
+    defs: Option<&'a Map<String, Value>>,
+    dropped: Vec<Dropped>,
+    absent: Vec<String>,
+}
+
+impl<'a> Walk<'a> {
+    /// The value as the schema allows it, or why it cannot be kept. Drops
+    /// recorded inside a part that is then refused are forgotten: the part's
+    /// own drop says it all.
+    fn repair(&mut self, value: Value, node: &Value, path: &str) -> Result<Value, String> {
+        let (dropped, absent) = (self.dropped.len(), self.absent.len());
+        let result = self.repair_node(value, node, path);
+        if result.is_err() {
+            self.dropped.truncate(dropped);
+            self.absent.truncate(absent);
+        }
+        result
+    }
+
+    fn repair_node(&mut self, value: Value, node: &Value, path: &str) -> Result<Value, String> {
+        let node = resolve(self.defs, node);
+        let Value::Object(schema) = node.as_ref() else {
+            // `true` or `false`: anything, or nothing.
+            return if node.as_bool() == Some(false) { Err("not allowed".into()) } else { Ok(value) };
+        };
+        if let Some(Value::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+            return self.alternatives(value, branches, path);
+        }
+        if let Some(expected) = schema.get("const") {
+            return if &value == expected { Ok(value) } else { Err(format!("expected {expected}, got {}", describe(&value))) };
+        }
+        if let Some(Value::Array(options)) = schema.get("enum") {
+            return if options.contains(&value) { Ok(value) } else { Err(format!("{} is not one of {}", short(&value), Value::Array(options.clone()))) };
+        }
+        let types = types_of(schema);
+        if types.is_empty() {
+            return Ok(value);
+        }
+        let allows = |name: &str| types.contains(&name);
+        match value {
+            Value::Null if allows("null") => Ok(Value::Null),
+            Value::Object(object) if allows("object") => self.object(object, schema, path),
+            Value::Array(items) if allows("array") => self.array(items, schema, path),
+            Value::String(_) if allows("string") => Ok(value),
+            Value::Bool(_) if allows("boolean") => Ok(value),
+            Value::Number(number) if allows("integer") => integer(&number, schema),
+            Value::Number(_) if allows("number") => Ok(value),
+            Value::String(text) if allows("integer") => match text.trim().parse::<Number>() {
+                Ok(number) => integer(&number, schema),
+                Err(_) => Err(format!("expected a whole number, got {}", short(&Value::String(text)))),
+            },
+            Value::String(text) if allows("number") => match text.trim().parse::<f64>().ok().and_then(Number::from_f64) {
+                Some(number) => Ok(Value::Number(number)),
+                None => Err(format!("expected a number, got {}", short(&Value::String(text)))),
+            },
+            other => Err(format!("expected {}, got {}", types.iter().map(|t| article(t)).collect::<Vec<_>>().join(" or "), describe(&other))),
+        }
+    }
+
+    /// `anyOf`/`oneOf`: `null` for an optional value, a tagged union (a
+    /// section by `__component`), or the first branch that fits.
+    fn alternatives(&mut self, value: Value, branches: &[Value], path: &str) -> Result<Value, String> {
+        // A tagged union pins its tag in each branch itself: pick the branch
+        // without resolving the other eleven.
+        if let Some(tag) = discriminator(branches) {
+            let actual = value.get(tag).cloned().unwrap_or(Value::Null);
+            let branch = branches.iter().find(|b| b.pointer(&format!("/properties/{tag}/const")) == Some(&actual));
+            return match branch {
+                Some(branch) => self.repair(value, branch, path),
+                None if actual.is_null() => Err(format!("no {tag}")),
+                None => Err(format!("unknown {tag} {actual}")),
+            };
+        }
+        let resolved: Vec<Cow<'_, Value>> = branches.iter().map(|b| resolve(self.defs, b)).collect();
+        let (nulls, others): (Vec<_>, Vec<_>) = resolved.into_iter().partition(|b| is_null_schema(b));
+        if value.is_null() {
+            return if nulls.is_empty() { Err("expected a value, got null".into()) } else { Ok(Value::Null) };
+        }
+        if let [only] = others.as_slice() {
+            return self.repair(value, only, path);
+        }
+        let mut first_error = None;
+        for branch in others {
+            let branch = branch.into_owned();
+            let before = self.dropped.len();
+            match self.repair(value.clone(), &branch, path) {
+                Ok(fits) if self.dropped.len() == before => return Ok(fits),
+                Ok(_) => self.dropped.truncate(before),
+                Err(reason) => {
+                    first_error.get_or_insert(reason);
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| "fits no alternative".into()))
+    }
+
+    fn object(&mut self, mut object: Map<String, Value>, schema: &Map<String, Value>, path: &str) -> Result<Value, String> {
+        let empty = Map::new();
+        let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let required = |name: &str| schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == name));
+        let mut kept = Map::new();
+        for (name, property) in properties {
+            let at = field_path(path, name);
+            match object.remove(name) {
+                None if required(name) => return Err(format!("missing {name}")),
+                None => {
+                    // The CMS's own keys: not every CMS has them.
+                    if name != "id" && name != "documentId" {
+                        self.absent.push(at);
+                    }
+                }
+                Some(field) => match self.repair(field, property, &at) {
+                    Ok(field) => {
+                        kept.insert(name.clone(), field);
+                    }
+                    Err(reason) if required(name) => return Err(format!("{name}: {reason}")),
+                    Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+                },
+            }
+        }
+        if let Some(additional @ Value::Object(_)) = schema.get("additionalProperties") {
+            for (name, field) in object {
+                let at = field_path(path, &name);
+                match self.repair(field, additional, &at) {
+                    Ok(field) => {
+                        kept.insert(name, field);
+                    }
+                    Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+                }
+            }
+        }
+        Ok(Value::Object(kept))
+    }
+
+    fn array(&mut self, items: Vec<Value>, schema: &Map<String, Value>, path: &str) -> Result<Value, String> {
+        let Some(item_schema) = schema.get("items") else { return Ok(Value::Array(items)) };
+        let mut kept = Vec::with_capacity(items.len());
+        for (index, item) in items.into_iter().enumerate() {
+            let at = format!("{path}[{index}]");
+            match self.repair(item, item_schema, &at) {
+                Ok(item) => kept.push(item),
+                Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+            }
+        }
+        Ok(Value::Array(kept))
+    }
+}
+
+/// The schema with its `$ref` and `allOf` merged in (its own keys first).
+fn resolve<'s>(defs: Option<&Map<String, Value>>, node: &'s Value) -> Cow<'s, Value> {
+    let Value::Object(schema) = node else { return Cow::Borrowed(node) };
+    if !schema.contains_key("$ref") && !schema.contains_key("allOf") {
+        return Cow::Borrowed(node);
+    }
+    let mut merged = schema.clone();
+    let mut parts = Vec::new();
+    if let Some(Value::String(reference)) = merged.remove("$ref") {
+        let target = reference.strip_prefix("#/$defs/").and_then(|name| defs?.get(name));
+        parts.extend(target.map(|t| resolve(defs, t).into_owned()));
+    }
+    if let Some(Value::Array(all)) = merged.remove("allOf") {
+        parts.extend(all.iter().map(|part| resolve(defs, part).into_owned()));
+    }
+    for part in parts {
+        let Value::Object(part) = part else { continue };
+        for (key, value) in part {
+            match (key.as_str(), merged.get_mut(&key), value) {
+                ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                    for (name, property) in theirs {
+                        mine.entry(name).or_insert(property);
+                    }
+                }
+                ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                    for name in theirs {
+                        if !mine.contains(&name) {
+                            mine.push(name);
+                        }
+                    }
+                }
+                (_, Some(_), _) => {}
+                (_, None, value) => {
+                    merged.insert(key, value);
+                }
+            }
+        }
+    }
+    Cow::Owned(Value::Object(merged))
+}
+
+fn types_of(schema: &Map<String, Value>) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(name)) => vec![name.as_str()],
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|s| types_of(s) == ["null"])
+}
+
+/// The property every branch pins with `const` (`__component`, `collection`).
+fn discriminator(branches: &[Value]) -> Option<&str> {
+    let first = branches.first()?.get("properties")?.as_object()?;
+    first
+        .iter()
+        .filter(|(_, property)| property.get("const").is_some())
+        .map(|(name, _)| name.as_str())
+        .find(|name| branches.iter().all(|b| b.pointer(&format!("/properties/{name}/const")).is_some()))
+}
+
+/// A whole number within the schema's `format` and `minimum`.
+fn integer(number: &Number, schema: &Map<String, Value>) -> Result<Value, String> {
+    let whole = match (number.as_i64(), number.as_u64(), number.as_f64()) {
+        (Some(n), _, _) => n as i128,
+        (_, Some(n), _) => n as i128,
+        (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => f as i128,
+        _ => return Err(format!("expected a whole number, got {number}")),
+    };
+    let (low, high): (i128, i128) = match schema.get("format").and_then(Value::as_str) {
+        Some("uint8") => (0, u8::MAX.into()),
+        Some("uint16") => (0, u16::MAX.into()),
+        Some("uint32") => (0, u32::MAX.into()),
+        Some("uint64" | "uint") => (0, u64::MAX.into()),
+        Some("int8") => (i8::MIN.into(), i8::MAX.into()),
+        Some("int16") => (i16::MIN.into(), i16::MAX.into()),
+        Some("int32") => (i32::MIN.into(), i32::MAX.into()),
+        _ => (i64::MIN.into(), i64::MAX.into()),
+    };
+    let minimum = schema.get("minimum").and_then(Value::as_f64).map_or(low, |m| (m.ceil() as i128).max(low));
+    if whole < minimum || whole > high {
+        return Err(format!("{number} is out of range"));
+    }
+    Ok(if whole < 0 { Value::from(whole as i64) } else { Value::from(whole as u64) })
+}
+
+fn field_path(path: &str, name: &str) -> String {
+    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
+}
+
+fn article(kind: &str) -> &'static str {
+    match kind {
+        "object" => "an object",
+        "array" => "a list",
+        "string" => "text",
+        "integer" => "a whole number",
+        "number" => "a number",
+        "boolean" => "true or false",
+        "null" => "null",
+        _ => "a value",
+    }
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "true or false".into(),
+        Value::Number(_) => format!("the number {}", short(value)),
+        Value::String(_) => format!("the text {}", short(value)),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A value as it reads in a log line, cut short.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::content::{Page, Section, Sidebar};
+
+    #[test]
+    fn content_that_fits_is_kept_as_it_is() {
+        let raw = json!({ "title": "Home", "sections": [ { "__component": "sections.hero", "id": 1, "title": "Hi", "cta": { "label": "Go", "url": "/x" } } ] });
+        let parsed = parse::<Page>(raw);
+        assert_eq!(parsed.dropped, vec![]);
+        let page = parsed.value.unwrap();
+        assert_eq!(page.title, "Home");
+        assert!(matches!(&page.sections[0], Section::Hero(hero) if hero.cta.as_ref().unwrap().url == "/x"));
+    }
+
+    #[test]
+    fn a_missing_list_takes_its_default_and_a_bad_link_is_dropped() {
+        let parsed = parse::<Sidebar>(json!({ "footerNote": "Dial 100" }));
+        assert_eq!(parsed.value.unwrap().links, vec![]);
+        assert_eq!(parsed.absent, vec!["links"]);
+        let parsed = parse::<Sidebar>(json!({ "links": [ { "label": "A", "url": "/a" }, { "label": "B" }, null, 7 ] }));
+        assert_eq!(parsed.value.unwrap().links.len(), 1);
+        let paths: Vec<_> = parsed.dropped.iter().map(|d| (d.path.as_str(), d.reason.as_str())).collect();
+        assert_eq!(paths, vec![("links[1]", "missing url"), ("links[2]", "expected an object, got null"), ("links[3]", "expected an object, got the number 7")]);
+    }
+
+    #[test]
+    fn a_part_missing_a_required_field_is_dropped_up_to_the_nearest_list_element() {
+        let raw = json!({ "sections": [
+            { "__component": "sections.card-grid", "title": "Cards", "cards": [ { "title": "One", "link": { "label": "x" } }, { "text": "no title" } ] },
+            { "__component": "sections.unknown", "title": "?" },
+            { "__component": "sections.rich-text", "body": null },
+            "junk"
+        ] });
+        let parsed = parse::<Page>(raw);
+        let page = parsed.value.unwrap();
+        assert_eq!(page.sections.len(), 1);
+        let Section::CardGrid(grid) = &page.sections[0] else { panic!("{page:?}") };
+        assert_eq!(grid.cards.len(), 1);
+        assert_eq!(grid.cards[0].link, None);
+        let paths: Vec<_> = parsed.dropped.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, vec!["sections[0].cards[0].link", "sections[0].cards[1]", "sections[1]", "sections[2]", "sections[3]"]);
+        assert_eq!(parsed.dropped[2].reason, "unknown __component \"sections.unknown\"");
+    }
+
+    #[test]
+    fn mistyped_fields_take_their_default_and_numbers_in_text_are_numbers() {
+        let raw = json!({ "title": 5, "backgroundColor": ["red"], "sections": [
+            { "__component": "sections.bundle-table", "bundles": [ { "name": "Daily", "price": "1000", "validity": 3 }, { "name": "Weekly", "price": 2500.0 }, { "name": "Bad", "price": -1 } ] }
+        ] });
+        let parsed = parse::<Page>(raw);
+        let page = parsed.value.unwrap();
+        assert_eq!((page.title.as_str(), page.background_color), ("", None));
+        let Section::BundleTable(table) = &page.sections[0] else { panic!() };
+        let rows: Vec<_> = table.bundles.iter().map(|b| (b.name.as_str(), b.price, b.validity.as_str())).collect();
+        assert_eq!(rows, vec![("Daily", 1000, ""), ("Weekly", 2500, "")]);
+        assert!(parsed.dropped.iter().any(|d| d.path == "sections[0].bundles[2]"), "{:?}", parsed.dropped);
+    }
+
+    #[test]
+    fn an_answer_that_is_not_an_object_is_nothing() {
+        let parsed = parse::<Page>(json!("<html>"));
+        assert!(parsed.value.is_none());
+        assert_eq!(parsed.dropped[0].path, "");
+    }
+}

@@ -1,0 +1,143 @@
+//! `site content-model` and `site check-cms`: the content model as a CMS
+//! must hold it, and a check of a CMS against it before the site is pointed
+//! at it.
+//!
+//! The check asks the CMS exactly as the site would (same client, same
+//! populate fall-backs) for every single type the route table reads, in both
+//! languages, and for page 1 of every collection and every popup type, then
+//! parses each answer into the model. It reports per type and language:
+//! `ok`, `missing` (the CMS has no such type or entry), or the fields that
+//! are absent (the CMS schema lacks them) or do not fit (wrong type), with
+//! their JSON paths; list indices are folded (`sections[].cards[].link`).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use contract::Lang;
+use contract::cms::SIDEBAR;
+use contract::content::Collection;
+
+use super::{ContentQuery, ContentSource, parse_answer};
+use crate::manifest::RouteTable;
+
+/// Every single type the site reads: the route table's content keys and the sidebar.
+pub fn single_types(routes: &RouteTable) -> Vec<String> {
+    let keys: BTreeSet<String> = routes.all().iter().filter_map(|r| r.content.clone()).chain([SIDEBAR.to_owned()]).collect();
+    keys.into_iter().collect()
+}
+
+/// The content model for a CMS serving this route table (see [`contract::cms::model`]).
+pub fn content_model(routes: &RouteTable) -> serde_json::Value {
+    contract::cms::model(&single_types(routes))
+}
+
+/// What the check found for one query in one language.
+#[derive(Debug, PartialEq)]
+pub enum Finding {
+    Ok,
+    /// A collection with no entries: nothing wrong with the schema, nothing to show.
+    Empty,
+    Missing,
+    /// Fields absent or not fitting, as `path: why`.
+    Problems(Vec<String>),
+    Unreachable(String),
+}
+
+/// The report of a whole check: its text, and whether the CMS has all the site needs.
+pub struct Report {
+    pub text: String,
+    pub complete: bool,
+}
+
+/// Checks `source` (the CMS client) against the model.
+pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
+    let mut queries: Vec<ContentQuery> = single_types(routes).into_iter().map(ContentQuery::Single).collect();
+    queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None }));
+    let popup_types: BTreeSet<&str> = routes.all().iter().filter_map(|r| r.popups.as_deref()).collect();
+    queries.extend(popup_types.into_iter().map(|kind| ContentQuery::Popups(kind.to_owned())));
+
+    let mut text = String::new();
+    let mut complete = true;
+    for query in &queries {
+        for lang in Lang::ALL {
+            let finding = match source.fetch(query, lang).await {
+                Err(error) => Finding::Unreachable(error.to_string()),
+                Ok(None) => Finding::Missing,
+                Ok(Some(raw)) => judge(query, raw),
+            };
+            complete &= matches!(finding, Finding::Ok | Finding::Empty);
+            let name = format!("{query} [{}]", lang.code());
+            match finding {
+                Finding::Ok => writeln!(text, "ok        {name}"),
+                Finding::Empty => writeln!(text, "empty     {name}"),
+                Finding::Missing => writeln!(text, "MISSING   {name}: the CMS has no such type or entry"),
+                Finding::Unreachable(error) => writeln!(text, "FAILED    {name}: {error}"),
+                Finding::Problems(problems) => {
+                    writeln!(text, "FIELDS    {name}").and_then(|()| problems.iter().try_for_each(|p| writeln!(text, "            {p}")))
+                }
+            }
+            .expect("writing to a string");
+        }
+    }
+    let verdict = if complete { "the CMS has everything the site reads" } else { "the CMS lacks what the lines in capitals name" };
+    writeln!(text, "\n{verdict}").expect("writing to a string");
+    Report { text, complete }
+}
+
+fn judge(query: &ContentQuery, raw: serde_json::Value) -> Finding {
+    let is_list = raw.is_array();
+    let parsed = parse_answer(query, raw);
+    let mut problems = BTreeSet::new();
+    for absent in &parsed.absent {
+        problems.insert(format!("{}: absent", fold(absent)));
+    }
+    for dropped in &parsed.dropped {
+        let path = if dropped.path.is_empty() { "(the whole answer)".to_owned() } else { fold(&dropped.path) };
+        problems.insert(format!("{path}: {}", dropped.reason));
+    }
+    match parsed.value {
+        _ if !problems.is_empty() => Finding::Problems(problems.into_iter().collect()),
+        Some(value) if is_list && value.is_empty() => Finding::Empty,
+        Some(_) => Finding::Ok,
+        None => Finding::Missing,
+    }
+}
+
+/// `sections[3].cards[0].link` → `sections[].cards[].link`.
+fn fold(path: &str) -> String {
+    let mut folded = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                folded.push_str("[]");
+            }
+            ']' => in_index = false,
+            _ if in_index => {}
+            c => folded.push(c),
+        }
+    }
+    folded
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_page_without_sections_and_a_mistyped_card_are_reported_by_path() {
+        let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null });
+        assert_eq!(judge(&ContentQuery::single("home"), raw), Finding::Problems(vec!["sections: absent".into()]));
+        let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null, "sections": [
+            { "__component": "sections.card-grid", "title": null, "cards": [ { "title": 5, "text": null, "image": null, "link": null } ] }
+        ] });
+        assert_eq!(
+            judge(&ContentQuery::single("home"), raw),
+            Finding::Problems(vec!["sections[].cards[]: title: expected text, got the number 5".into()])
+        );
+        assert_eq!(fold("a[12].b[0]"), "a[].b[]");
+    }
+}

@@ -1,0 +1,141 @@
+//! Answers of a content source parsed into the content model, by what was
+//! asked: a single type is a [`Page`] (or the [`Sidebar`]), a list or item
+//! is of its collection's item type, popups are [`Popup`]s. Parts that do
+//! not fit are dropped or take their default (see [`contract::repair`]); an
+//! item without a slug gets one from its heading.
+
+use contract::cms::SIDEBAR;
+use contract::content::{
+    BusinessService, Collection, CollectionItem, Device, ItemList, NewsItem, Page, Popup, Sidebar, Trick,
+};
+use contract::repair::{Parsed, parse};
+use serde_json::Value;
+
+use super::ContentQuery;
+use crate::slug::slugify;
+
+/// Parsed content of one query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContentValue {
+    Page(Page),
+    Sidebar(Sidebar),
+    List(ItemList),
+    Item(CollectionItem),
+    Popups(Vec<Popup>),
+}
+
+impl ContentValue {
+    /// Nothing to show: an empty list (Swahili lists fall back to English then).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            ContentValue::List(list) => list.is_empty(),
+            ContentValue::Popups(popups) => popups.is_empty(),
+            _ => false,
+        }
+    }
+
+    pub fn page(&self) -> Option<&Page> {
+        match self {
+            ContentValue::Page(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    pub fn sidebar(&self) -> Option<&Sidebar> {
+        match self {
+            ContentValue::Sidebar(sidebar) => Some(sidebar),
+            _ => None,
+        }
+    }
+
+    pub fn list(&self) -> Option<&ItemList> {
+        match self {
+            ContentValue::List(list) => Some(list),
+            _ => None,
+        }
+    }
+
+    pub fn item(&self) -> Option<&CollectionItem> {
+        match self {
+            ContentValue::Item(item) => Some(item),
+            _ => None,
+        }
+    }
+
+    pub fn popups(&self) -> Option<&[Popup]> {
+        match self {
+            ContentValue::Popups(popups) => Some(popups),
+            _ => None,
+        }
+    }
+}
+
+/// The answer to `query`, parsed.
+pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
+    let mut parsed = match query {
+        ContentQuery::Single(key) if key == SIDEBAR => map(parse::<Sidebar>(raw), ContentValue::Sidebar),
+        ContentQuery::Single(_) => map(parse::<Page>(raw), ContentValue::Page),
+        ContentQuery::List { collection, .. } | ContentQuery::All(collection) => map(list(*collection, raw), ContentValue::List),
+        ContentQuery::Item { collection, .. } => map(item(*collection, raw), ContentValue::Item),
+        ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
+    };
+    match &mut parsed.value {
+        Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(|item| fill_slug(item)),
+        Some(ContentValue::Item(item)) => fill_slug(item.item_mut()),
+        _ => {}
+    }
+    parsed
+}
+
+fn fill_slug(item: &mut dyn contract::content::Item) {
+    if item.slug().is_empty() {
+        *item.slug_mut() = slugify(item.heading());
+    }
+}
+
+fn map<T, U>(parsed: Parsed<T>, into: impl FnOnce(T) -> U) -> Parsed<U> {
+    Parsed { value: parsed.value.map(into), dropped: parsed.dropped, absent: parsed.absent }
+}
+
+fn list(collection: Collection, raw: Value) -> Parsed<ItemList> {
+    match collection {
+        Collection::NewsUpdates => map(parse::<Vec<NewsItem>>(raw), ItemList::NewsUpdates),
+        Collection::SportUpdates => map(parse::<Vec<NewsItem>>(raw), ItemList::SportUpdates),
+        Collection::FoundationUpdates => map(parse::<Vec<NewsItem>>(raw), ItemList::FoundationUpdates),
+        Collection::DeviceUpdates => map(parse::<Vec<Device>>(raw), ItemList::DeviceUpdates),
+        Collection::VbuServices => map(parse::<Vec<BusinessService>>(raw), ItemList::VbuServices),
+        Collection::TrickMobiles => map(parse::<Vec<Trick>>(raw), ItemList::TrickMobiles),
+    }
+}
+
+fn item(collection: Collection, raw: Value) -> Parsed<CollectionItem> {
+    match collection {
+        Collection::NewsUpdates => map(parse::<NewsItem>(raw), CollectionItem::NewsUpdates),
+        Collection::SportUpdates => map(parse::<NewsItem>(raw), CollectionItem::SportUpdates),
+        Collection::FoundationUpdates => map(parse::<NewsItem>(raw), CollectionItem::FoundationUpdates),
+        Collection::DeviceUpdates => map(parse::<Device>(raw), CollectionItem::DeviceUpdates),
+        Collection::VbuServices => map(parse::<BusinessService>(raw), CollectionItem::VbuServices),
+        Collection::TrickMobiles => map(parse::<Trick>(raw), CollectionItem::TrickMobiles),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn each_query_parses_into_its_type_and_items_without_a_slug_get_one() {
+        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None };
+        let parsed = parse_answer(&list, json!([ { "id": 1, "title": "Tanzania wins", "slug": null }, { "id": "x", "title": "bad id" } ]));
+        let Some(ContentValue::List(ItemList::NewsUpdates(items))) = parsed.value else { panic!("{parsed:?}") };
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].slug, "tanzania-wins");
+        assert_eq!(parsed.dropped.iter().map(|d| d.path.as_str()).collect::<Vec<_>>(), vec!["[0].slug", "[1]"]);
+        let sidebar = parse_answer(&ContentQuery::single("sidebar"), json!({ "links": null }));
+        assert_eq!(sidebar.value, Some(ContentValue::Sidebar(Sidebar::default())));
+        let page = parse_answer(&ContentQuery::single("home"), json!({ "title": "Home" }));
+        assert_eq!(page.value.and_then(|v| v.page().map(|p| p.title.clone())), Some("Home".into()));
+    }
+}
