@@ -114,6 +114,10 @@ async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
     }
     let sw = app.get(&format!("/sw/news-event/{id}/x")).await;
     assert!(sw.headers()[LOCATION].to_str().unwrap().starts_with(&format!("/sw/news-event/{id}/")));
+    // An old number with a known slug (Strapi 5 renumbers at every publish) finds the item.
+    let moved = app.get(&format!("/news-event/999999/{slug}")).await;
+    assert_eq!(moved.status(), StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(moved.headers()[LOCATION], format!("/news-event/{id}/{slug}").as_str());
     for missing in ["/news-event/999999/x", "/news-event/abc", "/devices/0", "/sw/sport-news/424242", "/faq/no-such-question"] {
         assert_eq!(app.get(missing).await.status(), StatusCode::NOT_FOUND, "{missing}");
     }

@@ -11,7 +11,8 @@
 //! Mapping: `Media` is a media field, `Markup` rich text (Markdown), `IsoDate`
 //! a date; a struct with `x-cms-component` is a component (a list of them a
 //! repeatable one); a tagged union of sections a dynamic zone; a list of
-//! text, or a map, JSON; `x-cms: text` long text. `id` is Strapi's own.
+//! text, or a map, JSON; `x-cms: text` long text. `id` and `documentId` are
+//! Strapi's own: it fills them in and refuses them in a schema.
 
 use std::collections::BTreeMap;
 
@@ -24,6 +25,8 @@ use crate::repair::schema_of;
 pub const SIDEBAR: &str = "sidebar";
 /// The collection of popups (spec §7), beside the collections of [`Collection`].
 pub const POPUPS: &str = "popups";
+/// Fields of the model that Strapi fills in itself.
+const STRAPI_OWN: [&str; 3] = ["id", "documentId", "__component"];
 
 /// What a content type of the CMS holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -133,7 +136,7 @@ impl Model<'_, '_> {
         let required: Vec<&str> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let mut attributes = Map::new();
         for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            if name == "id" || name == "__component" {
+            if STRAPI_OWN.contains(&name.as_str()) {
                 continue;
             }
             let Some(mut attribute) = self.attribute(property) else { continue };
@@ -301,7 +304,7 @@ mod tests {
         let news = model["collectionTypes"].as_array().unwrap().iter().find(|c| c["apiId"] == "news-updates").unwrap();
         assert_eq!(news["singular"], "news-update");
         assert_eq!(news["attributes"]["publishDate"], json!({ "type": "date" }));
-        assert!(news["attributes"].get("id").is_none());
+        assert!(news["attributes"].get("id").is_none() && news["attributes"].get("documentId").is_none());
         let popup = model["collectionTypes"].as_array().unwrap().iter().find(|c| c["apiId"] == "popups").unwrap();
         assert_eq!(popup["attributes"]["type"], json!({ "type": "string", "required": true }));
     }

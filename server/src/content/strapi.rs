@@ -14,7 +14,12 @@
 //! with 400 gets explicit `populate[…]` parameters derived from the content
 //! model ([`contract::cms`]), and a key it calls invalid (`Invalid key
 //! sections`: its schema lacks the field) is left out from then on. What
-//! works is learnt once per content type, logged and kept.
+//! works is learnt once (a missing plugin for the whole CMS, a missing field
+//! per content type), logged and kept.
+//!
+//! Idle connections are dropped after 4 s, before Node's default keep-alive
+//! of 5 s closes them under a request; a request that fails to be sent at
+//! all is sent once more.
 //!
 //! Strapi 5 gives each locale of an entry its own id (one `documentId`):
 //! an item asked for by the id of its other-language version is found
@@ -96,6 +101,9 @@ pub struct StrapiClient {
     explicit: HashMap<TypeShape, Vec<(String, String)>>,
     /// By model (`home`, `news-updates`).
     accepted: Mutex<HashMap<String, Accepted>>,
+    /// The strategy a type not asked for yet starts with: the configured
+    /// one until the CMS refused it for some type.
+    first: Mutex<PopulateStrategy>,
 }
 
 /// One answer of the CMS.
@@ -109,6 +117,7 @@ impl StrapiClient {
     pub fn new(settings: StrapiSettings, normalizer: Normalizer) -> Result<StrapiClient, ContentError> {
         let http = reqwest::Client::builder()
             .timeout(settings.timeout)
+            .pool_idle_timeout(Duration::from_secs(4))
             .user_agent(concat!("site/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| ContentError::Upstream(e.to_string()))?;
@@ -122,18 +131,37 @@ impl StrapiClient {
             TypeShape::Popup,
         ];
         let explicit = shapes.into_iter().map(|shape| (shape, contract::cms::populate_params(&shape.populate()))).collect();
+        let settings_populate = settings.populate;
         Ok(StrapiClient {
             http,
             settings: StrapiSettings { base_url: settings.base_url.trim_end_matches('/').to_owned(), ..settings },
             normalizer,
             explicit,
             accepted: Mutex::new(HashMap::new()),
+            first: Mutex::new(settings_populate),
         })
     }
 
     fn accepted(&self, model: &str) -> Accepted {
         let accepted = self.accepted.lock().expect("accepted lock");
-        accepted.get(model).cloned().unwrap_or(Accepted { strategy: self.settings.populate, invalid_keys: Vec::new(), no_populate: false })
+        accepted.get(model).cloned().unwrap_or_else(|| {
+            let strategy = *self.first.lock().expect("first strategy lock");
+            Accepted { strategy, invalid_keys: Vec::new(), no_populate: false }
+        })
+    }
+
+    /// Keeps what `model` accepts; a plugin the CMS lacks, it lacks for every type.
+    fn learnt(&self, model: &str, before: &Accepted, now: &Accepted, refusal: &str) {
+        if before.strategy != now.strategy {
+            let mut first = self.first.lock().expect("first strategy lock");
+            if *first != now.strategy {
+                tracing::warn!(refused = %short(refusal), "the CMS refused {:?} populate; asking with explicit populate parameters from now on", *first);
+                *first = now.strategy;
+            }
+        } else {
+            tracing::warn!(model, refused = %short(refusal), without = ?now.invalid_keys, no_populate = now.no_populate, "the CMS refused a populate key: its schema lacks the field; asking without it");
+        }
+        self.accepted.lock().expect("accepted lock").insert(model.to_owned(), now.clone());
     }
 
     /// The path under `/api/` and the query parameters for `query`, as the
@@ -164,6 +192,7 @@ impl StrapiClient {
             }
             ContentQuery::All(collection) => {
                 params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
+                params.push(("sort".into(), "publishDate:desc".into()));
                 params.push(("pagination[pageSize]".into(), ALL_PAGE_SIZE.to_string()));
                 collection.api_name().to_owned()
             }
@@ -203,8 +232,7 @@ impl StrapiClient {
                 Answer::Missing => return Ok(None),
                 Answer::Refused(body) => {
                     let learnt = learn(&accepted, &body).ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
-                    tracing::warn!(model = %model, refused = %short(&body), now = ?learnt, "the CMS refused a populate parameter; asking as it accepts");
-                    self.accepted.lock().expect("accepted lock").insert(model.clone(), learnt.clone());
+                    self.learnt(&model, &accepted, &learnt, &body);
                     accepted = learnt;
                 }
             }
@@ -213,11 +241,19 @@ impl StrapiClient {
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
-        let mut request = self.http.get(format!("{}{path}", self.settings.base_url)).query(params);
-        if let Some(token) = &self.settings.token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.map_err(|e| {
+        let send = || {
+            let request = self.http.get(format!("{}{path}", self.settings.base_url)).query(params);
+            match &self.settings.token {
+                Some(token) => request.bearer_auth(token).send(),
+                None => request.send(),
+            }
+        };
+        let response = match send().await {
+            // A connection the CMS closed as it was reused: once more on a new one.
+            Err(error) if error.is_request() && !error.is_timeout() => send().await,
+            result => result,
+        };
+        let response = response.map_err(|e| {
             if e.is_timeout() { ContentError::Timeout(self.settings.timeout) } else { ContentError::Upstream(e.to_string()) }
         })?;
         let status = response.status();

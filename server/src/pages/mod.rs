@@ -420,7 +420,12 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
     }
     let item = match item {
-        Ok(item) if route.item.is_some() && lacks(&item) => return Ok(PageParts::not_found(state, lang, &local.path, sidebar)),
+        Ok(item) if route.item.is_some() && lacks(&item) => {
+            if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
+                return Ok(Resolved::Redirect { location: LocalPath::href(lang, &moved), permanent: true });
+            }
+            return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+        }
         Ok(item) => item,
         Err(error) => {
             tracing::warn!(%error, path = %local.path, "item unavailable");
@@ -474,6 +479,18 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         alternates,
         failed: false,
     })))
+}
+
+/// The address of the item whose slug is `slug`, for an address whose id the
+/// CMS no longer has: Strapi 5 numbers an entry anew at every publish, and
+/// links and bookmarks keep the old number.
+async fn item_by_slug(state: &AppState, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
+    let slug = slug.filter(|s| s.len() <= 200 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))?;
+    let query = ContentQuery::List { collection: route.item?, page_size: 1, filter: Some(("slug".into(), slug.to_owned())) };
+    let found = state.content.get(&query, lang).await.ok()?;
+    let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
+    let id = item.0.to_string();
+    Some(route.href(&[("id", &id), ("slug", &item.1)]))
 }
 
 /// The id and slug that address an item.
