@@ -328,27 +328,21 @@ impl PageParts {
 
     fn not_found(state: &AppState, lang: Lang, path: &str, sidebar: Option<Loaded>) -> Resolved {
         let route = state.routes.not_found();
-        Resolved::Page(Box::new(PageParts {
-            lang,
-            path: path.to_owned(),
-            status: 404,
-            route: MatchedRoute { name: route.name.clone(), page: NOT_FOUND_PAGE.into(), params: Default::default() },
-            page: None,
-            sidebar,
-            list: None,
-            item: None,
-            popups: None,
-            alternates: None,
-            failed: false,
-        }))
+        let route = MatchedRoute { name: route.name.clone(), page: NOT_FOUND_PAGE.into(), params: Default::default() };
+        PageParts::frame(lang, path, 404, route, sidebar, false)
     }
 
     /// The route's frame without its content, which could not be loaded.
     fn failed(lang: Lang, path: &str, route: MatchedRoute, sidebar: Option<Loaded>) -> Resolved {
+        PageParts::frame(lang, path, failure_status(200), route, sidebar, true)
+    }
+
+    /// A page with no content of its own: header, menu, footer around its message.
+    fn frame(lang: Lang, path: &str, status: u16, route: MatchedRoute, sidebar: Option<Loaded>, failed: bool) -> Resolved {
         Resolved::Page(Box::new(PageParts {
             lang,
             path: path.to_owned(),
-            status: failure_status(200),
+            status,
             route,
             page: None,
             sidebar,
@@ -356,7 +350,7 @@ impl PageParts {
             item: None,
             popups: None,
             alternates: None,
-            failed: true,
+            failed,
         }))
     }
 }
