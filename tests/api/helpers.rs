@@ -35,6 +35,11 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    spawn_bundle_with(site::bundle(), configure).await
+}
+
+/// The site with another build of the app (e.g. a server bundle that fails).
+pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = format!("http://{}", listener.local_addr().unwrap());
     let data_dir = tempfile::tempdir().expect("temp dir");
@@ -44,7 +49,7 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> Test
     config.render_workers = Some(1);
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
-    tokio::spawn(server::run(listener, config, site::bundle(), async {
+    tokio::spawn(server::run(listener, config, bundle, async {
         let _ = stop.await;
     }));
     let client = reqwest::Client::builder()

@@ -1,7 +1,8 @@
 //! No CMS content, however malformed, makes a page answer 5xx or a render
 //! throw. Every embedded content file is mutated field by field: each field
 //! (and each list element) removed, set to null and set to the wrong type,
-//! and each list emptied, inside the entries' attributes as a CMS editor or
+//! each text replaced by odd text (no date, markup, a long word), and each
+//! list emptied, inside the entries' attributes as a CMS editor or
 //! a schema change could leave them; the Strapi envelope itself is the
 //! transport's business (a malformed one is a content error, served stale).
 //!
@@ -68,6 +69,7 @@ enum Mutation {
     Removed,
     Null,
     WrongType,
+    OddText,
     Emptied,
 }
 
@@ -125,6 +127,9 @@ fn for_each_variant<'f>(file: &'static str, answer: &'f Value, mut each: impl Fn
             }
             if node.is_array() {
                 mutations.push(Mutation::Emptied);
+            }
+            if node.is_string() {
+                mutations.push(Mutation::OddText);
             }
             for mutation in mutations {
                 let mut mutated = data.clone();
@@ -198,6 +203,7 @@ fn apply(answer: &mut Value, path: &[PathStep], mutation: Mutation) {
     *slot = match mutation {
         Mutation::Null => Value::Null,
         Mutation::Emptied => json!([]),
+        Mutation::OddText => json!(format!("not-a-date </script><b>&amp; {}", "x".repeat(300))),
         Mutation::WrongType => match slot {
             Value::String(_) => json!(7),
             Value::Number(_) | Value::Bool(_) => json!("seven"),

@@ -1,7 +1,7 @@
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, SET_COOKIE};
 
-use crate::helpers::{embedded_page_data, spawn_app};
+use crate::helpers::{embedded_page_data, spawn_app, spawn_bundle_with};
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
@@ -125,4 +125,25 @@ async fn health_check_answers() {
     let response = app.get("/healthz").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.text().await.unwrap(), "ok");
+}
+
+/// Defence in depth: content that got past the parser and still makes a
+/// component throw costs the visitor the content, not the page. The app's
+/// server bundle is wrapped so that every render with content throws.
+#[tokio::test]
+async fn a_render_that_throws_is_the_page_frame_with_the_content_failure_message() {
+    let mut bundle = site::bundle();
+    let wrapped = format!(
+        "{}\n;(() => {{ const render = globalThis.__ssr.render; \
+         globalThis.__ssr.render = (request) => request.data.content.failed ? render(request) : Promise.reject(new Error('component exploded')); }})();",
+        bundle.server_js
+    );
+    bundle.server_js = Box::leak(wrapped.into_boxed_str());
+    let app = spawn_bundle_with(bundle, |_| {}).await;
+    for (path, status, message) in [("/voice-sms", 503, "Failed to Load Content."), ("/sw/voice-sms", 503, "Imeshindwa Kupakia Maudhui."), ("/no-such-page", 404, "Failed to Load Content.")] {
+        let response = app.get(path).await;
+        assert_eq!(response.status().as_u16(), status, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(message) && html.contains("<header") && html.contains("<footer"), "{path}: {html}");
+    }
 }

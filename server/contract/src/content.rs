@@ -21,8 +21,9 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct Markup(pub String);
 
-/// A calendar date, `YYYY-MM-DD`.
+/// A calendar date, `YYYY-MM-DD` (a date-time from the CMS is cut to its date).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS)]
+#[schemars(extend("format" = "date"))]
 pub struct IsoDate(pub String);
 
 /// An uploaded file (a Strapi media field).

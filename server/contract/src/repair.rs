@@ -8,7 +8,8 @@
 //! - A list element that does not fit is dropped; an unknown section
 //!   component is an element that does not fit.
 //! - Numbers given as numeric text, and whole floats for integers, are
-//!   accepted as the number.
+//!   accepted as the number; a date (`format: date`) must be a real
+//!   `YYYY-MM-DD`, and a date-time is cut to its date.
 //!
 //! Every drop is reported with its JSON path (`sections[3].cards[1].title`)
 //! and why; fields the answer lacks altogether are reported as absent, which
@@ -114,6 +115,9 @@ impl<'a> Walk<'a> {
             Value::Null if allows("null") => Ok(Value::Null),
             Value::Object(object) if allows("object") => self.object(object, schema, path),
             Value::Array(items) if allows("array") => self.array(items, schema, path),
+            Value::String(text) if allows("string") && schema.get("format") == Some(&Value::from("date")) => calendar_date(&text)
+                .map(Value::String)
+                .ok_or_else(|| format!("expected a date (YYYY-MM-DD), got {}", short(&Value::String(text)))),
             Value::String(_) if allows("string") => Ok(value),
             Value::Bool(_) if allows("boolean") => Ok(value),
             Value::Number(number) if allows("integer") => integer(&number, schema),
@@ -307,6 +311,23 @@ fn integer(number: &Number, schema: &Map<String, Value>) -> Result<Value, String
     Ok(if whole < 0 { Value::from(whole as i64) } else { Value::from(whole as u64) })
 }
 
+/// `2025-03-05`, or the date of `2025-03-05T10:00:00Z`, if it is a real day.
+fn calendar_date(text: &str) -> Option<String> {
+    let date = text.trim().get(..10)?;
+    let bytes = date.as_bytes();
+    let digits = |range: std::ops::Range<usize>| date[range].parse::<u32>().ok().filter(|_| bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() }));
+    let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    (1..=days).contains(&day).then(|| date.to_owned())
+}
+
 fn field_path(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
 }
@@ -403,6 +424,21 @@ mod tests {
         let rows: Vec<_> = table.bundles.iter().map(|b| (b.name.as_str(), b.price, b.validity.as_str())).collect();
         assert_eq!(rows, vec![("Daily", 1000, ""), ("Weekly", 2500, "")]);
         assert!(parsed.dropped.iter().any(|d| d.path == "sections[0].bundles[2]"), "{:?}", parsed.dropped);
+    }
+
+    #[test]
+    fn dates_are_real_days_and_date_times_are_cut_to_their_date() {
+        let raw = json!({ "sections": [ { "__component": "sections.events", "events": [
+            { "title": "AGM", "date": "2025-09-30T08:00:00.000Z" },
+            { "title": "Leap", "date": "2024-02-29" },
+            { "title": "Never", "date": "2025-02-29" },
+            { "title": "Junk", "date": "not-a-date" }
+        ] } ] });
+        let parsed = parse::<Page>(raw);
+        let Section::Events(events) = &parsed.value.unwrap().sections[0] else { panic!() };
+        let dates: Vec<_> = events.events.iter().map(|e| e.date.0.as_str()).collect();
+        assert_eq!(dates, vec!["2025-09-30", "2024-02-29"]);
+        assert_eq!(parsed.dropped.len(), 2, "{:?}", parsed.dropped);
     }
 
     #[test]

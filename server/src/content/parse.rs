@@ -2,7 +2,8 @@
 //! asked: a single type is a [`Page`] (or the [`Sidebar`]), a list or item
 //! is of its collection's item type, popups are [`Popup`]s. Parts that do
 //! not fit are dropped or take their default (see [`contract::repair`]); an
-//! item without a slug gets one from its heading.
+//! item's slug, part of its address, is made of `a-z`, `0-9` and `-` (from
+//! its heading when the CMS has none).
 
 use contract::cms::SIDEBAR;
 use contract::content::{
@@ -88,8 +89,10 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
 }
 
 fn fill_slug(item: &mut dyn contract::content::Item) {
-    if item.slug().is_empty() {
-        *item.slug_mut() = slugify(item.heading());
+    let fits = |slug: &str| !slug.is_empty() && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !fits(item.slug()) {
+        let slug = slugify(item.slug());
+        *item.slug_mut() = if slug.is_empty() { slugify(item.heading()) } else { slug };
     }
 }
 
@@ -132,6 +135,9 @@ mod tests {
         let Some(ContentValue::List(ItemList::NewsUpdates(items))) = parsed.value else { panic!("{parsed:?}") };
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].slug, "tanzania-wins");
+        let odd = parse_answer(&list, json!([ { "id": 2, "title": "Odd", "slug": "Karibu Sana </script>" } ]));
+        let Some(ContentValue::List(ItemList::NewsUpdates(items))) = odd.value else { panic!() };
+        assert_eq!(items[0].slug, "karibu-sana-script");
         assert_eq!(parsed.dropped.iter().map(|d| d.path.as_str()).collect::<Vec<_>>(), vec!["[0].slug", "[1]"]);
         let sidebar = parse_answer(&ContentQuery::single("sidebar"), json!({ "links": null }));
         assert_eq!(sidebar.value, Some(ContentValue::Sidebar(Sidebar::default())));
