@@ -1,10 +1,11 @@
 //! The subscriber self-service backend for the browser (spec §4, §6, §8).
 //! The page's JavaScript never sees an operator token: it calls these
-//! endpoints, which keep the token in the encrypted session cookie and call
-//! the operator API (`operator`).
+//! endpoints, which keep the token in a server-side session and call the
+//! operator API (`operator`).
 //!
 //! - `msisdn`: phone numbers and codes parsed once.
-//! - `session`: the encrypted cookie sessions (subscriber, CPM).
+//! - `session`: the sessions (subscriber, CPM) and their cookies.
+//! - `session_store`: where sessions live (SQLite in `DATA_DIR`).
 //! - `limits`: throttles on code requests and checks.
 //! - `operator`: the digital-service API client.
 //!
@@ -17,6 +18,7 @@ pub mod limits;
 pub mod msisdn;
 pub mod operator;
 pub mod session;
+pub mod session_store;
 
 use std::net::SocketAddr;
 
@@ -38,6 +40,7 @@ use crate::AppState;
 use msisdn::{Msisdn, OtpCode};
 use operator::{OperatorError, Purchase};
 use session::{Kind, ModemLogin, Session};
+use session_store::StoreError;
 
 /// Path the modem codes are validated at (spec §7: supplied by the caller).
 const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
@@ -305,10 +308,6 @@ fn too_many() -> Reply {
     Reply::notice(StatusCode::TOO_MANY_REQUESTS, Notice::key(NoticeKind::Error, "rateLimited"))
 }
 
-fn https(state: &AppState) -> bool {
-    state.config.is_https()
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct NumberForm {
@@ -388,7 +387,10 @@ async fn validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, inpu
     .await;
     match result {
         Ok((token, msisdn, subscriber)) => {
-            let jar = Session::new(token, msisdn.to_string()).store(jar, Kind::Subscriber, https(&state));
+            let jar = match state.sessions.start(jar.clone(), Kind::Subscriber, Session::new(token, msisdn.to_string())).await {
+                Ok(jar) => jar,
+                Err(error) => return store_failed(&error).send(jar, input.form, &common),
+            };
             let mut common = common;
             common.return_to = common.return_to.map(|p| p.split('?').next().unwrap_or("/").to_owned());
             Reply::ok(json!({ "subscriber": subscriber })).send(jar, input.form, &common)
@@ -406,7 +408,7 @@ struct EmptyForm {
 /// `POST /api/auth/logout`: clears the session and sends the browser home (spec §4).
 async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<EmptyForm>) -> Response {
     let lang = lang_of(&input.headers, input.value.common.lang.as_deref());
-    let jar = Session::clear(jar, Kind::Subscriber, https(&state));
+    let jar = state.sessions.end(jar, Kind::Subscriber).await;
     let home = crate::pages::LocalPath::href(lang, "/");
     Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(home) }.send(jar, input.form, &FormCommon::default())
 }
@@ -442,18 +444,18 @@ pub async fn load_subscriber(state: &AppState, token: &str) -> Result<Value, Ope
 /// no longer accepts (401, or customer details failing with 400 or more,
 /// spec §4) is cleared.
 pub async fn page_subscriber(state: &AppState, jar: PrivateCookieJar) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = Session::load(&jar, Kind::Subscriber, https(state)) else {
+    let Some(session) = state.sessions.load(&jar, Kind::Subscriber).await else {
         return (None, jar);
     };
     match load_subscriber(state, &session.token).await {
-        Ok(subscriber) => (Some(subscriber), session.store(jar, Kind::Subscriber, https(state))),
+        Ok(subscriber) => (Some(subscriber), jar),
         Err(OperatorError::Unavailable(error)) => {
             tracing::warn!(%error, "operator unavailable; page rendered signed out");
             (None, jar)
         }
         Err(error) => {
             tracing::info!(%error, "session ended by the operator");
-            (None, Session::clear(jar, Kind::Subscriber, https(state)))
+            (None, state.sessions.end(jar, Kind::Subscriber).await)
         }
     }
 }
@@ -465,15 +467,21 @@ pub fn take_flash(jar: PrivateCookieJar) -> (Option<Notice>, PrivateCookieJar) {
 }
 
 /// The signed-in session or a 401 reply.
-fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, Reply> {
-    Session::load(jar, Kind::Subscriber, https(state))
+async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, Reply> {
+    state.sessions.load(jar, Kind::Subscriber).await
         .ok_or_else(|| Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "signInFirst")))
+}
+
+/// The session store failed: nothing was saved, the visitor may try again.
+fn store_failed(error: &StoreError) -> Reply {
+    tracing::error!(%error, "session store failed");
+    Reply::notice(StatusCode::SERVICE_UNAVAILABLE, Notice::key(NoticeKind::Error, "somethingWentWrong"))
 }
 
 /// `GET /api/account`: details and balances of the signed-in subscriber.
 async fn account(State(state): State<AppState>, jar: PrivateCookieJar, headers: HeaderMap) -> Response {
     let home = crate::pages::LocalPath::href(lang_of(&headers, None), "/");
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, false, &FormCommon::default()),
     };
@@ -482,14 +490,14 @@ async fn account(State(state): State<AppState>, jar: PrivateCookieJar, headers: 
             let balance_failed = subscriber["balance"].is_null();
             let reply = Reply::ok(json!({ "subscriber": subscriber }));
             let reply = if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply };
-            reply.send(session.store(jar, Kind::Subscriber, https(&state)), false, &FormCommon::default())
+            reply.send(jar, false, &FormCommon::default())
         }
         Err(OperatorError::Unavailable(_)) => {
             Reply::notice(StatusCode::BAD_GATEWAY, Notice::key(NoticeKind::Error, "balanceError")).send(jar, false, &FormCommon::default())
         }
         // Spec §4: a 401, or customer details failing with 400 or more, logs out.
         Err(_) => Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some(home) }
-            .send(Session::clear(jar, Kind::Subscriber, https(&state)), false, &FormCommon::default()),
+            .send(state.sessions.end(jar, Kind::Subscriber).await, false, &FormCommon::default()),
     }
 }
 
@@ -547,7 +555,7 @@ struct PurchaseForm {
 async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<PurchaseForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -577,11 +585,11 @@ async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: S
     match state.operator.purchase(token, &request).await {
         Ok(_) => Reply::ok(json!({ "reloadAfterMs": 5000 }))
             .with_notice(Notice::key(NoticeKind::Warning, "purchaseReceived"))
-            .send(session.store(jar, Kind::Subscriber, https(&state)), input.form, &common),
+            .send(jar, input.form, &common),
         Err(OperatorError::Unauthorized) => {
             let home = crate::pages::LocalPath::href(lang, "/");
             Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some(home) }
-                .send(Session::clear(jar, Kind::Subscriber, https(&state)), input.form, &common)
+                .send(state.sessions.end(jar, Kind::Subscriber).await, input.form, &common)
         }
         Err(error @ OperatorError::Refused { .. }) => {
             Reply::notice(status_of(&error), operator_notice(&error, lang, "errorOccurred")).send(jar, input.form, &common)
@@ -650,7 +658,7 @@ async fn modem_request_otp(
 /// the session; the app sets its modem-bundle marker in session storage.
 async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<CodeForm>) -> Response {
     let common = input.value.common.clone();
-    let mut session = match require(&state, &jar) {
+    let mut session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -667,8 +675,10 @@ async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar
     match result {
         Ok((modem, token)) => {
             session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
-            Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true }))
-                .send(session.store(jar, Kind::Subscriber, https(&state)), input.form, &common)
+            match state.sessions.save(&jar, Kind::Subscriber, &session).await {
+                Ok(()) => Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })).send(jar, input.form, &common),
+                Err(error) => store_failed(&error).send(jar, input.form, &common),
+            }
         }
         Err(reply) => reply.send(jar, input.form, &common),
     }
@@ -679,7 +689,7 @@ async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar
 async fn create_alternative_number(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<NumberForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -739,7 +749,10 @@ async fn cpm_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, 
     .await;
     match result {
         Ok((msisdn, token)) => {
-            let jar = Session::new(token, msisdn.to_string()).store(jar, Kind::Cpm, https(&state));
+            let jar = match state.sessions.start(jar.clone(), Kind::Cpm, Session::new(token, msisdn.to_string())).await {
+                Ok(jar) => jar,
+                Err(error) => return store_failed(&error).send(jar, input.form, &common),
+            };
             let page = crate::pages::LocalPath::href(lang, "/customer-permission-management");
             Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(page) }.send(jar, input.form, &common)
         }
@@ -749,25 +762,25 @@ async fn cpm_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, 
 
 /// The CPM session's permissions, for its page; a rejected session is cleared.
 pub async fn cpm_page_permissions(state: &AppState, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = Session::load(&jar, Kind::Cpm, https(state)) else { return (None, jar) };
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else { return (None, jar) };
     match state.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let list: Vec<Value> = permissions
                 .iter()
                 .map(|p| json!({ "id": p.id, "name": p.name.get(lang), "description": p.description.get(lang), "granted": p.granted }))
                 .collect();
-            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), session.store(jar, Kind::Cpm, https(state)))
+            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
         }
         Err(error) => {
             tracing::info!(%error, "CPM session ended");
-            (None, Session::clear(jar, Kind::Cpm, https(state)))
+            (None, state.sessions.end(jar, Kind::Cpm).await)
         }
     }
 }
 
 /// Whether the request carries a live CPM session (the guard of spec §2).
-pub fn has_cpm_session(state: &AppState, jar: &PrivateCookieJar) -> bool {
-    Session::load(jar, Kind::Cpm, https(state)).is_some()
+pub async fn has_cpm_session(state: &AppState, jar: &PrivateCookieJar) -> bool {
+    state.sessions.load(jar, Kind::Cpm).await.is_some()
 }
 
 /// `GET /api/cpm/permissions`.
@@ -797,16 +810,16 @@ async fn cpm_set_permission(
 ) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let Some(session) = Session::load(&jar, Kind::Cpm, https(&state)) else {
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
         return Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "sessionExpired")).send(jar, input.form, &common);
     };
     let granted = input.value.granted;
     match state.operator.cpm_set_permission(&session.token, &id, granted).await {
         Ok(()) => Reply::ok(json!({ "id": id, "granted": granted }))
             .with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))
-            .send(session.store(jar, Kind::Cpm, https(&state)), input.form, &common),
+            .send(jar, input.form, &common),
         Err(OperatorError::Unauthorized) => Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "sessionExpired"))
-            .send(Session::clear(jar, Kind::Cpm, https(&state)), input.form, &common),
+            .send(state.sessions.end(jar, Kind::Cpm).await, input.form, &common),
         Err(error) => Reply::notice(status_of(&error), operator_notice(&error, lang, "somethingWentWrong")).send(jar, input.form, &common),
     }
 }
@@ -814,7 +827,7 @@ async fn cpm_set_permission(
 /// `POST /api/cpm/logout`.
 async fn cpm_logout(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<EmptyForm>) -> Response {
     let lang = lang_of(&input.headers, input.value.common.lang.as_deref());
-    let jar = Session::clear(jar, Kind::Cpm, https(&state));
+    let jar = state.sessions.end(jar, Kind::Cpm).await;
     let login = crate::pages::LocalPath::href(lang, "/cpm-login");
     Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(login) }.send(jar, input.form, &FormCommon::default())
 }
