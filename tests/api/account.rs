@@ -449,3 +449,19 @@ async fn a_junk_session_cookie_is_signed_out_not_an_error() {
         }
     }
 }
+
+#[tokio::test]
+async fn letters_in_a_recipient_number_are_refused_and_nothing_is_bought() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    let before = amina.sign_in(AMINA).await;
+    // The keypad reading of these would be 255754000062 and 255754234567.
+    for friend in ["07540000O2", "0754-ADG-JMP"] {
+        let (status, body, _) = amina
+            .post("/api/bundles/purchase", json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "subscriber": friend }))
+            .await;
+        assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")), "{friend}");
+    }
+    let (_, after) = amina.get("/api/account").await;
+    assert_eq!(after["subscriber"]["balance"], before["balance"]);
+}
