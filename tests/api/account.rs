@@ -465,3 +465,30 @@ async fn letters_in_a_recipient_number_are_refused_and_nothing_is_bought() {
     let (_, after) = amina.get("/api/account").await;
     assert_eq!(after["subscriber"]["balance"], before["balance"]);
 }
+
+#[tokio::test]
+async fn a_return_path_with_control_characters_falls_back_home_never_500() {
+    let app = spawn_app().await;
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    // Raw bodies, as a hostile page would post them: `%0A` and `%09` arrive as a newline and a tab.
+    let cases = [
+        ("/api/auth/request-otp", "msisdn=0754000002&returnTo=/a%0Ab", "/"),
+        ("/api/auth/request-otp", "msisdn=0754000003&lang=sw&returnTo=/%09/evil.example", "/sw"),
+        ("/api/bundles/purchase", "bundleId=x&purchaseChannel=AIRTIME&returnTo=/a%0Ab", "/"),
+        ("/api/bundles/purchase", "bundleId=x&purchaseChannel=AIRTIME&lang=sw&returnTo=/%09/evil.example", "/sw"),
+        ("/api/modem/check", "msisdn=0754000010&returnTo=/%5C%5Cevil.example", "/"),
+        ("/api/modem/check", "msisdn=0754000010&returnTo=https://evil.example/", "/"),
+    ];
+    for (path, body, home) in cases {
+        let response = client
+            .post(app.url(path))
+            .header("origin", app.address.as_str())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "{path} {body}");
+        assert_eq!(response.headers()[LOCATION], home, "{path} {body}");
+    }
+}

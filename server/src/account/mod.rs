@@ -8,6 +8,7 @@
 //! - `session_store`: where sessions live (SQLite in `DATA_DIR`).
 //! - `limits`: throttles on code requests and checks.
 //! - `operator`: the digital-service API client.
+//! - `return_to`: where a form may send the browser back to.
 //!
 //! Every endpoint takes JSON (from the app) or an HTML form (without
 //! JavaScript). JSON gets `{ notice, … }` with a status; a form gets a 303
@@ -17,6 +18,7 @@
 pub mod limits;
 pub mod msisdn;
 pub mod operator;
+mod return_to;
 pub mod session;
 pub mod session_store;
 
@@ -194,7 +196,8 @@ fn bad_request(detail: &str) -> Response {
 #[serde(rename_all = "camelCase")]
 struct FormCommon {
     lang: Option<String>,
-    /// Where a form goes back to: a path of this site.
+    /// Where a form goes back to: a path of this site, or `None`.
+    #[serde(default, deserialize_with = "return_to::deserialize")]
     return_to: Option<String>,
 }
 
@@ -223,7 +226,8 @@ impl Reply {
 
     fn send(self, jar: PrivateCookieJar, form: bool, common: &FormCommon) -> Response {
         if form {
-            let back = self.redirect.clone().or_else(|| common.return_to.clone().filter(|p| is_site_path(p))).unwrap_or_else(|| "/".into());
+            let home = || crate::pages::LocalPath::href(Lang::parse(common.lang.as_deref().unwrap_or_default()), "/");
+            let back = self.redirect.clone().or_else(|| common.return_to.clone()).unwrap_or_else(home);
             let jar = match &self.notice {
                 Some(notice) => jar.add(
                     Cookie::build((FLASH_COOKIE, serde_json::to_string(notice).expect("notice serialises")))
@@ -253,10 +257,6 @@ impl Reply {
         }
         (self.status, jar, [(header::CACHE_CONTROL, "no-store")], Json(Value::Object(body))).into_response()
     }
-}
-
-fn is_site_path(path: &str) -> bool {
-    path.starts_with('/') && !path.starts_with("//") && !path.contains('\\')
 }
 
 /// The notice for an operator failure where spec §8 gives "the server's
@@ -359,7 +359,7 @@ fn request_code_failure(error: &OperatorError) -> Notice {
 /// Without JavaScript the sign-in page shows the code step next, for this number.
 fn with_step(mut common: FormCommon, reply: &Reply, msisdn: &str) -> FormCommon {
     if reply.status.is_success() {
-        if let Some(back) = common.return_to.take().filter(|p| is_site_path(p)) {
+        if let Some(back) = common.return_to.take() {
             let path = back.split('?').next().unwrap_or("/").to_owned();
             let query = serde_urlencoded::to_string([("step", "code"), ("msisdn", msisdn)]).unwrap_or_default();
             common.return_to = Some(format!("{path}?{query}"));
