@@ -492,3 +492,65 @@ async fn a_return_path_with_control_characters_falls_back_home_never_500() {
         assert_eq!(response.headers()[LOCATION], home, "{path} {body}");
     }
 }
+
+#[tokio::test]
+async fn over_https_the_flash_cookie_is_secure_too() {
+    let site = "https://www.example.co.tz";
+    let app = spawn_app_with(|c| c.site_url = site.into()).await;
+    let response = app
+        .client
+        .post(app.url("/api/modem/check"))
+        .header("origin", site)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("msisdn=12345&returnTo=/account")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()[LOCATION], "/account");
+    let cookie = response.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with("flash=") && cookie.contains("Secure") && cookie.contains("HttpOnly"), "{cookie}");
+}
+
+#[tokio::test]
+async fn account_answers_are_never_stored_by_caches() {
+    let app = spawn_app().await;
+    let no_store = |response: &reqwest::Response| response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+    let bundles = app.get("/api/bundles").await;
+    assert_eq!(bundles.status(), StatusCode::OK);
+    assert_eq!(no_store(&bundles).as_deref(), Some("no-store"), "the catalogue");
+    let signed_out = app.get("/api/account").await;
+    assert_eq!((signed_out.status(), no_store(&signed_out).as_deref()), (StatusCode::UNAUTHORIZED, Some("no-store")));
+    let cross_site = app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();
+    assert_eq!((cross_site.status(), no_store(&cross_site).as_deref()), (StatusCode::FORBIDDEN, Some("no-store")));
+    let malformed = app
+        .client
+        .post(app.url("/api/auth/request-otp"))
+        .header("sec-fetch-site", "same-origin")
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((malformed.status(), no_store(&malformed).as_deref()), (StatusCode::BAD_REQUEST, Some("no-store")));
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_413_not_400() {
+    let app = spawn_app().await;
+    let padding = "0".repeat(64 * 1024);
+    for (content_type, body) in [
+        ("application/json", format!(r#"{{"msisdn":"{AMINA}","pad":"{padding}"}}"#)),
+        ("application/x-www-form-urlencoded", format!("msisdn={AMINA}&pad={padding}")),
+    ] {
+        let response = app
+            .client
+            .post(app.url("/api/auth/request-otp"))
+            .header("sec-fetch-site", "same-origin")
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE, "{content_type}");
+    }
+}

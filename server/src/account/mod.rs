@@ -25,9 +25,9 @@ pub mod session_store;
 use std::net::SocketAddr;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Path, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::{get, post, put};
@@ -49,6 +49,8 @@ const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
 /// Spec §8: a failed code request shows for 7 s.
 const REQUEST_CODE_FAILURE_MS: u32 = 7000;
 const FLASH_COOKIE: &str = "flash";
+/// Every account body is a few short fields; more is refused with 413.
+const BODY_LIMIT: usize = 16 * 1024;
 
 impl FromRef<AppState> for Key {
     fn from_ref(state: &AppState) -> Key {
@@ -73,8 +75,31 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/cpm/permissions", get(cpm_permissions))
         .route("/api/cpm/permissions/{id}", put(cpm_set_permission).post(cpm_set_permission))
         .route("/api/cpm/logout", post(cpm_logout))
-        .layer(axum::middleware::from_fn_with_state(state, same_origin_only))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
+        .layer(axum::middleware::from_fn_with_state(state, finish))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
+
+/// What every account response needs: `no-store` unless it says otherwise
+/// (they depend on the session or come from the operator), and a form's
+/// notice as the flash cookie, with the site's cookie flags.
+async fn finish(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    let Some(Flash(notice)) = response.extensions_mut().remove::<Flash>() else { return response };
+    let cookie = Cookie::build((FLASH_COOKIE, serde_json::to_string(&notice).expect("notice serialises")))
+        .path("/")
+        .http_only(true)
+        .secure(state.config.is_https())
+        .same_site(SameSite::Lax)
+        .max_age(cookie::time::Duration::seconds(60))
+        .build();
+    (PrivateCookieJar::new(state.cookie_key.clone()).add(cookie), response).into_response()
+}
+
+/// A notice for the page a form goes back to (see [`finish`]).
+#[derive(Clone)]
+struct Flash(Notice);
 
 /// A message for a toast (spec §8): a string key the app translates, or a
 /// text the operator gave, already in the visitor's language.
@@ -178,17 +203,19 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Submitted<T>
             .and_then(|v| v.to_str().ok())
             .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
         let value = if form {
-            axum::Form::<T>::from_request(request, state).await.map(|f| f.0).map_err(|e| bad_request(&e.body_text()))?
+            axum::Form::<T>::from_request(request, state).await.map(|f| f.0).map_err(|e| bad_request(e.status(), &e.body_text()))?
         } else {
-            Json::<T>::from_request(request, state).await.map(|j| j.0).map_err(|e| bad_request(&e.body_text()))?
+            Json::<T>::from_request(request, state).await.map(|j| j.0).map_err(|e| bad_request(e.status(), &e.body_text()))?
         };
         Ok(Submitted { value, form, headers })
     }
 }
 
-fn bad_request(detail: &str) -> Response {
+/// A body that cannot be read: 413 when it is too large, else 400.
+fn bad_request(status: StatusCode, detail: &str) -> Response {
     tracing::debug!(detail, "malformed request body");
-    (StatusCode::BAD_REQUEST, Json(json!({ "notice": Notice::key(NoticeKind::Error, "badRequest") }))).into_response()
+    let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else { StatusCode::BAD_REQUEST };
+    (status, Json(json!({ "notice": Notice::key(NoticeKind::Error, "badRequest") }))).into_response()
 }
 
 /// Fields every form carries (flattened into each form).
@@ -228,18 +255,11 @@ impl Reply {
         if form {
             let home = || crate::pages::LocalPath::href(Lang::parse(common.lang.as_deref().unwrap_or_default()), "/");
             let back = self.redirect.clone().or_else(|| common.return_to.clone()).unwrap_or_else(home);
-            let jar = match &self.notice {
-                Some(notice) => jar.add(
-                    Cookie::build((FLASH_COOKIE, serde_json::to_string(notice).expect("notice serialises")))
-                        .path("/")
-                        .http_only(true)
-                        .same_site(SameSite::Lax)
-                        .max_age(cookie::time::Duration::seconds(60))
-                        .build(),
-                ),
-                None => jar,
-            };
-            return (jar, Redirect::to(&back)).into_response();
+            let mut response = (jar, Redirect::to(&back)).into_response();
+            if let Some(notice) = self.notice {
+                response.extensions_mut().insert(Flash(notice));
+            }
+            return response;
         }
         let mut body = match self.data {
             Value::Object(map) => map,
