@@ -87,6 +87,14 @@ pub struct Config {
     #[arg(long, env = "SESSION_KEY", hide_env_values = true)]
     pub session_key: Option<Secret>,
 
+    /// A session ends after this many seconds without a request.
+    #[arg(long, env = "SESSION_IDLE_SECS", default_value_t = 30 * 60)]
+    pub session_idle_secs: u64,
+
+    /// A session ends this many seconds after sign-in, whatever happens.
+    #[arg(long, env = "SESSION_ABSOLUTE_SECS", default_value_t = 12 * 60 * 60)]
+    pub session_absolute_secs: u64,
+
     /// Where state that must survive restarts is kept.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
@@ -134,6 +142,13 @@ impl Config {
             stale_if_error: Duration::from_secs(self.content_stale_if_error_secs),
             timeout: Duration::from_millis(self.cms_timeout_ms),
             capacity: 20_000,
+        }
+    }
+
+    pub fn session_lifetimes(&self) -> crate::account::session_store::Lifetimes {
+        crate::account::session_store::Lifetimes {
+            idle: Duration::from_secs(self.session_idle_secs),
+            absolute: Duration::from_secs(self.session_absolute_secs),
         }
     }
 

@@ -65,6 +65,7 @@ pub struct AppState {
     pub renderer: ssr_runtime::Renderer,
     pub operator: account::operator::OperatorClient,
     pub cookie_key: axum_extra::extract::cookie::Key,
+    pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
     /// The built-in operator API, when `DIGITAL_API_URL` is unset.
     pub sandbox: Option<sandbox::Sandbox>,
@@ -97,6 +98,9 @@ impl AppState {
         let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
             .map_err(|e| AppError::Config(e.to_string()))?;
         let cookie_key = keys::session_key(&config)?;
+        let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
+            .map_err(|e| AppError::Config(e.to_string()))?;
+        let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
         let sandbox = match config.digital_api_url {
             Some(_) => None,
             None => {
@@ -114,6 +118,7 @@ impl AppState {
             renderer,
             operator,
             cookie_key,
+            sessions,
             limits: Arc::new(account::limits::Limits::new()),
             sandbox,
         })
@@ -200,6 +205,7 @@ pub async fn run(
         }
     };
     let state = AppState::new(config, bundle, &operator_base)?;
+    tokio::spawn(state.sessions.clone().sweep_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown)

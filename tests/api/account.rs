@@ -48,12 +48,53 @@ impl Visitor {
     }
 
     async fn sign_in(&self, number: &str) -> Value {
+        self.sign_in_keeping_cookie(number).await.0
+    }
+
+    /// Signs in and returns, besides the subscriber, the session cookie as a
+    /// `Cookie` header would carry it (what an attacker copying it would keep).
+    async fn sign_in_keeping_cookie(&self, number: &str) -> (Value, String) {
         let (status, _, _) = self.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
         assert_eq!(status, StatusCode::OK);
         let code = latest_code(&self.client, &self.base, number).await;
-        let (status, body, _) = self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
+        let (status, body, headers) = self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        body["subscriber"].clone()
+        let cookie = headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
+        assert!(cookie.starts_with("session="), "{cookie}");
+        (body["subscriber"].clone(), cookie)
+    }
+}
+
+/// Requests carrying exactly `cookie`, as a replayed or forged one arrives.
+struct Replay {
+    client: reqwest::Client,
+    base: String,
+    cookie: String,
+}
+
+impl Replay {
+    fn new(app: &TestApp, cookie: &str) -> Replay {
+        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        Replay { client, base: app.address.clone(), cookie: cookie.to_owned() }
+    }
+
+    async fn account(&self) -> StatusCode {
+        self.client.get(format!("{}/api/account", self.base)).header("cookie", &self.cookie).send().await.unwrap().status()
+    }
+
+    /// A purchase of a bundle, `extra` fields added to the request.
+    async fn buy(&self, extra: Value) -> StatusCode {
+        let mut body = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME" });
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        self.client
+            .post(format!("{}/api/bundles/purchase", self.base))
+            .header("cookie", &self.cookie)
+            .header("sec-fetch-site", "same-origin")
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .status()
     }
 }
 
@@ -348,4 +389,168 @@ async fn customer_permission_management_has_its_own_sign_in() {
     let subscriber = Visitor::new(&app);
     subscriber.sign_in(JUMA).await;
     assert_eq!(subscriber.get("/api/cpm/permissions").await.0, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_cookie_saved_before_logout_is_refused_after_it() {
+    let app = spawn_app().await;
+    // Juma's browser signs in and out; a copy of its cookie tries to buy Amina a bundle.
+    let juma = Visitor::new(&app);
+    let (_, saved) = juma.sign_in_keeping_cookie(JUMA).await;
+    let replay = Replay::new(&app, &saved);
+    assert_eq!(replay.account().await, StatusCode::OK, "the copy works while the session lives");
+    let (status, _, _) = juma.post("/api/auth/logout", json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    let amina = Visitor::new(&app);
+    let before = amina.sign_in(AMINA).await;
+    assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.buy(json!({ "subscriber": AMINA })).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED);
+    let (_, after) = amina.get("/api/account").await;
+    assert_eq!(after["subscriber"]["balance"], before["balance"], "no bundle reached the friend");
+}
+
+#[tokio::test]
+async fn signing_in_again_issues_a_new_id_and_the_old_one_stops_working() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    let (_, first) = visitor.sign_in_keeping_cookie(AMINA).await;
+    let (_, second) = visitor.sign_in_keeping_cookie(JUMA).await;
+    assert_ne!(first, second);
+    assert_eq!(Replay::new(&app, &first).account().await, StatusCode::UNAUTHORIZED);
+    assert_eq!(Replay::new(&app, &second).account().await, StatusCode::OK);
+    let (status, body) = visitor.get("/api/account").await;
+    assert_eq!((status, &body["subscriber"]["names"]), (StatusCode::OK, &json!("Juma Kassim")));
+}
+
+#[tokio::test]
+async fn an_idle_session_is_signed_out() {
+    let app = spawn_app_with(|c| c.session_idle_secs = 1).await;
+    let (_, saved) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let replay = Replay::new(&app, &saved);
+    assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_junk_session_cookie_is_signed_out_not_an_error() {
+    let app = spawn_app().await;
+    let (_, valid) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
+    let tampered = format!("{}A", &valid[..valid.len() - 1]);
+    let junk = ["session=junk", "session=", "cpm_session=%00%ff", "session=x; cpm_session=y", tampered.as_str()];
+    for cookie in junk {
+        let replay = Replay::new(&app, cookie);
+        assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED, "{cookie}");
+        assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED, "{cookie}");
+        for page in ["/", "/account", "/customer-permission-management", "/_data/account"] {
+            let status = replay.client.get(app.url(page)).header("cookie", cookie).send().await.unwrap().status();
+            assert!(status.is_success() || status.is_redirection(), "{cookie} {page}: {status}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn letters_in_a_recipient_number_are_refused_and_nothing_is_bought() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    let before = amina.sign_in(AMINA).await;
+    // The keypad reading of these would be 255754000062 and 255754234567.
+    for friend in ["07540000O2", "0754-ADG-JMP"] {
+        let (status, body, _) = amina
+            .post("/api/bundles/purchase", json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "subscriber": friend }))
+            .await;
+        assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")), "{friend}");
+    }
+    let (_, after) = amina.get("/api/account").await;
+    assert_eq!(after["subscriber"]["balance"], before["balance"]);
+}
+
+#[tokio::test]
+async fn a_return_path_with_control_characters_falls_back_home_never_500() {
+    let app = spawn_app().await;
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    // Raw bodies, as a hostile page would post them: `%0A` and `%09` arrive as a newline and a tab.
+    let cases = [
+        ("/api/auth/request-otp", "msisdn=0754000002&returnTo=/a%0Ab", "/"),
+        ("/api/auth/request-otp", "msisdn=0754000003&lang=sw&returnTo=/%09/evil.example", "/sw"),
+        ("/api/bundles/purchase", "bundleId=x&purchaseChannel=AIRTIME&returnTo=/a%0Ab", "/"),
+        ("/api/bundles/purchase", "bundleId=x&purchaseChannel=AIRTIME&lang=sw&returnTo=/%09/evil.example", "/sw"),
+        ("/api/modem/check", "msisdn=0754000010&returnTo=/%5C%5Cevil.example", "/"),
+        ("/api/modem/check", "msisdn=0754000010&returnTo=https://evil.example/", "/"),
+    ];
+    for (path, body, home) in cases {
+        let response = client
+            .post(app.url(path))
+            .header("origin", app.address.as_str())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::SEE_OTHER, "{path} {body}");
+        assert_eq!(response.headers()[LOCATION], home, "{path} {body}");
+    }
+}
+
+#[tokio::test]
+async fn over_https_the_flash_cookie_is_secure_too() {
+    let site = "https://www.example.co.tz";
+    let app = spawn_app_with(|c| c.site_url = site.into()).await;
+    let response = app
+        .client
+        .post(app.url("/api/modem/check"))
+        .header("origin", site)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("msisdn=12345&returnTo=/account")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()[LOCATION], "/account");
+    let cookie = response.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(cookie.starts_with("flash=") && cookie.contains("Secure") && cookie.contains("HttpOnly"), "{cookie}");
+}
+
+#[tokio::test]
+async fn account_answers_are_never_stored_by_caches() {
+    let app = spawn_app().await;
+    let no_store = |response: &reqwest::Response| response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+    let bundles = app.get("/api/bundles").await;
+    assert_eq!(bundles.status(), StatusCode::OK);
+    assert_eq!(no_store(&bundles).as_deref(), Some("no-store"), "the catalogue");
+    let signed_out = app.get("/api/account").await;
+    assert_eq!((signed_out.status(), no_store(&signed_out).as_deref()), (StatusCode::UNAUTHORIZED, Some("no-store")));
+    let cross_site = app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();
+    assert_eq!((cross_site.status(), no_store(&cross_site).as_deref()), (StatusCode::FORBIDDEN, Some("no-store")));
+    let malformed = app
+        .client
+        .post(app.url("/api/auth/request-otp"))
+        .header("sec-fetch-site", "same-origin")
+        .header("content-type", "application/json")
+        .body("{")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((malformed.status(), no_store(&malformed).as_deref()), (StatusCode::BAD_REQUEST, Some("no-store")));
+}
+
+#[tokio::test]
+async fn an_oversized_body_is_413_not_400() {
+    let app = spawn_app().await;
+    let padding = "0".repeat(64 * 1024);
+    for (content_type, body) in [
+        ("application/json", format!(r#"{{"msisdn":"{AMINA}","pad":"{padding}"}}"#)),
+        ("application/x-www-form-urlencoded", format!("msisdn={AMINA}&pad={padding}")),
+    ] {
+        let response = app
+            .client
+            .post(app.url("/api/auth/request-otp"))
+            .header("sec-fetch-site", "same-origin")
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE, "{content_type}");
+    }
 }

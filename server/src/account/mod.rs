@@ -1,12 +1,14 @@
 //! The subscriber self-service backend for the browser (spec §4, §6, §8).
 //! The page's JavaScript never sees an operator token: it calls these
-//! endpoints, which keep the token in the encrypted session cookie and call
-//! the operator API (`operator`).
+//! endpoints, which keep the token in a server-side session and call the
+//! operator API (`operator`).
 //!
 //! - `msisdn`: phone numbers and codes parsed once.
-//! - `session`: the encrypted cookie sessions (subscriber, CPM).
+//! - `session`: the sessions (subscriber, CPM) and their cookies.
+//! - `session_store`: where sessions live (SQLite in `DATA_DIR`).
 //! - `limits`: throttles on code requests and checks.
 //! - `operator`: the digital-service API client.
+//! - `return_to`: where a form may send the browser back to.
 //!
 //! Every endpoint takes JSON (from the app) or an HTML form (without
 //! JavaScript). JSON gets `{ notice, … }` with a status; a form gets a 303
@@ -16,14 +18,16 @@
 pub mod limits;
 pub mod msisdn;
 pub mod operator;
+mod return_to;
 pub mod session;
+pub mod session_store;
 
 use std::net::SocketAddr;
 
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Path, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRef, FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::{get, post, put};
@@ -38,12 +42,15 @@ use crate::AppState;
 use msisdn::{Msisdn, OtpCode};
 use operator::{OperatorError, Purchase};
 use session::{Kind, ModemLogin, Session};
+use session_store::StoreError;
 
 /// Path the modem codes are validated at (spec §7: supplied by the caller).
 const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
 /// Spec §8: a failed code request shows for 7 s.
 const REQUEST_CODE_FAILURE_MS: u32 = 7000;
 const FLASH_COOKIE: &str = "flash";
+/// Every account body is a few short fields; more is refused with 413.
+const BODY_LIMIT: usize = 16 * 1024;
 
 impl FromRef<AppState> for Key {
     fn from_ref(state: &AppState) -> Key {
@@ -68,8 +75,31 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/cpm/permissions", get(cpm_permissions))
         .route("/api/cpm/permissions/{id}", put(cpm_set_permission).post(cpm_set_permission))
         .route("/api/cpm/logout", post(cpm_logout))
-        .layer(axum::middleware::from_fn_with_state(state, same_origin_only))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
+        .layer(axum::middleware::from_fn_with_state(state, finish))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
+
+/// What every account response needs: `no-store` unless it says otherwise
+/// (they depend on the session or come from the operator), and a form's
+/// notice as the flash cookie, with the site's cookie flags.
+async fn finish(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    let Some(Flash(notice)) = response.extensions_mut().remove::<Flash>() else { return response };
+    let cookie = Cookie::build((FLASH_COOKIE, serde_json::to_string(&notice).expect("notice serialises")))
+        .path("/")
+        .http_only(true)
+        .secure(state.config.is_https())
+        .same_site(SameSite::Lax)
+        .max_age(cookie::time::Duration::seconds(60))
+        .build();
+    (PrivateCookieJar::new(state.cookie_key.clone()).add(cookie), response).into_response()
+}
+
+/// A notice for the page a form goes back to (see [`finish`]).
+#[derive(Clone)]
+struct Flash(Notice);
 
 /// A message for a toast (spec §8): a string key the app translates, or a
 /// text the operator gave, already in the visitor's language.
@@ -173,17 +203,19 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Submitted<T>
             .and_then(|v| v.to_str().ok())
             .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
         let value = if form {
-            axum::Form::<T>::from_request(request, state).await.map(|f| f.0).map_err(|e| bad_request(&e.body_text()))?
+            axum::Form::<T>::from_request(request, state).await.map(|f| f.0).map_err(|e| bad_request(e.status(), &e.body_text()))?
         } else {
-            Json::<T>::from_request(request, state).await.map(|j| j.0).map_err(|e| bad_request(&e.body_text()))?
+            Json::<T>::from_request(request, state).await.map(|j| j.0).map_err(|e| bad_request(e.status(), &e.body_text()))?
         };
         Ok(Submitted { value, form, headers })
     }
 }
 
-fn bad_request(detail: &str) -> Response {
+/// A body that cannot be read: 413 when it is too large, else 400.
+fn bad_request(status: StatusCode, detail: &str) -> Response {
     tracing::debug!(detail, "malformed request body");
-    (StatusCode::BAD_REQUEST, Json(json!({ "notice": Notice::key(NoticeKind::Error, "badRequest") }))).into_response()
+    let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else { StatusCode::BAD_REQUEST };
+    (status, Json(json!({ "notice": Notice::key(NoticeKind::Error, "badRequest") }))).into_response()
 }
 
 /// Fields every form carries (flattened into each form).
@@ -191,7 +223,8 @@ fn bad_request(detail: &str) -> Response {
 #[serde(rename_all = "camelCase")]
 struct FormCommon {
     lang: Option<String>,
-    /// Where a form goes back to: a path of this site.
+    /// Where a form goes back to: a path of this site, or `None`.
+    #[serde(default, deserialize_with = "return_to::deserialize")]
     return_to: Option<String>,
 }
 
@@ -220,19 +253,13 @@ impl Reply {
 
     fn send(self, jar: PrivateCookieJar, form: bool, common: &FormCommon) -> Response {
         if form {
-            let back = self.redirect.clone().or_else(|| common.return_to.clone().filter(|p| is_site_path(p))).unwrap_or_else(|| "/".into());
-            let jar = match &self.notice {
-                Some(notice) => jar.add(
-                    Cookie::build((FLASH_COOKIE, serde_json::to_string(notice).expect("notice serialises")))
-                        .path("/")
-                        .http_only(true)
-                        .same_site(SameSite::Lax)
-                        .max_age(cookie::time::Duration::seconds(60))
-                        .build(),
-                ),
-                None => jar,
-            };
-            return (jar, Redirect::to(&back)).into_response();
+            let home = || crate::pages::LocalPath::href(Lang::parse(common.lang.as_deref().unwrap_or_default()), "/");
+            let back = self.redirect.clone().or_else(|| common.return_to.clone()).unwrap_or_else(home);
+            let mut response = (jar, Redirect::to(&back)).into_response();
+            if let Some(notice) = self.notice {
+                response.extensions_mut().insert(Flash(notice));
+            }
+            return response;
         }
         let mut body = match self.data {
             Value::Object(map) => map,
@@ -250,10 +277,6 @@ impl Reply {
         }
         (self.status, jar, [(header::CACHE_CONTROL, "no-store")], Json(Value::Object(body))).into_response()
     }
-}
-
-fn is_site_path(path: &str) -> bool {
-    path.starts_with('/') && !path.starts_with("//") && !path.contains('\\')
 }
 
 /// The notice for an operator failure where spec §8 gives "the server's
@@ -303,10 +326,6 @@ fn requested_number(state: &AppState, input: &str, client: &str) -> Result<Msisd
 
 fn too_many() -> Reply {
     Reply::notice(StatusCode::TOO_MANY_REQUESTS, Notice::key(NoticeKind::Error, "rateLimited"))
-}
-
-fn https(state: &AppState) -> bool {
-    state.config.is_https()
 }
 
 #[derive(Deserialize)]
@@ -360,7 +379,7 @@ fn request_code_failure(error: &OperatorError) -> Notice {
 /// Without JavaScript the sign-in page shows the code step next, for this number.
 fn with_step(mut common: FormCommon, reply: &Reply, msisdn: &str) -> FormCommon {
     if reply.status.is_success() {
-        if let Some(back) = common.return_to.take().filter(|p| is_site_path(p)) {
+        if let Some(back) = common.return_to.take() {
             let path = back.split('?').next().unwrap_or("/").to_owned();
             let query = serde_urlencoded::to_string([("step", "code"), ("msisdn", msisdn)]).unwrap_or_default();
             common.return_to = Some(format!("{path}?{query}"));
@@ -388,7 +407,10 @@ async fn validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, inpu
     .await;
     match result {
         Ok((token, msisdn, subscriber)) => {
-            let jar = Session::new(token, msisdn.to_string()).store(jar, Kind::Subscriber, https(&state));
+            let jar = match state.sessions.start(jar.clone(), Kind::Subscriber, Session::new(token, msisdn.to_string())).await {
+                Ok(jar) => jar,
+                Err(error) => return store_failed(&error).send(jar, input.form, &common),
+            };
             let mut common = common;
             common.return_to = common.return_to.map(|p| p.split('?').next().unwrap_or("/").to_owned());
             Reply::ok(json!({ "subscriber": subscriber })).send(jar, input.form, &common)
@@ -406,7 +428,7 @@ struct EmptyForm {
 /// `POST /api/auth/logout`: clears the session and sends the browser home (spec §4).
 async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<EmptyForm>) -> Response {
     let lang = lang_of(&input.headers, input.value.common.lang.as_deref());
-    let jar = Session::clear(jar, Kind::Subscriber, https(&state));
+    let jar = state.sessions.end(jar, Kind::Subscriber).await;
     let home = crate::pages::LocalPath::href(lang, "/");
     Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(home) }.send(jar, input.form, &FormCommon::default())
 }
@@ -442,18 +464,18 @@ pub async fn load_subscriber(state: &AppState, token: &str) -> Result<Value, Ope
 /// no longer accepts (401, or customer details failing with 400 or more,
 /// spec §4) is cleared.
 pub async fn page_subscriber(state: &AppState, jar: PrivateCookieJar) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = Session::load(&jar, Kind::Subscriber, https(state)) else {
+    let Some(session) = state.sessions.load(&jar, Kind::Subscriber).await else {
         return (None, jar);
     };
     match load_subscriber(state, &session.token).await {
-        Ok(subscriber) => (Some(subscriber), session.store(jar, Kind::Subscriber, https(state))),
+        Ok(subscriber) => (Some(subscriber), jar),
         Err(OperatorError::Unavailable(error)) => {
             tracing::warn!(%error, "operator unavailable; page rendered signed out");
             (None, jar)
         }
         Err(error) => {
             tracing::info!(%error, "session ended by the operator");
-            (None, Session::clear(jar, Kind::Subscriber, https(state)))
+            (None, state.sessions.end(jar, Kind::Subscriber).await)
         }
     }
 }
@@ -465,15 +487,21 @@ pub fn take_flash(jar: PrivateCookieJar) -> (Option<Notice>, PrivateCookieJar) {
 }
 
 /// The signed-in session or a 401 reply.
-fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, Reply> {
-    Session::load(jar, Kind::Subscriber, https(state))
+async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, Reply> {
+    state.sessions.load(jar, Kind::Subscriber).await
         .ok_or_else(|| Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "signInFirst")))
+}
+
+/// The session store failed: nothing was saved, the visitor may try again.
+fn store_failed(error: &StoreError) -> Reply {
+    tracing::error!(%error, "session store failed");
+    Reply::notice(StatusCode::SERVICE_UNAVAILABLE, Notice::key(NoticeKind::Error, "somethingWentWrong"))
 }
 
 /// `GET /api/account`: details and balances of the signed-in subscriber.
 async fn account(State(state): State<AppState>, jar: PrivateCookieJar, headers: HeaderMap) -> Response {
     let home = crate::pages::LocalPath::href(lang_of(&headers, None), "/");
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, false, &FormCommon::default()),
     };
@@ -482,14 +510,14 @@ async fn account(State(state): State<AppState>, jar: PrivateCookieJar, headers: 
             let balance_failed = subscriber["balance"].is_null();
             let reply = Reply::ok(json!({ "subscriber": subscriber }));
             let reply = if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply };
-            reply.send(session.store(jar, Kind::Subscriber, https(&state)), false, &FormCommon::default())
+            reply.send(jar, false, &FormCommon::default())
         }
         Err(OperatorError::Unavailable(_)) => {
             Reply::notice(StatusCode::BAD_GATEWAY, Notice::key(NoticeKind::Error, "balanceError")).send(jar, false, &FormCommon::default())
         }
         // Spec §4: a 401, or customer details failing with 400 or more, logs out.
         Err(_) => Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some(home) }
-            .send(Session::clear(jar, Kind::Subscriber, https(&state)), false, &FormCommon::default()),
+            .send(state.sessions.end(jar, Kind::Subscriber).await, false, &FormCommon::default()),
     }
 }
 
@@ -547,7 +575,7 @@ struct PurchaseForm {
 async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<PurchaseForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -577,11 +605,11 @@ async fn purchase(State(state): State<AppState>, jar: PrivateCookieJar, input: S
     match state.operator.purchase(token, &request).await {
         Ok(_) => Reply::ok(json!({ "reloadAfterMs": 5000 }))
             .with_notice(Notice::key(NoticeKind::Warning, "purchaseReceived"))
-            .send(session.store(jar, Kind::Subscriber, https(&state)), input.form, &common),
+            .send(jar, input.form, &common),
         Err(OperatorError::Unauthorized) => {
             let home = crate::pages::LocalPath::href(lang, "/");
             Reply { status: StatusCode::UNAUTHORIZED, notice: Some(Notice::key(NoticeKind::Error, "sessionExpired")), data: json!({}), redirect: Some(home) }
-                .send(Session::clear(jar, Kind::Subscriber, https(&state)), input.form, &common)
+                .send(state.sessions.end(jar, Kind::Subscriber).await, input.form, &common)
         }
         Err(error @ OperatorError::Refused { .. }) => {
             Reply::notice(status_of(&error), operator_notice(&error, lang, "errorOccurred")).send(jar, input.form, &common)
@@ -650,7 +678,7 @@ async fn modem_request_otp(
 /// the session; the app sets its modem-bundle marker in session storage.
 async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<CodeForm>) -> Response {
     let common = input.value.common.clone();
-    let mut session = match require(&state, &jar) {
+    let mut session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -667,8 +695,10 @@ async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar
     match result {
         Ok((modem, token)) => {
             session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
-            Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true }))
-                .send(session.store(jar, Kind::Subscriber, https(&state)), input.form, &common)
+            match state.sessions.save(&jar, Kind::Subscriber, &session).await {
+                Ok(()) => Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })).send(jar, input.form, &common),
+                Err(error) => store_failed(&error).send(jar, input.form, &common),
+            }
         }
         Err(reply) => reply.send(jar, input.form, &common),
     }
@@ -679,7 +709,7 @@ async fn modem_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar
 async fn create_alternative_number(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<NumberForm>) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let session = match require(&state, &jar) {
+    let session = match require(&state, &jar).await {
         Ok(session) => session,
         Err(reply) => return reply.send(jar, input.form, &common),
     };
@@ -739,7 +769,10 @@ async fn cpm_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, 
     .await;
     match result {
         Ok((msisdn, token)) => {
-            let jar = Session::new(token, msisdn.to_string()).store(jar, Kind::Cpm, https(&state));
+            let jar = match state.sessions.start(jar.clone(), Kind::Cpm, Session::new(token, msisdn.to_string())).await {
+                Ok(jar) => jar,
+                Err(error) => return store_failed(&error).send(jar, input.form, &common),
+            };
             let page = crate::pages::LocalPath::href(lang, "/customer-permission-management");
             Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(page) }.send(jar, input.form, &common)
         }
@@ -749,25 +782,25 @@ async fn cpm_validate_otp(State(state): State<AppState>, jar: PrivateCookieJar, 
 
 /// The CPM session's permissions, for its page; a rejected session is cleared.
 pub async fn cpm_page_permissions(state: &AppState, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = Session::load(&jar, Kind::Cpm, https(state)) else { return (None, jar) };
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else { return (None, jar) };
     match state.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let list: Vec<Value> = permissions
                 .iter()
                 .map(|p| json!({ "id": p.id, "name": p.name.get(lang), "description": p.description.get(lang), "granted": p.granted }))
                 .collect();
-            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), session.store(jar, Kind::Cpm, https(state)))
+            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
         }
         Err(error) => {
             tracing::info!(%error, "CPM session ended");
-            (None, Session::clear(jar, Kind::Cpm, https(state)))
+            (None, state.sessions.end(jar, Kind::Cpm).await)
         }
     }
 }
 
 /// Whether the request carries a live CPM session (the guard of spec §2).
-pub fn has_cpm_session(state: &AppState, jar: &PrivateCookieJar) -> bool {
-    Session::load(jar, Kind::Cpm, https(state)).is_some()
+pub async fn has_cpm_session(state: &AppState, jar: &PrivateCookieJar) -> bool {
+    state.sessions.load(jar, Kind::Cpm).await.is_some()
 }
 
 /// `GET /api/cpm/permissions`.
@@ -797,16 +830,16 @@ async fn cpm_set_permission(
 ) -> Response {
     let common = input.value.common.clone();
     let lang = lang_of(&input.headers, common.lang.as_deref());
-    let Some(session) = Session::load(&jar, Kind::Cpm, https(&state)) else {
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
         return Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "sessionExpired")).send(jar, input.form, &common);
     };
     let granted = input.value.granted;
     match state.operator.cpm_set_permission(&session.token, &id, granted).await {
         Ok(()) => Reply::ok(json!({ "id": id, "granted": granted }))
             .with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))
-            .send(session.store(jar, Kind::Cpm, https(&state)), input.form, &common),
+            .send(jar, input.form, &common),
         Err(OperatorError::Unauthorized) => Reply::notice(StatusCode::UNAUTHORIZED, Notice::key(NoticeKind::Error, "sessionExpired"))
-            .send(Session::clear(jar, Kind::Cpm, https(&state)), input.form, &common),
+            .send(state.sessions.end(jar, Kind::Cpm).await, input.form, &common),
         Err(error) => Reply::notice(status_of(&error), operator_notice(&error, lang, "somethingWentWrong")).send(jar, input.form, &common),
     }
 }
@@ -814,7 +847,7 @@ async fn cpm_set_permission(
 /// `POST /api/cpm/logout`.
 async fn cpm_logout(State(state): State<AppState>, jar: PrivateCookieJar, input: Submitted<EmptyForm>) -> Response {
     let lang = lang_of(&input.headers, input.value.common.lang.as_deref());
-    let jar = Session::clear(jar, Kind::Cpm, https(&state));
+    let jar = state.sessions.end(jar, Kind::Cpm).await;
     let login = crate::pages::LocalPath::href(lang, "/cpm-login");
     Reply { status: StatusCode::OK, notice: None, data: json!({}), redirect: Some(login) }.send(jar, input.form, &FormCommon::default())
 }

@@ -17,9 +17,13 @@ pub enum InputError {
 impl Msisdn {
     /// Accepts `+255 754 000 001`, `255754000001`, `0754000001` and the bare
     /// `754000001`; anything that is not a valid Tanzanian mobile number is refused.
+    /// Only digits, spaces, `-`, `(`, `)` and a leading `+` are read: the
+    /// parser below would turn letters into keypad digits (`0754-ADG-JMP`) and
+    /// money must never go to a number the visitor did not type.
     pub fn parse(input: &str) -> Result<Msisdn, InputError> {
-        let compact: String = input.chars().filter(|c| !matches!(c, ' ' | '-' | '(' | ')' | '.')).collect();
-        if compact.is_empty() || compact.len() > 16 {
+        let compact: String = input.trim().chars().filter(|c| !matches!(c, ' ' | '-' | '(' | ')')).collect();
+        let digits = compact.strip_prefix('+').unwrap_or(&compact);
+        if digits.is_empty() || digits.len() > 15 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(InputError::Msisdn);
         }
         // `255…` without the plus is the international form too.
@@ -94,6 +98,26 @@ mod tests {
         for input in ["", "12345", "+254712345678", "07540000011", "abc", "0222123456", "255", "+255 754 000 00"] {
             assert_eq!(Msisdn::parse(input), Err(InputError::Msisdn), "{input}");
         }
+    }
+
+    #[test]
+    fn refuses_letters_and_other_characters_instead_of_guessing() {
+        let inputs = [
+            "07540000O2",
+            "0754-ADG-JMP",
+            "0754000001x",
+            "+255 754 000 00l",
+            "0754.000.001",
+            "0754+000001",
+            "++255754000001",
+            "0754\u{a0}000001",
+            "０７５４０００００１",
+            "0754000001;",
+        ];
+        for input in inputs {
+            assert_eq!(Msisdn::parse(input), Err(InputError::Msisdn), "{input}");
+        }
+        assert_eq!(Msisdn::parse(" 0754 000 001\n").map(|m| m.to_string()), Ok("255754000001".into()), "surrounding blanks");
     }
 
     #[test]

@@ -147,7 +147,7 @@ async fn serve_page(
     jar: &CookieJar,
     private: PrivateCookieJar,
 ) -> Result<Response, AppError> {
-    let cpm_signed_in = crate::account::has_cpm_session(state, &private);
+    let cpm_signed_in = crate::account::has_cpm_session(state, &private).await;
     let parts = match resolve(state, local, cpm_signed_in).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
@@ -234,7 +234,7 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
 async fn page_data(State(state): State<AppState>, jar: CookieJar, private: PrivateCookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
-    let cpm_signed_in = crate::account::has_cpm_session(&state, &private);
+    let cpm_signed_in = crate::account::has_cpm_session(&state, &private).await;
     match resolve(&state, &local, cpm_signed_in).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
