@@ -3,7 +3,7 @@
 //! throttles, cross-site refusal and cookie flags.
 
 use reqwest::StatusCode;
-use reqwest::header::{LOCATION, SET_COOKIE};
+use reqwest::header::{CACHE_CONTROL, ETAG, LOCATION, SET_COOKIE};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, embedded_page_data, spawn_app, spawn_app_with};
@@ -553,4 +553,28 @@ async fn an_oversized_body_is_413_not_400() {
             .unwrap();
         assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE, "{content_type}");
     }
+}
+
+/// Only a live session builds a page for one visitor: junk, forged or
+/// expired session and flash cookies get the shared cached page (the same
+/// bytes as an anonymous visitor), so no cookie buys a render.
+#[tokio::test]
+async fn only_a_live_session_bypasses_the_page_cache() {
+    let app = spawn_app().await;
+    let anonymous = app.get("/voice-sms").await;
+    let etag = anonymous.headers()[ETAG].clone();
+    assert!(anonymous.headers()[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
+    for junk in ["session=abc", "__Host-session=abc", "cpm_session=x", "flash=%7B%22type%22%3A%22info%22%7D", "session=; flash=junk"] {
+        let response = app.client.get(app.url("/voice-sms")).header("cookie", junk).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{junk}");
+        assert!(response.headers()[CACHE_CONTROL].to_str().unwrap().starts_with("public"), "{junk}");
+        assert_eq!(response.headers()[ETAG], etag, "{junk}: the anonymous page");
+        let data = app.client.get(app.url("/_data/voice-sms")).header("cookie", junk).send().await.unwrap();
+        assert!(data.headers()[CACHE_CONTROL].to_str().unwrap().starts_with("public"), "{junk}");
+    }
+    let visitor = Visitor::new(&app);
+    let (_, cookie) = visitor.sign_in_keeping_cookie("0754000001").await;
+    let response = app.client.get(app.url("/voice-sms")).header("cookie", &cookie).send().await.unwrap();
+    assert_eq!(response.headers()[CACHE_CONTROL], "private, no-store");
+    assert!(response.text().await.unwrap().contains("Amina"), "the signed-in page names the subscriber");
 }

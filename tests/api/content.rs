@@ -255,16 +255,6 @@ async fn anonymous_pages_are_cached_with_a_strong_etag() {
     assert!(changed.text().await.unwrap().contains("Talk more"));
 }
 
-#[tokio::test]
-async fn signed_in_visitors_bypass_the_page_cache() {
-    let cms = FakeCms::start(Shape::V4).await;
-    cms.put_page("voice", "en", "Talk", "Body");
-    let app = site_with(&cms, |_| {}).await;
-    let response = app.client.get(app.url("/voice-sms")).header("cookie", "__Host-session=abc").send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    assert_eq!(response.headers()[CACHE_CONTROL], "private, no-store");
-}
-
 /// The acceptance check, with separate processes: the release of the
 /// site started against `tools/strapi_fixture.py`, which is then killed.
 #[tokio::test]

@@ -481,6 +481,16 @@ pub async fn page_subscriber(state: &AppState, jar: PrivateCookieJar) -> (Option
 }
 
 /// The flash notice a form left for the next page, taken out of the jar.
+/// Whether the jar holds a flash notice this server wrote.
+pub fn has_flash(jar: &PrivateCookieJar) -> bool {
+    jar.get(FLASH_COOKIE).is_some()
+}
+
+/// Whether the jar holds a live subscriber session.
+pub async fn has_subscriber_session(state: &AppState, jar: &PrivateCookieJar) -> bool {
+    state.sessions.load(jar, Kind::Subscriber).await.is_some()
+}
+
 pub fn take_flash(jar: PrivateCookieJar) -> (Option<Notice>, PrivateCookieJar) {
     let notice = jar.get(FLASH_COOKIE).and_then(|c| serde_json::from_str(c.value()).ok());
     if notice.is_some() { (notice, jar.remove(Cookie::build(FLASH_COOKIE).path("/"))) } else { (None, jar) }

@@ -28,8 +28,6 @@ use crate::{AppError, AppState};
 
 /// The cookie remembering the visitor's language (spec §9 stores it under `lang`).
 pub const LANG_COOKIE: &str = "lang";
-/// A visitor with one of these may be signed in: pages are built for them alone.
-pub const SESSION_COOKIES: [&str; 5] = ["__Host-session", "session", "__Host-cpm", "cpm_session", "flash"];
 const DATA_PREFIX: &str = "/_data";
 const PRIVATE: &str = "private, no-store";
 
@@ -64,8 +62,11 @@ impl LocalPath {
     }
 }
 
-fn signed_in(jar: &CookieJar) -> bool {
-    SESSION_COOKIES.iter().any(|name| jar.get(name).is_some())
+/// Whether pages are built for this visitor alone: a live session
+/// (subscriber or CPM). Any other cookie (junk, expired, forged) gets the
+/// shared cached page, so no cookie buys a render.
+async fn signed_in(state: &AppState, private: &PrivateCookieJar, cpm_signed_in: bool) -> bool {
+    cpm_signed_in || crate::account::has_subscriber_session(state, private).await
 }
 
 /// Anonymous pages: browsers revalidate (cheap, by `ETag`), a CDN keeps them
@@ -88,7 +89,7 @@ async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCoo
     if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
         return redirect;
     }
-    match serve_page(&state, &uri, &local, request.headers(), &jar, private).await {
+    match serve_page(&state, &uri, &local, request.headers(), private).await {
         Ok(response) => response,
         Err(error) => error.into_page(local.lang),
     }
@@ -144,7 +145,6 @@ async fn serve_page(
     uri: &Uri,
     local: &LocalPath,
     headers: &HeaderMap,
-    jar: &CookieJar,
     private: PrivateCookieJar,
 ) -> Result<Response, AppError> {
     let cpm_signed_in = crate::account::has_cpm_session(state, &private).await;
@@ -155,7 +155,9 @@ async fn serve_page(
     };
     let url = uri.path_and_query().map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
     let versions = parts.versions();
-    if signed_in(jar) {
+    // A notice a form post left (the flash cookie, which only this server can
+    // have written) is for this visitor alone too.
+    if crate::account::has_flash(&private) || signed_in(state, &private, cpm_signed_in).await {
         // Built for this visitor alone: their names and balances in the first HTML.
         let mut data = parts.into_data(&state.config.site_url);
         let (subscriber, private) = crate::account::page_subscriber(state, private).await;
@@ -231,7 +233,7 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
 }
 
 /// `GET /_data/<path>`: the data of the page at `/<path>`, status included.
-async fn page_data(State(state): State<AppState>, jar: CookieJar, private: PrivateCookieJar, uri: Uri) -> Response {
+async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
     let cpm_signed_in = crate::account::has_cpm_session(&state, &private).await;
@@ -244,7 +246,7 @@ async fn page_data(State(state): State<AppState>, jar: CookieJar, private: Priva
         Ok(Resolved::Page(parts)) => {
             let mut data = parts.into_data(&state.config.site_url);
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
-            if !signed_in(&jar) {
+            if !signed_in(&state, &private, cpm_signed_in).await {
                 return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
             }
             let (subscriber, private) = crate::account::page_subscriber(&state, private).await;
