@@ -42,6 +42,10 @@ pub struct RouteDef {
     pub all: Option<Collection>,
     /// Popup type shown on the page.
     pub popups: Option<String>,
+    /// Query parameters the page reads (`services`); every other one is left
+    /// out of its render and its cache key, so no query string buys a render.
+    #[serde(default)]
+    pub query: Vec<String>,
     pub redirect: Option<RedirectDef>,
     pub parent: Option<String>,
     pub meta: RouteMeta,

@@ -147,3 +147,24 @@ async fn a_render_that_throws_is_the_page_frame_with_the_content_failure_message
         assert!(html.contains(message) && html.contains("<header") && html.contains("<footer"), "{path}: {html}");
     }
 }
+
+/// A query string the page does not read is no new page: it gets the cached
+/// one (same bytes, same ETag) instead of a render. `?services=` on a
+/// business category is read, and opens that service.
+#[tokio::test]
+async fn query_strings_a_page_does_not_read_are_served_from_the_cache() {
+    let app = spawn_app().await;
+    let plain = app.get("/voice-sms").await;
+    let etag = plain.headers()[reqwest::header::ETAG].clone();
+    for junk in ["/voice-sms?x=1", "/voice-sms?utm_source=sms&fbclid=abc", "/voice-sms?services=x"] {
+        let response = app.get(junk).await;
+        assert_eq!(response.headers()[reqwest::header::ETAG], etag, "{junk}");
+    }
+    let business = app.get("/vodacom-business/5/iot").await.text().await.unwrap();
+    let opened = app.get("/vodacom-business/5/iot?services=x&utm=1").await.text().await.unwrap();
+    let data = embedded_page_data(&business);
+    let first = data["content"]["list"]["items"][0]["slug"].as_str().unwrap().to_owned();
+    let chosen = app.get(&format!("/vodacom-business/5/iot?utm=1&services={first}")).await.text().await.unwrap();
+    assert!(chosen.contains(&format!(r#"<details id="{first}" open="""#)), "the service named by ?services= is open");
+    assert!(!opened.contains(r#"open="""#) && !business.contains(r#"open="""#));
+}

@@ -153,7 +153,8 @@ async fn serve_page(
         Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
     };
-    let url = uri.path_and_query().map_or_else(|| uri.path().to_owned(), |pq| pq.as_str().to_owned());
+    let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
+    let url = page_url(uri, reads);
     let versions = parts.versions();
     // A notice a form post left (the flash cookie, which only this server can
     // have written) is for this visitor alone too.
@@ -180,6 +181,22 @@ async fn serve_page(
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond(headers, &cache_control))
+}
+
+/// The address a page is rendered and cached for: the path and only the
+/// query parameters the route reads, in the order they came.
+fn page_url(uri: &Uri, reads: &[String]) -> String {
+    let kept: Vec<(String, String)> = uri
+        .query()
+        .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(name, _)| reads.contains(name))
+        .collect();
+    match serde_urlencoded::to_string(&kept) {
+        Ok(query) if !query.is_empty() => format!("{}?{query}", uri.path()),
+        _ => uri.path().to_owned(),
+    }
 }
 
 /// The page whose purchase form lists the bundles a signed-in subscriber can buy.
