@@ -69,6 +69,13 @@ impl AppError {
 
     fn log(&self) {
         match self {
+            // Shedding is the server working as meant, and under attack it
+            // happens thousands of times a second: a warning a second at most.
+            AppError::Render(RenderError::Overloaded) => {
+                if let Some(shed) = SHED.tick() {
+                    tracing::warn!(shed, "render queue full: requests answered 503 since the last warning");
+                }
+            }
             AppError::Render(RenderError::Js { message, stack }) => {
                 tracing::error!(%message, stack = stack.as_deref().unwrap_or(""), "render error");
             }
@@ -77,8 +84,45 @@ impl AppError {
     }
 }
 
+static SHED: Sampled = Sampled::new();
+
+/// Counts events and says, at most once a second, how many there were.
+struct Sampled {
+    count: std::sync::atomic::AtomicU64,
+    last: std::sync::atomic::AtomicU64,
+}
+
+impl Sampled {
+    const fn new() -> Sampled {
+        Sampled { count: std::sync::atomic::AtomicU64::new(0), last: std::sync::atomic::AtomicU64::new(0) }
+    }
+
+    /// One more event; the count so far when it is time to log it.
+    fn tick(&self) -> Option<u64> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.count.fetch_add(1, Relaxed);
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let last = self.last.load(Relaxed);
+        (now > last && self.last.compare_exchange(last, now, Relaxed, Relaxed).is_ok()).then(|| self.count.swap(0, Relaxed))
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         self.into_page(Lang::En)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sampled;
+
+    #[test]
+    fn a_burst_is_one_line_with_its_count() {
+        let sampled = Sampled::new();
+        assert_eq!(sampled.tick(), Some(1));
+        let logged: Vec<_> = (0..10_000).filter_map(|_| sampled.tick()).collect();
+        // Within one second nothing more, or (across a second boundary) one line counting all.
+        assert!(logged.is_empty() || logged == vec![logged[0]], "{logged:?}");
     }
 }

@@ -182,7 +182,9 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::new())
-        .layer(TraceLayer::new_for_http())
+        // 5xx detail is logged once, where the error is mapped (`error`), and
+        // shed load at most once a second: the trace layer only traces.
+        .layer(TraceLayer::new_for_http().on_failure(()))
 }
 
 /// Serves until `shutdown` completes, then finishes in-flight requests.
