@@ -247,7 +247,8 @@ test("customer permission management: its own sign-in, a permission switched sta
 async function failNext(site, path, status, body) {
   const response = await fetch(`${site.base}/sandbox/fail-next`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    // The switch is for the site's own pages only (same-origin guard).
+    headers: { "content-type": "application/json", origin: site.base },
     body: JSON.stringify(body === undefined ? { status, path } : { status, path, body }),
   });
   assert.ok(response.ok, "fail-next armed");

@@ -174,7 +174,7 @@ pub fn app(state: AppState) -> Router {
         .merge(seo::router())
         .merge(pages::router());
     let router = match sandbox {
-        Some(sandbox) => router.nest_service("/sandbox", sandbox),
+        Some(sandbox) => router.nest_service("/sandbox", sandbox.layer(axum::middleware::from_fn_with_state(state.clone(), sandbox_guard))),
         None => router,
     };
     router
@@ -185,6 +185,21 @@ pub fn app(state: AppState) -> Router {
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
+}
+
+/// The sandbox's switches (`/sandbox/fail-next`) change what every visitor
+/// gets: only the site's own pages may use them. Its operator API
+/// (`/sandbox/digital/…`) is called by this server itself, with no browser
+/// headers.
+async fn sandbox_guard(
+    state: axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if request.uri().path().starts_with("/digital/") {
+        return next.run(request).await;
+    }
+    account::same_origin_only(state, request, next).await
 }
 
 /// Serves until `shutdown` completes, then finishes in-flight requests.
@@ -207,6 +222,9 @@ pub async fn run(
         }
     };
     let state = AppState::new(config, bundle, &operator_base)?;
+    if state.sandbox.is_some() {
+        tracing::warn!("the sandbox operator API is on at /sandbox: made-up subscribers, and every code readable at /sandbox/inbox; set DIGITAL_API_URL for the operator's own");
+    }
     tokio::spawn(state.sessions.clone().sweep_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())

@@ -109,8 +109,22 @@ async fn fail_next(app: &TestApp, path: &str, status: u16, body: Option<Value>) 
     if let Some(body) = body {
         request["body"] = body;
     }
-    let response = app.client.post(app.url("/sandbox/fail-next")).json(&request).send().await.unwrap();
+    let response = app.client.post(app.url("/sandbox/fail-next")).header("sec-fetch-site", "same-origin").json(&request).send().await.unwrap();
     assert!(response.status().is_success(), "fail-next armed");
+}
+
+/// The sandbox's switches change what every visitor gets: a page of another
+/// site, or a request with no origin at all, may not use them.
+#[tokio::test]
+async fn the_sandbox_switches_refuse_cross_site_requests() {
+    let app = spawn_app().await;
+    let arm = json!({ "status": 500, "path": "api/v1/gsm-static-bundles/purchase" });
+    for (header, value) in [("sec-fetch-site", "cross-site"), ("origin", "https://evil.example"), ("x-nothing", "")] {
+        let response = app.client.post(app.url("/sandbox/fail-next")).header(header, value).json(&arm).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{header}: {value}");
+    }
+    let from_the_site = app.client.post(app.url("/sandbox/fail-next")).header("origin", app.address.as_str()).json(&arm).send().await.unwrap();
+    assert!(from_the_site.status().is_success());
 }
 
 #[tokio::test]

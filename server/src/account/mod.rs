@@ -157,7 +157,7 @@ fn lang_of(headers: &HeaderMap, field: Option<&str>) -> Lang {
 /// Refuses state-changing requests that do not come from the site itself:
 /// `Sec-Fetch-Site: same-origin`, or, from browsers without it, an `Origin`
 /// equal to the site's. With neither header the request is refused (OWASP).
-async fn same_origin_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn same_origin_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(request).await;
     }
