@@ -87,6 +87,7 @@ impl AppState {
         operator_base: &str,
         source: Arc<dyn content::ContentSource>,
     ) -> Result<AppState, AppError> {
+        writable_data_dir(&config.data_dir)?;
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
         let content = content::Content::new(source, config.content_cache());
@@ -123,6 +124,21 @@ impl AppState {
             sandbox,
         })
     }
+}
+
+/// `DATA_DIR` exists (it is created) and takes writes; if not, the error
+/// names the directory and what to do, rather than "Permission denied".
+fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
+    let probe = dir.join(".write-probe");
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b""))
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|error| {
+            AppError::Config(format!(
+                "DATA_DIR {} cannot be written ({error}): set DATA_DIR to a directory this user may write, or give it write permission",
+                dir.display()
+            ))
+        })
 }
 
 /// `site content-model`: the content model as a CMS must hold it (JSON).

@@ -168,3 +168,15 @@ async fn query_strings_a_page_does_not_read_are_served_from_the_cache() {
     assert!(chosen.contains(&format!(r#"<details id="{first}" open="""#)), "the service named by ?services= is open");
     assert!(!opened.contains(r#"open="""#) && !business.contains(r#"open="""#));
 }
+
+/// A DATA_DIR that cannot be written stops the server at start with an error
+/// naming the directory and what to do.
+#[tokio::test]
+async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let mut config = server::Config::defaults();
+    config.data_dir = file.path().join("data");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let error = server::run(listener, config, site::bundle(), async {}).await.unwrap_err().to_string();
+    assert!(error.contains(&file.path().join("data").display().to_string()) && error.contains("set DATA_DIR"), "{error}");
+}
