@@ -40,6 +40,11 @@ pub struct Config {
     #[arg(long, env = "CMS_TIMEOUT_MS", default_value_t = 3000)]
     pub cms_timeout_ms: u64,
 
+    /// CMS requests in flight at once, whatever the visitors ask for; more
+    /// wait (within `CMS_TIMEOUT_MS`), so no client can fan out to the CMS.
+    #[arg(long, env = "CMS_MAX_REQUESTS", default_value_t = 16)]
+    pub cms_max_requests: usize,
+
     /// Public base of media the CMS gives relative (`/uploads/…`); default `CMS_URL`.
     #[arg(long, env = "CMS_MEDIA_URL")]
     pub cms_media_url: Option<String>,

@@ -172,6 +172,7 @@ fn content_source(config: &Config, bundle: AppBundle) -> Result<Arc<dyn content:
                 token: config.cms_token.as_ref().map(|t| t.expose().to_owned()),
                 populate: config.cms_populate,
                 timeout: Duration::from_millis(config.cms_timeout_ms),
+                max_requests: config.cms_max_requests,
             };
             Arc::new(content::StrapiClient::new(settings, normalizer)?)
         }

@@ -304,3 +304,22 @@ async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_af
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
+
+/// One client asking for many addresses at once (500 distinct item pages
+/// made 500 CMS requests in half a second) cannot fan out to the CMS.
+#[tokio::test]
+async fn no_client_fans_out_to_the_cms() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.behave(Behaviour::Delay(Duration::from_millis(40)));
+    let app = site_with(&cms, |c| {
+        c.cms_max_requests = 4;
+        c.cms_timeout_ms = 20_000;
+    })
+    .await;
+    let pages = (1..=60).map(|id| app.get_owned(format!("/_data/news-event/{id}/x")));
+    for response in futures::future::join_all(pages).await {
+        assert!(response.status().as_u16() < 500 || response.status() == StatusCode::SERVICE_UNAVAILABLE);
+    }
+    assert!(cms.most_in_flight() <= 4, "{} at once", cms.most_in_flight());
+    assert!(cms.requests().len() >= 60, "every page was asked for");
+}

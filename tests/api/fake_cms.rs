@@ -38,6 +38,8 @@ struct Store {
     /// Every request as "path?decoded-query".
     requests: Vec<String>,
     refused: usize,
+    in_flight: usize,
+    most_in_flight: usize,
 }
 
 #[derive(Clone)]
@@ -117,6 +119,11 @@ impl FakeCms {
         *self.stock.lock().unwrap() = true;
     }
 
+    /// The most requests it was answering at once.
+    pub fn most_in_flight(&self) -> usize {
+        self.store.lock().unwrap().most_in_flight
+    }
+
     /// Requests answered 400 so far.
     pub fn refused(&self) -> usize {
         self.store.lock().unwrap().refused
@@ -143,7 +150,15 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
     let behaviour = *cms.behaviour.lock().unwrap();
     match behaviour {
         Behaviour::Normal => {}
-        Behaviour::Delay(delay) => tokio::time::sleep(delay).await,
+        Behaviour::Delay(delay) => {
+            {
+                let mut store = cms.store.lock().unwrap();
+                store.in_flight += 1;
+                store.most_in_flight = store.most_in_flight.max(store.in_flight);
+            }
+            tokio::time::sleep(delay).await;
+            cms.store.lock().unwrap().in_flight -= 1;
+        }
         Behaviour::Hang => std::future::pending::<()>().await,
         Behaviour::Status(status) => {
             return (StatusCode::from_u16(status).unwrap(), r#"{"data":null,"error":{"status":500}}"#).into_response();

@@ -19,6 +19,12 @@ impl TestApp {
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(self.url(path)).send().await.expect("request")
     }
+
+    /// The same, for many requests at once.
+    pub fn get_owned(&self, path: String) -> impl std::future::Future<Output = reqwest::Response> + use<> {
+        let request = self.client.get(self.url(&path));
+        async move { request.send().await.expect("request") }
+    }
 }
 
 impl Drop for TestApp {

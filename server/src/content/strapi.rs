@@ -17,7 +17,8 @@
 //! works is learnt once (a missing plugin for the whole CMS, a missing field
 //! per content type), logged and kept.
 //!
-//! Idle connections are dropped after 4 s, before Node's default keep-alive
+//! At most `max_requests` requests are in flight at once, so a client asking
+//! for many addresses cannot fan out to the CMS. Idle connections are dropped after 4 s, before Node's default keep-alive
 //! of 5 s closes them under a request; a request that fails to be sent at
 //! all is sent once more.
 //!
@@ -81,6 +82,7 @@ pub struct StrapiSettings {
     pub token: Option<String>,
     pub populate: PopulateStrategy,
     pub timeout: Duration,
+    pub max_requests: usize,
 }
 
 /// What a content type of this CMS accepts, as learnt from its refusals.
@@ -104,6 +106,7 @@ pub struct StrapiClient {
     /// The strategy a type not asked for yet starts with: the configured
     /// one until the CMS refused it for some type.
     first: Mutex<PopulateStrategy>,
+    in_flight: tokio::sync::Semaphore,
 }
 
 /// One answer of the CMS.
@@ -131,7 +134,7 @@ impl StrapiClient {
             TypeShape::Popup,
         ];
         let explicit = shapes.into_iter().map(|shape| (shape, contract::cms::populate_params(&shape.populate()))).collect();
-        let settings_populate = settings.populate;
+        let (settings_populate, settings_max_requests) = (settings.populate, settings.max_requests);
         Ok(StrapiClient {
             http,
             settings: StrapiSettings { base_url: settings.base_url.trim_end_matches('/').to_owned(), ..settings },
@@ -139,6 +142,7 @@ impl StrapiClient {
             explicit,
             accepted: Mutex::new(HashMap::new()),
             first: Mutex::new(settings_populate),
+            in_flight: tokio::sync::Semaphore::new(settings_max_requests.max(1)),
         })
     }
 
@@ -241,6 +245,7 @@ impl StrapiClient {
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
+        let _turn = self.in_flight.acquire().await.map_err(|e| ContentError::Upstream(e.to_string()))?;
         let send = || {
             let request = self.http.get(format!("{}{path}", self.settings.base_url)).query(params);
             match &self.settings.token {
@@ -360,7 +365,7 @@ mod tests {
     use super::*;
 
     fn client(populate: PopulateStrategy) -> StrapiClient {
-        let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3) };
+        let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3), max_requests: 4 };
         StrapiClient::new(settings, Normalizer::default()).unwrap()
     }
 
