@@ -70,6 +70,23 @@ pub struct Config {
     #[arg(long, env = "PAGE_CACHE_MB", default_value_t = 64)]
     pub page_cache_mb: u64,
 
+    /// Seconds a client may take to send a request's headers.
+    #[arg(long, env = "HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds a client may take to send a request's body.
+    #[arg(long, env = "BODY_READ_TIMEOUT_SECS", default_value_t = 20)]
+    pub body_read_timeout_secs: u64,
+
+    /// Open connections in all; past it new ones are closed at once.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
+    pub max_connections: usize,
+
+    /// Open connections from one client address. Behind a load balancer
+    /// every connection comes from it: raise this (or let the balancer cap).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    pub max_connections_per_address: usize,
+
     /// Operator digital-service API base URL; unset uses the built-in sandbox.
     #[arg(long, env = "DIGITAL_API_URL")]
     pub digital_api_url: Option<String>,
@@ -154,6 +171,14 @@ impl Config {
         crate::account::session_store::Lifetimes {
             idle: Duration::from_secs(self.session_idle_secs),
             absolute: Duration::from_secs(self.session_absolute_secs),
+        }
+    }
+
+    pub fn connection_limits(&self) -> crate::connections::ConnectionLimits {
+        crate::connections::ConnectionLimits {
+            header_read: Duration::from_secs(self.header_read_timeout_secs),
+            max: self.max_connections,
+            per_address: self.max_connections_per_address,
         }
     }
 

@@ -87,18 +87,18 @@ impl AppError {
 static SHED: Sampled = Sampled::new();
 
 /// Counts events and says, at most once a second, how many there were.
-struct Sampled {
+pub(crate) struct Sampled {
     count: std::sync::atomic::AtomicU64,
     last: std::sync::atomic::AtomicU64,
 }
 
 impl Sampled {
-    const fn new() -> Sampled {
+    pub(crate) const fn new() -> Sampled {
         Sampled { count: std::sync::atomic::AtomicU64::new(0), last: std::sync::atomic::AtomicU64::new(0) }
     }
 
     /// One more event; the count so far when it is time to log it.
-    fn tick(&self) -> Option<u64> {
+    pub(crate) fn tick(&self) -> Option<u64> {
         use std::sync::atomic::Ordering::Relaxed;
         self.count.fetch_add(1, Relaxed);
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());

@@ -5,6 +5,7 @@
 //! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
 //! - `content`: the [`content::ContentSource`] trait and the embedded source.
 //! - `assets`: hashed and static files, precompressed.
+//! - `connections`: accepting connections with time limits and caps.
 //! - `security`: headers every response carries.
 //! - `error`: one error type mapped to HTTP once.
 //! - [`telemetry`]: `tracing` set-up.
@@ -16,6 +17,7 @@ pub mod sandbox;
 pub mod telemetry;
 
 mod assets;
+mod connections;
 mod error;
 mod keys;
 mod manifest;
@@ -194,8 +196,10 @@ pub fn app(state: AppState) -> Router {
         Some(sandbox) => router.nest_service("/sandbox", sandbox.layer(axum::middleware::from_fn_with_state(state.clone(), sandbox_guard))),
         None => router,
     };
+    let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_read))
         .with_state(state)
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::new())
@@ -244,9 +248,8 @@ pub async fn run(
     }
     tokio::spawn(state.sessions.clone().sweep_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let limits = state.config.connection_limits();
+    connections::serve(listener, app(state), limits, shutdown).await;
     tracing::info!("stopped");
     Ok(())
 }

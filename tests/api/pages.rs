@@ -180,3 +180,48 @@ async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
     let error = server::run(listener, config, site::bundle(), async {}).await.unwrap_err().to_string();
     assert!(error.contains(&file.path().join("data").display().to_string()) && error.contains("set DATA_DIR"), "{error}");
 }
+
+/// A client that sends its headers a byte at a time is closed within the
+/// header time limit, while other visitors are served.
+#[tokio::test]
+async fn a_slow_header_client_is_closed_within_the_time_limit() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_app_with(|c| c.header_read_timeout_secs = 1).await;
+    let address = app.address.trim_start_matches("http://").to_owned();
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a").await.unwrap();
+    let started = std::time::Instant::now();
+    assert_eq!(app.get("/").await.status(), StatusCode::OK, "others are served meanwhile");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), slow.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "closed within the limit, not left open");
+    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
+}
+
+/// One address may hold only so many connections; past it a new one is
+/// closed at once, and a freed slot serves again.
+#[tokio::test]
+async fn one_address_holds_no_more_connections_than_its_share() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_app_with(|c| c.max_connections_per_address = 3).await;
+    let address = app.address.trim_start_matches("http://").to_owned();
+    // The test client's own kept-alive connection holds one share already.
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for _ in 0..5 {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let _ = stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+        let mut buffer = [0u8; 512];
+        match tokio::time::timeout(std::time::Duration::from_secs(2), stream.read(&mut buffer)).await.expect("answered or closed at once") {
+            Ok(read) if read > 0 => held.push(stream),
+            _ => refused += 1,
+        }
+    }
+    assert!(held.len() <= 3 && refused >= 2, "{} held, {refused} refused", held.len());
+    held.pop();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut again = tokio::net::TcpStream::connect(&address).await.unwrap();
+    again.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buffer = [0u8; 512];
+    assert!(again.read(&mut buffer).await.unwrap() > 0, "a freed slot serves again");
+}

@@ -1,0 +1,145 @@
+//! Accepting connections, so that slow or greedy clients cannot hold the
+//! server: axum's own serve loop (see `axum::serve`), plus
+//!
+//! - a time limit on reading a request's headers (a client sending a byte
+//!   every ten seconds is closed), and on its body (a layer in `app`);
+//! - a cap on open connections, in all and per client address: past it a
+//!   new connection is closed at once, and counted in a warning a second;
+//! - the process's open-file limit raised to its hard limit at start, so
+//!   the cap, not the operating system, decides.
+//!
+//! On shutdown the listener stops, and open connections finish what they
+//! are doing and close.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::pin::pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use futures::FutureExt;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tower::ServiceExt;
+
+/// The limits of [`serve`].
+#[derive(Debug, Clone)]
+pub struct ConnectionLimits {
+    pub header_read: Duration,
+    pub max: usize,
+    pub per_address: usize,
+}
+
+/// Serves `router` on `listener` until `shutdown` completes, then lets open
+/// connections finish.
+pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits, shutdown: impl Future<Output = ()>) {
+    raise_open_file_limit();
+    let open = Arc::new(Semaphore::new(limits.max.max(1)));
+    let per_address: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    let (signal, closing) = watch::channel(());
+    let refused = crate::error::Sampled::new();
+    let mut shutdown = pin!(shutdown.fuse());
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    // Out of file descriptors, typically: wait, do not spin.
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(permit) = open.clone().try_acquire_owned() else {
+            if let Some(count) = refused.tick() {
+                tracing::warn!(count, max = limits.max, "connections refused: the server holds as many as it may");
+            }
+            continue;
+        };
+        let Some(slot) = AddressSlot::take(&per_address, remote.ip(), limits.per_address) else {
+            if let Some(count) = refused.tick() {
+                tracing::warn!(count, per_address = limits.per_address, "connections refused: one address holds as many as it may");
+            }
+            continue;
+        };
+        let service = router.clone().map_request(move |request: hyper::Request<Incoming>| {
+            let mut request = request.map(Body::new);
+            request.extensions_mut().insert(ConnectInfo(remote));
+            request
+        });
+        let service = TowerToHyperService::new(service);
+        let (signal, closing) = (signal.clone(), closing.clone());
+        let header_read = limits.header_read;
+        tokio::spawn(async move {
+            let mut builder = Builder::new(TokioExecutor::new());
+            builder.http1().timer(TokioTimer::new()).header_read_timeout(header_read);
+            builder.http2().timer(TokioTimer::new()).keep_alive_interval(Some(Duration::from_secs(30)));
+            let mut connection = pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
+            let mut stopping = pin!(signal.closed().fuse());
+            loop {
+                tokio::select! {
+                    result = connection.as_mut() => {
+                        if let Err(error) = result {
+                            tracing::debug!(%error, "connection ended");
+                        }
+                        break;
+                    }
+                    () = &mut stopping => connection.as_mut().graceful_shutdown(),
+                }
+            }
+            drop((permit, slot, closing));
+        });
+    }
+    drop(listener);
+    drop(closing);
+    // Every connection task holds a receiver; they are gone when it closes.
+    signal.closed().await;
+}
+
+/// One connection of a client address, given back when dropped.
+struct AddressSlot {
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    address: IpAddr,
+}
+
+impl AddressSlot {
+    fn take(counts: &Arc<Mutex<HashMap<IpAddr, usize>>>, address: IpAddr, cap: usize) -> Option<AddressSlot> {
+        let mut map = counts.lock().expect("address counts");
+        let count = map.entry(address).or_default();
+        if *count >= cap {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot { counts: counts.clone(), address })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        let mut map = self.counts.lock().expect("address counts");
+        if let Some(count) = map.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                map.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// The soft open-file limit (often 1,024) up to the hard one.
+fn raise_open_file_limit() {
+    #[cfg(unix)]
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::debug!(limit, "open-file limit"),
+        Err(error) => tracing::warn!(%error, "could not raise the open-file limit"),
+    }
+}
