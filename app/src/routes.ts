@@ -273,9 +273,9 @@ export const routes: RouteDef[] = [
   route("suppliers", "/suppliers", "content", { content: "suppliers", parent: "help", meta: { navigation: "suppliers" } }),
   route("shareholder-form", "/shareholder-form", "content", { content: "shareholder-form", parent: "help", meta: { navigation: "shareholder-form" } }),
   route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login" } }),
-  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", parent: "cpm-login", meta: { invisible: true } }),
+  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], parent: "cpm-login", meta: { invisible: true } }),
   route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true } }),
-  route("account", "/account", "account", { content: "account", meta: { invisible: true } }),
+  route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true } }),
   route("not-found", "/*", "notFound", { meta: { invisible: true } }),
 ];
 

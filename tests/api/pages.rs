@@ -167,6 +167,9 @@ async fn query_strings_a_page_does_not_read_are_served_from_the_cache() {
     let chosen = app.get(&format!("/vodacom-business/5/iot?utm=1&services={first}")).await.text().await.unwrap();
     assert!(chosen.contains(&format!(r#"<details id="{first}" open="""#)), "the service named by ?services= is open");
     assert!(!opened.contains(r#"open="""#) && !business.contains(r#"open="""#));
+    // The sign-in's code step, without JavaScript, comes from the address.
+    let code_step = app.get("/account?step=code&msisdn=0754000001&utm=1").await.text().await.unwrap();
+    assert!(code_step.contains(r#"autoComplete="one-time-code""#) || code_step.contains(r#"autocomplete="one-time-code""#), "{code_step}");
 }
 
 /// A DATA_DIR that cannot be written stops the server at start with an error
