@@ -1,9 +1,15 @@
 //! `slugify`, the same rule as the app's `app/src/slug.ts`: lowercase,
 //! diacritics dropped, every run of other characters one `-`, no `-` at the
-//! ends. Used to recognise `/faq/<question>`.
+//! ends. Used to recognise `/faq/<question>` and to make items' slugs fit
+//! their addresses.
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+
+/// Whether `text` is a slug already: `a-z`, `0-9` and `-`, not empty.
+pub fn is_slug(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
 
 pub fn slugify(text: &str) -> String {
     let mut slug = String::with_capacity(text.len());

@@ -32,6 +32,13 @@ pub struct Dropped {
     pub reason: String,
 }
 
+impl Dropped {
+    /// Where, as a log line or a report says it.
+    pub fn place(&self) -> &str {
+        if self.path.is_empty() { "(the whole answer)" } else { &self.path }
+    }
+}
+
 /// Content parsed into `T`: `None` when even the whole could not be kept.
 #[derive(Debug)]
 pub struct Parsed<T> {

@@ -150,8 +150,7 @@ impl Inner {
                     Some(previous) if previous.value.as_deref() == value.as_ref() => previous.version,
                     _ => {
                         for dropped in parsed.iter().flat_map(|p| &p.dropped) {
-                            let path = if dropped.path.is_empty() { "(the whole answer)" } else { dropped.path.as_str() };
-                            tracing::warn!(query = %key.0, lang = key.1.code(), %path, reason = %dropped.reason, "content part dropped");
+                            tracing::warn!(query = %key.0, lang = key.1.code(), path = dropped.place(), reason = %dropped.reason, "content part dropped");
                         }
                         self.versions.fetch_add(1, Ordering::Relaxed) + 1
                     }

@@ -92,8 +92,7 @@ fn judge(query: &ContentQuery, raw: serde_json::Value) -> Finding {
         problems.insert(format!("{}: absent", fold(absent)));
     }
     for dropped in &parsed.dropped {
-        let path = if dropped.path.is_empty() { "(the whole answer)".to_owned() } else { fold(&dropped.path) };
-        problems.insert(format!("{path}: {}", dropped.reason));
+        problems.insert(format!("{}: {}", fold(dropped.place()), dropped.reason));
     }
     match parsed.value {
         _ if !problems.is_empty() => Finding::Problems(problems.into_iter().collect()),

@@ -13,7 +13,7 @@ use contract::repair::{Parsed, parse};
 use serde_json::Value;
 
 use super::ContentQuery;
-use crate::slug::slugify;
+use crate::slug::{is_slug, slugify};
 
 /// Parsed content of one query.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +63,7 @@ impl ContentValue {
         }
     }
 
-    pub fn popups(&self) -> Option<&[Popup]> {
+    pub fn popups(&self) -> Option<&Vec<Popup>> {
         match self {
             ContentValue::Popups(popups) => Some(popups),
             _ => None,
@@ -81,7 +81,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
     };
     match &mut parsed.value {
-        Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(|item| fill_slug(item)),
+        Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(fill_slug),
         Some(ContentValue::Item(item)) => fill_slug(item.item_mut()),
         _ => {}
     }
@@ -89,8 +89,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
 }
 
 fn fill_slug(item: &mut dyn contract::content::Item) {
-    let fits = |slug: &str| !slug.is_empty() && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !fits(item.slug()) {
+    if !is_slug(item.slug()) {
         let slug = slugify(item.slug());
         *item.slug_mut() = if slug.is_empty() { slugify(item.heading()) } else { slug };
     }

@@ -332,7 +332,7 @@ impl PageParts {
                 sidebar: part(&self.sidebar, ContentValue::sidebar),
                 list: part(&self.list, ContentValue::list),
                 item: part(&self.item, ContentValue::item),
-                popups: self.popups.as_ref().and_then(|l| l.value.as_deref()).and_then(ContentValue::popups).map(<[_]>::to_vec),
+                popups: part(&self.popups, ContentValue::popups),
                 failed: self.failed,
             },
             alternates: self.alternates,
@@ -498,7 +498,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
 /// CMS no longer has: Strapi 5 numbers an entry anew at every publish, and
 /// links and bookmarks keep the old number.
 async fn item_by_slug(state: &AppState, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
-    let slug = slug.filter(|s| s.len() <= 200 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))?;
+    let slug = slug.filter(|s| s.len() <= 200 && crate::slug::is_slug(s))?;
     let query = ContentQuery::List { collection: route.item?, page_size: 1, filter: Some(("slug".into(), slug.to_owned())) };
     let found = state.content.get(&query, lang).await.ok()?;
     let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
