@@ -247,6 +247,7 @@ pub async fn run(
         tracing::warn!("the sandbox operator API is on at /sandbox: made-up subscribers, and every code readable at /sandbox/inbox; set DIGITAL_API_URL for the operator's own");
     }
     tokio::spawn(state.sessions.clone().sweep_forever());
+    tokio::spawn(state.limits.clone().sweep_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     let limits = state.config.connection_limits();
     connections::serve(listener, app(state), limits, shutdown).await;

@@ -218,14 +218,43 @@ async fn every_purchase_outcome_of_spec_8() {
     // Success.
     let (_, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
     assert_eq!(body["notice"]["key"], "purchaseReceived");
-    // 401: "Your session has expired", signed out, sent home.
+    // 401: "Your session has expired", signed out, and left on the page
+    // (spec §8): the page opens the login dialog there, the choice kept.
     fail_next(&app, "api/v1/gsm-static-bundles/purchase", 401, None).await;
     let (status, body, headers) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["notice"]["key"], "sessionExpired");
-    assert_eq!(body["redirect"], "/sw");
+    assert!(body.get("redirect").is_none(), "not sent away from the page: {body}");
     assert!(headers[SET_COOKIE].to_str().unwrap().contains("Max-Age=0"), "the session cookie is removed");
     assert_eq!(amina.get("/api/account").await.0, StatusCode::UNAUTHORIZED);
+}
+
+/// A visitor whose session ended (here: logged out in another tab) and who
+/// still buys is told their session expired, not to "log in first", and
+/// stays on the page; one who never signed in is told to log in.
+#[tokio::test]
+async fn buying_after_the_session_ended_says_it_expired() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    let (_, cookie) = amina.sign_in_keeping_cookie(AMINA).await;
+    amina.post("/api/auth/logout", json!({})).await;
+    let other_tab = Visitor::new(&app);
+    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" });
+    let response = other_tab
+        .client
+        .post(app.url("/api/bundles/purchase"))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", "same-origin")
+        .json(&buy)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["notice"]["key"], "sessionExpired", "{body}");
+    assert!(body.get("redirect").is_none(), "{body}");
+    let (status, body, _) = Visitor::new(&app).post("/api/bundles/purchase", buy).await;
+    assert_eq!((status, &body["notice"]["key"]), (StatusCode::UNAUTHORIZED, &json!("signInFirst")));
 }
 
 #[tokio::test]
@@ -238,8 +267,10 @@ async fn code_request_and_validation_failures_of_spec_8() {
     fail_next(&app, "api/v1/auth/request-otp", 400, Some(json!({ "failure": { "reason": "Number barred" } }))).await;
     let (_, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
     assert_eq!(body["notice"]["text"], "Number barred");
-    // Validate 400: the server's message in the current language.
-    visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    // Validate 400: the server's message in the current language (the
+    // failed requests sent nothing, so this one is not "too soon").
+    let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    assert_eq!(status, StatusCode::OK);
     let (status, body, _) = visitor.post_in("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "000000" }), "sw").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let text = body["notice"]["text"].as_str().unwrap();
@@ -273,16 +304,20 @@ async fn balance_and_customer_details_failures() {
 async fn the_modem_flow_and_registering_an_alternative_number() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
+    let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "nobody looks up modems without signing in");
     amina.sign_in(AMINA).await;
     let (status, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(body["alternativeMsisdn"], "255754000001");
+    assert_eq!(body["alternativeMasked"], "2557•••••001", "the alternative number only masked");
+    assert!(!body.to_string().contains("255754000001"), "{body}");
     fail_next(&app, "alternative-number", 500, None).await;
     let (_, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
     assert_eq!(body["notice"]["key"], "somethingWentWrong");
+    // The code goes to the alternative number the operator has, whatever the page says.
     let (status, body, _) =
-        amina.post("/api/modem/request-otp", json!({ "msisdn": "0754000010", "alternativeMsisdn": "0754000001" })).await;
-    assert_eq!(status, StatusCode::OK);
+        amina.post("/api/modem/request-otp", json!({ "msisdn": "0754000010", "alternativeMsisdn": "0754000002" })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"], json!({ "type": "warning", "key": "otpSent" }));
     assert_eq!((body["modems"].clone(), body["otps"].clone()), (json!(false), json!(true)));
     let code = latest_code(&amina.client, &app.address, AMINA).await;
@@ -294,12 +329,43 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     assert_eq!(body["modemBundle"], true);
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    // A modem without an alternative number gets the signed-in number registered.
+    // A modem without an alternative number: registering the signed-in
+    // number needs the code sent to the modem's own line.
     let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000011" })).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011" })).await;
+    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": "123456" })).await;
+    assert!(status.is_client_error(), "no registration without the modem's code: {status} {body}");
+    let (status, body, _) = amina.post("/api/alternative-number/request-otp", json!({ "msisdn": "0754000011" })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["alternativeMsisdn"], "255754000001");
+    assert_eq!(body["notice"]["key"], "modemCodeSent");
+    let code = latest_code(&amina.client, &app.address, "0754000011").await;
+    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": code })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["alternativeMasked"], "2557•••••001");
+}
+
+/// Whether a number is a subscriber cannot be read from the answers: a
+/// second code request within the minute is refused alike, and buying for
+/// a number that is no subscriber says nothing about it.
+#[tokio::test]
+async fn answers_do_not_tell_who_is_a_subscriber() {
+    let app = spawn_app().await;
+    let visitor = Visitor::new(&app);
+    let not_a_subscriber = "0754999998";
+    let mut answers = Vec::new();
+    for number in [JUMA, not_a_subscriber] {
+        let first = visitor.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
+        let second = visitor.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
+        answers.push(((first.0, first.1["notice"]["key"].clone()), (second.0, second.1["notice"].clone())));
+    }
+    assert_eq!(answers[0], answers[1], "subscriber and not: the same answers");
+    assert_eq!(answers[0].1.0, StatusCode::TOO_MANY_REQUESTS);
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
+    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "friend", "subscriber": not_a_subscriber });
+    let (status, body, _) = amina.post("/api/bundles/purchase", buy).await;
+    assert!(status.is_client_error(), "{status}");
+    assert!(!body.to_string().to_lowercase().contains("subscriber"), "{body}");
 }
 
 #[tokio::test]

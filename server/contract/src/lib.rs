@@ -46,4 +46,13 @@ impl Lang {
             Lang::Sw => "sw",
         }
     }
+
+    /// The public address of the site's `path` in this language.
+    pub fn href(self, path: &str) -> String {
+        match (self, path) {
+            (Lang::En, _) => path.to_owned(),
+            (Lang::Sw, "/") => "/sw".to_owned(),
+            (Lang::Sw, _) => format!("/sw{path}"),
+        }
+    }
 }

@@ -47,6 +47,13 @@ impl Msisdn {
         &self.0
     }
 
+    /// `2557•••••001`: the number shown to someone who should not learn it,
+    /// enough to recognise one's own.
+    pub fn masked(&self) -> String {
+        let (head, tail) = (&self.0[..4], &self.0[self.0.len() - 3..]);
+        format!("{head}{}{tail}", "•".repeat(self.0.len() - 7))
+    }
+
     /// `0754 000 001`, the way Tanzanians write their numbers.
     pub fn local(&self) -> String {
         let national = &self.0[3..];

@@ -241,13 +241,25 @@ impl OperatorClient {
         Ok(answer.data)
     }
 
+    /// Asks for a code to the modem's own number (read in the modem's web
+    /// page), which proves the signed-in caller controls the modem's line.
+    pub async fn alternative_create_request_otp(&self, token: &str, modem: &Msisdn) -> Result<Localized, OperatorError> {
+        let body = json!({ "msisdn": modem.as_str() });
+        let answer: Message =
+            self.call(Method::POST, "alternative-number/create-request-otp", Credential::Bearer(token), Some(body)).await?;
+        Ok(answer.message)
+    }
+
+    /// Registers the caller's number as the modem's alternative, with the
+    /// code sent to the modem.
     pub async fn create_alternative_number(
         &self,
         token: &str,
         modem: &Msisdn,
         alternative: &Msisdn,
+        code: &OtpCode,
     ) -> Result<AlternativeNumber, OperatorError> {
-        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str() });
+        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str(), "code": code.as_str() });
         let answer: Data<AlternativeNumber> =
             self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), Some(body)).await?;
         Ok(answer.data)

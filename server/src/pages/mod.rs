@@ -22,6 +22,7 @@ use ssr_runtime::RenderError;
 pub use cache::PageCache;
 use cache::CachedPage;
 
+use crate::account::{PageExtras, Visit};
 use crate::content::{ContentError, ContentQuery, ContentValue, Loaded};
 use crate::manifest::{NOT_FOUND_PAGE, RouteDef};
 use crate::{AppError, AppState};
@@ -54,19 +55,8 @@ impl LocalPath {
 
     /// The public address of `path` in `lang`.
     pub fn href(lang: Lang, path: &str) -> String {
-        match (lang, path) {
-            (Lang::En, _) => path.to_owned(),
-            (Lang::Sw, "/") => "/sw".to_owned(),
-            (Lang::Sw, _) => format!("/sw{path}"),
-        }
+        lang.href(path)
     }
-}
-
-/// Whether pages are built for this visitor alone: a live session
-/// (subscriber or CPM). Any other cookie (junk, expired, forged) gets the
-/// shared cached page, so no cookie buys a render.
-async fn signed_in(state: &AppState, private: &PrivateCookieJar, cpm_signed_in: bool) -> bool {
-    cpm_signed_in || crate::account::has_subscriber_session(state, private).await
 }
 
 /// Anonymous pages: browsers revalidate (cheap, by `ETag`), a CDN keeps them
@@ -147,8 +137,8 @@ async fn serve_page(
     headers: &HeaderMap,
     private: PrivateCookieJar,
 ) -> Result<Response, AppError> {
-    let cpm_signed_in = crate::account::has_cpm_session(state, &private).await;
-    let parts = match resolve(state, local, cpm_signed_in).await? {
+    let visit = Visit::read(state, private).await;
+    let parts = match resolve(state, local, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
@@ -156,22 +146,13 @@ async fn serve_page(
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(uri, reads);
     let versions = parts.versions();
-    // A notice a form post left (the flash cookie, which only this server can
-    // have written) is for this visitor alone too.
-    if crate::account::has_flash(&private) || signed_in(state, &private, cpm_signed_in).await {
-        // Built for this visitor alone: their names and balances in the first HTML.
+    // Built for this visitor alone: their names and balances in the first
+    // HTML, or the notice a form post left them. Any other cookie (junk,
+    // expired, forged) gets the shared cached page, so no cookie buys a render.
+    if visit.has_flash() || visit.signed_in() {
         let mut data = parts.into_data(&state.config.site_url);
-        let (subscriber, private) = crate::account::page_subscriber(state, private).await;
-        let (notice, private) = crate::account::take_flash(private);
-        let (cpm, private) = if data.route.name == CPM_PAGE {
-            crate::account::cpm_page_permissions(state, private, local.lang).await
-        } else {
-            (None, private)
-        };
-        data.bundles = account_bundles(state, &data, subscriber.is_some()).await;
-        data.subscriber = subscriber;
-        data.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
-        data.cpm = cpm;
+        let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
+        with_extras(&mut data, extras);
         let page = render(state, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
@@ -199,26 +180,13 @@ fn page_url(uri: &Uri, reads: &[String]) -> String {
     }
 }
 
-/// The page whose purchase form lists the bundles a signed-in subscriber can buy.
-const ACCOUNT_PAGE: &str = "account";
-
-/// The catalogue in the page's language, for the account page of a signed-in
-/// subscriber (the purchase form works without JavaScript too).
-async fn account_bundles(state: &AppState, data: &PageData, signed_in: bool) -> Option<serde_json::Value> {
-    if !signed_in || data.route.name != ACCOUNT_PAGE {
-        return None;
-    }
-    match state.operator.bundles().await {
-        Ok(bundles) => Some(crate::account::localize_bundles(&bundles, data.lang).into()),
-        Err(error) => {
-            tracing::warn!(%error, "bundle catalogue unavailable");
-            None
-        }
-    }
+/// A visitor's own parts of a page, in its data.
+fn with_extras(data: &mut PageData, extras: PageExtras) {
+    data.subscriber = extras.subscriber;
+    data.notice = extras.notice;
+    data.cpm = extras.cpm;
+    data.bundles = extras.bundles;
 }
-
-/// The page whose data includes the CPM session's permissions.
-const CPM_PAGE: &str = "customer-permission-management";
 
 /// The status of a page whose content failed: its own when it is an error
 /// already (a 404 stays a 404), else 503 so crawlers come back later.
@@ -253,8 +221,8 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
 async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
-    let cpm_signed_in = crate::account::has_cpm_session(&state, &private).await;
-    match resolve(&state, &local, cpm_signed_in).await {
+    let visit = Visit::read(&state, private).await;
+    match resolve(&state, &local, visit.cpm_signed_in()).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
             (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location })))
@@ -263,18 +231,11 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
         Ok(Resolved::Page(parts)) => {
             let mut data = parts.into_data(&state.config.site_url);
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
-            if !signed_in(&state, &private, cpm_signed_in).await {
+            if !visit.signed_in() {
                 return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
             }
-            let (subscriber, private) = crate::account::page_subscriber(&state, private).await;
-            let (cpm, private) = if data.route.name == CPM_PAGE {
-                crate::account::cpm_page_permissions(&state, private, local.lang).await
-            } else {
-                (None, private)
-            };
-            data.bundles = account_bundles(&state, &data, subscriber.is_some()).await;
-            data.subscriber = subscriber;
-            data.cpm = cpm;
+            let (extras, private) = visit.extras(&state, &data.route.name, local.lang, false).await;
+            with_extras(&mut data, extras);
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }
         Err(error) => {

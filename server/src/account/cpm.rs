@@ -1,0 +1,109 @@
+//! Customer permission management (spec §2, §4): its own sign-in, session
+//! and token, and the permissions a subscriber grants or withdraws.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum_extra::extract::PrivateCookieJar;
+use contract::Lang;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
+use super::operator::OperatorError;
+use super::session::{Kind, Session};
+use super::sign_in::{CodeForm, NumberForm, checked_code, request_code_failure, requested_number};
+use crate::AppState;
+
+/// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
+pub(super) async fn request_otp(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<NumberForm>,
+) -> Result<Reply, AccountError> {
+    let msisdn = requested_number(&state, &form.msisdn, &client)?;
+    let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
+    state.limits.code_sent(msisdn.as_str());
+    let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
+    Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
+        .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
+        .redirect(format!("{}?{query}", visitor.href("/cpm-otp"))))
+}
+
+/// `POST /api/cpm/validate-otp {msisdn, code}`: the CPM session.
+pub(super) async fn validate_otp(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    visitor: Visitor,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<CodeForm>,
+) -> Result<(PrivateCookieJar, Reply), AccountError> {
+    let (msisdn, code) = checked_code(&state, &form, &client)?;
+    let token = state
+        .operator
+        .cpm_validate_otp(&msisdn, &code)
+        .await
+        .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
+    let jar = state.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
+    Ok((jar, Reply::ok(json!({})).redirect(visitor.href("/customer-permission-management"))))
+}
+
+/// The CPM session's permissions, for its page; a rejected session is ended.
+pub async fn page_permissions(state: &AppState, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else { return (None, jar) };
+    match state.operator.cpm_permissions(&session.token).await {
+        Ok(permissions) => {
+            let list: Vec<Value> = permissions
+                .iter()
+                .map(|p| json!({ "id": p.id, "name": p.name.get(lang), "description": p.description.get(lang), "granted": p.granted }))
+                .collect();
+            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
+        }
+        Err(error) => {
+            tracing::info!(%error, "CPM session ended");
+            (None, state.sessions.end(jar, Kind::Cpm).await)
+        }
+    }
+}
+
+/// `GET /api/cpm/permissions`.
+pub(super) async fn permissions(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    visitor: Visitor,
+) -> Result<(PrivateCookieJar, Reply), AccountError> {
+    match page_permissions(&state, jar, visitor.lang).await {
+        (Some(permissions), jar) => Ok((jar, Reply::ok(permissions))),
+        (None, jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct PermissionForm {
+    #[serde(deserialize_with = "flag")]
+    granted: bool,
+}
+
+/// `PUT /api/cpm/permissions/{id} {granted}` (POST from a form).
+pub(super) async fn set_permission(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    visitor: Visitor,
+    Path(id): Path<String>,
+    Submitted(form): Submitted<PermissionForm>,
+) -> Result<Reply, AccountError> {
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
+        return Err(AccountError::new(StatusCode::UNAUTHORIZED, "sessionExpired"));
+    };
+    match state.operator.cpm_set_permission(&session.token, &id, form.granted).await {
+        Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))),
+        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.sessions.end(jar, Kind::Cpm).await, "sessionExpired")),
+        Err(error) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
+    }
+}
+
+/// `POST /api/cpm/logout`: then the CPM sign-in page.
+pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> (PrivateCookieJar, Reply) {
+    let jar = state.sessions.end(jar, Kind::Cpm).await;
+    (jar, Reply::ok(json!({})).redirect(visitor.href("/cpm-login")))
+}

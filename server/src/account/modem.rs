@@ -1,0 +1,155 @@
+//! Buying for a modem (spec §2 modem-bundle flow, §4). A modem SIM cannot
+//! read an SMS on a phone, so its sign-in code goes to the phone number
+//! registered as its alternative. Everything here needs a signed-in
+//! subscriber, is throttled, and shows other people's numbers only masked
+//! (`2557•••••001`): the flow tells nobody whose number is whose.
+//!
+//! Registering an alternative number proves control of the modem's line:
+//! the code goes to the modem's own number (readable in the modem's web
+//! page), not to the caller.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum_extra::extract::PrivateCookieJar;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
+use super::msisdn::Msisdn;
+use super::operator::{AlternativeNumber, OperatorError};
+use super::session::{Kind, ModemLogin};
+use super::sign_in::{CodeForm, NumberForm, checked_code, parse_msisdn, request_code_failure, requested_number};
+use super::subscriber::{ended_by_operator, require};
+use crate::AppState;
+
+/// Path the modem codes are validated at (spec §7: supplied by the caller).
+const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
+
+/// What the page may see of a modem and its alternative number.
+fn shown(pair: &AlternativeNumber) -> serde_json::Value {
+    let masked = Msisdn::parse(&pair.alternative_msisdn).map(|m| m.masked()).unwrap_or_else(|_| "•••".to_owned());
+    json!({ "msisdn": pair.msisdn, "alternativeMasked": masked })
+}
+
+/// The modem's registered alternative number, as the operator has it; a
+/// modem without one and a number that is no modem are both 404.
+async fn alternative_of(state: &AppState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
+    state.operator.alternative_number(modem).await.map_err(|error| match error {
+        OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, "modemNotRegistered"),
+        error => AccountError::operator(&error, "somethingWentWrong"),
+    })
+}
+
+/// `POST /api/modem/check {msisdn}`: whether the modem has an alternative
+/// number, shown masked (modems true, otps false); 404 when it has none.
+pub(super) async fn check(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<NumberForm>,
+) -> Result<Reply, AccountError> {
+    let session = require(&state, &jar).await?;
+    let modem = parse_msisdn(&form.msisdn)?;
+    if !state.limits.modem_check(&session.msisdn, &client) {
+        return Err(AccountError::too_many());
+    }
+    let pair = alternative_of(&state, &modem).await?;
+    let mut answer = shown(&pair);
+    answer["modems"] = true.into();
+    answer["otps"] = false.into();
+    Ok(Reply::ok(answer))
+}
+
+/// `POST /api/modem/request-otp {msisdn}`: a code for the modem, sent to
+/// its registered alternative number (looked up here, never taken from the
+/// page); on success the page shows code entry (modems false, otps true).
+pub(super) async fn request_otp(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<NumberForm>,
+) -> Result<Reply, AccountError> {
+    require(&state, &jar).await?;
+    let modem = requested_number(&state, &form.msisdn, &client)?;
+    let pair = alternative_of(&state, &modem).await?;
+    let alternative = parse_msisdn(&pair.alternative_msisdn)?;
+    state.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
+    state.limits.code_sent(modem.as_str());
+    let mut answer = shown(&pair);
+    answer["modems"] = false.into();
+    answer["otps"] = true.into();
+    Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, "otpSent")))
+}
+
+/// `POST /api/modem/validate-otp {msisdn, code}`: keeps the modem's token in
+/// the session; the page sets its modem-bundle marker in session storage.
+pub(super) async fn validate_otp(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<CodeForm>,
+) -> Result<Reply, AccountError> {
+    let mut session = require(&state, &jar).await?;
+    let (modem, code) = checked_code(&state, &form, &client)?;
+    let token = state
+        .operator
+        .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
+        .await
+        .map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+    session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
+    state.sessions.save(&jar, Kind::Subscriber, &session).await?;
+    Ok(Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })))
+}
+
+/// `POST /api/alternative-number/request-otp {msisdn}`: the first step of
+/// registering the signed-in number as a modem's alternative
+/// (registeringNewNumber, spec §3): a code to the modem's own number. The
+/// answer is the same whether or not the number is a modem without an
+/// alternative number.
+pub(super) async fn registration_request_otp(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<NumberForm>,
+) -> Result<Reply, AccountError> {
+    let session = require(&state, &jar).await?;
+    let modem = requested_number(&state, &form.msisdn, &client)?;
+    match state.operator.alternative_create_request_otp(&session.token, &modem).await {
+        Ok(_) => {
+            state.limits.code_sent(modem.as_str());
+            Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
+                .with_notice(Notice::key(NoticeKind::Warning, "modemCodeSent")))
+        }
+        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
+        Err(error) => Err(request_code_failure(&error)),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct RegistrationForm {
+    msisdn: String,
+    code: String,
+}
+
+/// `POST /api/alternative-number {msisdn, code}`: registers the signed-in
+/// number as the modem's alternative, with the code the modem received.
+pub(super) async fn register(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    visitor: Visitor,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<RegistrationForm>,
+) -> Result<Reply, AccountError> {
+    let session = require(&state, &jar).await?;
+    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, &client)?;
+    let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst"))?;
+    match state.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
+        Ok(pair) => {
+            let mut answer = shown(&pair);
+            answer["registeringNewNumber"] = false.into();
+            Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, "modemRegistered")))
+        }
+        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
+        Err(error) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
+    }
+}

@@ -1,0 +1,106 @@
+//! Signing in and out with a phone number and a one-time code (spec §4).
+
+use axum::extract::State;
+use axum_extra::extract::PrivateCookieJar;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::http::{status_of, AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
+use super::msisdn::{Msisdn, OtpCode};
+use super::operator::OperatorError;
+use super::session::{Kind, Session};
+use super::subscriber::load_subscriber;
+use crate::AppState;
+
+/// Spec §8: a failed code request shows for 7 s.
+const REQUEST_CODE_FAILURE_MS: u32 = 7000;
+
+#[derive(Deserialize)]
+pub(super) struct NumberForm {
+    pub msisdn: String,
+}
+
+#[derive(Deserialize)]
+pub(super) struct CodeForm {
+    pub msisdn: String,
+    pub code: String,
+}
+
+pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
+    Msisdn::parse(input).map_err(|_| AccountError::invalid_msisdn())
+}
+
+/// The number and code of a code check, within the number's and the
+/// client's check budgets.
+pub(super) fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> Result<(Msisdn, OtpCode), AccountError> {
+    let msisdn = parse_msisdn(&form.msisdn)?;
+    let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
+    if !state.limits.code_check(msisdn.as_str(), client) {
+        return Err(AccountError::too_many());
+    }
+    Ok((msisdn, code))
+}
+
+/// The number a code is asked for, within its and the client's budgets.
+/// The budgets are the same whether or not the number is a subscriber, and
+/// come before the operator is asked, so a refusal tells nobody who is a
+/// customer.
+pub(super) fn requested_number(state: &AppState, input: &str, client: &str) -> Result<Msisdn, AccountError> {
+    let msisdn = parse_msisdn(input)?;
+    if !state.limits.code_request(msisdn.as_str(), client) {
+        return Err(AccountError::too_many());
+    }
+    Ok(msisdn)
+}
+
+/// Spec §8: "Something went wrong", or the server's failure reason; shown 7 s.
+pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
+    let notice = match error {
+        OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
+        _ => Notice::key(NoticeKind::Error, "somethingWentWrong"),
+    };
+    AccountError::with_notice(status_of(error), notice.lasting(REQUEST_CODE_FAILURE_MS))
+}
+
+/// `POST /api/auth/request-otp {msisdn}`. Without JavaScript the sign-in
+/// page shows the code step next, for this number.
+pub(super) async fn request_otp(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<NumberForm>,
+) -> Result<Reply, AccountError> {
+    let msisdn = requested_number(&state, &form.msisdn, &client)?;
+    let message = state.operator.request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
+    state.limits.code_sent(msisdn.as_str());
+    let step = serde_urlencoded::to_string([("step", "code"), ("msisdn", form.msisdn.as_str())]).unwrap_or_default();
+    Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
+        .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
+        .back_query(step))
+}
+
+/// `POST /api/auth/validate-otp {msisdn, code}`: signs in.
+pub(super) async fn validate_otp(
+    State(state): State<AppState>,
+    jar: PrivateCookieJar,
+    visitor: Visitor,
+    ClientAddr(client): ClientAddr,
+    Submitted(form): Submitted<CodeForm>,
+) -> Result<(PrivateCookieJar, Reply), AccountError> {
+    let (msisdn, code) = checked_code(&state, &form, &client)?;
+    let token = state
+        .operator
+        .validate_otp(&msisdn, &code)
+        .await
+        .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
+    let subscriber = load_subscriber(&state, &token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+    let jar = state.sessions.start(jar, Kind::Subscriber, Session::new(token, msisdn.to_string())).await?;
+    // The page without its sign-in step.
+    Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(String::new())))
+}
+
+/// `POST /api/auth/logout`: ends the session and sends the browser home (spec §4).
+pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> (PrivateCookieJar, Reply) {
+    let jar = state.sessions.end(jar, Kind::Subscriber).await;
+    (jar, Reply::ok(json!({})).redirect(visitor.href("/")))
+}
