@@ -49,7 +49,7 @@ async fn serve(config: server::Config) -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match server::run(listener, config, site::bundle(), server::shutdown_signal()).await {
+    match server::run(listener, config, site::bundle(), Some(site::sandbox()), server::shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => fail(&error),
     }

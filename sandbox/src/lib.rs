@@ -1,8 +1,10 @@
-//! The built-in sandbox of the operator's digital-service API: it serves the
-//! contract of `server/OPERATOR_API.md` so that sign-in, balances, bundle
-//! purchase, modem bundles and permission management work on a fresh machine
-//! with no operator account. Its state lives in `<data_dir>/sandbox.sqlite3`
-//! and survives restarts; delete the file to start over from the seed.
+//! A stand-in for the operator's digital-service API: it serves the contract
+//! of `server/OPERATOR_API.md` so that sign-in, balances, bundle purchase,
+//! modem bundles and permission management work on a fresh machine with no
+//! operator account. The `site` binary mounts [`router`] at `/sandbox` when
+//! `DIGITAL_API_URL` is unset; the `server` crate does not know it. Its state
+//! lives in `<data_dir>/sandbox.sqlite3` and survives restarts; delete the
+//! file to start over from the seed.
 //!
 //! - `store`: the SQLite schema and the idempotent seeding; `seed`: the
 //!   seeded subscribers, the bundle catalogue and the permissions.
@@ -120,7 +122,7 @@ impl Sandbox {
 }
 
 /// The sandbox's routes: the contract under `/digital/`, plus `/inbox` and
-/// `/fail-next`. The app nests this at `/sandbox`.
+/// `/fail-next`. The site nests this at `/sandbox`.
 pub fn router(sandbox: Sandbox) -> Router {
     let digital = Router::new()
         .route("/api/v1/auth/request-otp", post(codes::request_sign_in_code))
