@@ -55,7 +55,10 @@ async fn serve(config: server::Config) -> std::process::ExitCode {
     }
 }
 
+/// Logs why, and says it on stderr too: logs go to stdout, and a start that
+/// fails should tell whoever started it.
 fn fail(error: &server::AppError) -> std::process::ExitCode {
     tracing::error!(%error, "stopped");
+    eprintln!("site: {error}");
     std::process::ExitCode::FAILURE
 }

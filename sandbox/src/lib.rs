@@ -66,6 +66,14 @@ impl Default for SandboxOptions {
 pub enum SandboxError {
     #[error("cannot create the sandbox's data directory {path}: {source}")]
     DataDir { path: PathBuf, source: std::io::Error },
+    #[error("cannot create the sandbox's database {path}: {source}")]
+    Create { path: PathBuf, source: std::io::Error },
+    /// The database file is there but cannot be used as it is; it is left
+    /// untouched, for its owner to move away or repair.
+    #[error(
+        "the sandbox's database {path} {problem}. Nothing was changed: move it away (with any -wal and -shm file beside it) to start over from the seed, or repair it"
+    )]
+    Unusable { path: PathBuf, problem: String },
     #[error("sandbox database: {0}")]
     Database(#[from] rusqlite::Error),
     #[error("no randomness from the operating system: {0}")]
@@ -88,7 +96,9 @@ struct Inner {
 }
 
 impl Sandbox {
-    /// Opens or creates `<data_dir>/sandbox.sqlite3`, seeding it on first use.
+    /// Opens or creates `<data_dir>/sandbox.sqlite3`, seeding it on first
+    /// use. A file that is empty, damaged or not the sandbox's is refused
+    /// ([`SandboxError::Unusable`]), not seeded over.
     pub fn open(data_dir: &Path, options: SandboxOptions) -> Result<Sandbox, SandboxError> {
         std::fs::create_dir_all(data_dir)
             .map_err(|source| SandboxError::DataDir { path: data_dir.to_owned(), source })?;

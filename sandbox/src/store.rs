@@ -1,15 +1,23 @@
-//! The database: schema and seeding. Times are Unix milliseconds.
+//! The database: schema, opening and seeding. Times are Unix milliseconds.
+//!
+//! A file that is there is the sandbox's state (balances, purchases, grants):
+//! it is opened only when it is whole and of this schema, and otherwise
+//! refused with what to do, never re-seeded over.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::SandboxError;
 use super::domain::Msisdn;
 use super::seed::{self, PERMISSIONS, SUBSCRIBERS};
 
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS subscriber (
+CREATE TABLE subscriber (
     msisdn              TEXT PRIMARY KEY,
     first_name          TEXT NOT NULL,
     family_name         TEXT NOT NULL,
@@ -22,7 +30,7 @@ CREATE TABLE IF NOT EXISTS subscriber (
     alternative_msisdn  TEXT
 );
 -- One row per bundle held; buying the same bundle again tops it up.
-CREATE TABLE IF NOT EXISTS bundle_balance (
+CREATE TABLE bundle_balance (
     msisdn      TEXT NOT NULL REFERENCES subscriber (msisdn),
     name        TEXT NOT NULL,
     unit        TEXT NOT NULL,
@@ -30,7 +38,7 @@ CREATE TABLE IF NOT EXISTS bundle_balance (
     expires_at  INTEGER NOT NULL,
     PRIMARY KEY (msisdn, name)
 );
-CREATE TABLE IF NOT EXISTS purchase (
+CREATE TABLE purchase (
     id          INTEGER PRIMARY KEY,
     payer       TEXT NOT NULL REFERENCES subscriber (msisdn),
     recipient   TEXT NOT NULL REFERENCES subscriber (msisdn),
@@ -41,7 +49,7 @@ CREATE TABLE IF NOT EXISTS purchase (
     created_at  INTEGER NOT NULL
 );
 -- The live code of a number for one purpose; a new code replaces it.
-CREATE TABLE IF NOT EXISTS one_time_code (
+CREATE TABLE one_time_code (
     msisdn      TEXT NOT NULL,
     purpose     TEXT NOT NULL,
     salt        BLOB NOT NULL,
@@ -53,7 +61,7 @@ CREATE TABLE IF NOT EXISTS one_time_code (
     PRIMARY KEY (msisdn, purpose)
 );
 -- The SMS the sandbox would have sent: the only place codes are in clear.
-CREATE TABLE IF NOT EXISTS inbox (
+CREATE TABLE inbox (
     id          INTEGER PRIMARY KEY,
     recipient   TEXT NOT NULL,
     about       TEXT NOT NULL,                  -- the number the code opens
@@ -61,20 +69,20 @@ CREATE TABLE IF NOT EXISTS inbox (
     code        TEXT NOT NULL,
     sent_at     INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS inbox_by_recipient ON inbox (recipient, id);
-CREATE TABLE IF NOT EXISTS token (
+CREATE INDEX inbox_by_recipient ON inbox (recipient, id);
+CREATE TABLE token (
     hash        BLOB PRIMARY KEY,
     msisdn      TEXT NOT NULL,
     purpose     TEXT NOT NULL,
     expires_at  INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS permission_grant (
+CREATE TABLE permission_grant (
     msisdn        TEXT NOT NULL REFERENCES subscriber (msisdn),
     permission_id TEXT NOT NULL,
     granted       INTEGER NOT NULL,
     PRIMARY KEY (msisdn, permission_id)
 );
-CREATE TABLE IF NOT EXISTS fail_next (
+CREATE TABLE fail_next (
     id      INTEGER PRIMARY KEY CHECK (id = 1),
     path    TEXT,                               -- NULL: any call
     status  INTEGER NOT NULL,
@@ -82,14 +90,132 @@ CREATE TABLE IF NOT EXISTS fail_next (
 );
 ";
 
-pub(super) fn open(path: &Path) -> rusqlite::Result<Connection> {
+/// Opens the database at `path`, first creating it (empty, not seeded) when
+/// there is none. The file, and its write-ahead log if any, must be whole and
+/// of this schema; what is not is refused before anything is written.
+pub(super) fn open(path: &Path) -> Result<Connection, SandboxError> {
+    let unusable = |problem: String| SandboxError::Unusable { path: path.to_owned(), problem };
+    let wal = beside(path, "-wal");
+    if !path.exists() {
+        if std::fs::metadata(&wal).is_ok_and(|wal| wal.len() > 0) {
+            return Err(unusable(format!("is missing, but its write-ahead log {} is there", wal.display())));
+        }
+        create(path)?;
+    }
+    if std::fs::metadata(path).is_ok_and(|file| file.len() == 0) {
+        return Err(unusable("is empty (0 bytes)".into()));
+    }
+    check_wal(&wal).map_err(unusable)?;
     let db = Connection::open(path)?;
     db.busy_timeout(Duration::from_secs(5))?;
+    check_database(&db).map_err(unusable)?;
     db.pragma_update(None, "journal_mode", "WAL")?;
     db.pragma_update(None, "synchronous", "NORMAL")?;
     db.pragma_update(None, "foreign_keys", true)?;
-    db.execute_batch(SCHEMA)?;
     Ok(db)
+}
+
+/// `path` with `suffix` added to its name: SQLite's `-wal` and `-shm` files.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = OsString::from(path.as_os_str());
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Makes the schema in a file beside `path` and renames it into place, so
+/// that a start stopped midway leaves no half-made file to be refused.
+fn create(path: &Path) -> Result<(), SandboxError> {
+    let fresh = beside(path, ".new");
+    let created = |source: std::io::Error| SandboxError::Create { path: path.to_owned(), source };
+    match std::fs::remove_file(&fresh) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(created(error)),
+        _ => {}
+    }
+    let db = Connection::open(&fresh)?;
+    db.execute_batch(SCHEMA)?;
+    db.close().map_err(|(_, error)| error)?;
+    std::fs::rename(&fresh, path).map_err(created)
+}
+
+/// A write-ahead log that SQLite would not recognise is silently dropped on
+/// opening, and the changes in it with it: so its header (magic, version
+/// and checksum, as SQLite checks them) is read first. A missing or empty
+/// log is none to replay.
+fn check_wal(wal: &Path) -> Result<(), String> {
+    let mut header = Vec::with_capacity(32);
+    match std::fs::File::open(wal).and_then(|file| file.take(32).read_to_end(&mut header)) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(format!("has a write-ahead log {} that cannot be read ({error})", wal.display())),
+        Ok(_) => {}
+    }
+    if header.is_empty() || (header.len() == 32 && wal_header_is_valid(&header)) {
+        Ok(())
+    } else {
+        Err(format!("has a damaged write-ahead log {} (not a SQLite write-ahead log)", wal.display()))
+    }
+}
+
+/// The 32-byte WAL header of the SQLite file format (sqlite.org/fileformat2.html#walformat):
+/// big-endian magic (its last bit gives the checksum's byte order), version
+/// 3007000, and two checksums of its first 24 bytes.
+fn wal_header_is_valid(header: &[u8]) -> bool {
+    let big_endian_at = |at: usize| u32::from_be_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+    let magic = big_endian_at(0);
+    if magic & !1 != 0x377f_0682 || big_endian_at(4) != 3_007_000 {
+        return false;
+    }
+    let word = |at: usize| {
+        let bytes = header[at..at + 4].try_into().expect("4 bytes");
+        if magic & 1 == 1 { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) }
+    };
+    let (mut s0, mut s1) = (0u32, 0u32);
+    for at in (0..24).step_by(8) {
+        s0 = s0.wrapping_add(word(at)).wrapping_add(s1);
+        s1 = s1.wrapping_add(word(at + 4)).wrapping_add(s0);
+    }
+    (s0, s1) == (big_endian_at(24), big_endian_at(28))
+}
+
+/// The file is a SQLite database that passes its integrity check and has
+/// exactly the tables and columns of [`SCHEMA`].
+fn check_database(db: &Connection) -> Result<(), String> {
+    let unreadable = |error: rusqlite::Error| format!("cannot be read as a SQLite database ({error})");
+    let verdict: String = db.query_row("PRAGMA integrity_check(1)", [], |row| row.get(0)).map_err(unreadable)?;
+    if verdict != "ok" {
+        return Err(format!("is damaged ({verdict})"));
+    }
+    let found = columns(db).map_err(unreadable)?;
+    let expected = {
+        let reference = Connection::open_in_memory().and_then(|db| db.execute_batch(SCHEMA).map(|()| db));
+        reference.and_then(|db| columns(&db)).expect("the schema makes a database")
+    };
+    if found == expected {
+        return Ok(());
+    }
+    let listed = |columns: Vec<&String>| {
+        let more = if columns.len() > 5 { ", …" } else { "" };
+        columns.iter().take(5).map(|c| c.as_str()).collect::<Vec<_>>().join(", ") + more
+    };
+    let missing: Vec<_> = expected.difference(&found).collect();
+    let unknown: Vec<_> = found.difference(&expected).collect();
+    let mut differences = Vec::new();
+    if !missing.is_empty() {
+        differences.push(format!("it lacks {}", listed(missing)));
+    }
+    if !unknown.is_empty() {
+        differences.push(format!("it has {}, which the sandbox does not know", listed(unknown)));
+    }
+    Err(format!("is not of the sandbox's schema: {}", differences.join("; ")))
+}
+
+/// Every column of every table, as `table.column TYPE`.
+fn columns(db: &Connection) -> rusqlite::Result<BTreeSet<String>> {
+    let mut query = db.prepare(
+        "SELECT m.name || '.' || c.name || ' ' || c.type FROM sqlite_schema AS m, pragma_table_info(m.name) AS c
+         WHERE m.type = 'table' AND m.name NOT GLOB 'sqlite_*'",
+    )?;
+    let rows = query.query_map([], |row| row.get(0))?;
+    rows.collect()
 }
 
 /// Adds what the seed has and the database lacks; never overwrites, so

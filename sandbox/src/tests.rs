@@ -519,3 +519,86 @@ async fn the_inbox_page_lists_codes_with_no_script() {
     assert!(html.contains(&code) && html.contains(JUMA), "{html}");
     assert!(!html.contains("<script"));
 }
+
+/// What `Sandbox::open` refuses for the file at `path`: the error's text,
+/// which must name the file and what to do.
+fn refusal(dir: &TempDir, path: &std::path::Path) -> String {
+    let error = Sandbox::open(dir.path(), SandboxOptions::default()).err().expect("refused").to_string();
+    assert!(error.contains(&path.display().to_string()), "names the file: {error}");
+    assert!(error.contains("move it away") && error.contains("start over from the seed"), "says what to do: {error}");
+    error
+}
+
+fn random_bytes(len: usize) -> Vec<u8> {
+    let mut bytes = vec![0; len];
+    getrandom::fill(&mut bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn an_empty_database_file_is_refused_not_seeded_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    std::fs::write(&path, b"").unwrap();
+    assert!(refusal(&dir, &path).contains("is empty"));
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "left as it was");
+}
+
+#[test]
+fn a_file_of_random_bytes_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    let garbage = random_bytes(8192);
+    std::fs::write(&path, &garbage).unwrap();
+    assert!(refusal(&dir, &path).contains("cannot be read as a SQLite database"));
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn a_database_of_other_tables_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    rusqlite::Connection::open(&path).unwrap().execute_batch("CREATE TABLE note (text TEXT)").unwrap();
+    let error = refusal(&dir, &path);
+    assert!(error.contains("is not of the sandbox's schema: it lacks bundle_balance.expires_at INTEGER"), "{error}");
+    assert!(error.contains("it has note.text TEXT, which the sandbox does not know"), "{error}");
+}
+
+/// The database as a crash leaves it, with changes still in the write-ahead
+/// log (copied while the sandbox has it open, so nothing is checkpointed),
+/// and the token of the subscriber who made them.
+async fn crashed_copy() -> (TempDir, String) {
+    let running = sandbox();
+    let amina = running.sign_in(AMINA).await;
+    let (status, _) = running.buy(&amina, "data-daily-1gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK);
+    let copy = tempfile::tempdir().unwrap();
+    for name in ["sandbox.sqlite3", "sandbox.sqlite3-wal"] {
+        std::fs::copy(running.dir.path().join(name), copy.path().join(name)).unwrap();
+    }
+    (copy, amina)
+}
+
+#[tokio::test]
+async fn changes_left_in_the_write_ahead_log_by_a_crash_are_kept() {
+    let (copy, amina) = crashed_copy().await;
+    let reopened = Sandbox::open(copy.path(), SandboxOptions::default()).unwrap();
+    let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir: copy };
+    assert_eq!(again.airtime(&amina).await, 11_500, "the purchase in the log was replayed");
+}
+
+#[tokio::test]
+async fn a_damaged_write_ahead_log_is_refused_and_left_as_it_was() {
+    let (copy, _) = crashed_copy().await;
+    let path = copy.path().join("sandbox.sqlite3");
+    let wal = copy.path().join("sandbox.sqlite3-wal");
+    let garbage = random_bytes(4096);
+    std::fs::write(&wal, &garbage).unwrap();
+    let error = refusal(&copy, &path);
+    assert!(error.contains(&format!("damaged write-ahead log {}", wal.display())), "{error}");
+    assert_eq!(std::fs::read(&wal).unwrap(), garbage, "SQLite did not drop it");
+
+    std::fs::rename(&path, copy.path().join("moved-away.sqlite3")).unwrap();
+    let error = refusal(&copy, &path);
+    assert!(error.contains("is missing, but its write-ahead log"), "a log without its database: {error}");
+}

@@ -39,3 +39,39 @@ async fn the_site_mounts_the_sandbox_at_sandbox() {
     assert!(catalogue["data"].as_array().is_some_and(|bundles| !bundles.is_empty()), "{catalogue}");
     assert_eq!(app.get("/sandbox/inbox").await.status(), reqwest::StatusCode::OK);
 }
+
+/// A damaged `DATA_DIR/sandbox.sqlite3` stops the real binary at start,
+/// non-zero, with the file named on stderr; it is not seeded over.
+#[test]
+fn the_site_binary_refuses_a_damaged_sandbox_database() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let database = data_dir.path().join("sandbox.sqlite3");
+    let damaged = b"SQLite format 3\0 and then nothing a database holds".repeat(64);
+    std::fs::write(&database, &damaged).unwrap();
+    let mut site = std::process::Command::new(env!("CARGO_BIN_EXE_site"))
+        .env_clear()
+        .env("DATA_DIR", data_dir.path())
+        .env("HOST", "127.0.0.1")
+        .env("PORT", "0")
+        .env("RENDER_WORKERS", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = site.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            site.kill().unwrap();
+            panic!("the site started with a damaged sandbox database");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut site.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success(), "{status}");
+    assert!(stderr.contains(&database.display().to_string()) && stderr.contains("start over from the seed"), "{stderr}");
+    assert_eq!(std::fs::read(&database).unwrap(), damaged, "left as it was");
+}
