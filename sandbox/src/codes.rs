@@ -57,15 +57,27 @@ impl Refusal {
     }
 }
 
+/// Who gets a code.
+pub(super) enum Recipient<'a> {
+    /// This number: the inbox, and the log when asked.
+    Number(&'a Msisdn),
+    /// Nobody, as the number is not one a code may be sent to (no
+    /// subscriber). The request is kept all the same, with a hash that no
+    /// code matches, so that every later answer (the wait before another
+    /// code, wrong tries, burning, expiry) is the one a real code would get
+    /// and nobody learns from them who is a customer.
+    Nobody,
+}
+
 /// Makes a new code that opens `subject` for `purpose`, replacing any
-/// earlier one, and "sends" it to `recipient`: the inbox, and the log when
-/// asked. Refused while the last code is younger than `resend_after`.
+/// earlier one, and "sends" it to `recipient`. Refused while the last
+/// request is younger than `resend_after`.
 pub(super) fn send_code(
     db: &Connection,
     options: &SandboxOptions,
     subject: &Msisdn,
     purpose: Purpose,
-    recipient: &Msisdn,
+    recipient: Recipient<'_>,
 ) -> Result<CodeRequest, SandboxError> {
     let now = now_ms();
     let last_sent: Option<i64> = db
@@ -81,8 +93,12 @@ pub(super) fn send_code(
             return Ok(CodeRequest::TooSoon { wait_secs: wait_ms.unsigned_abs().div_ceil(1000) });
         }
     }
-    let code = secrets::new_code()?;
     let salt = secrets::new_salt()?;
+    let sms = match recipient {
+        Recipient::Number(recipient) => Some((recipient, secrets::new_code()?)),
+        Recipient::Nobody => None,
+    };
+    let hash = sms.as_ref().map_or_else(Vec::new, |(_, code)| secrets::code_hash(&salt, code));
     db.execute(
         "INSERT OR REPLACE INTO one_time_code (msisdn, purpose, salt, hash, sent_at, expires_at, wrong_tries, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, 'live')",
@@ -90,25 +106,27 @@ pub(super) fn send_code(
             subject,
             purpose,
             salt,
-            secrets::code_hash(&salt, &code),
+            hash,
             now,
             now.saturating_add(millis(options.code_ttl))
         ],
     )?;
-    db.execute(
-        "INSERT INTO inbox (recipient, about, purpose, code, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![recipient, subject, purpose, code.as_str(), now],
-    )?;
-    db.execute("DELETE FROM inbox WHERE id <= (SELECT MAX(id) FROM inbox) - 500", [])?;
-    if options.log_codes {
-        tracing::info!(to = %recipient, opens = %subject, purpose = purpose.as_str(), %code, "sandbox code sent");
+    if let Some((recipient, code)) = sms {
+        db.execute(
+            "INSERT INTO inbox (recipient, about, purpose, code, sent_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![recipient, subject, purpose, code.as_str(), now],
+        )?;
+        db.execute("DELETE FROM inbox WHERE id <= (SELECT MAX(id) FROM inbox) - 500", [])?;
+        if options.log_codes {
+            tracing::info!(to = %recipient, opens = %subject, purpose = purpose.as_str(), %code, "sandbox code sent");
+        }
     }
     Ok(CodeRequest::Sent)
 }
 
 /// Checks `code` against `subject`'s live code for `purpose`, using it up
-/// or counting a wrong try. A number with no code (never sent, used, or not
-/// a subscriber) is refused as `Wrong`, like a wrong code.
+/// or counting a wrong try. A number with no code (never sent, or used) is
+/// refused as `Wrong`, like a wrong code.
 fn check_code(
     db: &Connection,
     subject: &Msisdn,
@@ -175,18 +193,17 @@ pub(super) async fn request_cpm_code(State(sandbox): State<Sandbox>, body: Bytes
 }
 
 /// A code sent to the number itself. A number that is no subscriber gets
-/// the same answer, and nothing is stored or logged for it: the answer
-/// tells nobody who is a customer.
+/// the same answers, now and later, and no code ([`Recipient::Nobody`]):
+/// they tell nobody who is a customer.
 async fn request_code(sandbox: &Sandbox, purpose: Purpose, body: &[u8]) -> Result<Json<Value>, ApiError> {
     let body: CodeRequestBody = reply::parse_body(body)?;
     let msisdn = Msisdn::parse(&body.msisdn)?;
     let options = sandbox.options().clone();
     let sent = sandbox
         .db(move |db| -> Result<_, SandboxError> {
-            if !store::is_subscriber(db, &msisdn)? {
-                return Ok(CodeRequest::Sent);
-            }
-            send_code(db, &options, &msisdn, purpose, &msisdn)
+            let recipient =
+                if store::is_subscriber(db, &msisdn)? { Recipient::Number(&msisdn) } else { Recipient::Nobody };
+            send_code(db, &options, &msisdn, purpose, recipient)
         })
         .await?;
     match sent {

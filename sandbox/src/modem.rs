@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::codes::{self, CodeRequest};
+use super::codes::{self, CodeRequest, Recipient};
 use super::domain::{Msisdn, Purpose};
 use super::reply::{self, ApiError, Text};
 use super::session::SubscriberSession;
@@ -75,7 +75,7 @@ pub(super) async fn request_code(State(sandbox): State<Sandbox>, body: Bytes) ->
             if alternative_of(db, &modem)?.as_ref() != Some(&alternative) {
                 return Ok(None);
             }
-            codes::send_code(db, &options, &modem, Purpose::Modem, &alternative).map(Some)
+            codes::send_code(db, &options, &modem, Purpose::Modem, Recipient::Number(&alternative)).map(Some)
         })
         .await?;
     match sent {

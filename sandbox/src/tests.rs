@@ -213,18 +213,39 @@ async fn a_new_code_waits_a_minute_and_replaces_the_old() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// A number that is no subscriber gets, for sign-in and CPM codes alike,
+/// the answers a subscriber gets: to the request, to another within the
+/// minute, to wrong codes up to the one that burns; and no code is made.
 #[tokio::test]
-async fn unknown_numbers_get_the_same_answer_and_nothing_is_stored() {
-    let sandbox = sandbox();
-    let subscriber = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
-    let stranger = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": "255799123456" })).await;
-    assert_eq!(stranger, subscriber);
-    let (status, _) = sandbox.call(Method::GET, "/inbox?msisdn=255799123456", None, None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", "255799123456", "123456").await;
-    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)));
-    let codes: i64 = sandbox.scalar("SELECT COUNT(*) FROM one_time_code WHERE msisdn = ?1", "255799123456").await;
-    assert_eq!(codes, 0);
+async fn unknown_numbers_get_the_same_answers_and_no_code() {
+    const STRANGER: &str = "255799123456";
+    for (request, validate) in [("api/v1/auth/request-otp", "api/v1/auth/validate-otp"), ("cpm/request-otp", "cpm/validate-otp")] {
+        let sandbox = sandbox();
+        let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
+        let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
+        assert_eq!((stranger.0, &stranger.1), (StatusCode::OK, &subscriber.1), "{request}");
+
+        let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
+        let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
+        assert_eq!((subscriber.0, stranger.0), (StatusCode::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS), "{request}");
+        for (_, answer) in [subscriber, stranger] {
+            assert!(answer["failure"]["reason"].as_str().unwrap().starts_with("Please wait "), "{answer}");
+        }
+
+        let code = sandbox.inbox_code(AMINA).await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        for attempt in 1..=5 {
+            let subscriber = sandbox.validate(validate, AMINA, wrong).await;
+            let stranger = sandbox.validate(validate, STRANGER, wrong).await;
+            assert_eq!(stranger, subscriber, "{validate}, wrong try {attempt}");
+        }
+        assert_eq!(sandbox.validate(validate, STRANGER, wrong).await.1["message"]["en"], BURNT_CODE);
+
+        let (status, _) = sandbox.call(Method::GET, &format!("/inbox?msisdn={STRANGER}"), None, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "nothing sent");
+        let hash: Vec<u8> = sandbox.scalar("SELECT hash FROM one_time_code WHERE msisdn = ?1", STRANGER).await;
+        assert!(hash.is_empty(), "no code that could open it");
+    }
 }
 
 #[tokio::test]
