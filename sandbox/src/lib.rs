@@ -145,6 +145,7 @@ pub fn router(sandbox: Sandbox) -> Router {
         .route("/alternative-number/", post(modem::alternative_number))
         .route("/alternative-number/login-request-otp", post(modem::request_code))
         .route("/alternative-number/validate-otp", post(modem::validate_code))
+        .route("/alternative-number/create-request-otp", post(modem::request_registration_code))
         .route("/alternative-number/create", post(modem::create))
         .route("/cpm/request-otp", post(codes::request_cpm_code))
         .route("/cpm/validate-otp", post(codes::validate_cpm_code))

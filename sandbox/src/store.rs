@@ -48,7 +48,8 @@ CREATE TABLE purchase (
     billed      INTEGER NOT NULL,               -- 1: postpaid, on the bill
     created_at  INTEGER NOT NULL
 );
--- The live code of a number for one purpose; a new code replaces it.
+-- The live code of a number for one purpose; a new code replaces it. An
+-- empty hash: a request with no code (a number no code may be sent to).
 CREATE TABLE one_time_code (
     msisdn      TEXT NOT NULL,
     purpose     TEXT NOT NULL,
@@ -58,6 +59,7 @@ CREATE TABLE one_time_code (
     expires_at  INTEGER NOT NULL,
     wrong_tries INTEGER NOT NULL DEFAULT 0,
     state       TEXT NOT NULL CHECK (state IN ('live', 'used', 'burnt')),
+    requested_by TEXT,                          -- the only subscriber it serves; NULL: anyone
     PRIMARY KEY (msisdn, purpose)
 );
 -- The SMS the sandbox would have sent: the only place codes are in clear.
@@ -67,7 +69,9 @@ CREATE TABLE inbox (
     about       TEXT NOT NULL,                  -- the number the code opens
     purpose     TEXT NOT NULL,
     code        TEXT NOT NULL,
-    sent_at     INTEGER NOT NULL
+    sent_at     INTEGER NOT NULL,
+    text_en     TEXT NOT NULL DEFAULT '',       -- what the SMS says
+    text_sw     TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX inbox_by_recipient ON inbox (recipient, id);
 CREATE TABLE token (
@@ -90,9 +94,25 @@ CREATE TABLE fail_next (
 );
 ";
 
+/// What each version of [`SCHEMA`] added to the one before, for databases
+/// made before it: `PRAGMA user_version` counts those applied, and a new
+/// database starts with all of them counted. Columns they add come last in
+/// `SCHEMA` too, so that both end alike.
+const MIGRATIONS: &[&str] = &[
+    // 1: a code that serves only the subscriber who asked for it (a modem
+    // registration); the text of each SMS.
+    "ALTER TABLE one_time_code ADD COLUMN requested_by TEXT;
+     ALTER TABLE inbox ADD COLUMN text_en TEXT NOT NULL DEFAULT '';
+     ALTER TABLE inbox ADD COLUMN text_sw TEXT NOT NULL DEFAULT '';",
+];
+
+/// The version of [`SCHEMA`]: how many [`MIGRATIONS`] it includes.
+const VERSION: u32 = MIGRATIONS.len() as u32;
+
 /// Opens the database at `path`, first creating it (empty, not seeded) when
 /// there is none. The file, and its write-ahead log if any, must be whole and
-/// of this schema; what is not is refused before anything is written.
+/// of this schema or an earlier one (brought up to date); what is not is
+/// refused before anything is written.
 pub(super) fn open(path: &Path) -> Result<Connection, SandboxError> {
     let unusable = |problem: String| SandboxError::Unusable { path: path.to_owned(), problem };
     let wal = beside(path, "-wal");
@@ -106,9 +126,10 @@ pub(super) fn open(path: &Path) -> Result<Connection, SandboxError> {
         return Err(unusable("is empty (0 bytes)".into()));
     }
     check_wal(&wal).map_err(unusable)?;
-    let db = Connection::open(path)?;
+    let mut db = Connection::open(path)?;
     db.busy_timeout(Duration::from_secs(5))?;
-    check_database(&db).map_err(unusable)?;
+    check_integrity(&db).map_err(unusable)?;
+    upgrade(&mut db)?.map_err(unusable)?;
     db.pragma_update(None, "journal_mode", "WAL")?;
     db.pragma_update(None, "synchronous", "NORMAL")?;
     db.pragma_update(None, "foreign_keys", true)?;
@@ -133,6 +154,7 @@ fn create(path: &Path) -> Result<(), SandboxError> {
     }
     let db = Connection::open(&fresh)?;
     db.execute_batch(SCHEMA)?;
+    db.pragma_update(None, "user_version", VERSION)?;
     db.close().map_err(|(_, error)| error)?;
     std::fs::rename(&fresh, path).map_err(created)
 }
@@ -176,27 +198,51 @@ fn wal_header_is_valid(header: &[u8]) -> bool {
     (s0, s1) == (big_endian_at(24), big_endian_at(28))
 }
 
-/// The file is a SQLite database that passes its integrity check and has
-/// exactly the tables and columns of [`SCHEMA`].
-fn check_database(db: &Connection) -> Result<(), String> {
-    let unreadable = |error: rusqlite::Error| format!("cannot be read as a SQLite database ({error})");
-    let verdict: String = db.query_row("PRAGMA integrity_check(1)", [], |row| row.get(0)).map_err(unreadable)?;
-    if verdict != "ok" {
-        return Err(format!("is damaged ({verdict})"));
+/// The file is a SQLite database that passes its integrity check.
+fn check_integrity(db: &Connection) -> Result<(), String> {
+    let verdict: String = db
+        .query_row("PRAGMA integrity_check(1)", [], |row| row.get(0))
+        .map_err(|error| format!("cannot be read as a SQLite database ({error})"))?;
+    if verdict == "ok" { Ok(()) } else { Err(format!("is damaged ({verdict})")) }
+}
+
+/// Applies the [`MIGRATIONS`] the database lacks, and keeps them only if it
+/// then has exactly the tables and columns of [`SCHEMA`]; otherwise what is
+/// wrong with it. A migration that does not apply (a database of other
+/// tables) leaves a difference that the answer names.
+fn upgrade(db: &mut Connection) -> rusqlite::Result<Result<(), String>> {
+    let tx = db.transaction()?;
+    let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    let Some(missing) = MIGRATIONS.get(version as usize..) else {
+        return Ok(Err(format!("was made by a newer sandbox (schema version {version}; this one knows up to {VERSION})")));
+    };
+    for migration in missing {
+        if tx.execute_batch(migration).is_err() {
+            break;
+        }
     }
-    let found = columns(db).map_err(unreadable)?;
+    if let Err(problem) = schema_difference(&columns(&tx)?) {
+        return Ok(Err(problem));
+    }
+    tx.pragma_update(None, "user_version", VERSION)?;
+    tx.commit()?;
+    Ok(Ok(()))
+}
+
+/// How `found`, every column of a database, differs from [`SCHEMA`]'s.
+fn schema_difference(found: &BTreeSet<String>) -> Result<(), String> {
     let expected = {
         let reference = Connection::open_in_memory().and_then(|db| db.execute_batch(SCHEMA).map(|()| db));
         reference.and_then(|db| columns(&db)).expect("the schema makes a database")
     };
-    if found == expected {
+    if *found == expected {
         return Ok(());
     }
     let listed = |columns: Vec<&String>| {
         let more = if columns.len() > 5 { ", …" } else { "" };
         columns.iter().take(5).map(|c| c.as_str()).collect::<Vec<_>>().join(", ") + more
     };
-    let missing: Vec<_> = expected.difference(&found).collect();
+    let missing: Vec<_> = expected.difference(found).collect();
     let unknown: Vec<_> = found.difference(&expected).collect();
     let mut differences = Vec::new();
     if !missing.is_empty() {
