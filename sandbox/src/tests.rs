@@ -349,8 +349,6 @@ async fn purchase_refusals() {
 
     let (status, _) = sandbox.buy(&juma, "no-such-bundle", "AIRTIME", "").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "AIRTIME", "255799123456").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "CASH", "").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = sandbox.buy("Bearer expired", "data-daily-500mb", "AIRTIME", "").await;
@@ -363,6 +361,32 @@ async fn purchase_refusals() {
     assert_eq!(sandbox.airtime(&neema).await, 0);
     let billed: bool = sandbox.scalar("SELECT billed FROM purchase WHERE payer = ?1", NEEMA).await;
     assert!(billed);
+}
+
+/// A friend's number that cannot receive the bundle (no subscriber) gets a
+/// neutral refusal, which names no reason, and no money moves: neither
+/// airtime nor M-Pesa, nor a postpaid bill.
+#[tokio::test]
+async fn buying_for_a_number_that_is_no_subscriber_is_refused_before_any_money_moves() {
+    let sandbox = sandbox();
+    let juma = sandbox.sign_in(JUMA).await;
+    let neema = sandbox.sign_in(NEEMA).await;
+    for (payer, channel) in [(&juma, "AIRTIME"), (&juma, "MPESA"), (&neema, "AIRTIME")] {
+        let (status, answer) = sandbox.buy(payer, "data-daily-500mb", channel, STRANGER).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{channel}: {answer}");
+        assert_eq!(
+            answer["message"],
+            json!({
+                "en": "This bundle cannot be sent to that number. Check the number and try again.",
+                "sw": "Kifurushi hiki hakiwezi kutumwa kwa namba hiyo. Angalia namba kisha ujaribu tena.",
+            })
+        );
+    }
+    assert_eq!((sandbox.airtime(&juma).await, sandbox.wallet(JUMA).await), (3_000, 5_000));
+    for payer in [JUMA, NEEMA] {
+        let purchases: i64 = sandbox.scalar("SELECT COUNT(*) FROM purchase WHERE payer = ?1", payer).await;
+        assert_eq!(purchases, 0, "nothing bought, nothing billed");
+    }
 }
 
 #[tokio::test]
@@ -518,6 +542,17 @@ async fn a_registration_code_serves_only_the_subscriber_who_asked_for_it() {
 
     let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(&code)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
+/// The modem check names the alternative number (the site masks it), but
+/// its 404 is the same for a number that is no subscriber as for one
+/// without an alternative number.
+#[tokio::test]
+async fn the_modem_check_answers_no_subscriber_as_no_alternative_number() {
+    let sandbox = sandbox();
+    let (status, without) = sandbox.alternative_of(ROUTER).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(sandbox.alternative_of(STRANGER).await, (status, without));
 }
 
 /// Asking for a registration code tells nobody which numbers are modems
