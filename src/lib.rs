@@ -1,5 +1,6 @@
 //! The `site` package: the built app and default content embedded by
-//! `build.rs`, handed to the `server` library by the thin `main`.
+//! `build.rs`, and the sandbox operator API, handed to the `server` library
+//! by the thin `main` (and by the integration tests, the same way).
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -14,4 +15,23 @@ pub fn bundle() -> server::AppBundle {
         public_files: embedded::PUBLIC_FILES,
         content_files: embedded::CONTENT_FILES,
     }
+}
+
+/// The sandbox (the `sandbox` crate), mounted at `/sandbox` when
+/// `DIGITAL_API_URL` is unset: the operator API at `/sandbox/digital/`, its
+/// inbox and switches beside it.
+pub fn sandbox() -> server::StandIn {
+    server::StandIn { path: SANDBOX_PATH, api: "/digital/", open: open_sandbox }
+}
+
+const SANDBOX_PATH: &str = "/sandbox";
+
+/// Opens `DATA_DIR/sandbox.sqlite3`; a damaged one stops the start.
+fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::AppError> {
+    let options = sandbox::SandboxOptions { log_codes: !config.production, ..Default::default() };
+    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::Config(error.to_string()))?;
+    tracing::warn!(
+        "the sandbox operator API is on at {SANDBOX_PATH}: made-up subscribers, and every code readable at {SANDBOX_PATH}/inbox; set DIGITAL_API_URL for the operator's own"
+    );
+    Ok(sandbox::router(sandbox))
 }

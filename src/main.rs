@@ -49,13 +49,16 @@ async fn serve(config: server::Config) -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match server::run(listener, config, site::bundle(), server::shutdown_signal()).await {
+    match server::run(listener, config, site::bundle(), Some(site::sandbox()), server::shutdown_signal()).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => fail(&error),
     }
 }
 
+/// Logs why, and says it on stderr too: logs go to stdout, and a start that
+/// fails should tell whoever started it.
 fn fail(error: &server::AppError) -> std::process::ExitCode {
     tracing::error!(%error, "stopped");
+    eprintln!("site: {error}");
     std::process::ExitCode::FAILURE
 }

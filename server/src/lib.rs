@@ -6,6 +6,8 @@
 //! - `content`: the [`content::ContentSource`] trait and the embedded source.
 //! - `assets`: hashed and static files, precompressed.
 //! - `connections`: accepting connections with time limits and caps.
+//! - [`StandIn`]: a stand-in operator API this server mounts when
+//!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
 //! - `security`: headers every response carries.
 //! - `error`: one error type mapped to HTTP once.
 //! - [`telemetry`]: `tracing` set-up.
@@ -13,7 +15,6 @@
 pub mod account;
 pub mod config;
 pub mod content;
-pub mod sandbox;
 pub mod telemetry;
 
 mod assets;
@@ -69,14 +70,12 @@ pub struct AppState {
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
-    /// The built-in operator API, when `DIGITAL_API_URL` is unset.
-    pub sandbox: Option<sandbox::Sandbox>,
 }
 
 impl AppState {
     /// Parses the manifests, opens the keys and starts the render engines.
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
-    /// or this server's own sandbox).
+    /// or a stand-in this server mounts).
     pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
         let source = content_source(&config, bundle)?;
         AppState::with_content_source(config, bundle, operator_base, source)
@@ -104,13 +103,6 @@ impl AppState {
         let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
             .map_err(|e| AppError::Config(e.to_string()))?;
         let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
-        let sandbox = match config.digital_api_url {
-            Some(_) => None,
-            None => {
-                let options = sandbox::SandboxOptions { log_codes: !config.production, ..Default::default() };
-                Some(sandbox::Sandbox::open(&config.data_dir, options).map_err(|e| AppError::Config(e.to_string()))?)
-            }
-        };
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -123,7 +115,6 @@ impl AppState {
             cookie_key,
             sessions,
             limits: Arc::new(account::limits::Limits::new()),
-            sandbox,
         })
     }
 }
@@ -182,9 +173,30 @@ fn content_source(config: &Config, bundle: AppBundle) -> Result<Arc<dyn content:
     })
 }
 
+/// A stand-in for the operator's digital-service API that this server serves
+/// itself when `DIGITAL_API_URL` is unset: the `site` binary passes its
+/// sandbox, so that sign-in and purchases work with no operator account.
+#[derive(Clone, Copy)]
+pub struct StandIn {
+    /// Where it is nested: `/sandbox`.
+    pub path: &'static str,
+    /// Where, below `path`, the operator API answers: `/digital/`. This
+    /// server calls it itself, with no browser headers, so it is open; the
+    /// rest below `path` (switches that change what every visitor gets)
+    /// answers only the site's own pages.
+    pub api: &'static str,
+    /// Opens it for this configuration (its `DATA_DIR`, production mode);
+    /// an error stops the start.
+    pub open: fn(&Config) -> Result<Router, AppError>,
+}
+
 /// The whole application: feature routers merged once, shared layers on top.
 pub fn app(state: AppState) -> Router {
-    let sandbox = state.sandbox.clone().map(sandbox::router);
+    app_with_stand_in(state, None)
+}
+
+/// The same with an opened stand-in operator API nested at its path.
+fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
     let router = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(assets::router())
@@ -192,8 +204,11 @@ pub fn app(state: AppState) -> Router {
         .merge(account::router(state.clone()))
         .merge(seo::router())
         .merge(pages::router());
-    let router = match sandbox {
-        Some(sandbox) => router.nest_service("/sandbox", sandbox.layer(axum::middleware::from_fn_with_state(state.clone(), sandbox_guard))),
+    let router = match stand_in {
+        Some((StandIn { path, api, .. }, service)) => {
+            let guard = move |state, request, next| stand_in_guard(api, state, request, next);
+            router.nest_service(path, service.layer(axum::middleware::from_fn_with_state(state.clone(), guard)))
+        }
         None => router,
     };
     let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
@@ -208,49 +223,54 @@ pub fn app(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http().on_failure(()))
 }
 
-/// The sandbox's switches (`/sandbox/fail-next`) change what every visitor
-/// gets: only the site's own pages may use them. Its operator API
-/// (`/sandbox/digital/…`) is called by this server itself, with no browser
-/// headers.
-async fn sandbox_guard(
+/// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
+/// every visitor gets: only the site's own pages may use them. Its operator
+/// API (`api`, paths as seen below the stand-in's own) stays open.
+async fn stand_in_guard(
+    api: &'static str,
     state: axum::extract::State<AppState>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    if request.uri().path().starts_with("/digital/") {
+    if request.uri().path().starts_with(api) {
         return next.run(request).await;
     }
     account::same_origin_only(state, request, next).await
 }
 
-/// Serves until `shutdown` completes, then finishes in-flight requests.
+/// Serves until `shutdown` completes, then finishes in-flight requests. The
+/// operator API is `DIGITAL_API_URL`, or else `stand_in`, mounted here.
 pub async fn run(
     listener: TcpListener,
     config: Config,
     bundle: AppBundle,
+    stand_in: Option<StandIn>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
     let address = listener.local_addr()?;
-    let operator_base = match &config.digital_api_url {
-        Some(url) => url.clone(),
-        None => {
-            if config.production && !config.enable_sandbox {
-                return Err(AppError::Config("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)".into()));
-            }
+    let stand_in = stand_in.filter(|_| config.digital_api_url.is_none());
+    let operator_base = match (&config.digital_api_url, stand_in) {
+        (Some(url), _) => url.clone(),
+        (None, _) if config.production && !config.enable_sandbox => {
+            return Err(AppError::Config("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)".into()));
+        }
+        (None, None) => return Err(AppError::Config("DIGITAL_API_URL is required: this server has no stand-in operator API".into())),
+        (None, Some(StandIn { path, api, .. })) => {
             let host = if address.ip().is_unspecified() { "127.0.0.1".to_owned() } else { address.ip().to_string() };
             let host = if host.contains(':') { format!("[{host}]") } else { host };
-            format!("http://{host}:{}/sandbox/digital/", address.port())
+            format!("http://{host}:{}{path}{api}", address.port())
         }
     };
     let state = AppState::new(config, bundle, &operator_base)?;
-    if state.sandbox.is_some() {
-        tracing::warn!("the sandbox operator API is on at /sandbox: made-up subscribers, and every code readable at /sandbox/inbox; set DIGITAL_API_URL for the operator's own");
-    }
+    let stand_in = match stand_in {
+        Some(stand_in) => Some((stand_in, (stand_in.open)(&state.config)?)),
+        None => None,
+    };
     tokio::spawn(state.sessions.clone().sweep_forever());
     tokio::spawn(state.limits.clone().sweep_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     let limits = state.config.connection_limits();
-    connections::serve(listener, app(state), limits, shutdown).await;
+    connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown).await;
     tracing::info!("stopped");
     Ok(())
 }

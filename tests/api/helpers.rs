@@ -44,7 +44,8 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> Test
     spawn_bundle_with(site::bundle(), configure).await
 }
 
-/// The site with another build of the app (e.g. a server bundle that fails).
+/// The site with another build of the app (e.g. a server bundle that fails),
+/// with the sandbox mounted as the binary mounts it.
 pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = format!("http://{}", listener.local_addr().unwrap());
@@ -55,7 +56,7 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     config.render_workers = Some(1);
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
-    tokio::spawn(server::run(listener, config, bundle, async {
+    tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {
         let _ = stop.await;
     }));
     let client = reqwest::Client::builder()

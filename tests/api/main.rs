@@ -9,3 +9,4 @@ mod content;
 mod crawl;
 mod mutation;
 mod pages;
+mod sandbox;

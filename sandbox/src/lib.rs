@@ -1,8 +1,10 @@
-//! The built-in sandbox of the operator's digital-service API: it serves the
-//! contract of `server/OPERATOR_API.md` so that sign-in, balances, bundle
-//! purchase, modem bundles and permission management work on a fresh machine
-//! with no operator account. Its state lives in `<data_dir>/sandbox.sqlite3`
-//! and survives restarts; delete the file to start over from the seed.
+//! A stand-in for the operator's digital-service API: it serves the contract
+//! of `server/OPERATOR_API.md` so that sign-in, balances, bundle purchase,
+//! modem bundles and permission management work on a fresh machine with no
+//! operator account. The `site` binary mounts [`router`] at `/sandbox` when
+//! `DIGITAL_API_URL` is unset; the `server` crate does not know it. Its state
+//! lives in `<data_dir>/sandbox.sqlite3` and survives restarts; delete the
+//! file to start over from the seed.
 //!
 //! - `store`: the SQLite schema and the idempotent seeding; `seed`: the
 //!   seeded subscribers, the bundle catalogue and the permissions.
@@ -64,6 +66,14 @@ impl Default for SandboxOptions {
 pub enum SandboxError {
     #[error("cannot create the sandbox's data directory {path}: {source}")]
     DataDir { path: PathBuf, source: std::io::Error },
+    #[error("cannot create the sandbox's database {path}: {source}")]
+    Create { path: PathBuf, source: std::io::Error },
+    /// The database file is there but cannot be used as it is; it is left
+    /// untouched, for its owner to move away or repair.
+    #[error(
+        "the sandbox's database {path} {problem}. Nothing was changed: move it away (with any -wal and -shm file beside it) to start over from the seed, or repair it"
+    )]
+    Unusable { path: PathBuf, problem: String },
     #[error("sandbox database: {0}")]
     Database(#[from] rusqlite::Error),
     #[error("no randomness from the operating system: {0}")]
@@ -86,7 +96,9 @@ struct Inner {
 }
 
 impl Sandbox {
-    /// Opens or creates `<data_dir>/sandbox.sqlite3`, seeding it on first use.
+    /// Opens or creates `<data_dir>/sandbox.sqlite3`, seeding it on first
+    /// use. A file that is empty, damaged or not the sandbox's is refused
+    /// ([`SandboxError::Unusable`]), not seeded over.
     pub fn open(data_dir: &Path, options: SandboxOptions) -> Result<Sandbox, SandboxError> {
         std::fs::create_dir_all(data_dir)
             .map_err(|source| SandboxError::DataDir { path: data_dir.to_owned(), source })?;
@@ -120,7 +132,7 @@ impl Sandbox {
 }
 
 /// The sandbox's routes: the contract under `/digital/`, plus `/inbox` and
-/// `/fail-next`. The app nests this at `/sandbox`.
+/// `/fail-next`. The site nests this at `/sandbox`.
 pub fn router(sandbox: Sandbox) -> Router {
     let digital = Router::new()
         .route("/api/v1/auth/request-otp", post(codes::request_sign_in_code))
@@ -133,6 +145,7 @@ pub fn router(sandbox: Sandbox) -> Router {
         .route("/alternative-number/", post(modem::alternative_number))
         .route("/alternative-number/login-request-otp", post(modem::request_code))
         .route("/alternative-number/validate-otp", post(modem::validate_code))
+        .route("/alternative-number/create-request-otp", post(modem::request_registration_code))
         .route("/alternative-number/create", post(modem::create))
         .route("/cpm/request-otp", post(codes::request_cpm_code))
         .route("/cpm/validate-otp", post(codes::validate_cpm_code))

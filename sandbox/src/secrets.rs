@@ -73,6 +73,7 @@ mod tests {
         assert!(code_matches(&salt, &hash, &code));
         assert!(!code_matches(&salt, &hash, &OtpCode::parse("123457").unwrap()));
         assert!(!code_matches(&new_salt().unwrap(), &hash, &code));
+        assert!(!code_matches(&salt, &[], &code), "no code matches an empty hash");
     }
 
     #[test]

@@ -32,6 +32,7 @@ struct Sms {
     purpose: String,
     code: String,
     sent_at: i64,
+    text: Text,
 }
 
 impl Sms {
@@ -42,11 +43,12 @@ impl Sms {
             purpose: row.get(2)?,
             code: row.get(3)?,
             sent_at: row.get(4)?,
+            text: Text::owned(row.get(5)?, row.get(6)?),
         })
     }
 }
 
-const SMS_COLUMNS: &str = "recipient, about, purpose, code, sent_at";
+const SMS_COLUMNS: &str = "recipient, about, purpose, code, sent_at, text_en, text_sw";
 
 pub(super) async fn inbox(State(sandbox): State<Sandbox>, Query(query): Query<InboxQuery>) -> Response {
     let answer = match query.msisdn {
@@ -58,16 +60,17 @@ pub(super) async fn inbox(State(sandbox): State<Sandbox>, Query(query): Query<In
     response
 }
 
-/// `{ msisdn, code, sentAt, purpose, about }` of the latest code sent to
-/// `msisdn` (`about` differs for a modem's code: it is the modem).
+/// `{ msisdn, code, sentAt, purpose, about, text }` of the latest code sent
+/// to `msisdn` (`about` is the number the code opens: for a modem's code
+/// sent to its alternative number, the modem).
 async fn latest_code(sandbox: &Sandbox, msisdn: &str, purpose: Option<&str>) -> Result<Json<Value>, ApiError> {
     let msisdn = Msisdn::parse(msisdn)?;
     let purpose = match purpose {
         None => None,
         Some(name) => Some(Purpose::parse(name).ok_or_else(|| {
             ApiError::bad_request(Text::new(
-                "The purpose is sign-in, modem or cpm.",
-                "Madhumuni ni sign-in, modem au cpm.",
+                "The purpose is sign-in, modem, cpm or modem-registration.",
+                "Madhumuni ni sign-in, modem, cpm au modem-registration.",
             ))
         })?),
     };
@@ -97,6 +100,7 @@ async fn latest_code(sandbox: &Sandbox, msisdn: &str, purpose: Option<&str>) -> 
         "sentAt": rfc3339(sms.sent_at),
         "purpose": sms.purpose,
         "about": sms.about,
+        "text": sms.text,
     })))
 }
 
@@ -114,12 +118,13 @@ async fn page(sandbox: &Sandbox) -> Result<Response, ApiError> {
         .iter()
         .map(|sms| {
             format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"code\">{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"code\">{}</td><td>{}</td></tr>",
                 escape(&rfc3339(sms.sent_at)),
                 escape(&sms.recipient),
                 escape(&sms.about),
                 escape(&sms.purpose),
                 escape(&sms.code),
+                escape(&sms.text.en),
             )
         })
         .collect();
@@ -127,7 +132,7 @@ async fn page(sandbox: &Sandbox) -> Result<Response, ApiError> {
         "<p>No code has been sent yet.</p>".to_owned()
     } else {
         format!(
-            "<table><thead><tr><th>Sent (UTC)</th><th>To</th><th>Opens</th><th>Purpose</th><th>Code</th></tr></thead>\
+            "<table><thead><tr><th>Sent (UTC)</th><th>To</th><th>Opens</th><th>Purpose</th><th>Code</th><th>Message</th></tr></thead>\
              <tbody>{rows}</tbody></table>"
         )
     };
@@ -140,7 +145,8 @@ async fn page(sandbox: &Sandbox) -> Result<Response, ApiError> {
          table{{border-collapse:collapse;width:100%}}th,td{{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}}\
          .code{{font-family:monospace;font-size:1.3rem;letter-spacing:.1em}}</style></head><body>\
          <h1>Sandbox inbox</h1><p>The sandbox sends no SMS. The codes it would have sent are listed here, newest \
-         first; a modem's code goes to its alternative number. This page reloads every 5 seconds.</p>{table}</body></html>"
+         first; a modem's sign-in code goes to its alternative number, and a code to register an alternative number goes \
+         to the modem. This page reloads every 5 seconds.</p>{table}</body></html>"
     );
     Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
 }

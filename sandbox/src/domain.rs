@@ -25,6 +25,12 @@ impl Msisdn {
             Err(InvalidInput::Msisdn)
         }
     }
+
+    /// The number as an SMS to someone else shows it: the country code and
+    /// the last three digits.
+    pub fn masked(&self) -> String {
+        format!("{} *** *** {}", &self.0[..3], &self.0[9..])
+    }
 }
 
 impl fmt::Display for Msisdn {
@@ -79,27 +85,32 @@ impl fmt::Display for OtpCode {
 }
 
 /// What a code, and the token it is exchanged for, opens: the subscriber's
-/// own account, a modem's (code sent to its alternative number), or the
-/// customer permission management area. A code or token of one purpose
-/// never works for another.
+/// own account, a modem's (code sent to its alternative number), the
+/// customer permission management area, or registering an alternative
+/// number for a modem (code sent to the modem; exchanged for no token). A
+/// code or token of one purpose never works for another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Purpose {
     SignIn,
     Modem,
     Cpm,
+    ModemRegistration,
 }
 
 impl Purpose {
+    const ALL: [Purpose; 4] = [Purpose::SignIn, Purpose::Modem, Purpose::Cpm, Purpose::ModemRegistration];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Purpose::SignIn => "sign-in",
             Purpose::Modem => "modem",
             Purpose::Cpm => "cpm",
+            Purpose::ModemRegistration => "modem-registration",
         }
     }
 
     pub fn parse(input: &str) -> Option<Purpose> {
-        [Purpose::SignIn, Purpose::Modem, Purpose::Cpm].into_iter().find(|p| p.as_str() == input)
+        Purpose::ALL.into_iter().find(|p| p.as_str() == input)
     }
 }
 
@@ -137,8 +148,13 @@ mod tests {
     }
 
     #[test]
+    fn a_masked_number_shows_its_country_code_and_last_three_digits() {
+        assert_eq!(Msisdn::parse("255754000001").unwrap().masked(), "255 *** *** 001");
+    }
+
+    #[test]
     fn purposes_round_trip() {
-        for purpose in [Purpose::SignIn, Purpose::Modem, Purpose::Cpm] {
+        for purpose in Purpose::ALL {
             assert_eq!(Purpose::parse(purpose.as_str()), Some(purpose));
         }
         assert_eq!(Purpose::parse("admin"), None);

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -150,7 +150,10 @@ impl PurchaseChannel {
 const PURCHASE_RECEIVED: Text = Text::new("Your Request has being received", "Ombi Lako Limepokelewa");
 
 /// The token's subscriber pays (airtime or M-Pesa), the recipient's bundle
-/// balance is credited, the purchase recorded: all in one transaction.
+/// balance is credited, the purchase recorded: all in one transaction, after
+/// the recipient is known to be one that can receive the bundle. A number
+/// that cannot (no subscriber) gets the answer any such number would, which
+/// tells nobody who is a customer.
 pub(super) async fn purchase(
     State(sandbox): State<Sandbox>,
     session: SubscriberSession,
@@ -170,7 +173,10 @@ pub(super) async fn purchase(
         .db(move |db| {
             let tx = db.transaction()?;
             if !store::is_subscriber(&tx, &recipient)? {
-                return Err(ApiError::unknown_number(&recipient));
+                return Err(ApiError::bad_request(Text::new(
+                    "This bundle cannot be sent to that number. Check the number and try again.",
+                    "Kifurushi hiki hakiwezi kutumwa kwa namba hiyo. Angalia namba kisha ujaribu tena.",
+                )));
             }
             let billed = charge(&tx, &payer, channel, bundle.price)?;
             credit(&tx, &recipient, bundle, now_ms())?;
@@ -189,12 +195,11 @@ pub(super) async fn purchase(
 /// Takes `price` from the payer's airtime or wallet; `true` when it goes on
 /// a postpaid bill instead. 402 when the balance is short.
 fn charge(db: &Connection, payer: &Msisdn, channel: PurchaseChannel, price: i64) -> Result<bool, ApiError> {
+    // Tokens are only issued to subscribers.
     let (payment_method, airtime, wallet): (String, i64, i64) = db
         .query_row("SELECT payment_method, airtime, wallet FROM subscriber WHERE msisdn = ?1", [payer], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-        })
-        .optional()?
-        .ok_or_else(|| ApiError::unknown_number(payer))?;
+        })?;
     let (balance, debit, too_low) = match channel {
         PurchaseChannel::Airtime if payment_method == PaymentMethod::Postpaid.as_str() => return Ok(true),
         PurchaseChannel::Airtime => (

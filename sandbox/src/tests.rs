@@ -213,18 +213,38 @@ async fn a_new_code_waits_a_minute_and_replaces_the_old() {
     assert_eq!(status, StatusCode::OK);
 }
 
+/// A number that is no subscriber gets, for sign-in and CPM codes alike,
+/// the answers a subscriber gets: to the request, to another within the
+/// minute, to wrong codes up to the one that burns; and no code is made.
 #[tokio::test]
-async fn unknown_numbers_get_the_same_answer_and_nothing_is_stored() {
-    let sandbox = sandbox();
-    let subscriber = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": AMINA })).await;
-    let stranger = sandbox.post("api/v1/auth/request-otp", json!({ "msisdn": "255799123456" })).await;
-    assert_eq!(stranger, subscriber);
-    let (status, _) = sandbox.call(Method::GET, "/inbox?msisdn=255799123456", None, None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, answer) = sandbox.validate("api/v1/auth/validate-otp", "255799123456", "123456").await;
-    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)));
-    let codes: i64 = sandbox.scalar("SELECT COUNT(*) FROM one_time_code WHERE msisdn = ?1", "255799123456").await;
-    assert_eq!(codes, 0);
+async fn unknown_numbers_get_the_same_answers_and_no_code() {
+    for (request, validate) in [("api/v1/auth/request-otp", "api/v1/auth/validate-otp"), ("cpm/request-otp", "cpm/validate-otp")] {
+        let sandbox = sandbox();
+        let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
+        let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
+        assert_eq!((stranger.0, &stranger.1), (StatusCode::OK, &subscriber.1), "{request}");
+
+        let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
+        let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
+        assert_eq!((subscriber.0, stranger.0), (StatusCode::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS), "{request}");
+        for (_, answer) in [subscriber, stranger] {
+            assert!(answer["failure"]["reason"].as_str().unwrap().starts_with("Please wait "), "{answer}");
+        }
+
+        let code = sandbox.inbox_code(AMINA).await;
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        for attempt in 1..=5 {
+            let subscriber = sandbox.validate(validate, AMINA, wrong).await;
+            let stranger = sandbox.validate(validate, STRANGER, wrong).await;
+            assert_eq!(stranger, subscriber, "{validate}, wrong try {attempt}");
+        }
+        assert_eq!(sandbox.validate(validate, STRANGER, wrong).await.1["message"]["en"], BURNT_CODE);
+
+        let (status, _) = sandbox.call(Method::GET, &format!("/inbox?msisdn={STRANGER}"), None, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "nothing sent");
+        let hash: Vec<u8> = sandbox.scalar("SELECT hash FROM one_time_code WHERE msisdn = ?1", STRANGER).await;
+        assert!(hash.is_empty(), "no code that could open it");
+    }
 }
 
 #[tokio::test]
@@ -329,8 +349,6 @@ async fn purchase_refusals() {
 
     let (status, _) = sandbox.buy(&juma, "no-such-bundle", "AIRTIME", "").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "AIRTIME", "255799123456").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = sandbox.buy(&juma, "data-daily-500mb", "CASH", "").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let (status, _) = sandbox.buy("Bearer expired", "data-daily-500mb", "AIRTIME", "").await;
@@ -343,6 +361,32 @@ async fn purchase_refusals() {
     assert_eq!(sandbox.airtime(&neema).await, 0);
     let billed: bool = sandbox.scalar("SELECT billed FROM purchase WHERE payer = ?1", NEEMA).await;
     assert!(billed);
+}
+
+/// A friend's number that cannot receive the bundle (no subscriber) gets a
+/// neutral refusal, which names no reason, and no money moves: neither
+/// airtime nor M-Pesa, nor a postpaid bill.
+#[tokio::test]
+async fn buying_for_a_number_that_is_no_subscriber_is_refused_before_any_money_moves() {
+    let sandbox = sandbox();
+    let juma = sandbox.sign_in(JUMA).await;
+    let neema = sandbox.sign_in(NEEMA).await;
+    for (payer, channel) in [(&juma, "AIRTIME"), (&juma, "MPESA"), (&neema, "AIRTIME")] {
+        let (status, answer) = sandbox.buy(payer, "data-daily-500mb", channel, STRANGER).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{channel}: {answer}");
+        assert_eq!(
+            answer["message"],
+            json!({
+                "en": "This bundle cannot be sent to that number. Check the number and try again.",
+                "sw": "Kifurushi hiki hakiwezi kutumwa kwa namba hiyo. Angalia namba kisha ujaribu tena.",
+            })
+        );
+    }
+    assert_eq!((sandbox.airtime(&juma).await, sandbox.wallet(JUMA).await), (3_000, 5_000));
+    for payer in [JUMA, NEEMA] {
+        let purchases: i64 = sandbox.scalar("SELECT COUNT(*) FROM purchase WHERE payer = ?1", payer).await;
+        assert_eq!(purchases, 0, "nothing bought, nothing billed");
+    }
 }
 
 #[tokio::test]
@@ -409,32 +453,158 @@ async fn a_modem_signs_in_with_a_code_sent_to_its_alternative_number() {
     assert_eq!(sandbox.airtime(&modem).await, 5_000);
 }
 
+const STRANGER: &str = "255799123456";
+
+impl TestSandbox {
+    /// `alternative-number/create-request-otp` for `modem`, as `bearer`.
+    async fn request_registration(&self, bearer: Option<&str>, modem: &str) -> (StatusCode, Value) {
+        let body = json!({ "msisdn": modem });
+        self.call(Method::POST, "/digital/alternative-number/create-request-otp", bearer, Some(body)).await
+    }
+
+    /// `alternative-number/create`, with `code` when given, as `bearer`.
+    async fn register(&self, bearer: Option<&str>, modem: &str, alternative: &str, code: Option<&str>) -> (StatusCode, Value) {
+        let mut body = json!({ "msisdn": modem, "alternativeMsisdn": alternative });
+        if let Some(code) = code {
+            body["code"] = json!(code);
+        }
+        self.call(Method::POST, "/digital/alternative-number/create", bearer, Some(body)).await
+    }
+
+    /// The latest modem registration SMS sent to `msisdn`, if any.
+    async fn registration_sms(&self, msisdn: &str) -> Option<Value> {
+        let uri = format!("/inbox?msisdn={msisdn}&purpose=modem-registration");
+        match self.call(Method::GET, &uri, None, None).await {
+            (StatusCode::OK, sms) => Some(sms),
+            (StatusCode::NOT_FOUND, _) => None,
+            (status, answer) => panic!("{uri}: {status} {answer}"),
+        }
+    }
+
+    async fn alternative_of(&self, modem: &str) -> (StatusCode, Value) {
+        self.post("alternative-number/", json!({ "msisdn": modem })).await
+    }
+}
+
 #[tokio::test]
-async fn the_owner_of_a_phone_registers_it_for_a_modem() {
-    let sandbox = &sandbox();
-    let create = |bearer: Option<String>, modem: &str, alternative: &str| {
-        let body = json!({ "msisdn": modem, "alternativeMsisdn": alternative });
-        async move { sandbox.call(Method::POST, "/digital/alternative-number/create", bearer.as_deref(), Some(body)).await }
-    };
-    let (status, _) = create(None, ROUTER, AMINA).await;
+async fn registering_an_alternative_number_takes_a_code_sent_to_the_modem() {
+    let sandbox = sandbox();
+    let (status, _) = sandbox.register(None, ROUTER, AMINA, None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let amina = sandbox.sign_in(AMINA).await;
     let juma = sandbox.sign_in(JUMA).await;
-    let (status, _) = create(Some(juma), ROUTER, AMINA).await;
-    assert_eq!(status, StatusCode::FORBIDDEN, "only one's own number");
-    let (status, answer) = create(Some(amina.clone()), MIFI, AMINA).await;
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(answer["message"]["en"], "This modem already has an alternative number.");
-    let (status, _) = create(Some(amina.clone()), "255799123456", AMINA).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
 
-    let (status, answer) = create(Some(amina.clone()), ROUTER, AMINA).await;
+    let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "no code: {answer}");
+    assert!(answer["message"]["en"].as_str().unwrap().contains("code we sent to the modem"), "{answer}");
+    assert!(answer["message"]["sw"].as_str().unwrap().contains("msimbo"), "{answer}");
+    let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some("123456")).await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)), "no code was sent");
+    assert_eq!(sandbox.alternative_of(ROUTER).await.0, StatusCode::NOT_FOUND, "nothing registered");
+
+    let (status, _) = sandbox.request_registration(None, ROUTER).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, answer) = sandbox.request_registration(Some(&amina), ROUTER).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer["message"]["en"].as_str().unwrap().contains("modem's web page"), "{answer}");
+    assert!(sandbox.registration_sms(AMINA).await.is_none(), "not sent to the caller");
+    let sms = sandbox.registration_sms(ROUTER).await.expect("sent to the modem");
+    assert_eq!(sms["about"], ROUTER);
+    let code = sms["code"].as_str().unwrap();
+    let text = sms["text"]["en"].as_str().unwrap();
+    assert!(text.contains(code) && text.contains("register 255 *** *** 001 as the alternative number"), "{text}");
+    assert!(sms["text"]["sw"].as_str().unwrap().contains("255 *** *** 001"), "{sms}");
+
+    let (status, _) = sandbox.register(Some(&juma), ROUTER, AMINA, Some(code)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "only one's own number");
+    let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(code)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["data"], json!({ "msisdn": ROUTER, "alternativeMsisdn": AMINA }));
-    let (status, answer) = sandbox.post("alternative-number/", json!({ "msisdn": ROUTER })).await;
+    let (status, answer) = sandbox.alternative_of(ROUTER).await;
     assert_eq!((status, answer["data"]["alternativeMsisdn"].as_str()), (StatusCode::OK, Some(AMINA)));
-    let (status, _) = create(Some(amina), ROUTER, AMINA).await;
-    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(code)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "the code is used");
+}
+
+#[tokio::test]
+async fn a_registration_code_serves_only_the_subscriber_who_asked_for_it() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let juma = sandbox.sign_in(JUMA).await;
+    sandbox.request_registration(Some(&amina), ROUTER).await;
+    let code = sandbox.registration_sms(ROUTER).await.unwrap()["code"].as_str().unwrap().to_owned();
+
+    let (status, answer) = sandbox.register(Some(&juma), ROUTER, JUMA, Some(&code)).await;
+    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)), "Amina's code");
+    assert_eq!(sandbox.alternative_of(ROUTER).await.0, StatusCode::NOT_FOUND);
+    let (status, _) = sandbox.request_registration(Some(&juma), ROUTER).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "one code a minute per modem, whoever asks");
+
+    let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(&code)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
+/// The modem check names the alternative number (the site masks it), but
+/// its 404 is the same for a number that is no subscriber as for one
+/// without an alternative number.
+#[tokio::test]
+async fn the_modem_check_answers_no_subscriber_as_no_alternative_number() {
+    let sandbox = sandbox();
+    let (status, without) = sandbox.alternative_of(ROUTER).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(sandbox.alternative_of(STRANGER).await, (status, without));
+}
+
+/// Asking for a registration code tells nobody which numbers are modems
+/// that can be registered: a number that is no subscriber, or one that has
+/// an alternative number, answers as one that can, now and later, and is
+/// sent nothing.
+#[tokio::test]
+async fn numbers_that_are_no_modem_to_register_answer_like_one() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let numbers = [ROUTER, MIFI, STRANGER];
+    let mut answers = Vec::new();
+    for modem in numbers {
+        answers.push(sandbox.request_registration(Some(&amina), modem).await);
+    }
+    assert!(answers.iter().all(|answer| *answer == answers[0] && answer.0 == StatusCode::OK), "{answers:?}");
+    for modem in numbers {
+        let (status, _) = sandbox.request_registration(Some(&amina), modem).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{modem}");
+    }
+    assert!(sandbox.registration_sms(MIFI).await.is_none() && sandbox.registration_sms(STRANGER).await.is_none());
+    let code = sandbox.registration_sms(ROUTER).await.unwrap()["code"].as_str().unwrap().to_owned();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for attempt in 1..=5 {
+        let mut answers = Vec::new();
+        for modem in numbers {
+            answers.push(sandbox.register(Some(&amina), modem, AMINA, Some(wrong)).await);
+        }
+        assert!(answers.iter().all(|answer| *answer == answers[0]), "wrong try {attempt}: {answers:?}");
+    }
+    let (_, answer) = sandbox.register(Some(&amina), STRANGER, AMINA, Some(wrong)).await;
+    assert_eq!(answer["message"]["en"], BURNT_CODE);
+    assert_eq!(sandbox.alternative_of(MIFI).await.1["data"]["alternativeMsisdn"], AMINA, "unchanged");
+}
+
+/// A code is sent only to a modem without an alternative number; one that
+/// got one since (through another channel of the operator) answers 409 to it.
+#[tokio::test]
+async fn a_modem_registered_since_its_code_was_sent_answers_409() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    sandbox.request_registration(Some(&amina), ROUTER).await;
+    let code = sandbox.registration_sms(ROUTER).await.unwrap()["code"].as_str().unwrap().to_owned();
+    sandbox
+        .sandbox
+        .db(|db| db.execute("UPDATE subscriber SET alternative_msisdn = ?1 WHERE msisdn = ?2", [JUMA, ROUTER]).map_err(SandboxError::from))
+        .await
+        .unwrap();
+    let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(&code)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(answer["message"]["en"], "This modem already has an alternative number.");
+    assert_eq!(sandbox.alternative_of(ROUTER).await.1["data"]["alternativeMsisdn"], JUMA);
 }
 
 #[tokio::test]
@@ -517,5 +687,123 @@ async fn the_inbox_page_lists_codes_with_no_script() {
     let html =
         String::from_utf8(axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec()).unwrap();
     assert!(html.contains(&code) && html.contains(JUMA), "{html}");
+    assert!(html.contains(&format!("{code} is your code to sign in to your account.")), "the SMS text: {html}");
     assert!(!html.contains("<script"));
+}
+
+/// What `Sandbox::open` refuses for the file at `path`: the error's text,
+/// which must name the file and what to do.
+fn refusal(dir: &TempDir, path: &std::path::Path) -> String {
+    let error = Sandbox::open(dir.path(), SandboxOptions::default()).err().expect("refused").to_string();
+    assert!(error.contains(&path.display().to_string()), "names the file: {error}");
+    assert!(error.contains("move it away") && error.contains("start over from the seed"), "says what to do: {error}");
+    error
+}
+
+fn random_bytes(len: usize) -> Vec<u8> {
+    let mut bytes = vec![0; len];
+    getrandom::fill(&mut bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn an_empty_database_file_is_refused_not_seeded_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    std::fs::write(&path, b"").unwrap();
+    assert!(refusal(&dir, &path).contains("is empty"));
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "left as it was");
+}
+
+#[test]
+fn a_file_of_random_bytes_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    let garbage = random_bytes(8192);
+    std::fs::write(&path, &garbage).unwrap();
+    assert!(refusal(&dir, &path).contains("cannot be read as a SQLite database"));
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+}
+
+#[test]
+fn a_database_of_other_tables_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.sqlite3");
+    rusqlite::Connection::open(&path).unwrap().execute_batch("CREATE TABLE note (text TEXT)").unwrap();
+    let error = refusal(&dir, &path);
+    assert!(error.contains("is not of the sandbox's schema: it lacks bundle_balance.expires_at INTEGER"), "{error}");
+    assert!(error.contains("it has note.text TEXT, which the sandbox does not know"), "{error}");
+}
+
+/// The database as a crash leaves it, with changes still in the write-ahead
+/// log (copied while the sandbox has it open, so nothing is checkpointed),
+/// and the token of the subscriber who made them.
+async fn crashed_copy() -> (TempDir, String) {
+    let running = sandbox();
+    let amina = running.sign_in(AMINA).await;
+    let (status, _) = running.buy(&amina, "data-daily-1gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK);
+    let copy = tempfile::tempdir().unwrap();
+    for name in ["sandbox.sqlite3", "sandbox.sqlite3-wal"] {
+        std::fs::copy(running.dir.path().join(name), copy.path().join(name)).unwrap();
+    }
+    (copy, amina)
+}
+
+#[tokio::test]
+async fn changes_left_in_the_write_ahead_log_by_a_crash_are_kept() {
+    let (copy, amina) = crashed_copy().await;
+    let reopened = Sandbox::open(copy.path(), SandboxOptions::default()).unwrap();
+    let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir: copy };
+    assert_eq!(again.airtime(&amina).await, 11_500, "the purchase in the log was replayed");
+}
+
+#[tokio::test]
+async fn a_damaged_write_ahead_log_is_refused_and_left_as_it_was() {
+    let (copy, _) = crashed_copy().await;
+    let path = copy.path().join("sandbox.sqlite3");
+    let wal = copy.path().join("sandbox.sqlite3-wal");
+    let garbage = random_bytes(4096);
+    std::fs::write(&wal, &garbage).unwrap();
+    let error = refusal(&copy, &path);
+    assert!(error.contains(&format!("damaged write-ahead log {}", wal.display())), "{error}");
+    assert_eq!(std::fs::read(&wal).unwrap(), garbage, "SQLite did not drop it");
+
+    std::fs::rename(&path, copy.path().join("moved-away.sqlite3")).unwrap();
+    let error = refusal(&copy, &path);
+    assert!(error.contains("is missing, but its write-ahead log"), "a log without its database: {error}");
+}
+
+/// A database made by the sandbox before the last change of its schema
+/// (requested_by and the SMS texts) is brought up to date with its data.
+#[tokio::test]
+async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
+    let first = sandbox();
+    let amina = first.sign_in(AMINA).await;
+    first.buy(&amina, "data-daily-1gb", "AIRTIME", "").await;
+    let TestSandbox { app, sandbox, dir } = first;
+    drop((app, sandbox));
+    let path = dir.path().join("sandbox.sqlite3");
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "ALTER TABLE one_time_code DROP COLUMN requested_by;
+             ALTER TABLE inbox DROP COLUMN text_en;
+             ALTER TABLE inbox DROP COLUMN text_sw;
+             PRAGMA user_version = 0;",
+        )
+        .unwrap();
+
+    let reopened = Sandbox::open(dir.path(), SandboxOptions::default()).unwrap();
+    let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir };
+    assert_eq!(again.airtime(&amina).await, 11_500, "kept");
+    let version = again.sandbox.db(|db| db.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0)).map_err(SandboxError::from));
+    assert_eq!(version.await.unwrap(), 1);
+    again.request_registration(Some(&amina), ROUTER).await;
+    assert!(again.registration_sms(ROUTER).await.is_some(), "the new columns are there");
+
+    let TestSandbox { app, sandbox, dir } = again;
+    drop((app, sandbox));
+    rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 2).unwrap();
+    assert!(refusal(&dir, &path).contains("was made by a newer sandbox (schema version 2; this one knows up to 1)"));
 }

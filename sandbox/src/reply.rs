@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::SandboxError;
-use super::domain::{InvalidInput, Msisdn};
+use super::domain::InvalidInput;
 
 /// A message meant for people, in both languages of the site.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -67,16 +67,6 @@ impl ApiError {
             Text::owned(
                 format!("Please wait {wait_secs} {unit} before requesting a new code."),
                 format!("Tafadhali subiri sekunde {wait_secs} kabla ya kuomba msimbo mpya."),
-            ),
-        )
-    }
-
-    pub fn unknown_number(msisdn: &Msisdn) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            Text::owned(
-                format!("The number {msisdn} is not a subscriber of this network."),
-                format!("Namba {msisdn} si mteja wa mtandao huu."),
             ),
         )
     }
