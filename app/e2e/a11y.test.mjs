@@ -83,15 +83,19 @@ for (const lang of ["en", "sw"]) {
 }
 
 /**
- * Signs `browserContext` in as Amina through the endpoints (a subscriber
- * session and a CPM session), the way the page's script does.
+ * Signs `browserContext` in through the endpoints, the way the page's
+ * script does: a subscriber session for Amina and a CPM session for Juma
+ * (a number gets one code a minute, whatever it is for).
  */
 async function signIn(browserContext) {
   const send = (path, data) => browserContext.request.post(site.base + path, { data, headers: { origin: site.base } });
-  const code = async () => (await (await browserContext.request.get(`${site.base}/sandbox/inbox?msisdn=255754000001`)).json()).code;
-  for (const [request, validate] of [["/api/auth/request-otp", "/api/auth/validate-otp"], ["/api/cpm/request-otp", "/api/cpm/validate-otp"]]) {
-    assert.equal((await send(request, { msisdn: "0754000001" })).status(), 200, request);
-    assert.equal((await send(validate, { msisdn: "0754000001", code: await code() })).status(), 200, validate);
+  const code = async (msisdn) => (await (await browserContext.request.get(`${site.base}/sandbox/inbox?msisdn=${msisdn}`)).json()).code;
+  for (const [request, validate, msisdn] of [
+    ["/api/auth/request-otp", "/api/auth/validate-otp", "255754000001"],
+    ["/api/cpm/request-otp", "/api/cpm/validate-otp", "255754000002"],
+  ]) {
+    assert.equal((await send(request, { msisdn })).status(), 200, request);
+    assert.equal((await send(validate, { msisdn, code: await code(msisdn) })).status(), 200, validate);
   }
 }
 
