@@ -1,8 +1,11 @@
 // Subscriber self-service in the browser, against the built-in operator
 // sandbox: the login dialog, balances, a purchase for a friend (with and
-// without JavaScript), Swahili validation, customer permission management.
+// without JavaScript), a session lapsing before a purchase, Swahili
+// validation, customer permission management, modem bundles and
+// registering a modem's alternative number.
 // Each test starts its own server: a fresh sandbox, so no code was sent to
-// any number yet (the sandbox allows one code a minute per number).
+// any number yet (the server and the sandbox allow one code a minute per
+// number, so a test that needs a second code for a number waits for it).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
@@ -260,13 +263,24 @@ async function buy(page, bundle) {
   await page.getByRole("button", { name: /^(Buy bundle|Nunua kifurushi)$/ }).click();
 }
 
-/** The toast of `type` saying `text`; it closes itself, so it is closed here once seen. */
-async function toast(page, type, title, text) {
+/** The toast of `type` saying `text` (behind a modal dialog too, where it cannot be clicked). */
+async function seeToast(page, type, title, text) {
   const shown = page.locator(`.toast-${type}`, { hasText: text });
   await shown.waitFor();
   assert.equal(await shown.locator(".toast-title").textContent(), title);
   assert.equal(await shown.locator(".toast-text").textContent(), text);
+  return shown;
+}
+
+/** The toast of `type` saying `text`; it closes itself, so it is closed here once seen. */
+async function toast(page, type, title, text) {
+  const shown = await seeToast(page, type, title, text);
   await shown.getByRole("button").click();
+}
+
+/** Errors the browser reports besides the answers that said no on purpose (`statuses`, e.g. "401|404"). */
+function unexpected(errors, statuses) {
+  return errors.filter((error) => !new RegExp(`status of (${statuses})`).test(error));
 }
 
 test("spec §8 purchase outcomes as toasts: the operator's message, the fallbacks, balances failing, a lapsed session", async () => {
@@ -298,11 +312,17 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
     await page.locator(".airtime-balance").filter({ hasText: "TSh 12,500" }).waitFor();
     await hydrated(page);
 
+    // The operator ending the session: the visitor stays on the page, asked to log in again.
     await failNext(site, "api/v1/gsm-static-bundles/purchase", 401);
     await buy(page, "Daily Internet 1GB");
-    await toast(page, "error", "Error", "Your session has expired. Please log in again.");
-    await page.waitForURL(site.base + "/");
+    await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
+    const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
+    await dialog.getByText("Your session has expired. Please log in again.").waitFor();
+    assert.equal(page.url(), site.base + "/account");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
     await page.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
+    assert.ok(await page.locator("label.choice", { hasText: "Daily Internet 1GB" }).locator("input").isChecked(), "the choice stays");
     await context.close();
   });
 });
@@ -359,7 +379,7 @@ test("spec §8 sign-in failures: the code request failing, a wrong code, custome
   });
 });
 
-test("modem bundles: the code goes to the masked alternative number, a bundle is bought for the modem; a modem without one gets this number", async () => {
+test("modem bundles: the code goes to the masked alternative number, a bundle is bought for the modem", async () => {
   await withSite(async (site) => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -375,7 +395,7 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
     await toast(page, "error", "Error", "Something went wrong.");
 
     await modem.getByRole("button", { name: "Continue" }).click();
-    await modem.getByText("We will send the code to the number registered for this modem: **** *** 001.").waitFor();
+    await modem.getByText("We will send the code to the number registered for this modem: 2557•••••001.").waitFor();
     await modem.getByRole("button", { name: "Send the code" }).click();
     await toast(page, "warning", "Success", "Sent The OTP to your Phone Number.");
     await enterCode(site, modem.getByLabel("Code for the modem"), AMINA.international);
@@ -393,13 +413,130 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
 
     await modem.getByRole("button", { name: "Finish with this modem" }).click();
     assert.equal(await page.evaluate(() => sessionStorage.getItem("modemBundle")), null);
-    await modem.getByLabel("Modem number").fill("0754000011");
+    await modem.getByLabel("Modem number").waitFor();
+    // The browser reports the check that failed on purpose; nothing else may fail.
+    assert.deepEqual(unexpected(errors, "500"), []);
+    await context.close();
+  });
+});
+
+test("a modem without an alternative number: a code read on the modem registers this number, then the modem signs in with a code sent to it", async () => {
+  await withSite(async (site) => {
+    const MODEM = { local: "0754 000 011", international: "255754000011" };
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.base + "/account");
+    await hydrated(page);
+    await signIn(site, page.getByRole("main"), AMINA);
+    const modem = page.getByRole("region", { name: "Bundles for a modem or router" });
+    await modem.getByLabel("Modem number").fill(MODEM.local);
     await modem.getByRole("button", { name: "Continue" }).click();
     await modem.getByText("No phone number is registered for this modem yet.").waitFor();
+    await modem.getByText("we first send a code to the modem's own number").waitFor();
+
+    await modem.getByRole("button", { name: "Send a code to the modem" }).click();
+    await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
+    const code = modem.getByLabel("Code from the modem");
+    await code.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
+    await modem.getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`).waitFor();
+    assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled());
+    // The code went to the modem's own line (its web page's SMS inbox), not to the visitor's phone.
+    await enterCode(site, code, MODEM.international);
     await modem.getByRole("button", { name: "Register my number for this modem" }).click();
-    await modem.getByText("We will send the code to the number registered for this modem: **** *** 001.").waitFor();
-    // The browser reports the answers that said no (the check failed on purpose, the unregistered modem); nothing else may fail.
-    assert.deepEqual(errors.filter((e) => !/status of (404|500)/.test(e)), []);
+    await toast(page, "warning", "Success", "Your number is now registered for this modem.");
+    await modem.getByText("We will send the code to the number registered for this modem: 2557•••••001.").waitFor();
+
+    // Codes for the modem go out once a minute, the registration code included.
+    assert.ok(await modem.getByRole("button", { name: /^Send the code in \d+ s$/ }).isDisabled());
+    await modem.getByRole("button", { name: "Send the code", exact: true }).click({ timeout: 75_000 });
+    await toast(page, "warning", "Success", "Sent The OTP to your Phone Number.");
+    await modem.getByText("The 6-digit code we sent by SMS to 2557•••••001.").waitFor();
+    await enterCode(site, modem.getByLabel("Code for the modem"), AMINA.international);
+    await modem.getByRole("button", { name: "Confirm" }).click();
+    await modem.getByText(`You can now buy a bundle for the modem ${MODEM.local}.`).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("modemBundle")), MODEM.international);
+    // The browser reports the check of the modem without an alternative number; nothing else may fail.
+    assert.deepEqual(unexpected(errors, "404"), []);
+    await context.close();
+  });
+});
+
+/**
+ * Ends the session of `context` as logging out in another tab does: the
+ * server forgets it, while this browser keeps its (now dead) session cookie.
+ */
+async function endSessionElsewhere(context, site) {
+  const cookies = await context.cookies();
+  const response = await context.request.post(`${site.base}/api/auth/logout`, { headers: { origin: site.base }, data: {} });
+  assert.equal(response.status(), 200);
+  await context.addCookies(cookies);
+}
+
+/** Whether the purchase form still holds `bundle`, for a friend numbered `friend`, paid with `channel`. */
+async function assertChoiceKept(page, bundle, friend, channel) {
+  assert.ok(await page.locator("label.choice", { hasText: bundle }).locator("input").isChecked(), `${bundle} still chosen`);
+  assert.ok(await page.locator('input[name="recipient"][value="friend"]').isChecked(), "still for a friend");
+  assert.equal(await page.locator('input[name="subscriber"]').inputValue(), friend);
+  assert.ok(await page.locator(`input[name="purchaseChannel"][value="${channel}"]`).isChecked(), `still paid with ${channel}`);
+}
+
+test("a session that ended before Buy: the login dialog opens on the page, the choice stays, and after signing in again the purchase goes through; in Swahili too", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(site.base + "/account");
+    await hydrated(page);
+    const firstCodeAt = Date.now();
+    await signIn(site, page.getByRole("main"), AMINA);
+    await page.locator(".airtime-balance").filter({ hasText: "TSh 12,500" }).waitFor();
+    await page.getByRole("radio", { name: new RegExp(BUNDLE) }).check();
+    await page.getByRole("radio", { name: "A friend" }).check();
+    await page.getByLabel("Friend's phone number").fill("0754 000 002");
+    await page.getByRole("radio", { name: "M-Pesa" }).check();
+
+    await endSessionElsewhere(context, site);
+    await page.getByRole("button", { name: "Buy bundle" }).click();
+    await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
+    const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
+    await dialog.getByText("Your session has expired. Please log in again.").waitFor();
+    assert.equal(page.url(), site.base + "/account", "the page stays");
+    await assertChoiceKept(page, BUNDLE, "0754 000 002", "MPESA");
+
+    // The same in Swahili, for Juma in a browser of his own.
+    const swContext = await browser.newContext();
+    const sw = await swContext.newPage();
+    await sw.goto(site.base + "/sw/account");
+    await hydrated(sw);
+    const main = sw.getByRole("main");
+    await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
+    await main.getByRole("button", { name: "Tuma msimbo" }).click();
+    await enterCode(site, main.getByLabel("Msimbo wa uthibitisho"), JUMA.international);
+    await main.getByRole("button", { name: "Ingia", exact: true }).click();
+    await sw.getByRole("radio", { name: /Intaneti ya Siku 500MB/ }).check();
+    await endSessionElsewhere(swContext, site);
+    await sw.getByRole("button", { name: "Nunua kifurushi" }).click();
+    await seeToast(sw, "error", "Hitilafu", "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.");
+    await sw.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" }).getByText("Muda wako wa kuingia umekwisha. Tafadhali ingia tena.").waitFor();
+    assert.equal(sw.url(), site.base + "/sw/account");
+    await swContext.close();
+
+    // Amina signs in again in the dialog, once her number may get another code.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstCodeAt + 61_000 - Date.now())));
+    await signIn(site, dialog, AMINA);
+    await dialog.waitFor({ state: "detached" });
+    assert.equal(page.url(), site.base + "/account");
+    await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
+    const hint = page.getByRole("status").filter({ hasText: "You are signed in again and nothing has been bought yet. Check your choice and press Buy bundle." });
+    await hint.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("signed-in-again")), true, "the hint is read out where the visitor is");
+    await assertChoiceKept(page, BUNDLE, "0754 000 002", "MPESA");
+    await page.getByRole("button", { name: "Buy bundle" }).click();
+    await toast(page, "warning", "Success", "Your Request has being received.");
+    await hint.waitFor({ state: "detached" });
+    assert.deepEqual(unexpected(errors, "401"), []);
     await context.close();
   });
 });

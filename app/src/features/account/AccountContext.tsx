@@ -1,12 +1,13 @@
 /**
  * The signed-in subscriber and what the self-service screens do with the
  * page around them: show notices as toasts, fetch the page again after
- * signing in or out, replace the balances shown, open the login dialog.
+ * signing in or out, replace the balances shown, open the login dialog
+ * (also over a form whose session lapsed, so its input is kept).
  *
  * The app provides the actions (`ClientApp` in the browser; nothing on the
  * server) and the toasts, so this feature imports no other feature.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Notice, Subscriber } from "../../contract";
 import { useSite } from "../../app/site";
@@ -40,11 +41,22 @@ export interface Account {
   signedOut(redirect: string): Promise<void>;
   /**
    * A call that did not work: its notice as a toast ("Something went wrong"
-   * when it has none); a 401 means the session is over (spec §4), so the
-   * browser goes home signed out.
+   * when it has none). A 401 means the session is over (spec §4): the
+   * browser goes home signed out. A form whose input is worth keeping
+   * passes `signedInAgain` instead: the page stays as it is (the header
+   * shows "Log in"), the login dialog opens over it saying why (spec §8
+   * "Your session has expired"), and `signedInAgain` runs once the visitor
+   * has signed in there.
    */
-  failed(answer: Answer<unknown>): Promise<void>;
+  failed(answer: Answer<unknown>, signedInAgain?: () => void): Promise<void>;
   setSubscriber(subscriber: Subscriber | null): void;
+}
+
+/** A login dialog: where to go after signing in, why it opened, and what runs then. */
+interface Login {
+  after?: string;
+  reason?: Notice;
+  signedInAgain?: () => void;
 }
 
 const noActions: AccountActions = { refresh: async () => {}, setSubscriber: () => {} };
@@ -84,7 +96,11 @@ export function AccountProvider({
 }) {
   const { t } = useTranslation();
   const { lang } = useSite();
-  const [login, setLogin] = useState<{ after?: string } | null>(null);
+  const [login, setLogin] = useState<Login | null>(null);
+  // The subscriber whose session lapsed under a form kept on the page: the
+  // header shows them signed out until the page has a fresh subscriber.
+  const [lapsed, setLapsed] = useState<Subscriber | null>(null);
+  const shownSubscriber = subscriber === lapsed ? null : subscriber;
   const signedIn = useCallback(
     async (after?: string) => {
       forgetModem();
@@ -100,24 +116,28 @@ export function AccountProvider({
       await actions.refresh(redirect);
     };
     return {
-      subscriber,
+      subscriber: shownSubscriber,
       notify,
       openLogin: (after) => setLogin({ after }),
       signedIn,
       signedOut,
-      failed: async (answer) => {
-        notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
-        if (answer.status === 401) await signedOut(localePath(lang, "/"));
+      failed: async (answer, signedInAgain) => {
+        const notice = answer.body.notice ?? { type: "error", key: "somethingWentWrong" };
+        notify(notice);
+        if (answer.status !== 401) return;
+        if (!signedInAgain) return signedOut(localePath(lang, "/"));
+        setLapsed(subscriber);
+        setLogin({ reason: notice, signedInAgain });
       },
       setSubscriber: actions.setSubscriber,
     };
-  }, [subscriber, notify, signedIn, actions, lang]);
+  }, [subscriber, shownSubscriber, notify, signedIn, actions, lang]);
 
   // triggerAuthDialog: a purchase link (`data-purchase`) opens the dialog
   // for a signed-out visitor instead of leaving the page. The capture phase
   // runs before the router's own click handling, which then stands back.
   useEffect(() => {
-    if (subscriber) return;
+    if (shownSubscriber) return;
     const onClick = (event: MouseEvent) => {
       const link = event.target instanceof Element ? event.target.closest("a[data-purchase]") : null;
       if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -126,20 +146,37 @@ export function AccountProvider({
     };
     document.addEventListener("click", onClick, true);
     return () => document.removeEventListener("click", onClick, true);
-  }, [subscriber]);
+  }, [shownSubscriber]);
 
   return (
     <AccountContext.Provider value={account}>
       {children}
       {login && (
         <LoginDialog
+          reason={login.reason}
           onClose={() => setLogin(null)}
           onSignedIn={async () => {
             await signedIn(login.after);
             setLogin(null);
+            login.signedInAgain?.();
           }}
         />
       )}
     </AccountContext.Provider>
+  );
+}
+
+/**
+ * What a form kept through a lapsed session says once its visitor has
+ * signed in again in the dialog. It takes focus when it appears (after the
+ * dialog has handed focus back), so it is read out where the visitor is.
+ */
+export function SignedInAgain({ text }: { text: string }) {
+  const line = useRef<HTMLParagraphElement>(null);
+  useEffect(() => line.current?.focus(), []);
+  return (
+    <p ref={line} tabIndex={-1} className="form-message form-message-info signed-in-again" role="status">
+      {text}
+    </p>
   );
 }

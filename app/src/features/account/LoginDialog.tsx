@@ -3,19 +3,24 @@
  * inside and the page behind inert; Escape or the close button closes it,
  * and focus goes back to what opened it (or, once signed in, to the header's
  * account link that replaced it). Notices show inside the dialog: a toast
- * behind a modal would be hidden from assistive technology.
+ * behind a modal would be hidden from assistive technology. So does the
+ * `reason` it opened for (a lapsed session), as the dialog's description.
  */
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import type { Notice } from "../../contract";
+import { withFullStop } from "../../format";
+import { noticeText } from "./notices";
 import { LoginFlow } from "./SignIn";
 
 /** The header's account control: "Log in", or the subscriber's name once signed in. */
 export const ACCOUNT_CONTROL_ID = "account-control";
 
-export function LoginDialog({ onClose, onSignedIn }: { onClose(): void; onSignedIn(): Promise<void> }) {
+export function LoginDialog({ reason, onClose, onSignedIn }: { reason?: Notice; onClose(): void; onSignedIn(): Promise<void> }) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useId();
+  const description = useId();
 
   useEffect(() => {
     const element = dialog.current;
@@ -34,6 +39,7 @@ export function LoginDialog({ onClose, onSignedIn }: { onClose(): void; onSigned
       ref={dialog}
       className="login-dialog"
       aria-labelledby={title}
+      aria-describedby={reason ? description : undefined}
       onCancel={(event) => {
         event.preventDefault();
         onClose();
@@ -50,6 +56,11 @@ export function LoginDialog({ onClose, onSignedIn }: { onClose(): void; onSigned
             ×
           </button>
         </div>
+        {reason && (
+          <p id={description} className={`dialog-reason form-message form-message-${reason.type}`}>
+            {withFullStop(noticeText(reason, t))}
+          </p>
+        )}
         <LoginFlow onSignedIn={onSignedIn} />
       </div>
     </dialog>

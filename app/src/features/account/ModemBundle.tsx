@@ -1,35 +1,59 @@
 /**
  * Buying for a modem (spec §2 modem-bundle flow, §4): a modem cannot read
  * an SMS, so its code goes to the phone number registered as its
- * alternative. Check the modem's number, ask for a code (modems false, otps
+ * alternative. Check the modem's number (the server shows the alternative
+ * number only masked, `2557•••••001`), ask for a code (modems false, otps
  * true), enter it; then the modem-bundle marker goes into session storage
- * and bundles can be bought for the modem. A modem without an alternative
- * number gets the signed-in number registered (registeringNewNumber).
+ * and bundles can be bought for the modem.
  *
- * Each step's answer lives only in the page, so this needs JavaScript.
+ * A modem without an alternative number gets the signed-in number
+ * registered (registeringNewNumber) once the visitor shows the modem is
+ * with them: a code goes to the modem's own number, they read it on the
+ * modem's web page and enter it here (registering).
+ *
+ * Each step's answer lives only in the page, so this needs JavaScript. A
+ * session that lapses on the way opens the login dialog over the step,
+ * which stays as it was.
  */
-import { useEffect, useId, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import type { Bundle } from "../../contract";
-import { MODEM_BUNDLE_KEY, useAccount } from "./AccountContext";
+import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
-import { localMsisdn, maskMsisdn } from "./msisdn";
+import type { Answer } from "./api";
+import { localMsisdn } from "./msisdn";
 import { PurchaseForm } from "./PurchaseForm";
 import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
 
-type Step =
-  | { step: "number" }
-  /** The modem has an alternative number (the `modems` flag). */
-  | { step: "modems"; msisdn: string; alternativeMsisdn: string }
-  | { step: "registeringNewNumber"; msisdn: string }
-  /** A code went to the alternative number (the `otps` flag). */
-  | { step: "otps"; msisdn: string; alternativeMsisdn: string }
-  | { step: "modemBundle"; msisdn: string };
-
+/** A modem and its alternative number as the server shows it: masked, and shown as given. */
 interface Alternative {
   msisdn: string;
-  alternativeMsisdn: string;
+  alternativeMasked: string;
 }
+
+export type Step =
+  | { step: "number" }
+  /** The modem has an alternative number (the `modems` flag). */
+  | ({ step: "modems" } & Alternative)
+  | { step: "registeringNewNumber"; msisdn: string }
+  /** A code went to the modem's own number, to register the visitor's number with. */
+  | { step: "registering"; msisdn: string }
+  /** A code went to the alternative number (the `otps` flag). */
+  | ({ step: "otps" } & Alternative)
+  | { step: "modemBundle"; msisdn: string };
+
+/** What a step may do with the flow. */
+export interface Flow {
+  go(step: Step): void;
+  /** A call that did not work; a lapsed session keeps the step (see `Account.failed`). */
+  failed(answer: Answer<unknown>): Promise<void>;
+  /** Seconds before another code may go out for this modem: one a minute, whatever it is for. */
+  waitFor(msisdn: string): number;
+  codeSent(msisdn: string): void;
+}
+
+/** What takes focus when a step is shown: its field, or the sentence that opens it. */
+const STEP_FOCUS = "input:not([type=hidden]), .step-intro";
 
 const noChange = () => () => {};
 
@@ -63,19 +87,52 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
   const { t } = useTranslation();
   const { failed } = useAccount();
   const [state, setState] = useState<Step>({ step: "number" });
+  const [signedInAgain, setSignedInAgain] = useState(false);
+  const [codeFor, setCodeFor] = useState<string | null>(null);
   const [left, startCountdown] = useCountdown();
+  const container = useRef<HTMLDivElement>(null);
+  const stepShown = useRef(state);
 
   // A modem signed in earlier in this tab (the page reloads after a purchase).
   useEffect(() => {
     const modem = storedModem();
-    if (modem) setState({ step: "modemBundle", msisdn: modem });
+    if (modem) {
+      stepShown.current = { step: "modemBundle", msisdn: modem };
+      setState(stepShown.current);
+    }
   }, []);
 
-  const codeSent = ({ msisdn, alternativeMsisdn }: Alternative) => {
-    setState({ step: "otps", msisdn, alternativeMsisdn });
-    startCountdown();
-  };
+  // A step shown after the first takes focus: the clicked button has gone with the last one.
+  useEffect(() => {
+    if (stepShown.current === state) return;
+    stepShown.current = state;
+    container.current?.querySelector<HTMLElement>(STEP_FOCUS)?.focus();
+  }, [state]);
 
+  const flow: Flow = {
+    go: (next) => {
+      setSignedInAgain(false);
+      setState(next);
+    },
+    failed: (answer) => failed(answer, () => setSignedInAgain(true)),
+    waitFor: (msisdn) => (msisdn === codeFor ? left : 0),
+    codeSent: (msisdn) => {
+      setCodeFor(msisdn);
+      startCountdown();
+    },
+  };
+  return (
+    <div ref={container}>
+      {signedInAgain && <SignedInAgain text={t("modem.signedInAgain")} />}
+      <ModemStep state={state} flow={flow} bundles={bundles} />
+    </div>
+  );
+}
+
+/** One step of the flow. */
+export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; bundles: Bundle[] }) {
+  const { t } = useTranslation();
+  const anotherModem = <AnotherModem onClick={() => flow.go({ step: "number" })} />;
   switch (state.step) {
     case "number":
       return (
@@ -83,10 +140,10 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
           action="/api/modem/check"
           read={readNumber}
           onAnswer={(answer, sent) => {
-            const { msisdn, alternativeMsisdn } = answer.body;
-            if (answer.ok && msisdn && alternativeMsisdn) setState({ step: "modems", msisdn, alternativeMsisdn });
-            else if (answer.status === 404) setState({ step: "registeringNewNumber", msisdn: String(sent.msisdn) });
-            else return failed(answer);
+            const { msisdn, alternativeMasked } = answer.body;
+            if (answer.ok && msisdn && alternativeMasked) flow.go({ step: "modems", msisdn, alternativeMasked });
+            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: String(sent.msisdn) });
+            else return flow.failed(answer);
           }}
           submitLabel={t("modem.check")}
         >
@@ -96,70 +153,50 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
     case "modems":
       return (
         <>
-          <p>{t("modem.alternative", { number: maskMsisdn(state.alternativeMsisdn) })}</p>
-          <RequestModemCode alternative={state} onSent={codeSent} />
-          <AnotherModem onClick={() => setState({ step: "number" })} />
+          <p className="step-intro" tabIndex={-1}>
+            {t("modem.alternative", { number: state.alternativeMasked })}
+          </p>
+          <RequestModemCode alternative={state} flow={flow} />
+          {anotherModem}
         </>
       );
     case "registeringNewNumber":
       return (
         <>
-          <p>{t("modem.notRegistered")}</p>
-          <ApiForm<Alternative>
-            action="/api/alternative-number"
-            read={() => ({ body: { msisdn: state.msisdn } })}
-            onAnswer={(answer) => {
-              const { msisdn, alternativeMsisdn } = answer.body;
-              if (answer.ok && msisdn && alternativeMsisdn) setState({ step: "modems", msisdn, alternativeMsisdn });
-              else return failed(answer);
-            }}
-            submitLabel={t("modem.register")}
-          >
-            <input type="hidden" name="msisdn" value={state.msisdn} />
-          </ApiForm>
-          <AnotherModem onClick={() => setState({ step: "number" })} />
+          <p className="step-intro" tabIndex={-1}>
+            {t("modem.notRegistered")}
+          </p>
+          <p>{t("modem.registerIntro")}</p>
+          <RequestRegistrationCode msisdn={state.msisdn} flow={flow} />
+          {anotherModem}
+        </>
+      );
+    case "registering":
+      return (
+        <>
+          <RegistrationCode msisdn={state.msisdn} flow={flow} />
+          {anotherModem}
         </>
       );
     case "otps":
       return (
         <>
-          <ApiForm<{ modem: string }>
-            action="/api/modem/validate-otp"
-            read={readCode}
-            onAnswer={(answer) => {
-              if (!answer.ok) return failed(answer);
-              const modem = answer.body.modem ?? state.msisdn;
-              try {
-                sessionStorage.setItem(MODEM_BUNDLE_KEY, modem);
-              } catch {
-                // without storage the marker lasts as long as the page
-              }
-              setState({ step: "modemBundle", msisdn: modem });
-            }}
-            submitLabel={t("modem.verify")}
-          >
-            <input type="hidden" name="msisdn" value={state.msisdn} />
-            <CodeField label={t("modem.code")} hint={t("account.codeHint", { number: maskMsisdn(state.alternativeMsisdn) })} />
-          </ApiForm>
-          <ResendForm
-            action="/api/modem/request-otp"
-            fields={{ msisdn: state.msisdn, alternativeMsisdn: state.alternativeMsisdn }}
-            left={left}
-            onSent={startCountdown}
-          />
-          <AnotherModem onClick={() => setState({ step: "number" })} />
+          <ModemCode alternative={state} flow={flow} />
+          {anotherModem}
         </>
       );
     case "modemBundle":
       return (
         <>
-          <p role="status">{t("modem.signedIn", { number: localMsisdn(state.msisdn) })}</p>
+          <p className="step-intro" tabIndex={-1} role="status">
+            {t("modem.signedIn", { number: localMsisdn(state.msisdn) })}
+          </p>
           <PurchaseForm bundles={bundles} forModem={state.msisdn} />
           <AnotherModem
             label={t("modem.done")}
             onClick={() => {
               sessionStorage.removeItem(MODEM_BUNDLE_KEY);
-              setState({ step: "number" });
+              flow.go({ step: "number" });
             }}
           />
         </>
@@ -167,20 +204,104 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
   }
 }
 
-function RequestModemCode({ alternative, onSent }: { alternative: Alternative; onSent(alternative: Alternative): void }) {
+/** A code for the modem, to its alternative number, which the server looks up. */
+function RequestModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow }) {
   const { t } = useTranslation();
-  const { notify, failed } = useAccount();
+  const { notify } = useAccount();
+  const { msisdn } = alternative;
+  const wait = flow.waitFor(msisdn);
+  return (
+    <ApiForm<Alternative>
+      action="/api/modem/request-otp"
+      read={() => ({ body: { msisdn } })}
+      onAnswer={(answer) => {
+        if (!answer.ok) return flow.failed(answer);
+        notify(answer.body.notice ?? { type: "warning", key: "otpSent" });
+        flow.codeSent(msisdn);
+        flow.go({ step: "otps", msisdn, alternativeMasked: answer.body.alternativeMasked ?? alternative.alternativeMasked });
+      }}
+      disabled={wait > 0}
+      submitLabel={wait > 0 ? t("modem.sendCodeIn", { seconds: wait }) : t("modem.sendCode")}
+    />
+  );
+}
+
+function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow }) {
+  const { t } = useTranslation();
+  const { msisdn } = alternative;
+  return (
+    <>
+      <ApiForm<{ modem: string }>
+        action="/api/modem/validate-otp"
+        read={readCode}
+        onAnswer={(answer) => {
+          if (!answer.ok) return flow.failed(answer);
+          const modem = answer.body.modem ?? msisdn;
+          try {
+            sessionStorage.setItem(MODEM_BUNDLE_KEY, modem);
+          } catch {
+            // without storage the marker lasts as long as the page
+          }
+          flow.go({ step: "modemBundle", msisdn: modem });
+        }}
+        submitLabel={t("modem.verify")}
+      >
+        <input type="hidden" name="msisdn" value={msisdn} />
+        <CodeField label={t("modem.code")} hint={t("account.codeHint", { number: alternative.alternativeMasked })} />
+      </ApiForm>
+      <ResendForm action="/api/modem/request-otp" fields={{ msisdn }} left={flow.waitFor(msisdn)} onSent={() => flow.codeSent(msisdn)} />
+    </>
+  );
+}
+
+/** Registering, first step: a code to the modem's own number. */
+function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
+  const { t } = useTranslation();
+  const { notify } = useAccount();
+  const wait = flow.waitFor(msisdn);
   return (
     <ApiForm
-      action="/api/modem/request-otp"
-      read={() => ({ body: { msisdn: alternative.msisdn, alternativeMsisdn: alternative.alternativeMsisdn } })}
+      action="/api/alternative-number/request-otp"
+      read={() => ({ body: { msisdn } })}
       onAnswer={(answer) => {
-        if (!answer.ok) return failed(answer);
-        notify(answer.body.notice ?? { type: "warning", key: "otpSent" });
-        onSent(alternative);
+        if (!answer.ok) return flow.failed(answer);
+        notify(answer.body.notice ?? { type: "warning", key: "modemCodeSent" });
+        flow.codeSent(msisdn);
+        flow.go({ step: "registering", msisdn });
       }}
-      submitLabel={t("modem.sendCode")}
+      disabled={wait > 0}
+      submitLabel={wait > 0 ? t("modem.sendModemCodeIn", { seconds: wait }) : t("modem.sendModemCode")}
     />
+  );
+}
+
+/** Registering, second step: the code read on the modem registers the visitor's number as its alternative. */
+function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
+  const { t } = useTranslation();
+  const { notify } = useAccount();
+  return (
+    <>
+      <ApiForm<Alternative>
+        action="/api/alternative-number"
+        read={readCode}
+        onAnswer={(answer) => {
+          const { alternativeMasked } = answer.body;
+          if (!answer.ok || !alternativeMasked) return flow.failed(answer);
+          notify(answer.body.notice ?? { type: "warning", key: "modemRegistered" });
+          flow.go({ step: "modems", msisdn: answer.body.msisdn ?? msisdn, alternativeMasked });
+        }}
+        submitLabel={t("modem.register")}
+      >
+        <input type="hidden" name="msisdn" value={msisdn} />
+        <CodeField label={t("modem.modemCode")} hint={t("modem.modemCodeHint", { number: localMsisdn(msisdn) })} />
+      </ApiForm>
+      <ResendForm
+        action="/api/alternative-number/request-otp"
+        fields={{ msisdn }}
+        left={flow.waitFor(msisdn)}
+        onSent={() => flow.codeSent(msisdn)}
+      />
+    </>
   );
 }
 

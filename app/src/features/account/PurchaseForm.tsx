@@ -4,13 +4,17 @@
  * flow) and paid how. With JavaScript the answer shows as a toast, the
  * balances are read again and the page reloads after `reloadAfterMs` (spec
  * §4: 5 s); without it the form posts and the next page shows the notice.
+ *
+ * A session that lapsed before the purchase (spec §8 "Your session has
+ * expired") does not cost the visitor their choice: the login dialog opens
+ * over the page and the form stays as it was.
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Bundle, Subscriber } from "../../contract";
 import { formatTzs } from "../../format";
 import { useSite } from "../../app/site";
-import { useAccount } from "./AccountContext";
+import { SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm, type Read } from "./ApiForm";
 import { callApi } from "./api";
 import { parseMsisdn } from "./msisdn";
@@ -39,6 +43,7 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
   const { lang } = useSite();
   const account = useAccount();
   const [reloading, setReloading] = useState(false);
+  const [signedInAgain, setSignedInAgain] = useState(false);
   const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const id = useId();
   useEffect(() => () => clearTimeout(reloadTimer.current), []);
@@ -57,9 +62,16 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
       className="purchase-form"
       read={(fields) => readPurchase(fields, Boolean(forModem))}
       onAnswer={async (answer) => {
+        setSignedInAgain(false);
         // Spec §8: a purchase that fails unexpectedly (no answer at all) is "Something is not right!".
         if (answer.status === 0) answer.body.notice = { type: "error", key: "notRight" };
-        if (!answer.ok) return account.failed(answer);
+        // Signed in again after a lapsed session, the visitor presses Buy once
+        // more, told so beside the button: the purchase is not sent by itself,
+        // as it spends money, perhaps from another number than before, and
+        // the visitor may have changed their mind while signing in. A modem's
+        // sign-in ended with the session, so its purchase cannot go on: that
+        // visitor is signed out as after any other lapsed call.
+        if (!answer.ok) return account.failed(answer, forModem ? undefined : () => setSignedInAgain(true));
         account.notify(answer.body.notice ?? { type: "warning", key: "purchaseReceived" });
         setReloading(true);
         reloadTimer.current = setTimeout(() => window.location.reload(), answer.body.reloadAfterMs ?? RELOAD_AFTER_MS);
@@ -104,6 +116,7 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
           </label>
         ))}
       </fieldset>
+      {signedInAgain && <SignedInAgain text={t("purchase.signedInAgain")} />}
     </ApiForm>
   );
 }

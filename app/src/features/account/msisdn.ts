@@ -31,10 +31,3 @@ export function localMsisdn(msisdn: string): string {
   const national = international.slice(3);
   return `0${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
 }
-
-/** `**** *** 001`: a number shown to someone who should not learn it, all but its last 3 digits hidden. */
-export function maskMsisdn(msisdn: string): string {
-  const local = localMsisdn(msisdn);
-  const visibleFrom = local.length - 3;
-  return local.replace(/\d/g, (digit, index: number) => (index >= visibleFrom ? digit : "*"));
-}

@@ -21,6 +21,20 @@ describe("notices as toasts", () => {
     assert.equal(noticeText({ type: "warning", key: "otpSent" }, en), "Sent The OTP to your Phone Number");
   });
 
+  it("words the purchase and modem notices the account API sends in both languages", () => {
+    assert.equal(noticeText({ type: "error", key: "sessionExpired" }, sw), "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.");
+    assert.equal(noticeText({ type: "error", key: "cannotSendTo" }, en), "This bundle cannot be sent to that number. Check the number and try again");
+    assert.equal(noticeText({ type: "error", key: "cannotSendTo" }, sw), "Kifurushi hiki hakiwezi kutumwa kwa namba hiyo. Hakikisha namba kisha ujaribu tena");
+    for (const key of ["cannotSendTo", "modemNotRegistered", "modemCodeSent", "modemRegistered"]) {
+      for (const t of [en, sw]) assert.notEqual(noticeText({ type: "warning", key }, t), noticeText({ type: "warning", key: "fromTheFuture" }, t), key);
+    }
+    assert.deepEqual(noticeToast({ type: "warning", key: "modemRegistered" }, sw), {
+      type: "warning",
+      title: "Imefanikiwa",
+      text: "Namba yako sasa imesajiliwa kwa ajili ya modemu hii",
+    });
+  });
+
   it("titles errors Error / Hitilafu and keeps a given duration", () => {
     assert.deepEqual(noticeToast({ type: "error", key: "somethingWentWrong", duration: 7000 }, en), {
       type: "error",
