@@ -305,6 +305,13 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
     await toast(page, "error", "Error", "Your airtime balance is too low for this bundle.");
     assert.equal(await page.locator(".airtime-balance").textContent(), "TSh 12,500", "nothing was taken");
 
+    // A number that cannot receive a bundle: one neutral message, which does not tell whose number it is.
+    await page.getByRole("radio", { name: "A friend" }).check();
+    await page.getByLabel("Friend's phone number").fill("0754 999 998");
+    await buy(page, "Daily Internet 1GB");
+    await toast(page, "error", "Error", "This bundle cannot be sent to that number. Check the number and try again.");
+    await page.getByRole("radio", { name: "Myself" }).check();
+
     await failNext(site, "api/v1/gsm-config/airtime-balance", 500);
     await page.reload();
     await page.getByRole("main").getByText("Sorry an Error occured.").waitFor();
@@ -436,10 +443,10 @@ test("a modem without an alternative number: a code read on the modem registers 
     await modem.getByText("we first send a code to the modem's own number").waitFor();
 
     await modem.getByRole("button", { name: "Send a code to the modem" }).click();
-    await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
     const code = modem.getByLabel("Code from the modem");
     await code.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
+    await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
     await modem.getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`).waitFor();
     assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled());
     // The code went to the modem's own line (its web page's SMS inbox), not to the visitor's phone.
