@@ -28,7 +28,11 @@ const SANDBOX_PATH: &str = "/sandbox";
 
 /// Opens `DATA_DIR/sandbox.sqlite3`; a damaged one stops the start.
 fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::AppError> {
-    let options = sandbox::SandboxOptions { log_codes: !config.production, ..Default::default() };
+    let options = sandbox::SandboxOptions {
+        log_codes: !config.production,
+        resend_after: std::time::Duration::from_secs(config.otp_resend_secs),
+        ..Default::default()
+    };
     let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::Config(error.to_string()))?;
     tracing::warn!(
         "the sandbox operator API is on at {SANDBOX_PATH}: made-up subscribers, and every code readable at {SANDBOX_PATH}/inbox; set DIGITAL_API_URL for the operator's own"

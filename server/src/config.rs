@@ -117,6 +117,12 @@ pub struct Config {
     #[arg(long, env = "SESSION_ABSOLUTE_SECS", default_value_t = 12 * 60 * 60)]
     pub session_absolute_secs: u64,
 
+    /// Seconds before another one-time code may go to the same number for
+    /// the same purpose (the operator's resend rule, applied here to every
+    /// number alike; the sandbox applies it too).
+    #[arg(long, env = "OTP_RESEND_SECS", default_value_t = 60)]
+    pub otp_resend_secs: u64,
+
     /// Where state that must survive restarts is kept.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

@@ -103,6 +103,7 @@ impl AppState {
         let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
             .map_err(|e| AppError::Config(e.to_string()))?;
         let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
+        let limits = Arc::new(account::limits::Limits::new(Duration::from_secs(config.otp_resend_secs)));
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -114,7 +115,7 @@ impl AppState {
             operator,
             cookie_key,
             sessions,
-            limits: Arc::new(account::limits::Limits::new()),
+            limits,
         })
     }
 }

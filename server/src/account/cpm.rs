@@ -8,6 +8,7 @@ use contract::Lang;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::limits::CodeFor;
 use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
@@ -21,9 +22,9 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, &form.msisdn, &client)?;
+    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client)?;
     let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(msisdn.as_str());
+    state.limits.code_sent(CodeFor::Cpm, msisdn.as_str());
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))

@@ -12,10 +12,22 @@ use std::time::Duration;
 
 use governor::{DefaultKeyedRateLimiter, Quota};
 
+/// What a one-time code opens: each has its own resend rule per number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodeFor {
+    SignIn,
+    Cpm,
+    /// The modem's sign-in code, sent to its alternative number.
+    ModemSignIn,
+    /// Registering an alternative number, sent to the modem itself.
+    ModemRegistration,
+}
+
 pub struct Limits {
-    /// Numbers a code went to in the last minute: the operator's resend
-    /// rule, applied here to every number alike, subscriber or not.
-    recently_sent: moka::sync::Cache<String, ()>,
+    /// Numbers a code went to within the resend time, per purpose: the
+    /// operator's resend rule, applied here to every number alike,
+    /// subscriber or not.
+    recently_sent: moka::sync::Cache<(CodeFor, String), ()>,
     codes_per_number: DefaultKeyedRateLimiter<String>,
     codes_per_client: DefaultKeyedRateLimiter<String>,
     checks_per_number: DefaultKeyedRateLimiter<String>,
@@ -38,11 +50,11 @@ fn allow<K: Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) ->
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 impl Limits {
-    pub fn new() -> Limits {
-        let minute = Duration::from_secs(60);
+    /// `resend`: the time between two codes to one number for one purpose.
+    pub fn new(resend: Duration) -> Limits {
         let ten_minutes = Duration::from_secs(600);
         Limits {
-            recently_sent: moka::sync::Cache::builder().time_to_live(minute).max_capacity(1_000_000).build(),
+            recently_sent: moka::sync::Cache::builder().time_to_live(resend).max_capacity(1_000_000).build(),
             codes_per_number: DefaultKeyedRateLimiter::keyed(quota(3, ten_minutes)),
             codes_per_client: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
             checks_per_number: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
@@ -52,18 +64,19 @@ impl Limits {
         }
     }
 
-    /// One code request for `number` from `client`: not within a minute of
-    /// the last code sent to it, and within every budget.
-    pub fn code_request(&self, number: &str, client: &str) -> bool {
-        !self.recently_sent.contains_key(number)
+    /// One code request for `number` from `client`: not within the resend
+    /// time of the last code sent to it for the same purpose, and within
+    /// every budget.
+    pub fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> bool {
+        !self.recently_sent.contains_key(&(purpose, number.to_owned()))
             && allow(&self.codes_per_client, &client.to_owned())
             && allow(&self.codes_per_number, &number.to_owned())
     }
 
     /// The operator took a code request for `number` (whether or not it is
-    /// a subscriber, it answers alike): the next waits a minute.
-    pub fn code_sent(&self, number: &str) {
-        self.recently_sent.insert(number.to_owned(), ());
+    /// a subscriber, it answers alike): the next for this purpose waits.
+    pub fn code_sent(&self, purpose: CodeFor, number: &str) {
+        self.recently_sent.insert((purpose, number.to_owned()), ());
     }
 
     /// One code check for `number` from `client`.
@@ -107,11 +120,6 @@ impl Limits {
     }
 }
 
-impl Default for Limits {
-    fn default() -> Self {
-        Limits::new()
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -119,22 +127,23 @@ mod tests {
 
     #[test]
     fn one_code_a_minute_three_per_number_ten_per_client() {
-        let limits = Limits::new();
-        assert!(limits.code_request("255754000001", "1.1.1.1"));
-        assert!(limits.code_request("255754000001", "1.1.1.1"), "the first failed: nothing was sent");
-        limits.code_sent("255754000001");
-        assert!(!limits.code_request("255754000001", "1.1.1.1"), "a second code within the minute");
-        assert!(limits.code_request("255754000002", "1.1.1.1"), "another number");
-        let limits = Limits::new();
+        let limits = Limits::new(Duration::from_secs(60));
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"));
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"), "the first failed: nothing was sent");
+        limits.code_sent(CodeFor::SignIn, "255754000001");
+        assert!(limits.code_request(CodeFor::Cpm, "255754000001", "1.1.1.1"), "another purpose");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"), "a second code within the minute");
+        assert!(limits.code_request(CodeFor::SignIn, "255754000002", "1.1.1.1"), "another number");
+        let limits = Limits::new(Duration::from_secs(60));
         for n in 0..10 {
-            assert!(limits.code_request(&format!("25575400{n:04}"), "2.2.2.2"));
+            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2"));
         }
-        assert!(!limits.code_request("255754009999", "2.2.2.2"), "the client's budget");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2"), "the client's budget");
     }
 
     #[test]
     fn code_checks_have_a_budget_per_client_across_numbers() {
-        let limits = Limits::new();
+        let limits = Limits::new(Duration::from_secs(60));
         for n in 0..30 {
             assert!(limits.code_check(&format!("25575400{n:04}"), "3.3.3.3"));
         }
@@ -144,11 +153,11 @@ mod tests {
 
     #[test]
     fn the_sweep_never_gives_a_limited_number_its_budget_back() {
-        let limits = Limits::new();
+        let limits = Limits::new(Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(limits.code_request("255754000001", "5.5.5.5"));
+            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5"));
         }
         limits.sweep();
-        assert!(!limits.code_request("255754000001", "6.6.6.6"), "still out of its budget");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6"), "still out of its budget");
     }
 }

@@ -14,6 +14,7 @@ use axum_extra::extract::PrivateCookieJar;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::limits::CodeFor;
 use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
 use super::msisdn::Msisdn;
 use super::operator::{AlternativeNumber, OperatorError};
@@ -70,11 +71,11 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     require(&state, &jar).await?;
-    let modem = requested_number(&state, &form.msisdn, &client)?;
+    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, &client)?;
     let pair = alternative_of(&state, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
     state.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(modem.as_str());
+    state.limits.code_sent(CodeFor::ModemSignIn, modem.as_str());
     let mut answer = shown(&pair);
     answer["modems"] = false.into();
     answer["otps"] = true.into();
@@ -113,10 +114,10 @@ pub(super) async fn registration_request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let modem = requested_number(&state, &form.msisdn, &client)?;
+    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, &client)?;
     match state.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
-            state.limits.code_sent(modem.as_str());
+            state.limits.code_sent(CodeFor::ModemRegistration, modem.as_str());
             Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
                 .with_notice(Notice::key(NoticeKind::Warning, "modemCodeSent")))
         }

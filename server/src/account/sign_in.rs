@@ -5,6 +5,7 @@ use axum_extra::extract::PrivateCookieJar;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::limits::CodeFor;
 use super::http::{status_of, AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
@@ -45,9 +46,9 @@ pub(super) fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> R
 /// The budgets are the same whether or not the number is a subscriber, and
 /// come before the operator is asked, so a refusal tells nobody who is a
 /// customer.
-pub(super) fn requested_number(state: &AppState, input: &str, client: &str) -> Result<Msisdn, AccountError> {
+pub(super) fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: &str) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
-    if !state.limits.code_request(msisdn.as_str(), client) {
+    if !state.limits.code_request(purpose, msisdn.as_str(), client) {
         return Err(AccountError::too_many());
     }
     Ok(msisdn)
@@ -70,9 +71,9 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, &form.msisdn, &client)?;
+    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client)?;
     let message = state.operator.request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(msisdn.as_str());
+    state.limits.code_sent(CodeFor::SignIn, msisdn.as_str());
     let step = serde_urlencoded::to_string([("step", "code"), ("msisdn", form.msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))

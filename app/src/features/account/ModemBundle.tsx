@@ -47,10 +47,16 @@ export interface Flow {
   go(step: Step): void;
   /** A call that did not work; a lapsed session keeps the step (see `Account.failed`). */
   failed(answer: Answer<unknown>): Promise<void>;
-  /** Seconds before another code may go out for this modem: one a minute, whatever it is for. */
-  waitFor(msisdn: string): number;
-  codeSent(msisdn: string): void;
+  /**
+   * Seconds before another code may go out: one a minute per number and
+   * purpose (`key` is the modem's number, or `registrationKey` of it).
+   */
+  waitFor(key: string): number;
+  codeSent(key: string): void;
 }
+
+/** The countdown of registration codes, apart from the modem's sign-in codes. */
+const registrationKey = (msisdn: string) => `register:${msisdn}`;
 
 /** What takes focus when a step is shown: its field, or the sentence that opens it. */
 const STEP_FOCUS = "input:not([type=hidden]), .step-intro";
@@ -115,9 +121,9 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
       setState(next);
     },
     failed: (answer) => failed(answer, () => setSignedInAgain(true)),
-    waitFor: (msisdn) => (msisdn === codeFor ? left : 0),
-    codeSent: (msisdn) => {
-      setCodeFor(msisdn);
+    waitFor: (key) => (key === codeFor ? left : 0),
+    codeSent: (key) => {
+      setCodeFor(key);
       startCountdown();
     },
   };
@@ -258,7 +264,7 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
 function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
   const { t } = useTranslation();
   const { notify } = useAccount();
-  const wait = flow.waitFor(msisdn);
+  const wait = flow.waitFor(registrationKey(msisdn));
   return (
     <ApiForm
       action="/api/alternative-number/request-otp"
@@ -266,7 +272,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
       onAnswer={(answer) => {
         if (!answer.ok) return flow.failed(answer);
         notify(answer.body.notice ?? { type: "warning", key: "modemCodeSent" });
-        flow.codeSent(msisdn);
+        flow.codeSent(registrationKey(msisdn));
         flow.go({ step: "registering", msisdn });
       }}
       disabled={wait > 0}
@@ -298,8 +304,8 @@ function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
       <ResendForm
         action="/api/alternative-number/request-otp"
         fields={{ msisdn }}
-        left={flow.waitFor(msisdn)}
-        onSent={() => flow.codeSent(msisdn)}
+        left={flow.waitFor(registrationKey(msisdn))}
+        onSent={() => flow.codeSent(registrationKey(msisdn))}
       />
     </>
   );
