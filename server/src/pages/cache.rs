@@ -12,7 +12,6 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
-use ssr_runtime::RenderError;
 
 use crate::assets::accepts;
 
@@ -130,12 +129,12 @@ impl PageCache {
     }
 
     /// The cached page, or the one `render` builds; concurrent requests for a
-    /// missing page share one render.
-    pub async fn get_or_render(
+    /// missing page share one render (and its error).
+    pub async fn get_or_render<E: Clone + Send + Sync + 'static>(
         &self,
         key: String,
-        render: impl Future<Output = Result<CachedPage, RenderError>>,
-    ) -> Result<Arc<CachedPage>, RenderError> {
+        render: impl Future<Output = Result<CachedPage, E>>,
+    ) -> Result<Arc<CachedPage>, E> {
         self.pages
             .try_get_with(key, async { render.await.map(Arc::new) })
             .await

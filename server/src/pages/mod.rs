@@ -6,6 +6,7 @@ mod cache;
 mod document;
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -89,7 +90,8 @@ async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCoo
     if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
         return redirect;
     }
-    match serve_page(&state, &uri, &local, request.headers(), private).await {
+    let client = crate::connections::client_address(request.extensions());
+    match serve_page(&state, &uri, &local, request.headers(), private, client).await {
         Ok(response) => response,
         Err(error) => error.into_page(local.lang),
     }
@@ -146,6 +148,7 @@ async fn serve_page(
     local: &LocalPath,
     headers: &HeaderMap,
     private: PrivateCookieJar,
+    client: IpAddr,
 ) -> Result<Response, AppError> {
     let cpm_signed_in = crate::account::has_cpm_session(state, &private).await;
     let parts = match resolve(state, local, cpm_signed_in).await? {
@@ -172,12 +175,12 @@ async fn serve_page(
         data.subscriber = subscriber;
         data.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
         data.cpm = cpm;
-        let page = render(state, url, data, versions).await?;
+        let page = render_for(state, client, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
     let key = PageCache::key(&url, &versions);
     let data = parts.into_data(&state.config.site_url);
-    let page = state.pages.get_or_render(key, render(state, url, data, versions)).await?;
+    let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond(headers, &cache_control))
@@ -224,6 +227,31 @@ const CPM_PAGE: &str = "customer-permission-management";
 /// already (a 404 stays a 404), else 503 so crawlers come back later.
 fn failure_status(status: u16) -> u16 {
     if status >= 400 { status } else { 503 }
+}
+
+/// Why a page was not built: its client has as many renders under way as it
+/// may, or the render failed. Shared by every request waiting for the page.
+#[derive(Debug, Clone)]
+enum Unbuilt {
+    ClientBusy,
+    Render(RenderError),
+}
+
+impl From<Unbuilt> for AppError {
+    fn from(unbuilt: Unbuilt) -> AppError {
+        match unbuilt {
+            Unbuilt::ClientBusy => AppError::ClientBusy,
+            Unbuilt::Render(error) => AppError::Render(error),
+        }
+    }
+}
+
+/// [`render`] on behalf of `client`, within its share of the engines
+/// (`RENDERS_PER_ADDRESS`), so that no address holds every engine. Requests
+/// that wait for a page another request is rendering hold no share.
+async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, Unbuilt> {
+    let _share = state.renders.take(client).ok_or(Unbuilt::ClientBusy)?;
+    render(state, url, data, versions).await.map_err(Unbuilt::Render)
 }
 
 async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
