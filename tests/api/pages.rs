@@ -3,7 +3,7 @@ use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCA
 
 use std::time::{Duration, Instant};
 
-use crate::helpers::{bundle_wrapping_render, embedded_page_data, slow_bundle, spawn_app, spawn_bundle_with};
+use crate::helpers::{bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, slow_bundle, spawn_app, spawn_bundle_with};
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
@@ -279,4 +279,37 @@ async fn a_render_waits_for_an_engine_no_longer_than_the_queue_timeout() {
     }
     assert_eq!(busy.await.unwrap().status(), StatusCode::OK);
     assert_eq!(app.get("/internet-overview").await.status(), StatusCode::OK, "a later request is rendered");
+}
+
+/// Every unknown address is the same not-found page: rendered once per
+/// language (and content version), not once per address.
+#[tokio::test]
+async fn random_unknown_addresses_share_one_not_found_render_per_language() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    let mut renders = std::collections::BTreeSet::new();
+    for n in 0..10 {
+        for path in [format!("/no-such-page-{n}"), format!("/sw/hakuna-{n}"), format!("/news-event/99999{n}/x"), format!("/a/{n}/b?q={n}")] {
+            let response = app.get(&path).await;
+            assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+            let html = response.text().await.unwrap();
+            let title = if path.starts_with("/sw/") { "Ukurasa haujapatikana" } else { "Page not found" };
+            assert!(html.contains(&format!("<h1>{title}</h1>")), "{path}");
+            renders.insert(render_number(&html));
+        }
+    }
+    assert_eq!(renders.len(), 2, "one render per language, not per address: {renders:?}");
+}
+
+/// An address longer than the cache keeps (a query parameter the page reads,
+/// made 3 KB long) is rendered for its request alone: it takes no room in
+/// PAGE_CACHE_MB. A usual one is kept.
+#[tokio::test]
+async fn addresses_too_long_to_cache_are_rendered_and_not_kept() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    for (msisdn, kept) in [("0754000001".to_owned(), true), ("0".repeat(3000), false)] {
+        let path = format!("/account?step=code&msisdn={msisdn}");
+        let first = render_number(&app.get(&path).await.text().await.unwrap());
+        let second = render_number(&app.get(&path).await.text().await.unwrap());
+        assert_eq!(first == second, kept, "{} bytes: renders {first} and {second}", path.len());
+    }
 }

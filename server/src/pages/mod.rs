@@ -157,7 +157,7 @@ async fn serve_page(
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
-    let url = page_url(uri, reads);
+    let url = page_url(&LocalPath::href(parts.lang, &parts.path), uri.query(), reads);
     let versions = parts.versions();
     // A notice a form post left (the flash cookie, which only this server can
     // have written) is for this visitor alone too.
@@ -178,7 +178,7 @@ async fn serve_page(
         let page = render_for(state, client, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
-    let key = PageCache::key(&url, &versions);
+    let key = PageCache::key(&parts.route.name, &url, &versions);
     let data = parts.into_data(&state.config.site_url);
     let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
@@ -186,19 +186,18 @@ async fn serve_page(
     Ok(page.respond(headers, &cache_control))
 }
 
-/// The address a page is rendered and cached for: the path and only the
+/// The address a page is rendered and cached for: its path and only the
 /// query parameters the route reads, in the order they came.
-fn page_url(uri: &Uri, reads: &[String]) -> String {
-    let kept: Vec<(String, String)> = uri
-        .query()
+fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
+    let kept: Vec<(String, String)> = query
         .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
         .unwrap_or_default()
         .into_iter()
         .filter(|(name, _)| reads.contains(name))
         .collect();
     match serde_urlencoded::to_string(&kept) {
-        Ok(query) if !query.is_empty() => format!("{}?{query}", uri.path()),
-        _ => uri.path().to_owned(),
+        Ok(query) if !query.is_empty() => format!("{path}?{query}"),
+        _ => path.to_owned(),
     }
 }
 
@@ -373,10 +372,14 @@ impl PageParts {
         }
     }
 
-    fn not_found(state: &AppState, lang: Lang, path: &str, sidebar: Option<Loaded>) -> Resolved {
+    /// The same page for every address that has none: it is rendered and
+    /// cached once per language and content version, so random addresses
+    /// cost no render. Having no address of its own, its links (the
+    /// language switch, the way back after signing in) lead home.
+    fn not_found(state: &AppState, lang: Lang, sidebar: Option<Loaded>) -> Resolved {
         let route = state.routes.not_found();
         let route = MatchedRoute { name: route.name.clone(), page: NOT_FOUND_PAGE.into(), params: Default::default() };
-        PageParts::frame(lang, path, 404, route, sidebar, false)
+        PageParts::frame(lang, "/", 404, route, sidebar, false)
     }
 
     /// The route's frame without its content, which could not be loaded.
@@ -458,14 +461,14 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     let matched_route = MatchedRoute { name: route.name.clone(), page: route.page.clone().unwrap_or_default(), params: matched.params.clone() };
     let lacks = |loaded: &Option<Loaded>| loaded.as_ref().is_none_or(|l| l.value.is_none());
     if route.page.as_deref() == Some(NOT_FOUND_PAGE) || route.page.is_none() {
-        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+        return Ok(PageParts::not_found(state, lang, sidebar));
     }
     let item = match item {
         Ok(item) if route.item.is_some() && lacks(&item) => {
             if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
                 return Ok(Resolved::Redirect { location: LocalPath::href(lang, &moved), permanent: true });
             }
-            return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+            return Ok(PageParts::not_found(state, lang, sidebar));
         }
         Ok(item) => item,
         Err(error) => {
@@ -485,7 +488,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         }
     };
     if route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)) {
-        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+        return Ok(PageParts::not_found(state, lang, sidebar));
     }
 
     let mut alternates = None;
