@@ -139,6 +139,18 @@ pub struct Config {
     #[arg(long, env = "RENDER_QUEUE", default_value_t = 256)]
     pub render_queue: usize,
 
+    /// Longest a render waits for an engine, in milliseconds; past it the
+    /// visitor gets 503 rather than a page that comes too late.
+    #[arg(long, env = "RENDER_QUEUE_TIMEOUT_MS", default_value_t = 2000)]
+    pub render_queue_timeout_ms: u64,
+
+    /// Renders under way or waiting for one client address (default: half
+    /// the render workers, at least one), so no client holds every engine;
+    /// more get 429. Behind a load balancer every visitor has its address:
+    /// raise this there.
+    #[arg(long, env = "RENDERS_PER_ADDRESS")]
+    pub renders_per_address: Option<usize>,
+
     /// Log format: `text` or `json`.
     #[arg(long, env = "LOG_FORMAT", default_value = "text")]
     pub log_format: String,
@@ -194,8 +206,13 @@ impl Config {
             workers: self.render_workers.unwrap_or(defaults.workers),
             budget: Duration::from_millis(self.render_budget_ms),
             queue: self.render_queue,
+            queue_wait: Duration::from_millis(self.render_queue_timeout_ms),
             ..defaults
         }
+    }
+
+    pub fn renders_per_address(&self) -> usize {
+        self.renders_per_address.unwrap_or_else(|| self.renderer().workers.div_ceil(2)).max(1)
     }
 }
 

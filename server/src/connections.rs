@@ -10,9 +10,13 @@
 //!
 //! On shutdown the listener stops, and open connections finish what they
 //! are doing and close.
+//!
+//! A client is its peer address ([`client_address`]): no proxy header is
+//! trusted. [`PerAddress`] caps what one address holds, connections here and
+//! renders in `pages`.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,6 +24,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use axum::http::Extensions;
 use futures::FutureExt;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -42,7 +47,7 @@ pub struct ConnectionLimits {
 pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits, shutdown: impl Future<Output = ()>) {
     raise_open_file_limit();
     let open = Arc::new(Semaphore::new(limits.max.max(1)));
-    let per_address: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    let per_address = PerAddress::new(limits.per_address);
     let (signal, closing) = watch::channel(());
     let refused = crate::error::Sampled::new();
     let mut shutdown = pin!(shutdown.fuse());
@@ -65,7 +70,7 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
             }
             continue;
         };
-        let Some(slot) = AddressSlot::take(&per_address, remote.ip(), limits.per_address) else {
+        let Some(slot) = per_address.take(remote.ip()) else {
             if let Some(count) = refused.tick() {
                 tracing::warn!(count, per_address = limits.per_address, "connections refused: one address holds as many as it may");
             }
@@ -105,22 +110,40 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
     signal.closed().await;
 }
 
-/// One connection of a client address, given back when dropped.
-struct AddressSlot {
-    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    address: IpAddr,
+/// The address a request came from, as [`serve`] recorded it; a request
+/// served in-process (a test's `oneshot`) counts as the unspecified address.
+pub fn client_address(extensions: &Extensions) -> IpAddr {
+    extensions.get::<ConnectInfo<SocketAddr>>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
 }
 
-impl AddressSlot {
-    fn take(counts: &Arc<Mutex<HashMap<IpAddr, usize>>>, address: IpAddr, cap: usize) -> Option<AddressSlot> {
-        let mut map = counts.lock().expect("address counts");
+/// How many of something each client address holds, each at most `cap`.
+#[derive(Clone)]
+pub struct PerAddress {
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    cap: usize,
+}
+
+impl PerAddress {
+    pub fn new(cap: usize) -> PerAddress {
+        PerAddress { counts: Arc::default(), cap }
+    }
+
+    /// One more for `address`, unless it holds `cap` already.
+    pub fn take(&self, address: IpAddr) -> Option<AddressSlot> {
+        let mut map = self.counts.lock().expect("address counts");
         let count = map.entry(address).or_default();
-        if *count >= cap {
+        if *count >= self.cap {
             return None;
         }
         *count += 1;
-        Some(AddressSlot { counts: counts.clone(), address })
+        Some(AddressSlot { counts: self.counts.clone(), address })
     }
+}
+
+/// One of what a client address holds, given back when dropped.
+pub struct AddressSlot {
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    address: IpAddr,
 }
 
 impl Drop for AddressSlot {

@@ -14,6 +14,9 @@ pub enum AppError {
     Render(#[from] RenderError),
     #[error("content unavailable: {0}")]
     Content(#[from] ContentError),
+    /// The client's address has as many renders under way as it may.
+    #[error("too many renders for one client")]
+    ClientBusy,
     #[error("invalid build manifest: {0}")]
     Manifest(String),
     #[error("configuration: {0}")]
@@ -25,8 +28,10 @@ pub enum AppError {
 impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
-            AppError::Render(RenderError::Overloaded) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Content(_) => StatusCode::SERVICE_UNAVAILABLE,
+            // This client's doing, not the server's state: it is told to slow down.
+            AppError::ClientBusy => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -42,9 +47,19 @@ impl AppError {
                 "Tafadhali jaribu tena baada ya muda mfupi.",
                 "Ukurasa wa mwanzo",
             ),
+            (Lang::Sw, StatusCode::TOO_MANY_REQUESTS) => (
+                "Maombi mengi mno kwa wakati mmoja",
+                "Tafadhali jaribu tena baada ya muda mfupi.",
+                "Ukurasa wa mwanzo",
+            ),
             (Lang::Sw, _) => ("Kuna hitilafu imetokea", "Tafadhali jaribu tena baadaye.", "Ukurasa wa mwanzo"),
             (Lang::En, StatusCode::SERVICE_UNAVAILABLE) => (
                 "Temporarily unavailable",
+                "Please try again in a moment.",
+                "Home page",
+            ),
+            (Lang::En, StatusCode::TOO_MANY_REQUESTS) => (
+                "Too many requests at once",
                 "Please try again in a moment.",
                 "Home page",
             ),
@@ -60,7 +75,7 @@ impl AppError {
             lang = lang.code(),
         );
         let mut response = (status, [("content-type", "text/html; charset=utf-8")], html).into_response();
-        if status == StatusCode::SERVICE_UNAVAILABLE {
+        if matches!(status, StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS) {
             response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("5"));
         }
         response.headers_mut().insert("cache-control", axum::http::HeaderValue::from_static("no-store"));
@@ -71,9 +86,14 @@ impl AppError {
         match self {
             // Shedding is the server working as meant, and under attack it
             // happens thousands of times a second: a warning a second at most.
-            AppError::Render(RenderError::Overloaded) => {
+            AppError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
                 if let Some(shed) = SHED.tick() {
-                    tracing::warn!(shed, "render queue full: requests answered 503 since the last warning");
+                    tracing::warn!(shed, "render queue full or no engine free in time: requests answered 503 since the last warning");
+                }
+            }
+            AppError::ClientBusy => {
+                if let Some(refused) = CLIENT_BUSY.tick() {
+                    tracing::warn!(refused, "a client address at its limit of renders: requests answered 429 since the last warning");
                 }
             }
             AppError::Render(RenderError::Js { message, stack }) => {
@@ -85,6 +105,7 @@ impl AppError {
 }
 
 static SHED: Sampled = Sampled::new();
+static CLIENT_BUSY: Sampled = Sampled::new();
 
 /// Counts events and says, at most once a second, how many there were.
 pub(crate) struct Sampled {

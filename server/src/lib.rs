@@ -66,6 +66,8 @@ pub struct AppState {
     pub content: content::Content,
     pub pages: pages::PageCache,
     pub renderer: ssr_runtime::Renderer,
+    /// Renders under way or waiting, per client address (`RENDERS_PER_ADDRESS`).
+    renders: connections::PerAddress,
     pub operator: account::operator::OperatorClient,
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
@@ -97,6 +99,7 @@ impl AppState {
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
         );
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
+        let renders = connections::PerAddress::new(config.renders_per_address());
         let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
             .map_err(|e| AppError::Config(e.to_string()))?;
         let cookie_key = keys::session_key(&config)?;
@@ -112,6 +115,7 @@ impl AppState {
             content,
             pages,
             renderer,
+            renders,
             operator,
             cookie_key,
             sessions,

@@ -1,8 +1,8 @@
 //! Server-side rendering of the app's server bundle inside embedded JS engines.
 //!
 //! - [`Renderer`] (`pool`): a pool of engines, one per OS thread, fed by a
-//!   bounded channel; a render past its time budget is terminated and its
-//!   engine replaced. It renders any serialisable request into any
+//!   bounded channel whose jobs wait a bounded time for an engine; a render
+//!   past its time budget is terminated and its engine replaced. It renders any serialisable request into any
 //!   deserialisable output: the bundle's `globalThis.__ssr.render(request)`
 //!   defines the contract, the caller owns both types.
 //! - `engine` (private): everything that touches deno_core, including the

@@ -1,6 +1,8 @@
-//! The render pool: engines on their own OS threads, a bounded job queue, and
-//! a watchdog per engine that terminates a render past its budget.
+//! The render pool: engines on their own OS threads, a bounded job queue
+//! whose jobs wait a bounded time, and a watchdog per engine that terminates
+//! a render past its budget.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,6 +21,8 @@ pub enum RenderError {
     Js { message: String, stack: Option<String> },
     #[error("render queue is full")]
     Overloaded,
+    #[error("no render engine was free within {0:?}")]
+    QueueTimeout(Duration),
     #[error("no render engine is available")]
     Unavailable,
     #[error("engine failed to start: {0}")]
@@ -35,6 +39,9 @@ pub struct RendererConfig {
     pub budget: Duration,
     /// Renders waiting for an engine beyond which new ones are refused.
     pub queue: usize,
+    /// Longest a render waits for an engine; past it the caller gets
+    /// [`RenderError::QueueTimeout`] and no engine spends time on it.
+    pub queue_wait: Duration,
     /// Heap limit of one engine in bytes.
     pub heap_limit: usize,
 }
@@ -45,6 +52,7 @@ impl Default for RendererConfig {
             workers: thread::available_parallelism().map_or(2, |n| n.get()),
             budget: Duration::from_secs(2),
             queue: 256,
+            queue_wait: Duration::from_secs(2),
             heap_limit: 512 << 20,
         }
     }
@@ -54,12 +62,23 @@ struct Job {
     /// The request as JSON, serialised by the caller off the engine thread.
     request: String,
     reply: oneshot::Sender<Result<serde_json::Value, RenderError>>,
+    /// Set by whichever comes first: an engine taking the job, or the caller
+    /// giving up waiting for one.
+    claimed: Arc<AtomicBool>,
+}
+
+impl Job {
+    /// Whether this side got the job (the other side then leaves it alone).
+    fn claim(claimed: &AtomicBool) -> bool {
+        !claimed.swap(true, Ordering::AcqRel)
+    }
 }
 
 /// A pool of JS engines rendering the app's server bundle. Cheap to clone.
 #[derive(Clone)]
 pub struct Renderer {
     jobs: flume::Sender<Job>,
+    queue_wait: Duration,
 }
 
 impl Renderer {
@@ -76,19 +95,27 @@ impl Renderer {
                 .map_err(|e| RenderError::Startup(e.to_string()))?;
             ready_rx.recv().map_err(|_| RenderError::Unavailable)??;
         }
-        Ok(Renderer { jobs })
+        Ok(Renderer { jobs, queue_wait: config.queue_wait })
     }
 
     /// Renders `request` on the first free engine and reads what the bundle
-    /// returned as `Out`; waits without blocking the caller's thread.
+    /// returned as `Out`; waits without blocking the caller's thread, for an
+    /// engine at most `queue_wait`, then for the render at most its budget.
     pub async fn render<Req: Serialize, Out: DeserializeOwned>(&self, request: &Req) -> Result<Out, RenderError> {
         let request = serde_json::to_string(request).map_err(|e| RenderError::Contract(e.to_string()))?;
-        let (reply, answer) = oneshot::channel();
-        self.jobs.try_send(Job { request, reply }).map_err(|e| match e {
+        let (reply, mut answer) = oneshot::channel();
+        let claimed = Arc::new(AtomicBool::new(false));
+        self.jobs.try_send(Job { request, reply, claimed: claimed.clone() }).map_err(|e| match e {
             flume::TrySendError::Full(_) => RenderError::Overloaded,
             flume::TrySendError::Disconnected(_) => RenderError::Unavailable,
         })?;
-        let output = answer.await.map_err(|_| RenderError::Unavailable)??;
+        let answer = match tokio::time::timeout(self.queue_wait, &mut answer).await {
+            Ok(answer) => answer,
+            Err(_) if Job::claim(&claimed) => return Err(RenderError::QueueTimeout(self.queue_wait)),
+            // An engine took it just now: its budget bounds the rest.
+            Err(_) => answer.await,
+        };
+        let output = answer.map_err(|_| RenderError::Unavailable)??;
         serde_json::from_value(output).map_err(|e| RenderError::Contract(e.to_string()))
     }
 }
@@ -112,8 +139,8 @@ impl Worker {
         let _ = ready.send(Ok(()));
         // Ends when every `Renderer` clone is dropped.
         while let Ok(job) = self.queue.recv() {
-            if job.reply.is_closed() {
-                continue; // the visitor went away while queued
+            if job.reply.is_closed() || !Job::claim(&job.claimed) {
+                continue; // the visitor went away, or gave up, while queued
             }
             let started = Instant::now();
             watchdog.arm(started + self.config.budget);

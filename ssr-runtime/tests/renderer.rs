@@ -79,6 +79,26 @@ async fn an_infinite_loop_is_terminated_within_budget_and_the_pool_still_serves(
     assert!(render(&renderer, "home").await.is_ok());
 }
 
+/// A render that finds no free engine within its queue wait is refused then,
+/// not when an engine frees up, and no engine spends time on it later.
+#[tokio::test]
+async fn a_render_waits_for_an_engine_no_longer_than_the_queue_wait() {
+    let bundle: Arc<str> = include_str!("fixtures/bundle.js").into();
+    let (budget, queue_wait) = (Duration::from_millis(1500), Duration::from_millis(200));
+    let renderer = Renderer::start(bundle, RendererConfig { workers: 1, budget, queue_wait, ..RendererConfig::default() }).unwrap();
+    let busy = tokio::spawn({
+        let renderer = renderer.clone();
+        async move { render(&renderer, "loop").await }
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = Instant::now();
+    let result = render(&renderer, "home").await;
+    assert!(matches!(result, Err(RenderError::QueueTimeout(w)) if w == queue_wait), "{result:?}");
+    assert!(started.elapsed() < budget / 2, "refused after {:?}", started.elapsed());
+    assert!(matches!(busy.await.unwrap(), Err(RenderError::Timeout(_))));
+    assert!(render(&renderer, "home").await.is_ok(), "the engine serves on");
+}
+
 #[tokio::test]
 async fn a_bundle_without_the_entry_point_fails_at_start() {
     match Renderer::start("globalThis.x = 1;".into(), RendererConfig { workers: 1, ..RendererConfig::default() }) {

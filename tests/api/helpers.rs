@@ -75,6 +75,35 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     panic!("server did not start");
 }
 
+/// The site's build with its server render wrapped: `wrapper` is a JS
+/// function that takes the bundle's `render` and returns the one to use.
+pub fn bundle_wrapping_render(wrapper: &str) -> server::AppBundle {
+    let mut bundle = site::bundle();
+    let wrapped = format!("{}\n;globalThis.__ssr.render = ({wrapper})(globalThis.__ssr.render);", bundle.server_js);
+    bundle.server_js = Box::leak(wrapped.into_boxed_str());
+    bundle
+}
+
+/// A build whose renders each take `ms` milliseconds of an engine first.
+pub fn slow_bundle(ms: u64) -> server::AppBundle {
+    bundle_wrapping_render(&format!("(render) => (request) => {{ const until = Date.now() + {ms}; while (Date.now() < until) {{}} return render(request); }}"))
+}
+
+/// A build whose pages say which render of their engine made them (see
+/// [`render_number`]); with one render worker, every render of the site.
+pub fn counting_bundle() -> server::AppBundle {
+    bundle_wrapping_render(
+        "(render) => { let renders = 0; return async (request) => { const output = await render(request); renders += 1; \
+         output.head += `<meta name=\"render\" content=\"${renders}\">`; return output; }; }",
+    )
+}
+
+/// Which render made a page of [`counting_bundle`].
+pub fn render_number(html: &str) -> u64 {
+    let start = html.find(r#"<meta name="render" content=""#).expect("a page of the counting bundle") + r#"<meta name="render" content=""#.len();
+    html[start..start + html[start..].find('"').unwrap()].parse().unwrap()
+}
+
 /// The page data embedded in a server-rendered page.
 pub fn embedded_page_data(html: &str) -> serde_json::Value {
     let start = html.find(r#"<script type="application/json" id="page-data">"#).expect("page data script")

@@ -1,4 +1,5 @@
-//! Integration tests: the real server on a random port, over real HTTP.
+//! Integration tests: the real server on a random port, over real HTTP
+//! (the request-parser fuzz, `fuzz`, drives the same router in process).
 
 mod fake_cms;
 mod helpers;
@@ -7,6 +8,7 @@ mod account;
 mod assets;
 mod content;
 mod crawl;
+mod fuzz;
 mod mutation;
 mod pages;
 mod sandbox;

@@ -1,7 +1,9 @@
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, SET_COOKIE};
 
-use crate::helpers::{embedded_page_data, spawn_app, spawn_bundle_with};
+use std::time::{Duration, Instant};
+
+use crate::helpers::{bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, slow_bundle, spawn_app, spawn_bundle_with};
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
@@ -132,13 +134,9 @@ async fn health_check_answers() {
 /// server bundle is wrapped so that every render with content throws.
 #[tokio::test]
 async fn a_render_that_throws_is_the_page_frame_with_the_content_failure_message() {
-    let mut bundle = site::bundle();
-    let wrapped = format!(
-        "{}\n;(() => {{ const render = globalThis.__ssr.render; \
-         globalThis.__ssr.render = (request) => request.data.content.failed ? render(request) : Promise.reject(new Error('component exploded')); }})();",
-        bundle.server_js
+    let bundle = bundle_wrapping_render(
+        "(render) => (request) => request.data.content.failed ? render(request) : Promise.reject(new Error('component exploded'))",
     );
-    bundle.server_js = Box::leak(wrapped.into_boxed_str());
     let app = spawn_bundle_with(bundle, |_| {}).await;
     for (path, status, message) in [("/voice-sms", 503, "Failed to Load Content."), ("/sw/voice-sms", 503, "Imeshindwa Kupakia Maudhui."), ("/no-such-page", 404, "Failed to Load Content.")] {
         let response = app.get(path).await;
@@ -227,4 +225,91 @@ async fn one_address_holds_no_more_connections_than_its_share() {
     again.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
     let mut buffer = [0u8; 512];
     assert!(again.read(&mut buffer).await.unwrap() > 0, "a freed slot serves again");
+}
+
+/// One client address gets at most its share of the render engines
+/// (RENDERS_PER_ADDRESS): past it, a page no cache holds is answered 429
+/// with Retry-After in the visitor's language, while cached pages answer
+/// at once, however busy the engines are.
+#[tokio::test]
+async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answer() {
+    let app = spawn_bundle_with(slow_bundle(600), |c| c.renders_per_address = Some(2)).await;
+    assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
+    // The sign-in's code step reads ?msisdn=: each number is a page to render.
+    let miss = |n: u32, prefix: &str| app.get_owned(format!("{prefix}/account?step=code&msisdn=07540{n:05}"));
+    let rendering: Vec<_> = (0..2).map(|n| tokio::spawn(miss(n, ""))).collect();
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    for (n, prefix, text) in [(10, "", "Too many requests at once"), (11, "", "Too many requests at once"), (12, "/sw", "Maombi mengi mno")] {
+        let refused = miss(n, prefix).await;
+        assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS, "{prefix} {n}");
+        assert!(refused.headers().contains_key(reqwest::header::RETRY_AFTER));
+        assert_eq!(refused.headers()[CACHE_CONTROL], "no-store");
+        assert!(refused.text().await.unwrap().contains(text), "{prefix}");
+    }
+    let started = Instant::now();
+    assert_eq!(app.get("/").await.status(), StatusCode::OK);
+    assert!(started.elapsed() < Duration::from_millis(300), "a cached page waits for no engine: {:?}", started.elapsed());
+    for rendered in rendering {
+        assert_eq!(rendered.await.unwrap().status(), StatusCode::OK);
+    }
+    assert_eq!(miss(20, "").await.status(), StatusCode::OK, "a finished render frees its share");
+}
+
+/// A render that finds no engine free within RENDER_QUEUE_TIMEOUT_MS is
+/// answered 503 then, with Retry-After and no-store, not when an engine
+/// frees up.
+#[tokio::test]
+async fn a_render_waits_for_an_engine_no_longer_than_the_queue_timeout() {
+    let app = spawn_bundle_with(slow_bundle(1500), |c| {
+        c.render_queue_timeout_ms = 300;
+        c.renders_per_address = Some(8);
+    })
+    .await;
+    let busy = tokio::spawn(app.get_owned("/voice-sms".into()));
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let started = Instant::now();
+    let waiting = [app.get_owned("/internet-overview".into()), app.get_owned("/sw/internet-overview".into())];
+    let [english, swahili] = futures::future::join_all(waiting).await.try_into().unwrap();
+    assert!(started.elapsed() < Duration::from_millis(1000), "answered after {:?}", started.elapsed());
+    for (response, text) in [(english, "Temporarily unavailable"), (swahili, "Huduma haipatikani kwa sasa")] {
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(response.headers().contains_key(reqwest::header::RETRY_AFTER));
+        assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+        assert!(response.text().await.unwrap().contains(text));
+    }
+    assert_eq!(busy.await.unwrap().status(), StatusCode::OK);
+    assert_eq!(app.get("/internet-overview").await.status(), StatusCode::OK, "a later request is rendered");
+}
+
+/// Every unknown address is the same not-found page: rendered once per
+/// language (and content version), not once per address.
+#[tokio::test]
+async fn random_unknown_addresses_share_one_not_found_render_per_language() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    let mut renders = std::collections::BTreeSet::new();
+    for n in 0..10 {
+        for path in [format!("/no-such-page-{n}"), format!("/sw/hakuna-{n}"), format!("/news-event/99999{n}/x"), format!("/a/{n}/b?q={n}")] {
+            let response = app.get(&path).await;
+            assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+            let html = response.text().await.unwrap();
+            let title = if path.starts_with("/sw/") { "Ukurasa haujapatikana" } else { "Page not found" };
+            assert!(html.contains(&format!("<h1>{title}</h1>")), "{path}");
+            renders.insert(render_number(&html));
+        }
+    }
+    assert_eq!(renders.len(), 2, "one render per language, not per address: {renders:?}");
+}
+
+/// An address longer than the cache keeps (a query parameter the page reads,
+/// made 3 KB long) is rendered for its request alone: it takes no room in
+/// PAGE_CACHE_MB. A usual one is kept.
+#[tokio::test]
+async fn addresses_too_long_to_cache_are_rendered_and_not_kept() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    for (msisdn, kept) in [("0754000001".to_owned(), true), ("0".repeat(3000), false)] {
+        let path = format!("/account?step=code&msisdn={msisdn}");
+        let first = render_number(&app.get(&path).await.text().await.unwrap());
+        let second = render_number(&app.get(&path).await.text().await.unwrap());
+        assert_eq!(first == second, kept, "{} bytes: renders {first} and {second}", path.len());
+    }
 }

@@ -1,7 +1,11 @@
-//! Rendered pages for anonymous visitors, kept once per (address, content
-//! versions) and precompressed, with a strong `ETag` per encoding. Content
-//! that changes gets a new version, so a stale page is never served for it;
-//! the webhook also drops pages built from content it invalidates.
+//! Rendered pages for anonymous visitors, kept once per (route, address,
+//! content versions) and precompressed, with a strong `ETag` per encoding.
+//! Content that changes gets a new version, so a stale page is never served
+//! for it; the webhook also drops pages built from content it invalidates.
+//!
+//! `PAGE_CACHE_MB` bounds the keys as well as the pages, and an address
+//! longer than [`MAX_KEY`] is rendered for its request and not kept: no
+//! client fills the memory with addresses of up to 64 KiB.
 
 use std::hash::{Hash, Hasher};
 use std::io::Write;
@@ -12,9 +16,15 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
-use ssr_runtime::RenderError;
 
 use crate::assets::accepts;
+
+/// The longest key (address with the query it keeps, and content versions)
+/// that is cached; the site's own addresses are far shorter.
+pub const MAX_KEY: usize = 2048;
+/// What an entry costs the cache besides its key and bodies (its `Arc`,
+/// the page's fields, moka's bookkeeping), roughly.
+const ENTRY_OVERHEAD: usize = 256;
 
 pub struct CachedPage {
     pub status: StatusCode,
@@ -43,8 +53,10 @@ impl CachedPage {
         }
     }
 
-    fn weight(&self) -> u32 {
-        (self.identity.len() + self.br.len() + self.gzip.len()).try_into().unwrap_or(u32::MAX)
+    /// The bytes this page and its key hold.
+    fn weight(&self, key: &str) -> u32 {
+        let bodies = self.identity.len() + self.br.len() + self.gzip.len();
+        (ENTRY_OVERHEAD + key.len() + bodies + self.etag.len() + 8 * self.versions.len()).try_into().unwrap_or(u32::MAX)
     }
 
     /// The page in the best encoding the request accepts, or 304 when its
@@ -117,25 +129,31 @@ impl PageCache {
     pub fn new(capacity_bytes: u64, lifetime: Duration) -> PageCache {
         let pages = moka::future::Cache::builder()
             .max_capacity(capacity_bytes)
-            .weigher(|_: &String, page: &Arc<CachedPage>| page.weight())
+            .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
             .time_to_live(lifetime)
             .support_invalidation_closures()
             .build();
         PageCache { pages }
     }
 
-    pub fn key(url: &str, versions: &[u64]) -> String {
+    /// The route names the page as much as its address: the not-found page,
+    /// one for every unknown address, is rendered for `/` like home.
+    pub fn key(route: &str, url: &str, versions: &[u64]) -> String {
         let versions: Vec<String> = versions.iter().map(u64::to_string).collect();
-        format!("{url}#{}", versions.join("."))
+        format!("{route} {url}#{}", versions.join("."))
     }
 
     /// The cached page, or the one `render` builds; concurrent requests for a
-    /// missing page share one render.
-    pub async fn get_or_render(
+    /// missing page share one render (and its error). A key longer than
+    /// [`MAX_KEY`] is rendered every time and not kept.
+    pub async fn get_or_render<E: Clone + Send + Sync + 'static>(
         &self,
         key: String,
-        render: impl Future<Output = Result<CachedPage, RenderError>>,
-    ) -> Result<Arc<CachedPage>, RenderError> {
+        render: impl Future<Output = Result<CachedPage, E>>,
+    ) -> Result<Arc<CachedPage>, E> {
+        if key.len() > MAX_KEY {
+            return render.await.map(Arc::new);
+        }
         self.pages
             .try_get_with(key, async { render.await.map(Arc::new) })
             .await
@@ -169,5 +187,23 @@ mod tests {
         request.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"0000\""));
         assert_eq!(page.respond(&request, "public").status(), StatusCode::OK);
         assert!(page.br.len() < page.identity.len() / 5);
+    }
+
+    /// Pages with long keys fill `PAGE_CACHE_MB` by their keys too: tiny
+    /// pages under 2 KiB keys do not hold ten times the memory allowed.
+    #[test]
+    fn keys_count_against_the_capacity() {
+        let capacity = 64 << 10;
+        let cache = PageCache::new(capacity, Duration::from_secs(60));
+        futures::executor::block_on(async {
+            for n in 0..200 {
+                let key = format!("{n:0>width$}", width = MAX_KEY - 8);
+                let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1]);
+                cache.get_or_render(key, async { Ok::<_, ()>(page) }).await.unwrap();
+            }
+            cache.pages.run_pending_tasks().await;
+        });
+        let held = cache.pages.iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
+        assert!(held as u64 <= capacity, "{held} bytes held in {} entries", cache.pages.entry_count());
     }
 }

@@ -6,6 +6,7 @@ mod cache;
 mod document;
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -79,7 +80,8 @@ async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCoo
     if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
         return redirect;
     }
-    match serve_page(&state, &uri, &local, request.headers(), private).await {
+    let client = crate::connections::client_address(request.extensions());
+    match serve_page(&state, &uri, &local, request.headers(), private, client).await {
         Ok(response) => response,
         Err(error) => error.into_page(local.lang),
     }
@@ -136,6 +138,7 @@ async fn serve_page(
     local: &LocalPath,
     headers: &HeaderMap,
     private: PrivateCookieJar,
+    client: IpAddr,
 ) -> Result<Response, AppError> {
     let visit = Visit::read(state, private).await;
     let parts = match resolve(state, local, visit.cpm_signed_in()).await? {
@@ -144,7 +147,7 @@ async fn serve_page(
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
-    let url = page_url(uri, reads);
+    let url = page_url(&LocalPath::href(parts.lang, &parts.path), uri.query(), reads);
     let versions = parts.versions();
     // Built for this visitor alone: their names and balances in the first
     // HTML, or the notice a form post left them. Any other cookie (junk,
@@ -153,30 +156,29 @@ async fn serve_page(
         let mut data = parts.into_data(&state.config.site_url);
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         with_extras(&mut data, extras);
-        let page = render(state, url, data, versions).await?;
+        let page = render_for(state, client, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
-    let key = PageCache::key(&url, &versions);
+    let key = PageCache::key(&parts.route.name, &url, &versions);
     let data = parts.into_data(&state.config.site_url);
-    let page = state.pages.get_or_render(key, render(state, url, data, versions)).await?;
+    let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond(headers, &cache_control))
 }
 
-/// The address a page is rendered and cached for: the path and only the
+/// The address a page is rendered and cached for: its path and only the
 /// query parameters the route reads, in the order they came.
-fn page_url(uri: &Uri, reads: &[String]) -> String {
-    let kept: Vec<(String, String)> = uri
-        .query()
+fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
+    let kept: Vec<(String, String)> = query
         .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
         .unwrap_or_default()
         .into_iter()
         .filter(|(name, _)| reads.contains(name))
         .collect();
     match serde_urlencoded::to_string(&kept) {
-        Ok(query) if !query.is_empty() => format!("{}?{query}", uri.path()),
-        _ => uri.path().to_owned(),
+        Ok(query) if !query.is_empty() => format!("{path}?{query}"),
+        _ => path.to_owned(),
     }
 }
 
@@ -192,6 +194,31 @@ fn with_extras(data: &mut PageData, extras: PageExtras) {
 /// already (a 404 stays a 404), else 503 so crawlers come back later.
 fn failure_status(status: u16) -> u16 {
     if status >= 400 { status } else { 503 }
+}
+
+/// Why a page was not built: its client has as many renders under way as it
+/// may, or the render failed. Shared by every request waiting for the page.
+#[derive(Debug, Clone)]
+enum Unbuilt {
+    ClientBusy,
+    Render(RenderError),
+}
+
+impl From<Unbuilt> for AppError {
+    fn from(unbuilt: Unbuilt) -> AppError {
+        match unbuilt {
+            Unbuilt::ClientBusy => AppError::ClientBusy,
+            Unbuilt::Render(error) => AppError::Render(error),
+        }
+    }
+}
+
+/// [`render`] on behalf of `client`, within its share of the engines
+/// (`RENDERS_PER_ADDRESS`), so that no address holds every engine. Requests
+/// that wait for a page another request is rendering hold no share.
+async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, Unbuilt> {
+    let _share = state.renders.take(client).ok_or(Unbuilt::ClientBusy)?;
+    render(state, url, data, versions).await.map_err(Unbuilt::Render)
 }
 
 async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
@@ -306,10 +333,14 @@ impl PageParts {
         }
     }
 
-    fn not_found(state: &AppState, lang: Lang, path: &str, sidebar: Option<Loaded>) -> Resolved {
+    /// The same page for every address that has none: it is rendered and
+    /// cached once per language and content version, so random addresses
+    /// cost no render. Having no address of its own, its links (the
+    /// language switch, the way back after signing in) lead home.
+    fn not_found(state: &AppState, lang: Lang, sidebar: Option<Loaded>) -> Resolved {
         let route = state.routes.not_found();
         let route = MatchedRoute { name: route.name.clone(), page: NOT_FOUND_PAGE.into(), params: Default::default() };
-        PageParts::frame(lang, path, 404, route, sidebar, false)
+        PageParts::frame(lang, "/", 404, route, sidebar, false)
     }
 
     /// The route's frame without its content, which could not be loaded.
@@ -391,14 +422,14 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     let matched_route = MatchedRoute { name: route.name.clone(), page: route.page.clone().unwrap_or_default(), params: matched.params.clone() };
     let lacks = |loaded: &Option<Loaded>| loaded.as_ref().is_none_or(|l| l.value.is_none());
     if route.page.as_deref() == Some(NOT_FOUND_PAGE) || route.page.is_none() {
-        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+        return Ok(PageParts::not_found(state, lang, sidebar));
     }
     let item = match item {
         Ok(item) if route.item.is_some() && lacks(&item) => {
             if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
                 return Ok(Resolved::Redirect { location: LocalPath::href(lang, &moved), permanent: true });
             }
-            return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+            return Ok(PageParts::not_found(state, lang, sidebar));
         }
         Ok(item) => item,
         Err(error) => {
@@ -418,7 +449,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         }
     };
     if route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)) {
-        return Ok(PageParts::not_found(state, lang, &local.path, sidebar));
+        return Ok(PageParts::not_found(state, lang, sidebar));
     }
 
     let mut alternates = None;
