@@ -8,7 +8,6 @@
 //!
 //! Limits are set so that nothing is shed: a 503 here is a bug too.
 
-use std::net::SocketAddr;
 
 use axum::Router;
 use axum::body::Body;
@@ -98,9 +97,11 @@ impl Site {
             config.render_workers = Some(1);
             config.renders_per_address = Some(64);
             config.cms_webhook_secret = Some(WEBHOOK_SECRET.parse().unwrap());
+            // The operator API the site calls: the sandbox, on a port of its own.
+            let sandbox = (site::sandbox().open)(&config).unwrap();
+            let operator = axum::Router::new().nest_service("/sandbox", sandbox);
+            tokio::spawn(async move { axum::serve(listener, operator).await });
             let state = server::AppState::new(config, site::bundle(), &format!("{address}/sandbox/digital/")).unwrap();
-            let served = server::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
-            tokio::spawn(async move { axum::serve(listener, served).await });
             server::app(state)
         });
         Site { runtime, app, _data_dir: data_dir }
