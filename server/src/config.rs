@@ -117,6 +117,11 @@ pub struct Config {
     #[arg(long, env = "SESSION_ABSOLUTE_SECS", default_value_t = 12 * 60 * 60)]
     pub session_absolute_secs: u64,
 
+    /// Bearer token of the form export (`GET /api/forms/export`); unset,
+    /// the export does not exist (404).
+    #[arg(long, env = "FORMS_TOKEN", hide_env_values = true)]
+    pub forms_token: Option<Secret>,
+
     /// Where state that must survive restarts is kept.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

@@ -5,6 +5,8 @@
 //! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
 //! - `content`: the [`content::ContentSource`] trait and the embedded source.
 //! - `assets`: hashed and static files, precompressed.
+//! - `forms`: the business community form and the foundation application,
+//!   kept in SQLite before they are answered, exported for staff.
 //! - `connections`: accepting connections with time limits and caps.
 //! - [`StandIn`]: a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
@@ -15,6 +17,7 @@
 pub mod account;
 pub mod config;
 pub mod content;
+pub mod forms;
 pub mod telemetry;
 
 mod assets;
@@ -70,6 +73,7 @@ pub struct AppState {
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
+    pub forms: forms::Forms,
 }
 
 impl AppState {
@@ -103,6 +107,7 @@ impl AppState {
         let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
             .map_err(|e| AppError::Config(e.to_string()))?;
         let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
+        let forms = forms::Forms::open(&config, &routes).map_err(|e| AppError::Config(e.to_string()))?;
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -115,6 +120,7 @@ impl AppState {
             cookie_key,
             sessions,
             limits: Arc::new(account::limits::Limits::new()),
+            forms,
         })
     }
 }
@@ -202,6 +208,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         .merge(assets::router())
         .merge(content::router())
         .merge(account::router(state.clone()))
+        .merge(forms::router(state.clone()))
         .merge(seo::router())
         .merge(pages::router());
     let router = match stand_in {

@@ -7,6 +7,7 @@ mod account;
 mod assets;
 mod content;
 mod crawl;
+mod forms;
 mod mutation;
 mod pages;
 mod sandbox;
