@@ -107,7 +107,7 @@ impl AppState {
         let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
             .map_err(|e| AppError::Config(e.to_string()))?;
         let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
-        let forms = forms::Forms::open(&config, &routes).map_err(|e| AppError::Config(e.to_string()))?;
+        let forms = forms::Forms::open(&config, &routes)?;
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -204,7 +204,7 @@ pub fn app(state: AppState) -> Router {
 /// The same with an opened stand-in operator API nested at its path.
 fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
     let router = Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(health))
         .merge(assets::router())
         .merge(content::router())
         .merge(account::router(state.clone()))
@@ -228,6 +228,35 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
+}
+
+#[derive(serde::Deserialize)]
+struct HealthQuery {
+    detail: Option<String>,
+}
+
+/// `GET /healthz`: `ok`. With `?detail`, JSON that adds the form deliveries
+/// still waiting for the CMS (`forms.pending`, the oldest one's age, the
+/// most tries of one).
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<HealthQuery>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if query.detail.is_none() {
+        return "ok".into_response();
+    }
+    let forms = match state.forms.backlog().await {
+        Ok(Some(backlog)) => serde_json::json!(backlog),
+        Ok(None) => serde_json::json!({ "delivery": "off: no CMS_URL; read them with the export" }),
+        Err(error) => {
+            tracing::error!(%error, "outbox unreadable");
+            serde_json::json!({ "error": "outbox unreadable" })
+        }
+    };
+    let mut response = axum::Json(serde_json::json!({ "status": "ok", "forms": forms })).into_response();
+    response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    response
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
@@ -275,6 +304,7 @@ pub async fn run(
     };
     tokio::spawn(state.sessions.clone().sweep_forever());
     tokio::spawn(state.limits.clone().sweep_forever());
+    tokio::spawn(state.forms.clone().deliver_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     let limits = state.config.connection_limits();
     connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown).await;

@@ -8,6 +8,7 @@ mod assets;
 mod content;
 mod crawl;
 mod forms;
+mod forms_delivery;
 mod mutation;
 mod pages;
 mod sandbox;

@@ -9,6 +9,7 @@
 //!   messages in English and Swahili.
 //! - `business`, `foundation`: the two forms' types and their parsers.
 //! - `store`: SQLite in `DATA_DIR` (WAL, synchronous=FULL), idempotency keys.
+//! - `outbox`: delivery to the CMS (`CMS_URL`), retried until it takes.
 //! - `export`: staff read submissions as CSV or JSON with `FORMS_TOKEN`.
 //!
 //! `POST /api/forms/<form>` answers a script 201 `{"reference"}` or 422
@@ -21,6 +22,7 @@ mod export;
 mod fields;
 mod foundation;
 mod http;
+mod outbox;
 mod store;
 
 use std::sync::Arc;
@@ -64,6 +66,14 @@ impl FormKind {
         FormKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 
+    /// The CMS collection its submissions go to.
+    fn collection(self) -> &'static str {
+        match self {
+            FormKind::BusinessCommunity => "business-community-leads",
+            FormKind::FoundationApplication => "foundation-applications",
+        }
+    }
+
     /// The start of its references: `BC-…`, `FA-…`.
     fn prefix(self) -> &'static str {
         match self {
@@ -80,17 +90,44 @@ pub struct Forms {
     /// The business categories a lead may ask about: the slugs of the
     /// route table's category pages.
     services: Arc<Vec<String>>,
+    /// Delivery to the CMS, when there is one.
+    outbox: Option<outbox::Outbox>,
 }
 
 impl Forms {
-    pub fn open(config: &crate::Config, routes: &RouteTable) -> Result<Forms, StoreError> {
+    pub fn open(config: &crate::Config, routes: &RouteTable) -> Result<Forms, crate::AppError> {
+        let failed = |error: &dyn std::fmt::Display| crate::AppError::Config(error.to_string());
+        let store = FormStore::open(&config.data_dir).map_err(|e| failed(&e))?;
+        let outbox = match &config.cms_url {
+            Some(base) => {
+                let token = config.cms_token.as_ref().map(|t| t.expose().to_owned());
+                let first_wait = std::time::Duration::from_millis(config.forms_retry_ms.max(1));
+                Some(outbox::Outbox::new(store.clone(), base, token, first_wait).map_err(|e| failed(&e))?)
+            }
+            None => None,
+        };
         let services = routes
             .all()
             .iter()
             .filter(|route| route.page.as_deref() == Some("businessCategory"))
             .filter_map(|route| route.path.rsplit('/').next().map(str::to_owned))
             .collect();
-        Ok(Forms { store: FormStore::open(&config.data_dir)?, services: Arc::new(services) })
+        Ok(Forms { store, services: Arc::new(services), outbox })
+    }
+
+    /// Delivers to the CMS for as long as the server runs (nothing without one).
+    pub async fn deliver_forever(self) {
+        if let Some(outbox) = self.outbox {
+            outbox.run_forever().await;
+        }
+    }
+
+    /// The outbox for `/healthz?detail`: `None` without a CMS.
+    pub async fn backlog(&self) -> Result<Option<store::Backlog>, StoreError> {
+        match self.outbox {
+            Some(_) => self.store.backlog().await.map(Some),
+            None => Ok(None),
+        }
     }
 }
 
@@ -153,10 +190,14 @@ async fn submit(
     if !state.limits.form_submission(kind.name(), client) {
         return back(FormError::TooMany).await;
     }
-    let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: false };
+    let outbox = state.forms.outbox.as_ref();
+    let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
     match state.forms.store.keep(new).await {
         Ok(Kept::New(reference)) => {
             tracing::info!(form = kind.name(), %reference, "form received");
+            if let Some(outbox) = outbox {
+                outbox.wake();
+            }
             received(state, kind, lang, script, &reference, false)
         }
         Ok(Kept::Replayed(reference)) => received(state, kind, lang, script, &reference, true),

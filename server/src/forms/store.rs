@@ -197,3 +197,94 @@ impl FormStore {
         .await
     }
 }
+
+/// An outbox entry due for delivery.
+#[derive(Debug, Clone)]
+pub struct Due {
+    pub submission: Submission,
+    pub attempts: u32,
+    /// The proposal already uploaded to the CMS's media library.
+    pub cms_file_id: Option<i64>,
+}
+
+/// The outbox at a glance, for `/healthz?detail` and the logs.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Backlog {
+    pub pending: u64,
+    pub oldest_pending_secs: Option<u64>,
+    pub most_attempts: u32,
+}
+
+impl FormStore {
+    /// Up to `limit` undelivered entries whose time has come, oldest first.
+    pub async fn due(&self, limit: usize) -> Result<Vec<Due>, StoreError> {
+        self.db(move |db| {
+            let mut query = db.prepare(&format!(
+                "SELECT {COLUMNS}, o.attempts, o.cms_file_id FROM outbox o JOIN submissions s ON s.id = o.submission_id
+                 WHERE o.delivered_at IS NULL AND o.next_attempt_at <= ?1 ORDER BY o.next_attempt_at, s.id LIMIT ?2"
+            ))?;
+            let rows = query
+                .query_map(params![now(), limit as i64], |row| {
+                    Ok(Due { submission: submission(row)?, attempts: row.get("attempts")?, cms_file_id: row.get("cms_file_id")? })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// When the next undelivered entry is due (Unix seconds), if any.
+    pub async fn next_due(&self) -> Result<Option<i64>, StoreError> {
+        self.db(|db| Ok(db.query_row("SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL", [], |r| r.get(0))?)).await
+    }
+
+    /// Delivered: never sent again.
+    pub async fn delivered(&self, id: i64) -> Result<(), StoreError> {
+        self.db(move |db| Ok(db.execute("UPDATE outbox SET delivered_at = ?1, attempts = attempts + 1, last_error = NULL WHERE submission_id = ?2", params![now(), id]).map(drop)?))
+            .await
+    }
+
+    /// Not delivered: tried again at `next_attempt_at`.
+    pub async fn failed(&self, id: i64, next_attempt_at: i64, error: String) -> Result<(), StoreError> {
+        self.db(move |db| {
+            Ok(db
+                .execute(
+                    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?1, last_error = ?2 WHERE submission_id = ?3",
+                    params![next_attempt_at, error, id],
+                )
+                .map(drop)?)
+        })
+        .await
+    }
+
+    /// The proposal is in the CMS's media library as `file_id`: not uploaded again.
+    pub async fn uploaded(&self, id: i64, file_id: i64) -> Result<(), StoreError> {
+        self.db(move |db| Ok(db.execute("UPDATE outbox SET cms_file_id = ?1 WHERE submission_id = ?2", params![file_id, id]).map(drop)?)).await
+    }
+
+    pub async fn backlog(&self) -> Result<Backlog, StoreError> {
+        self.db(|db| {
+            let (pending, oldest, most): (i64, Option<i64>, Option<i64>) = db.query_row(
+                "SELECT COUNT(*), MIN(s.received_at), MAX(o.attempts) FROM outbox o JOIN submissions s ON s.id = o.submission_id WHERE o.delivered_at IS NULL",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
+            Ok(Backlog {
+                pending: pending as u64,
+                oldest_pending_secs: oldest.map(|t| (now() - t).max(0) as u64),
+                most_attempts: most.unwrap_or(0) as u32,
+            })
+        })
+        .await
+    }
+
+    /// The proposal bytes of the submission `id`.
+    pub async fn proposal_of(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.db(move |db| {
+            let bytes = db.query_row("SELECT proposal FROM submissions WHERE id = ?1", params![id], |r| r.get::<_, Option<Vec<u8>>>(0)).optional()?;
+            Ok(bytes.flatten())
+        })
+        .await
+    }
+}
