@@ -319,3 +319,115 @@ async fn the_export_needs_its_token_and_defuses_formulas() {
     let unknown = export(&app, "shareholder", "csv").await;
     assert_eq!(unknown.status(), StatusCode::BAD_REQUEST);
 }
+
+/// A browser without JavaScript: posts the form itself, follows nothing.
+async fn post_form(app: &TestApp, path: &str, pairs: &[(&str, &str)]) -> reqwest::Response {
+    let body = serde_urlencoded::to_string(pairs).unwrap();
+    app.client
+        .post(app.url(path))
+        .header("sec-fetch-site", "same-origin")
+        .header("accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_receipt() {
+    let app = spawn_forms_app().await;
+    let mut pairs = vec![
+        ("lang", "sw"),
+        ("name", "Amina <Mwakyusa>"),
+        ("email", "amina@localhost"),
+        ("phone", "0754000001"),
+        ("businessName", "Mwakyusa Traders"),
+        ("businessSize", "medium"),
+        ("industry", "Retail"),
+        ("whereHeard", "employee"),
+        ("employeeName", "Juma"),
+        ("services", "iot"),
+        ("services", "connectivity"),
+        ("leaveEmpty", ""),
+    ];
+    let response = post_form(&app, BUSINESS, &pairs).await;
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.headers()["cache-control"], "private, no-store");
+    let html = response.text().await.unwrap();
+    assert!(html.contains(r#"<html lang="sw""#));
+    assert!(html.contains("Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz"), "the message beside the field");
+    assert!(html.contains(r#"value="amina@localhost""#), "what was typed is kept");
+    assert!(html.contains(r#"value="Amina &lt;Mwakyusa&gt;""#), "and escaped");
+    assert!(html.contains(r#"id="field-email" aria-invalid="true""#) || html.contains(r#"aria-invalid="true""#));
+    let data = crate::helpers::embedded_page_data(&html);
+    assert_eq!(data["form"]["values"]["services"], json!(["iot", "connectivity"]));
+    assert_eq!(data["form"]["errors"], json!({ "email": "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz" }));
+
+    pairs[2] = ("email", "amina@example.co.tz");
+    let response = post_form(&app, BUSINESS, &pairs).await;
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let location = response.headers()["location"].to_str().unwrap().to_owned();
+    let reference = location.strip_prefix("/sw/vodacom-business/community?reference=").unwrap_or_else(|| panic!("{location}"));
+    assert!(reference.starts_with("BC-"));
+    let receipt = app.get(&location).await;
+    assert_eq!(receipt.status(), StatusCode::OK);
+    assert!(receipt.text().await.unwrap().contains(reference), "the receipt shows the reference");
+    let rows = exported(&app, "business-community").await;
+    assert_eq!(rows[0]["employeeName"], "Juma");
+    assert_eq!(rows[0]["services"], json!(["iot", "connectivity"]));
+}
+
+#[tokio::test]
+async fn without_javascript_the_long_foundation_form_posts_multipart() {
+    let app = spawn_forms_app().await;
+    let fields = [
+        ("applicants[0].name", "Neema Mushi"),
+        ("applicants[0].email", "neema@example.org"),
+        ("applicants[0].phone", "0754000003"),
+        ("applicants[0].role", "Director"),
+        ("applicants[1].name", ""),
+        ("organisation.name", "Mama Afya"),
+        ("organisation.type", "ngo"),
+        ("organisation.registrationNumber", "NGO/R/1234"),
+        ("project.title", "Clinics by boat"),
+        ("project.summary", "Boats take nurses\r\nto the islands."),
+        ("project.startDate", "2026-07-01"),
+        ("project.endDate", "2027-06-30"),
+        ("location.region", "Mwanza"),
+        ("location.district", "Ukerewe"),
+        ("team.size", "12"),
+        ("team.description", "Nurses"),
+        ("budget[0].item", "Boat"),
+        ("budget[0].amountTzs", "12,000,000"),
+        ("budget[1].item", ""),
+        ("budget[1].amountTzs", ""),
+    ];
+    let send = |extra: Vec<(&'static str, &'static str)>| {
+        let mut form = reqwest::multipart::Form::new().text("lang", "en");
+        for (name, value) in fields.iter().chain(extra.iter()) {
+            form = form.text(*name, *value);
+        }
+        let empty_file = reqwest::multipart::Part::bytes(Vec::new()).file_name("").mime_str("application/octet-stream").unwrap();
+        app.client.post(app.url(FOUNDATION)).header("sec-fetch-site", "same-origin").header("accept", "text/html").multipart(form.part("proposal", empty_file)).send()
+    };
+    let response = send(vec![]).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let html = response.text().await.unwrap();
+    assert!(html.contains("Give the details of at least two applicants"));
+    assert!(html.contains(r#"value="Mama Afya""#));
+    let response = send(vec![
+        ("applicants[2].name", "Baraka Said"),
+        ("applicants[2].email", "baraka@example.org"),
+        ("applicants[2].phone", "0754000004"),
+        ("applicants[2].role", "Treasurer"),
+    ])
+    .await
+    .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert!(response.headers()["location"].to_str().unwrap().starts_with("/foundation/apply?reference=FA-"));
+    let rows = exported(&app, "foundation-application").await;
+    assert_eq!(rows[0]["applicants"].as_array().unwrap().len(), 2);
+    assert_eq!(rows[0]["project"]["summary"], "Boats take nurses\nto the islands.");
+    assert_eq!(rows[0]["proposal"], Value::Null, "an empty file input is no proposal");
+}
