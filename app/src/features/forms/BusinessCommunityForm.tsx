@@ -75,7 +75,7 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
 
   return (
     <FormValuesProvider value={{ values: sentBack?.values ?? {}, errors: post.errors }}>
-      <form method="post" action={ACTION} className="site-form" onSubmit={post.submit} ref={(form) => void (form && (form.noValidate = true))}>
+      <form method="post" action={ACTION} className="site-form" onSubmit={post.submit} noValidate>
         <input type="hidden" name="lang" value={lang} />
         <div ref={summary}>
           <ErrorSummary errors={post.errors} label={label} />

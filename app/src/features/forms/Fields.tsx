@@ -3,7 +3,9 @@
  * server's message beside it (`aria-invalid`, `aria-describedby`). Values
  * and messages come from `FormValues`: what a form posted without
  * JavaScript typed (the server sends the page back with them), or what the
- * script got back. Inputs are uncontrolled, so text typed before the
+ * script got back. Forms are `noValidate`: `required` marks a field for
+ * assistive technology, and the server checks every field, in the page's
+ * language, where a browser would in its own. Inputs are uncontrolled, so text typed before the
  * page's script has loaded on a slow connection is never reset.
  */
 import { createContext, useContext, type ReactNode } from "react";

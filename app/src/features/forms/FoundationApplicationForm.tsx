@@ -90,9 +90,6 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
   // After hydration: steps, and the draft this phone kept (unless the server sent the form back).
   useEffect(() => {
     setEnhanced(true);
-    // The server checks every field, in the page's language; the browser's
-    // own checks would stop at fields of steps not shown.
-    if (form.current) form.current.noValidate = true;
     if (sentBack || reference) return;
     const draft = readDraft();
     if (!draft) return;
@@ -227,6 +224,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         action={ACTION}
         encType="multipart/form-data"
         className="site-form"
+        noValidate
         onSubmit={post.submit}
         onInput={changed}
         onChange={changed}
@@ -335,12 +333,13 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
               {t("forms.foundation.previous")}
             </button>
           )}
+          {/* Keys: a "Next" click that shows the last step must not become a submit click on the same element. */}
           {enhanced && step < STEPS.length - 1 ? (
-            <button type="button" className="button" onClick={() => go(step + 1)}>
+            <button key="next" type="button" className="button" onClick={() => go(step + 1)}>
               {t("forms.foundation.next")}
             </button>
           ) : (
-            <button type="submit" className="button" disabled={post.busy} aria-busy={post.busy || undefined}>
+            <button key="submit" type="submit" className="button" disabled={post.busy} aria-busy={post.busy || undefined}>
               {post.busy ? t("forms.sending") : t("forms.foundation.submit")}
             </button>
           )}
