@@ -140,10 +140,13 @@ fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
         })
 }
 
-/// `site content-model`: the content model as a CMS must hold it (JSON).
+/// `site content-model`: the content model as a CMS must hold it (JSON),
+/// with the collection types the forms are delivered to (`formTypes`).
 pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
-    Ok(content::check::content_model(&routes))
+    let mut model = content::check::content_model(&routes);
+    model["formTypes"] = forms::cms_types();
+    Ok(model)
 }
 
 /// `site check-cms`: checks the CMS at `CMS_URL` against the content model.

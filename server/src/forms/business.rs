@@ -15,7 +15,7 @@ pub enum BusinessSize {
     Large,
 }
 
-const SIZES: [(&str, BusinessSize); 3] = [("small", BusinessSize::Small), ("medium", BusinessSize::Medium), ("large", BusinessSize::Large)];
+pub const SIZES: [(&str, BusinessSize); 3] = [("small", BusinessSize::Small), ("medium", BusinessSize::Medium), ("large", BusinessSize::Large)];
 
 /// Where the business heard of Vodacom Business; three answers name a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

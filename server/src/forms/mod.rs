@@ -242,3 +242,39 @@ async fn refuse(state: &AppState, kind: FormKind, lang: Lang, script: bool, mut 
         }
     }
 }
+
+/// The CMS collection types the outbox delivers to, as `site content-model`
+/// lists them (`formTypes`) for `cms/scripts/generate-schema.mjs`: not
+/// localized, no drafts, `reference` unique (a second delivery of one
+/// submission is refused, which the outbox takes as delivered).
+pub fn cms_types() -> Value {
+    let text = || json!({ "type": "string" });
+    let reference = json!({ "type": "string", "required": true, "unique": true });
+    let choices = |codes: Vec<&str>| json!({ "type": "enumeration", "enum": codes, "required": true });
+    let rows = || json!({ "type": "json" });
+    json!([
+        {
+            "apiId": FormKind::BusinessCommunity.collection(),
+            "singular": "business-community-lead",
+            "displayName": "Business community lead",
+            "attributes": {
+                "reference": reference, "receivedAt": { "type": "datetime", "required": true }, "lang": text(),
+                "name": text(), "email": { "type": "email" }, "phone": text(), "alternateNumber": text(),
+                "businessName": text(), "businessSize": choices(business::SIZES.iter().map(|(code, _)| *code).collect()),
+                "industry": text(), "whereHeard": choices(business::WHERE_HEARD.iter().map(|(code, _)| *code).collect()),
+                "services": rows(), "influencerName": text(), "employeeName": text(), "merchantName": text()
+            }
+        },
+        {
+            "apiId": FormKind::FoundationApplication.collection(),
+            "singular": "foundation-application",
+            "displayName": "Foundation application",
+            "attributes": {
+                "reference": reference, "receivedAt": { "type": "datetime", "required": true }, "lang": text(),
+                "applicants": rows(), "organisation": rows(), "project": rows(), "location": rows(), "team": rows(), "budget": rows(),
+                "budgetTotalTzs": { "type": "biginteger" },
+                "proposal": { "type": "media", "multiple": false, "allowedTypes": ["files"] }
+            }
+        }
+    ])
+}
