@@ -19,6 +19,9 @@ const HEARD = ["social-media", "search-engine", "radio-tv", "event", "influencer
 /** The answers of `whereHeard` that name a person, and the field asking for the name. */
 const NAMED = { influencer: "influencerName", employee: "employeeName", merchant: "merchantName" } as const;
 
+/** The fields in the order the form asks them. */
+const ORDER = ["name", "email", "phone", "alternateNumber", "businessName", "businessSize", "industry", "services", "whereHeard", "influencerName", "employeeName", "merchantName"];
+
 /** The business categories: the category pages of the route table, by the slug of their address. */
 export function businessServices(): { slug: string; nav: string }[] {
   return routes.filter((r) => r.page === "businessCategory" && r.meta.navigation).map((r) => ({ slug: r.path.split("/").pop()!, nav: r.meta.navigation! }));
@@ -78,7 +81,7 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
       <form method="post" action={ACTION} className="site-form" onSubmit={post.submit} noValidate>
         <input type="hidden" name="lang" value={lang} />
         <div ref={summary}>
-          <ErrorSummary errors={post.errors} label={label} />
+          <ErrorSummary errors={post.errors} order={ORDER} label={label} />
         </div>
         <fieldset className="form-group">
           <legend>{t("forms.business.you")}</legend>

@@ -209,10 +209,32 @@ export function Honeypot() {
   );
 }
 
-/** The server's messages, linked to their fields, at the top of the form. */
-export function ErrorSummary({ errors, label, onPick }: { errors: Errors; label: (name: string) => string; onPick?(name: string): void }) {
+/**
+ * `errors` in the order of the form: `order` lists its fields, rows written
+ * `applicants[].email`; rows of one list come in their own order.
+ */
+export function inFormOrder(errors: Errors, order: string[]): [string, string][] {
+  const place = (name: string): [number, number] => {
+    const row = /\[(\d+)\]/.exec(name);
+    const index = order.indexOf(name.replace(/\[\d+\]/, "[]"));
+    return [index < 0 ? order.length : index, row ? Number(row[1]) : 0];
+  };
+  const rank = (name: string) => {
+    const [index, row] = place(name);
+    const list = order.findIndex((field) => field.endsWith("[]") ? false : name.startsWith(`${field}[`));
+    // Fields of a list's rows sort with the list, row by row.
+    return list >= 0 ? [list, row, index] : [index, 0, 0];
+  };
+  return Object.entries(errors).sort(([a], [b]) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+/** The server's messages, linked to their fields, at the top of the form, in its order. */
+export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors; order: string[]; label: (name: string) => string; onPick?(name: string): void }) {
   const { t } = useTranslation();
-  const entries = Object.entries(errors);
+  const entries = inFormOrder(errors, order);
   if (!entries.length) return null;
   const whole = errors.form;
   return (

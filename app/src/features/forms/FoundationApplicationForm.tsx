@@ -26,6 +26,13 @@ const REGIONS = [
   "Kilimanjaro", "Kusini Pemba", "Kusini Unguja", "Lindi", "Manyara", "Mara", "Mbeya", "Mjini Magharibi", "Morogoro", "Mtwara",
   "Mwanza", "Njombe", "Pwani", "Rukwa", "Ruvuma", "Shinyanga", "Simiyu", "Singida", "Songwe", "Tabora", "Tanga",
 ];
+/** The fields in the order the form asks them (rows as `[]`). */
+const ORDER = [
+  "applicants", "applicants[].name", "applicants[].email", "applicants[].phone", "applicants[].role",
+  "organisation.name", "organisation.type", "organisation.registrationNumber",
+  "project.title", "project.summary", "project.startDate", "project.endDate", "location.region", "location.district", "team.size", "team.description",
+  "budget", "budget[].item", "budget[].amountTzs", "proposal",
+];
 /** Rows the long form offers without JavaScript. */
 const APPLICANT_ROWS = 3;
 const BUDGET_ROWS = 5;
@@ -231,7 +238,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
       >
         <input type="hidden" name="lang" value={lang} />
         <div ref={summary}>
-          <ErrorSummary errors={post.errors} label={label} onPick={enhanced ? pick : undefined} />
+          <ErrorSummary errors={post.errors} order={ORDER} label={label} onPick={enhanced ? pick : undefined} />
         </div>
         {enhanced && <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>}
         {fieldset(
