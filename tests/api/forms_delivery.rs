@@ -90,7 +90,10 @@ struct Site {
 }
 
 impl Site {
-    fn start(data_dir: &std::path::Path, port: u16, cms_url: &str) -> Site {
+    /// Starts it on a port free a moment ago (a fresh one each start: the
+    /// data directory is what carries over, not the address).
+    fn start(data_dir: &std::path::Path, cms_url: &str) -> Site {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let base = format!("http://127.0.0.1:{port}");
         let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
             .env("PORT", port.to_string())
@@ -117,8 +120,11 @@ impl Site {
         Site { child, base, log }
     }
 
-    async fn ready(&self, client: &reqwest::Client) {
+    async fn ready(&mut self, client: &reqwest::Client) {
         for _ in 0..400 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("site exited with {status}: {:?}", self.log.lock().unwrap());
+            }
             if client.get(format!("{}/healthz", self.base)).send().await.is_ok_and(|r| r.status().is_success()) {
                 return;
             }
@@ -134,14 +140,13 @@ impl Site {
 
 #[tokio::test]
 async fn a_submission_answered_201_survives_kill_9_and_is_exported_and_delivered_after_the_restart() {
-    let cms = FakeCms::start(Shape::V5).await;
-    // The CMS is down for as long as the first run lives.
-    cms.fail_next_posts(usize::MAX);
+    // No CMS answers for as long as the first run lives: nothing of its
+    // attempts can reach the CMS of the second run late.
+    let nowhere = format!("http://{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap());
     let data_dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
 
-    let mut first = Site::start(data_dir.path(), port, &cms.url);
+    let mut first = Site::start(data_dir.path(), &nowhere);
     first.ready(&client).await;
     let response = client
         .post(format!("{}{FOUNDATION}", first.base))
@@ -160,19 +165,20 @@ async fn a_submission_answered_201_survives_kill_9_and_is_exported_and_delivered
         println!("  first run log: {line}");
     }
 
-    // Back, and failing its first delivery once more.
+    // A CMS now, failing its first delivery.
+    let cms = FakeCms::start(Shape::V5).await;
     cms.fail_next_posts(1);
-    let mut second = Site::start(data_dir.path(), port, &cms.url);
+    let mut second = Site::start(data_dir.path(), &cms.url);
     second.ready(&client).await;
-    let exported: Vec<Value> = client
+    let export = client
         .get(format!("{}/api/forms/export?form=foundation-application&format=json", second.base))
         .bearer_auth(TOKEN)
         .send()
         .await
-        .unwrap()
-        .json()
-        .await
         .unwrap();
+    let (status, text) = (export.status(), export.text().await.unwrap());
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let exported: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(exported.len(), 1);
     assert_eq!(exported[0]["reference"], reference.as_str());
     assert_eq!(exported[0]["budgetTotalTzs"], 15_000_000);
