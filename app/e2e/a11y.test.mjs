@@ -22,6 +22,8 @@ const PAGES = [
   "/vodacom-business/1/large-mobile",
   { from: "/vodacom-business/1/large-mobile", link: 'a[href*="/vodacom-business/"]:not([href*="/1/large-mobile"])' },
   "/fraudster",
+  "/vodacom-business/community",
+  "/foundation/apply",
   "/no-such-page",
 ];
 

@@ -28,6 +28,8 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   cpmLogin: () => import("./pages/cpmLogin"),
   cpmOtp: () => import("./pages/cpmOtp"),
   cpm: () => import("./pages/cpm"),
+  businessCommunity: () => import("./pages/businessCommunity"),
+  foundationApplication: () => import("./pages/foundationApplication"),
   notFound: () => import("./pages/notFound"),
 };
 

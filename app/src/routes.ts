@@ -49,6 +49,8 @@ export type PageKind =
   | "cpmLogin"
   | "cpmOtp"
   | "cpm"
+  | "businessCommunity"
+  | "foundationApplication"
   | "notFound";
 
 export interface CollectionList {
@@ -86,6 +88,8 @@ export interface RouteDef {
   redirect?: Redirect;
   /** Name of the parent route, for the menu tree, breadcrumbs and pass-through content. */
   parent?: string;
+  /** The form this page sends (`/api/forms/<form>`); the server sends its posts back here. */
+  form?: "business-community" | "foundation-application";
   meta: RouteMeta;
 }
 
@@ -213,6 +217,7 @@ export const routes: RouteDef[] = [
   route("business-paas-digital-education", "/vodacom-business/11/paas-digital-education", "businessCategory", { query: ["services"], content: "business-small", list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "11" } }, parent: "business", meta: { navigation: "business-paas-digital-education", isPassThrough: true } }),
   route("business-paas-digital-farming", "/vodacom-business/14/paas-digital-farming", "businessCategory", { query: ["services"], content: "business-small", list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "14" } }, parent: "business", meta: { navigation: "business-paas-digital-farming", isPassThrough: true } }),
   route("business-connectivity", "/vodacom-business/16/connectivity", "businessCategory", { query: ["services"], content: "business-small", list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "16" } }, parent: "business", meta: { navigation: "business-connectivity", isPassThrough: true } }),
+  route("business-community-form", "/vodacom-business/community", "businessCommunity", { form: "business-community", query: ["reference"], parent: "business", meta: { navigation: "business-community-form", invisible: true } }),
   route("business-service", "/vodacom-business/:id/:slug?", "businessItem", { item: "vbu-services", parent: "business", meta: { invisible: true } }),
   route("business-large", "/large", "content", { content: "business-large", parent: "business", meta: { navigation: "business-large" } }),
   route("business-mid", "/mid", "content", { content: "business-mid", parent: "business", meta: { navigation: "business-mid" } }),
@@ -240,6 +245,7 @@ export const routes: RouteDef[] = [
   route("purpose", "", undefined, { meta: { navigation: "purpose", isClickable: false } }),
   route("our-purpose", "/our-purpose", "content", { content: "our-purpose", parent: "purpose", meta: { navigation: "our-purpose" } }),
   route("foundation", "/foundation", "newsList", { content: "foundation", list: { collection: "foundation-updates", pageSize: 30 }, parent: "purpose", meta: { navigation: "foundation" } }),
+  route("foundation-apply", "/foundation/apply", "foundationApplication", { form: "foundation-application", query: ["reference"], parent: "foundation", meta: { navigation: "foundation-apply", invisible: true } }),
   route("foundation-news", "/foundation-news/:id/:slug?", "newsItem", { item: "foundation-updates", parent: "foundation", meta: { invisible: true } }),
   route("what-we-do", "/what-we-do", "content", { content: "what-we-do", parent: "purpose", meta: { navigation: "what-we-do" } }),
   route("foundation-about", "/aboutUs", "content", { content: "foundation-about", parent: "purpose", meta: { navigation: "foundation-about" } }),

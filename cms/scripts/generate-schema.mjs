@@ -160,7 +160,10 @@ function main() {
   const components = new Map(Object.entries(model.components || {}));
   const singles = model.singleTypes || [];
   const collections = model.collectionTypes || [];
-  if (!Array.isArray(singles) || !Array.isArray(collections)) fail('model', 'singleTypes and collectionTypes must be lists');
+  // Where the site delivers its forms: submissions, not content (not
+  // localized, no drafts; the bootstrap keeps them from the Public role).
+  const formTypes = model.formTypes || [];
+  if (!Array.isArray(singles) || !Array.isArray(collections) || !Array.isArray(formTypes)) fail('model', 'singleTypes, collectionTypes and formTypes must be lists');
   const locales = model.locales || ['en'];
   if (!Array.isArray(locales) || locales.length === 0 || !locales.every((l) => /^[a-z]{2,3}(-[A-Za-z0-9]+)*$/.test(l))) fail('model.locales', `not a list of locale codes: ${JSON.stringify(model.locales)}`);
 
@@ -198,6 +201,13 @@ function main() {
     if (collection?.apiId === collection?.singular) fail(where, 'singular and apiId (plural) must differ');
     types.push({ kind: 'collectionType', apiId: collection.apiId, singularName: collection.singular, pluralName: collection.apiId, displayName: collection.displayName || collection.singular, attributes: collection.attributes, where });
   }
+  for (const form of formTypes) {
+    const where = `form type ${form?.apiId}`;
+    checkTypeName(where, form?.apiId, 'apiId');
+    checkTypeName(where, form?.singular, 'singular');
+    if (form?.apiId === form?.singular) fail(where, 'singular and apiId (plural) must differ');
+    types.push({ kind: 'collectionType', form: true, apiId: form.apiId, singularName: form.singular, pluralName: form.apiId, displayName: form.displayName || form.singular, attributes: form.attributes, where });
+  }
   for (const type of types) {
     if (!type.displayName) fail(type.where, 'displayName is missing');
     claim(type.singularName, type.where);
@@ -225,9 +235,9 @@ function main() {
       kind: type.kind,
       collectionName: snake(type.apiId),
       info: { singularName: type.singularName, pluralName: type.pluralName, displayName: type.displayName },
-      options: { draftAndPublish: true },
-      pluginOptions: { i18n: { localized: true } },
-      attributes: Object.fromEntries(Object.entries(type.attributes).map(([k, a]) => [k, attribute(a, true)])),
+      options: { draftAndPublish: !type.form },
+      pluginOptions: { i18n: { localized: !type.form } },
+      attributes: Object.fromEntries(Object.entries(type.attributes).map(([k, a]) => [k, attribute(a, !type.form)])),
     };
     const dir = join(out, 'api', type.apiId);
     write(join(dir, 'content-types', type.singularName, 'schema.json'), JSON.stringify(schema, null, 2) + '\n');
@@ -247,7 +257,9 @@ function main() {
   }
   // The locales the bootstrap ensures (src/index.js reads this).
   write(join(out, 'api', '.locales.json'), JSON.stringify(locales) + '\n');
-  console.log(`generate-schema: ${singles.length} single types, ${collections.length} collection types, ${components.size} components from ${source}`);
+  // The form types, which the bootstrap opens to the site's token for create only (src/index.js reads this).
+  write(join(out, 'api', '.forms.json'), JSON.stringify(types.filter((t) => t.form).map((t) => `api::${t.apiId}.${t.singularName}`)) + '\n');
+  console.log(`generate-schema: ${singles.length} single types, ${collections.length} collection types, ${formTypes.length} form types, ${components.size} components from ${source}`);
 }
 
 main();

@@ -2,8 +2,14 @@
 
 // Runs on every start (and when scripts/import.mjs loads Strapi):
 // - the locales of the site's model exist, the first one the default;
-// - the Public role may read (`find`, `findOne`) every content type of ours,
-//   and the list of locales; nothing else is granted;
+// - the Public role may read (`find`, `findOne`) every content type of ours
+//   but the form types (submissions hold people's details), and the list of
+//   locales; nothing else is granted;
+// - one API token for the site (FORMS_TOKEN_NAME) may read the content
+//   types, create entries of the form types (nothing else on them: not
+//   read, change or delete) and upload a proposal; created once, its key
+//   written to .tmp/site-token for CMS_TOKEN, its permissions put back
+//   to exactly these on every start;
 // - with SITE_WEBHOOK_URL and SITE_WEBHOOK_SECRET set, one webhook (named
 //   WEBHOOK_NAME) posts entry and media events to the site with
 //   `Authorization: Bearer <secret>`; it is updated in place, never duplicated;
@@ -41,9 +47,45 @@ async function ensureLocales(strapi) {
   }
 }
 
-/** Our content types: the generated `api::` ones. */
+const FORMS_TOKEN_NAME = 'site (managed by cms/src/index.js)';
+
+/** The generated form types' uids (scripts/generate-schema.mjs writes them). */
+function formTypes() {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(__dirname, 'api', '.forms.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+/** Our content types: the generated `api::` ones, the form types excepted. */
 function siteContentTypes(strapi) {
-  return Object.values(strapi.contentTypes).filter((ct) => ct.uid.startsWith('api::'));
+  const forms = new Set(formTypes());
+  return Object.values(strapi.contentTypes).filter((ct) => ct.uid.startsWith('api::') && !forms.has(ct.uid));
+}
+
+/** The site's token: read content, create form entries, upload a proposal. */
+async function ensureSiteToken(strapi) {
+  const actions = ['plugin::upload.content-api.upload', ...formTypes().map((uid) => `${uid}.create`)];
+  for (const ct of siteContentTypes(strapi)) {
+    actions.push(`${ct.uid}.find`);
+    if (ct.kind === 'collectionType') actions.push(`${ct.uid}.findOne`);
+  }
+  const tokens = strapi.service('admin::api-token');
+  const existing = await tokens.getByName(FORMS_TOKEN_NAME);
+  if (!existing) {
+    const created = await tokens.create({ name: FORMS_TOKEN_NAME, description: 'CMS_TOKEN of the site: reads content, delivers forms', type: 'custom', kind: 'content-api', lifespan: null, permissions: actions });
+    const file = path.join(strapi.dirs.app.root, '.tmp', 'site-token');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, created.accessKey + '\n', { mode: 0o600 });
+    strapi.log.info(`[site] API token for the site created; its key is in ${file}: set the site's CMS_TOKEN to it`);
+    return;
+  }
+  const have = [...(existing.permissions || [])].sort();
+  if (existing.type !== 'custom' || JSON.stringify(have) !== JSON.stringify([...new Set(actions)].sort())) {
+    await tokens.update(existing.id, { type: 'custom', permissions: actions });
+    strapi.log.info('[site] the site token\'s permissions were put back to read content and create form entries only');
+  }
 }
 
 async function grantPublicRead(strapi) {
@@ -116,6 +158,7 @@ module.exports = {
   async bootstrap({ strapi }) {
     await ensureLocales(strapi);
     await grantPublicRead(strapi);
+    await ensureSiteToken(strapi);
     await ensureWebhook(strapi);
     await ensureAdmin(strapi);
   },

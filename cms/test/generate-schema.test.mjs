@@ -69,6 +69,24 @@ test('writes localized, draft-and-publish types with core routes, and components
   }
 });
 
+test('writes form types unlocalized, without drafts, and lists them for the bootstrap', () => {
+  const withForms = structuredClone(model);
+  withForms.formTypes = [
+    { apiId: 'business-community-leads', singular: 'business-community-lead', displayName: 'Lead', attributes: { reference: { type: 'string', required: true, unique: true }, services: { type: 'json' } } },
+  ];
+  const { dir, status, stderr } = generate(withForms);
+  try {
+    assert.equal(status, 0, stderr);
+    const form = JSON.parse(readFileSync(join(dir, 'src/api/business-community-leads/content-types/business-community-lead/schema.json'), 'utf8'));
+    assert.deepEqual(form.options, { draftAndPublish: false });
+    assert.deepEqual(form.pluginOptions, { i18n: { localized: false } });
+    assert.deepEqual(form.attributes.reference, { type: 'string', required: true, unique: true });
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'src/api/.forms.json'), 'utf8')), ['api::business-community-leads.business-community-lead']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('refuses names and attributes Strapi would reject, listing each', () => {
   const bad = structuredClone(model);
   bad.singleTypes.push({ apiId: 'Upload', displayName: 'x', attributes: { status: { type: 'string' } } });

@@ -123,6 +123,16 @@ pub struct Config {
     #[arg(long, env = "OTP_RESEND_SECS", default_value_t = 60)]
     pub otp_resend_secs: u64,
 
+    /// Bearer token of the form export (`GET /api/forms/export`); unset,
+    /// the export does not exist (404).
+    #[arg(long, env = "FORMS_TOKEN", hide_env_values = true)]
+    pub forms_token: Option<Secret>,
+
+    /// Wait before a form delivery to the CMS is tried again, in
+    /// milliseconds; doubled after each failure, at most an hour.
+    #[arg(long, env = "FORMS_RETRY_MS", default_value_t = 5000)]
+    pub forms_retry_ms: u64,
+
     /// Where state that must survive restarts is kept.
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

@@ -5,6 +5,8 @@
 //! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
 //! - `content`: the [`content::ContentSource`] trait and the embedded source.
 //! - `assets`: hashed and static files, precompressed.
+//! - `forms`: the business community form and the foundation application,
+//!   kept in SQLite before they are answered, exported for staff.
 //! - `connections`: accepting connections with time limits and caps.
 //! - [`StandIn`]: a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
@@ -15,6 +17,7 @@
 pub mod account;
 pub mod config;
 pub mod content;
+pub mod forms;
 pub mod telemetry;
 
 mod assets;
@@ -72,6 +75,7 @@ pub struct AppState {
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
+    pub forms: forms::Forms,
 }
 
 impl AppState {
@@ -107,6 +111,7 @@ impl AppState {
             .map_err(|e| AppError::Config(e.to_string()))?;
         let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
         let limits = Arc::new(account::limits::Limits::new(Duration::from_secs(config.otp_resend_secs)));
+        let forms = forms::Forms::open(&config, &routes)?;
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -120,6 +125,7 @@ impl AppState {
             cookie_key,
             sessions,
             limits,
+            forms,
         })
     }
 }
@@ -139,10 +145,13 @@ fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
         })
 }
 
-/// `site content-model`: the content model as a CMS must hold it (JSON).
+/// `site content-model`: the content model as a CMS must hold it (JSON),
+/// with the collection types the forms are delivered to (`formTypes`).
 pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
-    Ok(content::check::content_model(&routes))
+    let mut model = content::check::content_model(&routes);
+    model["formTypes"] = forms::cms_types();
+    Ok(model)
 }
 
 /// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
@@ -203,10 +212,11 @@ pub fn app(state: AppState) -> Router {
 /// The same with an opened stand-in operator API nested at its path.
 fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
     let router = Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(health))
         .merge(assets::router())
         .merge(content::router())
         .merge(account::router(state.clone()))
+        .merge(forms::router(state.clone()))
         .merge(seo::router())
         .merge(pages::router());
     let router = match stand_in {
@@ -226,6 +236,35 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
+}
+
+#[derive(serde::Deserialize)]
+struct HealthQuery {
+    detail: Option<String>,
+}
+
+/// `GET /healthz`: `ok`. With `?detail`, JSON that adds the form deliveries
+/// still waiting for the CMS (`forms.pending`, the oldest one's age, the
+/// most tries of one).
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    axum::extract::Query(query): axum::extract::Query<HealthQuery>,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if query.detail.is_none() {
+        return "ok".into_response();
+    }
+    let forms = match state.forms.backlog().await {
+        Ok(Some(backlog)) => serde_json::json!(backlog),
+        Ok(None) => serde_json::json!({ "delivery": "off: no CMS_URL; read them with the export" }),
+        Err(error) => {
+            tracing::error!(%error, "outbox unreadable");
+            serde_json::json!({ "error": "outbox unreadable" })
+        }
+    };
+    let mut response = axum::Json(serde_json::json!({ "status": "ok", "forms": forms })).into_response();
+    response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    response
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
@@ -273,6 +312,7 @@ pub async fn run(
     };
     tokio::spawn(state.sessions.clone().sweep_forever());
     tokio::spawn(state.limits.clone().sweep_forever());
+    tokio::spawn(state.forms.clone().deliver_forever());
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     let limits = state.config.connection_limits();
     connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown).await;

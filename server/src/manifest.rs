@@ -48,6 +48,9 @@ pub struct RouteDef {
     pub query: Vec<String>,
     pub redirect: Option<RedirectDef>,
     pub parent: Option<String>,
+    /// The form whose page this is (`business-community`,
+    /// `foundation-application`): where its posts come back to.
+    pub form: Option<String>,
     pub meta: RouteMeta,
 }
 
@@ -156,6 +159,11 @@ impl RouteTable {
 
     pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
         self.routes.iter().find(|r| r.name == name)
+    }
+
+    /// The page of the form `form`.
+    pub fn by_form(&self, form: &str) -> Option<&RouteDef> {
+        self.routes.iter().find(|r| r.form.as_deref() == Some(form))
     }
 
     /// Matches a path without language prefix; an unknown path matches the

@@ -2,7 +2,9 @@
 //! the v4 or v5 shape, records the requests it gets, and can be told to
 //! delay, hang, fail with a status or answer malformed JSON, or to check
 //! populate parameters as a stock Strapi does (no deep-populate plugin; a
-//! key the type lacks is a 400 "Invalid key").
+//! key the type lacks is a 400 "Invalid key"). It also takes form
+//! submissions (`POST /api/<collection>`) as Strapi 5 does, a `reference`
+//! being unique, and can be told to fail the next ones.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,6 +12,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -40,6 +43,12 @@ struct Store {
     refused: usize,
     in_flight: usize,
     most_in_flight: usize,
+    /// Every POST: path, `Authorization` header, body.
+    posts: Vec<(String, String, Value)>,
+    /// Entries created, by collection path.
+    created: Vec<(String, Value)>,
+    /// POSTs still to answer 500.
+    failing_posts: usize,
 }
 
 #[derive(Clone)]
@@ -64,7 +73,7 @@ impl FakeCms {
             stock: Arc::default(),
             server: Arc::default(),
         };
-        let app = Router::new().route("/api/{*path}", get(answer)).with_state(cms.clone());
+        let app = Router::new().route("/api/{*path}", get(answer).post(receive)).with_state(cms.clone());
         let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         *cms.server.lock().unwrap() = Some(server);
         cms.put("sidebar", "en", json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }));
@@ -127,6 +136,22 @@ impl FakeCms {
     /// Requests answered 400 so far.
     pub fn refused(&self) -> usize {
         self.store.lock().unwrap().refused
+    }
+
+    /// The next `n` POSTs answer 500.
+    pub fn fail_next_posts(&self, n: usize) {
+        self.store.lock().unwrap().failing_posts = n;
+    }
+
+    /// Every POST so far: path, `Authorization` header, body.
+    pub fn posts(&self) -> Vec<(String, String, Value)> {
+        self.store.lock().unwrap().posts.clone()
+    }
+
+    /// The entries created in `collection` (`business-community-leads`).
+    pub fn created(&self, collection: &str) -> Vec<Value> {
+        let path = format!("/api/{collection}");
+        self.store.lock().unwrap().created.iter().filter(|(p, _)| *p == path).map(|(_, data)| data.clone()).collect()
     }
 
     pub fn behave(&self, behaviour: Behaviour) {
@@ -204,4 +229,29 @@ fn invalid_populate_key(params: &[(String, String)], attributes: &Value) -> Opti
         }
     }
     None
+}
+
+/// Strapi 5's create: `{"data": {...}}` in, `{"data": {...with id}}` out;
+/// a `reference` seen before is its unique-attribute `ValidationError`.
+async fn receive(State(cms): State<FakeCms>, Path(path): Path<String>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+    let path = format!("/api/{path}");
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let mut store = cms.store.lock().unwrap();
+    store.posts.push((path.clone(), authorization, body.clone()));
+    if store.failing_posts > 0 {
+        store.failing_posts -= 1;
+        return (StatusCode::INTERNAL_SERVER_ERROR, r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#).into_response();
+    }
+    let data = body["data"].clone();
+    if store.created.iter().any(|(p, d)| *p == path && d["reference"] == data["reference"]) {
+        let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": "This attribute must be unique",
+            "details": { "errors": [ { "path": ["reference"], "message": "This attribute must be unique", "name": "ValidationError" } ] } } });
+        return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
+    }
+    store.created.push((path, data.clone()));
+    let mut created = data;
+    created["id"] = json!(store.created.len());
+    created["documentId"] = json!(format!("doc{}", store.created.len()));
+    (StatusCode::CREATED, axum::Json(json!({ "data": created, "meta": {} }))).into_response()
 }

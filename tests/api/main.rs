@@ -9,6 +9,8 @@ mod assets;
 mod content;
 mod crawl;
 mod fuzz;
+mod forms;
+mod forms_delivery;
 mod mutation;
 mod pages;
 mod sandbox;

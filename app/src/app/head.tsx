@@ -20,9 +20,10 @@ export function pageTitle(data: PageData, t: TFunction): string {
   const item = itemSummary(data.content.item);
   if (item) return `${item.heading} | ${site}`;
   // A pass-through page shows its parent's content: its own label tells it
-  // apart; so does it a page whose content failed.
+  // apart; so does it a page whose content failed, and a page with no
+  // content of its own (a form).
   const route = routeByName(data.route.name);
-  if ((route?.meta.isPassThrough || data.content.failed) && route?.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
+  if ((route?.meta.isPassThrough || data.content.failed || !route?.content) && route?.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
   const page = data.content.page;
   // The CMS's meta title is complete as written; a bare page title gets the site name.
   if (page?.seo?.metaTitle) return page.seo.metaTitle;

@@ -22,7 +22,7 @@ export default function BusinessItemPage({ data }: PageProps) {
       {service.summary && <p className="lead">{service.summary}</p>}
       {service.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: service.body }} />}
       <p className="actions">
-        <LocalLink to="/vbu-lead-automation" className="button">
+        <LocalLink to="/vodacom-business/community" className="button">
           {t("business.talkToSales")}
         </LocalLink>
         {category?.meta.navigation && categoryPath && (

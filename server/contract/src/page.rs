@@ -82,8 +82,24 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Bundle[]")]
     pub bundles: Option<Value>,
+    /// A form sent back to its page by the server (a post without
+    /// JavaScript that needs correcting): what was typed and what is wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub form: Option<FormState>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
+}
+
+/// A form as it was sent, with the server's messages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct FormState {
+    /// Every field as typed, by input name (`applicants[1].email`); a
+    /// group of checkboxes has several values.
+    pub values: BTreeMap<String, Vec<String>>,
+    /// What is wrong, by input name, in the page's language; `form` is
+    /// about the whole form (too many sent, not saved).
+    pub errors: BTreeMap<String, String>,
 }
 
 /// Stylesheets and module chunks of the page, for `<link>` tags in the head.

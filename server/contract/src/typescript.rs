@@ -59,6 +59,7 @@ pub fn typescript() -> String {
         MatchedRoute::decl(&config),
         PageContent::decl(&config),
         PageData::decl(&config),
+        FormState::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),
         RenderOutput::decl(&config),

@@ -104,7 +104,7 @@ fn is_form(headers: &HeaderMap) -> bool {
 
 /// The visitor's language: the app's header, a form's field, then the
 /// remembered choice.
-fn lang_of(headers: &HeaderMap, field: Option<&str>) -> Lang {
+pub(crate) fn lang_of(headers: &HeaderMap, field: Option<&str>) -> Lang {
     if let Some(lang) = headers.get("x-site-lang").and_then(|v| v.to_str().ok()).or(field) {
         return Lang::parse(lang);
     }

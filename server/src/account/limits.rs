@@ -1,8 +1,9 @@
 //! Throttles on what costs money or invites guessing: code requests per
 //! number and per client address (each SMS costs), code checks per number
 //! and per client address, modem look-ups per subscriber and per client
-//! address. The same budgets hold whether or not a number is a subscriber,
-//! so a refusal tells nobody who is a customer. In-process; a limited
+//! address, and forms sent per client address. The same budgets hold
+//! whether or not a number is a subscriber, so a refusal tells nobody who
+//! is a customer. In-process; a limited
 //! visitor gets 429. Keys of clients that have gone quiet are swept in the
 //! background ([`Limits::sweep_forever`]), never on a request's path.
 
@@ -34,6 +35,9 @@ pub struct Limits {
     checks_per_client: DefaultKeyedRateLimiter<String>,
     modem_checks_per_subscriber: DefaultKeyedRateLimiter<String>,
     modem_checks_per_client: DefaultKeyedRateLimiter<String>,
+    /// Forms sent, per form and client address. Generous: many phones
+    /// share one address behind a mobile operator's NAT.
+    forms_per_client: DefaultKeyedRateLimiter<String>,
 }
 
 /// `burst` at once, then one more every `window / burst`.
@@ -61,6 +65,7 @@ impl Limits {
             checks_per_client: DefaultKeyedRateLimiter::keyed(quota(30, ten_minutes)),
             modem_checks_per_subscriber: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
             modem_checks_per_client: DefaultKeyedRateLimiter::keyed(quota(20, ten_minutes)),
+            forms_per_client: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
         }
     }
 
@@ -90,6 +95,11 @@ impl Limits {
             && allow(&self.modem_checks_per_subscriber, &subscriber.to_owned())
     }
 
+    /// One submission of `form` from `client`.
+    pub fn form_submission(&self, form: &str, client: &str) -> bool {
+        allow(&self.forms_per_client, &format!("{form} {client}"))
+    }
+
     /// Forgets every key whose budget is full again: the limiters stay as
     /// small as the set of recently active clients.
     pub fn sweep(&self) {
@@ -100,6 +110,7 @@ impl Limits {
             &self.checks_per_client,
             &self.modem_checks_per_subscriber,
             &self.modem_checks_per_client,
+            &self.forms_per_client,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();

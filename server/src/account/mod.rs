@@ -41,7 +41,7 @@ use serde_json::Value;
 
 use crate::AppState;
 pub use http::{AccountError, Notice, NoticeKind};
-pub(crate) use http::same_origin_only;
+pub(crate) use http::{ClientAddr, lang_of, same_origin_only};
 use session::Kind;
 
 impl FromRef<AppState> for Key {

@@ -61,6 +61,13 @@ impl Msisdn {
     }
 }
 
+/// International digits, as stored and sent on.
+impl serde::Serialize for Msisdn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
 impl fmt::Display for Msisdn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

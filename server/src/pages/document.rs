@@ -61,6 +61,7 @@ mod tests {
             notice: None,
             cpm: None,
             bundles: None,
+            form: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

@@ -17,7 +17,7 @@ use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 use contract::content::Section;
-use contract::page::{MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
+use contract::page::{FormState, MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
@@ -165,6 +165,30 @@ async fn serve_page(
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond(headers, &cache_control))
+}
+
+/// The page at `path` in `lang` built for this visitor alone, answered with
+/// `status`: a form posted without JavaScript, sent back with what was typed
+/// and what is wrong beside its fields.
+pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
+    let local = LocalPath { lang, path: path.to_owned() };
+    let parts = match resolve(state, &local, false).await {
+        Ok(Resolved::Page(parts)) => *parts,
+        Ok(Resolved::Redirect { location, .. }) => return Redirect::to(&location).into_response(),
+        Err(error) => return error.into_page(lang),
+    };
+    let versions = parts.versions();
+    let mut data = parts.into_data(&state.config.site_url);
+    data.status = status.as_u16();
+    data.form = Some(form);
+    match render(state, lang.href(path), data, versions).await {
+        Ok(page) => {
+            let mut response = page.respond(&HeaderMap::new(), PRIVATE);
+            *response.status_mut() = status;
+            response
+        }
+        Err(error) => AppError::from(error).into_page(lang),
+    }
 }
 
 /// The address a page is rendered and cached for: its path and only the
@@ -328,6 +352,7 @@ impl PageParts {
             notice: None,
             cpm: None,
             bundles: None,
+            form: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }

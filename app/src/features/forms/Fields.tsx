@@ -1,0 +1,285 @@
+/**
+ * The fields of the site's forms, each with its label, hint and the
+ * server's message beside it (`aria-invalid`, `aria-describedby`). Values
+ * and messages come from `FormValues`: what a form posted without
+ * JavaScript typed (the server sends the page back with them), or what the
+ * script got back. Forms are `noValidate`: `required` marks a field for
+ * assistive technology, and the server checks every field, in the page's
+ * language, where a browser would in its own. Inputs are uncontrolled, so text typed before the
+ * page's script has loaded on a slow connection is never reset.
+ */
+import { createContext, useContext, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { Errors } from "./send";
+
+export interface FormValues {
+  values: Record<string, string[] | undefined>;
+  errors: Errors;
+}
+
+const FormValuesContext = createContext<FormValues>({ values: {}, errors: {} });
+
+export const FormValuesProvider = FormValuesContext.Provider;
+
+/** The element id of the input named `name` (error summaries link to it). */
+export function fieldId(name: string): string {
+  return `field-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+}
+
+function useField(name: string) {
+  const { values, errors } = useContext(FormValuesContext);
+  const id = fieldId(name);
+  return { id, value: values[name]?.[0] ?? "", all: values[name] ?? [], error: errors[name] };
+}
+
+function describedBy(id: string, hint?: ReactNode, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+function Label({ id, label, required }: { id: string; label: ReactNode; required?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <label htmlFor={id}>
+      {label}
+      {!required && <span className="field-optional"> {t("forms.optional")}</span>}
+    </label>
+  );
+}
+
+function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
+  return hint ? (
+    <p id={`${id}-hint`} className="field-hint">
+      {hint}
+    </p>
+  ) : null;
+}
+
+function Message({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p id={`${id}-error`} className="field-error">
+      {error}
+    </p>
+  ) : null;
+}
+
+interface InputProps {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  required?: boolean;
+  type?: "text" | "email" | "tel" | "date";
+  autoComplete?: string;
+  inputMode?: "text" | "numeric" | "tel" | "email";
+  maxLength?: number;
+}
+
+export function TextField({ name, label, hint, required = false, type = "text", autoComplete, inputMode, maxLength }: InputProps) {
+  const { id, value, error } = useField(name);
+  return (
+    <div className="field">
+      <Label id={id} label={label} required={required} />
+      <Hint id={id} hint={hint} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={value}
+        required={required}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
+      <Message id={id} error={error} />
+    </div>
+  );
+}
+
+export function TextArea({ name, label, hint, required = false, maxLength }: Omit<InputProps, "type" | "autoComplete" | "inputMode">) {
+  const { id, value, error } = useField(name);
+  return (
+    <div className="field field-wide">
+      <Label id={id} label={label} required={required} />
+      <Hint id={id} hint={hint} />
+      <textarea
+        id={id}
+        name={name}
+        rows={5}
+        defaultValue={value}
+        required={required}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
+      <Message id={id} error={error} />
+    </div>
+  );
+}
+
+export function Select({ name, label, hint, required = false, options, onChange }: Omit<InputProps, "type"> & { options: [string, string][]; onChange?(value: string): void }) {
+  const { t } = useTranslation();
+  const { id, value, error } = useField(name);
+  return (
+    <div className="field">
+      <Label id={id} label={label} required={required} />
+      <Hint id={id} hint={hint} />
+      <select
+        id={id}
+        name={name}
+        defaultValue={value}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        onChange={onChange && ((event) => onChange(event.currentTarget.value))}
+      >
+        <option value="">{t("forms.choose")}</option>
+        {options.map(([code, text]) => (
+          <option key={code} value={code}>
+            {text}
+          </option>
+        ))}
+      </select>
+      <Message id={id} error={error} />
+    </div>
+  );
+}
+
+/** A file input (the foundation's proposal PDF). */
+export function FileField({ name, label, hint, accept }: { name: string; label: ReactNode; hint?: ReactNode; accept: string }) {
+  const { id, error } = useField(name);
+  return (
+    <div className="field">
+      <Label id={id} label={label} />
+      <Hint id={id} hint={hint} />
+      <input id={id} name={name} type="file" accept={accept} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} />
+      <Message id={id} error={error} />
+    </div>
+  );
+}
+
+/** Radio buttons (one of) or checkboxes (any of), in a fieldset named by its legend. */
+export function Choices({
+  name,
+  legend,
+  options,
+  multiple = false,
+  required = false,
+  onChange,
+}: {
+  name: string;
+  legend: ReactNode;
+  options: [string, string][];
+  multiple?: boolean;
+  required?: boolean;
+  onChange?(value: string): void;
+}) {
+  const { id, all, error } = useField(name);
+  return (
+    <fieldset className="choice-list" id={id} aria-describedby={error ? `${id}-error` : undefined}>
+      <legend>{legend}</legend>
+      {options.map(([code, text]) => (
+        <label key={code} className="choice">
+          <input
+            type={multiple ? "checkbox" : "radio"}
+            name={name}
+            value={code}
+            defaultChecked={all.includes(code)}
+            required={required && !multiple}
+            onChange={onChange && ((event) => onChange(event.currentTarget.value))}
+          />
+          <span>{text}</span>
+        </label>
+      ))}
+      <Message id={id} error={error} />
+    </fieldset>
+  );
+}
+
+/** A field people leave empty and form-filling bots do not. */
+export function Honeypot() {
+  const { t } = useTranslation();
+  return (
+    <div className="form-trap" aria-hidden="true">
+      <label>
+        {t("forms.leaveEmpty")}
+        <input name="leaveEmpty" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * `errors` in the order of the form: `order` lists its fields, rows written
+ * `applicants[].email`; rows of one list come in their own order.
+ */
+export function inFormOrder(errors: Errors, order: string[]): [string, string][] {
+  const place = (name: string): [number, number] => {
+    const row = /\[(\d+)\]/.exec(name);
+    const index = order.indexOf(name.replace(/\[\d+\]/, "[]"));
+    return [index < 0 ? order.length : index, row ? Number(row[1]) : 0];
+  };
+  const rank = (name: string) => {
+    const [index, row] = place(name);
+    const list = order.findIndex((field) => field.endsWith("[]") ? false : name.startsWith(`${field}[`));
+    // Fields of a list's rows sort with the list, row by row.
+    return list >= 0 ? [list, row, index] : [index, 0, 0];
+  };
+  return Object.entries(errors).sort(([a], [b]) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+/** The server's messages, linked to their fields, at the top of the form, in its order. */
+export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors; order: string[]; label: (name: string) => string; onPick?(name: string): void }) {
+  const { t } = useTranslation();
+  const entries = inFormOrder(errors, order);
+  if (!entries.length) return null;
+  const whole = errors.form;
+  return (
+    <div className="error-summary" role="alert" tabIndex={-1}>
+      <p className="form-message form-message-error">{whole ?? t("forms.correct")}</p>
+      {!whole && (
+        <ul>
+          {entries.map(([name, message]) => (
+            <li key={name}>
+              <a
+                href={`#${fieldId(name)}`}
+                onClick={
+                  onPick &&
+                  ((event) => {
+                    event.preventDefault();
+                    onPick(name);
+                  })
+                }
+              >
+                {label(name)}: {message}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A received form's reference, big enough to write down. */
+export function Received({ title, text, reference, back }: { title: string; text: string; reference: string; back: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="form-received" aria-live="polite">
+      <h2>{title}</h2>
+      <p className="form-reference">{t("forms.reference", { reference })}</p>
+      <p>{t("forms.keepReference")}</p>
+      <p>{text}</p>
+      <p className="actions">{back}</p>
+    </section>
+  );
+}
+
+/** A reference as the server makes them (`BC-7K3M9Q2X`); anything else in an address is ignored. */
+export function referenceIn(search: string): string | null {
+  const reference = new URLSearchParams(search).get("reference");
+  return reference && /^(BC|FA)-[0-9A-HJKMNP-TV-Z]{8}$/.test(reference) ? reference : null;
+}

@@ -1,0 +1,357 @@
+/**
+ * The foundation partnership application. Without JavaScript it is one
+ * long form (three applicant rows, five budget lines: blank ones are
+ * ignored). With it, the same fields come in steps (applicants,
+ * organisation, project, budget, review), rows can be added, the budget's
+ * total shows as it is typed, and every keystroke is kept as a draft on the
+ * phone, so a dropped connection or a closed tab loses nothing: the next
+ * visit restores it (a chosen PDF excepted), with the fill's idempotency key.
+ */
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { FormState } from "../../contract";
+import { LocalLink, useSite } from "../../app/site";
+import { formatTzs } from "../../format";
+import { ErrorSummary, FileField, FormValuesProvider, Honeypot, Received, Select, TextArea, TextField, fieldId } from "./Fields";
+import { fieldPairs, newKey } from "./send";
+import { useFormPost } from "./useFormPost";
+
+const ACTION = "/api/forms/foundation-application";
+const DRAFT = "draft:foundation-application";
+const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
+type Step = (typeof STEPS)[number];
+const TYPES = ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"] as const;
+const REGIONS = [
+  "Arusha", "Dar es Salaam", "Dodoma", "Geita", "Iringa", "Kagera", "Kaskazini Pemba", "Kaskazini Unguja", "Katavi", "Kigoma",
+  "Kilimanjaro", "Kusini Pemba", "Kusini Unguja", "Lindi", "Manyara", "Mara", "Mbeya", "Mjini Magharibi", "Morogoro", "Mtwara",
+  "Mwanza", "Njombe", "Pwani", "Rukwa", "Ruvuma", "Shinyanga", "Simiyu", "Singida", "Songwe", "Tabora", "Tanga",
+];
+/** The fields in the order the form asks them (rows as `[]`). */
+const ORDER = [
+  "applicants", "applicants[].name", "applicants[].email", "applicants[].phone", "applicants[].role",
+  "organisation.name", "organisation.type", "organisation.registrationNumber",
+  "project.title", "project.summary", "project.startDate", "project.endDate", "location.region", "location.district", "team.size", "team.description",
+  "budget", "budget[].item", "budget[].amountTzs", "proposal",
+];
+/** Rows the long form offers without JavaScript. */
+const APPLICANT_ROWS = 3;
+const BUDGET_ROWS = 5;
+
+interface Draft {
+  key: string;
+  pairs: [string, string][];
+}
+
+/** The step a field (`applicants[1].email`, `team.size`, `proposal`) is asked in. */
+export function stepOf(path: string): Step {
+  if (path.startsWith("applicants")) return "applicants";
+  if (path.startsWith("organisation")) return "organisation";
+  if (path.startsWith("budget") || path === "proposal") return "budget";
+  return "project";
+}
+
+/** Rows a list needs to show every row named in `names`. */
+function rowsFor(names: string[], list: string, least: number): number {
+  const rows = names.map((name) => new RegExp(`^${list}\\[(\\d+)\\]`).exec(name)).filter(Boolean).map((m) => Number(m![1]) + 1);
+  return Math.max(least, ...rows);
+}
+
+function readDraft(): Draft | null {
+  try {
+    const draft = JSON.parse(localStorage.getItem(DRAFT) ?? "null");
+    return draft && typeof draft.key === "string" && Array.isArray(draft.pairs) ? draft : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Puts a draft's values into the form's inputs. */
+function fill(form: HTMLFormElement, pairs: [string, string][]) {
+  for (const [name, value] of pairs) {
+    const field = form.elements.namedItem(name);
+    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) field.value = value;
+  }
+}
+
+export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
+  const { t } = useTranslation();
+  const { lang } = useSite();
+  const [enhanced, setEnhanced] = useState(false);
+  const [step, setStep] = useState(0);
+  const sentNames = Object.keys(sentBack?.values ?? {});
+  const [applicants, setApplicants] = useState(() => rowsFor(sentNames, "applicants", APPLICANT_ROWS));
+  const [lines, setLines] = useState(() => rowsFor(sentNames, "budget", BUDGET_ROWS));
+  const [total, setTotal] = useState(0);
+  const [restored, setRestored] = useState<[string, string][] | null>(null);
+  const [review, setReview] = useState<[string, string][]>([]);
+  const form = useRef<HTMLFormElement>(null);
+  const summary = useRef<HTMLDivElement>(null);
+  const post = useFormPost(sentBack?.errors ?? {}, {
+    onErrors: (errors) => {
+      const first = STEPS.findIndex((s) => Object.keys(errors).some((name) => name !== "form" && stepOf(name) === s));
+      if (first >= 0) setStep(first);
+    },
+    onSent: () => localStorage.removeItem(DRAFT),
+  });
+
+  // After hydration: steps, and the draft this phone kept (unless the server sent the form back).
+  useEffect(() => {
+    setEnhanced(true);
+    if (sentBack || reference) return;
+    const draft = readDraft();
+    if (!draft) return;
+    const names = draft.pairs.map(([name]) => name);
+    setApplicants((n) => Math.max(n, rowsFor(names, "applicants", 0)));
+    setLines((n) => Math.max(n, rowsFor(names, "budget", 0)));
+    post.setKey(draft.key);
+    setRestored(draft.pairs);
+  }, []);
+  // Once the rows are there, the draft's values go into them.
+  useEffect(() => {
+    if (restored && form.current) {
+      fill(form.current, restored);
+      changed();
+    }
+  }, [restored]);
+  useEffect(() => {
+    if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
+  }, [post.errors]);
+
+  function changed() {
+    if (!form.current) return;
+    const pairs = fieldPairs(form.current);
+    const amounts = pairs.filter(([name]) => /^budget\[\d+\]\.amountTzs$/.test(name)).map(([, value]) => Number(value.replace(/[,\s_]/g, "")));
+    setTotal(amounts.filter((n) => Number.isInteger(n) && n > 0).reduce((a, b) => a + b, 0));
+    if (enhanced) {
+      try {
+        localStorage.setItem(DRAFT, JSON.stringify({ key: post.key(), pairs } satisfies Draft));
+      } catch {
+        // Storage full or refused (private mode): the form still works, only without a draft.
+      }
+    }
+  }
+
+  function go(to: number) {
+    if (form.current && STEPS[to] === "review") setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== "leaveEmpty"));
+    setStep(to);
+    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[data-step="${STEPS[to]}"] legend`)?.scrollIntoView({ block: "start" }));
+  }
+
+  function startOver() {
+    localStorage.removeItem(DRAFT);
+    form.current?.reset();
+    post.setKey(newKey());
+    setRestored(null);
+    setStep(0);
+    changed();
+  }
+
+  const shown = post.reference ?? reference;
+  if (shown) {
+    return (
+      <Received
+        title={t("forms.foundation.received")}
+        text={t("forms.foundation.receivedText")}
+        reference={shown}
+        back={
+          <LocalLink to="/foundation" className="button">
+            {t("forms.foundation.back")}
+          </LocalLink>
+        }
+      />
+    );
+  }
+
+  const label = (path: string): string => {
+    const row = /^(applicants|budget)\[(\d+)\]\.(\w+)$/.exec(path);
+    if (row) {
+      const [, list, index, field] = row;
+      const number = Number(index) + 1;
+      const fieldLabel = list === "budget" ? t(field === "item" ? "forms.foundation.item" : "forms.foundation.amount") : t(`forms.foundation.${field as "name" | "email" | "phone" | "role"}`);
+      return `${list === "budget" ? t("forms.foundation.line", { number }) : t("forms.foundation.applicant", { number })}, ${fieldLabel}`;
+    }
+    const labels: Record<string, string> = {
+      applicants: t("forms.foundation.step.applicants"),
+      budget: t("forms.foundation.step.budget"),
+      "organisation.name": t("forms.foundation.organisationName"),
+      "organisation.type": t("forms.foundation.organisationType"),
+      "organisation.registrationNumber": t("forms.foundation.registrationNumber"),
+      "project.title": t("forms.foundation.projectTitle"),
+      "project.summary": t("forms.foundation.summary"),
+      "project.startDate": t("forms.foundation.startDate"),
+      "project.endDate": t("forms.foundation.endDate"),
+      "location.region": t("forms.foundation.region"),
+      "location.district": t("forms.foundation.district"),
+      "team.size": t("forms.foundation.teamSize"),
+      "team.description": t("forms.foundation.teamDescription"),
+      proposal: t("forms.foundation.proposal"),
+    };
+    return labels[path] ?? path;
+  };
+  const pick = (name: string) => {
+    setStep(STEPS.indexOf(stepOf(name)));
+    requestAnimationFrame(() => document.getElementById(fieldId(name))?.focus());
+  };
+  const visible = (name: Step) => !enhanced || STEPS[step] === name;
+  const fieldset = (name: Step, children: ReactNode) => (
+    <fieldset className="form-group" data-step={name} hidden={!visible(name)}>
+      <legend>{t(`forms.foundation.step.${name}`)}</legend>
+      {children}
+    </fieldset>
+  );
+  const listError = (name: "applicants" | "budget") =>
+    post.errors[name] && (
+      <p id={fieldId(name)} className="field-error" tabIndex={-1}>
+        {post.errors[name]}
+      </p>
+    );
+
+  return (
+    <FormValuesProvider value={{ values: sentBack?.values ?? {}, errors: post.errors }}>
+      {enhanced && (
+        <ol className="form-steps" aria-label={t("forms.foundation.steps")}>
+          {STEPS.map((name, index) => (
+            <li key={name} aria-current={index === step ? "step" : undefined}>
+              {t(`forms.foundation.step.${name}`)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {restored && (
+        <div className="form-notice" role="status">
+          <p>{t("forms.foundation.draftRestored")}</p>
+          <button type="button" className="button button-secondary" onClick={startOver}>
+            {t("forms.foundation.startOver")}
+          </button>
+        </div>
+      )}
+      <form
+        ref={form}
+        method="post"
+        action={ACTION}
+        encType="multipart/form-data"
+        className="site-form"
+        noValidate
+        onSubmit={post.submit}
+        onInput={changed}
+        onChange={changed}
+      >
+        <input type="hidden" name="lang" value={lang} />
+        <div ref={summary}>
+          <ErrorSummary errors={post.errors} order={ORDER} label={label} onPick={enhanced ? pick : undefined} />
+        </div>
+        {enhanced && <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>}
+        {fieldset(
+          "applicants",
+          <>
+            <p className="field-hint">{t("forms.foundation.applicantsHint")}</p>
+            {listError("applicants")}
+            {Array.from({ length: applicants }, (_, row) => (
+              <fieldset key={row} className="form-row">
+                <legend>{t("forms.foundation.applicant", { number: row + 1 })}</legend>
+                <TextField name={`applicants[${row}].name`} label={t("forms.foundation.name")} required={row < 2} autoComplete={row === 0 ? "name" : "off"} maxLength={100} />
+                <TextField name={`applicants[${row}].email`} type="email" label={t("forms.foundation.email")} required={row < 2} autoComplete={row === 0 ? "email" : "off"} maxLength={254} />
+                <TextField name={`applicants[${row}].phone`} type="tel" inputMode="tel" label={t("forms.foundation.phone")} required={row < 2} autoComplete={row === 0 ? "tel" : "off"} maxLength={100} />
+                <TextField name={`applicants[${row}].role`} label={t("forms.foundation.role")} required={row < 2} maxLength={100} />
+              </fieldset>
+            ))}
+            {enhanced && applicants < 10 && (
+              <button type="button" className="button button-secondary" onClick={() => setApplicants(applicants + 1)}>
+                {t("forms.foundation.addApplicant")}
+              </button>
+            )}
+          </>,
+        )}
+        {fieldset(
+          "organisation",
+          <>
+            <TextField name="organisation.name" label={t("forms.foundation.organisationName")} required autoComplete="organization" maxLength={150} />
+            <Select name="organisation.type" label={t("forms.foundation.organisationType")} required options={TYPES.map((type) => [type, t(`forms.foundation.types.${type}`)])} />
+            <TextField name="organisation.registrationNumber" label={t("forms.foundation.registrationNumber")} required maxLength={100} />
+          </>,
+        )}
+        {fieldset(
+          "project",
+          <>
+            <TextField name="project.title" label={t("forms.foundation.projectTitle")} required maxLength={150} />
+            <TextArea name="project.summary" label={t("forms.foundation.summary")} hint={t("forms.foundation.summaryHint")} required maxLength={3000} />
+            <TextField name="project.startDate" type="date" label={t("forms.foundation.startDate")} required />
+            <TextField name="project.endDate" type="date" label={t("forms.foundation.endDate")} required />
+            <h3>{t("forms.foundation.location")}</h3>
+            <Select name="location.region" label={t("forms.foundation.region")} required options={REGIONS.map((region) => [region, region])} />
+            <TextField name="location.district" label={t("forms.foundation.district")} required maxLength={100} />
+            <h3>{t("forms.foundation.team")}</h3>
+            <TextField name="team.size" inputMode="numeric" label={t("forms.foundation.teamSize")} required maxLength={6} />
+            <TextArea name="team.description" label={t("forms.foundation.teamDescription")} required maxLength={3000} />
+          </>,
+        )}
+        {fieldset(
+          "budget",
+          <>
+            <p className="field-hint">{t("forms.foundation.budgetHint")}</p>
+            {listError("budget")}
+            {Array.from({ length: lines }, (_, row) => (
+              <fieldset key={row} className="form-row form-row-inline">
+                <legend>{t("forms.foundation.line", { number: row + 1 })}</legend>
+                <TextField name={`budget[${row}].item`} label={t("forms.foundation.item")} required={row === 0} maxLength={150} />
+                <TextField name={`budget[${row}].amountTzs`} inputMode="numeric" label={t("forms.foundation.amount")} required={row === 0} maxLength={20} />
+              </fieldset>
+            ))}
+            {enhanced && lines < 50 && (
+              <button type="button" className="button button-secondary" onClick={() => setLines(lines + 1)}>
+                {t("forms.foundation.addLine")}
+              </button>
+            )}
+            {enhanced && (
+              <p className="form-total" aria-live="polite">
+                {t("forms.foundation.total")}: <strong>{formatTzs(total)}</strong>
+              </p>
+            )}
+            <FileField name="proposal" label={t("forms.foundation.proposal")} hint={t("forms.foundation.proposalHint")} accept="application/pdf,.pdf" />
+          </>,
+        )}
+        {enhanced && STEPS[step] === "review" && (
+          <section className="form-group form-review" aria-labelledby="review-heading">
+            <h2 id="review-heading">{t("forms.foundation.step.review")}</h2>
+            <p>{t("forms.foundation.reviewHint")}</p>
+            <dl>
+              {review.map(([name, value]) => (
+                <div key={name} className="form-review-row">
+                  <dt>{label(name)}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+              <div className="form-review-row">
+                <dt>{t("forms.foundation.total")}</dt>
+                <dd>{formatTzs(total)}</dd>
+              </div>
+            </dl>
+          </section>
+        )}
+        <Honeypot />
+        {post.offline && (
+          <p className="form-message form-message-error" role="alert">
+            {t("forms.offline")}
+          </p>
+        )}
+        <p className="actions form-step-actions">
+          {enhanced && step > 0 && (
+            <button type="button" className="button button-secondary" onClick={() => go(step - 1)}>
+              {t("forms.foundation.previous")}
+            </button>
+          )}
+          {/* Keys: a "Next" click that shows the last step must not become a submit click on the same element. */}
+          {enhanced && step < STEPS.length - 1 ? (
+            <button key="next" type="button" className="button" onClick={() => go(step + 1)}>
+              {t("forms.foundation.next")}
+            </button>
+          ) : (
+            <button key="submit" type="submit" className="button" disabled={post.busy} aria-busy={post.busy || undefined}>
+              {post.busy ? t("forms.sending") : t("forms.foundation.submit")}
+            </button>
+          )}
+        </p>
+      </form>
+    </FormValuesProvider>
+  );
+}

@@ -1,0 +1,21 @@
+import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import type { PageProps } from "../pages";
+import { BusinessCommunityForm } from "../features/forms/BusinessCommunityForm";
+import { referenceIn } from "../features/forms/Fields";
+
+/**
+ * `/vodacom-business/community`: the business community form; with
+ * `?reference=` (where a form posted without JavaScript lands), its receipt.
+ */
+export default function BusinessCommunityPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  return (
+    <>
+      <h1 className="page-title">{t("forms.business.title")}</h1>
+      <p className="lead">{t("forms.business.intro")}</p>
+      <BusinessCommunityForm sentBack={data.form} reference={referenceIn(search)} />
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import type { PageProps } from "../pages";
+import { LocalLink } from "../app/site";
+import { FoundationApplicationForm } from "../features/forms/FoundationApplicationForm";
+import { referenceIn } from "../features/forms/Fields";
+
+/**
+ * `/foundation/apply`: the partnership application; with `?reference=`
+ * (where a form posted without JavaScript lands), its receipt.
+ */
+export default function FoundationApplicationPage({ data }: PageProps) {
+  const { t } = useTranslation();
+  const { search } = useLocation();
+  return (
+    <>
+      <h1 className="page-title">{t("forms.foundation.title")}</h1>
+      <p className="lead">
+        {t("forms.foundation.intro")} <LocalLink to="/guidelines">{t("forms.foundation.guidelines")}</LocalLink>
+      </p>
+      <FoundationApplicationForm sentBack={data.form} reference={referenceIn(search)} />
+    </>
+  );
+}

@@ -1,0 +1,204 @@
+//! Forms are never lost: delivered to a CMS that fails its first delivery
+//! exactly once, and kept through a `kill -9` of the real `site` binary
+//! right after its 201, then exported after the restart and delivered,
+//! past one more failure, exactly once.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::fake_cms::{FakeCms, Shape};
+use crate::forms::{BUSINESS, FOUNDATION, TOKEN, application, lead};
+use crate::helpers::spawn_app_with;
+
+/// Waits up to `limit` for `done`.
+async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    done()
+}
+
+#[tokio::test]
+async fn the_outbox_retries_a_failed_delivery_and_delivers_exactly_once() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.fail_next_posts(1);
+    let app = spawn_app_with(|config| {
+        config.cms_url = Some(cms.url.clone());
+        config.cms_token = Some("cms-token".parse().unwrap());
+        config.forms_retry_ms = 300;
+    })
+    .await;
+    let (status, body, _) = crate::forms::post_json(&app, BUSINESS, &lead(), "en", Some("one-fill")).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let reference = body["reference"].as_str().unwrap().to_owned();
+    let leads = "business-community-leads";
+    assert!(eventually(Duration::from_secs(10), || cms.created(leads).len() == 1).await, "delivered after a retry: {:?}", cms.posts());
+    let posts = cms.posts();
+    assert_eq!(posts.len(), 2, "one refused, one taken");
+    for (path, authorization, sent) in &posts {
+        assert_eq!(path, "/api/business-community-leads");
+        assert_eq!(authorization, "Bearer cms-token");
+        assert_eq!(sent["data"]["reference"], reference.as_str());
+    }
+    let entry = &cms.created(leads)[0];
+    assert_eq!(entry["phone"], "255754000001");
+    assert_eq!(entry["services"], serde_json::json!(["iot", "hosting"]));
+    // A replay of the same fill is no second delivery, and a delivered entry is never sent again.
+    crate::forms::post_json(&app, BUSINESS, &lead(), "en", Some("one-fill")).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(cms.posts().len(), 2, "nothing sent after the success");
+    assert_eq!(cms.created(leads).len(), 1);
+    let health: Value = app.get("/healthz?detail").await.json().await.unwrap();
+    assert_eq!(health["forms"]["pending"], 0);
+    assert_eq!(app.get("/healthz").await.text().await.unwrap(), "ok");
+}
+
+#[tokio::test]
+async fn pending_deliveries_show_in_the_health_detail() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.fail_next_posts(1000);
+    let app = spawn_app_with(|config| {
+        config.cms_url = Some(cms.url.clone());
+        config.forms_retry_ms = 60_000;
+    })
+    .await;
+    let (status, _, _) = crate::forms::post_json(&app, FOUNDATION, &application(), "en", None).await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert!(eventually(Duration::from_secs(5), || !cms.posts().is_empty()).await);
+    let health: Value = app.get("/healthz?detail").await.json().await.unwrap();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["forms"]["pending"], 1);
+    assert_eq!(health["forms"]["mostAttempts"], 1);
+    assert_eq!(cms.posts()[0].0, "/api/foundation-applications");
+    assert_eq!(cms.posts()[0].2["data"]["budgetTotalTzs"], 15_000_000);
+}
+
+/// The `site` binary on a free port, its log lines collected.
+struct Site {
+    child: Child,
+    base: String,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Site {
+    /// Starts it on a port free a moment ago (a fresh one each start: the
+    /// data directory is what carries over, not the address).
+    fn start(data_dir: &std::path::Path, cms_url: &str) -> Site {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
+            .env("PORT", port.to_string())
+            .env("HOST", "127.0.0.1")
+            .env("SITE_URL", &base)
+            .env("DATA_DIR", data_dir)
+            .env("FORMS_TOKEN", TOKEN)
+            .env("CMS_URL", cms_url)
+            .env("FORMS_RETRY_MS", "200")
+            .env("RENDER_WORKERS", "1")
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the site binary starts");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (lines, stdout) = (log.clone(), child.stdout.take().unwrap());
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        });
+        Site { child, base, log }
+    }
+
+    async fn ready(&mut self, client: &reqwest::Client) {
+        for _ in 0..400 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!("site exited with {status}: {:?}", self.log.lock().unwrap());
+            }
+            if client.get(format!("{}/healthz", self.base)).send().await.is_ok_and(|r| r.status().is_success()) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("site did not start: {:?}", self.log.lock().unwrap());
+    }
+
+    fn lines(&self, containing: &str) -> Vec<String> {
+        self.log.lock().unwrap().iter().filter(|line| line.contains(containing)).cloned().collect()
+    }
+}
+
+/// A test that fails half-way leaves no server behind.
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_submission_answered_201_survives_kill_9_and_is_exported_and_delivered_after_the_restart() {
+    // No CMS answers for as long as the first run lives: nothing of its
+    // attempts can reach the CMS of the second run late.
+    let nowhere = format!("http://{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap());
+    let data_dir = tempfile::tempdir().unwrap();
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap();
+
+    let mut first = Site::start(data_dir.path(), &nowhere);
+    first.ready(&client).await;
+    let response = client
+        .post(format!("{}{FOUNDATION}", first.base))
+        .header("sec-fetch-site", "same-origin")
+        .json(&application())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let reference = response.json::<Value>().await.unwrap()["reference"].as_str().unwrap().to_owned();
+    // SIGKILL at once: no shutdown, no flush, nothing the process does next.
+    first.child.kill().unwrap();
+    let killed = first.child.wait().unwrap();
+    println!("first run: 201 {reference}, then kill -9: {killed}");
+    for line in first.lines("form") {
+        println!("  first run log: {line}");
+    }
+
+    // A CMS now, failing its first delivery.
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.fail_next_posts(1);
+    let mut second = Site::start(data_dir.path(), &cms.url);
+    second.ready(&client).await;
+    let export = client
+        .get(format!("{}/api/forms/export?form=foundation-application&format=json", second.base))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    let (status, text) = (export.status(), export.text().await.unwrap());
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let exported: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(exported.len(), 1);
+    assert_eq!(exported[0]["reference"], reference.as_str());
+    assert_eq!(exported[0]["budgetTotalTzs"], 15_000_000);
+    assert!(
+        eventually(Duration::from_secs(10), || cms.created("foundation-applications").len() == 1).await,
+        "delivered after the restart: {:?}",
+        second.lines("form")
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(cms.created("foundation-applications").len(), 1, "exactly once");
+    assert_eq!(second.lines("form delivery failed; will retry").len(), 1, "{:?}", second.lines("form"));
+    for line in second.lines("form") {
+        println!("  second run log: {line}");
+    }
+}
