@@ -394,7 +394,10 @@ impl AccountError {
 pub(super) fn status_of(error: &OperatorError) -> StatusCode {
     match error {
         OperatorError::Unauthorized => StatusCode::UNAUTHORIZED,
-        OperatorError::Refused { status, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
+        // A refusal the visitor can act on keeps its status; the operator's
+        // own failure is a bad gateway to the browser, never this server's 5xx.
+        OperatorError::Refused { status: status @ 400..=499, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
+        OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
         OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
     }
 }
