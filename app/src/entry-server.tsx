@@ -11,12 +11,12 @@ import type { RenderOutput, RenderRequest } from "./contract";
 import { App } from "./app/App";
 import { Head } from "./app/head";
 import { ToastProvider } from "./features/notifications/Toasts";
-import { createI18n } from "./i18n";
+import { serverI18n } from "./i18n";
 import { loadPage } from "./pages";
 
 async function render(request: RenderRequest): Promise<RenderOutput> {
   const { data } = request;
-  const i18n = createI18n(data.lang);
+  const i18n = serverI18n(data.lang);
   const { default: Page } = await loadPage(data.route.page);
   const html = renderToString(
     <I18nextProvider i18n={i18n}>

@@ -2,8 +2,11 @@
  * The main menu from the route table (see `navigation/menu.ts`). Every
  * top-level entry with children is a `<details>` disclosure, so the menu
  * opens by mouse, touch and keyboard without JavaScript; `useMenuDisclosures`
- * adds one-open-at-a-time, Escape and click-outside once hydrated.
+ * adds one-open-at-a-time, Escape and click-outside once hydrated. The menu
+ * asks for `t` once and hands it down: `useTranslation` per link (~150 of
+ * them) was most of a page's render time.
  */
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { LocalLink, useSite } from "../app/site";
 import { buildMenu, navLabel, type MenuEntry } from "../navigation/menu";
@@ -24,16 +27,16 @@ export function MainMenu() {
                 <ul className="menu-panel">
                   {(entry.path || entry.externalUrl) && (
                     <li>
-                      <MenuLink entry={entry} />
+                      <MenuLink entry={entry} t={t} />
                     </li>
                   )}
                   {entry.children.map((child) => (
-                    <MenuItem key={child.name} entry={child} />
+                    <MenuItem key={child.name} entry={child} t={t} />
                   ))}
                 </ul>
               </details>
             ) : (
-              <MenuLink entry={entry} />
+              <MenuLink entry={entry} t={t} />
             )}
           </li>
         ))}
@@ -42,14 +45,14 @@ export function MainMenu() {
   );
 }
 
-function MenuItem({ entry }: { entry: MenuEntry }) {
+function MenuItem({ entry, t }: { entry: MenuEntry; t: TFunction }) {
   return (
     <li>
-      <MenuLink entry={entry} />
+      <MenuLink entry={entry} t={t} />
       {entry.children.length > 0 && (
         <ul>
           {entry.children.map((child) => (
-            <MenuItem key={child.name} entry={child} />
+            <MenuItem key={child.name} entry={child} t={t} />
           ))}
         </ul>
       )}
@@ -57,8 +60,7 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
   );
 }
 
-function MenuLink({ entry }: { entry: MenuEntry }) {
-  const { t } = useTranslation();
+function MenuLink({ entry, t }: { entry: MenuEntry; t: TFunction }) {
   const { route } = useSite();
   const label = navLabel(t, entry.label);
   if (entry.externalUrl) {

@@ -13,9 +13,9 @@ declare module "i18next" {
 }
 
 /**
- * A fresh i18next instance per render on the server (renders share one JS
- * realm) and one for the browser. Initialisation is synchronous: resources
- * are bundled, nothing is fetched.
+ * A fresh i18next instance: the browser's one, whose language follows
+ * navigation. Initialisation is synchronous: resources are bundled, nothing
+ * is fetched.
  */
 export function createI18n(lang: Lang): i18n {
   const instance = i18next.createInstance();
@@ -29,5 +29,21 @@ export function createI18n(lang: Lang): i18n {
     returnNull: false,
     showSupportNotice: false,
   });
+  return instance;
+}
+
+const serverInstances = new Map<Lang, i18n>();
+
+/**
+ * The server's instance for `lang`, created once per engine: renders share
+ * one JS realm and never change an instance's language, so every render of
+ * a language reuses the same one instead of initialising its own.
+ */
+export function serverI18n(lang: Lang): i18n {
+  let instance = serverInstances.get(lang);
+  if (!instance) {
+    instance = createI18n(lang);
+    serverInstances.set(lang, instance);
+  }
   return instance;
 }
