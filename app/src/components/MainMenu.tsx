@@ -3,8 +3,9 @@
  * top-level entry with children is a `<details>` disclosure, so the menu
  * opens by mouse, touch and keyboard without JavaScript; `useMenuDisclosures`
  * adds one-open-at-a-time, Escape and click-outside once hydrated. The menu
- * asks for `t` once and hands it down: `useTranslation` per link (~150 of
- * them) was most of a page's render time.
+ * asks for its labels once and hands them down: `useTranslation` per link
+ * (~150 of them) was most of a page's render time, and each language's
+ * labels are translated once per engine, the strings being bundled.
  */
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -14,8 +15,30 @@ import { routes } from "../routes";
 
 const MENU = buildMenu(routes);
 
+type MenuLabel = (label: string) => string;
+
+const labelsByLanguage = new Map<string, Map<string, string>>();
+
+function menuLabels(language: string, t: TFunction): MenuLabel {
+  let labels = labelsByLanguage.get(language);
+  if (!labels) {
+    labels = new Map();
+    labelsByLanguage.set(language, labels);
+  }
+  const known = labels;
+  return (label) => {
+    let text = known.get(label);
+    if (text === undefined) {
+      text = navLabel(t, label);
+      known.set(label, text);
+    }
+    return text;
+  };
+}
+
 export function MainMenu() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const label = menuLabels(i18n.language, t);
   return (
     <nav aria-label={t("nav.mainMenu")}>
       <ul className="menu-bar">
@@ -23,20 +46,20 @@ export function MainMenu() {
           <li key={entry.name}>
             {entry.children.length > 0 ? (
               <details className="menu-group">
-                <summary>{navLabel(t, entry.label)}</summary>
+                <summary>{label(entry.label)}</summary>
                 <ul className="menu-panel">
                   {(entry.path || entry.externalUrl) && (
                     <li>
-                      <MenuLink entry={entry} t={t} />
+                      <MenuLink entry={entry} label={label} />
                     </li>
                   )}
                   {entry.children.map((child) => (
-                    <MenuItem key={child.name} entry={child} t={t} />
+                    <MenuItem key={child.name} entry={child} label={label} />
                   ))}
                 </ul>
               </details>
             ) : (
-              <MenuLink entry={entry} t={t} />
+              <MenuLink entry={entry} label={label} />
             )}
           </li>
         ))}
@@ -45,14 +68,14 @@ export function MainMenu() {
   );
 }
 
-function MenuItem({ entry, t }: { entry: MenuEntry; t: TFunction }) {
+function MenuItem({ entry, label }: { entry: MenuEntry; label: MenuLabel }) {
   return (
     <li>
-      <MenuLink entry={entry} t={t} />
+      <MenuLink entry={entry} label={label} />
       {entry.children.length > 0 && (
         <ul>
           {entry.children.map((child) => (
-            <MenuItem key={child.name} entry={child} t={t} />
+            <MenuItem key={child.name} entry={child} label={label} />
           ))}
         </ul>
       )}
@@ -60,9 +83,9 @@ function MenuItem({ entry, t }: { entry: MenuEntry; t: TFunction }) {
   );
 }
 
-function MenuLink({ entry, t }: { entry: MenuEntry; t: TFunction }) {
+function MenuLink({ entry, label: menuLabel }: { entry: MenuEntry; label: MenuLabel }) {
   const { route } = useSite();
-  const label = navLabel(t, entry.label);
+  const label = menuLabel(entry.label);
   if (entry.externalUrl) {
     return (
       <LocalLink to={entry.externalUrl} newTab={entry.newTab}>
