@@ -324,15 +324,8 @@ fn calendar_date(text: &str) -> Option<String> {
     let bytes = date.as_bytes();
     let digits = |range: std::ops::Range<usize>| date[range].parse::<u32>().ok().filter(|_| bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() }));
     let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (1..=days).contains(&day).then(|| date.to_owned())
+    let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
+    time::Date::from_calendar_date(year as i32, month, u8::try_from(day).ok()?).ok().map(|_| date.to_owned())
 }
 
 fn field_path(path: &str, name: &str) -> String {

@@ -350,15 +350,9 @@ impl Date {
             return None;
         }
         let (year, month, day): (u16, u8, u8) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-        let days = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        ((2000..=2100).contains(&year) && (1..=days).contains(&day)).then_some(Date { year, month, day })
+        // A real day of the calendar, by `time`'s rule (leap years included).
+        time::Date::from_calendar_date(i32::from(year), time::Month::try_from(month).ok()?, day).ok()?;
+        (2000..=2100).contains(&year).then_some(Date { year, month, day })
     }
 }
 
