@@ -50,8 +50,7 @@ pub(super) async fn validate_otp(
 }
 
 /// The CPM session's permissions, for its page; a rejected session is ended.
-pub async fn page_permissions(state: &AppState, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else { return (None, jar) };
+pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
     match state.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let list: Vec<Value> = permissions
@@ -73,7 +72,10 @@ pub(super) async fn permissions(
     jar: PrivateCookieJar,
     visitor: Visitor,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    match page_permissions(&state, jar, visitor.lang).await {
+    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
+        return Err(AccountError::session_ended(jar, "sessionExpired"));
+    };
+    match page_permissions(&state, &session, jar, visitor.lang).await {
         (Some(permissions), jar) => Ok((jar, Reply::ok(permissions))),
         (None, jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
     }

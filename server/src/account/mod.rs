@@ -81,8 +81,8 @@ const CPM_PAGE: &str = "customer-permission-management";
 /// A page request's visitor: their cookies and what they say.
 pub struct Visit {
     jar: PrivateCookieJar,
-    cpm: bool,
-    subscriber: bool,
+    cpm: Option<session::Session>,
+    subscriber: Option<session::Session>,
     flash: bool,
 }
 
@@ -99,20 +99,20 @@ impl Visit {
     /// Reads which live sessions the cookies point at. Any other cookie
     /// (junk, expired, forged) counts for nothing.
     pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
-        let cpm = state.sessions.load(&jar, Kind::Cpm).await.is_some();
-        let subscriber = state.sessions.load(&jar, Kind::Subscriber).await.is_some();
+        let cpm = state.sessions.load(&jar, Kind::Cpm).await;
+        let subscriber = state.sessions.load(&jar, Kind::Subscriber).await;
         let flash = jar.get(http::FLASH_COOKIE).is_some();
         Visit { jar, cpm, subscriber, flash }
     }
 
     /// A live CPM session: the guard of the permission page (spec §2).
     pub fn cpm_signed_in(&self) -> bool {
-        self.cpm
+        self.cpm.is_some()
     }
 
     /// Signed in (subscriber or CPM): pages are built for this visitor alone.
     pub fn signed_in(&self) -> bool {
-        self.cpm || self.subscriber
+        self.cpm.is_some() || self.subscriber.is_some()
     }
 
     /// A notice a form post left (the flash cookie, which only this server
@@ -128,16 +128,16 @@ impl Visit {
     pub async fn extras(self, state: &AppState, route: &str, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras::default();
         let mut jar = self.jar;
-        if self.subscriber {
-            (extras.subscriber, jar) = subscriber::page_subscriber(state, jar).await;
+        if let Some(session) = &self.subscriber {
+            (extras.subscriber, jar) = subscriber::page_subscriber(state, session, jar).await;
         }
         if take_flash && self.flash {
             let notice = jar.get(http::FLASH_COOKIE).and_then(|c| serde_json::from_str::<Notice>(c.value()).ok());
             extras.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
             jar = jar.remove(Cookie::build(http::FLASH_COOKIE).path("/"));
         }
-        if self.cpm && route == CPM_PAGE {
-            (extras.cpm, jar) = cpm::page_permissions(state, jar, lang).await;
+        if let Some(session) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
+            (extras.cpm, jar) = cpm::page_permissions(state, session, jar, lang).await;
         }
         if extras.subscriber.is_some() && route == ACCOUNT_PAGE {
             extras.bundles = match state.operator.bundles().await {

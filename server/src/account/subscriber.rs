@@ -38,13 +38,10 @@ pub async fn load_subscriber(state: &AppState, token: &str) -> Result<Value, Ope
     }))
 }
 
-/// The signed-in subscriber for a page, or `None`; a session the operator
+/// The signed-in subscriber of `session` for a page, or `None`; a session the operator
 /// no longer accepts (401, or customer details failing with 400 or more,
 /// spec §4) is ended.
-pub async fn page_subscriber(state: &AppState, jar: PrivateCookieJar) -> (Option<Value>, PrivateCookieJar) {
-    let Some(session) = state.sessions.load(&jar, Kind::Subscriber).await else {
-        return (None, jar);
-    };
+pub async fn page_subscriber(state: &AppState, session: &Session, jar: PrivateCookieJar) -> (Option<Value>, PrivateCookieJar) {
     match load_subscriber(state, &session.token).await {
         Ok(subscriber) => (Some(subscriber), jar),
         Err(OperatorError::Unavailable(error)) => {
