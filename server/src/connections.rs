@@ -12,8 +12,8 @@
 //! are doing and close.
 //!
 //! A client is its peer address ([`client_address`]): no proxy header is
-//! trusted. [`PerAddress`] caps what one address holds, connections here and
-//! renders in `pages`.
+//! trusted. [`PerAddress`] caps the connections one address holds, and
+//! [`Shares`] the renders it runs in `pages`.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -152,6 +152,80 @@ impl Drop for AddressSlot {
         if let Some(count) = map.get_mut(&self.address) {
             *count -= 1;
             if *count == 0 {
+                map.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// What one client address may run at once, each at most `running`, with
+/// up to [`WAITING_PER_SHARE`] times as many more waiting their turn behind
+/// them (a crawler fetching a few pages in parallel, or the visitors behind
+/// one carrier address, are served one after another, not refused). Past
+/// that, [`Shares::take`] refuses at once; a wait is bounded by the caller.
+#[derive(Clone)]
+pub struct Shares {
+    holders: Arc<Mutex<HashMap<IpAddr, (Arc<Semaphore>, usize)>>>,
+    running: usize,
+}
+
+/// How many requests of one address may wait, per one it may run.
+pub const WAITING_PER_SHARE: usize = 4;
+
+/// Why [`Shares::take`] gave no share.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NoShare {
+    /// The address already runs and queues all it may.
+    Busy,
+    /// Its turn did not come within the wait.
+    Waited(Duration),
+}
+
+impl Shares {
+    pub fn new(running: usize) -> Shares {
+        Shares { holders: Arc::default(), running: running.max(1) }
+    }
+
+    /// A share for `address`, waiting at most `wait` for one of its own to
+    /// end.
+    pub async fn take(&self, address: IpAddr, wait: Duration) -> Result<Share, NoShare> {
+        let semaphore = {
+            let mut map = self.holders.lock().expect("address shares");
+            let (semaphore, holders) = map.entry(address).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
+            if *holders >= self.running * (1 + WAITING_PER_SHARE) {
+                return Err(NoShare::Busy);
+            }
+            *holders += 1;
+            semaphore.clone()
+        };
+        // Counted from here, so a request that gives up (or whose client
+        // left) is uncounted when this is dropped.
+        let held = Held { holders: self.holders.clone(), address };
+        match tokio::time::timeout(wait, semaphore.acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(Share { _permit: permit, _held: held }),
+            // The semaphore is never closed.
+            Ok(Err(_)) | Err(_) => Err(NoShare::Waited(wait)),
+        }
+    }
+}
+
+/// A running share of an address, given back when dropped.
+pub struct Share {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    _held: Held,
+}
+
+struct Held {
+    holders: Arc<Mutex<HashMap<IpAddr, (Arc<Semaphore>, usize)>>>,
+    address: IpAddr,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut map = self.holders.lock().expect("address shares");
+        if let Some((_, holders)) = map.get_mut(&self.address) {
+            *holders -= 1;
+            if *holders == 0 {
                 map.remove(&self.address);
             }
         }

@@ -21,11 +21,12 @@ pub mod forms;
 pub mod telemetry;
 
 mod assets;
-mod connections;
+pub mod connections;
 mod error;
 mod keys;
 mod manifest;
 mod pages;
+mod render_bench;
 mod security;
 mod seo;
 mod slug;
@@ -45,6 +46,7 @@ pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;
 pub use error::AppError;
+pub use render_bench::render_bench;
 
 /// What `build.rs` embeds in the binary: the app's bundles and manifests, the
 /// public files and the default content.
@@ -69,8 +71,8 @@ pub struct AppState {
     pub content: content::Content,
     pub pages: pages::PageCache,
     pub renderer: ssr_runtime::Renderer,
-    /// Renders under way or waiting, per client address (`RENDERS_PER_ADDRESS`).
-    renders: connections::PerAddress,
+    /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
+    renders: connections::Shares,
     pub operator: account::operator::OperatorClient,
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
@@ -103,7 +105,7 @@ impl AppState {
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
         );
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
-        let renders = connections::PerAddress::new(config.renders_per_address());
+        let renders = connections::Shares::new(config.renders_per_address());
         let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
             .map_err(|e| AppError::Config(e.to_string()))?;
         let cookie_key = keys::session_key(&config)?;

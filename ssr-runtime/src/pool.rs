@@ -98,6 +98,11 @@ impl Renderer {
         Ok(Renderer { jobs, queue_wait: config.queue_wait })
     }
 
+    /// How long a render waits for a free engine before it is refused.
+    pub fn queue_wait(&self) -> Duration {
+        self.queue_wait
+    }
+
     /// Renders `request` on the first free engine and reads what the bundle
     /// returned as `Out`; waits without blocking the caller's thread, for an
     /// engine at most `queue_wait`, then for the render at most its budget.

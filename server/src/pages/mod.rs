@@ -26,7 +26,7 @@ use cache::CachedPage;
 use crate::account::{PageExtras, Visit};
 use crate::content::{ContentError, ContentQuery, ContentValue, Loaded};
 use crate::manifest::{NOT_FOUND_PAGE, RouteDef};
-use crate::{AppError, AppState};
+use crate::{AppError, AppState, connections};
 
 /// The cookie remembering the visitor's language (spec §9 stores it under `lang`).
 pub const LANG_COOKIE: &str = "lang";
@@ -238,10 +238,16 @@ impl From<Unbuilt> for AppError {
 }
 
 /// [`render`] on behalf of `client`, within its share of the engines
-/// (`RENDERS_PER_ADDRESS`), so that no address holds every engine. Requests
-/// that wait for a page another request is rendering hold no share.
+/// (`RENDERS_PER_ADDRESS`), so that no address holds every engine: past its
+/// share a request waits its turn behind the address's own renders (as long
+/// as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
+/// [`connections::WAITING_PER_SHARE`] times that it is refused at once (429).
+/// Requests that wait for a page another request is rendering hold no share.
 async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, Unbuilt> {
-    let _share = state.renders.take(client).ok_or(Unbuilt::ClientBusy)?;
+    let _share = state.renders.take(client, state.renderer.queue_wait()).await.map_err(|refused| match refused {
+        connections::NoShare::Busy => Unbuilt::ClientBusy,
+        connections::NoShare::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
+    })?;
     render(state, url, data, versions).await.map_err(Unbuilt::Render)
 }
 
