@@ -16,6 +16,17 @@ enum Tool {
     ContentModel,
     /// Check the CMS at CMS_URL (with CMS_TOKEN) against the content model; exits 1 when it lacks anything.
     CheckCms,
+    /// Time renders of a server bundle in the site's JS engine: one line per page (url, kind, p50 and mean ms).
+    RenderBench {
+        /// The requests, as `bench/render-node.mjs --save` writes them: `[{url, data}, ...]`.
+        requests: std::path::PathBuf,
+        /// A bundle defining `globalThis.__ssr.render` (default: the app's, built into this binary).
+        #[arg(long)]
+        bundle: Option<std::path::PathBuf>,
+        /// Timed renders per page, after a warm-up.
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+    },
 }
 
 #[tokio::main]
@@ -38,6 +49,27 @@ async fn main() -> std::process::ExitCode {
             }
             Err(error) => fail(&error),
         },
+        Some(Tool::RenderBench { requests, bundle, runs }) => {
+            let read = |path: &std::path::Path| {
+                std::fs::read_to_string(path).map_err(|e| server::AppError::Config(format!("{}: {e}", path.display())))
+            };
+            let site = site::bundle();
+            let result = async {
+                let requests = read(&requests)?;
+                let bundle = match bundle {
+                    Some(path) => read(&path)?,
+                    None => site.server_js.to_owned(),
+                };
+                server::render_bench(&bundle, &requests, site.assets_json, runs).await
+            };
+            match result.await {
+                Ok(report) => {
+                    print!("{report}");
+                    std::process::ExitCode::SUCCESS
+                }
+                Err(error) => fail(&error),
+            }
+        }
     }
 }
 

@@ -1,0 +1,51 @@
+//! `site render-bench`: times a server bundle's renders in the engine the
+//! site runs (the `ssr-runtime` pool, one engine), through the same
+//! [`ssr_runtime::Renderer::render`] call a page pays, so that `make bench`
+//! can set the app's render time beside React's floor for the same markup
+//! (a bundle `bench/floor.mjs` builds) in QuickJS as well as in node.
+
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use crate::AppError;
+use crate::manifest::AssetManifest;
+
+/// One page to render, as `bench/render-node.mjs --save` writes it.
+#[derive(Deserialize)]
+struct Saved {
+    url: String,
+    data: serde_json::Value,
+}
+
+/// Renders each of `requests` (a JSON array of `{url, data}`) `runs` times
+/// after a warm-up with the bundle `server_js`, and returns a line per page:
+/// url, page kind, p50 and mean in ms. A render that fails stops the bench.
+pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize) -> Result<String, AppError> {
+    let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::Config(format!("requests: {e}")))?;
+    let assets = AssetManifest::from_json(assets_json)?;
+    let renderer = ssr_runtime::Renderer::start(
+        server_js.into(),
+        ssr_runtime::RendererConfig { workers: 1, budget: Duration::from_secs(30), ..Default::default() },
+    )?;
+    let mut report = String::new();
+    for page in saved {
+        let kind = page.data.pointer("/route/page").and_then(|kind| kind.as_str()).unwrap_or("?").to_owned();
+        let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
+        for _ in 0..runs.div_ceil(10).max(5) {
+            renderer.render::<_, serde_json::Value>(&request).await?;
+        }
+        let mut times = Vec::with_capacity(runs);
+        for _ in 0..runs.max(1) {
+            let started = Instant::now();
+            renderer.render::<_, serde_json::Value>(&request).await?;
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.sort_by(f64::total_cmp);
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let p50 = times[times.len() / 2];
+        let _ = writeln!(report, "{} {kind} p50 {p50:.3} mean {mean:.3}", page.url);
+    }
+    Ok(report)
+}
