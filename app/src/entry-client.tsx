@@ -2,12 +2,11 @@ import "./styles/app.css";
 /** Browser entry: hydrates the server-rendered page with the data it carries. */
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { BrowserRouter } from "react-router";
 import type { PageData } from "./contract";
 import { ClientApp } from "./app/ClientApp";
 import { ToastProvider } from "./features/notifications/Toasts";
-import { createI18n } from "./i18n";
+import { ClientLanguage } from "./i18n/context";
 import { loadPage } from "./pages";
 import { registerServiceWorker } from "./sw/register";
 
@@ -23,18 +22,17 @@ async function start() {
   const root = document.getElementById("root");
   if (!dataElement || !root) return;
   const data: PageData = JSON.parse(dataElement.textContent || "null");
-  const i18n = createI18n(data.lang);
   const { default: Page } = await loadPage(data.route.page);
   hydrateRoot(
     root,
     <StrictMode>
-      <I18nextProvider i18n={i18n}>
+      <ClientLanguage initial={data.lang}>
         <BrowserRouter>
           <ToastProvider>
             <ClientApp initial={{ data, Page }} />
           </ToastProvider>
         </BrowserRouter>
-      </I18nextProvider>
+      </ClientLanguage>
     </StrictMode>,
   );
 }

@@ -1,6 +1,6 @@
 /** The page shell shared by the server render and the browser. */
 import type { ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageData } from "../contract";
 import type { PageProps } from "../pages";
 import { Header } from "../components/Header";
@@ -30,7 +30,7 @@ export interface Shown {
  * out, show fresh balances.
  */
 export function App({ shown, loading, account }: { shown: Shown; loading: boolean; account?: AccountActions }) {
-  const { t } = useTranslation();
+  const t = useT();
   const notify = useNotify();
   const { data, Page } = shown;
   const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;

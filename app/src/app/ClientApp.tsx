@@ -4,7 +4,7 @@
  * overlay shows; then scroll to top unless a saved position exists (spec §2).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useSetLanguage, useT } from "../i18n/context";
 import { useLocation, useNavigate, useNavigationType } from "react-router";
 import type { PageData, Subscriber } from "../contract";
 import type { AccountActions } from "../features/account/AccountContext";
@@ -87,7 +87,8 @@ export function ClientApp({ initial }: { initial: Shown }) {
   const navigationType = useNavigationType();
   const navigate = useNavigate();
   const notify = useNotify();
-  const { t, i18n } = useTranslation();
+  const t = useT();
+  const setLanguage = useSetLanguage();
   const [shown, setShown] = useState(initial);
   const [loading, setLoading] = useState(false);
   const shownUrl = useRef(location.pathname + location.search);
@@ -124,7 +125,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
         const data = answer;
         const { default: Page } = await loadPageChunk(data.route.page, url);
         if (cancelled) return;
-        if (i18n.language !== data.lang) await i18n.changeLanguage(data.lang);
+        setLanguage(data.lang);
         shownUrl.current = url;
         shownKey.current = location.key;
         const saved = navigationType === "POP" ? savedPositions()[location.key] : undefined;
@@ -142,7 +143,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
     return () => {
       cancelled = true;
     };
-  }, [location, navigationType, navigate, i18n, notify, t]);
+  }, [location, navigationType, navigate, setLanguage, notify, t]);
 
   // What the self-service screens do with the page: after signing in or
   // out its data is fetched again (or the next page's, shown at once and
@@ -159,7 +160,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
           return;
         }
         const { default: Page } = await loadPageChunk(answer.route.page, url);
-        if (i18n.language !== answer.lang) await i18n.changeLanguage(answer.lang);
+        setLanguage(answer.lang);
         if (url !== shownUrl.current) scrollTarget.current = 0;
         shownUrl.current = url;
         setShown({ data: answer, Page });
@@ -172,7 +173,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
         setLoading(false);
       }
     },
-    [navigate, i18n],
+    [navigate, setLanguage],
   );
   const setSubscriber = useCallback((subscriber: Subscriber | null) => setShown((current) => ({ ...current, data: { ...current.data, subscriber } })), []);
   const account = useMemo<AccountActions>(() => ({ refresh, setSubscriber }), [refresh, setSubscriber]);

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { PageData } from "../contract";
-import { createI18n } from "../i18n";
+import { translator } from "../i18n";
 import { pageData } from "../testing/pageData";
 import { Head, pageTitle } from "./head";
 
@@ -28,7 +28,7 @@ function jsonLd(html: string): Record<string, Record<string, unknown>> {
 }
 
 describe("head", () => {
-  const { t } = createI18n("sw");
+  const { t } = translator("sw");
 
   it("links the page in both languages with x-default English", () => {
     const html = renderToStaticMarkup(<Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"] }} t={t} />);

@@ -3,7 +3,7 @@
  * Graph and schema.org JSON-LD. Rendered on the server only; client-side
  * navigation updates the title and language (see `ClientApp`).
  */
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n";
 import type { PageAssets, PageData } from "../contract";
 import { breadcrumbs } from "../navigation/breadcrumbs";
 import { navLabel } from "../navigation/menu";

@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageData } from "../contract";
 import { LocalLink } from "../app/site";
 import { breadcrumbs } from "../navigation/breadcrumbs";
 
 /** Where the page sits in the site (none on the home page); the same trail is in the JSON-LD. */
 export function Breadcrumbs({ data }: { data: PageData }) {
-  const { t } = useTranslation();
+  const t = useT();
   const crumbs = breadcrumbs(data, t);
   if (crumbs.length === 0) return null;
   return (

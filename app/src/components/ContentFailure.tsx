@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { LocalLink, useSite } from "../app/site";
 import { withFullStop } from "../format";
 import { navLabel } from "../navigation/menu";
@@ -10,7 +10,7 @@ import { routeByName } from "../routes";
  * still works, and the visitor can try again. The server answers 503.
  */
 export function ContentFailure() {
-  const { t } = useTranslation();
+  const t = useT();
   const { path, route } = useSite();
   const navigation = routeByName(route)?.meta.navigation;
   return (

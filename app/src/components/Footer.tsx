@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { Sidebar } from "../contract";
 import { LocalLink } from "../app/site";
 
 export function Footer({ sidebar }: { sidebar: Sidebar | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <footer className="site-footer">
       {sidebar && sidebar.links.length > 0 && (

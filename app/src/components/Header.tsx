@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { Link, useNavigate } from "react-router";
 import { LANGS, localePath, type Lang } from "../routes";
 import { LocalLink, rememberLang, useSite } from "../app/site";
@@ -8,7 +8,7 @@ import { useMenuDisclosures } from "./useMenuDisclosures";
 
 /** The site's header; `account` is the self-service control (log in, or the subscriber), given by the app. */
 export function Header({ account }: { account?: ReactNode }) {
-  const { t } = useTranslation();
+  const t = useT();
   const header = useRef<HTMLElement>(null);
   useMenuDisclosures(header);
   return (
@@ -39,7 +39,7 @@ export function Header({ account }: { account?: ReactNode }) {
  * and the router navigates without a reload.
  */
 function LanguageSwitch() {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang, paths } = useSite();
   const navigate = useNavigate();
   return (

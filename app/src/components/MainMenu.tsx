@@ -3,12 +3,12 @@
  * top-level entry with children is a `<details>` disclosure, so the menu
  * opens by mouse, touch and keyboard without JavaScript; `useMenuDisclosures`
  * adds one-open-at-a-time, Escape and click-outside once hydrated. The menu
- * asks for its labels once and hands them down: `useTranslation` per link
+ * asks for its labels once and hands them down: a translation hook per link
  * (~150 of them) was most of a page's render time, and each language's
  * labels are translated once per engine, the strings being bundled.
  */
-import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import type { TFunction } from "../i18n";
+import { useTranslator } from "../i18n/context";
 import { LocalLink, useSite } from "../app/site";
 import { buildMenu, navLabel, type MenuEntry } from "../navigation/menu";
 import { routes } from "../routes";
@@ -37,8 +37,8 @@ function menuLabels(language: string, t: TFunction): MenuLabel {
 }
 
 export function MainMenu() {
-  const { t, i18n } = useTranslation();
-  const label = menuLabels(i18n.language, t);
+  const { t, lang } = useTranslator();
+  const label = menuLabels(lang, t);
   return (
     <nav aria-label={t("nav.mainMenu")}>
       <ul className="menu-bar">

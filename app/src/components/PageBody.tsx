@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { Page } from "../contract";
 import { useSite } from "../app/site";
 import { navLabel } from "../navigation/menu";
@@ -18,7 +18,7 @@ export function PageBody({ page, title, lead, children }: { page: Page | null; t
   const heroAt = sections.findIndex((s) => s.__component === "sections.hero");
   const intro = title !== undefined || heroAt < 0 ? [] : sections.slice(0, heroAt + 1);
   const rest = title !== undefined ? sections.filter((s) => s.__component !== "sections.hero") : sections.slice(heroAt + 1);
-  const { t } = useTranslation();
+  const t = useT();
   const navigation = routeByName(useSite().route)?.meta.navigation;
   const untitled = navigation ? navLabel(t, navigation) : undefined;
   const heading = title ?? (heroAt < 0 ? page?.title || untitled : undefined);

@@ -1,49 +1,74 @@
-import i18next, { type i18n } from "i18next";
-import { initReactI18next } from "react-i18next";
+/**
+ * The site's strings in each language, looked up by dotted key
+ * (`t("nav.home")`), with `{{name}}` filled from `values`. A language's
+ * translator is made once per JS realm (once per engine on the server, once
+ * per tab in the browser): the strings are bundled, nothing is fetched, and
+ * a lookup is one map read. Components read the page's translator with
+ * `useT` (see `./context`).
+ */
 import type { Lang } from "../routes";
-import en from "./en";
+import en, { type Strings } from "./en";
 import sw from "./sw";
 
-export const resources = { en: { translation: en }, sw: { translation: sw } } as const;
+export const resources: Record<Lang, Strings> = { en, sw };
 
-declare module "i18next" {
-  interface CustomTypeOptions {
-    resources: { translation: typeof en };
-  }
+/** Every key of the strings: `"site.name"`, `"nav.home"`, … */
+type Keys<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Keys<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+export type StringKey = Keys<Strings>;
+
+/** The text of `key`, `{{name}}` replaced by `values.name`. */
+export type TFunction = (key: StringKey, values?: Record<string, unknown>) => string;
+
+export interface Translator {
+  lang: Lang;
+  t: TFunction;
+  /** Whether `key` (typed or not) names a string. */
+  exists(key: string): boolean;
 }
 
-/**
- * A fresh i18next instance: the browser's one, whose language follows
- * navigation. Initialisation is synchronous: resources are bundled, nothing
- * is fetched.
- */
-export function createI18n(lang: Lang): i18n {
-  const instance = i18next.createInstance();
-  instance.use(initReactI18next).init({
-    lng: lang,
-    fallbackLng: "en",
-    supportedLngs: ["en", "sw"],
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    showSupportNotice: false,
-  });
-  return instance;
+function flatten(tree: object, prefix: string, into: Map<string, string>): Map<string, string> {
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === "string") into.set(prefix + key, value);
+    else flatten(value, `${prefix}${key}.`, into);
+  }
+  return into;
 }
 
-const serverInstances = new Map<Lang, i18n>();
+const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
 
 /**
- * The server's instance for `lang`, created once per engine: renders share
- * one JS realm and never change an instance's language, so every render of
- * a language reuses the same one instead of initialising its own.
+ * `text` with its placeholders filled as i18next filled them: a value given
+ * as null or undefined reads as "", a name not given at all stays as written.
  */
-export function serverI18n(lang: Lang): i18n {
-  let instance = serverInstances.get(lang);
-  if (!instance) {
-    instance = createI18n(lang);
-    serverInstances.set(lang, instance);
+function fill(text: string, values: Record<string, unknown>): string {
+  return text.replace(PLACEHOLDER, (placeholder, name: string) =>
+    Object.prototype.hasOwnProperty.call(values, name) ? (values[name] == null ? "" : String(values[name])) : placeholder,
+  );
+}
+
+function createTranslator(lang: Lang): Translator {
+  // A language's missing string falls back to English; a missing key reads as itself.
+  const strings = flatten(resources[lang], "", lang === "en" ? new Map() : flatten(en, "", new Map()));
+  return {
+    lang,
+    t: (key, values) => {
+      const text = strings.get(key) ?? key;
+      return values ? fill(text, values) : text;
+    },
+    exists: (key) => strings.has(key),
+  };
+}
+
+const translators = new Map<Lang, Translator>();
+
+/** The translator of `lang`, made on first use. */
+export function translator(lang: Lang): Translator {
+  let made = translators.get(lang);
+  if (!made) {
+    made = createTranslator(lang);
+    translators.set(lang, made);
   }
-  return instance;
+  return made;
 }

@@ -1,14 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { pageData } from "../testing/pageData";
-import { createI18n } from "../i18n";
+import { translator } from "../i18n";
 import { breadcrumbs } from "./breadcrumbs";import type { Page } from "../contract";
 
 
 const data = pageData;
 
 describe("breadcrumbs", () => {
-  const { t } = createI18n("en");
+  const { t } = translator("en");
 
   it("are empty on the home page", () => {
     assert.deepEqual(breadcrumbs(data({}), t), []);

@@ -3,7 +3,7 @@
  * (`routeTrail`): menu headings are plain text, clickable routes are links,
  * an item page ends with the item's title and `/faq/<item>` with the question.
  */
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n";
 import type { PageData } from "../contract";
 import { routeTrail } from "../routes";
 import { itemSummary } from "../content/collections";

@@ -3,7 +3,7 @@
  * are routes without a parent that have a label and are shown; each lists its
  * shown children, nested by `parent`.
  */
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n";
 import type { RouteDef } from "../routes";
 import { routeHref } from "./paths";
 

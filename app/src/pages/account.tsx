@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
 import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
@@ -18,7 +18,7 @@ import { LoginFlow } from "../features/account/SignIn";
  * subscriber's details, balances, bundle purchase and modem bundles.
  */
 export default function AccountPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const { signedIn } = useAccount();
   const { search } = useLocation();

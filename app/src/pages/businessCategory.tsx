@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { useSearchParams } from "react-router";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
@@ -15,7 +15,7 @@ import { serviceList } from "../content/collections";
  * one service.
  */
 export default function BusinessCategoryPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const [search] = useSearchParams();
   const selected = search.get("services") ?? undefined;
   const route = routeByName(data.route.name);

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
 import type { PageProps } from "../pages";
 import { BusinessCommunityForm } from "../features/forms/BusinessCommunityForm";
@@ -9,7 +9,7 @@ import { referenceIn } from "../features/forms/Fields";
  * `?reference=` (where a form posted without JavaScript lands), its receipt.
  */
 export default function BusinessCommunityPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { search } = useLocation();
   return (
     <>

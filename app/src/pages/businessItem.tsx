@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
@@ -10,7 +10,7 @@ import { serviceItem } from "../content/collections";
 
 /** One business service, with the way back to its category and to sales. */
 export default function BusinessItemPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const service = serviceItem(data.content.item);
   if (!service) return <NotFoundPage />;
   const category = routes.find((r) => r.page === "businessCategory" && r.list?.filter?.value === String(service.categoryId));

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
@@ -11,7 +11,7 @@ const SPECIFICATION = ["display", "camera", "battery", "storage", "network", "os
 
 /** One device: picture, price, specification and how to order it. */
 export default function DeviceItemPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const device = deviceItem(data.content.item);
   if (!device) return <NotFoundPage />;
   const specification = SPECIFICATION.filter((key) => device.specification?.[key]);

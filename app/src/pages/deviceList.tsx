@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
@@ -8,7 +8,7 @@ import { deviceList } from "../content/collections";
 
 /** The device catalogue: the page's sections, then every device as a card. */
 export default function DeviceListPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const devices = deviceList(data.content.list);
   return (
     <PageBody page={data.content.page}>

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
@@ -10,7 +10,7 @@ import { referenceIn } from "../features/forms/Fields";
  * (where a form posted without JavaScript lands), its receipt.
  */
 export default function FoundationApplicationPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { search } = useLocation();
   return (
     <>

@@ -1,11 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
 import { trickList } from "../content/collections";
 
 /** Fraud awareness: the page's sections, then every trick fraudsters use, each with its own anchor. */
 export default function FraudsterPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const tricks = trickList(data.content.list);
   return (
     <PageBody page={data.content.page}>

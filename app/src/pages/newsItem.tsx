@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink, useSite } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
@@ -11,7 +11,7 @@ import { newsItem } from "../content/collections";
 
 /** One news, sport or foundation article. */
 export default function NewsItemPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const item = newsItem(data.content.item);
   if (!item) return <NotFoundPage />;

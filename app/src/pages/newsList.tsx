@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink, useSite } from "../app/site";
 import { PageBody } from "../components/PageBody";
@@ -8,7 +8,7 @@ import { newsList } from "../content/collections";
 
 /** News, sport news or foundation news: the page's sections, then the latest items as cards. */
 export default function NewsListPage({ data }: PageProps) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const list = data.content.list;
   const items = newsList(list);

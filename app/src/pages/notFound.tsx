@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { LocalLink } from "../app/site";
 
 export default function NotFoundPage() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <section className="not-found">
       <h1>{t("notFound.title")}</h1>

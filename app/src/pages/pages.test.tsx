@@ -1,11 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { MemoryRouter } from "react-router";
 import { App } from "../app/App";
 import type { PageData } from "../contract";
-import { createI18n } from "../i18n";
+import { LanguageProvider } from "../i18n/context";
 import { loadPage } from "../pages";
 import { pageData } from "../testing/pageData";
 
@@ -15,11 +14,11 @@ const base = pageData();
 async function render(data: PageData, url: string): Promise<string> {
   const { default: Page } = await loadPage(data.route.page);
   return renderToString(
-    <I18nextProvider i18n={createI18n(data.lang)}>
+    <LanguageProvider lang={data.lang}>
       <MemoryRouter initialEntries={[url]}>
         <App shown={{ data, Page }} loading={false} />
       </MemoryRouter>
-    </I18nextProvider>,
+    </LanguageProvider>,
   );
 }
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { formatTzs } from "../format";
 import { LocalLink } from "../app/site";
 
@@ -13,7 +13,7 @@ export interface BundleRow {
 }
 
 export function BundleTable({ title, bundles }: { title?: string | null; bundles: BundleRow[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const heading = useId();
   return (
     <section className="bundle-table">

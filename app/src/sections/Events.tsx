@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { useSite } from "../app/site";
 import { formatDate } from "../format";
 import { DataTable } from "./DataTable";
@@ -13,7 +13,7 @@ export interface EventEntry {
 
 /** A calendar of dated events (results, meetings). */
 export function Events({ title, events }: { title?: string | null; events: EventEntry[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   return (
     <DataTable title={title} columns={[t("events.event"), t("events.date"), t("events.time"), t("events.location")]}>

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useT } from "../i18n/context";
 import { formatTzs } from "../format";
 import { DataTable } from "./DataTable";
 
@@ -13,7 +13,7 @@ export interface TariffBand {
 
 /** M-Pesa fees by amount sent or withdrawn. */
 export function TariffBands({ title, note, bands }: { title?: string | null; note?: string | null; bands: TariffBand[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <DataTable title={title} columns={[t("tariff.amount"), t("tariff.send"), t("tariff.withdraw")]} after={note && <p className="table-note">{note}</p>}>
       {bands.map((band, index) => (

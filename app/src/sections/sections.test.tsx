@@ -2,10 +2,9 @@ import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { MemoryRouter } from "react-router";
 import { SiteProvider } from "../app/site";
-import { createI18n } from "../i18n";
+import { LanguageProvider } from "../i18n/context";
 import type { Lang } from "../routes";
 import { Sections } from "./index";
 import { OpenQuestion } from "./Faq";import type { Section } from "../contract";
@@ -13,11 +12,11 @@ import { OpenQuestion } from "./Faq";import type { Section } from "../contract";
 
 const render = (node: ReactNode, lang: Lang = "en") =>
   renderToStaticMarkup(
-    <I18nextProvider i18n={createI18n(lang)}>
+    <LanguageProvider lang={lang}>
       <SiteProvider value={{ lang, path: "/", route: "home", paths: { en: "/", sw: "/" } }}>
         <MemoryRouter>{node}</MemoryRouter>
       </SiteProvider>
-    </I18nextProvider>,
+    </LanguageProvider>,
   );
 
 describe("Sections", () => {

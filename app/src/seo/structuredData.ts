@@ -3,7 +3,7 @@
  * the article on news items, the questions on FAQ pages and the breadcrumb
  * trail everywhere else.
  */
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n";
 import type { PageData } from "../contract";
 import type { Crumb } from "../navigation/breadcrumbs";
 import { localePath, type Lang } from "../routes";

@@ -8,7 +8,7 @@
  * server) and the toasts, so this feature imports no other feature.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Notice, Subscriber } from "../../contract";
 import { useSite } from "../../app/site";
 import { localePath } from "../../routes";
@@ -94,7 +94,7 @@ export function AccountProvider({
   toast: (toast: Toast) => void;
   children: ReactNode;
 }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const [login, setLogin] = useState<Login | null>(null);
   // The subscriber whose session lapsed under a form kept on the page: the

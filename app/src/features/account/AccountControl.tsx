@@ -3,7 +3,7 @@
  * with JavaScript opens the login dialog), or the subscriber's names linking
  * to the account page and "Log out".
  */
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import { LocalLink } from "../../app/site";
 import { useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
@@ -11,7 +11,7 @@ import { ACCOUNT_CONTROL_ID } from "./LoginDialog";
 import { localMsisdn } from "./msisdn";
 
 export function AccountControl() {
-  const { t } = useTranslation();
+  const t = useT();
   const { subscriber, openLogin } = useAccount();
   if (!subscriber) {
     return (

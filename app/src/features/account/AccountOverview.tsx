@@ -1,17 +1,16 @@
 /** The signed-in subscriber's details and balances (spec §3 authentication user). */
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslator } from "../../i18n/context";
 import type { Subscriber } from "../../contract";
 import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
 import { useSite } from "../../app/site";
 import { localMsisdn } from "./msisdn";
 
 export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
-  const { t, i18n } = useTranslation();
+  const { t, exists: known } = useTranslator();
   const { lang } = useSite();
   const detailsHeading = useId();
   const balancesHeading = useId();
-  const known = (key: string) => i18n.exists(key);
   const paymentType = `account.paymentTypes.${subscriber.paymentType}`;
   const { balance } = subscriber;
   return (

@@ -6,7 +6,7 @@
  * sends them as JSON and hands the answer over.
  */
 import { useId, useRef, useState, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
@@ -37,7 +37,7 @@ export interface ApiFormProps<T> {
 }
 
 export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang, path } = useSite();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Notice | null>(null);

@@ -5,7 +5,7 @@
  * it the choice is sent with PUT and the switch flips in place.
  */
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import { useNavigate } from "react-router";
 import type { Permission } from "../../contract";
 import { LocalLink, useSite } from "../../app/site";
@@ -18,7 +18,7 @@ import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown 
 
 /** `/cpm-login`: the number; the server sends the browser on to the code page. */
 export function CpmNumberForm() {
-  const { t } = useTranslation();
+  const t = useT();
   const { notify } = useAccount();
   const navigate = useNavigate();
   return (
@@ -40,7 +40,7 @@ export function CpmNumberForm() {
 
 /** `/cpm-otp?msisdn=…`: the code sent to that number. */
 export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang, path } = useSite();
   const navigate = useNavigate();
   const [left, startCountdown] = useCountdown(Boolean(msisdn));
@@ -76,7 +76,7 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
 
 /** `/customer-permission-management`: the signed-in number's permissions. */
 export function Permissions({ cpm }: { cpm: { msisdn: string; permissions: Permission[] } }) {
-  const { t } = useTranslation();
+  const t = useT();
   const navigate = useNavigate();
   const heading = useId();
   return (
@@ -94,7 +94,7 @@ export function Permissions({ cpm }: { cpm: { msisdn: string; permissions: Permi
 }
 
 function PermissionSwitch({ permission }: { permission: Permission }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const { notify } = useAccount();
   const navigate = useNavigate();

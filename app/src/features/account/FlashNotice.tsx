@@ -4,14 +4,14 @@
  * shows it; once JavaScript runs it becomes a toast like every other notice.
  */
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { withFullStop } from "../../format";
 import { useAccount } from "./AccountContext";
 import { noticeText, noticeToast } from "./notices";
 
 export function FlashNotice({ notice }: { notice?: Notice }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { notify } = useAccount();
   const [toasted, setToasted] = useState<Notice | undefined>();
   const toastedOnce = useRef<Notice | undefined>(undefined);

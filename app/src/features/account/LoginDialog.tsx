@@ -7,7 +7,7 @@
  * `reason` it opened for (a lapsed session), as the dialog's description.
  */
 import { useEffect, useId, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { withFullStop } from "../../format";
 import { noticeText } from "./notices";
@@ -17,7 +17,7 @@ import { LoginFlow } from "./SignIn";
 export const ACCOUNT_CONTROL_ID = "account-control";
 
 export function LoginDialog({ reason, onClose, onSignedIn }: { reason?: Notice; onClose(): void; onSignedIn(): Promise<void> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useId();
   const description = useId();

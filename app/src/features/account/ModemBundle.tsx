@@ -16,7 +16,7 @@
  * which stays as it was.
  */
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Bundle } from "../../contract";
 import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
@@ -77,7 +77,7 @@ function storedModem(): string | null {
 }
 
 export function ModemBundle({ bundles }: { bundles: Bundle[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const heading = useId();
   const scripted = useScripted();
   return (
@@ -90,7 +90,7 @@ export function ModemBundle({ bundles }: { bundles: Bundle[] }) {
 }
 
 function ModemFlow({ bundles }: { bundles: Bundle[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { failed } = useAccount();
   const [state, setState] = useState<Step>({ step: "number" });
   const [signedInAgain, setSignedInAgain] = useState(false);
@@ -137,7 +137,7 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
 
 /** One step of the flow. */
 export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; bundles: Bundle[] }) {
-  const { t } = useTranslation();
+  const t = useT();
   const anotherModem = <AnotherModem onClick={() => flow.go({ step: "number" })} />;
   switch (state.step) {
     case "number":
@@ -212,7 +212,7 @@ export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; b
 
 /** A code for the modem, to its alternative number, which the server looks up. */
 function RequestModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { notify } = useAccount();
   const { msisdn } = alternative;
   const wait = flow.waitFor(msisdn);
@@ -233,7 +233,7 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
 }
 
 function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { msisdn } = alternative;
   return (
     <>
@@ -262,7 +262,7 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
 
 /** Registering, first step: a code to the modem's own number. */
 function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { notify } = useAccount();
   const wait = flow.waitFor(registrationKey(msisdn));
   return (
@@ -283,7 +283,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
 
 /** Registering, second step: the code read on the modem registers the visitor's number as its alternative. */
 function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { notify } = useAccount();
   return (
     <>
@@ -312,7 +312,7 @@ function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
 }
 
 function AnotherModem({ label, onClick }: { label?: string; onClick(): void }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <button type="button" className="link-button" onClick={onClick}>
       {label ?? t("account.changeNumber")}

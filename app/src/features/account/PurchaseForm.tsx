@@ -10,7 +10,7 @@
  * over the page and the form stays as it was.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Bundle, Subscriber } from "../../contract";
 import { formatTzs } from "../../format";
 import { useSite } from "../../app/site";
@@ -39,7 +39,7 @@ export function readPurchase(fields: FormData, forModem: boolean): Read {
 }
 
 export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forModem?: string }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const account = useAccount();
   const [reloading, setReloading] = useState(false);

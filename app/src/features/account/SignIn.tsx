@@ -5,7 +5,7 @@
  * the step coming from `?step=code&msisdn=`) and the CPM pages.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { ApiForm, type Read } from "./ApiForm";
@@ -98,7 +98,7 @@ export function useCountdown(fromMount = false): [number, () => void] {
  * browser back to the code step.
  */
 export function ResendForm({ action, fields, left, onSent }: { action: string; fields: Record<string, string>; left: number; onSent(): void }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <ApiForm
       action={action}
@@ -124,7 +124,7 @@ export function ResendForm({ action, fields, left, onSent }: { action: string; f
  * the code is accepted and the session cookie set.
  */
 export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string }; onSignedIn(): Promise<void> }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang, path } = useSite();
   const [msisdn, setMsisdn] = useState(initial?.msisdn ?? "");
   const [step, setStep] = useState<"number" | "code">(initial ? "code" : "number");

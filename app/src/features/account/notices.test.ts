@@ -1,10 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createI18n } from "../../i18n";
+import { translator } from "../../i18n";
 import { noticeText, noticeToast } from "./notices";
 
-const en = createI18n("en").t;
-const sw = createI18n("sw").t;
+const en = translator("en").t;
+const sw = translator("sw").t;
 
 describe("notices as toasts", () => {
   it("translates a key into the visitor's language (spec §8 texts)", () => {

@@ -3,7 +3,7 @@
  * (spec §8) carrying either a key the app translates or the operator's own
  * text, already in the visitor's language.
  */
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n";
 import type { Notice } from "../../contract";
 import type { Strings } from "../../i18n/en";
 import en from "../../i18n/en";

@@ -1,11 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { MemoryRouter } from "react-router";
 import { App } from "../../app/App";
 import type { PageData, Subscriber } from "../../contract";
-import { createI18n } from "../../i18n";
+import { LanguageProvider } from "../../i18n/context";
 import { loadPage } from "../../pages";
 import type { Lang } from "../../routes";
 import { LoginDialog } from "./LoginDialog";
@@ -37,11 +36,11 @@ const account = pageData({
 async function render(data: PageData, url: string): Promise<string> {
   const { default: Page } = await loadPage(data.route.page);
   const html = renderToString(
-    <I18nextProvider i18n={createI18n(data.lang)}>
+    <LanguageProvider lang={data.lang}>
       <MemoryRouter initialEntries={[url]}>
         <App shown={{ data, Page }} loading={false} />
       </MemoryRouter>
-    </I18nextProvider>,
+    </LanguageProvider>,
   );
   const control = html.slice(html.indexOf('<div class="header-tools">'), html.indexOf('<ul class="lang-switch"'));
   return control + html.slice(html.indexOf("<main"), html.indexOf("</main>"));
@@ -149,9 +148,9 @@ function renderModemStep(state: Step, { lang = "en", wait = 0 }: { lang?: Lang; 
   const flow: Flow = { go: () => {}, failed: async () => {}, waitFor: () => wait, codeSent: () => {} };
   return text(
     renderToString(
-      <I18nextProvider i18n={createI18n(lang)}>
+      <LanguageProvider lang={lang}>
         <ModemStep state={state} flow={flow} bundles={[]} />
-      </I18nextProvider>,
+      </LanguageProvider>,
     ),
   );
 }
@@ -205,18 +204,18 @@ describe("the login dialog opened by a lapsed session", () => {
       ["sw", "Muda wako wa kuingia umekwisha. Tafadhali ingia tena."],
     ] as const) {
       const html = renderToString(
-        <I18nextProvider i18n={createI18n(lang)}>
+        <LanguageProvider lang={lang}>
           <LoginDialog reason={{ type: "error", key: "sessionExpired" }} onClose={() => {}} onSignedIn={async () => {}} />
-        </I18nextProvider>,
+        </LanguageProvider>,
       );
       const described = /aria-describedby="([^"]+)"/.exec(html)?.[1];
       assert.ok(described, html);
       assert.ok(html.includes(`<p id="${described}" class="dialog-reason form-message form-message-error">${said}</p>`), html);
     }
     const plain = renderToString(
-      <I18nextProvider i18n={createI18n("en")}>
+      <LanguageProvider lang={"en"}>
         <LoginDialog onClose={() => {}} onSignedIn={async () => {}} />
-      </I18nextProvider>,
+      </LanguageProvider>,
     );
     assert.ok(!/<dialog[^>]*aria-describedby/.test(plain) && !plain.includes("dialog-reason"), "opened from the header, it gives no reason");
   });

@@ -5,7 +5,7 @@
  * the stylesheet shows each with its answer, JavaScript or not.
  */
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
 import { routes } from "../../routes";
 import { LocalLink, useSite } from "../../app/site";
@@ -28,7 +28,7 @@ export function businessServices(): { slug: string; nav: string }[] {
 }
 
 export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const post = useFormPost(sentBack?.errors ?? {}, { lists: ["services"] });
   const summary = useRef<HTMLDivElement>(null);

@@ -9,7 +9,7 @@
  * page's script has loaded on a slow connection is never reset.
  */
 import { createContext, useContext, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Errors } from "./send";
 
 export interface FormValues {
@@ -37,7 +37,7 @@ function describedBy(id: string, hint?: ReactNode, error?: string): string | und
 }
 
 function Label({ id, label, required }: { id: string; label: ReactNode; required?: boolean }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <label htmlFor={id}>
       {label}
@@ -118,7 +118,7 @@ export function TextArea({ name, label, hint, required = false, maxLength }: Omi
 }
 
 export function Select({ name, label, hint, required = false, options, onChange }: Omit<InputProps, "type"> & { options: [string, string][]; onChange?(value: string): void }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { id, value, error } = useField(name);
   return (
     <div className="field">
@@ -198,7 +198,7 @@ export function Choices({
 
 /** A field people leave empty and form-filling bots do not. */
 export function Honeypot() {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <div className="form-trap" aria-hidden="true">
       <label>
@@ -233,7 +233,7 @@ export function inFormOrder(errors: Errors, order: string[]): [string, string][]
 
 /** The server's messages, linked to their fields, at the top of the form, in its order. */
 export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors; order: string[]; label: (name: string) => string; onPick?(name: string): void }) {
-  const { t } = useTranslation();
+  const t = useT();
   const entries = inFormOrder(errors, order);
   if (!entries.length) return null;
   const whole = errors.form;
@@ -266,7 +266,7 @@ export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors;
 
 /** A received form's reference, big enough to write down. */
 export function Received({ title, text, reference, back }: { title: string; text: string; reference: string; back: ReactNode }) {
-  const { t } = useTranslation();
+  const t = useT();
   return (
     <section className="form-received" aria-live="polite">
       <h2>{title}</h2>

@@ -8,7 +8,7 @@
  * visit restores it (a chosen PDF excepted), with the fill's idempotency key.
  */
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
 import { LocalLink, useSite } from "../../app/site";
 import { formatTzs } from "../../format";
@@ -74,7 +74,7 @@ function fill(form: HTMLFormElement, pairs: [string, string][]) {
 }
 
 export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
-  const { t } = useTranslation();
+  const t = useT();
   const { lang } = useSite();
   const [enhanced, setEnhanced] = useState(false);
   const [step, setStep] = useState(0);

@@ -4,13 +4,13 @@
  * the browser adds "on now" during the window and keeps checking.
  */
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import { isGoldenMinutes } from "./schedule";
 
 const CHECK_EVERY_MS = 15_000;
 
 export function GoldenMinutes() {
-  const { t } = useTranslation();
+  const t = useT();
   const [live, setLive] = useState(false);
   useEffect(() => {
     const check = () => setLive(isGoldenMinutes(new Date()));

@@ -3,7 +3,7 @@
  * 380 px wide, 3000 ms unless a duration is given; the text gets a full stop.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import { withFullStop } from "../../format";
 
 export type NotificationType = "info" | "warning" | "error";
@@ -50,7 +50,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 }
 
 function Toast({ notification, onClose }: { notification: Shown; onClose: () => void }) {
-  const { t } = useTranslation();
+  const t = useT();
   useEffect(() => {
     const timer = setTimeout(onClose, notification.duration ?? DEFAULT_DURATION);
     return () => clearTimeout(timer);

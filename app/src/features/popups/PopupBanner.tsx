@@ -4,7 +4,7 @@
  * session and applied after hydration, so the first render matches the HTML.
  */
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useT } from "../../i18n/context";
 import type { Popup } from "../../contract";
 import { LocalLink } from "../../app/site";
 
@@ -25,7 +25,7 @@ export function PopupBanner({ popups }: { popups: Popup[] | undefined }) {
 }
 
 function Banner({ popup }: { popup: Popup }) {
-  const { t } = useTranslation();
+  const t = useT();
   const [dismissed, setDismissed] = useState(false);
   useEffect(() => setDismissed(wasDismissed(popup)), [popup]);
   if (dismissed) return null;
