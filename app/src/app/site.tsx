@@ -1,5 +1,5 @@
 /** The current language, page and route, for links, the menu and the language switch. */
-import { createContext, useContext, type AnchorHTMLAttributes } from "react";
+import { createContext, useContext, type AnchorHTMLAttributes, type ReactElement } from "react";
 import { localePath, type Lang } from "../routes";
 
 export interface Site {
@@ -29,6 +29,8 @@ export function isExternal(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
+type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
+
 /**
  * A link to a path of the site in the current language. It renders a plain
  * anchor (cheap on the server's engine, where a page holds ~150 menu links);
@@ -36,8 +38,12 @@ export function isExternal(url: string): boolean {
  * same-site anchors into client-side navigation. Other sites, `tel:` and
  * `mailto:` are plain anchors too.
  */
-export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
-  const { lang } = useSite();
+export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: boolean } & LinkAttributes) {
+  return localAnchor(useSite().lang, to, newTab, attributes);
+}
+
+/** `LocalLink`'s anchor in `lang`, for lists of links built once (the main menu) rather than one component each. */
+export function localAnchor(lang: Lang, to: string, newTab: boolean | undefined, attributes: LinkAttributes): ReactElement {
   if (isExternal(to)) {
     return <a href={to} rel="noopener" target={newTab ? "_blank" : undefined} {...attributes} />;
   }

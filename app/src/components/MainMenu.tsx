@@ -2,101 +2,83 @@
  * The main menu from the route table (see `navigation/menu.ts`). Every
  * top-level entry with children is a `<details>` disclosure, so the menu
  * opens by mouse, touch and keyboard without JavaScript; `useMenuDisclosures`
- * adds one-open-at-a-time, Escape and click-outside once hydrated. The menu
- * asks for its labels once and hands them down: a translation hook per link
- * (~150 of them) was most of a page's render time, and each language's
- * labels are translated once per engine, the strings being bundled.
+ * adds one-open-at-a-time, Escape and click-outside once hydrated.
+ *
+ * The menu is the same on every page of a language but for the link to the
+ * page itself (`aria-current`), and its ~150 links were most of a page's
+ * render when each was a component: each language's top-level items are
+ * built as elements once per JS realm, and only the item holding the
+ * current page is built again for it.
  */
+import type { ReactElement } from "react";
+import { localAnchor, useSite } from "../app/site";
 import type { TFunction } from "../i18n";
 import { useTranslator } from "../i18n/context";
-import { LocalLink, useSite } from "../app/site";
 import { buildMenu, navLabel, type MenuEntry } from "../navigation/menu";
-import { routes } from "../routes";
+import { routes, type Lang } from "../routes";
 
 const MENU = buildMenu(routes);
 
-type MenuLabel = (label: string) => string;
+/** The names of the routes under each top-level entry, itself included. */
+const NAMES = MENU.map(function names(entry: MenuEntry): Set<string> {
+  return new Set([entry.name, ...entry.children.flatMap((child) => [...names(child)])]);
+});
 
-const labelsByLanguage = new Map<string, Map<string, string>>();
-
-function menuLabels(language: string, t: TFunction): MenuLabel {
-  let labels = labelsByLanguage.get(language);
-  if (!labels) {
-    labels = new Map();
-    labelsByLanguage.set(language, labels);
-  }
-  const known = labels;
-  return (label) => {
-    let text = known.get(label);
-    if (text === undefined) {
-      text = navLabel(t, label);
-      known.set(label, text);
-    }
-    return text;
-  };
-}
+const itemsByLanguage = new Map<Lang, ReactElement[]>();
 
 export function MainMenu() {
-  const { t, lang } = useTranslator();
-  const label = menuLabels(lang, t);
+  const { lang, t } = useTranslator();
+  const { route } = useSite();
+  let items = itemsByLanguage.get(lang);
+  if (!items) {
+    items = MENU.map((entry) => topItem(entry, { lang, t, route: undefined }));
+    itemsByLanguage.set(lang, items);
+  }
+  const current = NAMES.findIndex((names) => names.has(route));
   return (
     <nav aria-label={t("nav.mainMenu")}>
-      <ul className="menu-bar">
-        {MENU.map((entry) => (
-          <li key={entry.name}>
-            {entry.children.length > 0 ? (
-              <details className="menu-group">
-                <summary>{label(entry.label)}</summary>
-                <ul className="menu-panel">
-                  {(entry.path || entry.externalUrl) && (
-                    <li>
-                      <MenuLink entry={entry} label={label} />
-                    </li>
-                  )}
-                  {entry.children.map((child) => (
-                    <MenuItem key={child.name} entry={child} label={label} />
-                  ))}
-                </ul>
-              </details>
-            ) : (
-              <MenuLink entry={entry} label={label} />
-            )}
-          </li>
-        ))}
-      </ul>
+      <ul className="menu-bar">{current < 0 ? items : items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item))}</ul>
     </nav>
   );
 }
 
-function MenuItem({ entry, label }: { entry: MenuEntry; label: MenuLabel }) {
+/** What the menu's elements depend on: the language, and the page's route if it is among them. */
+interface MenuContext {
+  lang: Lang;
+  t: TFunction;
+  route: string | undefined;
+}
+
+function topItem(entry: MenuEntry, context: MenuContext): ReactElement {
   return (
-    <li>
-      <MenuLink entry={entry} label={label} />
-      {entry.children.length > 0 && (
-        <ul>
-          {entry.children.map((child) => (
-            <MenuItem key={child.name} entry={child} label={label} />
-          ))}
-        </ul>
+    <li key={entry.name}>
+      {entry.children.length > 0 ? (
+        <details className="menu-group">
+          <summary>{navLabel(context.t, entry.label)}</summary>
+          <ul className="menu-panel">
+            {(entry.path || entry.externalUrl) && <li>{menuLink(entry, context)}</li>}
+            {entry.children.map((child) => menuItem(child, context))}
+          </ul>
+        </details>
+      ) : (
+        menuLink(entry, context)
       )}
     </li>
   );
 }
 
-function MenuLink({ entry, label: menuLabel }: { entry: MenuEntry; label: MenuLabel }) {
-  const { route } = useSite();
-  const label = menuLabel(entry.label);
-  if (entry.externalUrl) {
-    return (
-      <LocalLink to={entry.externalUrl} newTab={entry.newTab}>
-        {label}
-      </LocalLink>
-    );
-  }
-  if (!entry.path) return <span className="menu-heading">{label}</span>;
+function menuItem(entry: MenuEntry, context: MenuContext): ReactElement {
   return (
-    <LocalLink to={entry.path} aria-current={entry.name === route ? "page" : undefined}>
-      {label}
-    </LocalLink>
+    <li key={entry.name}>
+      {menuLink(entry, context)}
+      {entry.children.length > 0 && <ul>{entry.children.map((child) => menuItem(child, context))}</ul>}
+    </li>
   );
+}
+
+function menuLink(entry: MenuEntry, { lang, t, route }: MenuContext): ReactElement {
+  const label = navLabel(t, entry.label);
+  if (entry.externalUrl) return localAnchor(lang, entry.externalUrl, entry.newTab, { children: label });
+  if (!entry.path) return <span className="menu-heading">{label}</span>;
+  return localAnchor(lang, entry.path, undefined, { "aria-current": entry.name === route ? "page" : undefined, children: label });
 }
