@@ -4,7 +4,8 @@
 //   node bench/floor.mjs <bundle-dir> <requests.json | site-url> [--runs N] [--out <dir>] [path ...]
 //
 // For each request (see render-node.mjs; bench/requests/kinds.json has one
-// page of each kind) it renders the app's server bundle, parses the markup it
+// page of each kind, signed-in ones too; a site URL gives the anonymous
+// ones, or the paths given) it renders the app's server bundle, parses the markup it
 // returns (`html` and `head`) with parse5 into plain element trees (intrinsic
 // elements and text only, props as React takes them), and builds them into a
 // bundle of their own whose `globalThis.__ssr.render(request)` renders the

@@ -22,7 +22,27 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
-export const DEFAULT_PATHS = ["/", "/mpesa", "/sw/news-events", "/vodacom-business", "/account"];
+/** One page of each page kind as an anonymous visitor sees it, in the embedded content: the paths asked of a site when none are given. */
+export const KIND_PATHS = [
+  "/", // content
+  "/mpesa", // content
+  "/vodacom-business", // content
+  "/devices", // deviceList
+  "/devices/10/iphone-16", // deviceItem
+  "/sw/news-events", // newsList
+  "/news-event/12/vodacom-business-opens-a-cloud-region-in-dar-es-salaam", // newsItem
+  "/vodacom-business/1/large-mobile", // businessCategory
+  "/vodacom-business/community", // businessCommunity
+  "/vodacom-business/11/business-fibre", // businessItem
+  "/faq", // faq
+  "/foundation/apply", // foundationApplication
+  "/fraudster", // fraudster
+  "/cpm-login", // cpmLogin
+  "/cpm-otp?msisdn=255754000002", // cpmOtp
+  "/account", // account
+  "/no-such-page", // notFound
+  "/sw/no-such-page", // notFound
+];
 
 /** `--name value` taken out of `args`, or `fallback`. */
 export function option(args, name, fallback) {
@@ -63,7 +83,7 @@ async function fromSite(base, paths, cookie) {
  * only those of `paths` when some are given.
  */
 export async function loadPages(source, paths, { cookie } = {}) {
-  if (/^https?:/.test(source)) return fromSite(source, paths.length ? paths : DEFAULT_PATHS, cookie);
+  if (/^https?:/.test(source)) return fromSite(source, paths.length ? paths : KIND_PATHS, cookie);
   const saved = JSON.parse(readFileSync(source, "utf8"));
   return paths.length ? saved.filter((page) => paths.includes(page.url)) : saved;
 }

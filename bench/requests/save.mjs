@@ -1,7 +1,7 @@
 // Saves render requests (`{url, data, expectedHtml}`, as `render-node.mjs
 // --save` does) from a running site with the sandbox operator API: one page
-// of each page kind, /account anonymous and signed in, and the CPM page with
-// a CPM session.
+// of each page kind (render-node.mjs's KIND_PATHS), /account signed in, and
+// the CPM page with a CPM session.
 //
 //   node bench/requests/save.mjs <site-url> <out.json> [--sitemap]
 //
@@ -9,29 +9,7 @@
 // `render-node.mjs --compare`. `kinds.json` beside this script is its output
 // for the embedded content (`site` with no CMS_URL and no DIGITAL_API_URL).
 import { writeFileSync } from "node:fs";
-import { loadPages, option } from "../render-node.mjs";
-
-/** One page of each page kind, as an anonymous visitor sees it. */
-export const KIND_PATHS = [
-  "/", // content
-  "/mpesa", // content
-  "/vodacom-business", // content
-  "/devices", // deviceList
-  "/devices/10/iphone-16", // deviceItem
-  "/sw/news-events", // newsList
-  "/news-event/12/vodacom-business-opens-a-cloud-region-in-dar-es-salaam", // newsItem
-  "/vodacom-business/1/large-mobile", // businessCategory
-  "/vodacom-business/community", // businessCommunity
-  "/vodacom-business/11/business-fibre", // businessItem
-  "/faq", // faq
-  "/foundation/apply", // foundationApplication
-  "/fraudster", // fraudster
-  "/cpm-login", // cpmLogin
-  "/cpm-otp?msisdn=255754000002", // cpmOtp
-  "/account", // account
-  "/no-such-page", // notFound
-  "/sw/no-such-page", // notFound
-];
+import { KIND_PATHS, loadPages } from "../render-node.mjs";
 
 const SUBSCRIBER = "0754000001";
 const CPM_SUBSCRIBER = "0754000002";
