@@ -70,6 +70,8 @@ pub struct AppState {
     pub files: Arc<assets::PublicFiles>,
     pub content: content::Content,
     pub pages: pages::PageCache,
+    /// Whole answers of anonymous pages, served before anything else.
+    pub fast: pages::FastPages,
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     renders: connections::Shares,
@@ -104,6 +106,9 @@ impl AppState {
             config.page_cache_mb << 20,
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
         );
+        // Its entries share their bodies with the page cache: this bounds
+        // keys and headers.
+        let fast = pages::FastPages::new((config.page_cache_mb << 20) / 8, Duration::from_secs(config.content_ttl_secs));
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
         let renders = connections::Shares::new(config.renders_per_address());
         let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
@@ -121,6 +126,7 @@ impl AppState {
             files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
             content,
             pages,
+            fast,
             renderer,
             renders,
             operator,
@@ -229,6 +235,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         None => router,
     };
     let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
+    let fast_state = state.clone();
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_read))
@@ -238,6 +245,8 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
+        // Outermost: a page kept whole skips everything above.
+        .layer(axum::middleware::from_fn_with_state(fast_state, pages::fast_path))
 }
 
 #[derive(serde::Deserialize)]
@@ -247,7 +256,8 @@ struct HealthQuery {
 
 /// `GET /healthz`: `ok`. With `?detail`, JSON that adds the form deliveries
 /// still waiting for the CMS (`forms.pending`, the oldest one's age, the
-/// most tries of one).
+/// most tries of one) and the pages answered by the fast path
+/// (`pages.fastHits`).
 async fn health(
     axum::extract::State(state): axum::extract::State<AppState>,
     axum::extract::Query(query): axum::extract::Query<HealthQuery>,
@@ -264,7 +274,7 @@ async fn health(
             serde_json::json!({ "error": "outbox unreadable" })
         }
     };
-    let mut response = axum::Json(serde_json::json!({ "status": "ok", "forms": forms })).into_response();
+    let mut response = axum::Json(serde_json::json!({ "status": "ok", "forms": forms, "pages": { "fastHits": state.fast.hits() } })).into_response();
     response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
     response
 }

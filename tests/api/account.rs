@@ -659,4 +659,11 @@ async fn only_a_live_session_bypasses_the_page_cache() {
     let response = app.client.get(app.url("/voice-sms")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(response.headers()[CACHE_CONTROL], "private, no-store");
     assert!(response.text().await.unwrap().contains("Amina"), "the signed-in page names the subscriber");
+    // Nor is a page built for one visitor ever kept for the others.
+    for _ in 0..2 {
+        app.client.get(app.url("/voice-sms")).header("cookie", &cookie).send().await.unwrap();
+    }
+    let anonymous = app.get("/voice-sms").await;
+    assert_eq!(anonymous.headers()[ETAG], etag);
+    assert!(!anonymous.text().await.unwrap().contains("Amina"));
 }

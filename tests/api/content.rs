@@ -232,6 +232,28 @@ async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
     assert!(app.get("/voice-sms").await.text().await.unwrap().contains("After"));
 }
 
+/// Without a webhook, an edit in the CMS reaches a page kept whole in memory
+/// once its content is due for a refresh: within two CONTENT_TTL_SECS of
+/// the edit, however often the page is asked for meanwhile.
+#[tokio::test]
+async fn a_cms_edit_reaches_a_kept_page_after_the_content_ttl_without_a_webhook() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Before", "Body");
+    let app = site_with(&cms, |c| c.content_ttl_secs = 1).await;
+    for _ in 0..3 {
+        assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"));
+    }
+    cms.put_page("voice", "en", "After", "Body");
+    let edited = std::time::Instant::now();
+    loop {
+        if app.get("/voice-sms").await.text().await.unwrap().contains("After") {
+            break;
+        }
+        assert!(edited.elapsed() < Duration::from_millis(2500), "the edit never reached the page");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test]
 async fn anonymous_pages_are_cached_with_a_strong_etag() {
     let cms = FakeCms::start(Shape::V4).await;

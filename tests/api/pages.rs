@@ -1,5 +1,5 @@
 use reqwest::StatusCode;
-use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION, SET_COOKIE};
+use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG, LOCATION, SET_COOKIE};
 
 use std::time::{Duration, Instant};
 
@@ -327,4 +327,81 @@ async fn addresses_too_long_to_cache_are_rendered_and_not_kept() {
         let second = render_number(&app.get(&path).await.text().await.unwrap());
         assert_eq!(first == second, kept, "{} bytes: renders {first} and {second}", path.len());
     }
+}
+
+/// How many pages the fast path answered, from `/healthz?detail`.
+async fn fast_hits(app: &crate::helpers::TestApp) -> u64 {
+    let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+    detail["pages"]["fastHits"].as_u64().expect("pages.fastHits")
+}
+
+/// An anonymous page asked for again is answered whole from memory (the fast
+/// path), with the same status, headers and bytes in each encoding as the
+/// full path answered, and from one render. A request the full path might
+/// answer differently (a site cookie, a conditional request, HEAD, a query
+/// string never seen) takes the full path.
+#[tokio::test]
+async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    let get = |encoding: Option<&'static str>, cookie: Option<&'static str>| {
+        let mut request = app.client.get(app.url("/mpesa"));
+        if let Some(encoding) = encoding {
+            request = request.header("accept-encoding", encoding);
+        }
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            let mut headers = response.headers().clone();
+            headers.remove("date");
+            (response.status(), headers, response.bytes().await.unwrap())
+        }
+    };
+    let mut renders = std::collections::BTreeSet::new();
+    for encoding in [None, Some("gzip"), Some("br, gzip")] {
+        let before = fast_hits(&app).await;
+        let full = get(encoding, None).await;
+        let again = get(encoding, None).await;
+        let third = get(encoding, None).await;
+        assert_eq!(fast_hits(&app).await - before, 2, "{encoding:?}: answered from memory");
+        assert_eq!(full, again, "{encoding:?}");
+        assert_eq!(full, third, "{encoding:?}");
+        assert_eq!(full.0, StatusCode::OK);
+        if encoding.is_none() {
+            renders.insert(render_number(std::str::from_utf8(&full.2).unwrap()));
+        }
+        // A cookie the site reads: the full path, the same answer.
+        let before = fast_hits(&app).await;
+        assert_eq!(get(encoding, Some("lang=en")).await, full, "{encoding:?}");
+        assert_eq!(get(encoding, Some("session=junk")).await, full, "{encoding:?}");
+        assert_eq!(fast_hits(&app).await, before, "{encoding:?}: cookies the site reads take the full path");
+    }
+    assert_eq!(renders.len(), 1);
+    let before = fast_hits(&app).await;
+    let etag = app.get("/mpesa").await.headers()[ETAG].clone();
+    let revalidated = app.client.get(app.url("/mpesa")).header("if-none-match", etag).send().await.unwrap();
+    assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED, "conditional requests are answered 304 by the full path");
+    assert_eq!(app.client.head(app.url("/mpesa")).send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(fast_hits(&app).await - before, 1, "only the plain GET came from memory");
+    // Not-found addresses, redirects and data are never kept.
+    for path in ["/no-such-page", "/no-such-page", "/mpesa/", "/mpesa/", "/_data/mpesa", "/_data/mpesa"] {
+        app.get(path).await;
+    }
+    assert_eq!(fast_hits(&app).await - before, 1);
+}
+
+/// `PAGE_CACHE_MB=0`: every page is rendered for its request (what the
+/// bench's uncached scenario measures), and nothing is kept in memory.
+#[tokio::test]
+async fn page_cache_mb_zero_renders_every_request() {
+    let app = spawn_bundle_with(counting_bundle(), |c| c.page_cache_mb = 0).await;
+    let mut renders = std::collections::BTreeSet::new();
+    for _ in 0..3 {
+        let response = app.get("/mpesa").await;
+        assert_eq!(response.status(), StatusCode::OK);
+        renders.insert(render_number(&response.text().await.unwrap()));
+    }
+    assert_eq!(renders.len(), 3, "{renders:?}");
+    assert_eq!(fast_hits(&app).await, 0);
 }

@@ -18,6 +18,14 @@
 //! Pages ask this module one thing, [`Visit`]: who the visitor is and what
 //! their page shows only to them.
 
+/// A cookie the account area reads (the sessions, in either form, and the
+/// flash notice): a request with one may get a page of its own.
+pub fn reads_cookie(name: &str) -> bool {
+    use session::{Kind, cookie_name};
+    name == http::FLASH_COOKIE
+        || [Kind::Subscriber, Kind::Cpm].into_iter().any(|kind| name == cookie_name(kind, true) || name == cookie_name(kind, false))
+}
+
 mod bundles;
 mod cpm;
 mod http;

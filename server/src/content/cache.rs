@@ -62,6 +62,9 @@ struct Inner {
     entries: moka::sync::Cache<Key, Arc<Entry>>,
     in_flight: Mutex<HashMap<Key, Load>>,
     versions: AtomicU64,
+    /// Counts changes: a new version of an entry, or entries dropped,
+    /// evicted or expired (what comes back may differ).
+    changes: Arc<AtomicU64>,
 }
 
 /// An entry lives until it is too old even to be served on error.
@@ -81,12 +84,19 @@ impl moka::Expiry<Key, Arc<Entry>> for ServeLimit {
 
 impl Cached {
     pub fn new(source: Arc<dyn ContentSource>, settings: CacheSettings) -> Cached {
+        let changes = Arc::new(AtomicU64::new(0));
+        let removed = changes.clone();
         let entries = moka::sync::Cache::builder()
             .max_capacity(settings.capacity)
             .expire_after(ServeLimit { lifetime: settings.fresh + settings.stale_if_error })
+            .eviction_listener(move |_, _, cause| {
+                if cause != moka::notification::RemovalCause::Replaced {
+                    removed.fetch_add(1, Ordering::Release);
+                }
+            })
             .build();
         Cached {
-            inner: Arc::new(Inner { source, settings, entries, in_flight: Mutex::new(HashMap::new()), versions: AtomicU64::new(0) }),
+            inner: Arc::new(Inner { source, settings, entries, in_flight: Mutex::new(HashMap::new()), versions: AtomicU64::new(0), changes }),
         }
     }
 
@@ -124,10 +134,19 @@ impl Cached {
         load
     }
 
+    /// Goes up whenever an entry gets a new version or is dropped (by the
+    /// webhook, or evicted or expired: it may come back different): what
+    /// was built from content read before is as current as content read now
+    /// while this is unchanged.
+    pub fn generation(&self) -> u64 {
+        self.inner.changes.load(Ordering::Acquire)
+    }
+
     /// Drops every entry `matches` selects; returns the versions dropped.
     pub fn invalidate(&self, matches: impl Fn(&Key) -> bool) -> Vec<u64> {
         let dropped: Vec<(Arc<Key>, Arc<Entry>)> = self.inner.entries.iter().filter(|(key, _)| matches(key)).collect();
         for (key, _) in &dropped {
+            // Counted as a change by the eviction listener.
             self.inner.entries.invalidate(key.as_ref());
         }
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
@@ -157,6 +176,11 @@ impl Inner {
                 };
                 let entry = Arc::new(Entry { value: value.map(Arc::new), version, fetched: now, checked: now });
                 self.entries.insert(key.clone(), entry.clone());
+                // A first answer changes no page built before: each was built
+                // from content already here.
+                if previous.as_ref().is_some_and(|previous| previous.version != version) {
+                    self.changes.fetch_add(1, Ordering::Release);
+                }
                 Ok(entry)
             }
             Err(error) => {

@@ -139,6 +139,11 @@ impl Content {
         Ok(Loaded { value: entry.value.clone(), lang, version: entry.version })
     }
 
+    /// See [`Cached::generation`].
+    pub fn generation(&self) -> u64 {
+        self.cache.generation()
+    }
+
     pub fn cache(&self) -> &Cached {
         &self.cache
     }

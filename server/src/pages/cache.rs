@@ -17,6 +17,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
 
+use super::fast::Shareable;
 use crate::assets::accepts;
 
 /// The longest key (address with the query it keeps, and content versions)
@@ -62,6 +63,16 @@ impl CachedPage {
     /// The page in the best encoding the request accepts, or 304 when its
     /// `If-None-Match` names this page.
     pub fn respond(&self, request: &HeaderMap, cache_control: &str) -> Response {
+        self.respond_as(request, cache_control, false)
+    }
+
+    /// The same for every anonymous visitor: marked [`Shareable`] when it is
+    /// answered whole, for the fast path to keep.
+    pub fn respond_shared(&self, request: &HeaderMap, cache_control: &str) -> Response {
+        self.respond_as(request, cache_control, true)
+    }
+
+    fn respond_as(&self, request: &HeaderMap, cache_control: &str, shareable: bool) -> Response {
         let (body, encoding) = if accepts(request, "br") {
             (self.br.clone(), Some("br"))
         } else if accepts(request, "gzip") {
@@ -90,7 +101,12 @@ impl CachedPage {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
             headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
         }
-        (self.status, headers, body).into_response()
+        let marker = shareable.then(|| Shareable(body.clone()));
+        let mut response = (self.status, headers, body).into_response();
+        if let Some(marker) = marker {
+            response.extensions_mut().insert(marker);
+        }
+        response
     }
 
     /// `If-None-Match` naming this page in any encoding.
@@ -122,17 +138,20 @@ fn gzip(input: &[u8]) -> Vec<u8> {
 
 #[derive(Clone)]
 pub struct PageCache {
-    pages: moka::future::Cache<String, Arc<CachedPage>>,
+    /// None with `PAGE_CACHE_MB=0`: every page is rendered for its request.
+    pages: Option<moka::future::Cache<String, Arc<CachedPage>>>,
 }
 
 impl PageCache {
     pub fn new(capacity_bytes: u64, lifetime: Duration) -> PageCache {
-        let pages = moka::future::Cache::builder()
-            .max_capacity(capacity_bytes)
-            .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
-            .time_to_live(lifetime)
-            .support_invalidation_closures()
-            .build();
+        let pages = (capacity_bytes > 0).then(|| {
+            moka::future::Cache::builder()
+                .max_capacity(capacity_bytes)
+                .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
+                .time_to_live(lifetime)
+                .support_invalidation_closures()
+                .build()
+        });
         PageCache { pages }
     }
 
@@ -145,16 +164,17 @@ impl PageCache {
 
     /// The cached page, or the one `render` builds; concurrent requests for a
     /// missing page share one render (and its error). A key longer than
-    /// [`MAX_KEY`] is rendered every time and not kept.
+    /// [`MAX_KEY`] is rendered every time and not kept, as is every page when
+    /// the cache is off.
     pub async fn get_or_render<E: Clone + Send + Sync + 'static>(
         &self,
         key: String,
         render: impl Future<Output = Result<CachedPage, E>>,
     ) -> Result<Arc<CachedPage>, E> {
-        if key.len() > MAX_KEY {
+        let Some(pages) = self.pages.as_ref().filter(|_| key.len() <= MAX_KEY) else {
             return render.await.map(Arc::new);
-        }
-        self.pages
+        };
+        pages
             .try_get_with(key, async { render.await.map(Arc::new) })
             .await
             .map_err(|error| (*error).clone())
@@ -162,10 +182,11 @@ impl PageCache {
 
     /// Drops every page built from one of `versions`.
     pub fn drop_versions(&self, versions: Vec<u64>) {
+        let Some(pages) = &self.pages else { return };
         if versions.is_empty() {
             return;
         }
-        let _ = self.pages.invalidate_entries_if(move |_, page| page.versions.iter().any(|v| versions.contains(v)));
+        let _ = pages.invalidate_entries_if(move |_, page| page.versions.iter().any(|v| versions.contains(v)));
     }
 }
 
@@ -201,9 +222,9 @@ mod tests {
                 let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1]);
                 cache.get_or_render(key, async { Ok::<_, ()>(page) }).await.unwrap();
             }
-            cache.pages.run_pending_tasks().await;
+            cache.pages.as_ref().unwrap().run_pending_tasks().await;
         });
-        let held = cache.pages.iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
-        assert!(held as u64 <= capacity, "{held} bytes held in {} entries", cache.pages.entry_count());
+        let held = cache.pages.as_ref().unwrap().iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
+        assert!(held as u64 <= capacity, "{held} bytes held in {} entries", cache.pages.as_ref().unwrap().entry_count());
     }
 }

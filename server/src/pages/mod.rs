@@ -4,6 +4,7 @@
 
 mod cache;
 mod document;
+mod fast;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -21,6 +22,8 @@ use contract::page::{FormState, MatchedRoute, PageContent, PageData, RenderOutpu
 use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
+pub use fast::FastPages;
+pub(crate) use fast::serve as fast_path;
 use cache::CachedPage;
 
 use crate::account::{PageExtras, Visit};
@@ -164,7 +167,7 @@ async fn serve_page(
     let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
-    Ok(page.respond(headers, &cache_control))
+    Ok(page.respond_shared(headers, &cache_control))
 }
 
 /// The page at `path` in `lang` built for this visitor alone, answered with

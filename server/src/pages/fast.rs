@@ -1,0 +1,141 @@
+//! The fast path for anonymous pages: `GET` of a page this server has
+//! answered before is answered from memory before anything else runs (no
+//! route resolution, content reads, cookie parsing or middleware), with the
+//! very status, headers and bytes the full path answered it with.
+//!
+//! - An entry is made only from a full-path answer that the page handler
+//!   marked shareable ([`Shareable`]: an anonymous page, status 200, from the
+//!   page cache) and that sets no cookie; it is keyed by the exact path and
+//!   query asked for and the encoding answered (br, gzip or none).
+//! - A request that might be answered differently goes the full way: any
+//!   method but `GET`, a conditional request (`If-None-Match`, answered 304
+//!   there), a cookie the site reads (a session, the flash notice, the
+//!   language), or an address longer than the page cache keeps.
+//! - Invalidated by content: an entry holds the content generation read
+//!   before its page was resolved ([`crate::content::Content::generation`]),
+//!   and is served only while no content has changed since; it lives at most
+//!   `CONTENT_TTL_SECS`, after which the full path asks the content cache
+//!   again (which refreshes what is stale).
+//! - `PAGE_CACHE_MB=0` turns it off with the page cache.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+use super::cache::MAX_KEY;
+use crate::AppState;
+use crate::assets::accepts;
+
+/// Marks a page answer as the same for every anonymous visitor: its body.
+#[derive(Clone)]
+pub struct Shareable(pub Bytes);
+
+/// A page answer kept whole.
+struct Kept {
+    generation: u64,
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+#[derive(Clone)]
+pub struct FastPages {
+    kept: Option<moka::sync::Cache<(u8, Box<str>), Arc<Kept>>>,
+    /// Requests answered here (`/healthz?detail`).
+    hits: Arc<AtomicU64>,
+}
+
+/// What an entry costs besides its key: its headers and bookkeeping (the
+/// body is shared with the page cache).
+const ENTRY_COST: usize = 1024;
+
+impl FastPages {
+    /// Entries for about `capacity_bytes / ENTRY_COST` addresses, each kept
+    /// `lifetime` at most; none with a capacity of 0.
+    pub fn new(capacity_bytes: u64, lifetime: Duration) -> FastPages {
+        let kept = (capacity_bytes > 0).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(capacity_bytes)
+                .weigher(|key: &(u8, Box<str>), _: &Arc<Kept>| (ENTRY_COST + key.1.len()).try_into().unwrap_or(u32::MAX))
+                .time_to_live(lifetime)
+                .build()
+        });
+        FastPages { kept, hits: Arc::default() }
+    }
+
+    /// Requests answered from the kept entries since the start.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+}
+
+/// The layer: answers from the kept entries, or runs the full path and
+/// keeps what it marked shareable.
+pub async fn serve(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let Some(kept) = &state.fast.kept else {
+        return next.run(request).await;
+    };
+    let Some(key) = key(&request) else {
+        return next.run(request).await;
+    };
+    let generation = state.content.generation();
+    if let Some(entry) = kept.get(&key) {
+        if entry.generation == generation {
+            state.fast.hits.fetch_add(1, Ordering::Relaxed);
+            let mut response = Response::new(Body::from(entry.body.clone()));
+            *response.status_mut() = entry.status;
+            *response.headers_mut() = entry.headers.clone();
+            return response;
+        }
+    }
+    let mut response = next.run(request).await;
+    if let Some(Shareable(body)) = response.extensions_mut().remove::<Shareable>() {
+        if response.status() == StatusCode::OK && !response.headers().contains_key(header::SET_COOKIE) {
+            let entry = Kept { generation, status: response.status(), headers: response.headers().clone(), body };
+            kept.insert(key, Arc::new(entry));
+        }
+    }
+    response
+}
+
+/// Cookies a page reads: with one of them the answer may differ.
+fn reads_cookies(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.split_once('=').map(|(name, _)| name.trim()))
+        .any(|name| name == super::LANG_COOKIE || crate::account::reads_cookie(name))
+}
+
+/// The key of a request the fast path may answer.
+fn key(request: &Request) -> Option<(u8, Box<str>)> {
+    if request.method() != axum::http::Method::GET {
+        return None;
+    }
+    let headers = request.headers();
+    let address = request.uri().path_and_query()?.as_str();
+    if address.len() > MAX_KEY
+        || headers.contains_key(header::IF_NONE_MATCH)
+        || headers.contains_key(header::IF_MODIFIED_SINCE)
+        || headers.contains_key(header::RANGE)
+        || reads_cookies(headers)
+    {
+        return None;
+    }
+    let encoding = if accepts(headers, "br") {
+        1
+    } else if accepts(headers, "gzip") {
+        2
+    } else {
+        0
+    };
+    Some((encoding, address.into()))
+}
