@@ -66,6 +66,11 @@ pub struct Config {
     #[arg(long, env = "CONTENT_STALE_IF_ERROR_SECS", default_value_t = 86_400)]
     pub content_stale_if_error_secs: u64,
 
+    /// Render every page of the sitemap into the page cache in the
+    /// background, at start and after each webhook invalidation.
+    #[arg(long, env = "PRERENDER", default_value_t = true, action = clap::ArgAction::Set)]
+    pub prerender: bool,
+
     /// Memory for rendered pages, in MiB.
     #[arg(long, env = "PAGE_CACHE_MB", default_value_t = 64)]
     pub page_cache_mb: u64,

@@ -72,6 +72,8 @@ pub struct AppState {
     pub pages: pages::PageCache,
     /// Whole answers of anonymous pages, served before anything else.
     pub fast: pages::FastPages,
+    /// Renders every page in the background (`PRERENDER`).
+    pub prerender: pages::Prerender,
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     renders: connections::Shares,
@@ -127,6 +129,7 @@ impl AppState {
             content,
             pages,
             fast,
+            prerender: pages::Prerender::default(),
             renderer,
             renders,
             operator,
@@ -256,8 +259,9 @@ struct HealthQuery {
 
 /// `GET /healthz`: `ok`. With `?detail`, JSON that adds the form deliveries
 /// still waiting for the CMS (`forms.pending`, the oldest one's age, the
-/// most tries of one) and the pages answered by the fast path
-/// (`pages.fastHits`).
+/// most tries of one), the pages answered by the fast path
+/// (`pages.fastHits`) and the last pre-render pass (`pages.prerendered`:
+/// pages, rendered, failed, secs, passes; null before the first ends).
 async fn health(
     axum::extract::State(state): axum::extract::State<AppState>,
     axum::extract::Query(query): axum::extract::Query<HealthQuery>,
@@ -274,7 +278,11 @@ async fn health(
             serde_json::json!({ "error": "outbox unreadable" })
         }
     };
-    let mut response = axum::Json(serde_json::json!({ "status": "ok", "forms": forms, "pages": { "fastHits": state.fast.hits() } })).into_response();
+    let mut response = axum::Json(serde_json::json!({
+        "status": "ok",
+        "forms": forms,
+        "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last() },
+    })).into_response();
     response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
     response
 }
@@ -325,6 +333,9 @@ pub async fn run(
     tokio::spawn(state.sessions.clone().sweep_forever());
     tokio::spawn(state.limits.clone().sweep_forever());
     tokio::spawn(state.forms.clone().deliver_forever());
+    if state.config.prerender && state.config.page_cache_mb > 0 {
+        tokio::spawn(pages::Prerender::run_forever(state.clone()));
+    }
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
     let limits = state.config.connection_limits();
     connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown).await;

@@ -33,23 +33,14 @@ struct Entry {
     sw: String,
 }
 
+/// Every page the sitemap lists, in both languages: the addresses
+/// pre-rendering warms.
+pub async fn addresses(state: &AppState) -> Vec<String> {
+    entries(state).await.into_iter().flat_map(|entry| [LocalPath::href(Lang::En, &entry.en), LocalPath::href(Lang::Sw, &entry.sw)]).collect()
+}
+
 async fn sitemap(State(state): State<AppState>) -> Response {
-    let mut entries = Vec::new();
-    for route in state.routes.all() {
-        let listed = route.is_static()
-            && route.page.is_some()
-            && route.page.as_deref() != Some(crate::manifest::NOT_FOUND_PAGE)
-            && !route.meta.requires_auth
-            && route.name != "cpm-otp";
-        if listed {
-            entries.push(Entry { en: route.path.clone(), sw: route.path.clone() });
-        }
-        if route.page.is_some() && route.path.contains(":id") {
-            if let Some(collection) = route.item {
-                entries.extend(items(&state, route, collection).await);
-            }
-        }
-    }
+    let entries = entries(&state).await;
     let site = &state.config.site_url;
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
@@ -72,6 +63,28 @@ async fn sitemap(State(state): State<AppState>) -> Response {
     }
     xml.push_str("</urlset>\n");
     ([(header::CONTENT_TYPE, "application/xml; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], xml).into_response()
+}
+
+/// The listed pages: static routes that are pages for everyone, and every
+/// item of the collections with item pages.
+async fn entries(state: &AppState) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for route in state.routes.all() {
+        let listed = route.is_static()
+            && route.page.is_some()
+            && route.page.as_deref() != Some(crate::manifest::NOT_FOUND_PAGE)
+            && !route.meta.requires_auth
+            && route.name != "cpm-otp";
+        if listed {
+            entries.push(Entry { en: route.path.clone(), sw: route.path.clone() });
+        }
+        if route.page.is_some() && route.path.contains(":id") {
+            if let Some(collection) = route.item {
+                entries.extend(items(state, route, collection).await);
+            }
+        }
+    }
+    entries
 }
 
 /// Every item of `collection` with its slug in each language.

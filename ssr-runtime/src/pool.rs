@@ -2,7 +2,7 @@
 //! whose jobs wait a bounded time, and a watchdog per engine that terminates
 //! a render past its budget.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -79,6 +79,17 @@ impl Job {
 pub struct Renderer {
     jobs: flume::Sender<Job>,
     queue_wait: Duration,
+    /// Renders asked for and not yet answered.
+    in_flight: Arc<AtomicUsize>,
+}
+
+/// Counts a render in flight until dropped.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Renderer {
@@ -95,7 +106,13 @@ impl Renderer {
                 .map_err(|e| RenderError::Startup(e.to_string()))?;
             ready_rx.recv().map_err(|_| RenderError::Unavailable)??;
         }
-        Ok(Renderer { jobs, queue_wait: config.queue_wait })
+        Ok(Renderer { jobs, queue_wait: config.queue_wait, in_flight: Arc::default() })
+    }
+
+    /// Renders asked for and not yet answered (queued or running): 0 when
+    /// every engine is idle, for work that should only use idle engines.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::Acquire)
     }
 
     /// How long a render waits for a free engine before it is refused.
@@ -107,6 +124,8 @@ impl Renderer {
     /// returned as `Out`; waits without blocking the caller's thread, for an
     /// engine at most `queue_wait`, then for the render at most its budget.
     pub async fn render<Req: Serialize, Out: DeserializeOwned>(&self, request: &Req) -> Result<Out, RenderError> {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        let _counted = InFlight(self.in_flight.clone());
         let request = serde_json::to_string(request).map_err(|e| RenderError::Contract(e.to_string()))?;
         let (reply, mut answer) = oneshot::channel();
         let claimed = Arc::new(AtomicBool::new(false));

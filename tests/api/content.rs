@@ -4,7 +4,7 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 
 use crate::fake_cms::{Behaviour, FakeCms, Shape};
-use crate::helpers::{TestApp, embedded_page_data, spawn_app_with};
+use crate::helpers::{TestApp, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with};
 
 async fn site_with(cms: &FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let url = cms.url.clone();
@@ -344,4 +344,62 @@ async fn no_client_fans_out_to_the_cms() {
     }
     assert!(cms.most_in_flight() <= 4, "{} at once", cms.most_in_flight());
     assert!(cms.requests().len() >= 60, "every page was asked for");
+}
+
+/// Which render of the counting bundle made the page at `path`.
+async fn render_of(app: &TestApp, path: &str) -> u64 {
+    render_number(&app.get(path).await.text().await.unwrap())
+}
+
+/// The last pre-render pass, from `/healthz?detail`, once `passes` have ended.
+async fn prerendered(app: &TestApp, passes: u64) -> serde_json::Value {
+    let started = std::time::Instant::now();
+    loop {
+        let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+        let pass = &detail["pages"]["prerendered"];
+        if pass["passes"].as_u64().is_some_and(|done| done >= passes) {
+            return pass.clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(180), "no pre-render pass {passes}: {detail}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Every page of the sitemap, both languages, is rendered in the background
+/// at start, and the pages a webhook invalidates again after it: a visitor
+/// asking for one afterwards gets a page rendered before they asked.
+#[tokio::test]
+async fn pages_are_pre_rendered_at_start_and_again_after_a_webhook() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Before", "Body");
+    let (url, secret) = (cms.url.clone(), "hook-secret");
+    let app = spawn_bundle_with(counting_bundle(), move |c| {
+        c.cms_url = Some(url);
+        c.cms_webhook_secret = Some(secret.parse().unwrap());
+        c.content_ttl_secs = 3600;
+        c.prerender = true;
+    })
+    .await;
+    let first = prerendered(&app, 1).await;
+    let pages = first["pages"].as_u64().unwrap();
+    assert!(pages > 100, "{first}");
+    assert_eq!(first["rendered"], pages, "{first}");
+    // A page no pass renders, to read the render counter after the pass.
+    let after_first = render_of(&app, "/no-such-page").await;
+    let voice = app.get("/voice-sms").await.text().await.unwrap();
+    assert!(voice.contains("Before"));
+    assert!(render_number(&voice) < after_first, "/voice-sms was rendered before it was asked for");
+    assert!(render_of(&app, "/sw/voice-sms").await < after_first);
+
+    cms.put_page("voice", "en", "After", "Body");
+    let event = serde_json::json!({ "event": "entry.update", "model": "voice", "entry": { "id": 1, "locale": "en" } });
+    let hook = app.client.post(app.url("/api/cms/webhook")).bearer_auth(secret).json(&event).send().await.unwrap();
+    assert_eq!(hook.status(), StatusCode::OK);
+    let second = prerendered(&app, 2).await;
+    assert!(second["rendered"].as_u64().unwrap() >= 1, "{second}");
+    let after_second = render_of(&app, "/sw/no-such-page").await;
+    let voice = app.get("/voice-sms").await.text().await.unwrap();
+    assert!(voice.contains("After"));
+    let rendered = render_number(&voice);
+    assert!(after_first < rendered && rendered < after_second, "rendered by the second pass: {after_first} < {rendered} < {after_second}");
 }

@@ -54,6 +54,9 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     config.site_url = address.clone();
     config.data_dir = data_dir.path().to_owned();
     config.render_workers = Some(1);
+    // Tests count renders and time answers: pages render on request only,
+    // but for the test of pre-rendering itself.
+    config.prerender = false;
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {

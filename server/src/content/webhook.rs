@@ -56,6 +56,9 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
     });
     let dropped = versions.len();
     state.pages.drop_versions(versions);
+    if dropped > 0 {
+        state.prerender.again();
+    }
     tracing::info!(event = %event.event, model = model.unwrap_or("*"), dropped, "content invalidated by webhook");
     Json(serde_json::json!({ "dropped": dropped })).into_response()
 }

@@ -5,6 +5,7 @@
 mod cache;
 mod document;
 mod fast;
+mod prerender;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -23,6 +24,7 @@ use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
 pub use fast::FastPages;
+pub use prerender::Prerender;
 pub(crate) use fast::serve as fast_path;
 use cache::CachedPage;
 
@@ -168,6 +170,29 @@ async fn serve_page(
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond_shared(headers, &cache_control))
+}
+
+/// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
+/// the page cache unless it is there; whether it was rendered now. A
+/// redirect is nothing to render.
+async fn prerender(state: &AppState, address: &str) -> Result<bool, AppError> {
+    let local = LocalPath::parse(address);
+    let parts = match resolve(state, &local, false).await? {
+        Resolved::Page(parts) => *parts,
+        Resolved::Redirect { .. } => return Ok(false),
+    };
+    let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
+    let url = page_url(&LocalPath::href(parts.lang, &parts.path), None, reads);
+    let versions = parts.versions();
+    let key = PageCache::key(&parts.route.name, &url, &versions);
+    let data = parts.into_data(&state.config.site_url);
+    let mut rendered = false;
+    let build = async {
+        rendered = true;
+        render(state, url, data, versions).await.map_err(Unbuilt::Render)
+    };
+    state.pages.get_or_render(key, build).await?;
+    Ok(rendered)
 }
 
 /// The page at `path` in `lang` built for this visitor alone, answered with

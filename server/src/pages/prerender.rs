@@ -1,0 +1,82 @@
+//! Pre-rendering: every page of the sitemap, in both languages, rendered
+//! into the page cache in the background at start and again after each
+//! webhook invalidation, so that a visitor (or a crawler) almost never
+//! waits for a render.
+//!
+//! Lowest priority: one page at a time, each started only when no other
+//! render is queued or running, so it takes at most one engine and only an
+//! idle one; a page a visitor is rendering already is shared, not rendered
+//! twice (the page cache's single flight). `PRERENDER=false` turns it off, as
+//! does `PAGE_CACHE_MB=0`.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+use crate::AppState;
+
+/// How often an idle engine is looked for while visitors keep them busy.
+const IDLE_POLL: Duration = Duration::from_millis(2);
+
+/// The handle the webhook asks for another pass with, and what the last
+/// pass did.
+#[derive(Clone, Default)]
+pub struct Prerender {
+    again: Arc<Notify>,
+    last: Arc<Mutex<Option<Pass>>>,
+}
+
+/// One pass over every page.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pass {
+    /// Pages in the sitemap, both languages.
+    pub pages: usize,
+    /// Of those, rendered now (the others were cached, or failed).
+    pub rendered: usize,
+    pub failed: usize,
+    pub secs: f64,
+    /// Passes completed since the start.
+    pub passes: u64,
+}
+
+impl Prerender {
+    /// Another pass once the current one (if any) ends.
+    pub fn again(&self) {
+        self.again.notify_one();
+    }
+
+    /// What the last completed pass did.
+    pub fn last(&self) -> Option<Pass> {
+        self.last.lock().expect("prerender report").clone()
+    }
+
+    /// Pre-renders now and after every [`Prerender::again`], for ever.
+    pub async fn run_forever(state: AppState) {
+        let mut passes = 0;
+        loop {
+            let started = Instant::now();
+            let addresses = crate::seo::addresses(&state).await;
+            let (mut rendered, mut failed) = (0, 0);
+            for address in &addresses {
+                while state.renderer.in_flight() > 0 {
+                    tokio::time::sleep(IDLE_POLL).await;
+                }
+                match super::prerender(&state, address).await {
+                    Ok(true) => rendered += 1,
+                    Ok(false) => {}
+                    Err(error) => {
+                        failed += 1;
+                        tracing::warn!(%address, %error, "pre-render failed");
+                    }
+                }
+            }
+            passes += 1;
+            let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
+            tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
+            *state.prerender.last.lock().expect("prerender report") = Some(pass);
+            state.prerender.again.notified().await;
+        }
+    }
+}
