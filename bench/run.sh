@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Load benchmark on loopback, bounded in time. Starts the release server, runs
-# wrk against each scenario and prints requests/s, p50 and p99, each as a
-# ratio against the static-asset baseline measured in the same run, then the
-# p99 of the cached home page under hostile load against its unloaded p99,
-# plus the server's peak RSS and the client JS a page ships (gzip, over HTTP).
+# Load benchmark on loopback, bounded in time. Starts the release server, waits
+# for it to pre-render every page, runs wrk against each scenario and prints
+# requests/s, p50 and p99, each as a ratio against the static-asset baseline
+# measured in the same run; then the cached home page against nginx serving
+# the same bytes (gzip_static) at 64 connections; the p99 of the cached home
+# page under hostile load against its unloaded p99; the server's RSS with
+# every page cached and the client JS a page ships (gzip, over HTTP); and the
+# render cost of each page kind against React's own floor for the same
+# markup, in node (V8) and in the site's engine (QuickJS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,30 +18,42 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 BASE="http://127.0.0.1:$PORT"
 DATA=$(mktemp -d)
 LOG=$(mktemp)
+WORK=$(mktemp -d)
 
 # Every request comes from one address: it may have as many renders under way
 # as it has connections, or the render scenarios would measure refusals (429).
 PORT=$PORT HOST=127.0.0.1 SITE_URL=$BASE DATA_DIR=$DATA RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS "$BIN" >"$LOG" 2>&1 &
 PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA" "$LOG"' EXIT
-for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+# The same server with no page cache: every request a render.
+UNCACHED_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+UNCACHED="http://127.0.0.1:$UNCACHED_PORT"
+mkdir -p "$WORK/uncached-data"
+PORT=$UNCACHED_PORT HOST=127.0.0.1 SITE_URL=$UNCACHED DATA_DIR=$WORK/uncached-data RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS PAGE_CACHE_MB=0 \
+  "$BIN" >"$WORK/uncached.log" 2>&1 &
+UNCACHED_PID=$!
+NGINX_PID=
+cleanup() {
+  kill $PID $UNCACHED_PID $NGINX_PID 2>/dev/null
+  wait $PID $UNCACHED_PID $NGINX_PID 2>/dev/null
+  rm -rf "$DATA" "$LOG" "$WORK"
+}
+trap cleanup EXIT
+for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && curl -sf "$UNCACHED/healthz" >/dev/null && break; sleep 0.1; done
+
+# Every page of both languages is rendered in the background at start: wait
+# for that pass (the scenarios measure a warm server), then read the memory
+# it takes with every page cached.
+PRERENDERED=
+for _ in $(seq 600); do
+  PRERENDERED=$(curl -s "$BASE/healthz?detail" | python3 -c 'import json,sys; p=json.load(sys.stdin)["pages"]["prerendered"]; print(f"{p[\"pages\"]} pages ({p[\"rendered\"]} rendered, {p[\"failed\"]} failed) in {p[\"secs\"]:.1f} s" if p else "")')
+  [ -n "$PRERENDERED" ] && break
+  sleep 0.5
+done
+WARM_RSS_KB=$(awk '/VmRSS/ {print $2}' /proc/$PID/status)
 
 HOME_HTML=$(curl -sf "$BASE/")
 ENTRY=$(grep -o '<script type="module" src="[^"]*"' <<<"$HOME_HTML" | sed 's/.*src="//;s/"$//')
 mapfile -t CHUNKS < <(grep -o 'rel="modulepreload" href="[^"]*"' <<<"$HOME_HTML" | sed 's/.*href="//;s/"$//')
-
-# Every request of the "miss" scenario is the sign-in's code step for a new
-# number (?msisdn=, a query parameter that page reads), so no cache in front
-# of the renderer can answer it. (A query string the page does not read gets
-# the cached page.)
-MISS_LUA=$(mktemp --suffix=.lua)
-cat >"$MISS_LUA" <<'LUA'
-counter = 0
-request = function()
-  counter = counter + 1
-  return wrk.format("GET", "/account?step=code&msisdn=" .. counter .. "-" .. math.random(1e9))
-end
-LUA
 
 # Hostile load: every request a kind that once cost a render or a session
 # look-up (junk session and flash cookies, random query strings, random
@@ -118,10 +134,11 @@ SLOW_PID=$!
 sleep 1
 RESULTS+=("$(run cached-hostile "$BASE/")")
 wait "$HOSTILE_PID" "$SLOW_PID"
-RESULTS+=("$(run render-miss "$BASE" "$MISS_LUA")")
+# PAGE_CACHE_MB=0: the home page rendered for every request.
+RESULTS+=("$(run render-uncached "$UNCACHED/")")
 # One connection: latency of a single render with no queueing.
-RESULTS+=("$(CONNECTIONS=1 run render-alone "$BASE" "$MISS_LUA")")
-rm -f "$MISS_LUA" "$HOSTILE_LUA"
+RESULTS+=("$(CONNECTIONS=1 run render-alone "$UNCACHED/")")
+rm -f "$HOSTILE_LUA"
 
 read -r _ BASE_RPS BASE_P50 BASE_P99 <<<"${RESULTS[0]}"
 BASE_P50=$(to_ms "$BASE_P50"); BASE_P99=$(to_ms "$BASE_P99")
@@ -145,9 +162,55 @@ echo
 awk -v u="$UNLOADED_P99" -v h="$HOSTILE_P99" -v c="$CONNECTIONS" \
   'BEGIN { printf "cached / under hostile load (%d junk-cookie, random-query and unknown-address connections, %d slow clients): p99 %.3f ms against %.3f ms unloaded, %.1fx (goal <= 3x)\n", c, c, h, u, h/u }'
 
+# The cached home page against nginx serving the very same bytes (the
+# site's gzip answer, with gzip_static) at 64 connections, gzip accepted.
+NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+mkdir -p "$WORK/www"
+curl -s "$BASE/" -o "$WORK/www/index.html"
+curl -s -H 'Accept-Encoding: gzip' "$BASE/" -o "$WORK/www/index.html.gz"
+cat >"$WORK/nginx.conf" <<NGINX
+daemon off;
+worker_processes auto;
+user $(id -un) $(id -gn);
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  types { text/html html; }
+  gzip_static on;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK/www;
+    index index.html;
+  }
+}
+NGINX
+NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
+"$NGINX_BIN" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
+NGINX_PID=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
+gzip_run() { # name url: 64 connections, gzip only
+  local out
+  out=$(wrk -t2 -c64 -d"${DURATION}s" --latency -H 'Accept-Encoding: gzip' "$2")
+  echo "$1 $(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out")"
+}
+if cmp -s <(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$NGINX_PORT/") "$WORK/www/index.html.gz"; then
+  read -r _ SITE_RPS SITE_P99 <<<"$(gzip_run site "$BASE/")"
+  read -r _ NGINX_RPS NGINX_P99 <<<"$(gzip_run nginx "http://127.0.0.1:$NGINX_PORT/")"
+  echo
+  awk -v sr="$SITE_RPS" -v nr="$NGINX_RPS" -v sp="$(to_ms "$SITE_P99")" -v np="$(to_ms "$NGINX_P99")" \
+    'BEGIN { printf "cached / against nginx on the same bytes, 64 connections: %.0f req/s against %.0f, %.2fx (goal >= 0.6); p99 %.3f ms against %.3f ms (goal <= 5 ms)\n", sr, nr, sr/nr, sp, np }'
+else
+  echo
+  echo "nginx did not serve the page's bytes (see $NGINX_BIN, $WORK/nginx-error.log); no comparison" >&2
+fi
+kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; NGINX_PID=
+
 RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
 echo
-echo "server peak RSS: $((RSS_KB / 1024)) MiB"
+echo "pre-rendered at start: ${PRERENDERED:-not finished within 5 minutes}"
+echo "server RSS with every page cached: $((WARM_RSS_KB / 1024)) MiB; peak over the run: $((RSS_KB / 1024)) MiB (goal <= 150)"
 
 gz_size() { curl -s -H 'Accept-Encoding: gzip' "$BASE$1" | wc -c; }
 raw_size() { curl -s "$BASE$1" | wc -c; }
@@ -157,3 +220,36 @@ for js in "$ENTRY" "${CHUNKS[@]}"; do
 done
 HTML_GZ=$(curl -s -H 'Accept-Encoding: gzip' "$BASE/" | wc -c)
 echo "home page ships: HTML ${HTML_GZ} B gzip; JS $((TOTAL_RAW / 1024)) KiB raw, $((TOTAL_GZ / 1024)) KiB gzip in $((1 + ${#CHUNKS[@]})) files"
+
+# Render cost against React's floor, per page kind (bench/requests/kinds.json:
+# one page of each kind, signed-in ones too). bench/floor.mjs renders the
+# app's server bundle in node, builds from its markup an element tree React
+# renders to the same bytes (checked), and times both; `site render-bench`
+# times the app's bundle and that floor bundle in the site's own engine.
+echo
+node app/scripts/build.mjs "$WORK/bundle" >/dev/null
+node bench/floor.mjs "$WORK/bundle" bench/requests/kinds.json --runs 300 --out "$WORK/floor" >"$WORK/node.txt" || {
+  cat "$WORK/node.txt"; echo "floor.mjs: the floor's markup differs from the app's (above)" >&2; exit 1; }
+"$BIN" render-bench bench/requests/kinds.json --runs 100 --bundle "$WORK/bundle/server.js" >"$WORK/qjs-app.txt"
+"$BIN" render-bench bench/requests/kinds.json --runs 100 --bundle "$WORK/floor/server.js" >"$WORK/qjs-floor.txt"
+python3 - "$WORK" <<'PY'
+import re, sys
+work = sys.argv[1]
+def rows(name, columns):
+    out = []
+    for line in open(f"{work}/{name}"):
+        m = re.match(r"(\S+(?: \(signed in\))?)\s+(\S+)\s+" + r"\s+".join([r"([\d.]+)"] * columns) + r"\s*$", line)
+        if m:
+            out.append((m.group(1), m.group(2), [float(x) for x in m.groups()[2:]]))
+    return out
+node = rows("node.txt", 3)
+app = rows("qjs-app.txt", 2)
+floor = rows("qjs-floor.txt", 2)
+print(f"{'render, p50 ms':<24} {'url':<40} {'V8 app':>8} {'floor':>7} {'ratio':>6} {'QJS app':>8} {'floor':>7} {'ratio':>6}")
+worst = [(0, ""), (0, "")]
+for (kind, url, (na, nf, nr)), (_, _, (qa, _)), (_, _, (qf, _)) in zip(node, app, floor):
+    qr = qa / qf
+    print(f"{kind:<24} {url[:40]:<40} {na:8.3f} {nf:7.3f} {nr:6.2f} {qa:8.3f} {qf:7.3f} {qr:6.2f}")
+    worst = [max(worst[0], (nr, f"{kind} {url}")), max(worst[1], (qr, f"{kind} {url}"))]
+print(f"worst app/floor ratio (goal <= 3): V8 {worst[0][0]:.2f} ({worst[0][1]}), QuickJS {worst[1][0]:.2f} ({worst[1][1]})")
+PY

@@ -21,7 +21,9 @@ struct Saved {
 
 /// Renders each of `requests` (a JSON array of `{url, data}`) `runs` times
 /// after a warm-up with the bundle `server_js`, and returns a line per page:
-/// url, page kind, p50 and mean in ms. A render that fails stops the bench.
+/// its kind ("(signed in)" added for a subscriber's page), url, p50 and mean
+/// in ms, in the columns of `bench/floor.mjs`. A render that fails stops the
+/// bench.
 pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize) -> Result<String, AppError> {
     let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::Config(format!("requests: {e}")))?;
     let assets = AssetManifest::from_json(assets_json)?;
@@ -32,6 +34,9 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
     let mut report = String::new();
     for page in saved {
         let kind = page.data.pointer("/route/page").and_then(|kind| kind.as_str()).unwrap_or("?").to_owned();
+        // As bench/floor.mjs names it: the same address signed in is another page.
+        let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
+        let label = if signed_in { format!("{kind} (signed in)") } else { kind.clone() };
         let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
         for _ in 0..runs.div_ceil(10).max(5) {
             renderer.render::<_, serde_json::Value>(&request).await?;
@@ -45,7 +50,7 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
         times.sort_by(f64::total_cmp);
         let mean = times.iter().sum::<f64>() / times.len() as f64;
         let p50 = times[times.len() / 2];
-        let _ = writeln!(report, "{} {kind} p50 {p50:.3} mean {mean:.3}", page.url);
+        let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
     }
     Ok(report)
 }
