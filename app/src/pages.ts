@@ -30,6 +30,7 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   cpm: () => import("./pages/cpm"),
   businessCommunity: () => import("./pages/businessCommunity"),
   foundationApplication: () => import("./pages/foundationApplication"),
+  search: () => import("./pages/search"),
   notFound: () => import("./pages/notFound"),
 };
 

@@ -24,6 +24,8 @@ export interface RouteMeta {
   isPassThrough: boolean;
   /** Hidden from the menu. */
   invisible: boolean;
+  /** Not for search engines: `noindex`, left out of the sitemap (a visitor's own pages, search results). */
+  noindex: boolean;
   /** Children hidden from the menu. */
   invisibleChildren: boolean;
   /** The menu entry is a link (false: a heading only). */
@@ -51,6 +53,7 @@ export type PageKind =
   | "cpm"
   | "businessCommunity"
   | "foundationApplication"
+  | "search"
   | "notFound";
 
 export interface CollectionList {
@@ -107,6 +110,7 @@ function route(name: string, path: string, page: PageKind | undefined, options: 
       isDynamic: Boolean(page),
       isPassThrough: false,
       invisible: false,
+    noindex: false,
       invisibleChildren: false,
       isClickable: true,
       isVisible: true,
@@ -278,10 +282,11 @@ export const routes: RouteDef[] = [
   route("bug-bounty", "/bug-bounty", "content", { content: "bug-bounty", parent: "help", meta: { navigation: "bug-bounty" } }),
   route("suppliers", "/suppliers", "content", { content: "suppliers", parent: "help", meta: { navigation: "suppliers" } }),
   route("shareholder-form", "/shareholder-form", "content", { content: "shareholder-form", parent: "help", meta: { navigation: "shareholder-form" } }),
-  route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login" } }),
-  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], parent: "cpm-login", meta: { invisible: true } }),
-  route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true } }),
-  route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true } }),
+  route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login", noindex: true } }),
+  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], parent: "cpm-login", meta: { invisible: true, noindex: true } }),
+  route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true, noindex: true } }),
+  route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true, noindex: true } }),
+  route("search", "/search", "search", { query: ["q"], meta: { navigation: "search", invisible: true, noindex: true } }),
   route("not-found", "/*", "notFound", { meta: { invisible: true } }),
 ];
 

@@ -27,6 +27,7 @@ mod keys;
 mod manifest;
 mod pages;
 mod render_bench;
+pub mod search;
 mod security;
 mod seo;
 mod slug;
@@ -74,6 +75,8 @@ pub struct AppState {
     pub fast: pages::FastPages,
     /// Renders every page in the background (`PRERENDER`).
     pub prerender: pages::Prerender,
+    /// The site search's index, built by each pre-render pass.
+    pub search: search::Search,
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     renders: connections::Shares,
@@ -130,6 +133,7 @@ impl AppState {
             pages,
             fast,
             prerender: pages::Prerender::default(),
+            search: search::Search::default(),
             renderer,
             renders,
             operator,

@@ -18,6 +18,10 @@ pub struct RouteMeta {
     pub is_dynamic: bool,
     pub is_pass_through: bool,
     pub invisible: bool,
+    /// Not for search engines: left out of the sitemap (and so of
+    /// pre-rendering and the site search).
+    #[serde(default)]
+    pub noindex: bool,
     pub invisible_children: bool,
     pub is_clickable: bool,
     pub is_visible: bool,

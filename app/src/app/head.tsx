@@ -45,7 +45,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
   const title = pageTitle(data, t);
   const description = item?.summary || page?.seo?.metaDescription || t("site.tagline");
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
-  const indexable = data.status === 200;
+  const indexable = data.status === 200 && !routeByName(data.route.name)?.meta.noindex;
   const image = item?.image?.url ?? page?.seo?.shareImage?.url;
   return (
     <>

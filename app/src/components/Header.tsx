@@ -4,11 +4,13 @@ import { Link, useNavigate } from "react-router";
 import { LANGS, localePath, type Lang } from "../routes";
 import { LocalLink, rememberLang, useSite } from "../app/site";
 import { MainMenu } from "./MainMenu";
+import { SearchForm } from "./SearchForm";
 import { useMenuDisclosures } from "./useMenuDisclosures";
 
 /** The site's header; `account` is the self-service control (log in, or the subscriber), given by the app. */
 export function Header({ account }: { account?: ReactNode }) {
   const t = useT();
+  const { lang } = useSite();
   const header = useRef<HTMLElement>(null);
   useMenuDisclosures(header);
   return (
@@ -24,6 +26,7 @@ export function Header({ account }: { account?: ReactNode }) {
           <LanguageSwitch />
         </div>
       </div>
+      <SearchForm lang={lang} id="site-search-q" className="search-form site-search" />
       {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too. */}
       <details className="menu">
         <summary>{t("nav.menu")}</summary>

@@ -8,6 +8,7 @@ const en = {
   },
   nav: {
     menu: "Menu",
+    search: "Search",
     mainMenu: "Main menu",
     home: "Home",
     personal: "Personal",
@@ -238,6 +239,15 @@ const en = {
   contentFailure: {
     text: "This page could not be loaded just now. The rest of the site works; please try again in a moment.",
     retry: "Try again",
+  },
+  search: {
+    title: "Search",
+    label: "Search the site",
+    placeholder: "e.g. M-Pesa, bundles",
+    submit: "Search",
+    results: "Results for “{{query}}”",
+    none: "Nothing found for “{{query}}”. Check the spelling, or try another word.",
+    notReady: "Search is getting ready. Please try again in a few seconds.",
   },
   notFound: {
     title: "Page not found",

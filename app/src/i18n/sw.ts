@@ -10,6 +10,7 @@ const sw = {
   },
   nav: {
     menu: "Menyu",
+    search: "Tafuta",
     mainMenu: "Menyu kuu",
     home: "Mwanzo",
     personal: "Binafsi",
@@ -240,6 +241,15 @@ const sw = {
   contentFailure: {
     text: "Ukurasa huu haukuweza kupakiwa kwa sasa. Sehemu nyingine za tovuti zinafanya kazi; tafadhali jaribu tena baada ya muda mfupi.",
     retry: "Jaribu tena",
+  },
+  search: {
+    title: "Tafuta",
+    label: "Tafuta kwenye tovuti",
+    placeholder: "mf. M-Pesa, vifurushi",
+    submit: "Tafuta",
+    results: "Matokeo ya “{{query}}”",
+    none: "Hakuna kilichopatikana kwa “{{query}}”. Angalia tahajia, au jaribu neno lingine.",
+    notReady: "Utafutaji unaandaliwa. Tafadhali jaribu tena baada ya sekunde chache.",
   },
   notFound: {
     title: "Ukurasa haujapatikana",

@@ -49,7 +49,7 @@ describe("main menu", () => {
   });
 
   it("hides the children of a route marked invisibleChildren, and headings left empty", () => {
-    const meta = { requiresAuth: false, isDynamic: true, isPassThrough: false, invisible: false, invisibleChildren: false, isClickable: true, isVisible: true, pageName: "" };
+    const meta = { requiresAuth: false, isDynamic: true, isPassThrough: false, invisible: false, noindex: false, invisibleChildren: false, isClickable: true, isVisible: true, pageName: "" };
     const table: RouteDef[] = [
       { name: "group", path: "", meta: { ...meta, navigation: "group", isClickable: false } },
       { name: "parent", path: "/parent", page: "content", parent: "group", meta: { ...meta, navigation: "parent", invisibleChildren: true } },

@@ -87,8 +87,33 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub form: Option<FormState>,
+    /// The search page's query and what it found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub search: Option<SearchResults>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
+}
+
+/// What the site search found for a query, in the page's language.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct SearchResults {
+    /// The query as typed (trimmed, at most 100 characters).
+    pub query: String,
+    /// False until the first index of the site's pages is built (a few
+    /// seconds after start): the page then says to try again shortly.
+    pub ready: bool,
+    pub hits: Vec<SearchHit>,
+}
+
+/// One page found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct SearchHit {
+    pub title: String,
+    /// The page's address, language prefix included.
+    pub href: String,
+    /// Words of the page around the first one matching the query.
+    pub snippet: String,
 }
 
 /// A form as it was sent, with the server's messages.

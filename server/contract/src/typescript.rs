@@ -60,6 +60,8 @@ pub fn typescript() -> String {
         PageContent::decl(&config),
         PageData::decl(&config),
         FormState::decl(&config),
+        SearchResults::decl(&config),
+        SearchHit::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),
         RenderOutput::decl(&config),

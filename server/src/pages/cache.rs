@@ -54,6 +54,11 @@ impl CachedPage {
         }
     }
 
+    /// The page's HTML.
+    pub fn html(&self) -> &str {
+        std::str::from_utf8(&self.identity).unwrap_or("")
+    }
+
     /// The bytes this page and its key hold.
     fn weight(&self, key: &str) -> u32 {
         let bodies = self.identity.len() + self.br.len() + self.gzip.len();

@@ -62,6 +62,7 @@ mod tests {
             cpm: None,
             bundles: None,
             form: None,
+            search: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

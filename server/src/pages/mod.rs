@@ -153,19 +153,25 @@ async fn serve_page(
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), uri.query(), reads);
-    let versions = parts.versions();
+    let mut versions = parts.versions();
+    if parts.route.page == SEARCH_PAGE {
+        // Its results come from the index as much as from content.
+        versions.push(state.search.builds());
+    }
     // Built for this visitor alone: their names and balances in the first
     // HTML, or the notice a form post left them. Any other cookie (junk,
     // expired, forged) gets the shared cached page, so no cookie buys a render.
     if visit.has_flash() || visit.signed_in() {
         let mut data = parts.into_data(&state.config.site_url);
+        with_search(state, &mut data, uri.query());
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         with_extras(&mut data, extras);
         let page = render_for(state, client, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
     let key = PageCache::key(&parts.route.name, &url, &versions);
-    let data = parts.into_data(&state.config.site_url);
+    let mut data = parts.into_data(&state.config.site_url);
+    with_search(state, &mut data, uri.query());
     let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
@@ -173,13 +179,13 @@ async fn serve_page(
 }
 
 /// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
-/// the page cache unless it is there; whether it was rendered now. A
-/// redirect is nothing to render.
-async fn prerender(state: &AppState, address: &str) -> Result<bool, AppError> {
+/// the page cache unless it is there: the page, and whether it was rendered
+/// now. A redirect is nothing to render.
+async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync::Arc<CachedPage>, bool)>, AppError> {
     let local = LocalPath::parse(address);
     let parts = match resolve(state, &local, false).await? {
         Resolved::Page(parts) => *parts,
-        Resolved::Redirect { .. } => return Ok(false),
+        Resolved::Redirect { .. } => return Ok(None),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), None, reads);
@@ -191,8 +197,8 @@ async fn prerender(state: &AppState, address: &str) -> Result<bool, AppError> {
         rendered = true;
         render(state, url, data, versions).await.map_err(Unbuilt::Render)
     };
-    state.pages.get_or_render(key, build).await?;
-    Ok(rendered)
+    let page = state.pages.get_or_render(key, build).await?;
+    Ok(Some((page, rendered)))
 }
 
 /// The page at `path` in `lang` built for this visitor alone, answered with
@@ -232,6 +238,22 @@ fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
         Ok(query) if !query.is_empty() => format!("{path}?{query}"),
         _ => path.to_owned(),
     }
+}
+
+/// The page kind of `/search`.
+const SEARCH_PAGE: &str = "search";
+
+/// On the search page, what the site search finds for its `q`.
+fn with_search(state: &AppState, data: &mut PageData, query: Option<&str>) {
+    if data.route.page != SEARCH_PAGE {
+        return;
+    }
+    let q = query
+        .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
+        .and_then(|pairs| pairs.into_iter().find(|(name, _)| name == "q"))
+        .map(|(_, value)| value)
+        .unwrap_or_default();
+    data.search = Some(state.search.search(data.lang, &q));
 }
 
 /// A visitor's own parts of a page, in its data.
@@ -315,6 +337,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
         }
         Ok(Resolved::Page(parts)) => {
             let mut data = parts.into_data(&state.config.site_url);
+            with_search(&state, &mut data, uri.query());
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
             if !visit.signed_in() {
                 return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
@@ -387,6 +410,7 @@ impl PageParts {
             cpm: None,
             bundles: None,
             form: None,
+            search: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }

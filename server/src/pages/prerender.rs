@@ -1,7 +1,9 @@
 //! Pre-rendering: every page of the sitemap, in both languages, rendered
 //! into the page cache in the background at start and again after each
-//! webhook invalidation, so that a visitor (or a crawler) almost never
-//! waits for a render.
+//! webhook invalidation (and when content refreshed on its time-to-live has
+//! changed), so that a visitor (or a crawler) almost never waits for a
+//! render. Each pass ends by building the site search's index from the
+//! pages it holds (`crate::search`).
 //!
 //! Lowest priority: one page at a time, each started only when no other
 //! render is queued or running, so it takes at most one engine and only an
@@ -15,6 +17,23 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use crate::AppState;
+
+/// Builds the site search's index from the pages of a pass, off the async
+/// threads.
+async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<super::cache::CachedPage>)>) {
+    let search = state.search.clone();
+    let started = Instant::now();
+    let built = tokio::task::spawn_blocking(move || {
+        let pages = pages.into_iter().filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html())).collect();
+        search.rebuild(pages)
+    })
+    .await;
+    match built {
+        Ok(Ok(count)) => tracing::info!(pages = count, secs = started.elapsed().as_secs_f64(), "search index built"),
+        Ok(Err(error)) => tracing::error!(%error, "search index not built"),
+        Err(error) => tracing::error!(%error, "search index task failed"),
+    }
+}
 
 /// How often an idle engine is looked for while visitors keep them busy.
 const IDLE_POLL: Duration = Duration::from_millis(2);
@@ -58,14 +77,21 @@ impl Prerender {
         loop {
             let started = Instant::now();
             let addresses = crate::seo::addresses(&state).await;
+            let generation = state.content.generation();
             let (mut rendered, mut failed) = (0, 0);
+            let mut built = Vec::with_capacity(addresses.len());
             for address in &addresses {
                 while state.renderer.in_flight() > 0 {
                     tokio::time::sleep(IDLE_POLL).await;
                 }
                 match super::prerender(&state, address).await {
-                    Ok(true) => rendered += 1,
-                    Ok(false) => {}
+                    Ok(Some((page, now))) => {
+                        rendered += usize::from(now);
+                        if page.status == axum::http::StatusCode::OK {
+                            built.push((page.lang, address.clone(), page));
+                        }
+                    }
+                    Ok(None) => {}
                     Err(error) => {
                         failed += 1;
                         tracing::warn!(%address, %error, "pre-render failed");
@@ -76,7 +102,20 @@ impl Prerender {
             let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
             tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
             *state.prerender.last.lock().expect("prerender report") = Some(pass);
-            state.prerender.again.notified().await;
+            index(&state, built).await;
+            // Again after a webhook, or once content refreshed on its
+            // time-to-live has changed.
+            let period = Duration::from_secs(state.config.content_ttl_secs.max(1));
+            loop {
+                tokio::select! {
+                    () = state.prerender.again.notified() => break,
+                    () = tokio::time::sleep(period) => {
+                        if state.content.generation() != generation {
+                            break;
+                        }
+                    }
+                }
+            }
         }
     }
 }

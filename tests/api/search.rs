@@ -1,0 +1,77 @@
+//! Site search (`/search?q=`): the index of every page, built by the
+//! pre-render pass, server-rendered results that need no JavaScript.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+
+use crate::helpers::{TestApp, spawn_app_with};
+
+/// The search page for `path`, once the first index is built.
+async fn search(app: &TestApp, path: &str) -> String {
+    let started = Instant::now();
+    loop {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let html = response.text().await.unwrap();
+        if !html.contains("Search is getting ready") && !html.contains("Utafutaji unaandaliwa") {
+            return html;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "the search index was never built");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// The addresses of the results on a search page.
+fn results(html: &str) -> Vec<String> {
+    let Some(start) = html.find(r#"<ol class="search-results">"#) else { return Vec::new() };
+    let list = &html[start..start + html[start..].find("</ol>").unwrap()];
+    list.split(r#"<li><a href=""#).skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_owned()).collect()
+}
+
+#[tokio::test]
+async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_javascript() {
+    let app = spawn_app_with(|c| c.prerender = true).await;
+    let english = search(&app, "/search?q=mpessa").await;
+    let found = results(&english);
+    assert!(found.iter().any(|href| href == "/mpesa"), "{found:?}");
+    assert!(found.iter().all(|href| !href.starts_with("/sw")), "English pages only: {found:?}");
+    assert!(english.contains("Results for “mpessa”"));
+    assert!(english.contains(r#"<meta name="robots" content="noindex"/>"#), "results are not for search engines");
+    // The header's search box: a plain GET form to the page's language.
+    assert!(english.contains(r#"<form role="search" class="search-form site-search" action="/search" method="get">"#));
+
+    let swahili = search(&app, "/sw/search?q=VIFURUSHI").await;
+    let found = results(&swahili);
+    assert!(!found.is_empty() && found.iter().all(|href| href == "/sw" || href.starts_with("/sw/")), "{found:?}");
+    assert!(swahili.contains("Matokeo ya “VIFURUSHI”"));
+    assert!(swahili.contains(r#"<form role="search" class="search-form site-search" action="/sw/search" method="get">"#));
+
+    let nothing = search(&app, "/search?q=qwxzv").await;
+    assert!(results(&nothing).is_empty());
+    assert!(nothing.contains("Nothing found for “qwxzv”"));
+    // Odd input is a page, not an error.
+    for query in ["%22%3Cscript%3E", "a%20AND%20OR%20(", "%F0%9F%99%82", &"x".repeat(3000)] {
+        let response = app.get(&format!("/search?q={query}")).await;
+        assert_eq!(response.status(), StatusCode::OK, "{query}");
+        assert!(!response.text().await.unwrap().contains("<script>"), "{query}");
+    }
+}
+
+/// A visitor's own pages and search results are `noindex` and left out of
+/// the sitemap (and so of pre-rendering and the search index).
+#[tokio::test]
+async fn personal_pages_and_search_results_are_not_for_search_engines() {
+    let app = spawn_app_with(|_| {}).await;
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    for path in ["/account", "/cpm-login", "/cpm-otp", "/customer-permission-management", "/search"] {
+        assert!(!sitemap.contains(&format!("{}{path}<", app.address)), "{path} in the sitemap");
+        assert!(!sitemap.contains(&format!("{}/sw{path}<", app.address)), "/sw{path} in the sitemap");
+    }
+    for path in ["/account", "/cpm-login", "/sw/cpm-otp?msisdn=0754000002", "/search"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert!(html.contains(r#"<meta name="robots" content="noindex"/>"#), "{path}");
+    }
+    let html = app.get("/mpesa").await.text().await.unwrap();
+    assert!(!html.contains("noindex"), "content pages stay indexable");
+}
