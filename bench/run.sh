@@ -45,7 +45,10 @@ for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && curl -sf "$UNCACH
 # it takes with every page cached.
 PRERENDERED=
 for _ in $(seq 600); do
-  PRERENDERED=$(curl -s "$BASE/healthz?detail" | python3 -c 'import json,sys; p=json.load(sys.stdin)["pages"]["prerendered"]; print(f"{p[\"pages\"]} pages ({p[\"rendered\"]} rendered, {p[\"failed\"]} failed) in {p[\"secs\"]:.1f} s" if p else "")')
+  PRERENDERED=$(curl -s "$BASE/healthz?detail" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["pages"]["prerendered"]
+print("%d pages (%d rendered, %d failed) in %.1f s" % (p["pages"], p["rendered"], p["failed"], p["secs"]) if p else "")')
   [ -n "$PRERENDERED" ] && break
   sleep 0.5
 done
@@ -177,6 +180,11 @@ error_log $WORK/nginx-error.log;
 events { worker_connections 4096; }
 http {
   access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  open_file_cache max=16;
   types { text/html html; }
   gzip_static on;
   server {
