@@ -14,3 +14,4 @@ mod forms_delivery;
 mod mutation;
 mod pages;
 mod sandbox;
+mod scale;
