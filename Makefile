@@ -2,7 +2,7 @@
 # they need on a fresh Debian machine (apt packages, npm packages).
 
 SHELL := /bin/bash
-APT_PACKAGES := cmake libsimde-dev chromium wrk
+APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
@@ -55,7 +55,7 @@ clean:
 ## The Strapi 5 CMS (cms/): installs it, generates its schema from the site's
 ## content model (`site content-model`), imports content/ into an empty
 ## database and serves it on 127.0.0.1:1337 in the foreground.
-.PHONY: cms cms-deps test-cms
+.PHONY: cms cms-deps test-cms test-scale
 cms: build cms-deps
 	SITE_BIN=$(abspath $(SITE_BIN)) ./cms/run.sh
 
@@ -72,3 +72,12 @@ test-cms: deps cms-deps
 	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) node --test cms/test/*.test.mjs
 	SITE_BIN=$(abspath $(SITE_BIN)) node cms/test/run.mjs
+
+## Three instances sharing Redis behind nginx on loopback (tests/scale/):
+## sign-in across instances, the shared code budget, logout everywhere, a
+## webhook refreshing all three within 1 s, an instance killed mid-run
+## losing no accepted purchase or form, Redis stopped and started. Uses the
+## binary the Rust tests build, like test-e2e.
+test-scale: deps
+	cargo test --workspace --all-targets --no-run
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/scale/run.sh

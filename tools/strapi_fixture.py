@@ -4,7 +4,11 @@
 Serves the embedded content (content/<lang>/...) the way Strapi's REST API
 would: single types at /api/<key>, collections at /api/<collection> (sorted,
 paged, filtered with `filters[<field>][$eq]`), items at /api/<collection>/<id>. Answers in
-the v4 shape as stored, or flattened as Strapi 5 does (--shape v5).
+the v4 shape as stored, or flattened as Strapi 5 does (--shape v5). Content is read
+from disk on every request, so an edited file is served at once. With --posts FILE,
+the form collections take entries (`POST /api/business-community-leads`,
+`/api/foundation-applications`), each appended to FILE as a JSON line; a second
+entry with the same `reference` is refused as Strapi refuses a unique attribute.
 
     python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR]
     CMS_URL=http://127.0.0.1:1337 make run
@@ -15,6 +19,7 @@ import argparse
 import json
 import pathlib
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -43,9 +48,14 @@ def field_value(item, field):
     return item["attributes"].get(field)
 
 
+FORM_COLLECTIONS = {"business-community-leads", "foundation-applications"}
+
+
 class Handler(BaseHTTPRequestHandler):
     content: pathlib.Path
     shape: str
+    posts: pathlib.Path | None = None
+    lock = threading.Lock()
 
     def log_message(self, *args):
         pass
@@ -96,6 +106,23 @@ class Handler(BaseHTTPRequestHandler):
         single = self.load(lang, f"{name}.json")
         return self.respond(single) if single is not None and len(parts) == 2 else self.not_found()
 
+    def do_POST(self):
+        parts = urlsplit(self.path).path.strip("/").split("/")
+        if self.posts is None or len(parts) != 2 or parts[0] != "api" or parts[1] not in FORM_COLLECTIONS:
+            return self.not_found()
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+        reference = body.get("data", {}).get("reference")
+        with self.lock:
+            seen = [json.loads(line) for line in self.posts.read_text().splitlines()] if self.posts.is_file() else []
+            if any(entry["reference"] == reference for entry in seen):
+                error = {"path": ["reference"], "message": "This attribute must be unique", "name": "ValidationError"}
+                return self.answer(400, {"data": None, "error": {"status": 400, "name": "ValidationError",
+                                                                 "message": "This attribute must be unique",
+                                                                 "details": {"errors": [error]}}})
+            with self.posts.open("a") as file:
+                file.write(json.dumps({"collection": parts[1], "reference": reference}) + "\n")
+        self.answer(201, {"data": {"id": len(seen) + 1, "reference": reference}, "meta": {}})
+
     def respond(self, body):
         if self.shape == "v5":
             body = {"data": flatten_v5(body["data"]), "meta": body.get("meta", {})}
@@ -108,8 +135,10 @@ def main():
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--shape", choices=["v4", "v5"], default="v4")
     parser.add_argument("--content", default=str(pathlib.Path(__file__).resolve().parent.parent / "content"))
+    parser.add_argument("--posts", help="take form entries, appending each to this file")
     args = parser.parse_args()
     Handler.content = pathlib.Path(args.content)
+    Handler.posts = pathlib.Path(args.posts) if args.posts else None
     Handler.shape = args.shape
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     print(f"listening on http://{args.host}:{server.server_port}", flush=True)

@@ -166,6 +166,36 @@ pub struct Config {
     #[arg(long, env = "RENDERS_PER_ADDRESS")]
     pub renders_per_address: Option<usize>,
 
+    /// Redis shared by every instance behind one address (sessions and
+    /// their revocation, rate-limit counters, the forms outbox lease, cache
+    /// invalidation), e.g. `redis://127.0.0.1:6379/0`. Unset: sessions in
+    /// SQLite in `DATA_DIR`, limits in this process.
+    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
+    pub redis_url: Option<Secret>,
+
+    /// Address of the private listener serving `GET /metrics` (Prometheus
+    /// text format); `off` serves none.
+    #[arg(long, env = "METRICS_ADDR", default_value = "127.0.0.1:9090")]
+    pub metrics_addr: String,
+
+    /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDRs,
+    /// comma-separated): a request from one of them counts as coming from
+    /// the rightmost address in the header that is not a trusted proxy.
+    /// Default none: every client is its peer address.
+    #[arg(long, env = "TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::connections::Cidr::parse)]
+    pub trusted_proxies: Vec<crate::connections::Cidr>,
+
+    /// After SIGTERM (and `DRAIN_DELAY_SECS`), requests under way get this
+    /// many seconds to finish before the process exits anyway.
+    #[arg(long, env = "SHUTDOWN_GRACE_SECS", default_value_t = 20)]
+    pub shutdown_grace_secs: u64,
+
+    /// After SIGTERM `/readyz` answers 503 at once, but new connections are
+    /// still taken for this many seconds, so a load balancer that polls
+    /// `/readyz` stops sending before the listener closes.
+    #[arg(long, env = "DRAIN_DELAY_SECS", default_value_t = 0)]
+    pub drain_delay_secs: u64,
+
     /// Log format: `text` or `json`.
     #[arg(long, env = "LOG_FORMAT", default_value = "text")]
     pub log_format: String,
@@ -212,6 +242,7 @@ impl Config {
             header_read: Duration::from_secs(self.header_read_timeout_secs),
             max: self.max_connections,
             per_address: self.max_connections_per_address,
+            trusted_proxies: self.trusted_proxies.clone().into(),
         }
     }
 

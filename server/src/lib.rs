@@ -11,6 +11,9 @@
 //! - [`StandIn`]: a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
 //! - `security`: headers every response carries.
+//! - [`shared`]: Redis, shared by every instance behind one address
+//!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
+//! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
 //! - [`telemetry`]: `tracing` set-up.
 
@@ -18,6 +21,7 @@ pub mod account;
 pub mod config;
 pub mod content;
 pub mod forms;
+pub mod shared;
 pub mod telemetry;
 
 mod assets;
@@ -25,6 +29,7 @@ pub mod connections;
 mod error;
 mod keys;
 mod manifest;
+mod monitoring;
 mod pages;
 mod render_bench;
 pub mod search;
@@ -37,7 +42,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::get;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -85,6 +89,12 @@ pub struct AppState {
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
     pub forms: forms::Forms,
+    /// Redis, when `REDIS_URL` is set.
+    pub redis: Option<shared::Redis>,
+    /// Tells the other instances what the CMS's webhook changed (with Redis).
+    pub broadcast: Option<content::Broadcast>,
+    /// Set on SIGTERM: `/readyz` answers 503.
+    pub drain: monitoring::Drain,
 }
 
 impl AppState {
@@ -119,11 +129,27 @@ impl AppState {
         let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
             .map_err(|e| AppError::Config(e.to_string()))?;
         let cookie_key = keys::session_key(&config)?;
-        let session_store = account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
-            .map_err(|e| AppError::Config(e.to_string()))?;
-        let sessions = account::session::Sessions::new(Arc::new(session_store), config.is_https());
-        let limits = Arc::new(account::limits::Limits::new(Duration::from_secs(config.otp_resend_secs)));
-        let forms = forms::Forms::open(&config, &routes)?;
+        let redis = match &config.redis_url {
+            Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
+            None => None,
+        };
+        let resend = Duration::from_secs(config.otp_resend_secs);
+        let (session_store, limits): (Arc<dyn account::session_store::SessionStore>, _) = match &redis {
+            Some(redis) => (
+                Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), config.session_lifetimes())),
+                account::limits::Limits::shared(redis.clone(), resend),
+            ),
+            None => (
+                Arc::new(
+                    account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
+                        .map_err(|e| AppError::Config(e.to_string()))?,
+                ),
+                account::limits::Limits::new(resend),
+            ),
+        };
+        let sessions = account::session::Sessions::new(session_store, config.is_https());
+        let forms = forms::Forms::open(&config, &routes, redis.clone())?;
+        let broadcast = redis.clone().map(content::Broadcast::new);
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -139,8 +165,11 @@ impl AppState {
             operator,
             cookie_key,
             sessions,
-            limits,
+            limits: Arc::new(limits),
             forms,
+            redis,
+            broadcast,
+            drain: monitoring::Drain::default(),
         })
     }
 }
@@ -227,7 +256,7 @@ pub fn app(state: AppState) -> Router {
 /// The same with an opened stand-in operator API nested at its path.
 fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
     let router = Router::new()
-        .route("/healthz", get(health))
+        .merge(monitoring::router())
         .merge(assets::router())
         .merge(content::router())
         .merge(account::router(state.clone()))
@@ -252,43 +281,10 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
-        // Outermost: a page kept whole skips everything above.
+        // A page kept whole skips everything above.
         .layer(axum::middleware::from_fn_with_state(fast_state, pages::fast_path))
-}
-
-#[derive(serde::Deserialize)]
-struct HealthQuery {
-    detail: Option<String>,
-}
-
-/// `GET /healthz`: `ok`. With `?detail`, JSON that adds the form deliveries
-/// still waiting for the CMS (`forms.pending`, the oldest one's age, the
-/// most tries of one), the pages answered by the fast path
-/// (`pages.fastHits`) and the last pre-render pass (`pages.prerendered`:
-/// pages, rendered, failed, secs, passes; null before the first ends).
-async fn health(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    axum::extract::Query(query): axum::extract::Query<HealthQuery>,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    if query.detail.is_none() {
-        return "ok".into_response();
-    }
-    let forms = match state.forms.backlog().await {
-        Ok(Some(backlog)) => serde_json::json!(backlog),
-        Ok(None) => serde_json::json!({ "delivery": "off: no CMS_URL; read them with the export" }),
-        Err(error) => {
-            tracing::error!(%error, "outbox unreadable");
-            serde_json::json!({ "error": "outbox unreadable" })
-        }
-    };
-    let mut response = axum::Json(serde_json::json!({
-        "status": "ok",
-        "forms": forms,
-        "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last() },
-    })).into_response();
-    response.headers_mut().insert(axum::http::header::CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
-    response
+        // Outermost: every request counted and timed, the fast path's too.
+        .layer(axum::middleware::from_fn(monitoring::record))
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
@@ -306,8 +302,11 @@ async fn stand_in_guard(
     account::same_origin_only(state, request, next).await
 }
 
-/// Serves until `shutdown` completes, then finishes in-flight requests. The
-/// operator API is `DIGITAL_API_URL`, or else `stand_in`, mounted here.
+/// Serves until `shutdown` completes, then drains: `/readyz` answers 503,
+/// new connections are taken for `DRAIN_DELAY_SECS` more, then none, and
+/// requests under way get `SHUTDOWN_GRACE_SECS` to finish. The operator API is `DIGITAL_API_URL`,
+/// or else `stand_in`, mounted here. `GET /metrics` is served on
+/// `METRICS_ADDR` alongside.
 pub async fn run(
     listener: TcpListener,
     config: Config,
@@ -329,6 +328,16 @@ pub async fn run(
             format!("http://{host}:{}{path}{api}", address.port())
         }
     };
+    monitoring::install();
+    // A metrics address in use (another instance on this host) costs the
+    // metrics, not the site.
+    let metrics_listener = match config.metrics_addr.as_str() {
+        "off" | "" => None,
+        address => TcpListener::bind(address)
+            .await
+            .inspect_err(|error| tracing::error!(address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
+            .ok(),
+    };
     let state = AppState::new(config, bundle, &operator_base)?;
     let stand_in = match stand_in {
         Some(stand_in) => Some((stand_in, (stand_in.open)(&state.config)?)),
@@ -340,10 +349,39 @@ pub async fn run(
     if state.config.prerender && state.config.page_cache_mb > 0 {
         tokio::spawn(pages::Prerender::run_forever(state.clone()));
     }
-    tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, "serving");
+    if let Some(broadcast) = state.broadcast.clone() {
+        tokio::spawn(broadcast.listen_forever(state.clone()));
+    }
+    tokio::spawn(monitoring::upkeep_forever());
+    let (stopped, metrics_stop) = tokio::sync::watch::channel(false);
+    if let Some(metrics_listener) = metrics_listener {
+        let mut metrics_stop = metrics_stop.clone();
+        tokio::spawn(monitoring::serve_metrics(metrics_listener, state.clone(), async move {
+            let _ = metrics_stop.wait_for(|stopped| *stopped).await;
+        }));
+    }
+    tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, redis = state.redis.is_some(), "serving");
     let limits = state.config.connection_limits();
-    connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown).await;
-    tracing::info!("stopped");
+    let grace = Duration::from_secs(state.config.shutdown_grace_secs);
+    let delay = Duration::from_secs(state.config.drain_delay_secs);
+    let drain = state.drain.clone();
+    let mut draining = metrics_stop;
+    let shutdown = async move {
+        shutdown.await;
+        drain.start();
+        tracing::info!(delay_secs = delay.as_secs(), grace_secs = grace.as_secs(), "draining: not ready; then finishing requests under way");
+        tokio::time::sleep(delay).await;
+        let _ = stopped.send(true);
+    };
+    let serving = connections::serve(listener, app_with_stand_in(state, stand_in), limits, shutdown);
+    let grace_over = async move {
+        let _ = draining.wait_for(|stopped| *stopped).await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        () = serving => tracing::info!("stopped"),
+        () = grace_over => tracing::warn!(grace_secs = grace.as_secs(), "stopped with requests still under way: the grace was over"),
+    }
     Ok(())
 }
 

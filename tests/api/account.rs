@@ -12,22 +12,22 @@ const AMINA: &str = "0754000001";
 const JUMA: &str = "0754000002";
 
 /// A browser of the site: keeps cookies, sends what same-origin fetches send.
-struct Visitor {
+pub(crate) struct Visitor {
     client: reqwest::Client,
     base: String,
 }
 
 impl Visitor {
-    fn new(app: &TestApp) -> Visitor {
+    pub(crate) fn new(app: &TestApp) -> Visitor {
         let client = reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Visitor { client, base: app.address.clone() }
     }
 
-    async fn post(&self, path: &str, body: Value) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+    pub(crate) async fn post(&self, path: &str, body: Value) -> (StatusCode, Value, reqwest::header::HeaderMap) {
         self.post_in(path, body, "en").await
     }
 
-    async fn post_in(&self, path: &str, body: Value, lang: &str) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+    pub(crate) async fn post_in(&self, path: &str, body: Value, lang: &str) -> (StatusCode, Value, reqwest::header::HeaderMap) {
         let response = self
             .client
             .post(format!("{}{path}", self.base))
@@ -41,7 +41,7 @@ impl Visitor {
         (status, response.json().await.unwrap_or(Value::Null), headers)
     }
 
-    async fn get(&self, path: &str) -> (StatusCode, Value) {
+    pub(crate) async fn get(&self, path: &str) -> (StatusCode, Value) {
         let response = self.client.get(format!("{}{path}", self.base)).send().await.unwrap();
         let status = response.status();
         (status, response.json().await.unwrap_or(Value::Null))
@@ -53,7 +53,7 @@ impl Visitor {
 
     /// Signs in and returns, besides the subscriber, the session cookie as a
     /// `Cookie` header would carry it (what an attacker copying it would keep).
-    async fn sign_in_keeping_cookie(&self, number: &str) -> (Value, String) {
+    pub(crate) async fn sign_in_keeping_cookie(&self, number: &str) -> (Value, String) {
         let (status, _, _) = self.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
         assert_eq!(status, StatusCode::OK);
         let code = latest_code(&self.client, &self.base, number).await;
@@ -66,24 +66,24 @@ impl Visitor {
 }
 
 /// Requests carrying exactly `cookie`, as a replayed or forged one arrives.
-struct Replay {
+pub(crate) struct Replay {
     client: reqwest::Client,
     base: String,
     cookie: String,
 }
 
 impl Replay {
-    fn new(app: &TestApp, cookie: &str) -> Replay {
+    pub(crate) fn new(app: &TestApp, cookie: &str) -> Replay {
         let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
         Replay { client, base: app.address.clone(), cookie: cookie.to_owned() }
     }
 
-    async fn account(&self) -> StatusCode {
+    pub(crate) async fn account(&self) -> StatusCode {
         self.client.get(format!("{}/api/account", self.base)).header("cookie", &self.cookie).send().await.unwrap().status()
     }
 
     /// A purchase of a bundle, `extra` fields added to the request.
-    async fn buy(&self, extra: Value) -> StatusCode {
+    pub(crate) async fn buy(&self, extra: Value) -> StatusCode {
         let mut body = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME" });
         body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         self.client

@@ -57,6 +57,8 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     // Tests count renders and time answers: pages render on request only,
     // but for the test of pre-rendering itself.
     config.prerender = false;
+    // Many servers run in one test binary: no metrics listener unless a test asks.
+    config.metrics_addr = "off".into();
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {
@@ -126,4 +128,67 @@ pub fn executable_inline_scripts(html: &str) -> usize {
             !(open.contains(r#"type="application/json""#) || open.contains(r#"type="application/ld+json""#) || open.contains(" src="))
         })
         .count()
+}
+
+/// A real `redis-server` on a random loopback port, stopped when dropped;
+/// `None` (with a notice) where the binary is missing (`.ci/run` installs it).
+pub struct RedisServer {
+    pub port: u16,
+    child: Option<std::process::Child>,
+    _dir: tempfile::TempDir,
+}
+
+impl RedisServer {
+    pub async fn start() -> Option<RedisServer> {
+        if std::process::Command::new("redis-server").arg("--version").output().is_err() {
+            eprintln!("NOTICE: redis-server is not installed; Redis test skipped (apt-get install redis-server)");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut server = RedisServer { port, child: None, _dir: tempfile::tempdir().unwrap() };
+        server.resume().await;
+        Some(server)
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    /// Starts it (again, empty) on its port and waits until it answers.
+    pub async fn resume(&mut self) {
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(self._dir.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("redis-server did not start");
+    }
+
+    /// Kills it: connections drop, new ones are refused.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A key for `SESSION_KEY` that several instances share.
+pub fn shared_session_key() -> server::config::Secret {
+    "c2hhcmVkLXNlc3Npb24ta2V5LWZvci10ZXN0cy1vbmx5LTY0LWJ5dGVzLW9yLW1vcmUtc28tdGhpcy1pcy1sb25nLWVub3VnaA==".parse().unwrap()
 }

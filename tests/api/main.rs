@@ -14,4 +14,5 @@ mod forms_delivery;
 mod mutation;
 mod pages;
 mod sandbox;
+mod scale;
 mod search;

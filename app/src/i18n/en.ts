@@ -371,6 +371,7 @@ const en = {
     invalidCode: "Enter the 6-digit code from the SMS",
     rateLimited: "Too many attempts. Please wait a few minutes and try again",
     somethingWentWrong: "Something went wrong",
+    serviceUnavailable: "This service is unavailable for a moment. Please try again in a minute",
     purchaseReceived: "Your Request has being received",
     sessionExpired: "Your session has expired. Please log in again.",
     errorOccurred: "An Error Has occurred",

@@ -373,6 +373,7 @@ const sw = {
     invalidCode: "Weka msimbo wa tarakimu 6 uliopokea kwa SMS",
     rateLimited: "Umejaribu mara nyingi mno. Tafadhali subiri dakika chache kisha ujaribu tena",
     somethingWentWrong: "Kuna tatizo limetokea",
+    serviceUnavailable: "Huduma hii haipatikani kwa muda. Tafadhali jaribu tena baada ya dakika moja",
     purchaseReceived: "Ombi Lako Limepokelewa",
     sessionExpired: "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.",
     errorOccurred: "Kuna hitilafu imetokea",

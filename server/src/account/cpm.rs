@@ -22,9 +22,9 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client)?;
+    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client).await?;
     let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(CodeFor::Cpm, msisdn.as_str());
+    state.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
@@ -39,7 +39,7 @@ pub(super) async fn validate_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, &client)?;
+    let (msisdn, code) = checked_code(&state, &form, &client).await?;
     let token = state
         .operator
         .cpm_validate_otp(&msisdn, &code)
@@ -72,7 +72,7 @@ pub(super) async fn permissions(
     jar: PrivateCookieJar,
     visitor: Visitor,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
+    let Some(session) = state.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::session_ended(jar, "sessionExpired"));
     };
     match page_permissions(&state, &session, jar, visitor.lang).await {
@@ -95,7 +95,7 @@ pub(super) async fn set_permission(
     Path(id): Path<String>,
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply, AccountError> {
-    let Some(session) = state.sessions.load(&jar, Kind::Cpm).await else {
+    let Some(session) = state.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::new(StatusCode::UNAUTHORIZED, "sessionExpired"));
     };
     match state.operator.cpm_set_permission(&session.token, &id, form.granted).await {

@@ -5,11 +5,9 @@
 //! a form post into a 303 back to the page, with its notice in a
 //! short-lived flash cookie, so no handler knows which kind it served.
 
-use std::net::SocketAddr;
-
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -164,9 +162,40 @@ pub(super) async fn finish(State(state): State<AppState>, request: Request, next
     };
     let mut request = request;
     request.extensions_mut().insert(visitor.clone());
+    let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
+    count(&path, response.status());
     response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
     answer_form(&state, &visitor, response)
+}
+
+/// Counts code requests, code checks and purchases by their answer
+/// (`/metrics`): `ok`, `limited` (429: for a code check, a lockout),
+/// `signed-out` (401), `unavailable` (503), `refused` (another 4xx),
+/// `failed` (5xx from the operator).
+fn count(path: &str, status: StatusCode) {
+    let outcome = match status.as_u16() {
+        200..=299 => "ok",
+        429 => "limited",
+        401 => "signed-out",
+        503 => "unavailable",
+        400..=499 => "refused",
+        _ => "failed",
+    };
+    let purpose = match path {
+        p if p.starts_with("/api/auth/") => "sign-in",
+        p if p.starts_with("/api/cpm/") => "cpm",
+        p if p.starts_with("/api/modem/") => "modem-sign-in",
+        p if p.starts_with("/api/alternative-number") => "modem-registration",
+        _ => "",
+    };
+    if path == "/api/bundles/purchase" {
+        metrics::counter!("purchases_total", "outcome" => outcome).increment(1);
+    } else if path.ends_with("/request-otp") {
+        metrics::counter!("otp_requests_total", "purpose" => purpose, "outcome" => outcome).increment(1);
+    } else if path.ends_with("/validate-otp") || path == "/api/alternative-number" {
+        metrics::counter!("otp_validations_total", "purpose" => purpose, "outcome" => outcome).increment(1);
+    }
 }
 
 /// A form post's answer: a 303 to where the answer or the form says, the
@@ -231,15 +260,14 @@ pub(crate) async fn same_origin_only(State(state): State<AppState>, request: Req
     AccountError::new(StatusCode::FORBIDDEN, "crossSite").into_response()
 }
 
-/// The client's address for throttling.
+/// The client's address for throttling ([`crate::connections::client_address`]).
 pub struct ClientAddr(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let address = parts.extensions.get::<ConnectInfo<SocketAddr>>().map_or("unknown".into(), |c| c.0.ip().to_string());
-        Ok(ClientAddr(address))
+        Ok(ClientAddr(crate::connections::client_address(&parts.extensions).to_string()))
     }
 }
 
@@ -406,7 +434,16 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
 impl From<StoreError> for AccountError {
     fn from(error: StoreError) -> AccountError {
         tracing::error!(%error, "session store failed");
-        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "somethingWentWrong")
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
+    }
+}
+
+/// The shared rate limits cannot be asked (Redis down): refused rather than
+/// let through unlimited; the visitor is told to try again shortly.
+impl From<super::limits::Unavailable> for AccountError {
+    fn from(error: super::limits::Unavailable) -> AccountError {
+        tracing::error!(%error, "rate limits unavailable; request refused");
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
     }
 }
 

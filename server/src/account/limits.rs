@@ -3,15 +3,23 @@
 //! and per client address, modem look-ups per subscriber and per client
 //! address, and forms sent per client address. The same budgets hold
 //! whether or not a number is a subscriber, so a refusal tells nobody who
-//! is a customer. In-process; a limited
-//! visitor gets 429. Keys of clients that have gone quiet are swept in the
-//! background ([`Limits::sweep_forever`]), never on a request's path.
+//! is a customer. A limited visitor gets 429.
+//!
+//! Where the counters live ([`Counters`]): in this process (governor, GCRA;
+//! keys of clients that have gone quiet are swept in the background,
+//! [`Limits::sweep_forever`]), or with `REDIS_URL` in Redis, shared by every
+//! instance, as one Lua script per budget that runs the same GCRA
+//! atomically on Redis's clock: never read, then written. A budget that
+//! cannot be asked (Redis down) is [`Unavailable`], never allowed: the
+//! caller answers 503.
 
 use std::hash::Hash;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
 use governor::{DefaultKeyedRateLimiter, Quota};
+
+use crate::shared::{PREFIX, Redis, hashed};
 
 /// What a one-time code opens: each has its own resend rule per number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,101 +32,232 @@ pub enum CodeFor {
     ModemRegistration,
 }
 
+impl CodeFor {
+    fn name(self) -> &'static str {
+        match self {
+            CodeFor::SignIn => "sign-in",
+            CodeFor::Cpm => "cpm",
+            CodeFor::ModemSignIn => "modem-sign-in",
+            CodeFor::ModemRegistration => "modem-registration",
+        }
+    }
+}
+
+/// One budget: `burst` at once, then one more every `window / burst`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Budget {
+    CodesPerNumber,
+    CodesPerClient,
+    ChecksPerNumber,
+    ChecksPerClient,
+    ModemChecksPerSubscriber,
+    ModemChecksPerClient,
+    /// Forms sent, per form and client address. Generous: many phones
+    /// share one address behind a mobile operator's NAT.
+    FormsPerClient,
+}
+
+const TEN_MINUTES: Duration = Duration::from_secs(600);
+
+impl Budget {
+    const ALL: [Budget; 7] = [
+        Budget::CodesPerNumber,
+        Budget::CodesPerClient,
+        Budget::ChecksPerNumber,
+        Budget::ChecksPerClient,
+        Budget::ModemChecksPerSubscriber,
+        Budget::ModemChecksPerClient,
+        Budget::FormsPerClient,
+    ];
+
+    /// `(burst, window)`.
+    fn size(self) -> (u32, Duration) {
+        match self {
+            Budget::CodesPerNumber => (3, TEN_MINUTES),
+            Budget::CodesPerClient => (10, TEN_MINUTES),
+            Budget::ChecksPerNumber => (10, TEN_MINUTES),
+            Budget::ChecksPerClient => (30, TEN_MINUTES),
+            Budget::ModemChecksPerSubscriber => (10, TEN_MINUTES),
+            Budget::ModemChecksPerClient => (20, TEN_MINUTES),
+            Budget::FormsPerClient => (10, TEN_MINUTES),
+        }
+    }
+
+    /// Its name in Redis keys and metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Budget::CodesPerNumber => "codes-per-number",
+            Budget::CodesPerClient => "codes-per-client",
+            Budget::ChecksPerNumber => "checks-per-number",
+            Budget::ChecksPerClient => "checks-per-client",
+            Budget::ModemChecksPerSubscriber => "modem-checks-per-subscriber",
+            Budget::ModemChecksPerClient => "modem-checks-per-client",
+            Budget::FormsPerClient => "forms-per-client",
+        }
+    }
+
+    fn quota(self) -> Quota {
+        let (burst, window) = self.size();
+        let burst = NonZeroU32::new(burst).expect("burst > 0");
+        Quota::with_period(window / burst.get()).expect("period > 0").allow_burst(burst)
+    }
+}
+
+/// The shared counters could not be asked: the request is refused with 503.
+#[derive(Debug, thiserror::Error)]
+#[error("rate limits unavailable: {0}")]
+pub struct Unavailable(#[from] redis::RedisError);
+
 pub struct Limits {
+    counters: Counters,
+}
+
+/// Where the budgets are counted.
+enum Counters {
+    Local(Local),
+    Shared(Shared),
+}
+
+struct Local {
     /// Numbers a code went to within the resend time, per purpose: the
     /// operator's resend rule, applied here to every number alike,
     /// subscriber or not.
     recently_sent: moka::sync::Cache<(CodeFor, String), ()>,
-    codes_per_number: DefaultKeyedRateLimiter<String>,
-    codes_per_client: DefaultKeyedRateLimiter<String>,
-    checks_per_number: DefaultKeyedRateLimiter<String>,
-    checks_per_client: DefaultKeyedRateLimiter<String>,
-    modem_checks_per_subscriber: DefaultKeyedRateLimiter<String>,
-    modem_checks_per_client: DefaultKeyedRateLimiter<String>,
-    /// Forms sent, per form and client address. Generous: many phones
-    /// share one address behind a mobile operator's NAT.
-    forms_per_client: DefaultKeyedRateLimiter<String>,
+    budgets: Vec<(Budget, DefaultKeyedRateLimiter<String>)>,
 }
 
-/// `burst` at once, then one more every `window / burst`.
-fn quota(burst: u32, window: Duration) -> Quota {
-    let burst = NonZeroU32::new(burst).expect("burst > 0");
-    Quota::with_period(window / burst.get()).expect("period > 0").allow_burst(burst)
+struct Shared {
+    redis: Redis,
+    resend: Duration,
+    gcra: redis::Script,
 }
 
-fn allow<K: Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K) -> bool {
-    limiter.check_key(key).is_ok()
+/// GCRA on Redis's clock, in milliseconds. KEYS[1]: the key's theoretical
+/// arrival time; ARGV: the emission interval and the burst. 1 allows (and
+/// counts), 0 refuses (and counts nothing).
+const GCRA: &str = r"
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local tolerance = interval * (tonumber(ARGV[2]) - 1)
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then tat = now end
+if tat - now > tolerance then return 0 end
+local next = tat + interval
+redis.call('SET', KEYS[1], next, 'PX', next - now)
+return 1
+";
+
+fn resend_key(purpose: CodeFor, number: &str) -> String {
+    format!("{PREFIX}resend:{}:{}", purpose.name(), hashed(number))
 }
 
 /// How often keys whose budget has refilled are forgotten.
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
 impl Limits {
-    /// `resend`: the time between two codes to one number for one purpose.
+    /// Counted in this process. `resend`: the time between two codes to one
+    /// number for one purpose.
     pub fn new(resend: Duration) -> Limits {
-        let ten_minutes = Duration::from_secs(600);
-        Limits {
+        let local = Local {
             recently_sent: moka::sync::Cache::builder().time_to_live(resend).max_capacity(1_000_000).build(),
-            codes_per_number: DefaultKeyedRateLimiter::keyed(quota(3, ten_minutes)),
-            codes_per_client: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
-            checks_per_number: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
-            checks_per_client: DefaultKeyedRateLimiter::keyed(quota(30, ten_minutes)),
-            modem_checks_per_subscriber: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
-            modem_checks_per_client: DefaultKeyedRateLimiter::keyed(quota(20, ten_minutes)),
-            forms_per_client: DefaultKeyedRateLimiter::keyed(quota(10, ten_minutes)),
+            budgets: Budget::ALL.iter().map(|budget| (*budget, DefaultKeyedRateLimiter::keyed(budget.quota()))).collect(),
+        };
+        Limits { counters: Counters::Local(local) }
+    }
+
+    /// Counted in Redis, shared by every instance using it.
+    pub fn shared(redis: Redis, resend: Duration) -> Limits {
+        Limits { counters: Counters::Shared(Shared { redis, resend, gcra: redis::Script::new(GCRA) }) }
+    }
+
+    /// One more of `budget` for `key`: whether it is within the budget.
+    async fn allow(&self, budget: Budget, key: &str) -> Result<bool, Unavailable> {
+        let allowed = match &self.counters {
+            Counters::Local(local) => {
+                let limiter = &local.budgets.iter().find(|(b, _)| *b == budget).expect("every budget has a limiter").1;
+                limiter.check_key(&key.to_owned()).is_ok()
+            }
+            Counters::Shared(shared) => {
+                let (burst, window) = budget.size();
+                let interval = (window / burst).as_millis() as u64;
+                let mut call = shared.gcra.prepare_invoke();
+                call.key(format!("{PREFIX}limit:{}:{}", budget.name(), hashed(key))).arg(interval).arg(burst);
+                let allowed: i64 = shared.redis.invoke(&call).await?;
+                allowed == 1
+            }
+        };
+        if !allowed {
+            metrics::counter!("rate_limit_rejections_total", "budget" => budget.name()).increment(1);
         }
+        Ok(allowed)
     }
 
     /// One code request for `number` from `client`: not within the resend
     /// time of the last code sent to it for the same purpose, and within
     /// every budget.
-    pub fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> bool {
-        !self.recently_sent.contains_key(&(purpose, number.to_owned()))
-            && allow(&self.codes_per_client, &client.to_owned())
-            && allow(&self.codes_per_number, &number.to_owned())
+    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> Result<bool, Unavailable> {
+        let recently_sent = match &self.counters {
+            Counters::Local(local) => local.recently_sent.contains_key(&(purpose, number.to_owned())),
+            Counters::Shared(shared) => shared.redis.query::<bool>(redis::cmd("EXISTS").arg(resend_key(purpose, number))).await?,
+        };
+        if recently_sent {
+            metrics::counter!("rate_limit_rejections_total", "budget" => "resend").increment(1);
+            return Ok(false);
+        }
+        Ok(self.allow(Budget::CodesPerClient, client).await? && self.allow(Budget::CodesPerNumber, number).await?)
     }
 
     /// The operator took a code request for `number` (whether or not it is
     /// a subscriber, it answers alike): the next for this purpose waits.
-    pub fn code_sent(&self, purpose: CodeFor, number: &str) {
-        self.recently_sent.insert((purpose, number.to_owned()), ());
+    /// Not kept (Redis down) only loosens the resend rule: the per-number
+    /// budget still holds.
+    pub async fn code_sent(&self, purpose: CodeFor, number: &str) {
+        match &self.counters {
+            Counters::Local(local) => local.recently_sent.insert((purpose, number.to_owned()), ()),
+            Counters::Shared(shared) if shared.resend.is_zero() => {}
+            Counters::Shared(shared) => {
+                let resend = shared.resend.as_millis() as u64;
+                let set = shared.redis.query::<()>(redis::cmd("SET").arg(resend_key(purpose, number)).arg(1).arg("PX").arg(resend)).await;
+                if let Err(error) = set {
+                    tracing::warn!(%error, "resend time not recorded");
+                }
+            }
+        }
     }
 
     /// One code check for `number` from `client`.
-    pub fn code_check(&self, number: &str, client: &str) -> bool {
-        allow(&self.checks_per_client, &client.to_owned()) && allow(&self.checks_per_number, &number.to_owned())
+    pub async fn code_check(&self, number: &str, client: &str) -> Result<bool, Unavailable> {
+        Ok(self.allow(Budget::ChecksPerClient, client).await? && self.allow(Budget::ChecksPerNumber, number).await?)
     }
 
     /// One modem look-up by the signed-in `subscriber` from `client`.
-    pub fn modem_check(&self, subscriber: &str, client: &str) -> bool {
-        allow(&self.modem_checks_per_client, &client.to_owned())
-            && allow(&self.modem_checks_per_subscriber, &subscriber.to_owned())
+    pub async fn modem_check(&self, subscriber: &str, client: &str) -> Result<bool, Unavailable> {
+        Ok(self.allow(Budget::ModemChecksPerClient, client).await? && self.allow(Budget::ModemChecksPerSubscriber, subscriber).await?)
     }
 
     /// One submission of `form` from `client`.
-    pub fn form_submission(&self, form: &str, client: &str) -> bool {
-        allow(&self.forms_per_client, &format!("{form} {client}"))
+    pub async fn form_submission(&self, form: &str, client: &str) -> Result<bool, Unavailable> {
+        self.allow(Budget::FormsPerClient, &format!("{form} {client}")).await
     }
 
     /// Forgets every key whose budget is full again: the limiters stay as
-    /// small as the set of recently active clients.
+    /// small as the set of recently active clients. Redis forgets its keys
+    /// itself (each expires when its budget is full again).
     pub fn sweep(&self) {
-        for limiter in [
-            &self.codes_per_number,
-            &self.codes_per_client,
-            &self.checks_per_number,
-            &self.checks_per_client,
-            &self.modem_checks_per_subscriber,
-            &self.modem_checks_per_client,
-            &self.forms_per_client,
-        ] {
-            limiter.retain_recent();
-            limiter.shrink_to_fit();
+        if let Counters::Local(local) = &self.counters {
+            for (_, limiter) in &local.budgets {
+                limiter.retain_recent();
+                limiter.shrink_to_fit();
+            }
         }
     }
 
     /// Sweeps every minute, for as long as the server runs.
     pub async fn sweep_forever(self: std::sync::Arc<Self>) {
+        if matches!(self.counters, Counters::Shared(_)) {
+            return;
+        }
         let mut every = tokio::time::interval(SWEEP_EVERY);
         loop {
             every.tick().await;
@@ -131,44 +270,43 @@ impl Limits {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn one_code_a_minute_three_per_number_ten_per_client() {
+    #[tokio::test]
+    async fn one_code_a_minute_three_per_number_ten_per_client() {
         let limits = Limits::new(Duration::from_secs(60));
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"));
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"), "the first failed: nothing was sent");
-        limits.code_sent(CodeFor::SignIn, "255754000001");
-        assert!(limits.code_request(CodeFor::Cpm, "255754000001", "1.1.1.1"), "another purpose");
-        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1"), "a second code within the minute");
-        assert!(limits.code_request(CodeFor::SignIn, "255754000002", "1.1.1.1"), "another number");
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap());
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap(), "the first failed: nothing was sent");
+        limits.code_sent(CodeFor::SignIn, "255754000001").await;
+        assert!(limits.code_request(CodeFor::Cpm, "255754000001", "1.1.1.1").await.unwrap(), "another purpose");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap(), "a second code within the minute");
+        assert!(limits.code_request(CodeFor::SignIn, "255754000002", "1.1.1.1").await.unwrap(), "another number");
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..10 {
-            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2"));
+            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2").await.unwrap());
         }
-        assert!(!limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2"), "the client's budget");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2").await.unwrap(), "the client's budget");
     }
 
-    #[test]
-    fn code_checks_have_a_budget_per_client_across_numbers() {
+    #[tokio::test]
+    async fn code_checks_have_a_budget_per_client_across_numbers() {
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..30 {
-            assert!(limits.code_check(&format!("25575400{n:04}"), "3.3.3.3"));
+            assert!(limits.code_check(&format!("25575400{n:04}"), "3.3.3.3").await.unwrap());
         }
-        assert!(!limits.code_check("255754009999", "3.3.3.3"), "one client guessing across many numbers");
-        assert!(limits.code_check("255754009999", "4.4.4.4"), "another client");
+        assert!(!limits.code_check("255754009999", "3.3.3.3").await.unwrap(), "one client guessing across many numbers");
+        assert!(limits.code_check("255754009999", "4.4.4.4").await.unwrap(), "another client");
     }
 
-    #[test]
-    fn the_sweep_never_gives_a_limited_number_its_budget_back() {
+    #[tokio::test]
+    async fn the_sweep_never_gives_a_limited_number_its_budget_back() {
         let limits = Limits::new(Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5"));
+            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5").await.unwrap());
         }
         limits.sweep();
-        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6"), "still out of its budget");
+        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6").await.unwrap(), "still out of its budget");
     }
 }

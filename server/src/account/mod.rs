@@ -10,7 +10,8 @@
 //!   module per part of the self-service area.
 //! - `msisdn`: phone numbers and codes parsed once.
 //! - `session`: the sessions (subscriber, CPM) and their cookies;
-//!   `session_store`: where they live (SQLite in `DATA_DIR`).
+//!   `session_store`: where they live (SQLite in `DATA_DIR`), or
+//!   `session_redis` (Redis, shared by every instance, with `REDIS_URL`).
 //! - `limits`: throttles on code requests and checks.
 //! - `operator`: the digital-service API client.
 //! - `return_to`: where a form may send the browser back to.
@@ -35,6 +36,7 @@ pub mod msisdn;
 pub mod operator;
 mod return_to;
 pub mod session;
+pub mod session_redis;
 pub mod session_store;
 mod sign_in;
 mod subscriber;

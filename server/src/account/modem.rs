@@ -51,7 +51,7 @@ pub(super) async fn check(
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
-    if !state.limits.modem_check(&session.msisdn, &client) {
+    if !state.limits.modem_check(&session.msisdn, &client).await? {
         return Err(AccountError::too_many());
     }
     let pair = alternative_of(&state, &modem).await?;
@@ -71,11 +71,11 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, &client)?;
+    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, &client).await?;
     let pair = alternative_of(&state, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
     state.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(CodeFor::ModemSignIn, modem.as_str());
+    state.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
     let mut answer = shown(&pair);
     answer["modems"] = false.into();
     answer["otps"] = true.into();
@@ -91,7 +91,7 @@ pub(super) async fn validate_otp(
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<Reply, AccountError> {
     let mut session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &form, &client)?;
+    let (modem, code) = checked_code(&state, &form, &client).await?;
     let token = state
         .operator
         .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
@@ -114,10 +114,10 @@ pub(super) async fn registration_request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, &client)?;
+    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, &client).await?;
     match state.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
-            state.limits.code_sent(CodeFor::ModemRegistration, modem.as_str());
+            state.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
             Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
                 .with_notice(Notice::key(NoticeKind::Warning, "modemCodeSent")))
         }
@@ -142,7 +142,7 @@ pub(super) async fn register(
     Submitted(form): Submitted<RegistrationForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, &client)?;
+    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, &client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst"))?;
     match state.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {

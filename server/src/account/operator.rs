@@ -154,6 +154,23 @@ impl OperatorClient {
         credential: Credential<'_>,
         body: Option<Value>,
     ) -> Result<T, OperatorError> {
+        crate::monitoring::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
+            Ok(_) => "ok",
+            Err(OperatorError::Unauthorized) => "unauthorized",
+            Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",
+            Err(OperatorError::Refused { .. }) => "error",
+            Err(OperatorError::Unavailable(_)) => "unavailable",
+        })
+        .await
+    }
+
+    async fn call_once<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        credential: Credential<'_>,
+        body: Option<Value>,
+    ) -> Result<T, OperatorError> {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         request = match credential {
             Credential::None => request,

@@ -75,11 +75,19 @@ impl Sessions {
     /// The live session the jar points at, if any. A store that fails signs
     /// the visitor out for this request rather than failing the page.
     pub async fn load(&self, jar: &PrivateCookieJar, kind: Kind) -> Option<Session> {
-        let id = self.id(jar, kind)?;
-        self.store.get(&id, kind).await.unwrap_or_else(|error| {
+        self.find(jar, kind).await.unwrap_or_else(|error| {
             tracing::error!(%error, "session store unavailable; treated as signed out");
             None
         })
+    }
+
+    /// The same for an endpoint that acts for the session (a purchase):
+    /// a store that fails is an error (503), not a signed-out visitor.
+    pub async fn find(&self, jar: &PrivateCookieJar, kind: Kind) -> Result<Option<Session>, StoreError> {
+        match self.id(jar, kind) {
+            Some(id) => self.store.get(&id, kind).await,
+            None => Ok(None),
+        }
     }
 
     /// Signs in: a session under a new id, the one the jar held (if any) ended.

@@ -1,5 +1,6 @@
 //! Where sessions live: the [`SessionStore`] trait and its embedded
-//! implementation, one SQLite file (`DATA_DIR/sessions.sqlite3`). A session
+//! implementation, one SQLite file (`DATA_DIR/sessions.sqlite3`); with
+//! `REDIS_URL`, `session_redis` instead. A session
 //! is a row the server can delete, so logout and the lifetimes end it for
 //! good, whatever copies of the cookie exist. Rows are keyed by the SHA-256
 //! of the id, so a copy of the database opens no session. The lifetimes are
@@ -77,6 +78,8 @@ pub enum StoreError {
     Random(#[from] getrandom::Error),
     #[error("session store task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
+    #[error("session store (Redis): {0}")]
+    Redis(#[from] redis::RedisError),
 }
 
 /// A place for sessions, shared by every server behind one address when the
@@ -118,7 +121,7 @@ fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
-fn kind_name(kind: Kind) -> &'static str {
+pub(super) fn kind_name(kind: Kind) -> &'static str {
     match kind {
         Kind::Subscriber => "subscriber",
         Kind::Cpm => "cpm",

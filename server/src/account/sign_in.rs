@@ -33,10 +33,10 @@ pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
 
 /// The number and code of a code check, within the number's and the
 /// client's check budgets.
-pub(super) fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> Result<(Msisdn, OtpCode), AccountError> {
+pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
     let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
-    if !state.limits.code_check(msisdn.as_str(), client) {
+    if !state.limits.code_check(msisdn.as_str(), client).await? {
         return Err(AccountError::too_many());
     }
     Ok((msisdn, code))
@@ -46,9 +46,9 @@ pub(super) fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> R
 /// The budgets are the same whether or not the number is a subscriber, and
 /// come before the operator is asked, so a refusal tells nobody who is a
 /// customer.
-pub(super) fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: &str) -> Result<Msisdn, AccountError> {
+pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: &str) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
-    if !state.limits.code_request(purpose, msisdn.as_str(), client) {
+    if !state.limits.code_request(purpose, msisdn.as_str(), client).await? {
         return Err(AccountError::too_many());
     }
     Ok(msisdn)
@@ -71,9 +71,9 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client)?;
+    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client).await?;
     let message = state.operator.request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(CodeFor::SignIn, msisdn.as_str());
+    state.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     let step = serde_urlencoded::to_string([("step", "code"), ("msisdn", form.msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
@@ -88,7 +88,7 @@ pub(super) async fn validate_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, &client)?;
+    let (msisdn, code) = checked_code(&state, &form, &client).await?;
     let token = state
         .operator
         .validate_otp(&msisdn, &code)

@@ -59,7 +59,7 @@ pub async fn page_subscriber(state: &AppState, session: &Session, jar: PrivateCo
 /// when the visitor had one that ended (logout elsewhere, lifetimes, the
 /// operator), "Please log in first" when they never had one.
 pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, AccountError> {
-    if let Some(session) = state.sessions.load(jar, Kind::Subscriber).await {
+    if let Some(session) = state.sessions.find(jar, Kind::Subscriber).await? {
         return Ok(session);
     }
     let had_one = jar.get(cookie_name(Kind::Subscriber, state.config.is_https())).is_some();

@@ -161,6 +161,20 @@ impl Inner {
             .unwrap_or(Err(ContentError::Timeout(timeout)));
         let now = Instant::now();
         let previous = self.entries.get(key);
+        let model = key.0.model().to_owned();
+        let outcome = match &result {
+            Ok(Some(_)) => "ok",
+            Ok(None) => "missing",
+            Err(ContentError::Timeout(_)) => "timeout",
+            Err(ContentError::Malformed(_)) => "malformed",
+            Err(ContentError::Upstream(_)) => "error",
+        };
+        metrics::counter!("content_fetches_total", "model" => model.clone(), "outcome" => outcome).increment(1);
+        let stale_secs = match (&result, &previous) {
+            (Err(_), Some(previous)) => now.saturating_duration_since(previous.fetched).as_secs_f64(),
+            _ => 0.0,
+        };
+        metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
         match result {
             Ok(raw) => {
                 let parsed = raw.map(|raw| parse_answer(&key.0, raw));

@@ -11,9 +11,11 @@
 //!   stale-while-revalidate, stale-if-error; single flight), holding parsed
 //!   content.
 //! - [`Content`]: what handlers use: the cache plus the locale fallback.
-//! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed.
+//! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed;
+//!   `broadcast`: the same on every other instance (Redis pub/sub).
 //! - [`check`]: the model a CMS must hold, and a check of a CMS against it.
 
+mod broadcast;
 mod cache;
 pub mod check;
 mod embedded;
@@ -35,6 +37,7 @@ pub use embedded::EmbeddedContent;
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
+pub use broadcast::Broadcast;
 pub use webhook::router;
 
 #[derive(Debug, Clone, thiserror::Error)]

@@ -245,6 +245,17 @@ impl StrapiClient {
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
+        crate::monitoring::time_upstream("cms", self.get_once(path, params), |result| match result {
+            Ok(Answer::Found(_)) => "ok",
+            Ok(Answer::Missing) => "missing",
+            Ok(Answer::Refused(_)) => "refused",
+            Err(ContentError::Timeout(_)) => "timeout",
+            Err(_) => "error",
+        })
+        .await
+    }
+
+    async fn get_once(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
         let _turn = self.in_flight.acquire().await.map_err(|e| ContentError::Upstream(e.to_string()))?;
         let send = || {
             let request = self.http.get(format!("{}{path}", self.settings.base_url)).query(params);

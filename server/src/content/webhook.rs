@@ -1,15 +1,16 @@
 //! `POST /api/cms/webhook`: Strapi's webhook after an entry or a file
 //! changes. With the shared secret (`Authorization: Bearer <CMS_WEBHOOK_SECRET>`,
 //! set as a header of the webhook in Strapi), the affected content entries
-//! and the pages built from them are dropped at once; the next visitor gets
-//! fresh ones.
+//! and the pages built from them are dropped at once ([`invalidate`]); the
+//! next visitor gets fresh ones. With `REDIS_URL` every other instance is
+//! told too (`broadcast`).
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::post;
 use axum::Router;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use contract::Lang;
 use subtle::ConstantTimeEq;
 
@@ -49,8 +50,43 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         Ok(event) => event,
         Err(error) => return (StatusCode::BAD_REQUEST, format!("not a Strapi webhook body: {error}")).into_response(),
     };
-    let model = event.model.as_deref().filter(|_| !event.event.starts_with("media."));
-    let locale = event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(Lang::parse);
+    let change = Change {
+        model: event.model.clone().filter(|_| !event.event.starts_with("media.")),
+        locale: event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(|l| Lang::parse(l).code().to_owned()),
+    };
+    let dropped = invalidate(&state, &change, "webhook");
+    let shared = match &state.broadcast {
+        Some(broadcast) => broadcast.publish(&change).await,
+        None => false,
+    };
+    tracing::info!(event = %event.event, model = change.model.as_deref().unwrap_or("*"), dropped, shared, "content invalidated by webhook");
+    Json(serde_json::json!({ "dropped": dropped })).into_response()
+}
+
+/// What changed in the CMS: one model (or every one), in one language (or
+/// both). What the webhook received, and what it tells the other instances.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    pub model: Option<String>,
+    /// A language code (`en`, `sw`).
+    pub locale: Option<String>,
+}
+
+impl Change {
+    /// Everything may have changed (a message missed).
+    pub fn everything() -> Change {
+        Change::default()
+    }
+}
+
+/// Drops the content entries `change` names, the pages built from them
+/// (the content generation moves, so the fast path follows) and asks for
+/// another pre-render pass; returns how many entries were dropped. The one
+/// invalidation, whether the webhook came here or to another instance
+/// (`broadcast`); `source` is for the metrics.
+pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
+    let locale = change.locale.as_deref().map(Lang::parse);
+    let model = change.model.as_deref();
     let versions = state.content.cache().invalidate(|(query, lang)| {
         locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
     });
@@ -59,8 +95,8 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
     if dropped > 0 {
         state.prerender.again();
     }
-    tracing::info!(event = %event.event, model = model.unwrap_or("*"), dropped, "content invalidated by webhook");
-    Json(serde_json::json!({ "dropped": dropped })).into_response()
+    metrics::counter!("content_invalidations_total", "source" => source).increment(1);
+    dropped
 }
 
 /// Strapi names models in the singular (`news-update`); collections are read

@@ -58,6 +58,8 @@ pub enum FormError {
     Unreadable(StatusCode),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Unavailable(#[from] crate::account::limits::Unavailable),
 }
 
 impl FormError {
@@ -76,8 +78,8 @@ impl FormError {
                 "The form could not be read. Please check it and try again",
                 "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
             ),
-            FormError::Store(error) => {
-                tracing::error!(%error, "a form could not be kept");
+            FormError::Store(_) | FormError::Unavailable(_) => {
+                tracing::error!(error = %self, "a form could not be kept");
                 whole(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "Your form could not be saved just now. Please try again in a moment",

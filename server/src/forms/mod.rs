@@ -95,14 +95,16 @@ pub struct Forms {
 }
 
 impl Forms {
-    pub fn open(config: &crate::Config, routes: &RouteTable) -> Result<Forms, crate::AppError> {
+    /// `redis`: where the outbox takes its lease on each entry, so that of
+    /// the instances sharing one `DATA_DIR` one delivers each submission.
+    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::shared::Redis>) -> Result<Forms, crate::AppError> {
         let failed = |error: &dyn std::fmt::Display| crate::AppError::Config(error.to_string());
         let store = FormStore::open(&config.data_dir).map_err(|e| failed(&e))?;
         let outbox = match &config.cms_url {
             Some(base) => {
                 let token = config.cms_token.as_ref().map(|t| t.expose().to_owned());
                 let first_wait = std::time::Duration::from_millis(config.forms_retry_ms.max(1));
-                Some(outbox::Outbox::new(store.clone(), base, token, first_wait).map_err(|e| failed(&e))?)
+                Some(outbox::Outbox::new(store.clone(), base, token, first_wait, redis).map_err(|e| failed(&e))?)
             }
             None => None,
         };
@@ -187,14 +189,17 @@ async fn submit(
         Ok(parsed) => parsed,
         Err(problems) => return back(FormError::Invalid(problems)).await,
     };
-    if !state.limits.form_submission(kind.name(), client) {
-        return back(FormError::TooMany).await;
+    match state.limits.form_submission(kind.name(), client).await {
+        Ok(true) => {}
+        Ok(false) => return back(FormError::TooMany).await,
+        Err(error) => return back(FormError::Unavailable(error)).await,
     }
     let outbox = state.forms.outbox.as_ref();
     let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
     match state.forms.store.keep(new).await {
         Ok(Kept::New(reference)) => {
             tracing::info!(form = kind.name(), %reference, "form received");
+            metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);
             if let Some(outbox) = outbox {
                 outbox.wake();
             }

@@ -8,6 +8,13 @@
 //! A CMS that already has the reference (it is unique there: a crash came
 //! between its 2xx and our record of it) counts as delivered. Each failure
 //! is logged with the backlog; `/healthz?detail` shows it too.
+//!
+//! Instances sharing one `DATA_DIR` each run this worker: with `REDIS_URL`,
+//! each takes a lease on an entry (`SET … NX PX`) before sending it, so one
+//! of them delivers each submission. The lease is kept after a delivery
+//! (the entry is marked delivered by then) and given back after a failure,
+//! so that whoever is due next tries again. Without Redis, one instance
+//! per `DATA_DIR` is assumed.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,7 +42,14 @@ pub struct Outbox {
     token: Option<String>,
     first_wait: Duration,
     wake: Arc<Notify>,
+    /// Where leases are taken, when instances share the store.
+    leases: Option<crate::shared::Redis>,
 }
+
+/// How long a lease on an entry lasts: longer than one delivery (an upload
+/// and a post, 30 s each at most), short enough that an instance killed
+/// while sending holds nothing for long.
+const LEASE: Duration = Duration::from_secs(120);
 
 #[derive(Debug, thiserror::Error)]
 enum DeliveryError {
@@ -48,9 +62,15 @@ enum DeliveryError {
 }
 
 impl Outbox {
-    pub fn new(store: FormStore, base: &str, token: Option<String>, first_wait: Duration) -> Result<Outbox, reqwest::Error> {
+    pub fn new(
+        store: FormStore,
+        base: &str,
+        token: Option<String>,
+        first_wait: Duration,
+        leases: Option<crate::shared::Redis>,
+    ) -> Result<Outbox, reqwest::Error> {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).user_agent(concat!("site/", env!("CARGO_PKG_VERSION"))).build()?;
-        Ok(Outbox { store, http, base: base.trim_end_matches('/').to_owned(), token, first_wait, wake: Arc::default() })
+        Ok(Outbox { store, http, base: base.trim_end_matches('/').to_owned(), token, first_wait, wake: Arc::default(), leases })
     }
 
     /// A new entry is waiting: send it now rather than at the next look.
@@ -93,6 +113,9 @@ impl Outbox {
         };
         for entry in due {
             let (id, reference, attempt) = (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
+            if !self.lease(&reference).await {
+                continue;
+            }
             match self.deliver(&entry).await {
                 Ok(()) => match self.store.delivered(id).await {
                     Ok(()) => tracing::info!(%reference, attempt, "form delivered to the CMS"),
@@ -106,8 +129,41 @@ impl Outbox {
                     if let Err(error) = recorded {
                         tracing::error!(%reference, %error, "outbox not updated");
                     }
+                    self.release(&reference).await;
                 }
             }
+        }
+    }
+
+    fn lease_key(reference: &str) -> String {
+        format!("{}outbox:lease:{reference}", crate::shared::PREFIX)
+    }
+
+    /// Whether this instance may send `reference` now: always without
+    /// Redis; with it, if no other instance holds its lease. Redis down:
+    /// not now (the entry waits, it is not lost).
+    async fn lease(&self, reference: &str) -> bool {
+        let Some(redis) = &self.leases else { return true };
+        let take = redis
+            .query::<Option<String>>(
+                redis::cmd("SET").arg(Self::lease_key(reference)).arg(redis.instance()).arg("NX").arg("PX").arg(LEASE.as_millis() as u64),
+            )
+            .await;
+        match take {
+            Ok(taken) => taken.is_some(),
+            Err(error) => {
+                tracing::warn!(%reference, %error, "no outbox lease (Redis unavailable); delivery waits");
+                false
+            }
+        }
+    }
+
+    /// Gives the lease back after a failed delivery.
+    async fn release(&self, reference: &str) {
+        if let Some(redis) = &self.leases
+            && let Err(error) = redis.query::<i64>(redis::cmd("DEL").arg(Self::lease_key(reference))).await
+        {
+            tracing::debug!(%reference, %error, "outbox lease not given back; it expires");
         }
     }
 
@@ -186,7 +242,7 @@ mod tests {
     #[test]
     fn waits_double_up_to_an_hour() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5)).unwrap();
+        let outbox = Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5), None).unwrap();
         let waits: Vec<u64> = (1..=12).map(|n| outbox.wait_after(n).as_secs()).collect();
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]);
         assert_eq!(outbox.base, "http://cms");

@@ -177,12 +177,25 @@ impl PageCache {
         render: impl Future<Output = Result<CachedPage, E>>,
     ) -> Result<Arc<CachedPage>, E> {
         let Some(pages) = self.pages.as_ref().filter(|_| key.len() <= MAX_KEY) else {
+            metrics::counter!("page_cache_lookups_total", "result" => "miss").increment(1);
             return render.await.map(Arc::new);
         };
-        pages
-            .try_get_with(key, async { render.await.map(Arc::new) })
+        let missed = std::sync::atomic::AtomicBool::new(false);
+        let page = pages
+            .try_get_with(key, async {
+                missed.store(true, std::sync::atomic::Ordering::Relaxed);
+                render.await.map(Arc::new)
+            })
             .await
-            .map_err(|error| (*error).clone())
+            .map_err(|error| (*error).clone());
+        let result = if missed.into_inner() { "miss" } else { "hit" };
+        metrics::counter!("page_cache_lookups_total", "result" => result).increment(1);
+        page
+    }
+
+    /// Bytes held (`/metrics`).
+    pub fn bytes(&self) -> u64 {
+        self.pages.as_ref().map_or(0, moka::future::Cache::weighted_size)
     }
 
     /// Drops every page built from one of `versions`.

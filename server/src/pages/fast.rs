@@ -88,6 +88,7 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     if let Some(entry) = kept.get(&key) {
         if entry.generation == generation {
             state.fast.hits.fetch_add(1, Ordering::Relaxed);
+            metrics::counter!("page_fast_hits_total").increment(1);
             let mut response = Response::new(Body::from(entry.body.clone()));
             *response.status_mut() = entry.status;
             *response.headers_mut() = entry.headers.clone();

@@ -302,6 +302,18 @@ async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageDat
 }
 
 async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
+    let started = std::time::Instant::now();
+    let page = render_page(state, url, data, versions).await;
+    let outcome = match &page {
+        Ok(_) => "ok",
+        Err(RenderError::Overloaded | RenderError::QueueTimeout(_)) => "shed",
+        Err(_) => "error",
+    };
+    metrics::histogram!("render_duration_seconds", "outcome" => outcome).record(started.elapsed().as_secs_f64());
+    page
+}
+
+async fn render_page(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
     let assets = state.assets.for_page(&data.route.page);
     let request = RenderRequest { url, data, assets };
     let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {

@@ -1,0 +1,281 @@
+//! Several instances sharing one Redis (`REDIS_URL`), each a real server on
+//! its own port, against a real `redis-server` on a random loopback port:
+//! the budgets, the sessions and the content invalidation are shared, and
+//! Redis going away costs pages nothing and sign-in a clear 503 until it is
+//! back. Also `/readyz`, `/metrics` and the drain on shutdown.
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+use crate::account::{Replay, Visitor};
+use crate::fake_cms::{FakeCms, Shape};
+use crate::helpers::{RedisServer, TestApp, shared_session_key, slow_bundle, spawn_app_with};
+
+const AMINA: &str = "0754000001";
+const JUMA: &str = "0754000002";
+const NEEMA: &str = "0754000003";
+
+/// An instance using `redis`, with the key every instance shares.
+async fn instance(redis: &RedisServer, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let url = redis.url();
+    spawn_app_with(move |config| {
+        config.redis_url = Some(url.parse().unwrap());
+        config.session_key = Some(shared_session_key());
+        configure(config);
+    })
+    .await
+}
+
+async fn request_code(app: &TestApp, number: &str, lang: &str) -> (StatusCode, Value) {
+    let response = app
+        .client
+        .post(app.url("/api/auth/request-otp"))
+        .header("sec-fetch-site", "same-origin")
+        .header("x-site-lang", lang)
+        .json(&json!({ "msisdn": number }))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// The 4th code request for one number within 10 minutes is 429 whichever
+/// instance answers (in-process counters would allow 3 per instance).
+#[tokio::test]
+async fn the_code_budget_of_a_number_is_shared_by_every_instance() {
+    let Some(redis) = RedisServer::start().await else { return };
+    // No resend wait, so that only the budget of 3 per 10 minutes counts.
+    let a = instance(&redis, |c| c.otp_resend_secs = 0).await;
+    let b = instance(&redis, |c| c.otp_resend_secs = 0).await;
+    for (n, app) in [&a, &b, &a].into_iter().enumerate() {
+        let (status, body) = request_code(app, JUMA, "en").await;
+        assert_eq!(status, StatusCode::OK, "request {}: {body}", n + 1);
+    }
+    let (status, body) = request_code(&b, JUMA, "sw").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(body["notice"]["key"], "rateLimited");
+    assert_eq!(request_code(&a, JUMA, "en").await.0, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(request_code(&b, AMINA, "en").await.0, StatusCode::OK, "another number has its own budget");
+}
+
+/// The resend rule too: a code sent through one instance makes the next
+/// request for the same number wait on every other.
+#[tokio::test]
+async fn the_resend_wait_holds_across_instances() {
+    let Some(redis) = RedisServer::start().await else { return };
+    let a = instance(&redis, |_| {}).await;
+    let b = instance(&redis, |_| {}).await;
+    assert_eq!(request_code(&a, AMINA, "en").await.0, StatusCode::OK);
+    assert_eq!(request_code(&b, AMINA, "en").await.0, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// A session signed in on one instance works on another, and logout on
+/// that other ends it on the first: a kept copy of the cookie is dead
+/// everywhere.
+#[tokio::test]
+async fn logout_on_one_instance_ends_the_session_on_every_other() {
+    let Some(redis) = RedisServer::start().await else { return };
+    let a = instance(&redis, |_| {}).await;
+    let operator = a.url("/sandbox/digital/");
+    let b = instance(&redis, move |c| c.digital_api_url = Some(operator)).await;
+    let (_, cookie) = Visitor::new(&a).sign_in_keeping_cookie(AMINA).await;
+    assert_eq!(Replay::new(&b, &cookie).account().await, StatusCode::OK, "signed in on A, served by B");
+    let logout = b
+        .client
+        .post(b.url("/api/auth/logout"))
+        .header("cookie", &cookie)
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), StatusCode::OK);
+    let copy = Replay::new(&a, &cookie);
+    assert_eq!(copy.account().await, StatusCode::UNAUTHORIZED, "logged out on B, refused on A");
+    assert_eq!(copy.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED);
+}
+
+/// What a page at `path` of `app` says now, from the fast path or not.
+async fn page(app: &TestApp, path: &str) -> String {
+    let response = app.get(path).await;
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    response.text().await.unwrap()
+}
+
+/// A webhook received by one instance refreshes the page on the others
+/// within a second (pub/sub), and a change they missed is caught up from
+/// the version key.
+#[tokio::test]
+async fn a_webhook_to_one_instance_refreshes_every_instance_within_a_second() {
+    let Some(redis) = RedisServer::start().await else { return };
+    let cms = FakeCms::start(Shape::V4).await;
+    cms.put_page("voice", "en", "Before", "Body");
+    let configure = |cms: &FakeCms| {
+        let url = cms.url.clone();
+        move |c: &mut server::Config| {
+            c.cms_url = Some(url);
+            c.cms_webhook_secret = Some("hook-secret".parse().unwrap());
+            c.content_ttl_secs = 3600;
+        }
+    };
+    let a = instance(&redis, configure(&cms)).await;
+    let b = instance(&redis, configure(&cms)).await;
+    let c = instance(&redis, configure(&cms)).await;
+    for app in [&a, &b, &c] {
+        for _ in 0..2 {
+            assert!(page(app, "/voice-sms").await.contains("Before"));
+        }
+    }
+    cms.put_page("voice", "en", "After", "Body");
+    assert!(page(&b, "/voice-sms").await.contains("Before"), "kept until told");
+
+    let event = json!({ "event": "entry.update", "model": "voice", "entry": { "id": 1, "locale": "en" } });
+    let sent = Instant::now();
+    let accepted = a.client.post(a.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    assert_eq!(accepted.status(), StatusCode::OK);
+    assert!(page(&a, "/voice-sms").await.contains("After"));
+    // Every request asked from a second after the webhook on gets the new
+    // page (the render it may then need is not the invalidation's delay).
+    for app in [&b, &c] {
+        loop {
+            let asked = sent.elapsed();
+            if page(app, "/voice-sms").await.contains("After") {
+                break;
+            }
+            assert!(asked < Duration::from_secs(1), "not refreshed within 1 s");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    // A change whose message was missed: only the version key moved.
+    cms.put_page("voice", "en", "Missed", "Body");
+    let bumped = std::process::Command::new("redis-cli").args(["-p", &redis.port.to_string(), "INCR", "site:content:version"]).output();
+    if bumped.is_ok_and(|output| output.status.success()) {
+        let moved = Instant::now();
+        while !page(&c, "/voice-sms").await.contains("Missed") {
+            assert!(moved.elapsed() < Duration::from_secs(3), "not caught up from the version key");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// Redis stops: pages keep coming from the local caches; sign-in and
+/// purchases answer 503 with a message in the visitor's language instead
+/// of going unlimited or signing the visitor out; `/readyz` says why. Redis
+/// back: sign-in works again by itself.
+#[tokio::test]
+async fn without_redis_pages_serve_sign_in_is_503_and_both_recover() {
+    let Some(mut redis) = RedisServer::start().await else { return };
+    let app = instance(&redis, |_| {}).await;
+    let visitor = Visitor::new(&app);
+    let (_, cookie) = visitor.sign_in_keeping_cookie(AMINA).await;
+    for path in ["/", "/voice-sms", "/sw"] {
+        page(&app, path).await;
+    }
+    assert_eq!(app.get("/readyz").await.status(), StatusCode::OK);
+
+    redis.stop();
+    let started = Instant::now();
+    for path in ["/", "/voice-sms", "/sw", "/sw/voice-sms"] {
+        page(&app, path).await;
+    }
+    let (status, body) = request_code(&app, JUMA, "sw").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["notice"]["key"], "serviceUnavailable");
+    assert_eq!(Replay::new(&app, &cookie).buy(json!({ "recipient": "self" })).await, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(started.elapsed() < Duration::from_secs(8), "each answered within Redis's time limit: {:?}", started.elapsed());
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(ready.json::<Value>().await.unwrap()["failing"]["redis"].is_string());
+
+    redis.resume().await;
+    let back = Instant::now();
+    loop {
+        let (status, _) = request_code(&app, JUMA, "en").await;
+        if status == StatusCode::OK {
+            break;
+        }
+        assert!(back.elapsed() < Duration::from_secs(10), "sign-in did not recover: {status}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(app.get("/readyz").await.status(), StatusCode::OK);
+    // Redis came back empty: the session is gone, a new sign-in works (a
+    // number the sandbox sent no code to within its resend time).
+    assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::UNAUTHORIZED);
+    Visitor::new(&app).sign_in_keeping_cookie(NEEMA).await;
+}
+
+/// `GET /metrics` on the private listener, in Prometheus text format; the
+/// public listener has no such address.
+#[tokio::test]
+async fn metrics_are_served_on_their_own_listener() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let app = spawn_app_with(move |c| c.metrics_addr = format!("127.0.0.1:{port}")).await;
+    page(&app, "/voice-sms").await;
+    page(&app, "/voice-sms").await;
+    assert_eq!(request_code(&app, "0754", "en").await.0, StatusCode::BAD_REQUEST);
+    let metrics = app.client.get(format!("http://127.0.0.1:{port}/metrics")).send().await.unwrap();
+    assert_eq!(metrics.status(), StatusCode::OK);
+    assert!(metrics.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let text = metrics.text().await.unwrap();
+    for expected in [
+        r#"http_requests_total{kind="page",status="200"}"#,
+        r#"http_request_duration_seconds_bucket{kind="page",status="200",le="0.005"}"#,
+        "render_duration_seconds_bucket",
+        "render_queue_depth",
+        r#"page_cache_lookups_total{result="miss"}"#,
+        "page_cache_bytes",
+        r#"otp_requests_total{purpose="sign-in",outcome="refused"}"#,
+        "# TYPE http_request_duration_seconds histogram",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+    assert_eq!(app.get("/metrics").await.status(), StatusCode::NOT_FOUND, "not on the public listener");
+}
+
+/// Shutdown: `/readyz` turns 503 at once while pages are still served for
+/// `DRAIN_DELAY_SECS`; then no new connection is taken, a render under way
+/// still gets its page, and the server stops within `SHUTDOWN_GRACE_SECS`.
+#[tokio::test]
+async fn on_shutdown_the_server_is_not_ready_and_finishes_what_it_started() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut config = server::Config::defaults();
+    config.site_url = address.clone();
+    config.data_dir = data_dir.path().to_owned();
+    config.render_workers = Some(1);
+    config.prerender = false;
+    config.metrics_addr = "off".into();
+    config.shutdown_grace_secs = 5;
+    config.drain_delay_secs = 1;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(server::run(listener, config, slow_bundle(1500), Some(site::sandbox()), async {
+        let _ = stopped.await;
+    }));
+    let client = reqwest::Client::new();
+    while client.get(format!("{address}/healthz")).send().await.is_err() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(client.get(format!("{address}/readyz")).send().await.unwrap().status(), StatusCode::OK);
+    let _ = stop.send(());
+    let signalled = Instant::now();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let ready = client.get(format!("{address}/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(ready.text().await.unwrap().contains("draining"));
+    // A render that starts during the delay and ends after the listener closed.
+    let slow = tokio::spawn({
+        let (client, address) = (client.clone(), address.clone());
+        async move { client.get(format!("{address}/voice-sms")).send().await.map(|r| r.status()) }
+    });
+    assert_eq!(slow.await.unwrap().unwrap(), StatusCode::OK, "the render under way finished");
+    tokio::time::timeout(Duration::from_secs(5), server).await.expect("stopped within the grace").unwrap().unwrap();
+    assert!(signalled.elapsed() < Duration::from_secs(5));
+    assert!(client.get(format!("{address}/healthz")).send().await.is_err(), "no new connection is taken");
+}
