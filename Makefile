@@ -6,7 +6,7 @@ APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps run build release test test-rust test-app test-e2e bench clean
+.PHONY: deps run build release test test-rust test-app test-e2e bench bench-scale clean
 
 ## Install system and npm packages if missing.
 deps: app/node_modules/.package-lock.json
@@ -47,6 +47,10 @@ test-e2e:
 ## Load benchmark on loopback (release build); prints ratios against baselines.
 bench: deps release
 	./bench/run.sh
+
+## Three instances behind nginx on Redis against one (release build).
+bench-scale: deps release
+	./bench/scale.sh
 
 clean:
 	cargo clean
