@@ -24,6 +24,8 @@ const PAGES = [
   "/fraudster",
   "/vodacom-business/community",
   "/foundation/apply",
+  "/search?q=mpesa",
+  "/customer-service",
   "/no-such-page",
 ];
 

@@ -1,3 +1,4 @@
+import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
@@ -20,7 +21,7 @@ export default function BusinessItemPage({ data }: PageProps) {
       <h1>{service.title}</h1>
       <ItemImage image={service.image} />
       {service.summary && <p className="lead">{service.summary}</p>}
-      {service.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: service.body }} />}
+      {service.body && <ContentHtml className="article-body" html={service.body} />}
       <p className="actions">
         <LocalLink to="/vodacom-business/community" className="button">
           {t("business.talkToSales")}

@@ -1,3 +1,4 @@
+import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
@@ -41,7 +42,7 @@ export default function DeviceItemPage({ data }: PageProps) {
           </table>
         </section>
       )}
-      {device.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: device.body }} />}
+      {device.body && <ContentHtml className="article-body" html={device.body} />}
       <p className="actions">
         <LocalLink to="/device-ordering" className="button">
           {t("devices.order")}

@@ -1,3 +1,4 @@
+import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
@@ -28,7 +29,7 @@ export default function FraudsterPage({ data }: PageProps) {
                 <img src={trick.image.url} alt={trick.image.alternativeText ?? ""} width={trick.image.width ?? 320} height={trick.image.height ?? 180} loading="lazy" />
               )}
               {trick.summary && <p className="lead">{trick.summary}</p>}
-              {trick.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: trick.body }} />}
+              {trick.body && <ContentHtml className="article-body" html={trick.body} />}
             </section>
           ))}
         </section>

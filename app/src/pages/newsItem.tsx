@@ -1,3 +1,4 @@
+import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink, useSite } from "../app/site";
@@ -27,7 +28,7 @@ export default function NewsItemPage({ data }: PageProps) {
       )}
       <ItemImage image={item.image} />
       {item.summary && <p className="lead">{item.summary}</p>}
-      {item.body && <div className="article-body" dangerouslySetInnerHTML={{ __html: item.body }} />}
+      {item.body && <ContentHtml className="article-body" html={item.body} />}
       {list?.meta.navigation && listPath && (
         <p>
           <LocalLink to={listPath} className="back-link">

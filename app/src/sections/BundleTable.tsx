@@ -32,9 +32,9 @@ export function BundleTable({ title, bundles }: { title?: string | null; bundles
             {bundles.map((b, index) => (
               <tr key={b.id ?? index}>
                 <th scope="row">{b.name}</th>
-                <td>{formatTzs(b.price)}</td>
-                <td>{b.validity}</td>
-                <td>{b.ussd && <a href={`tel:${encodeURIComponent(b.ussd)}`}>{b.ussd}</a>}</td>
+                <td data-label={t("bundles.price")}>{formatTzs(b.price)}</td>
+                <td data-label={t("bundles.validity")}>{b.validity}</td>
+                <td data-label={t("bundles.dial")}>{b.ussd && <a className="contact contact-ussd" href={`tel:${b.ussd.replace(/#/g, "%23")}`}>{b.ussd}</a>}</td>
               </tr>
             ))}
           </tbody>

@@ -1,3 +1,4 @@
+import { ContactText } from "../content/contacts";
 import type { Media } from "../contract";
 import { LocalLink } from "../app/site";
 
@@ -20,7 +21,7 @@ export function CardGrid({ title, cards }: { title?: string | null; cards: Card[
               <img src={card.image.url} alt={card.image.alternativeText ?? ""} width={card.image.width ?? 96} height={card.image.height ?? 96} loading="lazy" />
             )}
             <h3>{card.title}</h3>
-            {card.text && <p>{card.text}</p>}
+            {card.text && <p><ContactText text={card.text} /></p>}
             {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
           </li>
         ))}

@@ -20,11 +20,11 @@ export function Events({ title, events }: { title?: string | null; events: Event
       {events.map((event, index) => (
         <tr key={event.id ?? index}>
           <th scope="row">{event.title}</th>
-          <td>
+          <td data-label={t("events.date")}>
             <time dateTime={event.date}>{formatDate(event.date, lang)}</time>
           </td>
-          <td>{event.time}</td>
-          <td>{event.location}</td>
+          <td data-label={t("events.time")}>{event.time}</td>
+          <td data-label={t("events.location")}>{event.location}</td>
         </tr>
       ))}
     </DataTable>

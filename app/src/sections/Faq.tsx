@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import { ContactText } from "../content/contacts";
 import { slugify } from "../slug";
 import type { FaqItem } from "../contract";
 
@@ -16,7 +17,7 @@ export function Faq({ title, items }: { title?: string | null; items: FaqItem[] 
         return (
           <details key={item.id ?? index} id={slug || undefined} open={open !== undefined && slug === open}>
             <summary>{item.question}</summary>
-            <p>{item.answer}</p>
+            <p><ContactText text={item.answer} /></p>
           </details>
         );
       })}

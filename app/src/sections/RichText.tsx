@@ -1,3 +1,5 @@
+import { ContentHtml } from "../content/contacts";
+
 export interface RichTextProps {
   title?: string | null;
   /** HTML produced and sanitised by the server from the CMS's rich text. */
@@ -8,7 +10,7 @@ export function RichText({ title, body }: RichTextProps) {
   return (
     <section className="rich-text">
       {title && <h2>{title}</h2>}
-      <div dangerouslySetInnerHTML={{ __html: body }} />
+      <ContentHtml html={body} />
     </section>
   );
 }

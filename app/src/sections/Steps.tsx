@@ -1,3 +1,4 @@
+import { ContactText } from "../content/contacts";
 export interface Step {
   id?: number;
   title: string;
@@ -13,7 +14,7 @@ export function Steps({ title, steps }: { title?: string | null; steps: Step[] }
         {steps.map((step, index) => (
           <li key={step.id ?? index}>
             <h3>{step.title}</h3>
-            {step.text && <p>{step.text}</p>}
+            {step.text && <p><ContactText text={step.text} /></p>}
           </li>
         ))}
       </ol>

@@ -1,4 +1,5 @@
 import { DataTable } from "./DataTable";
+import { ContactText } from "../content/contacts";
 
 export interface TableRow {
   id?: number;
@@ -9,19 +10,25 @@ export interface TableRow {
 export function Table({ title, columns, rows }: { title?: string | null; columns: string[]; rows: TableRow[] }) {
   return (
     <DataTable title={title} columns={columns}>
-      {rows.map((row, rowIndex) => (
-        <tr key={row.id ?? rowIndex}>
-          {row.cells.map((cell, index) =>
-            index === 0 ? (
-              <th key={index} scope="row">
-                {cell}
-              </th>
-            ) : (
-              <td key={index}>{cell}</td>
-            ),
-          )}
-        </tr>
-      ))}
+      {rows.map((row, rowIndex) => {
+        // A row that mentions WhatsApp makes its number a WhatsApp link.
+        const context = row.cells.join(" ");
+        return (
+          <tr key={row.id ?? rowIndex}>
+            {row.cells.map((cell, index) =>
+              index === 0 ? (
+                <th key={index} scope="row">
+                  <ContactText text={cell} context={context} />
+                </th>
+              ) : (
+                <td key={index} data-label={columns[index]}>
+                  <ContactText text={cell} context={context} />
+                </td>
+              ),
+            )}
+          </tr>
+        );
+      })}
     </DataTable>
   );
 }

@@ -19,8 +19,8 @@ export function TariffBands({ title, note, bands }: { title?: string | null; not
       {bands.map((band, index) => (
         <tr key={band.id ?? index}>
           <th scope="row">{t("tariff.range", { min: formatTzs(band.min), max: formatTzs(band.max) })}</th>
-          <td>{formatTzs(band.send)}</td>
-          <td>{formatTzs(band.withdraw)}</td>
+          <td data-label={t("tariff.send")}>{formatTzs(band.send)}</td>
+          <td data-label={t("tariff.withdraw")}>{formatTzs(band.withdraw)}</td>
         </tr>
       ))}
     </DataTable>

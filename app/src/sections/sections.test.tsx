@@ -82,7 +82,7 @@ describe("table sections", () => {
     assert.ok(id, html);
     assert.ok(html.includes(`<table aria-labelledby="${id}">`), html);
     assert.ok(html.includes('<th scope="col">Country</th><th scope="col">Calls</th>'), html);
-    assert.ok(html.includes('<th scope="row">Kenya</th><td>TSh 500/min</td>'), html);
+    assert.ok(html.includes('<th scope="row">Kenya</th><td data-label="Calls">TSh 500/min</td>'), html);
   });
 
   it("writes tariff bands in shillings, in Swahili on Swahili pages", () => {
@@ -93,7 +93,7 @@ describe("table sections", () => {
       "sw",
     );
     assert.ok(html.includes('<th scope="col">Kiasi</th><th scope="col">Ada ya kutuma</th>'), html);
-    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td>TSh 50</td><td>TSh 1,500</td>'), html);
+    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td data-label="Ada ya kutuma">TSh 50</td><td data-label="Ada ya kutoa">TSh 1,500</td>'), html);
     assert.ok(html.includes("Bei zinajumuisha VAT."), html);
   });
 
@@ -101,7 +101,7 @@ describe("table sections", () => {
     const html = render(
       <Sections sections={[{ __component: "sections.events", title: "Calendar", events: [{ id: 1, title: "Annual general meeting", date: "2025-06-26", time: "10:00", location: "Dar es Salaam" }] }]} />,
     );
-    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td><time dateTime="2025-06-26">26 June 2025</time></td><td>10:00</td><td>Dar es Salaam</td>'), html);
+    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td data-label="Date"><time dateTime="2025-06-26">26 June 2025</time></td><td data-label="Time">10:00</td><td data-label="Venue">Dar es Salaam</td>'), html);
   });
 });
 
