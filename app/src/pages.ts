@@ -30,6 +30,7 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   cpm: () => import("./pages/cpm"),
   businessCommunity: () => import("./pages/businessCommunity"),
   foundationApplication: () => import("./pages/foundationApplication"),
+  offline: () => import("./pages/offline"),
   notFound: () => import("./pages/notFound"),
 };
 

@@ -51,7 +51,18 @@ export type PageKind =
   | "cpm"
   | "businessCommunity"
   | "foundationApplication"
+  | "offline"
   | "notFound";
+
+/**
+ * The page kinds that are React islands: their pages load React and hydrate
+ * (login, account, purchase, the modem flow, CPM, the forms). Every other
+ * kind is the server's HTML with the small enhancement script
+ * (`enhance/main.ts`), which loads React only for the login dialog, when it
+ * is opened. `scripts/build.mjs` writes this list into the asset manifest,
+ * from which the server picks each page's scripts.
+ */
+export const interactivePages: readonly PageKind[] = ["account", "cpmLogin", "cpmOtp", "cpm", "businessCommunity", "foundationApplication"];
 
 export interface CollectionList {
   collection: string;
@@ -88,6 +99,8 @@ export interface RouteDef {
   redirect?: Redirect;
   /** Name of the parent route, for the menu tree, breadcrumbs and pass-through content. */
   parent?: string;
+  /** Not in the sitemap (a page reached only through another: the CPM code step, the offline page). */
+  unlisted?: boolean;
   /** The form this page sends (`/api/forms/<form>`); the server sends its posts back here. */
   form?: "business-community" | "foundation-application";
   meta: RouteMeta;
@@ -279,9 +292,11 @@ export const routes: RouteDef[] = [
   route("suppliers", "/suppliers", "content", { content: "suppliers", parent: "help", meta: { navigation: "suppliers" } }),
   route("shareholder-form", "/shareholder-form", "content", { content: "shareholder-form", parent: "help", meta: { navigation: "shareholder-form" } }),
   route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login" } }),
-  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], parent: "cpm-login", meta: { invisible: true } }),
+  route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], unlisted: true, parent: "cpm-login", meta: { invisible: true } }),
   route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true } }),
   route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true } }),
+  // What the service worker shows for a page it does not hold while offline.
+  route("offline", "/offline", "offline", { unlisted: true, meta: { invisible: true } }),
   route("not-found", "/*", "notFound", { meta: { invisible: true } }),
 ];
 

@@ -74,7 +74,7 @@ async fn entries(state: &AppState) -> Vec<Entry> {
             && route.page.is_some()
             && route.page.as_deref() != Some(crate::manifest::NOT_FOUND_PAGE)
             && !route.meta.requires_auth
-            && route.name != "cpm-otp";
+            && !route.unlisted;
         if listed {
             entries.push(Entry { en: route.path.clone(), sw: route.path.clone() });
         }

@@ -239,6 +239,17 @@ const en = {
     text: "This page could not be loaded just now. The rest of the site works; please try again in a moment.",
     retry: "Try again",
   },
+  offline: {
+    title: "You are offline",
+    text: "This page is not saved on this phone, and it cannot be loaded without a connection.",
+    retry: "Try again",
+    saved: "Pages you can read offline",
+    none: "No pages are saved on this phone yet.",
+    staleCopy: "You are offline: this is a copy saved earlier, and it may be out of date.",
+  },
+  navigation: {
+    loaded: "{{title}}, page loaded",
+  },
   notFound: {
     title: "Page not found",
     text: "The page you are looking for does not exist or has moved.",

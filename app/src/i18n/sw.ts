@@ -241,6 +241,17 @@ const sw = {
     text: "Ukurasa huu haukuweza kupakiwa kwa sasa. Sehemu nyingine za tovuti zinafanya kazi; tafadhali jaribu tena baada ya muda mfupi.",
     retry: "Jaribu tena",
   },
+  offline: {
+    title: "Huna mtandao",
+    text: "Ukurasa huu haujahifadhiwa kwenye simu hii, na hauwezi kupakiwa bila mtandao.",
+    retry: "Jaribu tena",
+    saved: "Kurasa unazoweza kusoma bila mtandao",
+    none: "Bado hakuna kurasa zilizohifadhiwa kwenye simu hii.",
+    staleCopy: "Huna mtandao: hii ni nakala iliyohifadhiwa awali, na huenda haiko sasa.",
+  },
+  navigation: {
+    loaded: "{{title}}, ukurasa umefunguka",
+  },
   notFound: {
     title: "Ukurasa haujapatikana",
     text: "Ukurasa unaoutafuta haupo au umehamishwa.",
