@@ -96,6 +96,8 @@ export function loadBundle(dir) {
   const manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, "utf8")) : null;
   const assetsFor = (kind) => {
     if (!manifest) return { stylesheets: [], preload: [] };
+    // A content page gets the enhancement script's chunks, an interactive one React's.
+    if (manifest.interactive && !manifest.interactive.includes(kind)) return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload };
     const preload = [...manifest.preload];
     for (const chunk of manifest.pages[kind] ?? []) if (!preload.includes(chunk)) preload.push(chunk);
     return { stylesheets: manifest.stylesheets, preload };

@@ -261,3 +261,11 @@ for (kind, url, (na, nf, nr)), (_, _, (qa, _)), (_, _, (qf, _)) in zip(node, app
     worst = [max(worst[0], (nr, f"{kind} {url}")), max(worst[1], (qr, f"{kind} {url}"))]
 print(f"worst app/floor ratio (goal <= 3): V8 {worst[0][0]:.2f} ({worst[0][1]}), QuickJS {worst[1][0]:.2f} ({worst[1][1]})")
 PY
+
+# What a first visit costs on a 2G-like link (bench/budget.mjs): bytes by type
+# per page kind, first paint and load; content pages must stay within the
+# budget (its BUDGET line), and the bench fails when one does not.
+echo
+BUDGET_STATUS=0
+node bench/budget.mjs "$BASE" || BUDGET_STATUS=$?
+exit "$BUDGET_STATUS"

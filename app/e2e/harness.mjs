@@ -70,9 +70,15 @@ export function watchErrors(page) {
   return errors;
 }
 
-/** Resolves once React has hydrated the server-rendered page (up to its last element) and run its effects. */
+/**
+ * Resolves once the page's script has run: the enhancement script of a
+ * content page, or React hydrating an interactive page (up to its last
+ * element) and running its effects. Both mark `<html data-ready>`.
+ */
 export async function hydrated(page) {
   await page.waitForFunction(() => {
+    if (!document.documentElement.hasAttribute("data-ready")) return false;
+    if (document.documentElement.dataset.app !== "react") return true;
     const root = document.getElementById("root");
     const last = root?.lastElementChild;
     return root && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));

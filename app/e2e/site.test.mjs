@@ -21,7 +21,7 @@ test("home renders on the server and hydrates without console errors", async () 
   await page.close();
 });
 
-test("a client-side navigation fetches data instead of reloading the page", async () => {
+test("a client-side navigation fetches the next page's HTML instead of reloading the page", async () => {
   const page = await browser.newPage();
   const errors = watchErrors(page);
   const documents = [];
@@ -34,7 +34,7 @@ test("a client-side navigation fetches data instead of reloading the page", asyn
   await page.evaluate(() => {
     window.__sameDocument = true;
   });
-  const data = page.waitForResponse((r) => r.url().endsWith("/_data/internet-overview"));
+  const data = page.waitForResponse((r) => r.url().endsWith("/internet-overview") && r.request().resourceType() === "fetch");
   const menu = page.getByRole("navigation", { name: "Main menu" });
   await menu.locator("summary", { hasText: "Personal" }).click();
   await menu.getByRole("link", { name: "Internet", exact: true }).click();

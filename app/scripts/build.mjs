@@ -4,7 +4,9 @@
 //   <out>/server.js          the server bundle the engines evaluate
 //   <out>/public/assets/...   hashed client chunks and CSS, each with .br and .gz
 //   <out>/public/static/...   ../assets copied as they are, with .br and .gz
-//   <out>/assets.json         entry, stylesheets and chunks per page kind
+//   <out>/assets.json         the enhancement script of content pages, the React
+//                             entry of interactive ones, stylesheets, chunks per
+//                             page kind and which kinds are interactive
 //   <out>/routes.json         the route table (src/routes.ts)
 import { build } from "esbuild";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
@@ -36,9 +38,12 @@ await build({
   logLevel: "warning",
 });
 
-// Client: ES modules split per page, content-hashed names.
+// Client: ES modules split per page, content-hashed names: the React entry
+// of interactive pages, the islands content pages load on demand (the login
+// dialog) and the stylesheet. The enhancement script of content pages is
+// built apart below, as one file.
 const client = await build({
-  entryPoints: [join(appDir, "src/entry-client.tsx")],
+  entryPoints: [join(appDir, "src/entry-client.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/styles/app.css")],
   outdir: join(publicDir, "assets"),
   bundle: true,
   splitting: true,
@@ -55,6 +60,16 @@ const client = await build({
   logLevel: "warning",
 });
 
+/** src/routes.ts built for node, once. */
+let routesFile = null;
+async function routesModule() {
+  if (!routesFile) {
+    routesFile = join(out, "routes.mjs");
+    await build({ entryPoints: [join(appDir, "src/routes.ts")], outfile: routesFile, bundle: true, format: "esm", platform: "node", logLevel: "warning" });
+  }
+  return routesFile;
+}
+
 // Asset manifest: URLs of the entry and, per page kind, its chunk plus the
 // chunks it statically imports (so the server can emit modulepreload).
 const outputs = client.metafile.outputs;
@@ -67,37 +82,65 @@ const closure = (file, seen = new Set()) => {
   }
   return seen;
 };
-const manifest = { entry: null, preload: [], stylesheets: [], pages: {} };
+const { interactivePages } = await import(pathToFileURL(await routesModule()).href);
+const manifest = { enhance: null, enhancePreload: [], entry: null, preload: [], stylesheets: [], pages: {}, islands: {}, interactive: interactivePages };
 for (const [file, output] of Object.entries(outputs)) {
   if (!output.entryPoint) continue;
   const chunks = [...closure(file)].map(url);
   if (output.entryPoint.endsWith("entry-client.tsx")) {
     manifest.entry = url(file);
     manifest.preload = chunks.slice(1);
-    if (output.cssBundle) manifest.stylesheets.push(url(output.cssBundle));
+  } else if (output.entryPoint.endsWith(".css")) {
+    manifest.stylesheets.push(url(file));
   } else if (output.entryPoint.includes("src/pages/")) {
     manifest.pages[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
+  } else if (output.entryPoint.includes("src/islands/")) {
+    manifest.islands[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
   }
 }
-if (!manifest.entry) throw new Error("client entry missing from the esbuild metafile");
+if (!manifest.entry || !manifest.islands.login) throw new Error("client entries missing from the esbuild metafile");
+
+// The enhancement script: one file with nothing shared (a content page
+// makes one request for its code); the login island is imported by URL.
+const enhance = await build({
+  entryPoints: { enhance: join(appDir, "src/enhance/main.ts") },
+  outdir: join(publicDir, "assets"),
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  entryNames: "[name]-[hash]",
+  metafile: true,
+  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]) },
+  logLevel: "warning",
+});
+manifest.enhance = url(Object.keys(enhance.metafile.outputs).find((file) => file.endsWith(".js")));
+if (Object.values(enhance.metafile.outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes("node_modules/react")))) {
+  throw new Error("the enhancement script must not bundle React");
+}
 writeFileSync(join(out, "assets.json"), JSON.stringify(manifest, null, 2));
 
 // Route table as JSON for the Rust router.
-const routesModule = join(out, "routes.mjs");
-await build({ entryPoints: [join(appDir, "src/routes.ts")], outfile: routesModule, bundle: true, format: "esm", platform: "node", logLevel: "warning" });
-const { routes } = await import(pathToFileURL(routesModule).href);
+const { routes } = await import(pathToFileURL(await routesModule()).href);
 writeFileSync(join(out, "routes.json"), JSON.stringify(routes, null, 2));
-rmSync(routesModule);
+rmSync(join(out, "routes.mjs"));
 
 // Static files as they are.
 cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true });
 
 // The service worker, versioned by this build: a new build is a new worker.
-const precache = [manifest.entry, ...manifest.preload, ...manifest.stylesheets];
+// It keeps what a content page loads (the stylesheet and the enhancement
+// script) and, when the connection is neither slow nor saving data, the
+// login dialog's code too.
+const precache = [manifest.enhance, ...manifest.enhancePreload, ...manifest.stylesheets];
+const precacheMore = Object.values(manifest.islands).flat();
 const buildId = createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);
 const worker = readFileSync(join(appDir, "src/sw/service-worker.js"), "utf8")
   .replace('const BUILD = "__BUILD__";', `const BUILD = ${JSON.stringify(buildId)};`)
-  .replace("const PRECACHE = __PRECACHE__;", `const PRECACHE = ${JSON.stringify(precache)};`);
+  .replace("const PRECACHE = __PRECACHE__;", `const PRECACHE = ${JSON.stringify(precache)};`)
+  .replace("const PRECACHE_MORE = __PRECACHE_MORE__;", `const PRECACHE_MORE = ${JSON.stringify(precacheMore)};`);
 writeFileSync(join(publicDir, "sw.js"), worker);
 
 // Precompress everything compressible under public/.
@@ -117,4 +160,6 @@ for (const file of walk(publicDir)) {
     totals.gzip += gz.length;
   }
 }
+const gzipOf = (href) => statSync(join(publicDir, `${href}.gz`)).size;
+console.log(`content page JS: ${[manifest.enhance, ...manifest.enhancePreload].map(gzipOf).reduce((a, b) => a + b, 0)} B gzip`);
 console.log(`client JS: ${(totals.raw / 1024).toFixed(1)} KiB, ${(totals.gzip / 1024).toFixed(1)} KiB gzip; server bundle: ${(statSync(join(out, "server.js")).size / 1024).toFixed(1)} KiB`);

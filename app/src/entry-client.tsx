@@ -1,5 +1,8 @@
-import "./styles/app.css";
-/** Browser entry: hydrates the server-rendered page with the data it carries. */
+/**
+ * Browser entry of the interactive pages (`interactivePages` in routes.ts):
+ * hydrates the server-rendered page with the data it carries, and owns
+ * navigation from then on. Content pages get `enhance/main.ts` instead.
+ */
 import { StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
@@ -22,6 +25,8 @@ async function start() {
   const root = document.getElementById("root");
   if (!dataElement || !root) return;
   const data: PageData = JSON.parse(dataElement.textContent || "null");
+  // The enhancement script (when this page was swapped in by it) stands back from now on.
+  document.documentElement.dataset.app = "react";
   const { default: Page } = await loadPage(data.route.page);
   hydrateRoot(
     root,

@@ -31,6 +31,7 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   businessCommunity: () => import("./pages/businessCommunity"),
   foundationApplication: () => import("./pages/foundationApplication"),
   search: () => import("./pages/search"),
+  offline: () => import("./pages/offline"),
   notFound: () => import("./pages/notFound"),
 };
 

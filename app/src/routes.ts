@@ -54,7 +54,18 @@ export type PageKind =
   | "businessCommunity"
   | "foundationApplication"
   | "search"
+  | "offline"
   | "notFound";
+
+/**
+ * The page kinds that are React islands: their pages load React and hydrate
+ * (login, account, purchase, the modem flow, CPM, the forms). Every other
+ * kind is the server's HTML with the small enhancement script
+ * (`enhance/main.ts`), which loads React only for the login dialog, when it
+ * is opened. `scripts/build.mjs` writes this list into the asset manifest,
+ * from which the server picks each page's scripts.
+ */
+export const interactivePages: readonly PageKind[] = ["account", "cpmLogin", "cpmOtp", "cpm", "businessCommunity", "foundationApplication"];
 
 export interface CollectionList {
   collection: string;
@@ -287,6 +298,8 @@ export const routes: RouteDef[] = [
   route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true, noindex: true } }),
   route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true, noindex: true } }),
   route("search", "/search", "search", { query: ["q"], meta: { navigation: "search", invisible: true, noindex: true } }),
+  // What the service worker shows for a page it does not hold while offline.
+  route("offline", "/offline", "offline", { meta: { invisible: true, noindex: true } }),
   route("not-found", "/*", "notFound", { meta: { invisible: true } }),
 ];
 

@@ -234,13 +234,20 @@ fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<BTreeMap<Strin
     rest.is_empty().then_some(params)
 }
 
-/// URLs of the client entry, its stylesheets and each page kind's chunks.
+/// URLs of the client entries, their stylesheets and each page kind's chunks.
+/// A content page loads the enhancement script (`enhance`, no React); an
+/// interactive one (a kind in `interactive`, from `interactivePages` in the
+/// app's route table) the React entry and its page chunk.
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AssetManifest {
+    pub enhance: String,
+    pub enhance_preload: Vec<String>,
     pub entry: String,
     pub preload: Vec<String>,
     pub stylesheets: Vec<String>,
     pub pages: HashMap<String, Vec<String>>,
+    pub interactive: Vec<String>,
 }
 
 impl AssetManifest {
@@ -248,8 +255,22 @@ impl AssetManifest {
         serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("assets.json: {e}")))
     }
 
-    /// What a page of `kind` needs: the entry's shared chunks and the page's own.
+    fn is_interactive(&self, kind: &str) -> bool {
+        self.interactive.iter().any(|k| k == kind)
+    }
+
+    /// The module script a page of `kind` runs.
+    pub fn script_for(&self, kind: &str) -> &str {
+        if self.is_interactive(kind) { &self.entry } else { &self.enhance }
+    }
+
+    /// What a page of `kind` needs: for an interactive kind the React entry's
+    /// shared chunks and the page's own, for any other the enhancement
+    /// script's chunks.
     pub fn for_page(&self, kind: &str) -> PageAssets {
+        if !self.is_interactive(kind) {
+            return PageAssets { stylesheets: self.stylesheets.clone(), preload: self.enhance_preload.clone() };
+        }
         let mut preload = self.preload.clone();
         for chunk in self.pages.get(kind).into_iter().flatten() {
             if !preload.contains(chunk) {

@@ -20,7 +20,9 @@ async fn home_is_full_server_rendered_html_in_english() {
     for lang in ["en", "sw", "x-default"] {
         assert!(html.contains(&format!(r#"rel="alternate" hrefLang="{lang}""#)), "alternate {lang}");
     }
-    assert!(html.contains(r#"<script type="module" src="/assets/entry-client-"#));
+    // A content page: the enhancement script, no React entry, no preloaded chunk.
+    assert!(html.contains(r#"<script type="module" src="/assets/enhance-"#));
+    assert!(!html.contains("entry-client-") && !html.contains("modulepreload"));
     // No inline executable script: only data blocks and the module by src.
     assert_eq!(crate::helpers::executable_inline_scripts(&html), 0);
     assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1);
@@ -28,6 +30,18 @@ async fn home_is_full_server_rendered_html_in_english() {
     assert_eq!(data["lang"], "en");
     assert_eq!(data["route"]["name"], "home");
     assert_eq!(data["content"]["page"]["title"], "Home");
+}
+
+#[tokio::test]
+async fn interactive_pages_load_the_react_entry_and_their_chunks() {
+    let app = spawn_app().await;
+    for path in ["/account", "/sw/vodacom-business/community", "/foundation/apply", "/cpm-login"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert!(html.contains(r#"<script type="module" src="/assets/entry-client-"#), "{path}");
+        assert!(!html.contains("/assets/enhance-"), "{path}");
+        assert!(html.contains(r#"rel="modulepreload""#), "{path}");
+        assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1, "{path}");
+    }
 }
 
 #[tokio::test]

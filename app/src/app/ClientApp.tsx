@@ -98,6 +98,7 @@ export function ClientApp({ initial }: { initial: Shown }) {
   const personal = useRef(Boolean(initial.data.subscriber || initial.data.cpm));
 
   useEffect(() => {
+    document.documentElement.dataset.ready = "";
     history.scrollRestoration = "manual";
     if (!sessionStorage.getItem(SCROLL_KEY)) sessionStorage.setItem(FIRST_VISIT_KEY, "1");
   }, []);

@@ -10,6 +10,7 @@ import { navLabel } from "../navigation/menu";
 import { canonicalPath } from "../navigation/paths";
 import { itemSummary } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
+import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
 import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
 
 const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
@@ -17,6 +18,7 @@ const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
 export function pageTitle(data: PageData, t: TFunction): string {
   const site = t("site.name");
   if (data.status === 404) return `${t("notFound.title")} | ${site}`;
+  if (data.route.page === "offline") return `${t("offline.title")} | ${site}`;
   const item = itemSummary(data.content.item);
   if (item) return `${item.heading} | ${site}`;
   // A pass-through page shows its parent's content: its own label tells it
@@ -80,6 +82,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       {assets.preload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}
+      <script type="application/json" id={STRINGS_ID} dangerouslySetInnerHTML={{ __html: jsonLdText(enhanceStrings(t)) }} />
       {indexable &&
         structuredData(data, url(data.lang), t).map((entry) => (
           <script key={String(entry["@type"])} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(entry) }} />

@@ -20,10 +20,7 @@ export function useSite(): Site {
   return useContext(SiteContext);
 }
 
-/** Remembers the visitor's choice for the next visit to `/` (spec §9: stored under `lang`). */
-export function rememberLang(lang: Lang) {
-  document.cookie = `lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
-}
+export { rememberLang } from "./links";
 
 export function isExternal(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);

@@ -1,24 +1,11 @@
 /**
- * Behaviour of the menu's disclosures once JavaScript runs: opening one
- * closes the others; Escape, a click outside, focus leaving an open panel and
- * every navigation close them. Only the DOM's `open` state changes, so the
- * server's HTML and the hydrated tree stay the same.
+ * The menu's disclosure behaviour (`menuDisclosures.ts`) in the React app;
+ * every navigation (menu link, back button, any other link) also closes the
+ * menu.
  */
 import { useEffect, useRef, type RefObject } from "react";
 import { useLocation } from "react-router";
-
-const GROUP = "details.menu-group";
-
-/** The menu toggle of narrow screens; hidden (and so left alone) on wide ones. */
-function visibleToggle(root: HTMLElement): HTMLDetailsElement | null {
-  const toggle = root.querySelector<HTMLDetailsElement>("details.menu");
-  const summary = toggle?.querySelector("summary");
-  return summary && summary.getClientRects().length > 0 ? toggle : null;
-}
-
-function openGroups(root: HTMLElement): HTMLDetailsElement[] {
-  return Array.from(root.querySelectorAll<HTMLDetailsElement>(`${GROUP}[open]`));
-}
+import { attachMenuDisclosures, closeMenus } from "./menuDisclosures";
 
 export function useMenuDisclosures(rootRef: RefObject<HTMLElement | null>) {
   const { pathname, search } = useLocation();
@@ -26,54 +13,13 @@ export function useMenuDisclosures(rootRef: RefObject<HTMLElement | null>) {
 
   useEffect(() => {
     const root = rootRef.current;
-    if (!root) return;
-    const closeAll = () => {
-      openGroups(root).forEach((group) => (group.open = false));
-      const toggle = visibleToggle(root);
-      if (toggle) toggle.open = false;
-    };
-    // `toggle` does not bubble; listening in the capture phase sees every one.
-    const onToggle = (event: Event) => {
-      const opened = event.target as HTMLDetailsElement;
-      if (!opened.matches(GROUP) || !opened.open) return;
-      openGroups(root).forEach((group) => group !== opened && (group.open = false));
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      const [group] = openGroups(root);
-      const toggle = visibleToggle(root);
-      const closing = group ?? (toggle?.open ? toggle : null);
-      if (!closing) return;
-      closing.open = false;
-      closing.querySelector("summary")?.focus();
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      if (!root.contains(event.target as Node)) closeAll();
-    };
-    const onFocusOut = (event: FocusEvent) => {
-      const group = (event.target as Element).closest?.(GROUP) as HTMLDetailsElement | null;
-      const next = event.relatedTarget as Node | null;
-      if (group?.open && next && !group.contains(next)) group.open = false;
-    };
-    root.addEventListener("toggle", onToggle, true);
-    root.addEventListener("focusout", onFocusOut);
-    document.addEventListener("keydown", onKeyDown);
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => {
-      root.removeEventListener("toggle", onToggle, true);
-      root.removeEventListener("focusout", onFocusOut);
-      document.removeEventListener("keydown", onKeyDown);
-      document.removeEventListener("pointerdown", onPointerDown);
-    };
+    return root ? attachMenuDisclosures(root) : undefined;
   }, [rootRef]);
 
-  // Every navigation (menu link, back button, any other link) closes the menu.
   useEffect(() => {
     const root = rootRef.current;
     if (!root || shownUrl.current === pathname + search) return;
     shownUrl.current = pathname + search;
-    openGroups(root).forEach((group) => (group.open = false));
-    const toggle = root.querySelector<HTMLDetailsElement>("details.menu");
-    if (toggle) toggle.open = false;
+    closeMenus(root);
   }, [rootRef, pathname, search]);
 }

@@ -249,6 +249,17 @@ const en = {
     none: "Nothing found for “{{query}}”. Check the spelling, or try another word.",
     notReady: "Search is getting ready. Please try again in a few seconds.",
   },
+  offline: {
+    title: "You are offline",
+    text: "This page is not saved on this phone, and it cannot be loaded without a connection.",
+    retry: "Try again",
+    saved: "Pages you can read offline",
+    none: "No pages are saved on this phone yet.",
+    staleCopy: "You are offline: this is a copy saved earlier, and it may be out of date.",
+  },
+  navigation: {
+    loaded: "{{title}}, page loaded",
+  },
   notFound: {
     title: "Page not found",
     text: "The page you are looking for does not exist or has moved.",

@@ -251,6 +251,17 @@ const sw = {
     none: "Hakuna kilichopatikana kwa “{{query}}”. Angalia tahajia, au jaribu neno lingine.",
     notReady: "Utafutaji unaandaliwa. Tafadhali jaribu tena baada ya sekunde chache.",
   },
+  offline: {
+    title: "Huna mtandao",
+    text: "Ukurasa huu haujahifadhiwa kwenye simu hii, na hauwezi kupakiwa bila mtandao.",
+    retry: "Jaribu tena",
+    saved: "Kurasa unazoweza kusoma bila mtandao",
+    none: "Bado hakuna kurasa zilizohifadhiwa kwenye simu hii.",
+    staleCopy: "Huna mtandao: hii ni nakala iliyohifadhiwa awali, na huenda haiko sasa.",
+  },
+  navigation: {
+    loaded: "{{title}}, ukurasa umefunguka",
+  },
   notFound: {
     title: "Ukurasa haujapatikana",
     text: "Ukurasa unaoutafuta haupo au umehamishwa.",

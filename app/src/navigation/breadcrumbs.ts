@@ -35,7 +35,7 @@ export function breadcrumbs(data: PageData, t: TFunction): Crumb[] {
       crumbs.push({ label: navLabel(t, route.meta.navigation ?? "faq"), path: routeHref(route) });
       crumbs.push({ label: question.question, path: data.path });
     } else {
-      const label = data.status === 404 ? t("notFound.title") : route.meta.navigation ? navLabel(t, route.meta.navigation) : (data.content.page?.title ?? "");
+      const label = data.status === 404 ? t("notFound.title") : route.page === "offline" ? t("offline.title") : route.meta.navigation ? navLabel(t, route.meta.navigation) : (data.content.page?.title ?? "");
       crumbs.push({ label, path: data.path });
     }
   });

@@ -85,7 +85,7 @@ describe("pages", () => {
       },
       "/the-best",
     );
-    assert.match(html, /<main[^>]*><aside class="popup-banner" aria-label="Announcement">.*Shake &amp; win tonight/);
+    assert.match(html, /<main[^>]*><aside class="popup-banner" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
     assert.ok(!html.includes("Older"), html);
     assert.ok(html.indexOf("The best of entertainment</h1>") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
     assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");

@@ -2,7 +2,9 @@
  * Registers the service worker (scope /). When a new build's worker has
  * installed, it takes over at once and the page reloads onto it (spec §4:
  * "a new service-worker version updates automatically and reloads the page").
- * The first install reloads nothing.
+ * The first install reloads nothing. Once a worker is active it is told the
+ * page's language, so that it keeps the offline page in it, and whether the
+ * visitor saves data (then it keeps nothing more).
  */
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) return;
@@ -24,4 +26,9 @@ export function registerServiceWorker(): void {
       });
     })
     .catch((error) => console.warn("service worker not registered", error));
+  navigator.serviceWorker.ready.then((registration) => {
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+    const lean = Boolean(connection && (connection.saveData || /(^|-)2g$/.test(connection.effectiveType || "")));
+    registration.active?.postMessage({ type: "keep-offline", lang: document.documentElement.lang, lean });
+  });
 }

@@ -91,7 +91,7 @@ describe("self-service screens without JavaScript", () => {
 
   it("shows what a form post left for the page as an alert inside main", async () => {
     const html = await render({ ...account, subscriber: amina, notice: { type: "warning", key: "purchaseReceived" } }, "/account");
-    assert.match(html, /<main[^>]*><div class="notice-box notice-warning" role="status"><strong>Success<\/strong> (<!-- -->)?Your Request has being received.<\/div>/);
+    assert.match(html, /<main[^>]*><div class="notice-box notice-warning flash-notice" role="status"><strong>Success<\/strong> (<!-- -->)?Your Request has being received.<\/div>/);
     const error = await render({ ...account, lang: "sw", notice: { type: "error", key: "invalidMsisdn" } }, "/sw/account");
     assert.match(error, /role="alert"><strong>Hitilafu<\/strong> (<!-- -->)?Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456\.</);
   });

@@ -7,16 +7,7 @@ import { useEffect, useState } from "react";
 import { useT } from "../../i18n/context";
 import type { Popup } from "../../contract";
 import { LocalLink } from "../../app/site";
-
-const storageKey = (popup: Popup) => `popupDismissed:${popup.id}`;
-
-function wasDismissed(popup: Popup): boolean {
-  try {
-    return sessionStorage.getItem(storageKey(popup)) === "1";
-  } catch {
-    return false; // storage blocked: show it
-  }
-}
+import { rememberDismissal, wasDismissed } from "./dismissal";
 
 export function PopupBanner({ popups }: { popups: Popup[] | undefined }) {
   const newest = popups?.[0];
@@ -27,18 +18,14 @@ export function PopupBanner({ popups }: { popups: Popup[] | undefined }) {
 function Banner({ popup }: { popup: Popup }) {
   const t = useT();
   const [dismissed, setDismissed] = useState(false);
-  useEffect(() => setDismissed(wasDismissed(popup)), [popup]);
+  useEffect(() => setDismissed(wasDismissed(popup.id)), [popup]);
   if (dismissed) return null;
   const dismiss = () => {
     setDismissed(true);
-    try {
-      sessionStorage.setItem(storageKey(popup), "1");
-    } catch {
-      // not remembered; it is gone for this page view
-    }
+    rememberDismissal(popup.id);
   };
   return (
-    <aside className="popup-banner" aria-label={t("popup.label")}>
+    <aside className="popup-banner" aria-label={t("popup.label")} data-popup={popup.id}>
       {popup.image && <img src={popup.image.url} alt={popup.image.alternativeText ?? ""} width={popup.image.width ?? 64} height={popup.image.height ?? 64} />}
       <div className="popup-text">
         <p className="popup-title">{popup.title}</p>

@@ -1,0 +1,205 @@
+// Islands, navigation without React and offline, in the browser: a content
+// page loads no React until "Log in" is tapped; link navigation swaps the
+// next page's server HTML in (overlay, focus, announcement, history); the
+// service worker's offline page and its copies of pages read before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+
+let site;
+let browser;
+
+withSiteAndBrowser((started) => ({ site, browser } = started));
+
+/** Collects the bodies of the scripts a page loads, to tell whether React came with them. */
+function watchScripts(page) {
+  const scripts = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() !== "script") return;
+    scripts.push({ url: response.url(), body: await response.text().catch(() => "") });
+  });
+  return scripts;
+}
+
+const isReactDom = (script) => script.body.includes("__reactContainer$");
+
+test("a content page loads no React until Log in is tapped; the dialog then opens and works", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const scripts = watchScripts(page);
+  await page.goto(site.base + "/mpesa");
+  await hydrated(page);
+  await page.waitForLoadState("networkidle");
+  assert.ok(scripts.length > 0, "the enhancement script loaded");
+  assert.deepEqual(scripts.filter(isReactDom).map((s) => s.url), [], "no react-dom before Log in");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
+
+  await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
+  const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
+  await dialog.waitFor();
+  assert.ok(scripts.some(isReactDom), "react-dom came with the dialog");
+  assert.equal(page.url(), site.base + "/mpesa", "the page stays");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
+  await dialog.getByLabel("Phone number", { exact: true }).fill("12345");
+  await dialog.getByRole("button", { name: "Send code" }).click();
+  await dialog.getByRole("alert").filter({ hasText: "valid" }).waitFor();
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "detached" });
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Log in", "focus went back to Log in");
+  // Open again: no new download.
+  const before = scripts.length;
+  await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
+  await dialog.waitFor();
+  assert.equal(scripts.length, before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("link navigation: overlay, the next page's HTML swapped in, focus on its h1, announced, back and forward", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const documents = [];
+  page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  await page.evaluate(() => {
+    window.__sameDocument = true;
+  });
+  // Hold the next page back until the overlay has been seen.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route("**/voice-sms", async (route) => {
+    await held;
+    await route.continue();
+  });
+  // Scrolled down, a link is followed (a click that scrolls nothing into view).
+  await page.evaluate(() => {
+    window.scrollTo(0, 300);
+    document.querySelector('nav[aria-label="Main menu"] a[href="/voice-sms"]').click();
+  });
+  const overlay = page.getByRole("progressbar", { name: "Loading…" });
+  await overlay.waitFor();
+  release();
+  await page.getByRole("heading", { level: 1, name: "Voice & SMS bundles" }).waitFor();
+  await overlay.waitFor({ state: "detached" });
+  assert.equal(page.url(), site.base + "/voice-sms");
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, "no document load");
+  assert.deepEqual(documents, ["/"]);
+  assert.equal(await page.title(), "Voice & SMS bundles | Vodacom Tanzania");
+  assert.equal(await page.evaluate(() => window.scrollY), 0, "scrolled to the top");
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H1", "focus on the new heading");
+  const announced = await page.evaluate(() => document.querySelector("[aria-live=assertive]")?.textContent);
+  assert.equal(announced, "Voice & SMS bundles | Vodacom Tanzania, page loaded");
+  assert.equal(await page.evaluate(() => document.querySelector("main").style.backgroundColor), "rgb(255, 255, 255)", "white background");
+
+  await page.goBack();
+  await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).waitFor();
+  assert.equal(page.url(), site.base + "/");
+  await page.waitForFunction(() => window.scrollY === 300);
+  await page.goForward();
+  await page.getByRole("heading", { level: 1, name: "Voice & SMS bundles" }).waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true);
+  assert.deepEqual(documents, ["/"]);
+
+  // The language switch, in place too, and remembered.
+  await page.getByRole("link", { name: "Kiswahili" }).click();
+  await page.getByRole("heading", { level: 1, name: "Vifurushi vya simu na SMS" }).waitFor();
+  assert.equal(page.url(), site.base + "/sw/voice-sms");
+  assert.equal(await page.getAttribute("html", "lang"), "sw");
+  assert.equal((await context.cookies()).find((c) => c.name === "lang")?.value, "sw");
+  assert.deepEqual(documents, ["/"]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a page that fails to load: the content-failure toast, and the page shown stays", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  await page.route("**/voice-sms", (route) =>
+    route.request().resourceType() === "fetch" ? route.fulfill({ status: 500, contentType: "text/html", body: "<h1>oops</h1>" }) : route.continue(),
+  );
+  await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Voice & SMS" }).click();
+  const toast = page.locator(".toast-warning", { hasText: "Failed to Load Content." });
+  await toast.waitFor();
+  assert.equal(await toast.locator(".toast-title").textContent(), "Error");
+  assert.equal(page.url(), site.base + "/");
+  assert.ok(await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).isVisible());
+  await context.close();
+});
+
+/** A context whose page is controlled by the service worker, which has kept the offline page. */
+async function controlled(path) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.base + path);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await hydrated(page);
+  // The worker keeps the offline pages (both languages, when installed on a fast connection).
+  const offlinePath = path.startsWith("/sw") ? "/sw/offline" : "/offline";
+  await page.waitForFunction(async (p) => {
+    for (const key of await caches.keys()) if (key.startsWith("offline-") && (await (await caches.open(key)).match(p))) return true;
+    return false;
+  }, offlinePath);
+  return { context, page };
+}
+
+test("offline: a page never read shows the offline page in its language, with a retry link and the pages kept", async () => {
+  const { context, page } = await controlled("/sw/voice-sms");
+  await context.setOffline(true);
+  const response = await page.goto(site.base + "/sw/mpesa");
+  assert.equal(response.status(), 503);
+  await page.getByRole("heading", { level: 1, name: "Huna mtandao" }).waitFor();
+  assert.equal(await page.getAttribute("html", "lang"), "sw");
+  assert.equal(await page.getByRole("link", { name: "Jaribu tena" }).getAttribute("href"), "/sw/mpesa");
+  const kept = page.locator(".offline-pages a");
+  assert.deepEqual(await kept.evaluateAll((links) => links.map((a) => a.getAttribute("href"))), ["/sw/voice-sms"]);
+  // A page kept opens from the list, from the copy, saying it may be out of date.
+  await kept.first().click();
+  await page.getByRole("heading", { level: 1, name: "Vifurushi vya simu na SMS" }).waitFor();
+  await page.getByRole("status").filter({ hasText: "Huna mtandao: hii ni nakala iliyohifadhiwa awali" }).waitFor();
+  // Back online, retry brings the page.
+  await context.setOffline(false);
+  await page.goto(site.base + "/sw/mpesa");
+  assert.equal(await page.locator(".offline-copy").count(), 0);
+  await context.close();
+});
+
+test("offline: a link tapped shows the offline page instead of the page before; a page read before opens from its copy", async () => {
+  const { context, page } = await controlled("/");
+  await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Voice & SMS" }).click();
+  await page.getByRole("heading", { level: 1, name: "Voice & SMS bundles" }).waitFor();
+  await context.setOffline(true);
+  await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
+  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Internet", exact: true }).click();
+  await page.getByRole("heading", { level: 1, name: "You are offline" }).waitFor();
+  assert.equal(page.url(), site.base + "/internet-overview");
+  assert.equal(await page.getByRole("link", { name: "Try again" }).getAttribute("href"), "/internet-overview");
+  assert.equal(await page.locator(".offline-pages a", { hasText: "Voice & SMS bundles" }).count(), 1);
+  await page.locator(".offline-pages a", { hasText: "Voice & SMS bundles" }).click();
+  await page.getByRole("heading", { level: 1, name: "Voice & SMS bundles" }).waitFor();
+  await page.getByRole("status").filter({ hasText: "You are offline: this is a copy saved earlier" }).waitFor();
+  await context.setOffline(false);
+  await context.close();
+});
+
+test("without JavaScript a content page is whole and its links are plain links", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const documents = [];
+  page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
+  await page.goto(site.base + "/mpesa");
+  assert.equal(await page.getByRole("banner").getByRole("link", { name: "Log in" }).getAttribute("href"), "/account");
+  await page.locator("details.menu > summary").click().catch(() => {});
+  await page.goto(site.base + "/offline");
+  await page.getByRole("heading", { level: 1, name: "You are offline" }).waitFor();
+  assert.equal(await page.locator('meta[name="robots"]').getAttribute("content"), "noindex");
+  await context.close();
+});

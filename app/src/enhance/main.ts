@@ -1,0 +1,389 @@
+/**
+ * The enhancement script of content pages: what every page needs once
+ * JavaScript runs, without React (islands, see `interactivePages` in
+ * routes.ts). The menu's disclosures, popups' close buttons, golden minutes,
+ * a flash notice as a toast, the language switch, the service worker, the
+ * login dialog (React loads on the first tap of "Log in" or of a purchase
+ * link, and the dialog opens once it has) and link navigation.
+ *
+ * Navigation (spec §2) fetches the next page's server HTML, the same cached
+ * and precompressed bytes a full load gets, and swaps the page in: the app
+ * root, the page data, the head's tags, the title and the language. A
+ * loading overlay shows meanwhile; then the page scrolls to the top (or to
+ * the position saved for a history entry), focus moves to the new `<h1>` and
+ * the new page is announced. A page that failed to load leaves the page as
+ * it was with the content-failure toast. A page whose kind is interactive
+ * brings its React entry in its HTML: it is swapped in the same way and the
+ * entry, added to the document, hydrates it and takes over navigation.
+ */
+import { attachMenuDisclosures } from "../components/menuDisclosures";
+import { isGoldenMinutes } from "../features/golden-minutes/schedule";
+import { rememberDismissal, wasDismissed } from "../features/popups/dismissal";
+import { withFullStop } from "../format";
+import { clientTarget, rememberLang } from "../app/links";
+import { registerServiceWorker } from "../sw/register";
+import type { PageData } from "../contract";
+import { STRINGS_ID, type EnhanceStrings } from "./strings";
+
+const SCROLL_KEY = "scrollPositions";
+const FIRST_VISIT_KEY = "firstVisit";
+const TOAST_MS = 3000;
+const GOLDEN_CHECK_MS = 15_000;
+/** The login dialog island's module (`islands/login.tsx`), set by scripts/build.mjs. */
+declare const __LOGIN_ISLAND__: string;
+
+/** This script's own address: a page that does not load it is a React island. */
+const SELF = new URL(import.meta.url).pathname;
+
+/** What the React entry sets on `<html>` once it owns the page; from then on this script stands back. */
+const reactOwns = () => document.documentElement.dataset.app === "react";
+
+function strings(): EnhanceStrings {
+  return JSON.parse(document.getElementById(STRINGS_ID)?.textContent || "{}");
+}
+
+/** The page's data (the same the React entry hydrates with). */
+function pageData(): PageData {
+  return JSON.parse(document.getElementById("page-data")?.textContent || "null");
+}
+
+// ---- toasts and the loading overlay -------------------------------------
+
+function toast(type: "info" | "warning" | "error", title: string, text: string, duration = TOAST_MS) {
+  const region = document.querySelector(".toasts");
+  if (!region) return;
+  const element = document.createElement("div");
+  element.className = `toast toast-${type}`;
+  if (type === "error") element.setAttribute("role", "alert");
+  const body = element.appendChild(document.createElement("div"));
+  body.className = "toast-body";
+  const strong = body.appendChild(document.createElement("strong"));
+  strong.className = "toast-title";
+  strong.textContent = title;
+  const span = body.appendChild(document.createElement("span"));
+  span.className = "toast-text";
+  span.textContent = withFullStop(text);
+  const close = element.appendChild(document.createElement("button"));
+  close.type = "button";
+  close.className = "toast-close";
+  close.setAttribute("aria-label", strings().close);
+  close.textContent = "×";
+  const remove = () => element.remove();
+  close.addEventListener("click", remove);
+  setTimeout(remove, duration);
+  region.append(element);
+}
+
+let overlay: HTMLElement | null = null;
+
+function showOverlay() {
+  if (overlay) return;
+  overlay = document.createElement("div");
+  overlay.className = "loading-overlay";
+  overlay.setAttribute("role", "progressbar");
+  overlay.setAttribute("aria-label", strings().loading);
+  overlay.appendChild(document.createElement("span")).className = "spinner";
+  document.getElementById("root")?.append(overlay);
+}
+
+function hideOverlay() {
+  overlay?.remove();
+  overlay = null;
+}
+
+// ---- what each page gets -------------------------------------------------
+
+/** Undoes the last page's enhancements (timers, the header's listeners). */
+let cleanups: (() => void)[] = [];
+
+function enhancePage() {
+  cleanups.forEach((cleanup) => cleanup());
+  cleanups = [];
+  const header = document.querySelector<HTMLElement>("header.site-header");
+  if (header) cleanups.push(attachMenuDisclosures(header));
+
+  const banner = document.querySelector<HTMLElement>(".popup-banner[data-popup]");
+  if (banner) {
+    const id = banner.dataset.popup!;
+    if (wasDismissed(id)) banner.remove();
+    banner.querySelector(".popup-close")?.addEventListener("click", () => {
+      rememberDismissal(id);
+      banner.remove();
+    });
+  }
+
+  const golden = document.querySelector<HTMLElement>(".golden-minutes");
+  if (golden) {
+    const status = golden.querySelector('[role="status"]');
+    const check = () => {
+      const live = isGoldenMinutes(new Date());
+      golden.classList.toggle("golden-minutes-live", live);
+      if (!status) return;
+      if (live && !status.firstChild) status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
+      if (!live) status.replaceChildren();
+    };
+    check();
+    const timer = setInterval(check, GOLDEN_CHECK_MS);
+    cleanups.push(() => clearInterval(timer));
+  }
+
+  // A form post's notice (the flash cookie) becomes a toast like every other notice.
+  const flash = document.querySelector<HTMLElement>(".flash-notice");
+  if (flash) {
+    const notice = pageData()?.notice;
+    const title = flash.querySelector("strong")?.textContent ?? "";
+    const text = (flash.textContent ?? "").slice(title.length).trim();
+    flash.remove();
+    toast(notice?.type ?? "info", title, text, notice?.duration ?? TOAST_MS);
+  }
+
+  // The service worker's copy of a page read before, served offline.
+  if (document.documentElement.hasAttribute("data-offline-copy")) {
+    const box = document.createElement("p");
+    box.className = "notice-box notice-info offline-copy";
+    box.setAttribute("role", "status");
+    box.textContent = strings().staleCopy;
+    document.getElementById("main")?.prepend(box);
+  }
+
+  // `/faq/<question>` opens that question: show it.
+  const last = decodeURIComponent(location.pathname.split("/").pop() || "");
+  if (last && !location.hash) document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
+}
+
+// ---- navigation ----------------------------------------------------------
+
+function savedPositions(): Record<string, number> {
+  try {
+    return JSON.parse(sessionStorage.getItem(SCROLL_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function savePosition(key: string, y: number) {
+  try {
+    sessionStorage.setItem(SCROLL_KEY, JSON.stringify({ ...savedPositions(), [key]: y }));
+  } catch {
+    // storage blocked: no position kept
+  }
+}
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+/** The history entry shown (its key in `history.state`, as react-router keeps it). */
+let shownKey: string = history.state?.key ?? newKey();
+/** Signed in (or was, in this tab): pages must come from the server, not a copy held from before. */
+let personal = false;
+let pending: AbortController | null = null;
+/** The address shown (a fragment link changes the address, not the page). */
+let shownUrl = location.pathname + location.search;
+
+let announcer: HTMLElement | null = null;
+
+function announce(text: string) {
+  if (!announcer) {
+    announcer = document.createElement("p");
+    announcer.className = "visually-hidden";
+    announcer.setAttribute("aria-live", "assertive");
+    announcer.setAttribute("aria-atomic", "true");
+    document.body.append(announcer);
+  }
+  announcer.textContent = text;
+}
+
+/** The head's tags of `next` in place of this page's; identical ones (styles) stay. */
+function swapHead(next: HTMLHeadElement) {
+  const wanted = Array.from(next.children).filter((element) => element.tagName !== "TITLE");
+  const wantedHtml = new Set(wanted.map((element) => element.outerHTML));
+  const kept = new Set<string>();
+  for (const element of Array.from(document.head.children)) {
+    if (element.tagName === "TITLE") continue;
+    if (wantedHtml.has(element.outerHTML)) kept.add(element.outerHTML);
+    else element.remove();
+  }
+  for (const element of wanted) if (!kept.has(element.outerHTML)) document.head.append(document.importNode(element, true));
+}
+
+/** Shows the page `doc`; true when it is a React island whose entry now takes over. */
+function swap(doc: Document): boolean {
+  const root = document.getElementById("root");
+  const nextRoot = doc.getElementById("root");
+  if (!root || !nextRoot) throw new Error("no #root in the page");
+  swapHead(doc.head);
+  document.title = doc.title;
+  const html = document.documentElement;
+  html.lang = doc.documentElement.lang;
+  html.toggleAttribute("data-offline-copy", doc.documentElement.hasAttribute("data-offline-copy"));
+  const data = document.getElementById("page-data");
+  const nextData = doc.getElementById("page-data");
+  if (data && nextData) data.textContent = nextData.textContent;
+  root.innerHTML = nextRoot.innerHTML;
+  const scripts = Array.from(doc.querySelectorAll<HTMLScriptElement>("script[type=module][src]")).map((script) => new URL(script.src, location.href).pathname);
+  if (scripts.includes(SELF)) return false;
+  cleanups.forEach((cleanup) => cleanup());
+  cleanups = [];
+  html.dataset.app = "react";
+  for (const src of scripts) {
+    const script = document.createElement("script");
+    script.type = "module";
+    script.src = src;
+    document.body.append(script);
+  }
+  return true;
+}
+
+function focusHeading(island: boolean) {
+  const main = document.getElementById("main");
+  const heading = main?.querySelector<HTMLElement>("h1");
+  // React hydrates an island's markup: it gets no new attribute, and focus goes to `main` (focusable already).
+  const target = heading && !island ? heading : main;
+  if (!target) return;
+  if (target === heading) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+}
+
+type Mode = "push" | "replace" | "pop";
+
+/**
+ * Shows the page at `url`. `push` adds a history entry, `replace` replaces
+ * the current one, `pop` shows the entry the browser moved to.
+ */
+async function go(url: string, mode: Mode) {
+  savePosition(shownKey, window.scrollY);
+  try {
+    sessionStorage.removeItem(FIRST_VISIT_KEY); // a prior route exists now
+  } catch {
+    // storage blocked
+  }
+  pending?.abort();
+  const controller = new AbortController();
+  pending = controller;
+  showOverlay();
+  try {
+    const response = await fetch(url, {
+      headers: { accept: "text/html" },
+      // A redirect route: the browser follows it (it may lead to another site).
+      redirect: "manual",
+      cache: personal ? "no-cache" : "default",
+      signal: controller.signal,
+    });
+    if (response.type === "opaqueredirect") {
+      window.location.assign(url);
+      return;
+    }
+    const offlinePage = response.headers.has("x-offline-page");
+    if ((!response.ok && response.status !== 404 && !offlinePage) || !(response.headers.get("content-type") || "").includes("text/html")) {
+      throw new Error(`page ${url}: HTTP ${response.status}`);
+    }
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    if (controller.signal.aborted) return;
+    if (mode === "push") {
+      shownKey = newKey();
+      history.pushState({ key: shownKey }, "", url);
+    } else if (mode === "replace") {
+      history.replaceState({ ...history.state, key: shownKey }, "", url);
+    } else {
+      shownKey = history.state?.key ?? newKey();
+    }
+    shownUrl = location.pathname + location.search;
+    const island = swap(doc);
+    if (!island) enhancePage();
+    const hash = new URL(url, location.href).hash;
+    const saved = mode === "pop" ? savedPositions()[shownKey] : undefined;
+    const anchor = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (anchor) anchor.scrollIntoView();
+    else window.scrollTo(0, saved ?? 0);
+    focusHeading(island);
+    announce(strings().loaded.replace("{{title}}", document.title));
+    if (!island) personal ||= isPersonal();
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    console.error(error);
+    const { error: title, failedToLoadContent } = strings();
+    toast("warning", title, failedToLoadContent);
+  } finally {
+    if (pending === controller) {
+      pending = null;
+      hideOverlay();
+    }
+  }
+}
+
+const isPersonal = () => {
+  const data = pageData();
+  return Boolean(data?.subscriber || data?.cpm);
+};
+
+// ---- the login island ----------------------------------------------------
+
+async function openLogin(after: string | undefined) {
+  showOverlay();
+  try {
+    const { openLoginDialog }: typeof import("../islands/login") = await import(__LOGIN_ISLAND__);
+    hideOverlay();
+    openLoginDialog(pageData(), async () => {
+      // Signed in: the page (or the one the visitor was heading for) again, from the server.
+      personal = true;
+      await go(after ?? location.pathname + location.search, after ? "push" : "replace");
+    });
+  } catch (error) {
+    hideOverlay();
+    console.error(error);
+    // React could not load: the account page signs in without it.
+    if (after) window.location.assign(after);
+    else window.location.assign(document.getElementById("account-control")?.getAttribute("href") ?? "/account");
+  }
+}
+
+const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+
+function onClick(event: MouseEvent) {
+  if (reactOwns() || event.defaultPrevented || modified(event)) return;
+  const anchor = event.target instanceof Element ? event.target.closest("a") : null;
+  if (!anchor) return;
+  const signedIn = Boolean(document.querySelector(".account-control"));
+  // triggerAuthDialog: "Log in", and a purchase link for a signed-out visitor, open the login dialog.
+  if (!signedIn && (anchor.id === "account-control" || anchor.hasAttribute("data-purchase"))) {
+    event.preventDefault();
+    openLogin(anchor.hasAttribute("data-purchase") ? (anchor.getAttribute("href") ?? undefined) : undefined);
+    return;
+  }
+  let target = clientTarget(event, window.location);
+  if (target === null) return;
+  // The language switch: remembered, and the address without `?lang=` (which is for browsers without JavaScript).
+  const lang = anchor.closest(".lang-switch") ? anchor.getAttribute("hreflang") : null;
+  if (lang) {
+    rememberLang(lang);
+    const url = new URL(target, location.href);
+    url.searchParams.delete("lang");
+    target = url.pathname + url.search;
+  }
+  event.preventDefault();
+  go(target, "push");
+}
+
+function onPopState() {
+  if (reactOwns()) return;
+  const url = location.pathname + location.search;
+  if (url === shownUrl) return;
+  go(url + location.hash, "pop");
+}
+
+function start() {
+  if (reactOwns()) return;
+  history.scrollRestoration = "manual";
+  history.replaceState({ ...history.state, key: shownKey }, "");
+  try {
+    if (!sessionStorage.getItem(SCROLL_KEY)) sessionStorage.setItem(FIRST_VISIT_KEY, "1");
+  } catch {
+    // storage blocked
+  }
+  personal = isPersonal();
+  document.addEventListener("click", onClick);
+  window.addEventListener("popstate", onPopState);
+  enhancePage();
+  registerServiceWorker();
+  document.documentElement.dataset.ready = "";
+}
+
+start();
