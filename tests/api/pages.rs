@@ -249,9 +249,13 @@ async fn one_address_holds_no_more_connections_than_its_share() {
 /// however busy the engines are.
 #[tokio::test]
 async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answer() {
-    let app = spawn_bundle_with(slow_bundle(400), |c| {
+    // Renders long enough that none ends before the refused requests are
+    // sent, however loaded the machine; two engines, so the queue drains
+    // within the client's time limit.
+    let app = spawn_bundle_with(slow_bundle(700), |c| {
+        c.render_workers = Some(2);
         c.renders_per_address = Some(2);
-        c.render_queue_timeout_ms = 10_000;
+        c.render_queue_timeout_ms = 15_000;
     })
     .await;
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
@@ -264,7 +268,7 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
         served.push(tokio::spawn(miss(n, "")));
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     for (n, prefix, text) in [(100, "", "Too many requests at once"), (101, "", "Too many requests at once"), (102, "/sw", "Maombi mengi mno")] {
         let refused = miss(n, prefix).await;
         assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS, "{prefix} {n}");
@@ -280,7 +284,7 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
     }
     // Two at a time: the address never ran more than its share.
     let rounds = u128::from(queued / 2);
-    assert!(started.elapsed().as_millis() >= rounds * 400, "{queued} renders of 400 ms two at a time took {:?}", started.elapsed());
+    assert!(started.elapsed().as_millis() >= rounds * 700, "{queued} renders of 700 ms two at a time took {:?}", started.elapsed());
     assert_eq!(miss(200, "").await.status(), StatusCode::OK, "finished renders free the share");
 }
 

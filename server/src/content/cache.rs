@@ -146,8 +146,12 @@ impl Cached {
     pub fn invalidate(&self, matches: impl Fn(&Key) -> bool) -> Vec<u64> {
         let dropped: Vec<(Arc<Key>, Arc<Entry>)> = self.inner.entries.iter().filter(|(key, _)| matches(key)).collect();
         for (key, _) in &dropped {
-            // Counted as a change by the eviction listener.
             self.inner.entries.invalidate(key.as_ref());
+        }
+        // Counted here, before the caller goes on: the eviction listener
+        // may be told later.
+        if !dropped.is_empty() {
+            self.inner.changes.fetch_add(1, Ordering::Release);
         }
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
     }
