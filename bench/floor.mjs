@@ -104,7 +104,9 @@ function trees(source, rawInner) {
     const location = node.sourceCodeLocation;
     const inner = location.endTag ? source.slice(location.startTag.endOffset, location.endTag.startOffset) : "";
     const children = node.tagName === "template" ? node.content.childNodes : node.childNodes;
-    if (children.length && (node.tagName === "script" || node.tagName === "style" || rawInner.has(inner))) {
+    // The app links the contacts in a body (app/src/content/contacts.tsx): without those links it is the body.
+    const unlinked = inner.replace(/<a href="[^"]*" class="contact contact-[a-z]+">([^<]*)<\/a>/g, "$1");
+    if (children.length && (node.tagName === "script" || node.tagName === "style" || rawInner.has(inner) || rawInner.has(unlinked))) {
       result[1].dangerouslySetInnerHTML = { __html: inner };
     } else {
       for (const child of children) result.push(...convert(child));

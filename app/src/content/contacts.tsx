@@ -68,6 +68,20 @@ const ATTRIBUTE_UNSAFE = /["<>&]/;
  * contact pattern crosses.
  */
 export function linkContactsInHtml(html: string): string {
+  let linked = linkedBodies.get(html);
+  if (linked === undefined) {
+    // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
+    if (linkedBodies.size >= MAX_LINKED_BODIES) linkedBodies.clear();
+    linked = link(html);
+    linkedBodies.set(html, linked);
+  }
+  return linked;
+}
+
+const MAX_LINKED_BODIES = 2000;
+const linkedBodies = new Map<string, string>();
+
+function link(html: string): string {
   let inLink = 0;
   return html
     .split(/(<[^>]*>)/)
