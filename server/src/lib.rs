@@ -281,10 +281,12 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
-        // A page kept whole skips everything above.
-        .layer(axum::middleware::from_fn_with_state(fast_state, pages::fast_path))
-        // Outermost: every request counted and timed, the fast path's too.
+        // Every request the fast path does not answer, counted and timed.
         .layer(axum::middleware::from_fn(monitoring::record))
+        // Outermost: a page kept whole skips everything above; its answers
+        // are counted by the fast path itself (`pages.fastHits` in
+        // `/healthz?detail`).
+        .layer(axum::middleware::from_fn_with_state(fast_state, pages::fast_path))
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
