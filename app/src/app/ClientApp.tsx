@@ -14,23 +14,9 @@ import { App, type Shown } from "./App";
 import { pageTitle } from "./head";
 import { useLinkNavigation } from "./linkNavigation";
 import { isExternal } from "./site";
+import { SCROLL_KEY, savePosition, savedPositions } from "../navigation/scrollPositions";
 
-const SCROLL_KEY = "scrollPositions";
 const FIRST_VISIT_KEY = "firstVisit";
-
-function savedPositions(): Record<string, number> {
-  try {
-    return JSON.parse(sessionStorage.getItem(SCROLL_KEY) || "{}");
-  } catch {
-    return {};
-  }
-}
-
-function savePosition(key: string, y: number) {
-  const positions = savedPositions();
-  positions[key] = y;
-  sessionStorage.setItem(SCROLL_KEY, JSON.stringify(positions));
-}
 
 /** What `/_data/<path>` answers: the page's data, or where a redirect route sends the visitor. */
 export type DataAnswer = PageData | { redirect: string };

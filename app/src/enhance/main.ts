@@ -24,8 +24,8 @@ import { clientTarget, rememberLang } from "../app/links";
 import { registerServiceWorker } from "../sw/register";
 import type { PageData } from "../contract";
 import { STRINGS_ID, type EnhanceStrings } from "./strings";
+import { SCROLL_KEY, savePosition, savedPositions } from "../navigation/scrollPositions";
 
-const SCROLL_KEY = "scrollPositions";
 const FIRST_VISIT_KEY = "firstVisit";
 const TOAST_MS = 3000;
 const GOLDEN_CHECK_MS = 15_000;
@@ -152,22 +152,6 @@ function enhancePage() {
 }
 
 // ---- navigation ----------------------------------------------------------
-
-function savedPositions(): Record<string, number> {
-  try {
-    return JSON.parse(sessionStorage.getItem(SCROLL_KEY) || "{}");
-  } catch {
-    return {};
-  }
-}
-
-function savePosition(key: string, y: number) {
-  try {
-    sessionStorage.setItem(SCROLL_KEY, JSON.stringify({ ...savedPositions(), [key]: y }));
-  } catch {
-    // storage blocked: no position kept
-  }
-}
 
 const newKey = () => Math.random().toString(36).slice(2, 10);
 /** The history entry shown (its key in `history.state`, as react-router keeps it). */
