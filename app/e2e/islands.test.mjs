@@ -11,14 +11,19 @@ let browser;
 
 withSiteAndBrowser((started) => ({ site, browser } = started));
 
-/** Collects the bodies of the scripts a page loads, to tell whether React came with them. */
+/**
+ * Collects the scripts a page loads, to tell whether React came with them.
+ * Each response is recorded as it arrives (its body is read later), so a
+ * count taken right after an action includes everything that action loaded;
+ * `bodies()` waits for every body read so far.
+ */
 function watchScripts(page) {
-  const scripts = [];
-  page.on("response", async (response) => {
+  const pending = [];
+  page.on("response", (response) => {
     if (response.request().resourceType() !== "script") return;
-    scripts.push({ url: response.url(), body: await response.text().catch(() => "") });
+    pending.push(response.text().then((body) => ({ url: response.url(), body }), () => ({ url: response.url(), body: "" })));
   });
-  return scripts;
+  return { get length() { return pending.length; }, bodies: () => Promise.all(pending) };
 }
 
 const isReactDom = (script) => script.body.includes("__reactContainer$");
@@ -32,13 +37,13 @@ test("a content page loads no React until Log in is tapped; the dialog then open
   await hydrated(page);
   await page.waitForLoadState("networkidle");
   assert.ok(scripts.length > 0, "the enhancement script loaded");
-  assert.deepEqual(scripts.filter(isReactDom).map((s) => s.url), [], "no react-dom before Log in");
+  assert.deepEqual((await scripts.bodies()).filter(isReactDom).map((s) => s.url), [], "no react-dom before Log in");
   assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
 
   await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
   const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
   await dialog.waitFor();
-  assert.ok(scripts.some(isReactDom), "react-dom came with the dialog");
+  assert.ok((await scripts.bodies()).some(isReactDom), "react-dom came with the dialog");
   assert.equal(page.url(), site.base + "/mpesa", "the page stays");
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
   await dialog.getByLabel("Phone number", { exact: true }).fill("12345");
