@@ -96,9 +96,10 @@ export function loadBundle(dir) {
   const manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, "utf8")) : null;
   const assetsFor = (kind) => {
     if (!manifest) return { stylesheets: [], preload: [] };
-    // A content page gets the enhancement script's chunks, an interactive one React's.
+    // A content page gets the enhancement script's chunks, an interactive one also its island's
+    // (a bundle from before islands: the React entry's, `preload`).
     if (manifest.interactive && !manifest.interactive.includes(kind)) return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload };
-    const preload = [...manifest.preload];
+    const preload = manifest.islands?.page ? [...manifest.enhancePreload, ...manifest.islands.page] : [...manifest.preload];
     for (const chunk of manifest.pages[kind] ?? []) if (!preload.includes(chunk)) preload.push(chunk);
     return { stylesheets: manifest.stylesheets, preload };
   };

@@ -53,10 +53,11 @@ export async function startSite(env = {}) {
   };
 }
 
-export function launchBrowser() {
+/** Debian's Chromium; `args` adds command-line switches (e.g. a forced connection type). */
+export function launchBrowser(args = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...args],
   });
 }
 
@@ -71,17 +72,17 @@ export function watchErrors(page) {
 }
 
 /**
- * Resolves once the page's script has run: the enhancement script of a
- * content page, or React hydrating an interactive page (up to its last
- * element) and running its effects. Both mark `<html data-ready>`.
+ * Resolves once the page's script has run: the enhancement script (it marks
+ * `<html data-ready>`) and, on an interactive page, React hydrating its
+ * island (up to the island's last element) and running its effects.
  */
 export async function hydrated(page) {
   await page.waitForFunction(() => {
     if (!document.documentElement.hasAttribute("data-ready")) return false;
-    if (document.documentElement.dataset.app !== "react") return true;
-    const root = document.getElementById("root");
-    const last = root?.lastElementChild;
-    return root && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));
+    const island = document.getElementById("island");
+    if (!island) return true;
+    const last = island.lastElementChild;
+    return Object.keys(island).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }

@@ -4,7 +4,7 @@
 // service worker's offline page and its copies of pages read before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, launchBrowser, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -59,6 +59,64 @@ test("a content page loads no React until Log in is tapped; the dialog then open
   assert.equal(scripts.length, before);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test("an interactive page hydrates its island only: the header and footer stay server HTML and work through the enhancement script", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(site.base + "/sw/vodacom-business/community");
+  await hydrated(page);
+  const reactKeys = (selector) => page.evaluate((s) => Object.keys(document.querySelector(s)).filter((key) => key.startsWith("__react")).length, selector);
+  assert.ok((await reactKeys("#island")) > 0, "the island is a React root");
+  assert.ok((await reactKeys("#island form")) > 0, "its form is hydrated");
+  for (const outside of ["header.site-header", "nav[aria-label]", "footer", "#main"]) assert.equal(await reactKeys(outside), 0, `${outside} is not React's`);
+  // The menu works without React: one group open at a time, Escape closes it.
+  const menu = page.getByRole("navigation").first();
+  await menu.locator("summary").first().click();
+  assert.equal(await page.locator("header details[open]").count() > 0, true);
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("header nav details[open]"));
+  // The island's form still checks its fields in the page's language.
+  await page.getByRole("main").getByRole("button", { name: /Tuma/ }).click();
+  await page.getByRole("main").getByRole("alert").first().waitFor();
+  assert.deepEqual(errors.filter((e) => !e.includes("422")), [], "only the server's refusal of the empty form");
+  await context.close();
+});
+
+test("saving data (a 2G connection): the worker keeps the offline page of the visitor's language only, and no island code", async () => {
+  const slow = await launchBrowser(["--force-effective-connection-type=2G"]);
+  try {
+    const context = await slow.newContext();
+    const page = await context.newPage();
+    await page.goto(site.base + "/sw/voice-sms");
+    assert.equal(await page.evaluate(() => navigator.connection?.effectiveType), "2g");
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await hydrated(page);
+    // The page tells the worker its language; the worker keeps that offline page.
+    const cached = () =>
+      page.evaluate(async () => {
+        const all = {};
+        for (const key of await caches.keys()) {
+          const kind = key.replace(/-.*/, "");
+          all[kind] = [...(all[kind] ?? []), ...(await (await caches.open(key)).keys()).map((r) => new URL(r.url).pathname)];
+        }
+        return all;
+      });
+    await page.waitForFunction(async () => {
+      for (const key of await caches.keys()) if (key.startsWith("offline-") && (await (await caches.open(key)).match("/sw/offline"))) return true;
+      return false;
+    });
+    const kept = await cached();
+    assert.deepEqual(kept.offline.sort(), ["/sw/offline"], "the Swahili offline page only");
+    assert.ok(kept.assets.some((path) => path.includes("/enhance-")), "what the page itself loads");
+    assert.ok(!kept.assets.some((path) => /\/(login|page)-/.test(path)), `no island code: ${kept.assets}`);
+    await context.close();
+  } finally {
+    await slow.close();
+  }
 });
 
 test("link navigation: overlay, the next page's HTML swapped in, focus on its h1, announced, back and forward", async () => {

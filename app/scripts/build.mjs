@@ -4,9 +4,10 @@
 //   <out>/server.js          the server bundle the engines evaluate
 //   <out>/public/assets/...   hashed client chunks and CSS, each with .br and .gz
 //   <out>/public/static/...   ../assets copied as they are, with .br and .gz
-//   <out>/assets.json         the enhancement script of content pages, the React
-//                             entry of interactive ones, stylesheets, chunks per
-//                             page kind and which kinds are interactive
+//   <out>/assets.json         the enhancement script every page loads, the
+//                             islands it imports (the login dialog; an
+//                             interactive page's island), stylesheets, chunks
+//                             per page kind and which kinds are interactive
 //   <out>/routes.json         the route table (src/routes.ts)
 import { build } from "esbuild";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
@@ -38,12 +39,12 @@ await build({
   logLevel: "warning",
 });
 
-// Client: ES modules split per page, content-hashed names: the React entry
-// of interactive pages, the islands content pages load on demand (the login
-// dialog) and the stylesheet. The enhancement script of content pages is
-// built apart below, as one file.
+// Client: ES modules split per page, content-hashed names: the islands (the
+// login dialog, loaded on demand; an interactive page's island, which loads
+// its page kind's chunk) and the stylesheet. The enhancement script is built
+// apart below, as one file.
 const client = await build({
-  entryPoints: [join(appDir, "src/entry-client.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/styles/app.css")],
+  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/styles/app.css")],
   outdir: join(publicDir, "assets"),
   bundle: true,
   splitting: true,
@@ -70,8 +71,8 @@ async function routesModule() {
   return routesFile;
 }
 
-// Asset manifest: URLs of the entry and, per page kind, its chunk plus the
-// chunks it statically imports (so the server can emit modulepreload).
+// Asset manifest: URLs of each island and, per page kind, its chunk, each
+// with the chunks it statically imports (so the server can emit modulepreload).
 const outputs = client.metafile.outputs;
 const url = (file) => "/" + relative(publicDir, resolve(process.cwd(), file)).split("\\").join("/");
 const closure = (file, seen = new Set()) => {
@@ -83,14 +84,11 @@ const closure = (file, seen = new Set()) => {
   return seen;
 };
 const { interactivePages } = await import(pathToFileURL(await routesModule()).href);
-const manifest = { enhance: null, enhancePreload: [], entry: null, preload: [], stylesheets: [], pages: {}, islands: {}, interactive: interactivePages };
+const manifest = { enhance: null, enhancePreload: [], stylesheets: [], pages: {}, islands: {}, interactive: interactivePages };
 for (const [file, output] of Object.entries(outputs)) {
   if (!output.entryPoint) continue;
   const chunks = [...closure(file)].map(url);
-  if (output.entryPoint.endsWith("entry-client.tsx")) {
-    manifest.entry = url(file);
-    manifest.preload = chunks.slice(1);
-  } else if (output.entryPoint.endsWith(".css")) {
+  if (output.entryPoint.endsWith(".css")) {
     manifest.stylesheets.push(url(file));
   } else if (output.entryPoint.includes("src/pages/")) {
     manifest.pages[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
@@ -98,10 +96,10 @@ for (const [file, output] of Object.entries(outputs)) {
     manifest.islands[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
   }
 }
-if (!manifest.entry || !manifest.islands.login) throw new Error("client entries missing from the esbuild metafile");
+if (!manifest.islands.page || !manifest.islands.login) throw new Error("client entries missing from the esbuild metafile");
 
 // The enhancement script: one file with nothing shared (a content page
-// makes one request for its code); the login island is imported by URL.
+// makes one request for its code); the islands are imported by URL.
 const enhance = await build({
   entryPoints: { enhance: join(appDir, "src/enhance/main.ts") },
   outdir: join(publicDir, "assets"),
@@ -113,7 +111,7 @@ const enhance = await build({
   legalComments: "none",
   entryNames: "[name]-[hash]",
   metafile: true,
-  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]) },
+  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]), __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]) },
   logLevel: "warning",
 });
 manifest.enhance = url(Object.keys(enhance.metafile.outputs).find((file) => file.endsWith(".js")));
@@ -133,7 +131,7 @@ cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true }
 // The service worker, versioned by this build: a new build is a new worker.
 // It keeps what a content page loads (the stylesheet and the enhancement
 // script) and, when the connection is neither slow nor saving data, the
-// login dialog's code too.
+// islands' code too (the login dialog's and the interactive pages' island).
 const precache = [manifest.enhance, ...manifest.enhancePreload, ...manifest.stylesheets];
 const precacheMore = Object.values(manifest.islands).flat();
 const buildId = createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);

@@ -234,47 +234,45 @@ fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<BTreeMap<Strin
     rest.is_empty().then_some(params)
 }
 
-/// URLs of the client entries, their stylesheets and each page kind's chunks.
-/// A content page loads the enhancement script (`enhance`, no React); an
+/// URLs of the client scripts, their stylesheets and each page kind's chunks.
+/// Every page loads the enhancement script (`enhance`, no React); an
 /// interactive one (a kind in `interactive`, from `interactivePages` in the
-/// app's route table) the React entry and its page chunk.
+/// app's route table) also has an island, which the enhancement script
+/// imports: its code (`islands.page`) and its page kind's chunk are preloaded.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssetManifest {
     pub enhance: String,
     pub enhance_preload: Vec<String>,
-    pub entry: String,
-    pub preload: Vec<String>,
     pub stylesheets: Vec<String>,
     pub pages: HashMap<String, Vec<String>>,
+    pub islands: HashMap<String, Vec<String>>,
     pub interactive: Vec<String>,
 }
 
 impl AssetManifest {
     pub fn from_json(json: &str) -> Result<AssetManifest, AppError> {
-        serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("assets.json: {e}")))
+        let manifest: AssetManifest = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("assets.json: {e}")))?;
+        if !manifest.islands.contains_key("page") {
+            return Err(AppError::Manifest("assets.json: no page island".into()));
+        }
+        Ok(manifest)
     }
 
     fn is_interactive(&self, kind: &str) -> bool {
         self.interactive.iter().any(|k| k == kind)
     }
 
-    /// The module script a page of `kind` runs.
-    pub fn script_for(&self, kind: &str) -> &str {
-        if self.is_interactive(kind) { &self.entry } else { &self.enhance }
-    }
-
-    /// What a page of `kind` needs: for an interactive kind the React entry's
-    /// shared chunks and the page's own, for any other the enhancement
-    /// script's chunks.
+    /// What a page of `kind` needs: the enhancement script's chunks, and for
+    /// an interactive kind its island's code and the page's own chunks.
     pub fn for_page(&self, kind: &str) -> PageAssets {
-        if !self.is_interactive(kind) {
-            return PageAssets { stylesheets: self.stylesheets.clone(), preload: self.enhance_preload.clone() };
-        }
-        let mut preload = self.preload.clone();
-        for chunk in self.pages.get(kind).into_iter().flatten() {
-            if !preload.contains(chunk) {
-                preload.push(chunk.clone());
+        let mut preload = self.enhance_preload.clone();
+        if self.is_interactive(kind) {
+            let island = self.islands.get("page").into_iter().flatten();
+            for chunk in island.chain(self.pages.get(kind).into_iter().flatten()) {
+                if !preload.contains(chunk) {
+                    preload.push(chunk.clone());
+                }
             }
         }
         PageAssets { stylesheets: self.stylesheets.clone(), preload }

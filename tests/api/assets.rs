@@ -45,7 +45,7 @@ async fn static_files_revalidate_with_etag() {
 #[tokio::test]
 async fn missing_assets_are_404() {
     let app = spawn_app().await;
-    assert_eq!(app.get("/assets/entry-client-NOPE.js").await.status(), StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/assets/page-NOPE.js").await.status(), StatusCode::NOT_FOUND);
     assert_eq!(app.get("/static/../Cargo.toml").await.status(), StatusCode::NOT_FOUND);
 }
 

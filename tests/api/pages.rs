@@ -22,7 +22,7 @@ async fn home_is_full_server_rendered_html_in_english() {
     }
     // A content page: the enhancement script, no React entry, no preloaded chunk.
     assert!(html.contains(r#"<script type="module" src="/assets/enhance-"#));
-    assert!(!html.contains("entry-client-") && !html.contains("modulepreload"));
+    assert!(!html.contains(r#"id="island""#) && !html.contains("modulepreload"));
     // No inline executable script: only data blocks and the module by src.
     assert_eq!(crate::helpers::executable_inline_scripts(&html), 0);
     assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1);
@@ -33,15 +33,23 @@ async fn home_is_full_server_rendered_html_in_english() {
 }
 
 #[tokio::test]
-async fn interactive_pages_load_the_react_entry_and_their_chunks() {
+async fn interactive_pages_hydrate_only_their_island_and_preload_its_code() {
     let app = spawn_app().await;
     for path in ["/account", "/sw/vodacom-business/community", "/foundation/apply", "/cpm-login"] {
         let html = app.get(path).await.text().await.unwrap();
-        assert!(html.contains(r#"<script type="module" src="/assets/entry-client-"#), "{path}");
-        assert!(!html.contains("/assets/enhance-"), "{path}");
-        assert!(html.contains(r#"rel="modulepreload""#), "{path}");
+        // The enhancement script, as on every page, imports the island's code, which is preloaded with the page's chunk.
+        assert!(html.contains(r#"<script type="module" src="/assets/enhance-"#), "{path}");
         assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1, "{path}");
+        assert!(html.contains(r#"<link rel="modulepreload" href="/assets/page-"#), "{path}");
+        // The island is the page's part of <main>: the header, menu and footer are outside it.
+        let island = html.find(r#"<div id="island">"#).unwrap_or_else(|| panic!("{path}: no island"));
+        let main = html.find(r#"<main id="main""#).unwrap();
+        let main_end = html.find("</main>").unwrap();
+        assert!(main < island && island < main_end, "{path}");
+        assert!(html.find(r#"<header class="site-header">"#).unwrap() < main, "{path}");
     }
+    let content = app.get("/mpesa").await.text().await.unwrap();
+    assert!(!content.contains(r#"id="island""#) && !content.contains("modulepreload"));
 }
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-/** The page shell shared by the server render and the browser. */
+/** The whole page as the server renders it (header, main, footer); an interactive page's main holds its island. */
 import type { ComponentType } from "react";
 import { useT } from "../i18n/context";
 import type { PageData } from "../contract";
@@ -7,13 +7,13 @@ import { Header } from "../components/Header";
 import { Footer } from "../components/Footer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentFailure } from "../components/ContentFailure";
-import { LoadingOverlay } from "../components/LoadingOverlay";
 import { PopupBanner } from "../features/popups/PopupBanner";
-import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
+import { AccountProvider } from "../features/account/AccountContext";
 import { AccountControl } from "../features/account/AccountControl";
 import { FlashNotice } from "../features/account/FlashNotice";
-import { useNotify } from "../features/notifications/Toasts";
+import { TOASTS_CLASS } from "../features/notifications/toast";
 import { languagePaths } from "../navigation/paths";
+import { ISLAND_ID } from "./island";
 import { SiteProvider } from "./site";
 
 /** Spec §9: the background is white unless the page's content sets one. */
@@ -24,19 +24,21 @@ export interface Shown {
   Page: ComponentType<PageProps>;
 }
 
+const noToast = () => {};
+
 /**
- * The page shown, whether it is loading, and (in the browser) what the
- * self-service screens may do with it: fetch it again after signing in or
- * out, show fresh balances.
+ * The whole page, rendered on the server. An interactive page's island
+ * (`PageIsland`, rendered as a root of its own) comes as `island`, its HTML,
+ * put in place of the page component so the browser hydrates only it.
  */
-export function App({ shown, loading, account }: { shown: Shown; loading: boolean; account?: AccountActions }) {
+export function App({ shown, island }: { shown: Shown; island?: string }) {
   const t = useT();
-  const notify = useNotify();
   const { data, Page } = shown;
   const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;
+  const page = island === undefined ? <Page data={data} /> : <div id={ISLAND_ID} dangerouslySetInnerHTML={{ __html: island }} />;
   return (
     <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
-      <AccountProvider subscriber={data.subscriber} actions={account} toast={notify}>
+      <AccountProvider subscriber={data.subscriber} toast={noToast}>
         <a className="skip-link" href="#main">
           {t("site.skipToContent")}
         </a>
@@ -48,15 +50,13 @@ export function App({ shown, loading, account }: { shown: Shown; loading: boolea
           {data.content.failed ? (
             <ContentFailure />
           ) : data.content.pageLang ? (
-            <div lang={data.content.pageLang}>
-              <Page data={data} />
-            </div>
+            <div lang={data.content.pageLang}>{page}</div>
           ) : (
-            <Page data={data} />
+            page
           )}
         </main>
         <Footer sidebar={data.content.sidebar} />
-        {loading && <LoadingOverlay />}
+        <div className={TOASTS_CLASS} role="status" aria-live="polite" />
       </AccountProvider>
     </SiteProvider>
   );

@@ -1,7 +1,7 @@
 /**
  * `<head>` tags of a page: title, description, canonical, alternates, Open
- * Graph and schema.org JSON-LD. Rendered on the server only; client-side
- * navigation updates the title and language (see `ClientApp`).
+ * Graph and schema.org JSON-LD. Rendered on the server only; link
+ * navigation swaps them in with the next page (`enhance/main.ts`).
  */
 import type { TFunction } from "../i18n";
 import type { PageAssets, PageData } from "../contract";

@@ -20,8 +20,6 @@ export function useSite(): Site {
   return useContext(SiteContext);
 }
 
-export { rememberLang } from "./links";
-
 export function isExternal(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
@@ -31,8 +29,8 @@ type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
 /**
  * A link to a path of the site in the current language. It renders a plain
  * anchor (cheap on the server's engine, where a page holds ~150 menu links);
- * in the browser one delegated listener (`useLinkNavigation`) turns clicks on
- * same-site anchors into client-side navigation. Other sites, `tel:` and
+ * in the browser the enhancement script's one delegated listener turns clicks
+ * on same-site anchors into link navigation (`clientTarget`). Other sites, `tel:` and
  * `mailto:` are plain anchors too.
  */
 export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: boolean } & LinkAttributes) {

@@ -1,20 +1,20 @@
-import { useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useT } from "../i18n/context";
-import { Link, useNavigate } from "react-router";
 import { LANGS, localePath, type Lang } from "../routes";
-import { LocalLink, rememberLang, useSite } from "../app/site";
+import { LocalLink, useSite } from "../app/site";
 import { MainMenu } from "./MainMenu";
 import { SearchForm } from "./SearchForm";
-import { useMenuDisclosures } from "./useMenuDisclosures";
 
-/** The site's header; `account` is the self-service control (log in, or the subscriber), given by the app. */
+/**
+ * The site's header; `account` is the self-service control (log in, or the
+ * subscriber), given by the app. Server HTML on every page: the enhancement
+ * script adds the menu's behaviour, the login dialog and the language switch.
+ */
 export function Header({ account }: { account?: ReactNode }) {
   const t = useT();
   const { lang } = useSite();
-  const header = useRef<HTMLElement>(null);
-  useMenuDisclosures(header);
   return (
-    <header className="site-header" ref={header}>
+    <header className="site-header">
       <div className="header-bar">
         <LocalLink to="/" className="brand">
           <img src="/static/logo.svg" alt={t("site.name")} width="36" height="36" />
@@ -38,13 +38,12 @@ export function Header({ account }: { account?: ReactNode }) {
 
 /**
  * Links to the same page in the other language. `?lang=` lets the server
- * remember the choice when JavaScript is off; with it, the cookie is set here
- * and the router navigates without a reload.
+ * remember the choice when JavaScript is off; with it, the enhancement script
+ * sets the cookie and navigates to the address without `?lang=`.
  */
 function LanguageSwitch() {
   const t = useT();
   const { lang, paths } = useSite();
-  const navigate = useNavigate();
   return (
     <ul className="lang-switch" aria-label={t("language.label")}>
       {LANGS.map((other: Lang) => (
@@ -54,19 +53,14 @@ function LanguageSwitch() {
               {t(`language.${other}`)}
             </span>
           ) : (
-            <Link
-              to={`${localePath(other, paths[other])}?lang=${other}`}
+            <a
+              href={`${localePath(other, paths[other])}?lang=${other}`}
               hrefLang={other}
               lang={other}
               title={t("language.switchTo", { language: t(`language.${other}`) })}
-              onClick={(event) => {
-                event.preventDefault();
-                rememberLang(other);
-                navigate(localePath(other, paths[other]));
-              }}
             >
               {t(`language.${other}`)}
-            </Link>
+            </a>
           )}
         </li>
       ))}

@@ -1,8 +1,9 @@
 /**
  * The main menu from the route table (see `navigation/menu.ts`). Every
  * top-level entry with children is a `<details>` disclosure, so the menu
- * opens by mouse, touch and keyboard without JavaScript; `useMenuDisclosures`
- * adds one-open-at-a-time, Escape and click-outside once hydrated.
+ * opens by mouse, touch and keyboard without JavaScript; the enhancement
+ * script adds one-open-at-a-time, Escape and click-outside
+ * (`menuDisclosures.ts`).
  *
  * The menu is the same on every page of a language but for the link to the
  * page itself (`aria-current`), and its ~150 links were most of a page's

@@ -18,13 +18,6 @@ function openGroups(root: HTMLElement): HTMLDetailsElement[] {
   return Array.from(root.querySelectorAll<HTMLDetailsElement>(`${GROUP}[open]`));
 }
 
-/** Closes every open panel and the narrow screens' toggle. */
-export function closeMenus(root: HTMLElement) {
-  openGroups(root).forEach((group) => (group.open = false));
-  const toggle = root.querySelector<HTMLDetailsElement>("details.menu");
-  if (toggle) toggle.open = false;
-}
-
 /** Adds the behaviour to the header `root`; returns what removes it. */
 export function attachMenuDisclosures(root: HTMLElement): () => void {
   const closeAll = () => {

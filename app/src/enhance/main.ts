@@ -1,10 +1,11 @@
 /**
- * The enhancement script of content pages: what every page needs once
- * JavaScript runs, without React (islands, see `interactivePages` in
- * routes.ts). The menu's disclosures, popups' close buttons, golden minutes,
- * a flash notice as a toast, the language switch, the service worker, the
- * login dialog (React loads on the first tap of "Log in" or of a purchase
- * link, and the dialog opens once it has) and link navigation.
+ * The enhancement script every page loads: what every page needs once
+ * JavaScript runs, without React. The menu's disclosures, popups' close
+ * buttons, golden minutes, toasts, the language switch, the service worker,
+ * the login dialog (React loads on the first tap of "Log in" or of a
+ * purchase link, and the dialog opens once it has), link navigation, and an
+ * interactive page's island (`interactivePages` in routes.ts): the island's
+ * module is imported and hydrates only that part of the page.
  *
  * Navigation (spec §2) fetches the next page's server HTML, the same cached
  * and precompressed bytes a full load gets, and swaps the page in: the app
@@ -12,31 +13,27 @@
  * loading overlay shows meanwhile; then the page scrolls to the top (or to
  * the position saved for a history entry), focus moves to the new `<h1>` and
  * the new page is announced. A page that failed to load leaves the page as
- * it was with the content-failure toast. A page whose kind is interactive
- * brings its React entry in its HTML: it is swapped in the same way and the
- * entry, added to the document, hydrates it and takes over navigation.
+ * it was with the content-failure toast. An interactive page is swapped in
+ * the same way, its island unmounted before and the next one mounted after.
  */
 import { attachMenuDisclosures } from "../components/menuDisclosures";
 import { isGoldenMinutes } from "../features/golden-minutes/schedule";
 import { rememberDismissal, wasDismissed } from "../features/popups/dismissal";
-import { withFullStop } from "../format";
 import { clientTarget, rememberLang } from "../app/links";
 import { registerServiceWorker } from "../sw/register";
 import type { PageData } from "../contract";
+import type { IslandHost } from "../app/island";
+import { ISLAND_ID } from "../app/island";
+import { ACCOUNT_CONTROL_ID } from "../features/account/ids";
+import { showToast, TOASTS_CLASS, type Notification } from "../features/notifications/toast";
 import { STRINGS_ID, type EnhanceStrings } from "./strings";
 import { SCROLL_KEY, savePosition, savedPositions } from "../navigation/scrollPositions";
 
 const FIRST_VISIT_KEY = "firstVisit";
-const TOAST_MS = 3000;
 const GOLDEN_CHECK_MS = 15_000;
-/** The login dialog island's module (`islands/login.tsx`), set by scripts/build.mjs. */
+/** The islands' modules (`islands/login.tsx`, `islands/page.tsx`), set by scripts/build.mjs. */
 declare const __LOGIN_ISLAND__: string;
-
-/** This script's own address: a page that does not load it is a React island. */
-const SELF = new URL(import.meta.url).pathname;
-
-/** What the React entry sets on `<html>` once it owns the page; from then on this script stands back. */
-const reactOwns = () => document.documentElement.dataset.app === "react";
+declare const __PAGE_ISLAND__: string;
 
 function strings(): EnhanceStrings {
   return JSON.parse(document.getElementById(STRINGS_ID)?.textContent || "{}");
@@ -49,29 +46,8 @@ function pageData(): PageData {
 
 // ---- toasts and the loading overlay -------------------------------------
 
-function toast(type: "info" | "warning" | "error", title: string, text: string, duration = TOAST_MS) {
-  const region = document.querySelector(".toasts");
-  if (!region) return;
-  const element = document.createElement("div");
-  element.className = `toast toast-${type}`;
-  if (type === "error") element.setAttribute("role", "alert");
-  const body = element.appendChild(document.createElement("div"));
-  body.className = "toast-body";
-  const strong = body.appendChild(document.createElement("strong"));
-  strong.className = "toast-title";
-  strong.textContent = title;
-  const span = body.appendChild(document.createElement("span"));
-  span.className = "toast-text";
-  span.textContent = withFullStop(text);
-  const close = element.appendChild(document.createElement("button"));
-  close.type = "button";
-  close.className = "toast-close";
-  close.setAttribute("aria-label", strings().close);
-  close.textContent = "×";
-  const remove = () => element.remove();
-  close.addEventListener("click", remove);
-  setTimeout(remove, duration);
-  region.append(element);
+function toast(notification: Notification) {
+  showToast(notification, strings().close);
 }
 
 let overlay: HTMLElement | null = null;
@@ -134,7 +110,7 @@ function enhancePage() {
     const title = flash.querySelector("strong")?.textContent ?? "";
     const text = (flash.textContent ?? "").slice(title.length).trim();
     flash.remove();
-    toast(notice?.type ?? "info", title, text, notice?.duration ?? TOAST_MS);
+    toast({ type: notice?.type ?? "info", title, text, duration: notice?.duration });
   }
 
   // The service worker's copy of a page read before, served offline.
@@ -188,11 +164,19 @@ function swapHead(next: HTMLHeadElement) {
   for (const element of wanted) if (!kept.has(element.outerHTML)) document.head.append(document.importNode(element, true));
 }
 
-/** Shows the page `doc`; true when it is a React island whose entry now takes over. */
-function swap(doc: Document): boolean {
+/**
+ * Shows the page `doc` in place of this one; toasts showing stay. The
+ * island, if any, is unmounted, and the caller mounts the next; with
+ * `keepIsland` (the same page again) the island mounted stays, in place of
+ * the next page's.
+ */
+function swap(doc: Document, keepIsland: boolean) {
   const root = document.getElementById("root");
   const nextRoot = doc.getElementById("root");
   if (!root || !nextRoot) throw new Error("no #root in the page");
+  const kept = keepIsland ? document.getElementById(ISLAND_ID) : null;
+  if (!kept) unmountIsland();
+  const toasts = Array.from(document.querySelector(`.${TOASTS_CLASS}`)?.children ?? []);
   swapHead(doc.head);
   document.title = doc.title;
   const html = document.documentElement;
@@ -202,37 +186,85 @@ function swap(doc: Document): boolean {
   const nextData = doc.getElementById("page-data");
   if (data && nextData) data.textContent = nextData.textContent;
   root.innerHTML = nextRoot.innerHTML;
-  const scripts = Array.from(doc.querySelectorAll<HTMLScriptElement>("script[type=module][src]")).map((script) => new URL(script.src, location.href).pathname);
-  if (scripts.includes(SELF)) return false;
-  cleanups.forEach((cleanup) => cleanup());
-  cleanups = [];
-  html.dataset.app = "react";
-  for (const src of scripts) {
-    const script = document.createElement("script");
-    script.type = "module";
-    script.src = src;
-    document.body.append(script);
-  }
-  return true;
+  document.querySelector(`.${TOASTS_CLASS}`)?.append(...toasts);
+  if (!kept) return;
+  const place = document.getElementById(ISLAND_ID);
+  if (place) place.replaceWith(kept);
+  else unmountIsland();
 }
 
-function focusHeading(island: boolean) {
+function focusHeading() {
   const main = document.getElementById("main");
   const heading = main?.querySelector<HTMLElement>("h1");
-  // React hydrates an island's markup: it gets no new attribute, and focus goes to `main` (focusable already).
-  const target = heading && !island ? heading : main;
+  // An island's markup is React's to hydrate: it gets no new attribute, and focus goes to `main` (focusable already).
+  const target = heading && !heading.closest(`#${ISLAND_ID}`) ? heading : main;
   if (!target) return;
   if (target === heading) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: true });
 }
 
-type Mode = "push" | "replace" | "pop";
+// ---- the island of an interactive page -------------------------------------
+
+/** The island mounted, or being mounted (each mount its own). */
+let island: { unmount: (() => void) | null; gone: boolean } | null = null;
+
+function unmountIsland() {
+  if (!island) return;
+  island.gone = true;
+  island.unmount?.();
+  island = null;
+}
+
+/** What the island may ask of the page around it. */
+const host: IslandHost = {
+  navigate: async (url, replace) => {
+    personal = true;
+    await go(url, replace ? "replace" : "push");
+  },
+  refresh: async () => {
+    personal = true;
+    return (await go(location.pathname + location.search, "refresh")) ? pageData() : null;
+  },
+  toast,
+  signedOut: () => {
+    // The header's subscriber and "Log out" give way to "Log in" (the same link, the account page's address).
+    const control = document.querySelector(".account-control");
+    const link = control?.querySelector<HTMLAnchorElement>(`#${ACCOUNT_CONTROL_ID}`);
+    if (!control || !link) return;
+    link.textContent = strings().logIn;
+    control.replaceWith(link);
+  },
+};
+
+/**
+ * Mounts the page's island, if it has one. Its code failing to load (a new
+ * deploy removed it) loads `url` in full, which brings the new build's.
+ */
+async function mountIsland(url: string | null) {
+  if (!document.getElementById(ISLAND_ID)) return;
+  const mounting = { unmount: null as (() => void) | null, gone: false };
+  island = mounting;
+  try {
+    const { mount }: typeof import("../islands/page") = await import(__PAGE_ISLAND__);
+    if (mounting.gone) return;
+    const unmount = await mount(host);
+    if (mounting.gone) unmount();
+    else mounting.unmount = unmount;
+  } catch (error) {
+    console.error(error);
+    if (url !== null && !mounting.gone) window.location.assign(url);
+  }
+}
+
+/** `refresh` shows the page shown again, from the server, around the island mounted (scroll and focus stay). */
+type Mode = "push" | "replace" | "pop" | "refresh";
 
 /**
  * Shows the page at `url`. `push` adds a history entry, `replace` replaces
- * the current one, `pop` shows the entry the browser moved to.
+ * the current one, `pop` shows the entry the browser moved to. True once
+ * the page is shown.
  */
-async function go(url: string, mode: Mode) {
+async function go(url: string, mode: Mode): Promise<boolean> {
   savePosition(shownKey, window.scrollY);
   try {
     sessionStorage.removeItem(FIRST_VISIT_KEY); // a prior route exists now
@@ -253,14 +285,20 @@ async function go(url: string, mode: Mode) {
     });
     if (response.type === "opaqueredirect") {
       window.location.assign(url);
-      return;
+      return false;
     }
     const offlinePage = response.headers.has("x-offline-page");
     if ((!response.ok && response.status !== 404 && !offlinePage) || !(response.headers.get("content-type") || "").includes("text/html")) {
       throw new Error(`page ${url}: HTTP ${response.status}`);
     }
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) return false;
+    if (mode === "refresh") {
+      swap(doc, true);
+      enhancePage();
+      personal ||= isPersonal();
+      return true;
+    }
     if (mode === "push") {
       shownKey = newKey();
       history.pushState({ key: shownKey }, "", url);
@@ -270,21 +308,24 @@ async function go(url: string, mode: Mode) {
       shownKey = history.state?.key ?? newKey();
     }
     shownUrl = location.pathname + location.search;
-    const island = swap(doc);
-    if (!island) enhancePage();
+    swap(doc, false);
+    enhancePage();
+    mountIsland(url);
     const hash = new URL(url, location.href).hash;
     const saved = mode === "pop" ? savedPositions()[shownKey] : undefined;
     const anchor = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
     if (anchor) anchor.scrollIntoView();
     else window.scrollTo(0, saved ?? 0);
-    focusHeading(island);
+    focusHeading();
     announce(strings().loaded.replace("{{title}}", document.title));
-    if (!island) personal ||= isPersonal();
+    personal ||= isPersonal();
+    return true;
   } catch (error) {
-    if (controller.signal.aborted) return;
+    if (controller.signal.aborted) return false;
     console.error(error);
     const { error: title, failedToLoadContent } = strings();
-    toast("warning", title, failedToLoadContent);
+    toast({ type: "warning", title, text: failedToLoadContent });
+    return false;
   } finally {
     if (pending === controller) {
       pending = null;
@@ -315,19 +356,19 @@ async function openLogin(after: string | undefined) {
     console.error(error);
     // React could not load: the account page signs in without it.
     if (after) window.location.assign(after);
-    else window.location.assign(document.getElementById("account-control")?.getAttribute("href") ?? "/account");
+    else window.location.assign(document.getElementById(ACCOUNT_CONTROL_ID)?.getAttribute("href") ?? "/account");
   }
 }
 
 const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
 
 function onClick(event: MouseEvent) {
-  if (reactOwns() || event.defaultPrevented || modified(event)) return;
+  if (event.defaultPrevented || modified(event)) return;
   const anchor = event.target instanceof Element ? event.target.closest("a") : null;
   if (!anchor) return;
   const signedIn = Boolean(document.querySelector(".account-control"));
   // triggerAuthDialog: "Log in", and a purchase link for a signed-out visitor, open the login dialog.
-  if (!signedIn && (anchor.id === "account-control" || anchor.hasAttribute("data-purchase"))) {
+  if (!signedIn && (anchor.id === ACCOUNT_CONTROL_ID || anchor.hasAttribute("data-purchase"))) {
     event.preventDefault();
     openLogin(anchor.hasAttribute("data-purchase") ? (anchor.getAttribute("href") ?? undefined) : undefined);
     return;
@@ -347,14 +388,12 @@ function onClick(event: MouseEvent) {
 }
 
 function onPopState() {
-  if (reactOwns()) return;
   const url = location.pathname + location.search;
   if (url === shownUrl) return;
   go(url + location.hash, "pop");
 }
 
 function start() {
-  if (reactOwns()) return;
   history.scrollRestoration = "manual";
   history.replaceState({ ...history.state, key: shownKey }, "");
   try {
@@ -366,6 +405,7 @@ function start() {
   document.addEventListener("click", onClick);
   window.addEventListener("popstate", onPopState);
   enhancePage();
+  mountIsland(null);
   registerServiceWorker();
   document.documentElement.dataset.ready = "";
 }

@@ -18,6 +18,8 @@ export interface EnhanceStrings {
   staleCopy: string;
   /** Announced after a navigation; `{{title}}` is the new page's title. */
   loaded: string;
+  /** The header's account control once a session has lapsed under the page. */
+  logIn: string;
 }
 
 export const STRINGS_ID = "site-strings";
@@ -31,5 +33,6 @@ export function enhanceStrings(t: TFunction): EnhanceStrings {
     goldenMinutesLive: t("goldenMinutes.live"),
     staleCopy: t("offline.staleCopy"),
     loaded: t("navigation.loaded"),
+    logIn: t("account.logIn"),
   };
 }

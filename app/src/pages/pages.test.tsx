@@ -16,7 +16,7 @@ async function render(data: PageData, url: string): Promise<string> {
   return renderToString(
     <LanguageProvider lang={data.lang}>
       <MemoryRouter initialEntries={[url]}>
-        <App shown={{ data, Page }} loading={false} />
+        <App shown={{ data, Page }} />
       </MemoryRouter>
     </LanguageProvider>,
   );

@@ -331,7 +331,7 @@ async fn render_page(state: &AppState, url: String, data: PageData, versions: Ve
         }
         Err(error) => return Err(error),
     };
-    let html = document::document(data.lang, &output, &data, state.assets.script_for(&data.route.page));
+    let html = document::document(data.lang, &output, &data, &state.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
     Ok(CachedPage::new(status, data.lang, html, versions))
 }

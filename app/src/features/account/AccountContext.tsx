@@ -4,8 +4,9 @@
  * signing in or out, replace the balances shown, open the login dialog
  * (also over a form whose session lapsed, so its input is kept).
  *
- * The app provides the actions (`ClientApp` in the browser; nothing on the
- * server) and the toasts, so this feature imports no other feature.
+ * The app provides the actions (the page island's host in the browser;
+ * nothing on the server) and the toasts, so this feature imports no other
+ * feature.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
@@ -24,6 +25,8 @@ export interface AccountActions {
   refresh(to?: string): Promise<void>;
   /** Replaces the subscriber shown (fresh balances, or signed out). */
   setSubscriber(subscriber: Subscriber | null): void;
+  /** The session lapsed under a form kept on the page: what is outside the island (the header) shows signed out. */
+  lapsed?(): void;
 }
 
 /** The shape of `features/notifications`' toast, given by the app. */
@@ -127,6 +130,7 @@ export function AccountProvider({
         if (answer.status !== 401) return;
         if (!signedInAgain) return signedOut(localePath(lang, "/"));
         setLapsed(subscriber);
+        actions.lapsed?.();
         setLogin({ reason: notice, signedInAgain });
       },
       setSubscriber: actions.setSubscriber,
@@ -135,7 +139,7 @@ export function AccountProvider({
 
   // triggerAuthDialog: a purchase link (`data-purchase`) opens the dialog
   // for a signed-out visitor instead of leaving the page. The capture phase
-  // runs before the router's own click handling, which then stands back.
+  // runs before the enhancement script's link navigation, which then stands back.
   useEffect(() => {
     if (shownSubscriber) return;
     const onClick = (event: MouseEvent) => {

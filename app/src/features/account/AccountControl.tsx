@@ -7,7 +7,7 @@ import { useT } from "../../i18n/context";
 import { LocalLink } from "../../app/site";
 import { useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
-import { ACCOUNT_CONTROL_ID } from "./LoginDialog";
+import { ACCOUNT_CONTROL_ID } from "./ids";
 import { localMsisdn } from "./msisdn";
 
 export function AccountControl() {

@@ -11,10 +11,8 @@ import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { withFullStop } from "../../format";
 import { noticeText } from "./notices";
+import { ACCOUNT_CONTROL_ID } from "./ids";
 import { LoginFlow } from "./SignIn";
-
-/** The header's account control: "Log in", or the subscriber's name once signed in. */
-export const ACCOUNT_CONTROL_ID = "account-control";
 
 export function LoginDialog({ reason, onClose, onSignedIn }: { reason?: Notice; onClose(): void; onSignedIn(): Promise<void> }) {
   const t = useT();

@@ -38,7 +38,7 @@ async function render(data: PageData, url: string): Promise<string> {
   const html = renderToString(
     <LanguageProvider lang={data.lang}>
       <MemoryRouter initialEntries={[url]}>
-        <App shown={{ data, Page }} loading={false} />
+        <App shown={{ data, Page }} />
       </MemoryRouter>
     </LanguageProvider>,
   );

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { clientTarget } from "./linkNavigation";
+import { clientTarget } from "./links";
 
 /** A click on an anchor with `attributes`, in a minimal DOM stand-in. */
 function click(href: string, attributes: Record<string, string> = {}, init: Partial<MouseEvent> = {}) {

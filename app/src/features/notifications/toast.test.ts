@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { withFullStop } from "../../format";
-import { DEFAULT_DURATION } from "./Toasts";
+import { DEFAULT_DURATION } from "./toast";
 
 describe("toasts", () => {
   it("appends a full stop to the text unless it ends a sentence already (spec §8)", () => {

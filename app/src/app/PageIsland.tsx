@@ -1,0 +1,60 @@
+/**
+ * The interactive part of an interactive page (`interactivePages` in
+ * routes.ts): the page component with what it reads (language, site,
+ * account, the address), rendered as a root of its own on the server
+ * (`entry-server.tsx`) and hydrated as one in the browser (`islands/page.tsx`).
+ * The header, menu and footer around it stay server HTML, enhanced like a
+ * content page's by `enhance/main.ts`, which also navigates: the island asks
+ * it, through its `IslandHost`, to show another page or a toast.
+ */
+import { useMemo, useState, type ComponentType } from "react";
+import { Router, createPath, type Navigator } from "react-router";
+import type { PageData, Subscriber } from "../contract";
+import type { PageProps } from "../pages";
+import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
+import { LanguageProvider } from "../i18n/context";
+import { languagePaths } from "../navigation/paths";
+import type { IslandHost } from "./island";
+import { SiteProvider } from "./site";
+
+const noop = () => {};
+
+/** The island's router: it reads the address; a navigation goes to the host (a new page, not a re-render). */
+function hostNavigator(host: IslandHost | undefined): Navigator {
+  return {
+    createHref: (to) => (typeof to === "string" ? to : createPath(to)),
+    go: (delta) => history.go(delta),
+    push: (to) => void host?.navigate(typeof to === "string" ? to : createPath(to), false),
+    replace: (to) => void host?.navigate(typeof to === "string" ? to : createPath(to), true),
+  };
+}
+
+export function PageIsland({ data: initial, Page, url, host }: { data: PageData; Page: ComponentType<PageProps>; url: string; host?: IslandHost }) {
+  const [data, setData] = useState(initial);
+  const actions = useMemo<AccountActions | undefined>(
+    () =>
+      host && {
+        // The same page again (signed in or out under it): fresh data in the island mounted, so what is typed in stays.
+        refresh: async (to) => {
+          if (to !== undefined && to !== location.pathname + location.search) return host.navigate(to, false);
+          const fresh = await host.refresh();
+          if (fresh) setData(fresh);
+        },
+        setSubscriber: (subscriber: Subscriber | null) => setData((shown) => ({ ...shown, subscriber })),
+        lapsed: host.signedOut,
+      },
+    [host],
+  );
+  const navigator = useMemo(() => hostNavigator(host), [host]);
+  return (
+    <LanguageProvider lang={data.lang}>
+      <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
+        <AccountProvider subscriber={data.subscriber} actions={actions} toast={host?.toast ?? noop}>
+          <Router location={url} navigator={navigator} static={!host}>
+            <Page data={data} />
+          </Router>
+        </AccountProvider>
+      </SiteProvider>
+    </LanguageProvider>
+  );
+}

@@ -1,0 +1,4 @@
+/** Ids shared by the account feature's markup and the enhancement script (no React here). */
+
+/** The header's account control ("Log in", or the subscriber's name): the login dialog gives focus back to it. */
+export const ACCOUNT_CONTROL_ID = "account-control";
