@@ -14,6 +14,7 @@ import { AccountControl } from "../features/account/AccountControl";
 import { FlashNotice } from "../features/account/FlashNotice";
 import { useNotify } from "../features/notifications/Toasts";
 import { languagePaths } from "../navigation/paths";
+import { CatalogueBundles } from "../sections/BundleTable";
 import { SiteProvider } from "./site";
 
 /** Spec §9: the background is white unless the page's content sets one. */
@@ -45,15 +46,17 @@ export function App({ shown, loading, account }: { shown: Shown; loading: boolea
           <FlashNotice notice={data.notice} />
           <PopupBanner popups={data.content.popups} />
           <Breadcrumbs data={data} />
-          {data.content.failed ? (
-            <ContentFailure />
-          ) : data.content.pageLang ? (
-            <div lang={data.content.pageLang}>
+          <CatalogueBundles.Provider value={data.bundles}>
+            {data.content.failed ? (
+              <ContentFailure />
+            ) : data.content.pageLang ? (
+              <div lang={data.content.pageLang}>
+                <Page data={data} />
+              </div>
+            ) : (
               <Page data={data} />
-            </div>
-          ) : (
-            <Page data={data} />
-          )}
+            )}
+          </CatalogueBundles.Provider>
         </main>
         <Footer sidebar={data.content.sidebar} />
         {loading && <LoadingOverlay />}
