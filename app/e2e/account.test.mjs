@@ -1,8 +1,8 @@
 // Subscriber self-service in the browser, against the built-in operator
-// sandbox: the login dialog, balances, a purchase for a friend (with and
-// without JavaScript), a session lapsing before a purchase, Swahili
-// validation, customer permission management, modem bundles and
-// registering a modem's alternative number.
+// sandbox: the login dialog, balances, a purchase for a friend through its
+// confirmation step (with and without JavaScript), a session lapsing before
+// a purchase, Swahili validation, customer permission management, modem
+// bundles and registering a modem's alternative number.
 // Each test starts its own server: a fresh sandbox, so no code was sent to
 // any number yet (the server and the sandbox allow one code a minute per
 // number and purpose; the test that needs a second sign-in code for one
@@ -52,6 +52,25 @@ async function enterCode(site, field, msisdn) {
 
 /** `TSh 12,500` as 12500. */
 const shillings = (text) => Number(/TSh ([\d,]+)/.exec(text)[1].replaceAll(",", ""));
+
+/** The account page's purchase ("Buy a bundle"), apart from the modem's. */
+const purchase = (page) => page.getByRole("region", { name: /^(Buy a bundle|Nunua kifurushi)$/ });
+
+/** Chooses the bundle whose name starts its option, inside `scope`, and goes on to the confirmation step; its price. */
+async function choose(scope, bundle) {
+  const select = scope.getByLabel(/^(Bundle|Kifurushi)$/);
+  const option = select.locator("option", { hasText: bundle }).first();
+  await select.selectOption((await option.getAttribute("value")) ?? "");
+  const price = shillings(await option.textContent());
+  await scope.getByRole("button", { name: /^(Continue|Endelea)$/ }).click();
+  await scope.locator(".purchase-confirm").waitFor();
+  return price;
+}
+
+/** Confirms the purchase shown in `scope` (also when asked to confirm buying it again). */
+async function confirm(scope) {
+  await scope.locator(".purchase-confirm").getByRole("button", { name: /^(Confirm and pay|Thibitisha na ulipe|Yes, buy it again|Ndiyo, nunua tena)/ }).click();
+}
 
 /** Signs in through the number and code forms inside `scope` (the dialog, or the account page's main). */
 async function signIn(site, scope, who, { verify = "Log in" } = {}) {
@@ -103,16 +122,18 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     await airtime.filter({ hasText: "TSh 12,500" }).waitFor();
     const before = shillings(await airtime.textContent());
 
-    const bundle = page.getByRole("radio", { name: new RegExp(BUNDLE) });
-    const price = shillings(await page.locator("label.choice", { hasText: BUNDLE }).textContent());
-    await bundle.check();
     await page.getByRole("radio", { name: "A friend" }).check();
     await page.getByLabel("Friend's phone number").fill("0754 000 002");
     await page.getByRole("radio", { name: "Airtime" }).check();
-    await page.getByRole("button", { name: "Buy bundle" }).click();
+    const price = await choose(purchase(page), BUNDLE);
+    const summary = await page.locator(".purchase-summary").textContent();
+    for (const part of [BUNDLE, `TSh ${price.toLocaleString("en")}`, "Amina Mwakyusa, 0754 000 001", "0754 000 002", "Airtime"]) assert.ok(summary.includes(part), `${part} in ${summary}`);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Check your purchase", "the confirmation takes focus");
+    await confirm(purchase(page));
     const toast = page.locator(".toast-warning", { hasText: "Your Request has being received." });
     await toast.waitFor();
     assert.equal(await toast.locator(".toast-title").textContent(), "Success");
+    assert.equal(await toast.locator(".toast-text").textContent(), `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
     // Spec §4: the page reloads 5 s after a purchase.
     await page.waitForEvent("load", { timeout: 8000 });
@@ -156,15 +177,18 @@ test("without JavaScript: sign in and buy for a friend with plain forms; the out
     const before = shillings(await airtime.textContent());
     assert.equal(before, 12500);
 
-    const price = shillings(await page.locator("label.choice", { hasText: BUNDLE }).textContent());
-    await page.getByRole("radio", { name: new RegExp(BUNDLE) }).check();
     const friendNumber = page.getByLabel("Friend's phone number");
     assert.equal(await friendNumber.isVisible(), false, "the friend's number is asked for only for a friend");
     await page.getByRole("radio", { name: "A friend" }).check();
     await friendNumber.fill(JUMA.local);
-    await page.getByRole("button", { name: "Buy bundle" }).click();
+    // The choice is a GET of the confirmation step; nothing is bought yet.
+    const price = await choose(purchase(page), BUNDLE);
+    assert.match(page.url(), /\/account\?step=confirm&bundleId=data-weekly-5gb&recipient=friend&subscriber=0754000002&purchaseChannel=AIRTIME$/);
+    assert.equal(shillings(await airtime.textContent()), before, "nothing bought yet");
+    assert.ok((await page.locator(".purchase-summary").textContent()).includes("0754 000 002"));
+    await confirm(purchase(page));
     await page.waitForURL(site.base + "/account");
-    await main.getByRole("status").filter({ hasText: "Your Request has being received." }).waitFor();
+    await main.getByRole("status").filter({ hasText: `Your Request has being received. ${BUNDLE} for 0754 000 002.` }).waitFor();
     assert.equal(shillings(await airtime.textContent()), before - price);
 
     // The notice shows once: the next page no longer carries it.
@@ -186,7 +210,7 @@ test("in Swahili a purchase link opens the login dialog, and an invalid number i
     await page.goto(site.base + "/sw/internet-overview");
     await hydrated(page);
     // triggerAuthDialog: buying needs a signed-in subscriber, so the dialog opens in place.
-    await page.getByRole("main").getByRole("link", { name: "Nunua kifurushi mtandaoni" }).first().click();
+    await page.getByRole("main").getByRole("link", { name: /^Nunua / }).first().click();
     const dialog = page.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" });
     await dialog.waitFor();
     assert.equal(page.url(), site.base + "/sw/internet-overview");
@@ -205,9 +229,29 @@ test("in Swahili a purchase link opens the login dialog, and an invalid number i
     await form.goto(site.base + "/sw/account");
     await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).fill("12345");
     await form.getByRole("main").getByRole("button", { name: "Tuma msimbo" }).click();
-    await form.waitForURL(site.base + "/sw/account");
+    await form.waitForURL(site.base + "/sw/account?msisdn=12345");
     await form.getByRole("main").getByRole("alert").filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." }).waitFor();
+    assert.equal(await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).inputValue(), "12345", "what was typed stays in the field");
     await plain.close();
+  });
+});
+
+test("without JavaScript a code asked for again too soon says how long to wait, the number kept in its field", async () => {
+  await withSite(async (site) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(site.base + "/sw/account");
+    const main = page.getByRole("main");
+    await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
+    await main.getByRole("button", { name: "Tuma msimbo" }).click();
+    await page.waitForURL(`${site.base}/sw/account?step=code&msisdn=${JUMA.local}`);
+    await page.goto(site.base + "/sw/account");
+    await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
+    await main.getByRole("button", { name: "Tuma msimbo" }).click();
+    await page.waitForURL(`${site.base}/sw/account?msisdn=${JUMA.local}`);
+    await main.getByRole("alert").filter({ hasText: /^Hitilafu Maombi mengi mno ya msimbo\. Tafadhali subiri (sekunde \d+|dakika 1) kabla ya kuomba msimbo mpya\.$/ }).waitFor();
+    assert.equal(await main.getByLabel("Namba ya simu", { exact: true }).inputValue(), JUMA.local);
+    await context.close();
   });
 });
 
@@ -260,10 +304,10 @@ async function failNext(site, path, status, body) {
   assert.ok(response.ok, "fail-next armed");
 }
 
-/** Picks `bundle` for the signed-in subscriber and buys it with airtime. */
+/** Chooses `bundle` for the signed-in subscriber and confirms buying it. */
 async function buy(page, bundle) {
-  await page.getByRole("radio", { name: new RegExp(bundle) }).check();
-  await page.getByRole("button", { name: /^(Buy bundle|Nunua kifurushi)$/ }).click();
+  await choose(purchase(page), bundle);
+  await confirm(purchase(page));
 }
 
 /** The toast of `type` saying `text` (behind a modal dialog too, where it cannot be clicked). */
@@ -299,20 +343,26 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
     await buy(page, "Daily Internet 1GB");
     await toast(page, "error", "Error", "An Error Has occurred.");
 
+    // The operator's failure may have bought it: the same again asks first.
     await failNext(site, "api/v1/gsm-static-bundles/purchase", 200, { unexpected: true });
-    await buy(page, "Daily Internet 1GB");
+    await confirm(purchase(page));
+    await purchase(page).getByRole("alert").filter({ hasText: "You bought this bundle for this number less than 2 minutes ago." }).waitFor();
+    await confirm(purchase(page));
     await toast(page, "error", "Error", "Something is not right!, Please try Again or contact Customer Support.");
+    await purchase(page).getByRole("link", { name: "Change" }).click();
 
     // The operator's own refusal, in the visitor's language: 25,000 is more than the airtime.
     await buy(page, "Monthly Internet 30GB");
     await toast(page, "error", "Error", "Your airtime balance is too low for this bundle.");
     assert.equal(await page.locator(".airtime-balance").textContent(), "TSh 12,500", "nothing was taken");
 
+    await purchase(page).getByRole("link", { name: "Change" }).click();
     // A number that cannot receive a bundle: one neutral message, which does not tell whose number it is.
     await page.getByRole("radio", { name: "A friend" }).check();
     await page.getByLabel("Friend's phone number").fill("0754 999 998");
     await buy(page, "Daily Internet 1GB");
     await toast(page, "error", "Error", "This bundle cannot be sent to that number. Check the number and try again.");
+    await purchase(page).getByRole("link", { name: "Change" }).click();
     await page.getByRole("radio", { name: "Myself" }).check();
 
     await failNext(site, "api/v1/gsm-config/airtime-balance", 500);
@@ -324,7 +374,7 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
 
     // The operator ending the session: the visitor stays on the page, asked to log in again.
     await failNext(site, "api/v1/gsm-static-bundles/purchase", 401);
-    await buy(page, "Daily Internet 1GB");
+    await buy(page, "Daily Internet 500MB");
     await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
     const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
     await dialog.getByText("Your session has expired. Please log in again.").waitFor();
@@ -332,7 +382,7 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     await page.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
-    assert.ok(await page.locator("label.choice", { hasText: "Daily Internet 1GB" }).locator("input").isChecked(), "the choice stays");
+    assert.ok((await page.locator(".purchase-summary").textContent()).includes("Daily Internet 500MB"), "the purchase stays");
     await context.close();
   });
 });
@@ -353,8 +403,10 @@ test("spec §8 in Swahili: a purchase received, an error without the operator's 
     await failNext(site, "api/v1/gsm-static-bundles/purchase", 500, {});
     await buy(page, "Intaneti ya Siku 500MB");
     await toast(page, "error", "Hitilafu", "Kuna hitilafu imetokea.");
-    await buy(page, "Intaneti ya Siku 500MB");
-    await toast(page, "warning", "Imefanikiwa", "Ombi Lako Limepokelewa.");
+    await confirm(purchase(page));
+    await purchase(page).getByRole("alert").filter({ hasText: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita." }).waitFor();
+    await confirm(purchase(page));
+    await toast(page, "warning", "Imefanikiwa", "Ombi Lako Limepokelewa. Intaneti ya Siku 500MB kwa 0754 000 002.");
     await page.locator(".airtime-balance").filter({ hasText: "TSh 2,500" }).waitFor();
     await context.close();
   });
@@ -413,9 +465,10 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
     await modem.getByText("You can now buy a bundle for the modem 0754 000 010.").waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem("modemBundle")), "255754000010");
 
-    await modem.getByRole("radio", { name: /Daily Internet 1GB/ }).check();
-    await modem.getByRole("button", { name: "Buy bundle" }).click();
-    await toast(page, "warning", "Success", "Your Request has being received.");
+    await choose(modem, "Daily Internet 1GB");
+    assert.ok((await modem.locator(".purchase-summary").textContent()).includes("The modem 0754 000 010"), "the modem pays, for itself");
+    await confirm(modem);
+    await toast(page, "warning", "Success", "Your Request has being received. Daily Internet 1GB for 0754 000 010.");
     assert.equal(await page.locator(".airtime-balance").textContent(), "TSh 12,500", "the modem paid, not the subscriber");
     // After the reload the marker still offers buying for the modem.
     await page.waitForEvent("load", { timeout: 8000 });
@@ -483,12 +536,10 @@ async function endSessionElsewhere(context, site) {
   await context.addCookies(cookies);
 }
 
-/** Whether the purchase form still holds `bundle`, for a friend numbered `friend`, paid with `channel`. */
+/** Whether the confirmation still shows `bundle`, for a friend numbered `friend`, paid with `channel`. */
 async function assertChoiceKept(page, bundle, friend, channel) {
-  assert.ok(await page.locator("label.choice", { hasText: bundle }).locator("input").isChecked(), `${bundle} still chosen`);
-  assert.ok(await page.locator('input[name="recipient"][value="friend"]').isChecked(), "still for a friend");
-  assert.equal(await page.locator('input[name="subscriber"]').inputValue(), friend);
-  assert.ok(await page.locator(`input[name="purchaseChannel"][value="${channel}"]`).isChecked(), `still paid with ${channel}`);
+  const summary = await page.locator(".purchase-summary").textContent();
+  for (const part of [bundle, friend, channel]) assert.ok(summary.includes(part), `${part} still in ${summary}`);
 }
 
 test("a session that ended before Buy: the login dialog opens on the page, the choice stays, and after signing in again the purchase goes through; in Swahili too", async () => {
@@ -502,18 +553,18 @@ test("a session that ended before Buy: the login dialog opens on the page, the c
     // Taken once the first code has gone (the resend time counts from it).
     const firstCodeAt = Date.now();
     await page.locator(".airtime-balance").filter({ hasText: "TSh 12,500" }).waitFor();
-    await page.getByRole("radio", { name: new RegExp(BUNDLE) }).check();
     await page.getByRole("radio", { name: "A friend" }).check();
     await page.getByLabel("Friend's phone number").fill("0754 000 002");
     await page.getByRole("radio", { name: "M-Pesa" }).check();
+    await choose(purchase(page), BUNDLE);
 
     await endSessionElsewhere(context, site);
-    await page.getByRole("button", { name: "Buy bundle" }).click();
+    await confirm(purchase(page));
     await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
     const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
     await dialog.getByText("Your session has expired. Please log in again.").waitFor();
     assert.equal(page.url(), site.base + "/account", "the page stays");
-    await assertChoiceKept(page, BUNDLE, "0754 000 002", "MPESA");
+    await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
 
     // The same in Swahili, for Juma in a browser of his own.
     const swContext = await browser.newContext();
@@ -525,9 +576,9 @@ test("a session that ended before Buy: the login dialog opens on the page, the c
     await main.getByRole("button", { name: "Tuma msimbo" }).click();
     await enterCode(site, main.getByLabel("Msimbo wa uthibitisho"), JUMA.international);
     await main.getByRole("button", { name: "Ingia", exact: true }).click();
-    await sw.getByRole("radio", { name: /Intaneti ya Siku 500MB/ }).check();
+    await choose(purchase(sw), "Intaneti ya Siku 500MB");
     await endSessionElsewhere(swContext, site);
-    await sw.getByRole("button", { name: "Nunua kifurushi" }).click();
+    await confirm(purchase(sw));
     await seeToast(sw, "error", "Hitilafu", "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.");
     await sw.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" }).getByText("Muda wako wa kuingia umekwisha. Tafadhali ingia tena.").waitFor();
     assert.equal(sw.url(), site.base + "/sw/account");
@@ -539,12 +590,12 @@ test("a session that ended before Buy: the login dialog opens on the page, the c
     await dialog.waitFor({ state: "detached" });
     assert.equal(page.url(), site.base + "/account");
     await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
-    const hint = page.getByRole("status").filter({ hasText: "You are signed in again and nothing has been bought yet. Check your choice and press Buy bundle." });
+    const hint = page.getByRole("status").filter({ hasText: "You are signed in again and nothing has been bought yet. Check your purchase and confirm it." });
     await hint.waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("signed-in-again")), true, "the hint is read out where the visitor is");
-    await assertChoiceKept(page, BUNDLE, "0754 000 002", "MPESA");
-    await page.getByRole("button", { name: "Buy bundle" }).click();
-    await toast(page, "warning", "Success", "Your Request has being received.");
+    await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
+    await confirm(purchase(page));
+    await toast(page, "warning", "Success", `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
     await hint.waitFor({ state: "detached" });
     assert.deepEqual(unexpected(errors, "401"), []);
     await context.close();

@@ -58,7 +58,7 @@ test("a dismissed popup stays dismissed for the session", async () => {
   await hydrated(page);
   const banner = page.getByRole("complementary", { name: "Announcement" });
   assert.ok(await banner.isVisible());
-  await banner.getByRole("button", { name: "Dismiss announcement" }).click();
+  await banner.getByRole("link", { name: "Dismiss announcement" }).click();
   assert.equal(await banner.count(), 0);
   await page.reload();
   await hydrated(page);
@@ -69,6 +69,16 @@ test("a dismissed popup stays dismissed for the session", async () => {
   await hydrated(other);
   assert.ok(await other.getByRole("complementary", { name: "Announcement" }).isVisible(), "a new tab is a new session");
   await context.close();
+
+  // Without JavaScript the close works too (the banner is hidden as the link's target).
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const still = await plain.newPage();
+  await still.goto(site.base + "/");
+  const shown = still.getByRole("complementary", { name: "Announcement" });
+  assert.ok(await shown.isVisible());
+  await shown.getByRole("link", { name: "Dismiss announcement" }).click();
+  await shown.waitFor({ state: "hidden" });
+  await plain.close();
 });
 
 test("/faq/<question> opens that question and scrolls to it", async () => {

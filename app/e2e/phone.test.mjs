@@ -79,6 +79,11 @@ test("every phone number, USSD code and email in content is a link, in both lang
     });
     assert.deepEqual(unlinked, [], path);
   }
+  for (const path of ["/customer-service", "/sw/customer-service"]) {
+    await page.goto(site.base + path);
+    // "100" stands alone in the cell of the row headed "Call" ("Simu"): the heading makes it a number to call.
+    assert.ok(await page.locator('main td a[href="tel:100"]').count(), `${path}: the short code in the Call row calls`);
+  }
   await page.goto(site.base + "/customer-service");
   assert.ok(await page.locator('main a[href="tel:+255754100100"]').count(), "a number calls");
   assert.ok(await page.locator('main a[href="https://wa.me/255754100100"]').count(), "the WhatsApp number opens WhatsApp");

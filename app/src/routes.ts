@@ -293,10 +293,15 @@ export const routes: RouteDef[] = [
   route("bug-bounty", "/bug-bounty", "content", { content: "bug-bounty", parent: "help", meta: { navigation: "bug-bounty" } }),
   route("suppliers", "/suppliers", "content", { content: "suppliers", parent: "help", meta: { navigation: "suppliers" } }),
   route("shareholder-form", "/shareholder-form", "content", { content: "shareholder-form", parent: "help", meta: { navigation: "shareholder-form" } }),
-  route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", parent: "help", meta: { navigation: "cpm-login", noindex: true } }),
+  route("cpm-login", "/cpm-login", "cpmLogin", { content: "cpm-login", query: ["msisdn"], parent: "help", meta: { navigation: "cpm-login", noindex: true } }),
   route("cpm-otp", "/cpm-otp", "cpmOtp", { content: "cpm-otp", query: ["msisdn"], parent: "cpm-login", meta: { invisible: true, noindex: true } }),
   route("customer-permission-management", "/customer-permission-management", "cpm", { content: "customer-permission-management", parent: "cpm-login", meta: { invisible: true, requiresAuth: true, noindex: true } }),
-  route("account", "/account", "account", { content: "account", query: ["step", "msisdn"], meta: { invisible: true, noindex: true } }),
+  route("account", "/account", "account", {
+    content: "account",
+    // The sign-in step; the bundle a "Buy" link chose; the purchase's confirmation step (without JavaScript).
+    query: ["step", "msisdn", "bundleId", "recipient", "subscriber", "purchaseChannel", "again"],
+    meta: { invisible: true, noindex: true },
+  }),
   route("search", "/search", "search", { query: ["q"], meta: { navigation: "search", invisible: true, noindex: true } }),
   // What the service worker shows for a page it does not hold while offline.
   route("offline", "/offline", "offline", { meta: { invisible: true, noindex: true } }),

@@ -1,7 +1,8 @@
 //! What only the sandbox has. `GET /inbox` is its SMS: the codes it would
 //! have sent, as JSON for tests (`?msisdn=…`, optionally `&purpose=…`) and as
 //! a page for people. `POST /fail-next` makes the next call of the contract
-//! fail as asked, so that every error branch of the site can be tested.
+//! fail as asked, or answer late, so that every error branch of the site can
+//! be tested.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -167,11 +168,20 @@ fn escape(text: &str) -> String {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct FailNextBody {
-    status: u16,
+    /// The answer's status; absent: the call's own answer (with `delayMs`).
+    status: Option<u16>,
     path: Option<String>,
     body: Option<Value>,
+    /// The answer is held back this long (at most a minute): a call whose
+    /// answer comes after the caller stopped waiting.
+    #[serde(default)]
+    delay_ms: u32,
 }
+
+/// The longest `delayMs`.
+const MAX_DELAY_MS: u32 = 60_000;
 
 /// The contract's path of a call (`api/v1/…`, `alternative-number`): also
 /// accepted with a leading `/`, `/sandbox/digital/` or `/digital/`.
@@ -184,11 +194,21 @@ fn contract_path(path: &str) -> &str {
 /// `POST /fail-next`: arms the switch (replacing an armed one); it is kept
 /// in the database like everything else.
 pub(super) async fn arm_fail_next(State(sandbox): State<Sandbox>, body: Bytes) -> Result<Json<Value>, ApiError> {
-    let FailNextBody { status, path, body } = reply::parse_body(&body)?;
-    if !(200..=599).contains(&status) {
+    let FailNextBody { status, path, body, delay_ms } = reply::parse_body(&body)?;
+    let status = match status {
+        Some(status) if (200..=599).contains(&status) => status,
+        None if delay_ms > 0 => 0,
+        _ => {
+            return Err(ApiError::bad_request(Text::new(
+                "The status must be between 200 and 599 (or absent with a delayMs).",
+                "Hali (status) lazima iwe kati ya 200 na 599 (au isiwepo pamoja na delayMs).",
+            )));
+        }
+    };
+    if delay_ms > MAX_DELAY_MS {
         return Err(ApiError::bad_request(Text::new(
-            "The status must be between 200 and 599.",
-            "Hali (status) lazima iwe kati ya 200 na 599.",
+            "The delayMs must be at most 60000.",
+            "delayMs isizidi 60000.",
         )));
     }
     let path = path.as_deref().map(contract_path).filter(|p| !p.is_empty()).map(str::to_owned);
@@ -198,12 +218,12 @@ pub(super) async fn arm_fail_next(State(sandbox): State<Sandbox>, body: Bytes) -
             "Mazingira ya majaribio yameshindisha ombi hili kwa makusudi (fail-next).",
         ) })
     });
-    let armed = json!({ "status": status, "path": path, "body": body });
+    let armed = json!({ "status": status, "path": path, "body": body, "delayMs": delay_ms });
     sandbox
         .db(move |db| {
             db.execute(
-                "INSERT OR REPLACE INTO fail_next (id, path, status, body) VALUES (1, ?1, ?2, ?3)",
-                params![path, status, body.to_string()],
+                "INSERT OR REPLACE INTO fail_next (id, path, status, body, delay_ms) VALUES (1, ?1, ?2, ?3, ?4)",
+                params![path, status, body.to_string(), delay_ms],
             )
             .map_err(ApiError::from)
         })
@@ -212,29 +232,36 @@ pub(super) async fn arm_fail_next(State(sandbox): State<Sandbox>, body: Bytes) -
 }
 
 /// Layer of the contract's routes: when the switch is armed for this call's
-/// path (or for any), it is cleared and its answer given instead.
+/// path (or for any), it is cleared and its answer given instead, or the
+/// call's own answer (the call done, its money moved) held back its delay.
 pub(super) async fn fail_next(State(sandbox): State<Sandbox>, request: Request, next: Next) -> Response {
     let path = contract_path(request.uri().path()).to_owned();
     let armed = sandbox
         .db(move |db| {
             db.query_row(
-                "DELETE FROM fail_next WHERE id = 1 AND (path IS NULL OR path = ?1) RETURNING status, body",
+                "DELETE FROM fail_next WHERE id = 1 AND (path IS NULL OR path = ?1) RETURNING status, body, delay_ms",
                 [path],
-                |row| Ok((row.get::<_, u16>(0)?, row.get::<_, String>(1)?)),
+                |row| Ok((row.get::<_, u16>(0)?, row.get::<_, String>(1)?, row.get::<_, u32>(2)?)),
             )
             .optional()
             .map_err(ApiError::from)
         })
         .await;
-    match armed {
-        Ok(None) => next.run(request).await,
-        Ok(Some((status, body))) => {
+    let (status, body, delay) = match armed {
+        Ok(None) => return next.run(request).await,
+        Ok(Some(armed)) => armed,
+        Err(error) => return error.into_response(),
+    };
+    let response = match status {
+        0 => next.run(request).await,
+        status => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
             (status, Json(body)).into_response()
         }
-        Err(error) => error.into_response(),
-    }
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(delay.into())).await;
+    response
 }
 
 #[cfg(test)]

@@ -140,6 +140,7 @@ pub fn router(sandbox: Sandbox) -> Router {
         .route("/api/v1/gsm-config/customer-details", get(subscriber::customer_details))
         .route("/api/v1/gsm-config/airtime-balance", get(subscriber::airtime_balance))
         .route("/api/v1/gsm-config/bundle-balance", get(subscriber::bundle_balance))
+        .route("/api/v1/mpesa/balance", get(subscriber::mpesa_balance))
         .route("/api/v1/gsm-static-bundles", get(subscriber::catalogue))
         .route("/api/v1/gsm-static-bundles/purchase", post(subscriber::purchase))
         .route("/alternative-number/", post(modem::alternative_number))

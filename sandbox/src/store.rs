@@ -27,16 +27,18 @@ CREATE TABLE subscriber (
     scopes              TEXT NOT NULL,          -- JSON array of strings
     airtime             INTEGER NOT NULL CHECK (airtime >= 0),
     wallet              INTEGER NOT NULL CHECK (wallet >= 0),
-    alternative_msisdn  TEXT
+    alternative_msisdn  TEXT,
+    mpesa_account       INTEGER NOT NULL DEFAULT 1  -- 0: no M-Pesa account (wallet unused)
 );
--- One row per bundle held; buying the same bundle again tops it up.
+-- One row per allowance of a bundle held (its data, its minutes, its SMS);
+-- buying the same bundle again tops it up.
 CREATE TABLE bundle_balance (
     msisdn      TEXT NOT NULL REFERENCES subscriber (msisdn),
-    name        TEXT NOT NULL,
+    bundle_id   TEXT NOT NULL,                  -- of the catalogue; before version 2, the English name
     unit        TEXT NOT NULL,
     remaining   INTEGER NOT NULL,
     expires_at  INTEGER NOT NULL,
-    PRIMARY KEY (msisdn, name)
+    PRIMARY KEY (msisdn, bundle_id, unit)
 );
 CREATE TABLE purchase (
     id          INTEGER PRIMARY KEY,
@@ -89,8 +91,9 @@ CREATE TABLE permission_grant (
 CREATE TABLE fail_next (
     id      INTEGER PRIMARY KEY CHECK (id = 1),
     path    TEXT,                               -- NULL: any call
-    status  INTEGER NOT NULL,
-    body    TEXT NOT NULL
+    status  INTEGER NOT NULL,                   -- 0: the call's own answer
+    body    TEXT NOT NULL,
+    delay_ms INTEGER NOT NULL DEFAULT 0         -- the answer is held this long
 );
 ";
 
@@ -104,6 +107,22 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE one_time_code ADD COLUMN requested_by TEXT;
      ALTER TABLE inbox ADD COLUMN text_en TEXT NOT NULL DEFAULT '';
      ALTER TABLE inbox ADD COLUMN text_sw TEXT NOT NULL DEFAULT '';",
+    // 2: numbers without M-Pesa; balances per bundle id and unit (a bundle
+    // may credit data, minutes and SMS), the rows of before keeping their
+    // name as id; fail-next holding an answer back.
+    "ALTER TABLE subscriber ADD COLUMN mpesa_account INTEGER NOT NULL DEFAULT 1;
+     CREATE TABLE bundle_balance_2 (
+         msisdn      TEXT NOT NULL REFERENCES subscriber (msisdn),
+         bundle_id   TEXT NOT NULL,
+         unit        TEXT NOT NULL,
+         remaining   INTEGER NOT NULL,
+         expires_at  INTEGER NOT NULL,
+         PRIMARY KEY (msisdn, bundle_id, unit)
+     );
+     INSERT INTO bundle_balance_2 SELECT msisdn, name, unit, remaining, expires_at FROM bundle_balance;
+     DROP TABLE bundle_balance;
+     ALTER TABLE bundle_balance_2 RENAME TO bundle_balance;
+     ALTER TABLE fail_next ADD COLUMN delay_ms INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The version of [`SCHEMA`]: how many [`MIGRATIONS`] it includes.
@@ -272,8 +291,8 @@ pub(super) fn seed(db: &mut Connection, now: i64) -> rusqlite::Result<()> {
         let scopes = serde_json::to_string(subscriber.scopes).expect("strings serialize");
         let added = tx.execute(
             "INSERT OR IGNORE INTO subscriber (msisdn, first_name, family_name, payment_method, minor,
-                 registration_status, scopes, airtime, wallet, alternative_msisdn)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 registration_status, scopes, airtime, wallet, alternative_msisdn, mpesa_account)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 subscriber.msisdn,
                 subscriber.first_name,
@@ -283,22 +302,18 @@ pub(super) fn seed(db: &mut Connection, now: i64) -> rusqlite::Result<()> {
                 subscriber.registration_status,
                 scopes,
                 subscriber.airtime,
-                subscriber.wallet,
+                subscriber.wallet.unwrap_or(0),
                 subscriber.alternative_msisdn,
+                subscriber.wallet.is_some(),
             ],
         )?;
         if added == 1 {
             for (bundle_id, remaining) in subscriber.bundles {
                 let bundle = seed::bundle(bundle_id).expect("seeded bundles are in the catalogue");
+                let (unit, _) = bundle.allowances[0];
                 tx.execute(
-                    "INSERT INTO bundle_balance (msisdn, name, unit, remaining, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![
-                        subscriber.msisdn,
-                        bundle.name.en.as_ref(),
-                        bundle.kind.unit(),
-                        remaining,
-                        now + bundle.validity_hours * 3_600_000,
-                    ],
+                    "INSERT INTO bundle_balance (msisdn, bundle_id, unit, remaining, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![subscriber.msisdn, bundle.id, unit.as_str(), remaining, now + bundle.validity.hours * 3_600_000],
                 )?;
             }
         }

@@ -1,5 +1,6 @@
-//! `api/v1/gsm-config/…` and `api/v1/gsm-static-bundles…`: who the signed-in
-//! subscriber is, their balances, the catalogue and bundle purchase.
+//! `api/v1/gsm-config/…`, `api/v1/mpesa/balance` and
+//! `api/v1/gsm-static-bundles…`: who the signed-in subscriber is, their
+//! balances, the catalogue and bundle purchase.
 
 use axum::Json;
 use axum::body::Bytes;
@@ -69,7 +70,33 @@ pub(super) async fn airtime_balance(
     Ok(reply::data(json!({ "mainBalance": main_balance })))
 }
 
-/// The bundles held and not yet expired, soonest to expire first.
+/// `GET api/v1/mpesa/balance`: the M-Pesa wallet, or 404 for a number
+/// without an M-Pesa account.
+pub(super) async fn mpesa_balance(State(sandbox): State<Sandbox>, session: SubscriberSession) -> Result<Json<Value>, ApiError> {
+    let (has_account, wallet): (bool, i64) = sandbox
+        .db(move |db| {
+            db.query_row("SELECT mpesa_account, wallet FROM subscriber WHERE msisdn = ?1", [&session.msisdn], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .map_err(ApiError::from)
+        })
+        .await?;
+    if !has_account {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, NO_MPESA));
+    }
+    Ok(reply::data(json!({ "balance": wallet })))
+}
+
+const NO_MPESA: Text = Text::new("This number has no M-Pesa account.", "Namba hii haina akaunti ya M-Pesa.");
+
+/// The catalogue's bundle `id`; a balance of before the catalogue had ids
+/// is kept under the bundle's English name.
+fn held_bundle(id: &str) -> Option<&'static Bundle> {
+    seed::bundle(id).or_else(|| BUNDLES.iter().find(|b| b.name.en == id))
+}
+
+/// The bundles held and not yet expired, soonest to expire first: one
+/// entry per allowance (a bundle of data and minutes is two).
 pub(super) async fn bundle_balance(
     State(sandbox): State<Sandbox>,
     session: SubscriberSession,
@@ -77,12 +104,15 @@ pub(super) async fn bundle_balance(
     let balances = sandbox
         .db(move |db| -> Result<Vec<Value>, ApiError> {
             let mut query = db.prepare(
-                "SELECT name, remaining, unit, expires_at FROM bundle_balance
-                 WHERE msisdn = ?1 AND expires_at > ?2 AND remaining > 0 ORDER BY expires_at, name",
+                "SELECT bundle_id, remaining, unit, expires_at FROM bundle_balance
+                 WHERE msisdn = ?1 AND expires_at > ?2 AND remaining > 0 ORDER BY expires_at, bundle_id, unit",
             )?;
             let rows = query.query_map(params![session.msisdn, now_ms()], |row| {
+                let id: String = row.get(0)?;
+                let bundle = held_bundle(&id);
                 Ok(json!({
-                    "name": row.get::<_, String>(0)?,
+                    "bundleId": bundle.map(|b| b.id),
+                    "name": bundle.map_or(id.as_str(), |b| b.name.en.as_ref()),
                     "remaining": row.get::<_, i64>(1)?,
                     "unit": row.get::<_, String>(2)?,
                     "expiresAt": rfc3339(row.get(3)?),
@@ -97,12 +127,14 @@ pub(super) async fn bundle_balance(
 fn catalogue_entry(bundle: &Bundle) -> Value {
     json!({
         "id": bundle.id,
+        "category": bundle.category,
         "name": bundle.name,
         "price": bundle.price,
-        "validity": bundle.validity,
+        "validity": bundle.validity.text,
         "type": bundle.kind.as_str(),
-        "amount": bundle.amount,
-        "unit": bundle.kind.unit(),
+        "ussd": bundle.ussd,
+        "purchasable": bundle.online,
+        "allowances": bundle.allowances.iter().map(|(unit, amount)| json!({ "amount": amount, "unit": unit.as_str() })).collect::<Vec<_>>(),
     })
 }
 
@@ -164,6 +196,12 @@ pub(super) async fn purchase(
     let bundle = seed::bundle(&body.bundle_id).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, Text::new("This bundle does not exist.", "Kifurushi hiki hakipo."))
     })?;
+    if !bundle.online {
+        return Err(ApiError::bad_request(Text::owned(
+            format!("This bundle is bought by dialling {}.", bundle.ussd),
+            format!("Kifurushi hiki kinanunuliwa kwa kupiga {}.", bundle.ussd),
+        )));
+    }
     let recipient = match body.subscriber.as_deref().map(str::trim) {
         None | Some("") => session.msisdn.clone(),
         Some(friend) => Msisdn::parse(friend)?,
@@ -196,10 +234,14 @@ pub(super) async fn purchase(
 /// a postpaid bill instead. 402 when the balance is short.
 fn charge(db: &Connection, payer: &Msisdn, channel: PurchaseChannel, price: i64) -> Result<bool, ApiError> {
     // Tokens are only issued to subscribers.
-    let (payment_method, airtime, wallet): (String, i64, i64) = db
-        .query_row("SELECT payment_method, airtime, wallet FROM subscriber WHERE msisdn = ?1", [payer], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-        })?;
+    let (payment_method, airtime, wallet, has_mpesa): (String, i64, i64, bool) = db.query_row(
+        "SELECT payment_method, airtime, wallet, mpesa_account FROM subscriber WHERE msisdn = ?1",
+        [payer],
+        |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+    )?;
+    if channel == PurchaseChannel::Mpesa && !has_mpesa {
+        return Err(ApiError::bad_request(NO_MPESA));
+    }
     let (balance, debit, too_low) = match channel {
         PurchaseChannel::Airtime if payment_method == PaymentMethod::Postpaid.as_str() => return Ok(true),
         PurchaseChannel::Airtime => (
@@ -226,22 +268,18 @@ fn charge(db: &Connection, payer: &Msisdn, channel: PurchaseChannel, price: i64)
     Ok(false)
 }
 
-/// Adds the bundle to the recipient's balance: a bundle still held is
-/// topped up and lasts until the later expiry; an expired one starts afresh.
+/// Adds each allowance of the bundle to the recipient's balances: one still
+/// held is topped up and lasts until the later expiry; an expired one starts
+/// afresh.
 fn credit(db: &Connection, recipient: &Msisdn, bundle: &Bundle, now: i64) -> rusqlite::Result<()> {
-    db.execute(
-        "INSERT INTO bundle_balance (msisdn, name, unit, remaining, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (msisdn, name) DO UPDATE SET
-             remaining = CASE WHEN expires_at > ?6 THEN remaining + excluded.remaining ELSE excluded.remaining END,
-             expires_at = MAX(expires_at, excluded.expires_at)",
-        params![
-            recipient,
-            bundle.name.en.as_ref(),
-            bundle.kind.unit(),
-            bundle.amount,
-            now + bundle.validity_hours * 3_600_000,
-            now
-        ],
-    )?;
+    for (unit, amount) in bundle.allowances {
+        db.execute(
+            "INSERT INTO bundle_balance (msisdn, bundle_id, unit, remaining, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (msisdn, bundle_id, unit) DO UPDATE SET
+                 remaining = CASE WHEN expires_at > ?6 THEN remaining + excluded.remaining ELSE excluded.remaining END,
+                 expires_at = MAX(expires_at, excluded.expires_at)",
+            params![recipient, bundle.id, unit.as_str(), amount, now + bundle.validity.hours * 3_600_000, now],
+        )?;
+    }
     Ok(())
 }

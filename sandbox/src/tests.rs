@@ -298,13 +298,21 @@ async fn the_catalogue_is_public_and_bilingual() {
     let (status, answer) = sandbox.get("api/v1/gsm-static-bundles", None).await;
     assert_eq!(status, StatusCode::OK);
     let bundles = answer["data"].as_array().unwrap();
-    assert!((8..=10).contains(&bundles.len()));
+    assert!(bundles.len() > 50);
     for bundle in bundles {
-        assert!(bundle["id"].is_string() && bundle["price"].is_i64() && bundle["amount"].is_i64(), "{bundle}");
+        assert!(bundle["id"].is_string() && bundle["category"].is_string() && bundle["price"].is_i64(), "{bundle}");
         assert!(bundle["name"]["en"].is_string() && bundle["name"]["sw"].is_string(), "{bundle}");
         assert!(bundle["validity"]["en"].is_string() && bundle["validity"]["sw"].is_string(), "{bundle}");
-        assert!(["DATA", "VOICE", "SMS"].contains(&bundle["type"].as_str().unwrap()), "{bundle}");
+        assert!(["DATA", "VOICE", "SMS", "MIXED", "SERVICE"].contains(&bundle["type"].as_str().unwrap()), "{bundle}");
+        assert!(bundle["ussd"].as_str().unwrap().ends_with('#'), "{bundle}");
+        let allowances = bundle["allowances"].as_array().unwrap();
+        assert_eq!(bundle["purchasable"].as_bool().unwrap(), !allowances.is_empty(), "{bundle}");
     }
+    let mix = bundles.iter().find(|b| b["id"] == "biashara-pro").unwrap();
+    assert_eq!(
+        mix["allowances"],
+        json!([{ "amount": 15_360, "unit": "MB" }, { "amount": 800, "unit": "MIN" }, { "amount": 500, "unit": "SMS" }])
+    );
 }
 
 #[tokio::test]
@@ -363,6 +371,56 @@ async fn purchase_refusals() {
     assert!(billed);
 }
 
+/// A bundle of data, minutes and SMS credits three balances, each under
+/// the bundle's id; a service sold only by its code is refused.
+#[tokio::test]
+async fn a_mixed_bundle_credits_each_allowance_and_services_are_bought_by_their_code() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let (status, answer) = sandbox.buy(&amina, "biashara-pro", "MPESA", "").await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, answer) = sandbox.get("api/v1/gsm-config/bundle-balance", Some(&amina)).await;
+    let mut held: Vec<_> = answer["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["bundleId"] == "biashara-pro")
+        .map(|b| (b["unit"].as_str().unwrap().to_owned(), b["remaining"].as_i64().unwrap(), b["name"].as_str().unwrap().to_owned()))
+        .collect();
+    held.sort();
+    let name = "Biashara Pro: 15 GB + 800 minutes + 500 SMS".to_owned();
+    assert_eq!(held, [("MB".into(), 15_360, name.clone()), ("MIN".into(), 800, name.clone()), ("SMS".into(), 500, name)]);
+    assert_eq!(sandbox.wallet(AMINA).await, 48_000 - 25_000);
+
+    let (status, answer) = sandbox.buy(&amina, "mdundo-week", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["message"]["en"], "This bundle is bought by dialling *149*18#.");
+    assert_eq!(sandbox.airtime(&amina).await, 12_500, "nothing was taken");
+}
+
+/// A number without M-Pesa: its balance call answers 404, and buying with
+/// M-Pesa is refused before any money moves.
+#[tokio::test]
+async fn the_m_pesa_balance_and_numbers_without_m_pesa() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let (status, answer) = sandbox.get("api/v1/mpesa/balance", Some(&amina)).await;
+    assert_eq!((status, answer), (StatusCode::OK, json!({ "data": { "balance": 48_000 } })));
+    let (status, _) = sandbox.get("api/v1/mpesa/balance", None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    const BARAKA: &str = "255754000004";
+    let baraka = sandbox.sign_in(BARAKA).await;
+    let (status, answer) = sandbox.get("api/v1/mpesa/balance", Some(&baraka)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(answer["message"]["en"], "This number has no M-Pesa account.");
+    let (status, answer) = sandbox.buy(&baraka, "data-daily-500mb", "MPESA", "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer["message"]["en"], "This number has no M-Pesa account.");
+    let (status, _) = sandbox.buy(&baraka, "data-daily-500mb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK, "airtime still works");
+}
+
 /// A friend's number that cannot receive the bundle (no subscriber) gets a
 /// neutral refusal, which names no reason, and no money moves: neither
 /// airtime nor M-Pesa, nor a postpaid bill.
@@ -414,6 +472,27 @@ async fn fail_next_fails_exactly_one_call() {
 
     let (status, _) = arm(json!({ "status": 42 })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = arm(json!({ "path": "api/v1/gsm-static-bundles" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "neither a status nor a delay");
+    let (status, _) = arm(json!({ "delayMs": 60_001 })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// `delayMs` without a status: the call is done (its money moves) and its
+/// own answer comes that much later, as an answer the caller gave up on.
+#[tokio::test]
+async fn fail_next_can_hold_back_the_answer_of_a_call_that_was_done() {
+    let sandbox = sandbox();
+    let amina = sandbox.sign_in(AMINA).await;
+    let (status, _) =
+        sandbox.call(Method::POST, "/fail-next", None, Some(json!({ "delayMs": 300, "path": "api/v1/gsm-static-bundles/purchase" }))).await;
+    assert_eq!(status, StatusCode::OK);
+    let buying = sandbox.buy(&amina, "data-daily-1gb", "AIRTIME", "");
+    let late = tokio::time::timeout(Duration::from_millis(100), buying).await;
+    assert!(late.is_err(), "the answer is held back");
+    assert_eq!(sandbox.airtime(&amina).await, 11_500, "the purchase was made all the same");
+    let (status, answer) = sandbox.buy(&amina, "data-daily-1gb", "AIRTIME", "").await;
+    assert_eq!(status, StatusCode::OK, "the switch cleared itself: {answer}");
 }
 
 #[tokio::test]
@@ -731,7 +810,7 @@ fn a_database_of_other_tables_is_refused() {
     let path = dir.path().join("sandbox.sqlite3");
     rusqlite::Connection::open(&path).unwrap().execute_batch("CREATE TABLE note (text TEXT)").unwrap();
     let error = refusal(&dir, &path);
-    assert!(error.contains("is not of the sandbox's schema: it lacks bundle_balance.expires_at INTEGER"), "{error}");
+    assert!(error.contains("is not of the sandbox's schema: it lacks bundle_balance.bundle_id TEXT, bundle_balance.expires_at INTEGER"), "{error}");
     assert!(error.contains("it has note.text TEXT, which the sandbox does not know"), "{error}");
 }
 
@@ -775,7 +854,9 @@ async fn a_damaged_write_ahead_log_is_refused_and_left_as_it_was() {
 }
 
 /// A database made by the sandbox before the last change of its schema
-/// (requested_by and the SMS texts) is brought up to date with its data.
+/// (numbers without M-Pesa, balances per bundle id and unit, fail-next
+/// delays) is brought up to date with its data: a balance kept under its
+/// English name is still the catalogue's bundle.
 #[tokio::test]
 async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
     let first = sandbox();
@@ -787,10 +868,17 @@ async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
     rusqlite::Connection::open(&path)
         .unwrap()
         .execute_batch(
-            "ALTER TABLE one_time_code DROP COLUMN requested_by;
-             ALTER TABLE inbox DROP COLUMN text_en;
-             ALTER TABLE inbox DROP COLUMN text_sw;
-             PRAGMA user_version = 0;",
+            "ALTER TABLE subscriber DROP COLUMN mpesa_account;
+             ALTER TABLE fail_next DROP COLUMN delay_ms;
+             CREATE TABLE bundle_balance_1 (
+                 msisdn TEXT NOT NULL REFERENCES subscriber (msisdn), name TEXT NOT NULL, unit TEXT NOT NULL,
+                 remaining INTEGER NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (msisdn, name)
+             );
+             INSERT INTO bundle_balance_1 SELECT msisdn, 'Daily Internet 1GB', unit, remaining, expires_at
+                 FROM bundle_balance WHERE bundle_id = 'data-daily-1gb';
+             DROP TABLE bundle_balance;
+             ALTER TABLE bundle_balance_1 RENAME TO bundle_balance;
+             PRAGMA user_version = 1;",
         )
         .unwrap();
 
@@ -798,12 +886,15 @@ async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
     let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir };
     assert_eq!(again.airtime(&amina).await, 11_500, "kept");
     let version = again.sandbox.db(|db| db.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0)).map_err(SandboxError::from));
-    assert_eq!(version.await.unwrap(), 1);
-    again.request_registration(Some(&amina), ROUTER).await;
-    assert!(again.registration_sms(ROUTER).await.is_some(), "the new columns are there");
+    assert_eq!(version.await.unwrap(), 2);
+    let (_, answer) = again.get("api/v1/gsm-config/bundle-balance", Some(&amina)).await;
+    let daily = answer["data"].as_array().unwrap().iter().find(|b| b["name"] == "Daily Internet 1GB").cloned().unwrap();
+    assert_eq!((daily["bundleId"].as_str(), daily["remaining"].as_i64()), (Some("data-daily-1gb"), Some(1_024)));
+    let (status, _) = again.get("api/v1/mpesa/balance", Some(&amina)).await;
+    assert_eq!(status, StatusCode::OK, "the numbers of before have M-Pesa");
 
     let TestSandbox { app, sandbox, dir } = again;
     drop((app, sandbox));
-    rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 2).unwrap();
-    assert!(refusal(&dir, &path).contains("was made by a newer sandbox (schema version 2; this one knows up to 1)"));
+    rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 3).unwrap();
+    assert!(refusal(&dir, &path).contains("was made by a newer sandbox (schema version 3; this one knows up to 2)"));
 }

@@ -85,6 +85,10 @@ pub struct AppState {
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     renders: connections::Shares,
     pub operator: account::operator::OperatorClient,
+    /// The operator's bundle catalogue, kept like content.
+    pub catalogue: account::catalogue::Catalogue,
+    /// Purchases just made, so none is sent twice unconfirmed.
+    pub recent_purchases: Arc<account::repeats::RecentPurchases>,
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
@@ -150,6 +154,15 @@ impl AppState {
         let sessions = account::session::Sessions::new(session_store, config.is_https());
         let forms = forms::Forms::open(&config, &routes, redis.clone())?;
         let broadcast = redis.clone().map(content::Broadcast::new);
+        let catalogue = account::catalogue::Catalogue::new(
+            operator.clone(),
+            Duration::from_secs(config.content_ttl_secs),
+            Duration::from_secs(config.content_stale_if_error_secs),
+        );
+        let recent_purchases = match &redis {
+            Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
+            None => account::repeats::RecentPurchases::local(),
+        };
         Ok(AppState {
             config: Arc::new(config),
             routes: Arc::new(routes),
@@ -163,6 +176,8 @@ impl AppState {
             renderer,
             renders,
             operator,
+            catalogue,
+            recent_purchases: Arc::new(recent_purchases),
             cookie_key,
             sessions,
             limits: Arc::new(limits),

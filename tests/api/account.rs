@@ -8,19 +8,34 @@ use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, embedded_page_data, spawn_app, spawn_app_with};
 
-const AMINA: &str = "0754000001";
-const JUMA: &str = "0754000002";
+pub(crate) const AMINA: &str = "0754000001";
+pub(crate) const JUMA: &str = "0754000002";
 
 /// A browser of the site: keeps cookies, sends what same-origin fetches send.
 pub(crate) struct Visitor {
     client: reqwest::Client,
+    cookies: std::sync::Arc<reqwest::cookie::Jar>,
     base: String,
 }
 
 impl Visitor {
     pub(crate) fn new(app: &TestApp) -> Visitor {
-        let client = reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Visitor { client, base: app.address.clone() }
+        let cookies = std::sync::Arc::new(reqwest::cookie::Jar::default());
+        let client = reqwest::Client::builder().cookie_provider(cookies.clone()).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        Visitor { client, cookies, base: app.address.clone() }
+    }
+
+    /// The cookies this browser sends the site, as a `Cookie` header says them.
+    pub(crate) fn cookie(&self) -> String {
+        use reqwest::cookie::CookieStore;
+        let url = self.base.parse().unwrap();
+        self.cookies.cookies(&url).map(|value| value.to_str().unwrap().to_owned()).unwrap_or_default()
+    }
+
+    /// A page, as HTML.
+    pub(crate) async fn get_text(&self, path: &str) -> (StatusCode, String) {
+        let response = self.client.get(format!("{}{path}", self.base)).send().await.unwrap();
+        (response.status(), response.text().await.unwrap())
     }
 
     pub(crate) async fn post(&self, path: &str, body: Value) -> (StatusCode, Value, reqwest::header::HeaderMap) {
@@ -47,7 +62,7 @@ impl Visitor {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
-    async fn sign_in(&self, number: &str) -> Value {
+    pub(crate) async fn sign_in(&self, number: &str) -> Value {
         self.sign_in_keeping_cookie(number).await.0
     }
 
@@ -104,7 +119,7 @@ async fn latest_code(client: &reqwest::Client, base: &str, number: &str) -> Stri
     inbox["code"].as_str().expect("a code in the inbox").to_owned()
 }
 
-async fn fail_next(app: &TestApp, path: &str, status: u16, body: Option<Value>) {
+pub(crate) async fn fail_next(app: &TestApp, path: &str, status: u16, body: Option<Value>) {
     let mut request = json!({ "status": status, "path": path });
     if let Some(body) = body {
         request["body"] = body;
@@ -183,7 +198,14 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
         .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body["notice"], json!({ "type": "warning", "key": "purchaseReceived" }));
+    // Spec §8's text, and what was bought for whom (in the visitor's language).
+    let name = catalogue["bundles"][1]["name"].as_str().unwrap();
+    let english: Value = app.client.get(app.url("/api/bundles")).send().await.unwrap().json().await.unwrap();
+    assert_ne!(name, english["bundles"][1]["name"], "the catalogue in Swahili");
+    assert_eq!(
+        body["notice"],
+        json!({ "type": "warning", "key": "purchaseReceivedFor", "params": { "bundle": english["bundles"][1]["name"], "recipient": "0754 000 002" } })
+    );
     assert_eq!(body["reloadAfterMs"], 5000);
     // A friend's number left in the form is ignored when buying for oneself.
     let (status, _, _) = amina
@@ -213,17 +235,21 @@ async fn every_purchase_outcome_of_spec_8() {
     let (status, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
     assert_eq!(body["notice"], json!({ "type": "error", "key": "errorOccurred" }));
     assert_eq!(status, StatusCode::BAD_GATEWAY);
+    // The operator's own failure may have bought it: the same again needs confirming.
+    let (status, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
+    assert_eq!((status, &body["notice"]["key"]), (StatusCode::CONFLICT, &json!("purchaseRepeat")));
+    let again = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA", "again": true });
     // Unexpected failure: an answer that is not the contract's.
     fail_next(&app, "api/v1/gsm-static-bundles/purchase", 200, Some(json!({ "unexpected": true }))).await;
-    let (status, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
+    let (status, body, _) = amina.post("/api/bundles/purchase", again.clone()).await;
     assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_GATEWAY, &json!("notRight")));
     // Success.
-    let (_, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
-    assert_eq!(body["notice"]["key"], "purchaseReceived");
+    let (_, body, _) = amina.post("/api/bundles/purchase", again.clone()).await;
+    assert_eq!(body["notice"]["key"], "purchaseReceivedFor");
     // 401: "Your session has expired", signed out, and left on the page
     // (spec §8): the page opens the login dialog there, the choice kept.
     fail_next(&app, "api/v1/gsm-static-bundles/purchase", 401, None).await;
-    let (status, body, headers) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
+    let (status, body, headers) = amina.post_in("/api/bundles/purchase", again, "sw").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["notice"]["key"], "sessionExpired");
     assert!(body.get("redirect").is_none(), "not sent away from the page: {body}");
@@ -370,16 +396,44 @@ async fn answers_do_not_tell_who_is_a_subscriber() {
     assert!(!body.to_string().to_lowercase().contains("subscriber"), "{body}");
 }
 
+/// Throttled code requests say how long to wait; without JavaScript the
+/// page comes back with the number still in its field.
 #[tokio::test]
-async fn code_requests_are_throttled_per_number() {
+async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
-    for _ in 0..3 {
-        visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
-    }
+    let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    assert_eq!(status, StatusCode::OK);
+    // Within the resend time: the rest of the minute (a minute at most).
     let (status, body, _) = visitor.post_in("/api/auth/request-otp", json!({ "msisdn": JUMA }), "sw").await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(body["notice"]["key"], "rateLimited");
+    let seconds: u64 = match body["notice"]["key"].as_str() {
+        Some("codeWaitSeconds") => body["notice"]["params"]["seconds"].as_str().unwrap().parse().unwrap(),
+        Some("codeWaitMinutes") => 60 * body["notice"]["params"]["minutes"].as_str().unwrap().parse::<u64>().unwrap(),
+        _ => panic!("{body}"),
+    };
+    assert!((1..=60).contains(&seconds), "{body}");
+
+    // Past the number's budget (3 in 10 minutes; no resend time here): a wait of minutes.
+    let app = spawn_app_with(|config| config.otp_resend_secs = 0).await;
+    let visitor = Visitor::new(&app);
+    for _ in 0..3 {
+        assert_eq!(visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await.0, StatusCode::OK);
+    }
+    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(body["notice"], json!({ "type": "error", "key": "codeWaitMinutes", "params": { "minutes": "4" }, "duration": 7000 }));
+    let form = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let response = form
+        .post(app.url("/api/auth/request-otp"))
+        .header("origin", app.address.as_str())
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("msisdn=0754+000+002&returnTo=%2Fsw%2Faccount%3FbundleId%3Ddata-daily-1gb&lang=sw")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()[LOCATION], "/sw/account?bundleId=data-daily-1gb&msisdn=0754+000+002", "the number and the bundle chosen kept");
 }
 
 #[tokio::test]
@@ -424,13 +478,14 @@ async fn without_javascript_forms_post_and_redirect_with_a_flash_message() {
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert_eq!(response.headers()[LOCATION], "/sw/account?step=code&msisdn=0754+000+001");
     let code = latest_code(&client, &app.address, AMINA).await;
-    let response = post("/api/auth/validate-otp", form(&[("msisdn", "0754000001"), ("code", &code), ("returnTo", "/sw/account")])).await.unwrap();
-    assert_eq!(response.headers()[LOCATION], "/sw/account");
-    let response = post("/api/bundles/purchase", form(&[("bundleId", "data-daily-1gb"), ("purchaseChannel", "AIRTIME"), ("returnTo", "/sw/account")])).await.unwrap();
+    let response = post("/api/auth/validate-otp", form(&[("msisdn", "0754000001"), ("code", &code), ("returnTo", "/sw/account?bundleId=x&step=code&msisdn=0754000001")])).await.unwrap();
+    assert_eq!(response.headers()[LOCATION], "/sw/account?bundleId=x", "the sign-in step is over; the bundle chosen stays");
+    let response = post("/api/bundles/purchase", form(&[("bundleId", "data-daily-1gb"), ("purchaseChannel", "AIRTIME"), ("returnTo", "/sw/account"), ("lang", "sw")])).await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     // The next page shows the outcome once.
     let html = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
-    assert_eq!(embedded_page_data(&html)["notice"]["key"], "purchaseReceived");
+    let notice = &embedded_page_data(&html)["notice"];
+    assert_eq!((notice["key"].as_str(), notice["params"]["bundle"].as_str()), (Some("purchaseReceivedFor"), Some("Intaneti ya Siku 1GB")));
     let again = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
     assert!(embedded_page_data(&again)["notice"].is_null());
     let response = post("/api/auth/logout", form(&[("lang", "sw")])).await.unwrap();
@@ -597,9 +652,11 @@ async fn over_https_the_flash_cookie_is_secure_too() {
 async fn account_answers_are_never_stored_by_caches() {
     let app = spawn_app().await;
     let no_store = |response: &reqwest::Response| response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+    // The catalogue is public price information, the same for every visitor.
     let bundles = app.get("/api/bundles").await;
     assert_eq!(bundles.status(), StatusCode::OK);
-    assert_eq!(no_store(&bundles).as_deref(), Some("no-store"), "the catalogue");
+    assert_eq!(no_store(&bundles).as_deref(), Some("public, max-age=60"), "the catalogue");
+    assert_eq!(bundles.headers()["vary"], "cookie, x-site-lang");
     let signed_out = app.get("/api/account").await;
     assert_eq!((signed_out.status(), no_store(&signed_out).as_deref()), (StatusCode::UNAUTHORIZED, Some("no-store")));
     let cross_site = app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();

@@ -93,6 +93,35 @@ async fn every_sitemap_url_answers_200() {
     }
 }
 
+/// The 31 business pages (the business page, its 10 categories, its 20
+/// services) each describe themselves, in both languages: the categories
+/// show the business page's content but not its description.
+#[tokio::test]
+async fn every_business_page_has_its_own_description() {
+    let app = spawn_app().await;
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    for prefix in ["", "/sw"] {
+        let business = format!("{prefix}/vodacom-business");
+        let paths: Vec<String> = sitemap
+            .split("<loc>")
+            .skip(1)
+            .map(|s| s[..s.find("</loc>").unwrap()].strip_prefix(&app.address).unwrap().to_owned())
+            .filter(|path| (*path == business || path.starts_with(&format!("{business}/"))) && !path.ends_with("/community"))
+            .collect();
+        assert_eq!(paths.len(), 31, "{paths:?}");
+        let mut described: HashMap<String, String> = HashMap::new();
+        for path in paths {
+            let html = app.get(&path).await.text().await.unwrap();
+            let description = between(&html, "<meta name=\"description\" content=\"", "\"").unwrap().to_owned();
+            if let Some(other) = described.insert(description.clone(), path.clone()) {
+                panic!("{path} and {other} share the description {description:?}");
+            }
+        }
+    }
+    let iot = app.get("/vodacom-business/5/iot").await.text().await.unwrap();
+    assert!(between(&iot, "<meta name=\"description\" content=\"", "\"").unwrap().starts_with("Internet of Things from Vodacom Business: "), "{iot}");
+}
+
 #[tokio::test]
 async fn robots_points_at_the_sitemap() {
     let app = spawn_app().await;

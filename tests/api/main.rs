@@ -13,6 +13,7 @@ mod forms;
 mod forms_delivery;
 mod mutation;
 mod pages;
+mod purchase;
 mod sandbox;
 mod scale;
 mod search;

@@ -431,3 +431,25 @@ async fn page_cache_mb_zero_renders_every_request() {
     assert_eq!(renders.len(), 3, "{renders:?}");
     assert_eq!(fast_hits(&app).await, 0);
 }
+
+/// What a visitor looks for: the privacy notice, the terms and the
+/// operator's social channels in every footer; a phone to buy in a shop;
+/// the M-Pesa app in the app stores.
+#[tokio::test]
+async fn the_footer_device_and_app_pages_link_where_a_visitor_looks() {
+    let app = spawn_app().await;
+    for (path, privacy, terms) in [("/", "/privacy", "/terms-conditions"), ("/sw/voice-sms", "/sw/privacy", "/sw/terms-conditions")] {
+        let html = app.get(path).await.text().await.unwrap();
+        let footer = &html[html.find("<footer").unwrap()..];
+        for link in [privacy, terms, "https://www.facebook.com/VodacomTanzania", "https://www.instagram.com/vodacomtanzania", "https://x.com/VodacomTanzania"] {
+            assert!(footer.contains(&format!("href=\"{link}\"")), "{path}: {link} in the footer");
+        }
+    }
+    let device = app.get("/devices/1/vodacom-smart-kitochi-4g").await.text().await.unwrap();
+    assert!(device.contains("<a href=\"/vodashop\" class=\"button\">Buy this phone in a Vodacom shop</a>"), "{device}");
+    assert!(device.contains("<a href=\"/device-ordering\">Order for your business</a>"), "{device}");
+    for path in ["/mpesa-app", "/sw/mpesa-app"] {
+        let html = app.get(path).await.text().await.unwrap();
+        assert!(html.contains("href=\"https://play.google.com/store/") && html.contains("href=\"https://apps.apple.com/"), "{path}");
+    }
+}

@@ -13,6 +13,7 @@ import { AccountControl } from "../features/account/AccountControl";
 import { FlashNotice } from "../features/account/FlashNotice";
 import { TOASTS_CLASS } from "../features/notifications/toast";
 import { languagePaths } from "../navigation/paths";
+import { CatalogueBundles } from "../sections/BundleTable";
 import { ISLAND_ID } from "./island";
 import { SiteProvider } from "./site";
 
@@ -47,13 +48,15 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
           <FlashNotice notice={data.notice} />
           <PopupBanner popups={data.content.popups} />
           <Breadcrumbs data={data} />
-          {data.content.failed ? (
-            <ContentFailure />
-          ) : data.content.pageLang ? (
-            <div lang={data.content.pageLang}>{page}</div>
-          ) : (
-            page
-          )}
+          <CatalogueBundles.Provider value={data.bundles}>
+            {data.content.failed ? (
+              <ContentFailure />
+            ) : data.content.pageLang ? (
+              <div lang={data.content.pageLang}>{page}</div>
+            ) : (
+              page
+            )}
+          </CatalogueBundles.Provider>
         </main>
         <Footer sidebar={data.content.sidebar} />
         <div className={TOASTS_CLASS} role="status" aria-live="polite" />

@@ -13,6 +13,7 @@ import type { PageData, Subscriber } from "../contract";
 import type { PageProps } from "../pages";
 import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
 import { LanguageProvider } from "../i18n/context";
+import { CatalogueBundles } from "../sections/BundleTable";
 import { languagePaths } from "../navigation/paths";
 import type { IslandHost } from "./island";
 import { SiteProvider } from "./site";
@@ -51,7 +52,9 @@ export function PageIsland({ data: initial, Page, url, host }: { data: PageData;
       <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
         <AccountProvider subscriber={data.subscriber} actions={actions} toast={host?.toast ?? noop}>
           <Router location={url} navigator={navigator} static={!host}>
-            <Page data={data} />
+            <CatalogueBundles.Provider value={data.bundles}>
+              <Page data={data} />
+            </CatalogueBundles.Provider>
           </Router>
         </AccountProvider>
       </SiteProvider>

@@ -8,7 +8,7 @@ import type { PageAssets, PageData } from "../contract";
 import { breadcrumbs } from "../navigation/breadcrumbs";
 import { navLabel } from "../navigation/menu";
 import { canonicalPath } from "../navigation/paths";
-import { itemSummary } from "../content/collections";
+import { itemSummary, serviceList } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
 import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
@@ -32,6 +32,22 @@ export function pageTitle(data: PageData, t: TFunction): string {
   return page?.title ? `${page.title} | ${site}` : site;
 }
 
+/**
+ * The page's meta description: an item's summary, a business category's
+ * own (its services: the category pages share the business page's
+ * content), the CMS's, or the site's tagline.
+ */
+export function pageDescription(data: PageData, t: TFunction): string {
+  const item = itemSummary(data.content.item);
+  if (item?.summary) return item.summary;
+  const navigation = routeByName(data.route.name)?.meta.navigation;
+  const services = serviceList(data.content.list).map((service) => service.title);
+  if (data.route.page === "businessCategory" && navigation && services.length > 0) {
+    return t("visitor.businessCategoryDescription", { category: navLabel(t, navigation), services: services.join(", ") });
+  }
+  return data.content.page?.seo?.metaDescription || t("site.tagline");
+}
+
 function structuredData(data: PageData, url: string, t: TFunction): JsonLd[] {
   const all: (JsonLd | undefined)[] = [];
   if (data.route.name === "home") all.push(organization(data, t));
@@ -45,7 +61,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
   const page = data.content.page;
   const item = itemSummary(data.content.item);
   const title = pageTitle(data, t);
-  const description = item?.summary || page?.seo?.metaDescription || t("site.tagline");
+  const description = pageDescription(data, t);
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
   const indexable = data.status === 200 && !routeByName(data.route.name)?.meta.noindex;
   const image = item?.image?.url ?? page?.seo?.shareImage?.url;

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToStaticMarkup } from "react-dom/server";
-import { ContactText, linkContacts, linkContactsInHtml } from "./contacts";
+import { ContactText, isCallHeader, linkContacts, linkContactsInHtml } from "./contacts";
 
 const links = (text: string, whatsapp?: boolean) =>
   linkContacts(text, whatsapp).flatMap((piece) => (typeof piece === "string" ? [] : [`${piece.text} -> ${piece.href}`]));
@@ -18,6 +18,16 @@ describe("contacts in content", () => {
   it("leaves other numbers alone", () => {
     assert.deepEqual(links("More than 120 shops countrywide, TSh 25,000 for 10 GB, since 2000, 24/7, order 123456789012"), []);
     assert.deepEqual(links("Shops open 100 days a year"), []);
+  });
+
+  it("in a table cell headed by a call word, a short code on its own is one too, and nothing else is", () => {
+    const inCall = (text: string) => linkContacts(text, false, true).flatMap((piece) => (typeof piece === "string" ? [] : [`${piece.text} -> ${piece.href}`]));
+    assert.deepEqual(inCall("100 (free from Vodacom), 0754 100 100 from other networks"), ["100 -> tel:100", "0754 100 100 -> tel:+255754100100"]);
+    assert.deepEqual(inCall("100 (bure kutoka Vodacom)"), ["100 -> tel:100"]);
+    assert.deepEqual(inCall("TSh 25,000, 1.500 or 24/7, *149*01#, 2025-100"), ["*149*01# -> tel:*149*01%23"]);
+    assert.deepEqual(links("100 (free from Vodacom)"), [], "not without the heading");
+    for (const heading of ["Call", "Simu", "Piga simu", "Phone", "Dial"]) assert.ok(isCallHeader(heading), heading);
+    for (const heading of ["Shops", "Contact", "Maduka", "Mawasiliano", "Callertunes"]) assert.ok(!isCallHeader(heading), heading);
   });
 
   it("links in rich text, never inside a link, and keeps the HTML as it was", () => {

@@ -5,7 +5,9 @@
  * - a Tanzanian phone number (`0754 100 100`, `+255 754 100 100`) → `tel:+255…`,
  *   or `https://wa.me/255…` where the text (or its table row) mentions WhatsApp;
  * - a USSD code (`*149*01#`) → `tel:*149*01%23` (`#` encoded);
- * - a short code after "call", "dial", "piga" or "namba" (`Call 100`) → `tel:100`;
+ * - a short code after "call", "dial", "piga" or "namba" (`Call 100`) → `tel:100`,
+ *   or anywhere in a table cell whose row or column is headed by such a word
+ *   (a "Call" row whose contact cell says `100 (free from Vodacom)`);
  * - an email address → `mailto:`.
  *
  * Numbers never wrap across lines; long emails may (see `.contact` in the CSS).
@@ -20,15 +22,28 @@ export type Piece = string | { kind: ContactKind; text: string; href: string };
 const PHONE = String.raw`(?<![\d+])(?:\+?255[ -]?|0)[67]\d{2}(?:[ -]?\d{3}){2}(?![\d])`;
 const USSD = String.raw`\*\d{2,4}(?:\*\d{1,6})*#`;
 const SHORT_CODE = String.raw`(?<=\b(?:[Cc]all|CALL|[Dd]ial|DIAL|[Pp]iga|PIGA|[Nn]amba|NAMBA) )\d{3}\b`;
+/** Three digits on their own (not part of a longer number, an amount or a code). */
+const BARE_SHORT_CODE = String.raw`(?<![\d+*#.,/-])\b\d{3}\b(?![\d*#/]|[.,]\d)`;
 const EMAIL = String.raw`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+`;
 const CONTACT = new RegExp(`(${EMAIL})|(${USSD})|(${PHONE})|(${SHORT_CODE})`, "g");
+const CONTACT_IN_CALL_CONTEXT = new RegExp(`(${EMAIL})|(${USSD})|(${PHONE})|(${SHORT_CODE}|${BARE_SHORT_CODE})`, "g");
 const MENTIONS_WHATSAPP = /whatsapp/i;
+/** A table header saying its cells are numbers to call. */
+const CALL_HEADER = /^\s*(?:call|dial|phone|telephone|piga|simu|namba)\b/i;
 
-/** `text` split into plain text and contacts. */
-export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(text)): Piece[] {
+/** Whether a table's row or column heading says its cells are numbers to call. */
+export function isCallHeader(heading: string | undefined): boolean {
+  return CALL_HEADER.test(heading ?? "");
+}
+
+/**
+ * `text` split into plain text and contacts; `callContext`: its table row
+ * or column is headed by a call word, so a short code on its own is one too.
+ */
+export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(text), callContext = false): Piece[] {
   const pieces: Piece[] = [];
   let last = 0;
-  for (const match of text.matchAll(CONTACT)) {
+  for (const match of text.matchAll(callContext ? CONTACT_IN_CALL_CONTEXT : CONTACT)) {
     const [found, email, ussd, phone] = match;
     const at = match.index ?? 0;
     if (at > last) pieces.push(text.slice(last, at));
@@ -44,9 +59,13 @@ export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(tex
   return pieces;
 }
 
-/** Content text with its contacts as links; `context` (e.g. its table row) may mention WhatsApp for it. */
-export function ContactText({ text, context }: { text: string; context?: string }): ReactNode {
-  const pieces = linkContacts(text, MENTIONS_WHATSAPP.test(context ?? text));
+/**
+ * Content text with its contacts as links; `context` (e.g. its table row)
+ * may mention WhatsApp for it, `callContext` says its row or column is
+ * headed by a call word.
+ */
+export function ContactText({ text, context, callContext }: { text: string; context?: string; callContext?: boolean }): ReactNode {
+  const pieces = linkContacts(text, MENTIONS_WHATSAPP.test(context ?? text), callContext);
   if (pieces.length === 1 && typeof pieces[0] === "string") return text;
   return pieces.map((piece, index) =>
     typeof piece === "string" ? (

@@ -213,7 +213,6 @@ const en = {
       network: "Network",
       os: "Operating system",
     },
-    order: "Order this device",
     back: "All devices",
   },
   business: {
@@ -398,6 +397,12 @@ const en = {
     modemNotRegistered: "No phone number is registered for this modem yet",
     modemCodeSent: "We have sent a code to the modem. Read it on the modem's web page",
     modemRegistered: "Your number is now registered for this modem",
+    // Purchases shown before and after, never doubled; code requests throttled (issues 13 and 15).
+    purchaseReceivedFor: "Your Request has being received. {{bundle}} for {{recipient}}",
+    purchaseRepeat: "You bought this bundle for this number less than 2 minutes ago. Buy it again only if you mean to",
+    purchaseUnconfirmed: "Your purchase is not confirmed yet. Check your balance before trying again",
+    codeWaitSeconds: "Too many code requests. Please wait {{seconds}} s before asking for a new code",
+    codeWaitMinutes: "Too many code requests. Please wait {{minutes}} min before asking for a new code",
   },
   account: {
     logIn: "Log in",
@@ -433,7 +438,6 @@ const en = {
       MIN: "min",
       SMS: "SMS",
     },
-    buyOnline: "Buy a bundle online",
   },
   purchase: {
     title: "Buy a bundle",
@@ -449,8 +453,7 @@ const en = {
       AIRTIME: "Airtime",
       MPESA: "M-Pesa",
     },
-    submit: "Buy bundle",
-    signedInAgain: "You are signed in again and nothing has been bought yet. Check your choice and press Buy bundle.",
+    signedInAgain: "You are signed in again and nothing has been bought yet. Check your purchase and confirm it.",
     unavailable: "Bundles cannot be shown right now. Please try again later.",
   },
   modem: {
@@ -483,6 +486,40 @@ const en = {
     off: "Off",
     logOut: "Log out",
     missingNumber: "Enter your number again to get a code.",
+  },
+  // Bundles from the operator's catalogue, and buying one in two steps (issue 13).
+  checkout: {
+    buyColumn: "Buy",
+    buy: "Buy",
+    pricesUnavailable: "Bundle prices cannot be shown just now. Please try again in a moment.",
+    signInToBuy: "Log in to buy {{name}} ({{price}}).",
+    choose: "Choose a bundle",
+    groups: {
+      DATA: "Internet",
+      VOICE: "Minutes",
+      SMS: "SMS",
+      MIXED: "Combined bundles",
+    },
+    continue: "Continue",
+    confirmTitle: "Check your purchase",
+    payer: "Paid by",
+    recipient: "For",
+    person: "{{name}}, {{number}}",
+    yourNumber: "Your number, {{number}}",
+    theModem: "The modem {{number}}",
+    onBill: "Airtime, on your bill",
+    confirm: "Confirm and pay {{price}}",
+    confirmAgain: "Yes, buy it again",
+    change: "Change",
+    mpesaBalance: "M-Pesa balance",
+  },
+  // What else a visitor looks for: legal and social links, buying a phone, business pages described (issue 13).
+  visitor: {
+    legal: "Legal",
+    followUs: "Follow us",
+    buyPhone: "Buy this phone in a Vodacom shop",
+    orderForBusiness: "Order for your business",
+    businessCategoryDescription: "{{category}} from Vodacom Business: {{services}}.",
   },
 };
 

@@ -215,7 +215,6 @@ const sw = {
       network: "Mtandao",
       os: "Mfumo endeshi",
     },
-    order: "Agiza kifaa hiki",
     back: "Vifaa vyote",
   },
   business: {
@@ -400,6 +399,12 @@ const sw = {
     modemNotRegistered: "Bado hakuna namba ya simu iliyosajiliwa kwa ajili ya modemu hii",
     modemCodeSent: "Tumetuma msimbo kwenye modemu. Soma msimbo huo kwenye ukurasa wa modemu",
     modemRegistered: "Namba yako sasa imesajiliwa kwa ajili ya modemu hii",
+    // Purchases shown before and after, never doubled; code requests throttled (issues 13 and 15).
+    purchaseReceivedFor: "Ombi Lako Limepokelewa. {{bundle}} kwa {{recipient}}",
+    purchaseRepeat: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita. Kinunue tena ikiwa tu unakusudia",
+    purchaseUnconfirmed: "Ununuzi wako bado haujathibitishwa. Angalia salio lako kabla ya kujaribu tena",
+    codeWaitSeconds: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
+    codeWaitMinutes: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
   },
   account: {
     logIn: "Ingia",
@@ -435,7 +440,6 @@ const sw = {
       MIN: "dakika",
       SMS: "SMS",
     },
-    buyOnline: "Nunua kifurushi mtandaoni",
   },
   purchase: {
     title: "Nunua kifurushi",
@@ -451,8 +455,7 @@ const sw = {
       AIRTIME: "Salio la muda wa maongezi",
       MPESA: "M-Pesa",
     },
-    submit: "Nunua kifurushi",
-    signedInAgain: "Umeingia tena na bado hujanunua chochote. Hakikisha chaguo lako kisha bonyeza Nunua kifurushi.",
+    signedInAgain: "Umeingia tena na bado hujanunua chochote. Hakikisha ununuzi wako kisha uuthibitishe.",
     unavailable: "Vifurushi haviwezi kuonyeshwa kwa sasa. Tafadhali jaribu tena baadaye.",
   },
   modem: {
@@ -485,6 +488,40 @@ const sw = {
     off: "Imezimwa",
     logOut: "Toka",
     missingNumber: "Weka namba yako tena ili upate msimbo.",
+  },
+  // Bundles from the operator's catalogue, and buying one in two steps (issue 13).
+  checkout: {
+    buyColumn: "Nunua",
+    buy: "Nunua",
+    pricesUnavailable: "Bei za vifurushi haziwezi kuonyeshwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi.",
+    signInToBuy: "Ingia ili ununue {{name}} ({{price}}).",
+    choose: "Chagua kifurushi",
+    groups: {
+      DATA: "Intaneti",
+      VOICE: "Dakika",
+      SMS: "SMS",
+      MIXED: "Vifurushi vya mchanganyiko",
+    },
+    continue: "Endelea",
+    confirmTitle: "Hakikisha ununuzi wako",
+    payer: "Analipa",
+    recipient: "Kwa ajili ya",
+    person: "{{name}}, {{number}}",
+    yourNumber: "Namba yako, {{number}}",
+    theModem: "Modemu {{number}}",
+    onBill: "Muda wa maongezi, kwenye bili yako",
+    confirm: "Thibitisha na ulipe {{price}}",
+    confirmAgain: "Ndiyo, nunua tena",
+    change: "Badilisha",
+    mpesaBalance: "Salio la M-Pesa",
+  },
+  // What else a visitor looks for: legal and social links, buying a phone, business pages described (issue 13).
+  visitor: {
+    legal: "Sheria",
+    followUs: "Tufuatilie",
+    buyPhone: "Nunua simu hii kwenye duka la Vodacom",
+    orderForBusiness: "Agiza kwa ajili ya biashara yako",
+    businessCategoryDescription: "{{category}} kutoka Vodacom Business: {{services}}.",
   },
 } satisfies Strings;
 

@@ -4,6 +4,7 @@ import { useLocation } from "react-router";
 import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
 import { useSite } from "../app/site";
+import { formatTzs } from "../format";
 import { localePath } from "../routes";
 import { useAccount } from "../features/account/AccountContext";
 import { LogoutForm } from "../features/account/AccountControl";
@@ -12,10 +13,16 @@ import { ModemBundle } from "../features/account/ModemBundle";
 import { PurchaseForm } from "../features/account/PurchaseForm";
 import { LoginFlow } from "../features/account/SignIn";
 
+/** Parameters of the sign-in steps; every other one the address carries is kept through them. */
+const SIGN_IN_PARAMS = ["step", "msisdn"];
+
 /**
  * `/account`: signed out, the page's content and the sign-in forms (the
- * code step when the address says `?step=code&msisdn=…`); signed in, the
- * subscriber's details, balances, bundle purchase and modem bundles.
+ * code step when the address says `?step=code&msisdn=…`, the number kept
+ * with `?msisdn=…`), saying which bundle a "Buy" link chose
+ * (`?bundleId=…`, kept through signing in); signed in, the subscriber's
+ * details, balances, bundle purchase (that bundle chosen; its confirmation
+ * step without JavaScript at `?step=confirm&…`) and modem bundles.
  */
 export default function AccountPage({ data }: PageProps) {
   const t = useT();
@@ -25,15 +32,23 @@ export default function AccountPage({ data }: PageProps) {
   const loginHeading = useId();
   const buyHeading = useId();
   const { subscriber, bundles } = data;
+  const query = new URLSearchParams(search);
 
   if (!subscriber) {
-    const query = new URLSearchParams(search);
-    const msisdn = query.get("step") === "code" ? query.get("msisdn") : null;
+    const msisdn = query.get("msisdn");
+    const keep = new URLSearchParams([...query].filter(([name]) => !SIGN_IN_PARAMS.includes(name)));
+    const chosen = bundles?.find((bundle) => bundle.id === query.get("bundleId"));
     return (
       <PageBody page={data.content.page}>
         <section className="account-section account-login" aria-labelledby={loginHeading}>
           <h2 id={loginHeading}>{t("account.loginTitle")}</h2>
-          <LoginFlow key={search} initial={msisdn ? { msisdn } : undefined} onSignedIn={() => signedIn(localePath(lang, "/account"))} />
+          {chosen && <p className="notice-box notice-info">{t("checkout.signInToBuy", { name: chosen.name, price: formatTzs(chosen.price) })}</p>}
+          <LoginFlow
+            key={search}
+            initial={msisdn ? { msisdn, step: query.get("step") === "code" ? "code" : "number" } : undefined}
+            keep={keep}
+            onSignedIn={() => signedIn(`${localePath(lang, "/account")}${keep.toString() ? `?${keep}` : ""}`)}
+          />
         </section>
       </PageBody>
     );
@@ -45,7 +60,7 @@ export default function AccountPage({ data }: PageProps) {
       <AccountOverview subscriber={subscriber} />
       <section className="account-section" aria-labelledby={buyHeading}>
         <h2 id={buyHeading}>{t("purchase.title")}</h2>
-        {bundles?.length ? <PurchaseForm bundles={bundles} /> : <p>{t("purchase.unavailable")}</p>}
+        {bundles?.length ? <PurchaseForm key={search} bundles={bundles} payer={subscriber} query={query} /> : <p>{t("purchase.unavailable")}</p>}
       </section>
       {bundles?.length ? <ModemBundle bundles={bundles} /> : null}
       <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />

@@ -10,7 +10,10 @@ import { deviceItem } from "../content/collections";
 /** Specification rows in this order; the CMS may leave any of them out. */
 const SPECIFICATION = ["display", "camera", "battery", "storage", "network", "os"] as const;
 
-/** One device: picture, price, specification and how to order it. */
+/**
+ * One device: picture, price, specification and how to get it: a visitor
+ * buys it in a Vodacom shop, a business orders in bulk.
+ */
 export default function DeviceItemPage({ data }: PageProps) {
   const t = useT();
   const device = deviceItem(data.content.item);
@@ -44,9 +47,10 @@ export default function DeviceItemPage({ data }: PageProps) {
       )}
       {device.body && <ContentHtml className="article-body" html={device.body} />}
       <p className="actions">
-        <LocalLink to="/device-ordering" className="button">
-          {t("devices.order")}
+        <LocalLink to="/vodashop" className="button">
+          {t("visitor.buyPhone")}
         </LocalLink>
+        <LocalLink to="/device-ordering">{t("visitor.orderForBusiness")}</LocalLink>
         <LocalLink to="/devices" className="back-link">
           {t("devices.back")}
         </LocalLink>

@@ -85,7 +85,9 @@ describe("pages", () => {
       },
       "/the-best",
     );
-    assert.match(html, /<main[^>]*><aside class="popup-banner" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
+    assert.match(html, /<main[^>]*><aside class="popup-banner" id="announcement" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
+    // Its close links to the banner itself, which CSS hides as the target: it closes without JavaScript.
+    assert.ok(html.includes('<a href="#announcement" class="popup-close" aria-label="Dismiss announcement">'), html);
     assert.ok(!html.includes("Older"), html);
     assert.ok(html.indexOf("The best of entertainment</h1>") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
     assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");

@@ -1,51 +1,85 @@
-import { useId } from "react";
+/**
+ * A bundle table: bundles of the operator's catalogue, named by the CMS
+ * (ids, or a category) and filled in by the server from the same catalogue
+ * the purchase uses (`data.bundles`), so the price shown is the price sold.
+ * Each bundle sold online has a "Buy" link that opens the purchase with it
+ * chosen (for a signed-out visitor with JavaScript, the login dialog first).
+ */
+import { createContext, useContext, useId } from "react";
 import { useT } from "../i18n/context";
+import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
 import { LocalLink } from "../app/site";
 
-export interface BundleRow {
-  id?: number;
-  name: string;
-  /** Price in Tanzanian shillings. */
-  price: number;
-  validity: string;
-  ussd?: string | null;
+/** The page's catalogue bundles; undefined when the catalogue could not be read. */
+export const CatalogueBundles = createContext<BundleOffer[] | undefined>(undefined);
+
+/** The rows of `section`: its ids in their order, or its category's bundles. */
+export function tableRows(section: Pick<BundleTableSection, "bundleIds" | "category">, catalogue: BundleOffer[]): BundleOffer[] {
+  const ids = section.bundleIds ?? [];
+  if (ids.length === 0) return catalogue.filter((bundle) => bundle.category === section.category);
+  return ids.flatMap((id) => catalogue.filter((bundle) => bundle.id === id));
 }
 
-export function BundleTable({ title, bundles }: { title?: string | null; bundles: BundleRow[] }) {
+/** Where "Buy" leads: the account page's purchase, this bundle chosen. */
+export function purchaseHref(bundleId: string): string {
+  return `/account?${new URLSearchParams({ bundleId })}`;
+}
+
+export function BundleTable({ title, bundleIds, category }: BundleTableSection) {
   const t = useT();
   const heading = useId();
+  const catalogue = useContext(CatalogueBundles);
+  const rows = catalogue ? tableRows({ bundleIds, category }, catalogue) : [];
+  if (catalogue && rows.length === 0) return null;
+  const sold = rows.some((bundle) => bundle.purchasable);
   return (
-    <section className="bundle-table">
+    <section className="bundle-table" aria-labelledby={title ? heading : undefined}>
       {title && <h2 id={heading}>{title}</h2>}
-      <div className="table-scroll">
-        <table aria-labelledby={title ? heading : undefined}>
-          <thead>
-            <tr>
-              <th scope="col">{t("bundles.bundle")}</th>
-              <th scope="col">{t("bundles.price")}</th>
-              <th scope="col">{t("bundles.validity")}</th>
-              <th scope="col">{t("bundles.dial")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bundles.map((b, index) => (
-              <tr key={b.id ?? index}>
-                <th scope="row">{b.name}</th>
-                <td data-label={t("bundles.price")}>{formatTzs(b.price)}</td>
-                <td data-label={t("bundles.validity")}>{b.validity}</td>
-                <td data-label={t("bundles.dial")}>{b.ussd && <a className="contact contact-ussd" href={`tel:${b.ussd.replace(/#/g, "%23")}`}>{b.ussd}</a>}</td>
+      {!catalogue ? (
+        <p className="notice-box notice-info">{t("checkout.pricesUnavailable")}</p>
+      ) : (
+        <div className="table-scroll">
+          <table aria-labelledby={title ? heading : undefined}>
+            <thead>
+              <tr>
+                <th scope="col">{t("bundles.bundle")}</th>
+                <th scope="col">{t("bundles.price")}</th>
+                <th scope="col">{t("bundles.validity")}</th>
+                <th scope="col">{t("bundles.dial")}</th>
+                {sold && <th scope="col">{t("checkout.buyColumn")}</th>}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {/* A purchase link: for a signed-out visitor with JavaScript it opens the login dialog. */}
-      <p className="bundle-buy">
-        <LocalLink to="/account" data-purchase="">
-          {t("account.buyOnline")}
-        </LocalLink>
-      </p>
+            </thead>
+            <tbody>
+              {rows.map((bundle) => (
+                <tr key={bundle.id}>
+                  <th scope="row">{bundle.name}</th>
+                  <td data-label={t("bundles.price")}>{formatTzs(bundle.price)}</td>
+                  <td data-label={t("bundles.validity")}>{bundle.validity}</td>
+                  <td data-label={t("bundles.dial")}>
+                    {bundle.ussd && (
+                      <a className="contact contact-ussd" href={`tel:${bundle.ussd.replace(/#/g, "%23")}`}>
+                        {bundle.ussd}
+                      </a>
+                    )}
+                  </td>
+                  {sold && (
+                    <td data-label={t("checkout.buyColumn")}>
+                      {bundle.purchasable && (
+                        // For a signed-out visitor with JavaScript it opens the login dialog first.
+                        <LocalLink to={purchaseHref(bundle.id)} data-purchase="" className="bundle-buy">
+                          {t("checkout.buy")}
+                          <span className="visually-hidden"> {bundle.name}</span>
+                        </LocalLink>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

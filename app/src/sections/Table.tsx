@@ -1,12 +1,15 @@
 import { DataTable } from "./DataTable";
-import { ContactText } from "../content/contacts";
+import { ContactText, isCallHeader } from "../content/contacts";
 
 export interface TableRow {
   id?: number;
   cells: string[];
 }
 
-/** A CMS table: the first cell of each row heads it. */
+/**
+ * A CMS table: the first cell of each row heads it. A cell whose row or
+ * column is headed "Call" (or "Simu", …) links a short code on its own.
+ */
 export function Table({ title, columns, rows }: { title?: string | null; columns: string[]; rows: TableRow[] }) {
   return (
     <DataTable title={title} columns={columns}>
@@ -22,7 +25,7 @@ export function Table({ title, columns, rows }: { title?: string | null; columns
                 </th>
               ) : (
                 <td key={index} data-label={columns[index]}>
-                  <ContactText text={cell} context={context} />
+                  <ContactText text={cell} context={context} callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])} />
                 </td>
               ),
             )}

@@ -7,7 +7,9 @@ import { SiteProvider } from "../app/site";
 import { LanguageProvider } from "../i18n/context";
 import type { Lang } from "../routes";
 import { Sections } from "./index";
-import { OpenQuestion } from "./Faq";import type { Section } from "../contract";
+import { OpenQuestion } from "./Faq";
+import { CatalogueBundles } from "./BundleTable";
+import type { BundleOffer, Section } from "../contract";
 
 
 const render = (node: ReactNode, lang: Lang = "en") =>
@@ -131,5 +133,53 @@ describe("other sections", () => {
     const html = render(<Sections sections={[{ __component: "sections.cta-banner", title: "Go 5G", text: "Faster.", cta: { label: "See plans", url: "/internet-overview" } }]} />, "sw");
     assert.ok(html.includes("<h2>Go 5G</h2><p>Faster.</p>"), html);
     assert.ok(html.includes('href="/sw/internet-overview"'), html);
+  });
+});
+
+describe("bundle tables from the catalogue", () => {
+  const offer = (id: string, category: string, price: number, purchasable = true): BundleOffer => ({
+    id,
+    name: `Name of ${id}`,
+    price,
+    validity: "7 days",
+    type: "DATA",
+    category,
+    ussd: "*149*01#",
+    purchasable,
+  });
+  const catalogue = [offer("a", "daily", 500), offer("b", "daily", 1000), offer("c", "weekly", 5000), offer("s", "services", 300, false)];
+  const table = (fields: Partial<Extract<Section, { __component: "sections.bundle-table" }>>): Section => ({ __component: "sections.bundle-table", title: "Bundles", ...fields });
+  const withCatalogue = (section: Section, bundles: BundleOffer[] | undefined, lang: Lang = "en") =>
+    render(
+      <CatalogueBundles.Provider value={bundles}>
+        <Sections sections={[section]} />
+      </CatalogueBundles.Provider>,
+      lang,
+    );
+
+  it("lists a category's bundles with the catalogue's prices, each sold online with a Buy link to its purchase", () => {
+    const html = withCatalogue(table({ category: "daily" }), catalogue);
+    assert.ok(html.includes("<th scope=\"row\">Name of a</th><td data-label=\"Price\">TSh 500</td>"), html);
+    assert.ok(html.includes("TSh 1,000") && !html.includes("Name of c"), html);
+    assert.ok(html.includes('<a href="/account?bundleId=a" data-purchase="" class="bundle-buy">Buy<span class="visually-hidden"> Name of a</span></a>'), html);
+    assert.ok(html.includes('href="tel:*149*01%23"'), html);
+  });
+
+  it("lists named bundles in the order named, in Swahili too; a service sold only by its code has no Buy link", () => {
+    const html = withCatalogue(table({ bundleIds: ["c", "s", "a", "gone"] }), catalogue, "sw");
+    assert.ok(html.indexOf("Name of c") < html.indexOf("Name of s") && html.indexOf("Name of s") < html.indexOf("Name of a"), html);
+    assert.ok(!html.includes("bundleId=s") && html.includes('href="/sw/account?bundleId=c"') && html.includes(">Nunua<"), html);
+  });
+
+  it("a table of services only has no Buy column", () => {
+    const html = withCatalogue(table({ category: "services" }), catalogue);
+    assert.ok(html.includes("Name of s") && !html.includes(">Buy<"), html);
+  });
+
+  it("says prices cannot be shown when the catalogue could not be read, and shows nothing for a category the catalogue lacks", () => {
+    const html = withCatalogue(table({ category: "daily" }), undefined);
+    assert.ok(html.includes("<h2") && html.includes("Bundle prices cannot be shown just now."), html);
+    assert.ok(!html.includes("<table"), html);
+    assert.equal(withCatalogue(table({ category: "none-such" }), catalogue), "");
   });
 });

@@ -175,32 +175,33 @@ pub struct Card {
     pub link: Option<Link>,
 }
 
+/// Bundles of the operator's catalogue, by reference: the server fills in
+/// their names, prices, validity and USSD codes from the same catalogue the
+/// purchase uses, so an advertised price is the price sold.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
 pub struct BundleTableSection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default)]
-    pub bundles: Vec<BundleRow>,
+    /// These bundles of the catalogue, in this order, by id (`data-daily-1gb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bundle_ids: Option<Vec<String>>,
+    /// Without ids: every bundle of this catalogue category (`internet-daily`), in the catalogue's order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
 }
 
-/// An advertised bundle.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
-#[schemars(extend("x-cms-component" = "shared.bundle-row"))]
-#[ts(optional_fields)]
-pub struct BundleRow {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<u32>,
-    pub name: String,
-    /// Tanzanian shillings.
-    pub price: u32,
-    #[serde(default)]
-    pub validity: String,
-    /// The USSD code that buys it, e.g. `*149*01#`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ussd: Option<String>,
+impl BundleTableSection {
+    /// Whether the catalogue's bundle `id` of `category` is in this table.
+    pub fn lists(&self, id: &str, category: &str) -> bool {
+        match self.bundle_ids.as_deref() {
+            Some(ids) if !ids.is_empty() => ids.iter().any(|listed| listed == id),
+            _ => self.category.as_deref() == Some(category),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]

@@ -78,10 +78,12 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "{ msisdn: string; permissions: Permission[] }")]
     pub cpm: Option<Value>,
-    /// Bundles on sale, on the account page of a signed-in subscriber.
+    /// The operator's bundles the page shows, in its language: those its
+    /// bundle tables name, or on the account page every one sold online.
+    /// Absent when the page names none, or the catalogue cannot be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Bundle[]")]
-    pub bundles: Option<Value>,
+    #[ts(optional)]
+    pub bundles: Option<Vec<BundleOffer>>,
     /// A form sent back to its page by the server (a post without
     /// JavaScript that needs correcting): what was typed and what is wrong.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +95,27 @@ pub struct PageData {
     pub search: Option<SearchResults>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
+}
+
+/// A bundle of the operator's catalogue, in the page's language: what a
+/// bundle table shows and a purchase sells.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct BundleOffer {
+    pub id: String,
+    pub name: String,
+    /// Tanzanian shillings.
+    pub price: f64,
+    pub validity: String,
+    /// `DATA`, `VOICE`, `SMS`, `MIXED` or `SERVICE`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub category: String,
+    /// The USSD code that buys it (`*149*01#`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub ussd: Option<String>,
+    /// Sold online, through the purchase; otherwise only by its code.
+    pub purchasable: bool,
 }
 
 /// What the site search found for a query, in the page's language.

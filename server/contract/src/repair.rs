@@ -415,15 +415,21 @@ mod tests {
     #[test]
     fn mistyped_fields_take_their_default_and_numbers_in_text_are_numbers() {
         let raw = json!({ "title": 5, "backgroundColor": ["red"], "sections": [
-            { "__component": "sections.bundle-table", "bundles": [ { "name": "Daily", "price": "1000", "validity": 3 }, { "name": "Weekly", "price": 2500.0 }, { "name": "Bad", "price": -1 } ] }
+            { "__component": "sections.tariff-bands", "bands": [
+                { "min": "1000", "max": 2500.0, "send": 10, "withdraw": 20 },
+                { "min": -1, "max": 5, "send": 1, "withdraw": 1 }
+            ] },
+            { "__component": "sections.bundle-table", "bundleIds": ["data-daily-1gb", 5, null], "category": 7 }
         ] });
         let parsed = parse::<Page>(raw);
         let page = parsed.value.unwrap();
         assert_eq!((page.title.as_str(), page.background_color), ("", None));
-        let Section::BundleTable(table) = &page.sections[0] else { panic!() };
-        let rows: Vec<_> = table.bundles.iter().map(|b| (b.name.as_str(), b.price, b.validity.as_str())).collect();
-        assert_eq!(rows, vec![("Daily", 1000, ""), ("Weekly", 2500, "")]);
-        assert!(parsed.dropped.iter().any(|d| d.path == "sections[0].bundles[2]"), "{:?}", parsed.dropped);
+        let Section::TariffBands(tariff) = &page.sections[0] else { panic!() };
+        let bands: Vec<_> = tariff.bands.iter().map(|b| (b.min, b.max)).collect();
+        assert_eq!(bands, vec![(1000, 2500)]);
+        assert!(parsed.dropped.iter().any(|d| d.path == "sections[0].bands[1]"), "{:?}", parsed.dropped);
+        let Section::BundleTable(table) = &page.sections[1] else { panic!() };
+        assert_eq!((table.bundle_ids.as_deref(), table.category.as_deref()), (Some(&["data-daily-1gb".to_owned()][..]), None));
     }
 
     #[test]

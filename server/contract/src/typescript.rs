@@ -11,7 +11,7 @@ use crate::page::*;
 /// Types the generated declarations name but the app defines (the
 /// self-service shapes, the page kinds of the route table).
 const IMPORTS: &str = "import type { PageKind } from \"../routes\";\n\
-import type { Bundle, Notice, Permission, Subscriber } from \"../features/account/types\";\n";
+import type { Notice, Permission, Subscriber } from \"../features/account/types\";\n";
 
 /// The whole generated module.
 pub fn typescript() -> String {
@@ -31,7 +31,6 @@ pub fn typescript() -> String {
         CardGridSection::decl(&config),
         Card::decl(&config),
         BundleTableSection::decl(&config),
-        BundleRow::decl(&config),
         FaqSection::decl(&config),
         FaqItem::decl(&config),
         TableSection::decl(&config),
@@ -59,6 +58,7 @@ pub fn typescript() -> String {
         MatchedRoute::decl(&config),
         PageContent::decl(&config),
         PageData::decl(&config),
+        BundleOffer::decl(&config),
         FormState::decl(&config),
         SearchResults::decl(&config),
         SearchHit::decl(&config),

@@ -1,34 +1,40 @@
 //! The bundle catalogue and buying a bundle (spec §4 purchase).
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
-use contract::Lang;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::catalogue::offer;
 use super::http::{AccountError, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
-use super::operator::{self, OperatorError, Purchase};
+use super::msisdn::Msisdn;
+use super::operator::{OperatorError, Purchase};
+use super::repeats::PurchaseMark;
+use super::session::Kind;
 use super::sign_in::parse_msisdn;
-use super::subscriber::{ended_by_operator, require};
+use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
 
-/// `GET /api/bundles`: what can be bought, in the visitor's language.
-pub(super) async fn bundles(State(state): State<AppState>, visitor: Visitor) -> Result<Reply, AccountError> {
-    match state.operator.bundles().await {
-        Ok(bundles) => Ok(Reply::ok(json!({ "bundles": localize_bundles(&bundles, visitor.lang) }))),
-        Err(error) => {
-            tracing::warn!(%error, "bundle catalogue unavailable");
-            Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"))
-        }
-    }
-}
-
-pub fn localize_bundles(bundles: &[operator::CatalogueBundle], lang: Lang) -> Vec<Value> {
-    bundles
-        .iter()
-        .map(|b| json!({ "id": b.id, "name": b.name.get(lang), "price": b.price, "validity": b.validity.get(lang), "type": b.kind }))
-        .collect()
+/// `GET /api/bundles`: the whole catalogue in the visitor's language, for
+/// anyone (public price information, cached like pages); signed in, also
+/// `paymentMethods`, what the subscriber can pay with.
+pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> Result<Response, AccountError> {
+    let Some(catalogue) = state.catalogue.get().await else {
+        return Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"));
+    };
+    let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, visitor.lang)).collect();
+    let Some(session) = state.sessions.load(&jar, Kind::Subscriber).await else {
+        let public = format!("public, max-age={}", state.config.content_ttl_secs);
+        let headers = [
+            (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
+            (header::VARY, HeaderValue::from_static("cookie, x-site-lang")),
+        ];
+        return Ok((headers, Reply::ok(json!({ "bundles": bundles }))).into_response());
+    };
+    let methods = payment_methods(&state.operator.mpesa_balance(&session.token).await);
+    Ok(Reply::ok(json!({ "bundles": bundles, "paymentMethods": methods })).into_response())
 }
 
 #[derive(Deserialize)]
@@ -44,12 +50,19 @@ pub(super) struct PurchaseForm {
     /// Buy for the modem signed in through the modem flow.
     #[serde(default, deserialize_with = "flag")]
     for_modem: bool,
+    /// The visitor confirmed buying the bundle for the number again,
+    /// although they did so less than `repeats::WINDOW` ago.
+    #[serde(default, deserialize_with = "flag")]
+    again: bool,
 }
 
-/// `POST /api/bundles/purchase {bundleId, purchaseChannel, subscriber?}`.
+/// `POST /api/bundles/purchase {bundleId, purchaseChannel, subscriber?, again?}`.
 /// A session that has ended answers 401 "Your session has expired" without
 /// sending the browser anywhere: the page opens the login dialog in place
-/// and keeps the visitor's choice (spec §8).
+/// and keeps the visitor's choice (spec §8). The same bundle for the same
+/// number within two minutes of the last is refused (409) unless `again`
+/// says the visitor confirmed it; an answer that does not come in time is
+/// "not confirmed yet" (504), and counts as a purchase made.
 pub(super) async fn purchase(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
@@ -59,32 +72,81 @@ pub(super) async fn purchase(
     let session = require(&state, &jar).await?;
     let for_friend = form.recipient.as_deref() != Some("self");
     let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| for_friend && !s.is_empty()) {
-        Some(number) => parse_msisdn(number)?.to_string(),
-        None => String::new(),
+        Some(number) => Some(parse_msisdn(number)?),
+        None => None,
     };
     let channel = match form.purchase_channel.to_ascii_uppercase().as_str() {
         channel @ ("AIRTIME" | "MPESA") => channel.to_owned(),
         _ => return Err(AccountError::new(StatusCode::BAD_REQUEST, "badRequest")),
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
-    let token = match (form.for_modem, &session.modem) {
-        (false, _) => session.token.clone(),
-        (true, Some(modem)) => modem.token.clone(),
+    let (token, recipient) = match (form.for_modem, &session.modem) {
+        (false, _) => (session.token.clone(), friend.as_ref().map_or(session.msisdn.as_str(), Msisdn::as_str).to_owned()),
+        (true, Some(modem)) => (modem.token.clone(), modem.msisdn.clone()),
         (true, None) => return Err(AccountError::new(StatusCode::CONFLICT, "signInFirst")),
     };
-    let for_another = !friend.is_empty();
-    let request = Purchase { bundle_id: Value::String(form.bundle_id.trim().to_owned()), touch_point: String::new(), purchase_channel: channel, subscriber: friend };
-    match state.operator.purchase(&token, &request).await {
-        Ok(_) => Ok(Reply::ok(json!({ "reloadAfterMs": 5000 })).with_notice(Notice::key(NoticeKind::Warning, "purchaseReceived"))),
-        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
-        // Whether another number is a subscriber is not the payer's to learn.
-        Err(OperatorError::Refused { status: 404, .. }) if for_another => {
-            Err(AccountError::new(StatusCode::BAD_REQUEST, "cannotSendTo"))
-        }
-        Err(error @ OperatorError::Refused { .. }) => Err(AccountError::operator_message(&error, visitor.lang, "errorOccurred")),
-        Err(error) => {
-            tracing::error!(%error, "purchase failed unexpectedly");
-            Err(AccountError::new(StatusCode::BAD_GATEWAY, "notRight"))
-        }
+    let bundle_id = form.bundle_id.trim().to_owned();
+    let mark = PurchaseMark::new(&token, &bundle_id, &recipient);
+    if !state.recent_purchases.mark(&mark, form.again).await? {
+        let refusal = AccountError::new(StatusCode::CONFLICT, "purchaseRepeat");
+        // Without JavaScript the confirmation step comes back, asking to confirm again.
+        return Err(if visitor.form { refusal.redirect(confirm_again(&visitor, &form)) } else { refusal });
     }
+    let request = Purchase {
+        bundle_id: Value::String(bundle_id.clone()),
+        touch_point: String::new(),
+        purchase_channel: channel,
+        subscriber: friend.as_ref().map(|f| f.to_string()).unwrap_or_default(),
+    };
+    let error = match state.operator.purchase(&token, &request).await {
+        Ok(_) => {
+            let notice = received(&state, &visitor, &bundle_id, &recipient).await;
+            return Ok(Reply::ok(json!({ "reloadAfterMs": 5000 })).with_notice(notice));
+        }
+        Err(error) => error,
+    };
+    // A refusal bought nothing: trying again needs no confirmation.
+    if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. }) {
+        state.recent_purchases.forget(&mark).await;
+    }
+    Err(match error {
+        OperatorError::Unauthorized => ended_by_operator(&state, jar).await,
+        // Whether another number is a subscriber is not the payer's to learn.
+        OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, "cannotSendTo"),
+        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, visitor.lang, "errorOccurred"),
+        OperatorError::TimedOut => {
+            tracing::warn!(bundle = %bundle_id, "purchase answer timed out; it may have gone through");
+            AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, Notice::key(NoticeKind::Info, "purchaseUnconfirmed").lasting(UNCONFIRMED_MS))
+        }
+        error @ OperatorError::Unavailable(_) => {
+            tracing::error!(%error, "purchase failed unexpectedly");
+            AccountError::new(StatusCode::BAD_GATEWAY, "notRight")
+        }
+    })
+}
+
+/// How long "not confirmed yet" shows: it asks the visitor to read before acting.
+const UNCONFIRMED_MS: u32 = 10_000;
+
+/// Spec §8's success message, with what was bought for whom.
+async fn received(state: &AppState, visitor: &Visitor, bundle_id: &str, recipient: &str) -> Notice {
+    let catalogue = state.catalogue.get().await;
+    let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(visitor.lang));
+    let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
+    Notice::key(NoticeKind::Warning, "purchaseReceivedFor").with_params([("bundle", bundle), ("recipient", recipient.as_str())])
+}
+
+/// The account page's confirmation step for this purchase, asking to
+/// confirm buying it again.
+fn confirm_again(visitor: &Visitor, form: &PurchaseForm) -> String {
+    let query = serde_urlencoded::to_string([
+        ("step", "confirm"),
+        ("bundleId", form.bundle_id.as_str()),
+        ("recipient", form.recipient.as_deref().unwrap_or("friend")),
+        ("subscriber", form.subscriber.as_deref().unwrap_or("")),
+        ("purchaseChannel", form.purchase_channel.as_str()),
+        ("again", "true"),
+    ])
+    .unwrap_or_default();
+    format!("{}?{query}", visitor.href("/account"))
 }

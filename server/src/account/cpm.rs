@@ -12,7 +12,7 @@ use super::limits::CodeFor;
 use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::sign_in::{CodeForm, NumberForm, checked_code, request_code_failure, requested_number};
+use super::sign_in::{CodeForm, NumberForm, checked_code, keeping_number, request_code_failure, requested_number};
 use crate::AppState;
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
@@ -22,8 +22,8 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client).await?;
-    let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
+    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client).await.map_err(keeping_number(&form))?;
+    let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))

@@ -5,6 +5,8 @@
 //! a form post into a 303 back to the page, with its notice in a
 //! short-lived flash cookie, so no handler knows which kind it served.
 
+use std::collections::BTreeMap;
+
 use axum::Json;
 use axum::body::Body;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
@@ -28,14 +30,17 @@ pub(super) const FLASH_COOKIE: &str = "flash";
 /// Every account body is a few short fields; more is refused with 413.
 pub(super) const BODY_LIMIT: usize = 16 * 1024;
 
-/// A message for a toast (spec §8): a string key the app translates, or a
-/// text the operator gave, already in the visitor's language.
+/// A message for a toast (spec §8): a string key the app translates (with
+/// the values its text names), or a text the operator gave, already in the
+/// visitor's language.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Notice {
     #[serde(rename = "type")]
     pub kind: NoticeKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<BTreeMap<String, String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,11 +58,17 @@ pub enum NoticeKind {
 
 impl Notice {
     pub(super) fn key(kind: NoticeKind, key: &str) -> Notice {
-        Notice { kind, key: Some(key.to_owned()), text: None, duration: None }
+        Notice { kind, key: Some(key.to_owned()), params: None, text: None, duration: None }
     }
 
     pub(super) fn text(kind: NoticeKind, text: &str) -> Notice {
-        Notice { kind, key: None, text: Some(text.to_owned()), duration: None }
+        Notice { kind, key: None, params: None, text: Some(text.to_owned()), duration: None }
+    }
+
+    /// The values the key's text names (`{bundle}`).
+    pub(super) fn with_params<'a>(mut self, params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Notice {
+        self.params = Some(params.into_iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect());
+        self
     }
 
     pub(super) fn lasting(mut self, ms: u32) -> Notice {
@@ -205,16 +216,7 @@ fn answer_form(state: &AppState, visitor: &Visitor, mut response: Response) -> R
     if !visitor.form {
         return response;
     }
-    let back = answer.redirect.or_else(|| {
-        let back = visitor.return_to.as_deref()?;
-        Some(match answer.back_query {
-            Some(query) => {
-                let path = back.split('?').next().unwrap_or("/");
-                if query.is_empty() { path.to_owned() } else { format!("{path}?{query}") }
-            }
-            None => back.to_owned(),
-        })
-    });
+    let back = answer.redirect.or_else(|| Some(with_query(visitor.return_to.as_deref()?, &answer.back_query)));
     let back = back.unwrap_or_else(|| visitor.href("/"));
     let (mut parts, _) = response.into_parts();
     parts.status = StatusCode::SEE_OTHER;
@@ -239,6 +241,30 @@ fn answer_form(state: &AppState, visitor: &Visitor, mut response: Response) -> R
         }
     }
     response
+}
+
+/// `address` (a path with or without a query) with `edits` made to its
+/// query: each named parameter set (`Some`) or removed (`None`), the others
+/// kept as they were.
+fn with_query(address: &str, edits: &QueryEdits) -> String {
+    if edits.is_empty() {
+        return address.to_owned();
+    }
+    let (path, query) = address.split_once('?').unwrap_or((address, ""));
+    let mut pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+    pairs.retain(|(name, _)| !edits.iter().any(|(edited, _)| edited == name));
+    pairs.extend(edits.iter().filter_map(|(name, value)| Some((name.clone(), value.clone()?))));
+    match serde_urlencoded::to_string(&pairs) {
+        Ok(query) if !query.is_empty() => format!("{path}?{query}"),
+        _ => path.to_owned(),
+    }
+}
+
+/// Query parameters a form's way back sets (`Some`) or removes (`None`).
+type QueryEdits = Vec<(String, Option<String>)>;
+
+fn query_edits(edits: &[(&str, Option<&str>)]) -> QueryEdits {
+    edits.iter().map(|(name, value)| ((*name).to_owned(), value.map(str::to_owned))).collect()
 }
 
 /// Refuses state-changing requests that do not come from the site itself:
@@ -299,7 +325,7 @@ fn malformed(status: StatusCode, detail: &str) -> AccountError {
 struct Answer {
     notice: Option<Notice>,
     redirect: Option<String>,
-    back_query: Option<String>,
+    back_query: QueryEdits,
 }
 
 /// A successful answer: data for the script, a notice, where to go next.
@@ -307,12 +333,12 @@ pub struct Reply {
     data: Value,
     notice: Option<Notice>,
     redirect: Option<String>,
-    back_query: Option<String>,
+    back_query: QueryEdits,
 }
 
 impl Reply {
     pub fn ok(data: Value) -> Reply {
-        Reply { data, notice: None, redirect: None, back_query: None }
+        Reply { data, notice: None, redirect: None, back_query: Vec::new() }
     }
 
     pub fn with_notice(mut self, notice: Notice) -> Reply {
@@ -326,10 +352,10 @@ impl Reply {
         self
     }
 
-    /// A form goes back to its page with this query instead of the one it
-    /// came with (empty: none), e.g. the sign-in page's code step.
-    pub fn back_query(mut self, query: String) -> Reply {
-        self.back_query = Some(query);
+    /// A form goes back to its page with these query parameters set or
+    /// removed, e.g. the sign-in page's code step (`step=code`).
+    pub fn back_query(mut self, edits: &[(&str, Option<&str>)]) -> Reply {
+        self.back_query = query_edits(edits);
         self
     }
 }
@@ -365,6 +391,7 @@ pub struct AccountError {
     status: StatusCode,
     notice: Notice,
     redirect: Option<String>,
+    back_query: QueryEdits,
     /// The cookies to send with the failure (a session that just ended);
     /// boxed, as failures are the rare path.
     jar: Option<Box<PrivateCookieJar>>,
@@ -372,11 +399,11 @@ pub struct AccountError {
 
 impl AccountError {
     pub fn new(status: StatusCode, key: &str) -> AccountError {
-        AccountError { status, notice: Notice::key(NoticeKind::Error, key), redirect: None, jar: None }
+        AccountError::with_notice(status, Notice::key(NoticeKind::Error, key))
     }
 
     pub fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
-        AccountError { status, notice, redirect: None, jar: None }
+        AccountError { status, notice, redirect: None, back_query: Vec::new(), jar: None }
     }
 
     pub fn invalid_msisdn() -> AccountError {
@@ -389,6 +416,19 @@ impl AccountError {
 
     pub fn too_many() -> AccountError {
         AccountError::new(StatusCode::TOO_MANY_REQUESTS, "rateLimited")
+    }
+
+    /// 429 for a code asked for too soon, saying how long to wait (whole
+    /// seconds under a minute, else minutes, rounded up); shown 7 s as every
+    /// failed code request (spec §8).
+    pub fn too_soon(wait: std::time::Duration) -> AccountError {
+        let seconds = wait.as_millis().div_ceil(1000).max(1);
+        let notice = if seconds < 60 {
+            Notice::key(NoticeKind::Error, "codeWaitSeconds").with_params([("seconds", seconds.to_string().as_str())])
+        } else {
+            Notice::key(NoticeKind::Error, "codeWaitMinutes").with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
+        };
+        AccountError::with_notice(StatusCode::TOO_MANY_REQUESTS, notice.lasting(REQUEST_CODE_FAILURE_MS))
     }
 
     /// An operator failure that spec §8 words as one message.
@@ -417,7 +457,17 @@ impl AccountError {
         self.redirect = Some(path);
         self
     }
+
+    /// A form goes back to its page with these query parameters set or
+    /// removed (what was typed, to keep it in its field).
+    pub fn back_query(mut self, edits: &[(&str, Option<&str>)]) -> AccountError {
+        self.back_query = query_edits(edits);
+        self
+    }
 }
+
+/// Spec §8: a failed code request shows for 7 s.
+pub(super) const REQUEST_CODE_FAILURE_MS: u32 = 7000;
 
 pub(super) fn status_of(error: &OperatorError) -> StatusCode {
     match error {
@@ -427,6 +477,7 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
         OperatorError::Refused { status: status @ 400..=499, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
         OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
         OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
+        OperatorError::TimedOut => StatusCode::GATEWAY_TIMEOUT,
     }
 }
 
@@ -449,7 +500,7 @@ impl From<super::limits::Unavailable> for AccountError {
 
 impl IntoResponse for AccountError {
     fn into_response(self) -> Response {
-        let answer = Answer { notice: Some(self.notice), redirect: self.redirect, back_query: None };
+        let answer = Answer { notice: Some(self.notice), redirect: self.redirect, back_query: self.back_query };
         let response = json_answer(self.status, Value::Null, answer);
         match self.jar {
             Some(jar) => (*jar, response).into_response(),

@@ -3,7 +3,8 @@
 //! and per client address, modem look-ups per subscriber and per client
 //! address, and forms sent per client address. The same budgets hold
 //! whether or not a number is a subscriber, so a refusal tells nobody who
-//! is a customer. A limited visitor gets 429.
+//! is a customer. A limited visitor gets 429; a code request, with how long
+//! to wait.
 //!
 //! Where the counters live ([`Counters`]): in this process (governor, GCRA;
 //! keys of clients that have gone quiet are swept in the background,
@@ -17,6 +18,7 @@ use std::hash::Hash;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
+use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use crate::shared::{PREFIX, Redis, hashed};
@@ -119,10 +121,11 @@ enum Counters {
 }
 
 struct Local {
-    /// Numbers a code went to within the resend time, per purpose: the
-    /// operator's resend rule, applied here to every number alike,
-    /// subscriber or not.
-    recently_sent: moka::sync::Cache<(CodeFor, String), ()>,
+    /// Numbers a code went to within the resend time, per purpose, with
+    /// when: the operator's resend rule, applied here to every number
+    /// alike, subscriber or not.
+    recently_sent: moka::sync::Cache<(CodeFor, String), std::time::Instant>,
+    resend: Duration,
     budgets: Vec<(Budget, DefaultKeyedRateLimiter<String>)>,
 }
 
@@ -133,8 +136,9 @@ struct Shared {
 }
 
 /// GCRA on Redis's clock, in milliseconds. KEYS[1]: the key's theoretical
-/// arrival time; ARGV: the emission interval and the burst. 1 allows (and
-/// counts), 0 refuses (and counts nothing).
+/// arrival time; ARGV: the emission interval and the burst. 0 allows (and
+/// counts); more refuses (and counts nothing): the milliseconds until one
+/// more would be allowed.
 const GCRA: &str = r"
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -142,10 +146,10 @@ local interval = tonumber(ARGV[1])
 local tolerance = interval * (tonumber(ARGV[2]) - 1)
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
-if tat - now > tolerance then return 0 end
+if tat - now > tolerance then return math.max(1, tat - now - tolerance) end
 local next = tat + interval
 redis.call('SET', KEYS[1], next, 'PX', next - now)
-return 1
+return 0
 ";
 
 fn resend_key(purpose: CodeFor, number: &str) -> String {
@@ -161,6 +165,7 @@ impl Limits {
     pub fn new(resend: Duration) -> Limits {
         let local = Local {
             recently_sent: moka::sync::Cache::builder().time_to_live(resend).max_capacity(1_000_000).build(),
+            resend,
             budgets: Budget::ALL.iter().map(|budget| (*budget, DefaultKeyedRateLimiter::keyed(budget.quota()))).collect(),
         };
         Limits { counters: Counters::Local(local) }
@@ -173,39 +178,53 @@ impl Limits {
 
     /// One more of `budget` for `key`: whether it is within the budget.
     async fn allow(&self, budget: Budget, key: &str) -> Result<bool, Unavailable> {
-        let allowed = match &self.counters {
+        Ok(self.wait(budget, key).await?.is_none())
+    }
+
+    /// One more of `budget` for `key`: `None` when it is within the budget
+    /// (and counted), else how long until it would be.
+    async fn wait(&self, budget: Budget, key: &str) -> Result<Option<Duration>, Unavailable> {
+        let wait = match &self.counters {
             Counters::Local(local) => {
                 let limiter = &local.budgets.iter().find(|(b, _)| *b == budget).expect("every budget has a limiter").1;
-                limiter.check_key(&key.to_owned()).is_ok()
+                limiter.check_key(&key.to_owned()).err().map(|not_until| not_until.wait_time_from(limiter.clock().now()))
             }
             Counters::Shared(shared) => {
                 let (burst, window) = budget.size();
                 let interval = (window / burst).as_millis() as u64;
                 let mut call = shared.gcra.prepare_invoke();
                 call.key(format!("{PREFIX}limit:{}:{}", budget.name(), hashed(key))).arg(interval).arg(burst);
-                let allowed: i64 = shared.redis.invoke(&call).await?;
-                allowed == 1
+                let wait_ms: u64 = shared.redis.invoke(&call).await?;
+                (wait_ms > 0).then(|| Duration::from_millis(wait_ms))
             }
         };
-        if !allowed {
+        if wait.is_some() {
             metrics::counter!("rate_limit_rejections_total", "budget" => budget.name()).increment(1);
         }
-        Ok(allowed)
+        Ok(wait)
     }
 
     /// One code request for `number` from `client`: not within the resend
     /// time of the last code sent to it for the same purpose, and within
-    /// every budget.
-    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> Result<bool, Unavailable> {
-        let recently_sent = match &self.counters {
-            Counters::Local(local) => local.recently_sent.contains_key(&(purpose, number.to_owned())),
-            Counters::Shared(shared) => shared.redis.query::<bool>(redis::cmd("EXISTS").arg(resend_key(purpose, number))).await?,
+    /// every budget. `Some(wait)`: refused, and how long until it would not be.
+    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> Result<Option<Duration>, Unavailable> {
+        let resend_wait = match &self.counters {
+            Counters::Local(local) => {
+                local.recently_sent.get(&(purpose, number.to_owned())).map(|sent| local.resend.saturating_sub(sent.elapsed()))
+            }
+            Counters::Shared(shared) => {
+                let left: i64 = shared.redis.query(redis::cmd("PTTL").arg(resend_key(purpose, number))).await?;
+                u64::try_from(left).ok().map(Duration::from_millis)
+            }
         };
-        if recently_sent {
+        if let Some(wait) = resend_wait {
             metrics::counter!("rate_limit_rejections_total", "budget" => "resend").increment(1);
-            return Ok(false);
+            return Ok(Some(wait));
         }
-        Ok(self.allow(Budget::CodesPerClient, client).await? && self.allow(Budget::CodesPerNumber, number).await?)
+        if let Some(wait) = self.wait(Budget::CodesPerClient, client).await? {
+            return Ok(Some(wait));
+        }
+        self.wait(Budget::CodesPerNumber, number).await
     }
 
     /// The operator took a code request for `number` (whether or not it is
@@ -214,7 +233,7 @@ impl Limits {
     /// budget still holds.
     pub async fn code_sent(&self, purpose: CodeFor, number: &str) {
         match &self.counters {
-            Counters::Local(local) => local.recently_sent.insert((purpose, number.to_owned()), ()),
+            Counters::Local(local) => local.recently_sent.insert((purpose, number.to_owned()), std::time::Instant::now()),
             Counters::Shared(shared) if shared.resend.is_zero() => {}
             Counters::Shared(shared) => {
                 let resend = shared.resend.as_millis() as u64;
@@ -277,17 +296,20 @@ mod tests {
     #[tokio::test]
     async fn one_code_a_minute_three_per_number_ten_per_client() {
         let limits = Limits::new(Duration::from_secs(60));
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap());
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap(), "the first failed: nothing was sent");
+        let allowed = async |purpose, number: &str, client: &str| limits.code_request(purpose, number, client).await.unwrap().is_none();
+        assert!(allowed(CodeFor::SignIn, "255754000001", "1.1.1.1").await);
+        assert!(allowed(CodeFor::SignIn, "255754000001", "1.1.1.1").await, "the first failed: nothing was sent");
         limits.code_sent(CodeFor::SignIn, "255754000001").await;
-        assert!(limits.code_request(CodeFor::Cpm, "255754000001", "1.1.1.1").await.unwrap(), "another purpose");
-        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap(), "a second code within the minute");
-        assert!(limits.code_request(CodeFor::SignIn, "255754000002", "1.1.1.1").await.unwrap(), "another number");
+        assert!(allowed(CodeFor::Cpm, "255754000001", "1.1.1.1").await, "another purpose");
+        let wait = limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap().expect("a second code within the minute");
+        assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "the rest of the minute: {wait:?}");
+        assert!(allowed(CodeFor::SignIn, "255754000002", "1.1.1.1").await, "another number");
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..10 {
-            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2").await.unwrap());
+            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2").await.unwrap().is_none());
         }
-        assert!(!limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2").await.unwrap(), "the client's budget");
+        let wait = limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2").await.unwrap().expect("the client's budget");
+        assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "one code a minute back: {wait:?}");
     }
 
     #[tokio::test]
@@ -304,9 +326,9 @@ mod tests {
     async fn the_sweep_never_gives_a_limited_number_its_budget_back() {
         let limits = Limits::new(Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5").await.unwrap());
+            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5").await.unwrap().is_none());
         }
         limits.sweep();
-        assert!(!limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6").await.unwrap(), "still out of its budget");
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6").await.unwrap().is_some(), "still out of its budget");
     }
 }

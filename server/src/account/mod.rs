@@ -12,8 +12,10 @@
 //! - `session`: the sessions (subscriber, CPM) and their cookies;
 //!   `session_store`: where they live (SQLite in `DATA_DIR`), or
 //!   `session_redis` (Redis, shared by every instance, with `REDIS_URL`).
-//! - `limits`: throttles on code requests and checks.
-//! - `operator`: the digital-service API client.
+//! - `limits`: throttles on code requests and checks; `repeats`: purchases
+//!   just made, so none is sent twice unconfirmed.
+//! - `operator`: the digital-service API client; `catalogue`: its bundle
+//!   catalogue kept in memory, which bundle tables and purchases share.
 //! - `return_to`: where a form may send the browser back to.
 //!
 //! Pages ask this module one thing, [`Visit`]: who the visitor is and what
@@ -28,12 +30,14 @@ pub fn reads_cookie(name: &str) -> bool {
 }
 
 mod bundles;
+pub mod catalogue;
 mod cpm;
 mod http;
 pub mod limits;
 mod modem;
 pub mod msisdn;
 pub mod operator;
+pub mod repeats;
 mod return_to;
 pub mod session;
 pub mod session_redis;
@@ -83,8 +87,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
 }
 
-/// The page whose purchase form lists the bundles a signed-in subscriber can buy.
-const ACCOUNT_PAGE: &str = "account";
 /// The page whose data includes the CPM session's permissions.
 const CPM_PAGE: &str = "customer-permission-management";
 
@@ -102,7 +104,6 @@ pub struct PageExtras {
     pub subscriber: Option<Value>,
     pub notice: Option<Value>,
     pub cpm: Option<Value>,
-    pub bundles: Option<Value>,
 }
 
 impl Visit {
@@ -133,13 +134,13 @@ impl Visit {
 
     /// The visitor's own parts of the page `route` in `lang`: the subscriber
     /// with balances, the flash notice (taken out of the cookies when
-    /// `take_flash`), the CPM permissions and the purchasable bundles where
-    /// the page shows them. A session the operator refuses is ended.
+    /// `take_flash`) and the CPM permissions where the page shows them. A
+    /// session the operator refuses is ended.
     pub async fn extras(self, state: &AppState, route: &str, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras::default();
         let mut jar = self.jar;
         if let Some(session) = &self.subscriber {
-            (extras.subscriber, jar) = subscriber::page_subscriber(state, session, jar).await;
+            (extras.subscriber, jar) = subscriber::page_subscriber(state, session, jar, lang).await;
         }
         if take_flash && self.flash {
             let notice = jar.get(http::FLASH_COOKIE).and_then(|c| serde_json::from_str::<Notice>(c.value()).ok());
@@ -148,15 +149,6 @@ impl Visit {
         }
         if let Some(session) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
             (extras.cpm, jar) = cpm::page_permissions(state, session, jar, lang).await;
-        }
-        if extras.subscriber.is_some() && route == ACCOUNT_PAGE {
-            extras.bundles = match state.operator.bundles().await {
-                Ok(bundles) => Some(bundles::localize_bundles(&bundles, lang).into()),
-                Err(error) => {
-                    tracing::warn!(%error, "bundle catalogue unavailable");
-                    None
-                }
-            };
         }
         (extras, jar)
     }

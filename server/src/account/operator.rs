@@ -39,6 +39,10 @@ pub enum OperatorError {
     /// No answer, or not one we can read.
     #[error("the operator API failed: {0}")]
     Unavailable(String),
+    /// The call was sent and no answer came within `DIGITAL_API_TIMEOUT_MS`:
+    /// what it asked for may have been done.
+    #[error("the operator API did not answer in time")]
+    TimedOut,
 }
 
 /// How a call authenticates.
@@ -72,6 +76,9 @@ pub struct AirtimeBalance {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BundleBalance {
+    /// The catalogue's bundle, when the operator names it.
+    #[serde(default)]
+    pub bundle_id: Option<String>,
     pub name: String,
     pub remaining: f64,
     pub unit: String,
@@ -80,16 +87,28 @@ pub struct BundleBalance {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CatalogueBundle {
-    pub id: Value,
+    pub id: String,
+    #[serde(default)]
+    pub category: String,
     pub name: Localized,
     pub price: f64,
     pub validity: Localized,
     #[serde(rename = "type")]
     pub kind: String,
     #[serde(default)]
-    pub amount: Option<f64>,
-    #[serde(default)]
-    pub unit: Option<String>,
+    pub ussd: Option<String>,
+    /// Sold through the purchase call (a catalogue without the field sells everything).
+    #[serde(default = "sold_online")]
+    pub purchasable: bool,
+}
+
+fn sold_online() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct MpesaBalance {
+    pub balance: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -160,6 +179,7 @@ impl OperatorClient {
             Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",
             Err(OperatorError::Refused { .. }) => "error",
             Err(OperatorError::Unavailable(_)) => "unavailable",
+            Err(OperatorError::TimedOut) => "timeout",
         })
         .await
     }
@@ -180,9 +200,10 @@ impl OperatorClient {
         if let Some(body) = body {
             request = request.json(&body);
         }
-        let response = request.send().await.map_err(|e| OperatorError::Unavailable(e.to_string()))?;
+        let failed = |error: reqwest::Error| if error.is_timeout() { OperatorError::TimedOut } else { OperatorError::Unavailable(error.to_string()) };
+        let response = request.send().await.map_err(failed)?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(|e| OperatorError::Unavailable(e.to_string()))?;
+        let bytes = response.bytes().await.map_err(failed)?;
         if status == StatusCode::UNAUTHORIZED {
             return Err(OperatorError::Unauthorized);
         }
@@ -226,9 +247,22 @@ impl OperatorClient {
         Ok(answer.data)
     }
 
-    pub async fn bundles(&self) -> Result<Vec<CatalogueBundle>, OperatorError> {
-        let answer: Data<Vec<CatalogueBundle>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
+    /// The M-Pesa wallet; `Refused { status: 404 }` for a number without M-Pesa.
+    pub async fn mpesa_balance(&self, token: &str) -> Result<MpesaBalance, OperatorError> {
+        let answer: Data<MpesaBalance> = self.call(Method::GET, "api/v1/mpesa/balance", Credential::Bearer(token), None).await?;
         Ok(answer.data)
+    }
+
+    /// The catalogue; an entry that does not fit the contract is left out (and logged).
+    pub async fn bundles(&self) -> Result<Vec<CatalogueBundle>, OperatorError> {
+        let answer: Data<Vec<Value>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
+        Ok(answer
+            .data
+            .into_iter()
+            .filter_map(|entry| {
+                serde_json::from_value(entry).map_err(|error| tracing::warn!(%error, "catalogue entry left out")).ok()
+            })
+            .collect())
     }
 
     pub async fn purchase(&self, token: &str, purchase: &Purchase) -> Result<Localized, OperatorError> {

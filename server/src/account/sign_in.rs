@@ -6,15 +6,12 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::limits::CodeFor;
-use super::http::{status_of, AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
+use super::http::{REQUEST_CODE_FAILURE_MS, status_of, AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::subscriber::load_subscriber;
 use crate::AppState;
-
-/// Spec §8: a failed code request shows for 7 s.
-const REQUEST_CODE_FAILURE_MS: u32 = 7000;
 
 #[derive(Deserialize)]
 pub(super) struct NumberForm {
@@ -48,10 +45,16 @@ pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: &str
 /// customer.
 pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: &str) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
-    if !state.limits.code_request(purpose, msisdn.as_str(), client).await? {
-        return Err(AccountError::too_many());
+    if let Some(wait) = state.limits.code_request(purpose, msisdn.as_str(), client).await? {
+        return Err(AccountError::too_soon(wait));
     }
     Ok(msisdn)
+}
+
+/// A number form's page again with the number as typed (`?msisdn=`), so a
+/// browser without JavaScript shows it in its field beside the refusal.
+pub(super) fn keeping_number(form: &NumberForm) -> impl FnOnce(AccountError) -> AccountError + '_ {
+    |error| error.back_query(&[("msisdn", Some(form.msisdn.as_str()))])
 }
 
 /// Spec §8: "Something went wrong", or the server's failure reason; shown 7 s.
@@ -71,13 +74,12 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client).await?;
-    let message = state.operator.request_otp(&msisdn).await.map_err(|error| request_code_failure(&error))?;
+    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client).await.map_err(keeping_number(&form))?;
+    let message = state.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
-    let step = serde_urlencoded::to_string([("step", "code"), ("msisdn", form.msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
-        .back_query(step))
+        .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
 }
 
 /// `POST /api/auth/validate-otp {msisdn, code}`: signs in.
@@ -94,10 +96,10 @@ pub(super) async fn validate_otp(
         .validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
-    let subscriber = load_subscriber(&state, &token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+    let subscriber = load_subscriber(&state, &token, visitor.lang).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
     let jar = state.sessions.start(jar, Kind::Subscriber, Session::new(token, msisdn.to_string())).await?;
-    // The page without its sign-in step.
-    Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(String::new())))
+    // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
+    Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(&[("step", None), ("msisdn", None)])))
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home (spec §4).

@@ -12,8 +12,9 @@
 //!   there), a cookie the site reads (a session, the flash notice, the
 //!   language), or an address longer than the page cache keeps.
 //! - Invalidated by content: an entry holds the content generation read
-//!   before its page was resolved ([`crate::content::Content::generation`]),
-//!   and is served only while no content has changed since; it lives at most
+//!   before its page was resolved ([`crate::content::Content::generation`],
+//!   plus the changes of the bundle catalogue that bundle tables show),
+//!   and is served only while neither has changed since; it lives at most
 //!   `CONTENT_TTL_SECS`, after which the full path asks the content cache
 //!   again (which refreshes what is stale).
 //! - `PAGE_CACHE_MB=0` turns it off with the page cache.
@@ -84,7 +85,7 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     let Some(key) = key(&request) else {
         return next.run(request).await;
     };
-    let generation = state.content.generation();
+    let generation = state.content.generation() + state.catalogue.changes();
     if let Some(entry) = kept.get(&key) {
         if entry.generation == generation {
             state.fast.hits.fetch_add(1, Ordering::Relaxed);

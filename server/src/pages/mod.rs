@@ -19,7 +19,7 @@ use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 use contract::content::Section;
-use contract::page::{FormState, MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
+use contract::page::{BundleOffer, FormState, MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
@@ -242,6 +242,8 @@ fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
 
 /// The page kind of `/search`.
 const SEARCH_PAGE: &str = "search";
+/// The page kind of `/account`, which sells every bundle sold online.
+const ACCOUNT_PAGE: &str = "account";
 
 /// On the search page, what the site search finds for its `q`.
 fn with_search(state: &AppState, data: &mut PageData, query: Option<&str>) {
@@ -261,7 +263,6 @@ fn with_extras(data: &mut PageData, extras: PageExtras) {
     data.subscriber = extras.subscriber;
     data.notice = extras.notice;
     data.cpm = extras.cpm;
-    data.bundles = extras.bundles;
 }
 
 /// The status of a page whose content failed: its own when it is an error
@@ -385,17 +386,25 @@ struct PageParts {
     item: Option<Loaded>,
     popups: Option<Loaded>,
     alternates: Option<BTreeMap<Lang, String>>,
+    /// The catalogue's bundles the page shows, if it shows any.
+    bundles: Option<PageBundles>,
     /// The content could not be loaded: the page frame with the spec §8 message.
     failed: bool,
 }
 
+/// The bundles of the operator's catalogue a page shows, and the version of
+/// the catalogue they come from.
+struct PageBundles {
+    /// `None`: the catalogue cannot be read (tables say so instead).
+    offers: Option<Vec<BundleOffer>>,
+    version: u64,
+}
+
 impl PageParts {
-    /// The content versions the page is built from (its cache key).
+    /// The content (and catalogue) versions the page is built from (its cache key).
     fn versions(&self) -> Vec<u64> {
-        [&self.page, &self.sidebar, &self.list, &self.item, &self.popups]
-            .into_iter()
-            .map(|loaded| loaded.as_ref().map_or(0, |l| l.version))
-            .collect()
+        let content = [&self.page, &self.sidebar, &self.list, &self.item, &self.popups].into_iter().map(|loaded| loaded.as_ref().map_or(0, |l| l.version));
+        content.chain(self.bundles.as_ref().map(|bundles| bundles.version)).collect()
     }
 
     fn into_data(self, site_url: &str) -> PageData {
@@ -420,7 +429,7 @@ impl PageParts {
             subscriber: None,
             notice: None,
             cpm: None,
-            bundles: None,
+            bundles: self.bundles.and_then(|bundles| bundles.offers),
             form: None,
             search: None,
             site_url: site_url.to_owned(),
@@ -456,6 +465,7 @@ impl PageParts {
             item: None,
             popups: None,
             alternates: None,
+            bundles: None,
             failed,
         }))
     }
@@ -566,6 +576,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         alternates = Some(paths);
     }
 
+    let bundles = page_bundles(state, route, &page, lang).await;
     Ok(Resolved::Page(Box::new(PageParts {
         lang,
         path: local.path.clone(),
@@ -577,8 +588,28 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         item,
         popups,
         alternates,
+        bundles,
         failed: false,
     })))
+}
+
+/// The catalogue's bundles the page shows, in `lang`: those its bundle
+/// tables name, or on the account page every one sold online. `None` for a
+/// page that shows none; without a catalogue, a page that would is built
+/// without them (its tables say prices cannot be shown), never failed.
+async fn page_bundles(state: &AppState, route: &RouteDef, page: &Option<Loaded>, lang: Lang) -> Option<PageBundles> {
+    let sections = page.as_ref().and_then(|p| p.value.as_deref()).and_then(ContentValue::page).map_or(&[][..], |p| p.sections.as_slice());
+    let account = route.page.as_deref() == Some(ACCOUNT_PAGE);
+    if !account && !sections.iter().any(|section| matches!(section, Section::BundleTable(_))) {
+        return None;
+    }
+    Some(match state.catalogue.get().await {
+        Some(catalogue) => {
+            let offers = if account { catalogue.purchasable(lang) } else { catalogue.for_sections(sections, lang) };
+            PageBundles { offers: Some(offers), version: catalogue.version }
+        }
+        None => PageBundles { offers: None, version: 0 },
+    })
 }
 
 /// The address of the item whose slug is `slug`, for an address whose id the

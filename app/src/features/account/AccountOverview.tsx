@@ -33,6 +33,12 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
             <dl className="account-details">
               <dt>{t("account.airtime")}</dt>
               <dd className="airtime-balance">{formatTzs(balance.mainBalance)}</dd>
+              {balance.mpesaBalance != null && (
+                <>
+                  <dt>{t("checkout.mpesaBalance")}</dt>
+                  <dd className="mpesa-balance">{formatTzs(balance.mpesaBalance)}</dd>
+                </>
+              )}
             </dl>
             <h3>{t("account.bundles")}</h3>
             {balance.bundle.length > 0 ? (
@@ -40,7 +46,7 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
                 {balance.bundle.map((bundle) => {
                   const unit = `account.units.${bundle.unit}`;
                   return (
-                    <li key={bundle.name}>
+                    <li key={`${bundle.bundleId ?? bundle.name} ${bundle.unit}`}>
                       <span className="bundle-name">{bundle.name}</span>{" "}
                       <span>{t("account.remaining", { amount: formatCount(bundle.remaining), unit: known(unit) ? t(unit as "account.units.MB") : bundle.unit })}</span>
                       {bundle.expiresAt && (

@@ -36,18 +36,15 @@ export interface ApiFormProps<T> {
   children?: ReactNode;
 }
 
-export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
-  const t = useT();
-  const { lang, path } = useSite();
-  const [busy, setBusy] = useState(false);
+/**
+ * A form's fields checked by `read` before anything is sent, in the page's
+ * language: a wrong field is marked `aria-invalid`, focused, and its
+ * message shown (`message`, for `FormMessage`).
+ */
+export function useFieldCheck() {
   const [message, setMessage] = useState<Notice | null>(null);
   const invalidField = useRef<Element | null>(null);
-  const messageId = useId();
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const form = event.currentTarget;
+  function check(form: HTMLFormElement, read: (fields: FormData) => Read): Record<string, unknown> | null {
     invalidField.current?.removeAttribute("aria-invalid");
     invalidField.current = null;
     const fields = read(new FormData(form));
@@ -60,39 +57,58 @@ export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, 
         invalidField.current = field;
       }
       setMessage({ type: "error", key: fields.invalid });
-      return;
+      return null;
     }
     setMessage(null);
+    return fields.body;
+  }
+  return { message, setMessage, check };
+}
+
+/** A form's message: an alert for an error, else a status. */
+export function FormMessage({ id, message }: { id: string; message: Notice }) {
+  const t = useT();
+  return (
+    <p id={id} className={`form-message form-message-${message.type}`} role={message.type === "error" ? "alert" : "status"}>
+      {withFullStop(noticeText(message, t))}
+    </p>
+  );
+}
+
+/**
+ * Without JavaScript the browser checks `required` and `pattern`; with it,
+ * `read` does, with messages in the page's language.
+ */
+export function checkedByScript(form: HTMLFormElement | null) {
+  if (form) form.noValidate = true;
+}
+
+export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
+  const { lang, path } = useSite();
+  const [busy, setBusy] = useState(false);
+  const { message, setMessage, check } = useFieldCheck();
+  const messageId = useId();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const body = check(event.currentTarget, read);
+    if (!body) return;
     setBusy(true);
     try {
-      const answer = await callApi<T>(method, action, lang, fields.body);
-      setMessage((await onAnswer(answer, fields.body)) || null);
+      const answer = await callApi<T>(method, action, lang, body);
+      setMessage((await onAnswer(answer, body)) || null);
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form
-      method="post"
-      action={action}
-      className={className}
-      onSubmit={submit}
-      aria-describedby={message ? messageId : undefined}
-      // Without JavaScript the browser checks `required` and `pattern`; with
-      // it, `read` does, with messages in the page's language.
-      ref={(form) => {
-        if (form) form.noValidate = true;
-      }}
-    >
+    <form method="post" action={action} className={className} onSubmit={submit} aria-describedby={message ? messageId : undefined} ref={checkedByScript}>
       <input type="hidden" name="lang" value={lang} />
       <input type="hidden" name="returnTo" value={returnTo ?? localePath(lang, path)} />
       {children}
-      {message && (
-        <p id={messageId} className={`form-message form-message-${message.type}`} role={message.type === "error" ? "alert" : "status"}>
-          {withFullStop(noticeText(message, t))}
-        </p>
-      )}
+      {message && <FormMessage id={messageId} message={message} />}
       <button type="submit" className="button" {...submitAttributes} disabled={busy || disabled} aria-busy={busy || undefined}>
         {submitLabel}
       </button>

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from "react";
 import { useT } from "../../i18n/context";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import type { Permission } from "../../contract";
 import { LocalLink, useSite } from "../../app/site";
 import { localePath } from "../../routes";
@@ -16,11 +16,16 @@ import { ApiForm } from "./ApiForm";
 import { localMsisdn } from "./msisdn";
 import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
 
-/** `/cpm-login`: the number; the server sends the browser on to the code page. */
+/**
+ * `/cpm-login`: the number; the server sends the browser on to the code
+ * page, or (refused, without JavaScript) back here with the number typed
+ * (`?msisdn=`), kept in its field.
+ */
 export function CpmNumberForm() {
   const t = useT();
   const { notify } = useAccount();
   const navigate = useNavigate();
+  const typed = new URLSearchParams(useLocation().search).get("msisdn") ?? undefined;
   return (
     <ApiForm
       action="/api/cpm/request-otp"
@@ -33,7 +38,7 @@ export function CpmNumberForm() {
       }}
       submitLabel={t("account.sendCode")}
     >
-      <NumberField label={t("account.number")} hint={t("account.numberHint")} />
+      <NumberField label={t("account.number")} hint={t("account.numberHint")} defaultValue={typed} />
     </ApiForm>
   );
 }

@@ -17,7 +17,7 @@
  */
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useT } from "../../i18n/context";
-import type { Bundle } from "../../contract";
+import type { BundleOffer } from "../../contract";
 import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
 import type { Answer } from "./api";
@@ -76,7 +76,7 @@ function storedModem(): string | null {
   }
 }
 
-export function ModemBundle({ bundles }: { bundles: Bundle[] }) {
+export function ModemBundle({ bundles }: { bundles: BundleOffer[] }) {
   const t = useT();
   const heading = useId();
   const scripted = useScripted();
@@ -89,7 +89,7 @@ export function ModemBundle({ bundles }: { bundles: Bundle[] }) {
   );
 }
 
-function ModemFlow({ bundles }: { bundles: Bundle[] }) {
+function ModemFlow({ bundles }: { bundles: BundleOffer[] }) {
   const t = useT();
   const { failed } = useAccount();
   const [state, setState] = useState<Step>({ step: "number" });
@@ -136,7 +136,7 @@ function ModemFlow({ bundles }: { bundles: Bundle[] }) {
 }
 
 /** One step of the flow. */
-export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; bundles: Bundle[] }) {
+export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; bundles: BundleOffer[] }) {
   const t = useT();
   const anotherModem = <AnotherModem onClick={() => flow.go({ step: "number" })} />;
   switch (state.step) {

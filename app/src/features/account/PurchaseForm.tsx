@@ -1,33 +1,54 @@
 /**
- * Buying a bundle (spec §3 purchase payload): which bundle, for whom (the
- * subscriber, a friend's number, or the modem signed in through the modem
- * flow) and paid how. With JavaScript the answer shows as a toast, the
- * balances are read again and the page reloads after `reloadAfterMs` (spec
- * §4: 5 s); without it the form posts and the next page shows the notice.
+ * Buying a bundle (spec §3 purchase payload) in two steps. First the
+ * choice: which bundle (the one a "Buy" link named is chosen already), for
+ * whom (the subscriber, a friend's number, or the modem signed in through
+ * the modem flow) and paid how (M-Pesa only for a number that has it).
+ * Then, before any money moves, the confirmation: bundle, price, payer,
+ * recipient and payment method. With JavaScript both steps stay on the
+ * page; without it the choice is a GET of the account page's confirmation
+ * step (`?step=confirm&bundleId=…`), whose form posts.
  *
- * A session that lapsed before the purchase (spec §8 "Your session has
- * expired") does not cost the visitor their choice: the login dialog opens
- * over the page and the form stays as it was.
+ * After the purchase the answer shows as a toast (spec §8, with what was
+ * bought for whom), the balances are read again and the page reloads after
+ * `reloadAfterMs` (spec §4: 5 s); without JavaScript the next page shows
+ * the notice.
+ *
+ * Never bought twice by mistake: the button waits while a purchase is
+ * under way; the server refuses the same bundle for the same number again
+ * within two minutes until the visitor confirms it, which the confirmation
+ * then asks for; an answer that never came is "not confirmed yet, check
+ * your balance". A session that lapsed before the purchase (spec §8 "Your
+ * session has expired") does not cost the visitor their choice: the login
+ * dialog opens over the page and the confirmation stays as it was.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
-import type { Bundle, Subscriber } from "../../contract";
+import type { BundleOffer, Notice, Subscriber } from "../../contract";
 import { formatTzs } from "../../format";
+import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { SignedInAgain, useAccount } from "./AccountContext";
-import { ApiForm, type Read } from "./ApiForm";
-import { callApi } from "./api";
-import { parseMsisdn } from "./msisdn";
+import { ApiForm, checkedByScript, FormMessage, useFieldCheck, type Read } from "./ApiForm";
+import { callApi, type Answer } from "./api";
+import { localMsisdn, parseMsisdn } from "./msisdn";
+import type { NoticeKey } from "./notices";
 import { NumberField } from "./SignIn";
 
 const CHANNELS = ["AIRTIME", "MPESA"] as const;
 /** Spec §4, when the server does not say. */
 const RELOAD_AFTER_MS = 5000;
+/** The choice list's groups, by the catalogue's bundle type. */
+const GROUPS = ["DATA", "VOICE", "SMS", "MIXED"] as const;
 
-export function readPurchase(fields: FormData, forModem: boolean): Read {
+/** Fields as a form or a page address carries them. */
+type Fields = Pick<FormData, "get">;
+
+/** The purchase a choice asks for, as it is sent; or the field that is wrong. */
+export function readPurchase(fields: Fields, forModem: boolean): Read {
   const bundleId = String(fields.get("bundleId") ?? "");
   if (!bundleId) return { invalid: "chooseBundle", field: "bundleId" };
-  const body: Record<string, unknown> = { bundleId, purchaseChannel: String(fields.get("purchaseChannel") ?? "AIRTIME") };
+  const channel = String(fields.get("purchaseChannel") ?? "AIRTIME");
+  const body: Record<string, unknown> = { bundleId, purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME" };
   // The server reads `forModem` as form text, in JSON too.
   if (forModem) body.forModem = "true";
   else if (fields.get("recipient") === "friend") {
@@ -38,15 +59,43 @@ export function readPurchase(fields: FormData, forModem: boolean): Read {
   return { body };
 }
 
-export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forModem?: string }) {
+/** A purchase chosen and waiting for its confirmation. */
+interface Chosen {
+  body: Record<string, unknown>;
+  /** The server said the same was bought less than two minutes ago: confirming buys it again. */
+  again: boolean;
+}
+
+/** What the confirmation step of a page address (without JavaScript) asks for, if anything. */
+function chosenByAddress(query: URLSearchParams, forModem: boolean): Read | undefined {
+  return query.get("step") === "confirm" && !forModem ? readPurchase(query, false) : undefined;
+}
+
+export function PurchaseForm({
+  bundles,
+  payer,
+  forModem,
+  query = new URLSearchParams(),
+}: {
+  bundles: BundleOffer[];
+  /** Who pays: the subscriber, or with `forModem` the modem itself. */
+  payer?: Subscriber | null;
+  forModem?: string;
+  /** The page address's query: the bundle a "Buy" link chose, or the confirmation step without JavaScript. */
+  query?: URLSearchParams;
+}) {
   const t = useT();
   const { lang } = useSite();
   const account = useAccount();
+  const byAddress = chosenByAddress(query, Boolean(forModem));
+  const [chosen, setChosen] = useState<Chosen | null>(byAddress && "body" in byAddress ? { body: byAddress.body, again: query.get("again") === "true" } : null);
   const [reloading, setReloading] = useState(false);
   const [signedInAgain, setSignedInAgain] = useState(false);
   const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const id = useId();
   useEffect(() => () => clearTimeout(reloadTimer.current), []);
+  // A modem pays from its own airtime.
+  const methods = forModem ? ["AIRTIME"] : (payer?.paymentMethods ?? CHANNELS);
+  const bundle = chosen && bundles.find((b) => b.id === chosen.body.bundleId);
 
   async function readBalances() {
     const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
@@ -56,67 +105,242 @@ export function PurchaseForm({ bundles, forModem }: { bundles: Bundle[]; forMode
     if (answer.body.subscriber) account.setSubscriber(answer.body.subscriber);
   }
 
+  async function answered(answer: Answer<{ reloadAfterMs: number }>): Promise<Notice | void> {
+    setSignedInAgain(false);
+    if (answer.status === 409 && answer.body.notice?.key === "purchaseRepeat") {
+      setChosen((now) => now && { ...now, again: true });
+      return;
+    }
+    // Spec §8: a purchase that fails unexpectedly (no answer at all) is "Something is not right!".
+    if (answer.status === 0) answer.body.notice = { type: "error", key: "notRight" };
+    if (!answer.ok) {
+      // Signed in again after a lapsed session, the visitor confirms once
+      // more, told so beside the button: the purchase is not sent by itself,
+      // as it spends money, perhaps from another number than before. A
+      // modem's sign-in ended with the session, so its purchase cannot go
+      // on: that visitor is signed out as after any other lapsed call.
+      await account.failed(answer, forModem ? undefined : () => setSignedInAgain(true));
+      // "Not confirmed yet" stays beside the button, not only in a toast that goes.
+      return answer.status === 504 ? answer.body.notice : undefined;
+    }
+    account.notify(answer.body.notice ?? { type: "warning", key: "purchaseReceived" });
+    setChosen(null);
+    setReloading(true);
+    reloadTimer.current = setTimeout(() => window.location.reload(), answer.body.reloadAfterMs ?? RELOAD_AFTER_MS);
+    await readBalances();
+  }
+
   return (
-    <ApiForm<{ reloadAfterMs: number }>
-      action="/api/bundles/purchase"
-      className="purchase-form"
-      read={(fields) => readPurchase(fields, Boolean(forModem))}
-      onAnswer={async (answer) => {
-        setSignedInAgain(false);
-        // Spec §8: a purchase that fails unexpectedly (no answer at all) is "Something is not right!".
-        if (answer.status === 0) answer.body.notice = { type: "error", key: "notRight" };
-        // Signed in again after a lapsed session, the visitor presses Buy once
-        // more, told so beside the button: the purchase is not sent by itself,
-        // as it spends money, perhaps from another number than before, and
-        // the visitor may have changed their mind while signing in. A modem's
-        // sign-in ended with the session, so its purchase cannot go on: that
-        // visitor is signed out as after any other lapsed call.
-        if (!answer.ok) return account.failed(answer, forModem ? undefined : () => setSignedInAgain(true));
-        account.notify(answer.body.notice ?? { type: "warning", key: "purchaseReceived" });
-        setReloading(true);
-        reloadTimer.current = setTimeout(() => window.location.reload(), answer.body.reloadAfterMs ?? RELOAD_AFTER_MS);
-        await readBalances();
-      }}
-      disabled={reloading}
-      submitLabel={t("purchase.submit")}
-    >
-      {forModem && <input type="hidden" name="forModem" value="true" />}
-      <fieldset className="choice-list">
-        <legend>{t("purchase.bundle")}</legend>
-        {bundles.map((bundle) => (
-          <label key={bundle.id} className="choice">
-            <input type="radio" name="bundleId" value={bundle.id} required />
-            <span>
-              <span className="bundle-name">{bundle.name}</span>{" "}
-              <span className="bundle-terms">{t("purchase.bundleOption", { price: formatTzs(bundle.price), validity: bundle.validity })}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+    <>
+      <ChoiceForm
+        bundles={bundles}
+        methods={methods}
+        forModem={forModem}
+        query={query}
+        invalid={byAddress && "invalid" in byAddress ? byAddress.invalid : undefined}
+        hidden={Boolean(chosen && bundle)}
+        disabled={reloading}
+        onChosen={(body) => setChosen({ body, again: false })}
+      />
+      {chosen && bundle && (
+        <Confirmation
+          key={String(chosen.again)}
+          bundle={bundle}
+          chosen={chosen}
+          payer={payer}
+          forModem={forModem}
+          disabled={reloading}
+          onAnswer={answered}
+          onChange={() => {
+            setChosen(null);
+            setSignedInAgain(false);
+          }}
+        >
+          {signedInAgain && <SignedInAgain text={t("purchase.signedInAgain")} />}
+        </Confirmation>
+      )}
+    </>
+  );
+}
+
+/** The first step: which bundle, for whom, paid how. Without JavaScript a GET of the confirmation step. */
+function ChoiceForm({
+  bundles,
+  methods,
+  forModem,
+  query,
+  invalid,
+  hidden,
+  disabled,
+  onChosen,
+}: {
+  bundles: BundleOffer[];
+  methods: readonly string[];
+  forModem?: string;
+  query: URLSearchParams;
+  invalid?: NoticeKey;
+  hidden: boolean;
+  disabled: boolean;
+  onChosen(body: Record<string, unknown>): void;
+}) {
+  const t = useT();
+  const { lang } = useSite();
+  const id = useId();
+  const { message, check } = useFieldCheck();
+  const shown = message ?? (invalid ? { type: "error" as const, key: invalid } : null);
+  const named = query.get("bundleId");
+  const chosenBundle = bundles.some((b) => b.id === named) ? named! : "";
+  const channel = methods.includes(query.get("purchaseChannel") ?? "") ? query.get("purchaseChannel") : methods[0];
+  const forFriend = query.get("recipient") === "friend";
+
+  function choose(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body = check(event.currentTarget, (fields) => readPurchase(fields, Boolean(forModem)));
+    if (body) onChosen(body);
+  }
+
+  return (
+    <form method="get" action={localePath(lang, "/account")} className="purchase-form" hidden={hidden} onSubmit={choose} aria-describedby={shown ? `${id}-message` : undefined} ref={checkedByScript}>
+      <input type="hidden" name="step" value="confirm" />
+      <div className="field">
+        <label htmlFor={`${id}-bundle`}>{t("purchase.bundle")}</label>
+        <select id={`${id}-bundle`} name="bundleId" required defaultValue={chosenBundle}>
+          <option value="">{t("checkout.choose")}</option>
+          {GROUPS.map((group) => {
+            const inGroup = bundles.filter((b) => (GROUPS.includes(b.type as (typeof GROUPS)[number]) ? b.type : "MIXED") === group);
+            return (
+              inGroup.length > 0 && (
+                <optgroup key={group} label={t(`checkout.groups.${group}`)}>
+                  {inGroup.map((bundle) => (
+                    <option key={bundle.id} value={bundle.id}>
+                      {`${bundle.name}: ${t("purchase.bundleOption", { price: formatTzs(bundle.price), validity: bundle.validity })}`}
+                    </option>
+                  ))}
+                </optgroup>
+              )
+            );
+          })}
+        </select>
+      </div>
       {!forModem && (
         <fieldset className="choice-inline">
           <legend>{t("purchase.recipient")}</legend>
           <label className="choice">
-            <input type="radio" name="recipient" value="self" defaultChecked /> {t("purchase.myself")}
+            <input type="radio" name="recipient" value="self" defaultChecked={!forFriend} /> {t("purchase.myself")}
           </label>
           <label className="choice">
-            <input type="radio" name="recipient" value="friend" className="for-friend" aria-controls={`${id}-friend`} /> {t("purchase.friend")}
+            <input type="radio" name="recipient" value="friend" className="for-friend" aria-controls={`${id}-friend`} defaultChecked={forFriend} /> {t("purchase.friend")}
           </label>
           {/* Shown by CSS while "A friend" is chosen, so it works without JavaScript too. */}
           <div id={`${id}-friend`} className="friend-field">
-            <NumberField name="subscriber" label={t("purchase.friendNumber")} required={false} />
+            <NumberField name="subscriber" label={t("purchase.friendNumber")} required={false} defaultValue={query.get("subscriber") ?? undefined} />
           </div>
         </fieldset>
       )}
       <fieldset className="choice-inline">
         <legend>{t("purchase.channel")}</legend>
-        {CHANNELS.map((channel, index) => (
-          <label key={channel} className="choice">
-            <input type="radio" name="purchaseChannel" value={channel} defaultChecked={index === 0} /> {t(`purchase.channels.${channel}`)}
+        {methods.map((method) => (
+          <label key={method} className="choice">
+            <input type="radio" name="purchaseChannel" value={method} defaultChecked={method === channel} /> {t(`purchase.channels.${method as (typeof CHANNELS)[number]}`)}
           </label>
         ))}
       </fieldset>
-      {signedInAgain && <SignedInAgain text={t("purchase.signedInAgain")} />}
-    </ApiForm>
+      {shown && <FormMessage id={`${id}-message`} message={shown} />}
+      <button type="submit" className="button" disabled={disabled}>
+        {t("checkout.continue")}
+      </button>
+    </form>
+  );
+}
+
+/** The second step: what is about to be bought, for whom, paid by whom and how; then the purchase. */
+function Confirmation({
+  bundle,
+  chosen,
+  payer,
+  forModem,
+  disabled,
+  onAnswer,
+  onChange,
+  children,
+}: {
+  bundle: BundleOffer;
+  chosen: Chosen;
+  payer?: Subscriber | null;
+  forModem?: string;
+  disabled: boolean;
+  onAnswer(answer: Answer<{ reloadAfterMs: number }>): Promise<Notice | void>;
+  onChange(): void;
+  children?: ReactNode;
+}) {
+  const t = useT();
+  const { lang } = useSite();
+  const heading = useId();
+  const title = useRef<HTMLHeadingElement>(null);
+  // Shown after the choice (or asking again), it takes focus, so it is read out.
+  useEffect(() => title.current?.focus(), []);
+  const { body, again } = chosen;
+  const channel = String(body.purchaseChannel) as (typeof CHANNELS)[number];
+  const friend = typeof body.subscriber === "string" ? body.subscriber : undefined;
+  const own = localMsisdn(payer?.msisdn ?? "");
+  const paidBy = forModem ? t("checkout.theModem", { number: localMsisdn(forModem) }) : t("checkout.person", { name: payer?.names ?? "", number: own });
+  const paidFor = forModem ? t("checkout.theModem", { number: localMsisdn(forModem) }) : friend ? localMsisdn(friend) : t("checkout.yourNumber", { number: own });
+  const onBill = channel === "AIRTIME" && !forModem && payer?.paymentType === "POSTPAID";
+  const sent = again ? { ...body, again: "true" } : body;
+  // The choice again, as the choice form's address (without JavaScript).
+  const change = `${localePath(lang, "/account")}?${new URLSearchParams({
+    bundleId: bundle.id,
+    recipient: friend ? "friend" : "self",
+    subscriber: friend ? localMsisdn(friend) : "",
+    purchaseChannel: channel,
+  })}`;
+  return (
+    <section className="purchase-confirm" aria-labelledby={heading}>
+      <h3 id={heading} ref={title} tabIndex={-1}>
+        {t("checkout.confirmTitle")}
+      </h3>
+      <dl className="purchase-summary">
+        <dt>{t("purchase.bundle")}</dt>
+        <dd>
+          {bundle.name} <span className="bundle-terms">({bundle.validity})</span>
+        </dd>
+        <dt>{t("bundles.price")}</dt>
+        <dd className="purchase-price">{formatTzs(bundle.price)}</dd>
+        <dt>{t("checkout.payer")}</dt>
+        <dd>{paidBy}</dd>
+        <dt>{t("checkout.recipient")}</dt>
+        <dd>{paidFor}</dd>
+        <dt>{t("purchase.channel")}</dt>
+        <dd>{onBill ? t("checkout.onBill") : t(`purchase.channels.${channel}`)}</dd>
+      </dl>
+      {again && (
+        <p className="notice-box notice-error repeat-warning" role="alert">
+          {t("notify.purchaseRepeat")}
+        </p>
+      )}
+      <ApiForm<{ reloadAfterMs: number }>
+        action="/api/bundles/purchase"
+        className="purchase-form"
+        read={() => ({ body: sent })}
+        onAnswer={onAnswer}
+        disabled={disabled}
+        submitLabel={again ? t("checkout.confirmAgain") : t("checkout.confirm", { price: formatTzs(bundle.price) })}
+      >
+        {Object.entries(sent).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={String(value)} />
+        ))}
+        {children}
+      </ApiForm>
+      <a
+        href={change}
+        className="change-purchase"
+        onClick={(event) => {
+          event.preventDefault();
+          onChange();
+        }}
+      >
+        {t("checkout.change")}
+      </a>
+    </section>
   );
 }

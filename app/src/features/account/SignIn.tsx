@@ -97,11 +97,24 @@ export function useCountdown(fromMount = false): [number, () => void] {
  * countdown allows. Without JavaScript the server answers by sending the
  * browser back to the code step.
  */
-export function ResendForm({ action, fields, left, onSent }: { action: string; fields: Record<string, string>; left: number; onSent(): void }) {
+export function ResendForm({
+  action,
+  returnTo,
+  fields,
+  left,
+  onSent,
+}: {
+  action: string;
+  returnTo?: string;
+  fields: Record<string, string>;
+  left: number;
+  onSent(): void;
+}) {
   const t = useT();
   return (
     <ApiForm
       action={action}
+      returnTo={returnTo}
       className="resend-form"
       read={() => ({ body: fields })}
       onAnswer={(answer) => {
@@ -119,16 +132,27 @@ export function ResendForm({ action, fields, left, onSent }: { action: string; f
 }
 
 /**
- * The subscriber's sign-in. `initial` is the step a page address asks for
- * (the form posts of a browser without JavaScript); `onSignedIn` runs once
- * the code is accepted and the session cookie set.
+ * The subscriber's sign-in. `initial` is what a page address asks for (the
+ * form posts of a browser without JavaScript): the code step for a number,
+ * or the number step with the number typed before (a refused code request);
+ * `keep` are the address's other parameters, kept on the way back (a bundle
+ * chosen to buy). `onSignedIn` runs once the code is accepted and the
+ * session cookie set.
  */
-export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string }; onSignedIn(): Promise<void> }) {
+export function LoginFlow({
+  initial,
+  keep,
+  onSignedIn,
+}: {
+  initial?: { msisdn: string; step: "number" | "code" };
+  keep?: URLSearchParams;
+  onSignedIn(): Promise<void>;
+}) {
   const t = useT();
   const { lang, path } = useSite();
   const [msisdn, setMsisdn] = useState(initial?.msisdn ?? "");
-  const [step, setStep] = useState<"number" | "code">(initial ? "code" : "number");
-  const [left, startCountdown] = useCountdown(Boolean(initial));
+  const [step, setStep] = useState<"number" | "code">(initial?.step ?? "number");
+  const [left, startCountdown] = useCountdown(initial?.step === "code");
   const container = useRef<HTMLDivElement>(null);
   const stepShown = useRef(step);
 
@@ -140,11 +164,18 @@ export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string 
   }, [step]);
 
   const page = localePath(lang, path);
+  const address = (more: Record<string, string> = {}) => {
+    const query = new URLSearchParams(keep);
+    for (const [name, value] of Object.entries(more)) query.set(name, value);
+    const text = query.toString();
+    return text ? `${page}?${text}` : page;
+  };
   return (
     <div className="login-flow" ref={container}>
       {step === "number" ? (
         <ApiForm<{ msisdn: string }>
           action="/api/auth/request-otp"
+          returnTo={address()}
           read={readNumber}
           onAnswer={(answer) => {
             if (!answer.ok) return answer.body.notice;
@@ -160,7 +191,7 @@ export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string 
         <>
           <ApiForm<{ subscriber: unknown }>
             action="/api/auth/validate-otp"
-            returnTo={`${page}?${new URLSearchParams({ step: "code", msisdn })}`}
+            returnTo={address({ step: "code", msisdn })}
             read={readCode}
             onAnswer={async (answer) => {
               if (!answer.ok) return answer.body.notice;
@@ -171,9 +202,9 @@ export function LoginFlow({ initial, onSignedIn }: { initial?: { msisdn: string 
             <input type="hidden" name="msisdn" value={msisdn} />
             <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
           </ApiForm>
-          <ResendForm action="/api/auth/request-otp" fields={{ msisdn }} left={left} onSent={startCountdown} />
+          <ResendForm action="/api/auth/request-otp" returnTo={address({ step: "code", msisdn })} fields={{ msisdn }} left={left} onSent={startCountdown} />
           <a
-            href={page}
+            href={address()}
             className="change-number"
             onClick={(event) => {
               event.preventDefault();

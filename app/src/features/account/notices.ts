@@ -14,7 +14,7 @@ export type NoticeKey = keyof Strings["notify"];
 export function noticeText(notice: Notice, t: TFunction): string {
   if (notice.text) return notice.text;
   const key: NoticeKey = notice.key && notice.key in en.notify ? (notice.key as NoticeKey) : "somethingWentWrong";
-  return t(`notify.${key}`);
+  return t(`notify.${key}`, notice.params);
 }
 
 const TITLES: Record<Notice["type"], NoticeKey> = { info: "info", warning: "success", error: "error" };

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { App } from "../../app/App";
-import type { PageData, Subscriber } from "../../contract";
+import type { BundleOffer, PageData, Subscriber } from "../../contract";
 import { LanguageProvider } from "../../i18n/context";
 import { loadPage } from "../../pages";
 import type { Lang } from "../../routes";
@@ -20,8 +20,16 @@ const amina: Subscriber = {
   minor: false,
   registrationStatus: "REGISTERED",
   scopes: [],
-  balance: { mainBalance: 12500, bundle: [{ name: "Weekly Internet 2GB", remaining: 1229, unit: "MB", expiresAt: "2026-11-30T07:00:00Z" }] },
+  balance: {
+    mainBalance: 12500,
+    mpesaBalance: 48000,
+    bundle: [{ bundleId: "data-weekly-2gb", name: "Weekly Internet 2GB", remaining: 1229, unit: "MB", expiresAt: "2026-11-30T07:00:00Z" }],
+  },
+  paymentMethods: ["AIRTIME", "MPESA"],
 };
+
+const daily: BundleOffer = { id: "data-daily-1gb", name: "Daily Internet 1GB", price: 1000, validity: "24 hours", type: "DATA", category: "internet-daily", purchasable: true };
+const weekly: BundleOffer = { id: "data-weekly-2gb", name: "Weekly Internet 2GB", price: 2000, validity: "7 days", type: "DATA", category: "internet-weekly-monthly", purchasable: true };
 
 const account = pageData({
   path: "/account",
@@ -66,21 +74,67 @@ describe("self-service screens without JavaScript", () => {
     assert.match(html, /<a href="\/account" class="change-number">Change number<\/a>/);
   });
 
-  it("signed in: names in the header, details, balances and the purchase form", async () => {
-    const html = await render(
-      { ...account, subscriber: amina, bundles: [{ id: "data-daily-1gb", name: "Daily Internet 1GB", price: 1000, validity: "24 hours", type: "DATA" }] },
-      "/account",
-    );
+  it("signed in: names in the header, details, balances with the M-Pesa wallet, and the purchase's first step as a GET form", async () => {
+    const html = await render({ ...account, subscriber: amina, bundles: [daily, weekly] }, "/account");
     assert.match(html, /<a href="\/account" id="account-control" class="account-link"[^>]*>Amina Mwakyusa<\/a>/);
     assert.match(html, /action="\/api\/auth\/logout"/);
     assert.ok(html.includes("TSh 12,500"), html);
+    assert.match(html, /<dt>M-Pesa balance<\/dt><dd class="mpesa-balance">TSh 48,000<\/dd>/);
     assert.ok(html.includes("1,229 MB left") && html.includes("until 30 November 2026"), html);
     assert.ok(html.includes("Prepaid"));
-    assert.match(html, /action="\/api\/bundles\/purchase"/);
-    assert.match(html, /<input type="radio" required="" name="bundleId" value="data-daily-1gb"\/>/);
-    assert.ok(html.includes("TSh 1,000, 24 hours"));
+    assert.match(html, /<form class="purchase-form" action="\/account" method="get">/);
+    assert.ok(html.includes('<input type="hidden" name="step" value="confirm"/>'), html);
+    assert.match(html, /<select [^>]*name="bundleId" required=""><option value="" selected="">Choose a bundle<\/option><optgroup label="Internet">/);
+    assert.ok(html.includes('<option value="data-daily-1gb">Daily Internet 1GB: TSh 1,000, 24 hours</option>'), html);
     assert.ok(html.includes('name="subscriber"') && html.includes('value="MPESA"'));
+    assert.ok(!html.includes('action="/api/bundles/purchase"'), "nothing is bought before the confirmation");
     assert.ok(html.includes("Buying for a modem needs JavaScript."), "the modem flow says why it is missing");
+  });
+
+  it("a Buy link's bundle is chosen; without M-Pesa only airtime is offered", async () => {
+    const html = await render({ ...account, subscriber: { ...amina, paymentMethods: ["AIRTIME"] }, bundles: [daily, weekly] }, "/account?bundleId=data-weekly-2gb");
+    assert.ok(html.includes('<option value="data-weekly-2gb" selected="">'), html);
+    assert.ok(!html.includes('value="MPESA"'), html);
+  });
+
+  it("signed out, a Buy link's bundle is named above the sign-in, and kept through it", async () => {
+    const html = await render({ ...account, bundles: [daily] }, "/account?bundleId=data-daily-1gb");
+    assert.ok(html.includes("Log in to buy Daily Internet 1GB (TSh 1,000)."), html);
+    assert.ok(html.includes('<input type="hidden" name="returnTo" value="/account?bundleId=data-daily-1gb"/>'), html);
+  });
+
+  it("a refused code request keeps the number typed in its field", async () => {
+    const html = await render(account, "/account?msisdn=0754000001");
+    assert.match(html, /action="\/api\/auth\/request-otp"/);
+    assert.match(html, /name="msisdn" value="0754000001"/);
+  });
+
+  it("the confirmation step from the address: bundle, price, payer, recipient and payment method, then a form that posts", async () => {
+    const html = await render(
+      { ...account, subscriber: amina, bundles: [daily, weekly] },
+      "/account?step=confirm&bundleId=data-daily-1gb&recipient=friend&subscriber=0754000002&purchaseChannel=MPESA",
+    );
+    assert.match(html, /<h3 [^>]*>Check your purchase<\/h3>/);
+    const summary = html.slice(html.indexOf('<dl class="purchase-summary">'), html.indexOf("</dl>", html.indexOf('<dl class="purchase-summary">')));
+    const text = summary.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "|");
+    for (const part of ["Daily Internet 1GB", "(24 hours)", "TSh 1,000", "Paid by", "Amina Mwakyusa, 0754 000 001", "For", "0754 000 002", "Pay with", "M-Pesa"]) {
+      assert.ok(text.includes(part), `${part} in ${text}`);
+    }
+    assert.match(html, /<form class="purchase-form" action="\/api\/bundles\/purchase" method="post">/);
+    for (const [name, value] of [["bundleId", "data-daily-1gb"], ["purchaseChannel", "MPESA"], ["subscriber", "255754000002"]]) {
+      assert.ok(html.includes(`<input type="hidden" name="${name}" value="${value}"/>`), `${name} in ${html}`);
+    }
+    assert.ok(html.includes(">Confirm and pay TSh 1,000</button>"), html);
+    assert.ok(html.includes('<a href="/account?bundleId=data-daily-1gb&amp;recipient=friend&amp;subscriber=0754+000+002&amp;purchaseChannel=MPESA" class="change-purchase">Change</a>'), html);
+    assert.match(html, /<form class="purchase-form" hidden="" action="\/account" method="get">/, "the choice is kept, hidden");
+  });
+
+  it("asked to confirm again (the same bundle for the same number within 2 minutes), in Swahili, the form says so and sends the flag", async () => {
+    const html = await render({ ...account, lang: "sw", subscriber: amina, bundles: [daily] }, "/sw/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME&again=true");
+    assert.ok(html.includes('role="alert">Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita.'), html);
+    assert.ok(html.includes('<input type="hidden" name="again" value="true"/>'), html);
+    assert.ok(html.includes(">Ndiyo, nunua tena</button>"), html);
+    assert.ok(html.includes("Namba yako, 0754 000 001"), html);
   });
 
   it("says 'Sorry an Error occured' when the balances could not be read", async () => {
@@ -90,8 +144,12 @@ describe("self-service screens without JavaScript", () => {
   });
 
   it("shows what a form post left for the page as an alert inside main", async () => {
-    const html = await render({ ...account, subscriber: amina, notice: { type: "warning", key: "purchaseReceived" } }, "/account");
-    assert.match(html, /<main[^>]*><div class="notice-box notice-warning flash-notice" role="status"><strong>Success<\/strong> (<!-- -->)?Your Request has being received.<\/div>/);
+    const notice = { type: "warning" as const, key: "purchaseReceivedFor", params: { bundle: "Daily Internet 1GB", recipient: "0754 000 002" } };
+    const html = await render({ ...account, subscriber: amina, notice }, "/account");
+    assert.match(
+      html,
+      /<main[^>]*><div class="notice-box notice-warning flash-notice" role="status"><strong>Success<\/strong> (<!-- -->)?Your Request has being received. Daily Internet 1GB for 0754 000 002.<\/div>/,
+    );
     const error = await render({ ...account, lang: "sw", notice: { type: "error", key: "invalidMsisdn" } }, "/sw/account");
     assert.match(error, /role="alert"><strong>Hitilafu<\/strong> (<!-- -->)?Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456\.</);
   });

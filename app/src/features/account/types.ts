@@ -3,8 +3,10 @@
  * permissions). The page data names them; they are written by hand until
  * the account backend types them in the Rust contract too.
  */
-/** A bundle the subscriber holds (spec §3: balance.bundle). */
+/** A bundle the subscriber holds (spec §3: balance.bundle): one allowance of it. */
 export interface BundleBalance {
+  /** The catalogue's bundle, whose name (in the page's language) `name` is. */
+  bundleId?: string | null;
   name: string;
   remaining: number;
   unit: "MB" | "MIN" | "SMS" | string;
@@ -22,26 +24,25 @@ export interface Subscriber {
   registrationStatus: string;
   scopes: string[];
   /** Null when the balances could not be read (spec §8: "Sorry an Error occured"). */
-  balance: { mainBalance: number; bundle: BundleBalance[] } | null;
+  balance: {
+    mainBalance: number;
+    /** The M-Pesa wallet; null when the number has none (or it could not be read). */
+    mpesaBalance?: number | null;
+    bundle: BundleBalance[];
+  } | null;
+  /** What the subscriber can pay with: `AIRTIME`, and `MPESA` unless the number has no M-Pesa account. */
+  paymentMethods?: string[];
 }
 
 /** A toast from the server (spec §8): a key under `notify.` or the operator's own text. */
 export interface Notice {
   type: "info" | "warning" | "error";
   key?: string;
+  /** Values the key's text names (`{{bundle}}`). */
+  params?: Record<string, string>;
   text?: string;
   /** Milliseconds; the toast default otherwise. */
   duration?: number;
-}
-
-/** A bundle that can be bought, in the page's language. */
-export interface Bundle {
-  id: string;
-  name: string;
-  /** TZS. */
-  price: number;
-  validity: string;
-  type: string;
 }
 
 export interface Permission {

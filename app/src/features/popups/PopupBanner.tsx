@@ -2,8 +2,11 @@
  * The route's newest popup as a dismissible banner at the top of the page.
  * The server always renders it; a dismissal is remembered for the browser
  * session and applied after hydration, so the first render matches the HTML.
+ * Its close is a link to the banner itself, which CSS hides once it is the
+ * page's target (`:target`): without JavaScript it closes for the page
+ * shown; with it the dismissal is remembered too.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useState, type MouseEvent } from "react";
 import { useT } from "../../i18n/context";
 import type { Popup } from "../../contract";
 import { LocalLink } from "../../app/site";
@@ -15,17 +18,21 @@ export function PopupBanner({ popups }: { popups: Popup[] | undefined }) {
   return newest ? <Banner key={newest.id} popup={newest} /> : null;
 }
 
+/** The banner's own address, the same whatever the CMS numbers the popup. */
+const ANCHOR = "announcement";
+
 function Banner({ popup }: { popup: Popup }) {
   const t = useT();
   const [dismissed, setDismissed] = useState(false);
   useEffect(() => setDismissed(wasDismissed(popup.id)), [popup]);
   if (dismissed) return null;
-  const dismiss = () => {
+  const dismiss = (event: MouseEvent) => {
+    event.preventDefault();
     setDismissed(true);
     rememberDismissal(popup.id);
   };
   return (
-    <aside className="popup-banner" aria-label={t("popup.label")} data-popup={popup.id}>
+    <aside className="popup-banner" id={ANCHOR} aria-label={t("popup.label")} data-popup={popup.id}>
       {popup.image && <img src={popup.image.url} alt={popup.image.alternativeText ?? ""} width={popup.image.width ?? 64} height={popup.image.height ?? 64} />}
       <div className="popup-text">
         <p className="popup-title">{popup.title}</p>
@@ -36,9 +43,9 @@ function Banner({ popup }: { popup: Popup }) {
           </LocalLink>
         )}
       </div>
-      <button type="button" className="popup-close" aria-label={t("popup.dismiss")} onClick={dismiss}>
+      <a href={`#${ANCHOR}`} className="popup-close" aria-label={t("popup.dismiss")} onClick={dismiss}>
         <span aria-hidden="true">×</span>
-      </button>
+      </a>
     </aside>
   );
 }
