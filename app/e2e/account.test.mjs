@@ -126,7 +126,7 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     await page.getByLabel("Friend's phone number").fill("0754 000 002");
     await page.getByRole("radio", { name: "Airtime" }).check();
     const price = await choose(purchase(page), BUNDLE);
-    const summary = await page.locator(".purchase-summary").textContent();
+    const summary = await summaryText(page);
     for (const part of [BUNDLE, `TSh ${price.toLocaleString("en")}`, "Amina Mwakyusa, 0754 000 001", "0754 000 002", "Airtime"]) assert.ok(summary.includes(part), `${part} in ${summary}`);
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Check your purchase", "the confirmation takes focus");
     await confirm(purchase(page));
@@ -185,7 +185,7 @@ test("without JavaScript: sign in and buy for a friend with plain forms; the out
     const price = await choose(purchase(page), BUNDLE);
     assert.match(page.url(), /\/account\?step=confirm&bundleId=data-weekly-5gb&recipient=friend&subscriber=0754000002&purchaseChannel=AIRTIME$/);
     assert.equal(shillings(await airtime.textContent()), before, "nothing bought yet");
-    assert.ok((await page.locator(".purchase-summary").textContent()).includes("0754 000 002"));
+    assert.ok((await summaryText(page)).includes("0754 000 002"));
     await confirm(purchase(page));
     await page.waitForURL(site.base + "/account");
     await main.getByRole("status").filter({ hasText: `Your Request has being received. ${BUNDLE} for 0754 000 002.` }).waitFor();
@@ -466,7 +466,7 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
     assert.equal(await page.evaluate(() => sessionStorage.getItem("modemBundle")), "255754000010");
 
     await choose(modem, "Daily Internet 1GB");
-    assert.ok((await modem.locator(".purchase-summary").textContent()).includes("The modem 0754 000 010"), "the modem pays, for itself");
+    assert.ok((await summaryText(modem)).includes("The modem 0754 000 010"), "the modem pays, for itself");
     await confirm(modem);
     await toast(page, "warning", "Success", "Your Request has being received. Daily Internet 1GB for 0754 000 010.");
     assert.equal(await page.locator(".airtime-balance").textContent(), "TSh 12,500", "the modem paid, not the subscriber");
@@ -537,8 +537,13 @@ async function endSessionElsewhere(context, site) {
 }
 
 /** Whether the confirmation still shows `bundle`, for a friend numbered `friend`, paid with `channel`. */
+/** The confirmation step's summary, its numbers' no-break spaces read as spaces. */
+async function summaryText(scope) {
+  return (await scope.locator(".purchase-summary").textContent()).replace(/\u00a0/g, " ");
+}
+
 async function assertChoiceKept(page, bundle, friend, channel) {
-  const summary = await page.locator(".purchase-summary").textContent();
+  const summary = await summaryText(page);
   for (const part of [bundle, friend, channel]) assert.ok(summary.includes(part), `${part} still in ${summary}`);
 }
 

@@ -95,7 +95,9 @@ for (const { prefix, who, bundle, words } of VISITS) {
 
     const step = page.getByRole("region", { name: words.title });
     await step.waitFor();
-    const summary = await step.locator(".purchase-summary").textContent();
+    const shown = await step.locator(".purchase-summary").textContent();
+    assert.ok(shown.includes(who.number.replace(/ /g, "\u00a0")), "numbers do not wrap: no-break spaces between their groups");
+    const summary = shown.replace(/\u00a0/g, " ");
     for (const part of [bundle, `TSh ${price.toLocaleString("en")}`, `${who.names}, ${who.number}`, words.yours, words.airtime]) {
       assert.ok(summary.includes(part), `${part} in ${summary}`);
     }

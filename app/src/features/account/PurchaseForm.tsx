@@ -282,9 +282,11 @@ function Confirmation({
   const { body, again } = chosen;
   const channel = String(body.purchaseChannel) as (typeof CHANNELS)[number];
   const friend = typeof body.subscriber === "string" ? body.subscriber : undefined;
-  const own = localMsisdn(payer?.msisdn ?? "");
-  const paidBy = forModem ? t("checkout.theModem", { number: localMsisdn(forModem) }) : t("checkout.person", { name: payer?.names ?? "", number: own });
-  const paidFor = forModem ? t("checkout.theModem", { number: localMsisdn(forModem) }) : friend ? localMsisdn(friend) : t("checkout.yourNumber", { number: own });
+  // Numbers never wrap across lines (no-break spaces between their groups).
+  const number = (msisdn: string) => localMsisdn(msisdn).replace(/ /g, "\u00a0");
+  const own = number(payer?.msisdn ?? "");
+  const paidBy = forModem ? t("checkout.theModem", { number: number(forModem) }) : t("checkout.person", { name: payer?.names ?? "", number: own });
+  const paidFor = forModem ? t("checkout.theModem", { number: number(forModem) }) : friend ? number(friend) : t("checkout.yourNumber", { number: own });
   const onBill = channel === "AIRTIME" && !forModem && payer?.paymentType === "POSTPAID";
   const sent = again ? { ...body, again: "true" } : body;
   // The choice again, as the choice form's address (without JavaScript).
