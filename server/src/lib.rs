@@ -191,8 +191,13 @@ impl AppState {
 
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error
 /// names the directory and what to do, rather than "Permission denied".
+/// Instances sharing one `DATA_DIR` start together, so each probes with a
+/// file of its own: with one shared name, one instance's remove could find
+/// the file already removed by another and refuse to start.
 fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
-    let probe = dir.join(".write-probe");
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let probe_number = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = dir.join(format!(".write-probe-{}-{probe_number}", std::process::id()));
     std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&probe, b""))
         .and_then(|()| std::fs::remove_file(&probe))
@@ -423,4 +428,26 @@ pub async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutdown signal received");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writable_data_dir;
+
+    /// Several instances given one `DATA_DIR` start at once (`make
+    /// test-scale` starts three): none may refuse to start because another's
+    /// probe came and went under it.
+    #[test]
+    fn instances_starting_together_on_one_data_dir_all_find_it_writable() {
+        let dir = std::env::temp_dir().join(format!("site-probe-{}", std::process::id()));
+        let starts: Vec<_> = (0..8)
+            .map(|_| {
+                let dir = dir.clone();
+                std::thread::spawn(move || (0..200).map(|_| writable_data_dir(&dir)).find(Result::is_err))
+            })
+            .collect();
+        let refusals: Vec<_> = starts.into_iter().filter_map(|start| start.join().unwrap()).collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(refusals.is_empty(), "{refusals:?}");
+    }
 }
