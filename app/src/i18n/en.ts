@@ -484,6 +484,12 @@ const en = {
     logOut: "Log out",
     missingNumber: "Enter your number again to get a code.",
   },
+  // What the account page says while the operator's answers are missing.
+  balanceStatus: {
+    retrying: "Your balances will show here as soon as they can be read.",
+    tryAgain: "Try again",
+    unknown: "Not known yet",
+  },
 };
 
 export type Strings = typeof en;

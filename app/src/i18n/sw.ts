@@ -486,6 +486,12 @@ const sw = {
     logOut: "Toka",
     missingNumber: "Weka namba yako tena ili upate msimbo.",
   },
+  // What the account page says while the operator's answers are missing.
+  balanceStatus: {
+    retrying: "Salio lako litaonekana hapa mara litakaposomeka.",
+    tryAgain: "Jaribu tena",
+    unknown: "Bado haijulikani",
+  },
 } satisfies Strings;
 
 export default sw;

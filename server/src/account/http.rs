@@ -427,6 +427,8 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
         OperatorError::Refused { status: status @ 400..=499, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
         OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
         OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
+        // Failing fast while the API is down (or too busy): try again shortly.
+        OperatorError::NotCalled(_) => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

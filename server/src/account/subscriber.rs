@@ -1,56 +1,88 @@
 //! The signed-in subscriber: who they are and what they have (spec §3
-//! authentication user), for `GET /api/account` and for pages.
+//! authentication user), for `GET /api/account` and for pages. Who they are
+//! comes from the session (number, names); customer details and balances
+//! from the operator through the [`AccountCache`](super::cache::AccountCache),
+//! only where a page shows them, and never waited for past the budget.
 
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::Response;
 use axum_extra::extract::PrivateCookieJar;
+use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::cache::{Known, Lookup};
 use super::http::{AccountError, Notice, NoticeKind, Reply, Visitor};
-use super::operator::OperatorError;
-use super::session::{Kind, Session, cookie_name};
+use super::operator::BundleBalance;
+use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::AppState;
 
-/// The authentication user of spec §3: details joined with balances.
-pub async fn load_subscriber(state: &AppState, token: &str) -> Result<Value, OperatorError> {
-    let (details, airtime, bundles) = tokio::join!(
-        state.operator.customer_details(token),
-        state.operator.airtime_balance(token),
-        state.operator.bundle_balance(token),
-    );
-    let details = details?;
-    let balance = match (airtime, bundles) {
-        (Ok(airtime), Ok(bundles)) => json!({ "mainBalance": airtime.main_balance, "bundle": bundles }),
-        (Err(OperatorError::Unauthorized), _) | (_, Err(OperatorError::Unauthorized)) => return Err(OperatorError::Unauthorized),
-        (Err(error), _) | (_, Err(error)) => {
-            tracing::warn!(%error, "balances unavailable");
-            Value::Null
-        }
-    };
-    Ok(json!({
-        "msisdn": details.msisdn,
-        "names": format!("{} {}", details.first_name, details.family_name).trim(),
-        "paymentType": details.payment_method,
-        "minor": details.minor,
-        "registrationStatus": details.registration_status,
-        "scopes": details.scopes,
-        "balance": balance,
-    }))
+/// The authentication user of spec §3 as the app reads it (`Subscriber` in
+/// `app/src/features/account/types.ts`). The details are absent, and the
+/// balance null, while the operator has not given them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SubscriberView<'a> {
+    msisdn: &'a str,
+    names: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    registration_status: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scopes: Option<&'a [String]>,
+    balance: Option<BalanceView<'a>>,
 }
 
-/// The signed-in subscriber of `session` for a page, or `None`; a session the operator
-/// no longer accepts (401, or customer details failing with 400 or more,
-/// spec §4) is ended.
-pub async fn page_subscriber(state: &AppState, session: &Session, jar: PrivateCookieJar) -> (Option<Value>, PrivateCookieJar) {
-    match load_subscriber(state, &session.token).await {
-        Ok(subscriber) => (Some(subscriber), jar),
-        Err(OperatorError::Unavailable(error)) => {
-            tracing::warn!(%error, "operator unavailable; page rendered signed out");
-            (None, jar)
-        }
-        Err(error) => {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BalanceView<'a> {
+    main_balance: f64,
+    bundle: &'a [BundleBalance],
+}
+
+/// The subscriber of `session` with what the operator said, if anything.
+pub(super) fn subscriber_json(session: &Session, known: Option<&Known>) -> Value {
+    let names = known.map(|k| k.details.names());
+    let details = known.map(|k| &k.details);
+    let view = SubscriberView {
+        msisdn: details.and_then(|d| d.msisdn.as_deref()).unwrap_or(&session.msisdn),
+        names: names.as_deref().unwrap_or(&session.names),
+        payment_type: details.map(|d| d.payment_method.as_str()),
+        minor: details.map(|d| d.minor),
+        registration_status: details.map(|d| d.registration_status.as_str()),
+        scopes: details.map(|d| d.scopes.as_slice()),
+        balance: known
+            .and_then(|k| k.balances.as_ref())
+            .map(|b| BalanceView { main_balance: b.airtime.main_balance, bundle: &b.bundles }),
+    };
+    serde_json::to_value(view).expect("the subscriber serialises")
+}
+
+/// The signed-in subscriber of `session` for a page, or `None` when the
+/// operator refuses the session (401, or customer details failing with 400
+/// or more, spec §4), which then ends. A page that shows no balances
+/// (`with_balances` false) is built from the session alone, with no
+/// operator call.
+pub async fn page_subscriber(
+    state: &AppState,
+    key: &SessionKey,
+    session: &Session,
+    jar: PrivateCookieJar,
+    with_balances: bool,
+) -> (Option<Value>, PrivateCookieJar) {
+    if !with_balances {
+        return (Some(subscriber_json(session, None)), jar);
+    }
+    match state.account_cache.subscriber(key, &session.token, state.config.digital_api_budget()).await {
+        Lookup::Known(known) => (Some(subscriber_json(session, Some(&known))), jar),
+        Lookup::Unknown => (Some(subscriber_json(session, None)), jar),
+        Lookup::Refused(error) => {
             tracing::info!(%error, "session ended by the operator");
-            (None, state.sessions.end(jar, Kind::Subscriber).await)
+            (None, sign_out(state, jar).await)
         }
     }
 }
@@ -66,23 +98,45 @@ pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<
     Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { "sessionExpired" } else { "signInFirst" }))
 }
 
+/// Ends the subscriber session and drops what is kept for it.
+pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> PrivateCookieJar {
+    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
+        state.account_cache.forget(&key);
+    }
+    state.sessions.end(jar, Kind::Subscriber).await
+}
+
 /// The operator no longer accepts the session's token: the session ends,
 /// the visitor is told to sign in again (spec §4, §8).
 pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -> AccountError {
-    AccountError::session_ended(state.sessions.end(jar, Kind::Subscriber).await, "sessionExpired")
+    AccountError::session_ended(sign_out(state, jar).await, "sessionExpired")
 }
 
-/// `GET /api/account`: details and balances of the signed-in subscriber.
+/// Around a purchase: whatever it answered (it may have gone through even
+/// when no answer came), the session's balances are read afresh next.
+pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
+        state.account_cache.forget(&key);
+    }
+    response
+}
+
+/// `GET /api/account`: details and balances of the signed-in subscriber,
+/// read afresh within the budget. What the operator has not given by then is left out,
+/// with "Sorry an Error occured" (spec §8) when the balances are missing;
+/// the page asks again.
 pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    match load_subscriber(&state, &session.token).await {
-        Ok(subscriber) => {
-            let balance_failed = subscriber["balance"].is_null();
-            let reply = Reply::ok(json!({ "subscriber": subscriber }));
-            Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })
-        }
-        Err(OperatorError::Unavailable(_)) => Err(AccountError::new(StatusCode::BAD_GATEWAY, "balanceError")),
+    let Some(key) = state.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
+    let known = match state.account_cache.subscriber_afresh(&key, &session.token, state.config.digital_api_budget()).await {
+        Lookup::Known(known) => Some(known),
+        Lookup::Unknown => None,
         // Spec §4: a 401, or customer details failing with 400 or more, logs out.
-        Err(_) => Err(ended_by_operator(&state, jar).await.redirect(visitor.href("/"))),
-    }
+        Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(visitor.href("/"))),
+    };
+    let subscriber = subscriber_json(&session, known.as_deref());
+    let balance_failed = subscriber["balance"].is_null();
+    let reply = Reply::ok(json!({ "subscriber": subscriber }));
+    Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })
 }
