@@ -8,6 +8,7 @@
 //
 //   node bench/operator-hang.mjs                 # SITE_BIN, default target/release/site
 //   SITE_BIN=target/debug/site DIGITAL_API_TIMEOUT_MS=10000 node bench/operator-hang.mjs
+//   ACCOUNT_CACHE_SECS=0 node bench/operator-hang.mjs   # every account page asks the operator
 import { resolve } from "node:path";
 import { startSite } from "../app/e2e/harness.mjs";
 import { startOperatorProxy } from "../tools/operator-proxy.mjs";
@@ -52,7 +53,8 @@ try {
   await measure("anonymous, API hung", "/", {});
   await measure("signed in, API hung", "/", { cookie });
   await measure("signed in, API hung", "/account", { cookie });
-  console.log(`site: ${process.env.SITE_BIN}; DIGITAL_API_TIMEOUT_MS=${process.env.DIGITAL_API_TIMEOUT_MS || "default"}; median of ${RUNS}`);
+  const setting = (name) => `${name}=${process.env[name] ?? "default"}`;
+  console.log(`site: ${process.env.SITE_BIN}; ${setting("DIGITAL_API_TIMEOUT_MS")}; ${setting("ACCOUNT_CACHE_SECS")}; median of ${RUNS}`);
   for (const [what, path, secs] of rows) console.log(`${what.padEnd(28)} ${path.padEnd(9)} ${secs} s`);
   console.log(`operator API requests through the proxy: ${proxy.requests().length}`);
 } finally {
