@@ -42,10 +42,12 @@ where
             return flight.clone();
         }
         let id = self.ids.fetch_add(1, Ordering::Relaxed);
-        let leave = Leave { table: self.in_flight.clone(), key: key.clone(), id };
+        let (table, task_key) = (self.in_flight.clone(), key.clone());
         let load = load();
         let task = tokio::spawn(async move {
-            let _leave = leave;
+            // Made once the task runs: a runtime shutting down drops a task
+            // it is given at once, here, where this lock is held.
+            let _leave = Leave { table, key: task_key, id };
             load.await
         });
         let flight = async move { task.await.unwrap_or_else(|error| Err(E::from(error))) }.boxed().shared();
@@ -56,7 +58,10 @@ where
     /// The next `run` for `key` starts a new load, whatever is under way
     /// (which goes on for those already waiting on it).
     pub fn forget(&self, key: &K) {
-        self.in_flight.lock().expect("in-flight lock").remove(key);
+        let forgotten = self.in_flight.lock().expect("in-flight lock").remove(key);
+        // Dropped outside the lock: dropping a load may end its task, whose
+        // `Leave` takes the lock.
+        drop(forgotten);
     }
 }
 
@@ -71,9 +76,12 @@ struct Leave<K: Eq + Hash, V, E> {
 impl<K: Eq + Hash, V, E> Drop for Leave<K, V, E> {
     fn drop(&mut self) {
         let mut table = self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if table.get(&self.key).is_some_and(|(id, _)| *id == self.id) {
-            table.remove(&self.key);
-        }
+        let own = table.get(&self.key).is_some_and(|(id, _)| *id == self.id);
+        let removed = if own { table.remove(&self.key) } else { None };
+        drop(table);
+        // Dropped outside the lock: while the runtime shuts down, dropping
+        // a load cancels its task there and then, whose `Leave` takes the lock.
+        drop(removed);
     }
 }
 
@@ -142,5 +150,37 @@ mod tests {
         assert_eq!(old.await, Ok(1));
         assert_eq!(flights.run("k", || counted(&calls, 3)).await, Ok(2), "joined the newer load, still under way");
         assert_eq!(new.await, Ok(2));
+    }
+
+    /// A runtime shutting down cancels the loads under way, and drops at
+    /// once a task spawned then (here with the table locked): neither may
+    /// wait for the lock.
+    #[test]
+    fn a_load_started_while_the_runtime_shuts_down_does_not_hang_it() {
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+            let flights = Arc::new(SingleFlight::<u32, u32, Failed>::default());
+            let asleep = |key| async move {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(key)
+            };
+            runtime.block_on(async { drop(flights.run(0, || asleep(0))) });
+            // A task that starts a load as it is dropped by the shutdown.
+            struct StartsOnDrop(Arc<SingleFlight<u32, u32, Failed>>);
+            impl Drop for StartsOnDrop {
+                fn drop(&mut self) {
+                    drop(self.0.run(1, || async { Ok(1) }));
+                }
+            }
+            let starter = StartsOnDrop(flights.clone());
+            runtime.spawn(async move {
+                let _starter = starter;
+                std::future::pending::<()>().await
+            });
+            drop(runtime);
+            done.send(()).unwrap();
+        });
+        ended.recv_timeout(Duration::from_secs(20)).expect("the runtime shut down");
     }
 }

@@ -123,6 +123,8 @@ impl AccountCache {
         });
         match tokio::time::timeout(budget, load).await {
             Ok(Ok(known)) => Lookup::Known(known),
+            // Not sent (circuit open, bulkhead full): counted in `/metrics`, not logged per page.
+            Ok(Err(OperatorError::NotCalled(_))) => Lookup::Unknown,
             Ok(Err(error)) if error.unanswered() => {
                 tracing::warn!(%error, "operator unavailable; the subscriber shown as the session knows them");
                 Lookup::Unknown

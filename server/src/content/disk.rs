@@ -61,11 +61,14 @@ struct Saved {
 
 const SUFFIX: &str = ".json";
 const DIR: &str = "content-cache";
+/// A temporary file this old was left by a write that never finished.
+const ABANDONED: Duration = Duration::from_secs(60);
 
 impl DiskCache {
     /// The cache in `data_dir` (its directory created), holding at most
     /// `limit` bytes: what is there already is counted, and temporary files
-    /// a crash left are deleted.
+    /// a crash left are deleted (not one another instance sharing the
+    /// directory is writing now).
     pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<DiskCache> {
         let dir = data_dir.join(DIR);
         std::fs::create_dir_all(&dir)?;
@@ -75,7 +78,8 @@ impl DiskCache {
             let name = entry.file_name().to_string_lossy().into_owned();
             let metadata = entry.metadata()?;
             if !name.ends_with(SUFFIX) {
-                if metadata.is_file() {
+                let abandoned = metadata.modified()?.elapsed().is_ok_and(|age| age > ABANDONED);
+                if metadata.is_file() && abandoned {
                     let _ = std::fs::remove_file(entry.path());
                 }
                 continue;
