@@ -153,12 +153,7 @@ impl Visit {
         if let Some((key, session)) = &self.subscriber {
             let account_page = route == ACCOUNT_PAGE;
             let budget = state.config.digital_api_budget();
-            let catalogue = async {
-                match account_page {
-                    true => state.account_cache.catalogue(budget).await,
-                    false => None,
-                }
-            };
+            let catalogue = async { if account_page { state.account_cache.catalogue(budget).await } else { None } };
             let ((subscriber, kept), catalogue) = tokio::join!(subscriber::page_subscriber(state, key, session, jar, account_page), catalogue);
             (extras.subscriber, jar) = (subscriber, kept);
             if extras.subscriber.is_some() {

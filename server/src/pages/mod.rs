@@ -158,9 +158,10 @@ async fn serve_page(
         // Its results come from the index as much as from content.
         versions.push(state.search.builds());
     }
-    // Built for this visitor alone: their names and balances in the first
-    // HTML, or the notice a form post left them. Any other cookie (junk,
-    // expired, forged) gets the shared cached page, so no cookie buys a render.
+    // Built for this visitor alone: their names (and balances, on the account
+    // page) in the first HTML, or the notice a form post left them. Any other
+    // cookie (junk, expired, forged) gets the shared cached page, so no cookie
+    // buys a render.
     if visit.has_flash() || visit.signed_in() {
         let mut data = parts.into_data(&state.config.site_url);
         with_search(state, &mut data, uri.query());
