@@ -47,6 +47,7 @@ test-e2e:
 ## Load benchmark on loopback (release build); prints ratios against baselines.
 bench: deps release
 	./bench/run.sh
+	node bench/operator-hang.mjs
 
 ## Three instances behind nginx on Redis against one (release build).
 bench-scale: deps release

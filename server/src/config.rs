@@ -66,6 +66,12 @@ pub struct Config {
     #[arg(long, env = "CONTENT_STALE_IF_ERROR_SECS", default_value_t = 86_400)]
     pub content_stale_if_error_secs: u64,
 
+    /// Disk for the last good CMS answers (`DATA_DIR/content-cache`), in
+    /// MiB, served while the CMS cannot be reached for content memory does
+    /// not hold (after a restart); `0` keeps none. Only with `CMS_URL`.
+    #[arg(long, env = "CONTENT_DISK_CACHE_MB", default_value_t = 64)]
+    pub content_disk_cache_mb: u64,
+
     /// Render every page of the sitemap into the page cache in the
     /// background, at start and after each webhook invalidation.
     #[arg(long, env = "PRERENDER", default_value_t = true, action = clap::ArgAction::Set)]
@@ -99,6 +105,32 @@ pub struct Config {
     /// Time limit of one operator API call, in milliseconds.
     #[arg(long, env = "DIGITAL_API_TIMEOUT_MS", default_value_t = 10_000)]
     pub digital_api_timeout_ms: u64,
+
+    /// Longest a signed-in page (and `/api/account`) waits for the operator
+    /// API, in milliseconds; past it the page shows what the session knows
+    /// and the balances as unavailable, and the call goes on for the next.
+    #[arg(long, env = "DIGITAL_API_BUDGET_MS", default_value_t = 1000)]
+    pub digital_api_budget_ms: u64,
+
+    /// Operator API calls under way at once (the bulkhead); one more fails
+    /// at once, as the API being unavailable.
+    #[arg(long, env = "DIGITAL_API_MAX_REQUESTS", default_value_t = 32)]
+    pub digital_api_max_requests: usize,
+
+    /// Consecutive operator API failures (no answer in time, no connection,
+    /// a 5xx) that open the circuit breaker: calls then fail at once.
+    #[arg(long, env = "DIGITAL_API_BREAKER_FAILURES", default_value_t = 5)]
+    pub digital_api_breaker_failures: u32,
+
+    /// How long the circuit stays open before one call probes the API, in milliseconds.
+    #[arg(long, env = "DIGITAL_API_BREAKER_COOLDOWN_MS", default_value_t = 15_000)]
+    pub digital_api_breaker_cooldown_ms: u64,
+
+    /// Seconds a session's customer details and balances are kept before
+    /// the operator is asked again (a purchase or a logout drops them at
+    /// once); `0` keeps none. The bundle catalogue is kept like content.
+    #[arg(long, env = "ACCOUNT_CACHE_SECS", default_value_t = 30)]
+    pub account_cache_secs: u64,
 
     /// Production mode: codes are never logged, and the sandbox is refused
     /// unless `ENABLE_SANDBOX` is set too.
@@ -227,7 +259,23 @@ impl Config {
             stale_if_error: Duration::from_secs(self.content_stale_if_error_secs),
             timeout: Duration::from_millis(self.cms_timeout_ms),
             capacity: 20_000,
+            disk: None,
         }
+    }
+
+    pub fn operator(&self) -> crate::account::operator::OperatorSettings {
+        crate::account::operator::OperatorSettings {
+            timeout: Duration::from_millis(self.digital_api_timeout_ms),
+            max_requests: self.digital_api_max_requests,
+            breaker: crate::account::breaker::BreakerSettings {
+                failures: self.digital_api_breaker_failures.max(1),
+                cooldown: Duration::from_millis(self.digital_api_breaker_cooldown_ms),
+            },
+        }
+    }
+
+    pub fn digital_api_budget(&self) -> Duration {
+        Duration::from_millis(self.digital_api_budget_ms)
     }
 
     pub fn session_lifetimes(&self) -> crate::account::session_store::Lifetimes {

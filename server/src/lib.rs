@@ -15,6 +15,8 @@
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
+//! - `single_flight`: loads made once per key for every waiter, as their
+//!   own tasks (the content cache's, the account cache's).
 //! - [`telemetry`]: `tracing` set-up.
 
 pub mod account;
@@ -35,6 +37,7 @@ mod render_bench;
 pub mod search;
 mod security;
 mod seo;
+mod single_flight;
 mod slug;
 
 use std::future::Future;
@@ -89,6 +92,8 @@ pub struct AppState {
     pub catalogue: account::catalogue::Catalogue,
     /// Purchases just made, so none is sent twice unconfirmed.
     pub recent_purchases: Arc<account::repeats::RecentPurchases>,
+    /// Subscribers' details and balances per session.
+    pub account_cache: account::cache::AccountCache,
     pub cookie_key: axum_extra::extract::cookie::Key,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
@@ -120,7 +125,7 @@ impl AppState {
         writable_data_dir(&config.data_dir)?;
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
-        let content = content::Content::new(source, config.content_cache());
+        let content = content::Content::new(source, content_cache(&config)?);
         let pages = pages::PageCache::new(
             config.page_cache_mb << 20,
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
@@ -130,8 +135,8 @@ impl AppState {
         let fast = pages::FastPages::new((config.page_cache_mb << 20) / 8, Duration::from_secs(config.content_ttl_secs));
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
         let renders = connections::Shares::new(config.renders_per_address());
-        let operator = account::operator::OperatorClient::new(operator_base, Duration::from_millis(config.digital_api_timeout_ms))
-            .map_err(|e| AppError::Config(e.to_string()))?;
+        let operator = account::operator::OperatorClient::new(operator_base, config.operator()).map_err(|e| AppError::Config(e.to_string()))?;
+        let account_cache = account::cache::AccountCache::new(operator.clone(), Duration::from_secs(config.account_cache_secs));
         let cookie_key = keys::session_key(&config)?;
         let redis = match &config.redis_url {
             Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
@@ -178,6 +183,7 @@ impl AppState {
             operator,
             catalogue,
             recent_purchases: Arc::new(recent_purchases),
+            account_cache,
             cookie_key,
             sessions,
             limits: Arc::new(limits),
@@ -187,6 +193,18 @@ impl AppState {
             drain: monitoring::Drain::default(),
         })
     }
+}
+
+/// The content cache's settings, with the disk for the CMS's last good
+/// answers when there is a CMS and `CONTENT_DISK_CACHE_MB` is not 0.
+fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
+    let mut settings = config.content_cache();
+    if config.cms_url.is_some() && config.content_disk_cache_mb > 0 {
+        let disk = content::DiskCache::open(&config.data_dir, config.content_disk_cache_mb << 20)
+            .map_err(|e| AppError::Config(format!("the content disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
+        settings.disk = Some(disk);
+    }
+    Ok(settings)
 }
 
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error

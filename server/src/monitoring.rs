@@ -65,6 +65,9 @@ fn describe() {
     describe_counter!("otp_requests_total", "One-time code requests, by purpose and outcome");
     describe_counter!("otp_validations_total", "One-time code checks, by purpose and outcome");
     describe_counter!("purchases_total", "Bundle purchases, by outcome");
+    describe_gauge!("operator_circuit_open", "The operator API's circuit breaker: 0 closed, 0.5 half open (probing), 1 open");
+    describe_gauge!("operator_calls_in_flight", "Operator API calls under way (at most DIGITAL_API_MAX_REQUESTS)");
+    describe_counter!("operator_calls_refused_total", "Operator API calls failed at once without being sent, by reason (circuit-open, bulkhead-full)");
     describe_counter!("rate_limit_rejections_total", "Requests refused by a rate limit, by budget");
     describe_counter!("forms_accepted_total", "Form submissions kept, by form");
     describe_gauge!("forms_outbox_pending", "Form submissions waiting for delivery to the CMS");
@@ -185,7 +188,8 @@ fn no_store(mut response: Response) -> Response {
 /// oldest one's age, the most tries of one), the pages answered by the fast
 /// path (`pages.fastHits`) and the last pre-render pass
 /// (`pages.prerendered`: pages, rendered, failed, secs, passes; null before
-/// the first ends).
+/// the first ends), and the operator API's circuit breaker
+/// (`operator.circuit`: closed, open, half-open) and calls under way.
 async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> Response {
     if query.detail.is_none() {
         return "ok".into_response();
@@ -203,6 +207,7 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
             "status": "ok",
             "forms": forms,
             "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last() },
+            "operator": { "circuit": state.operator.circuit(), "inFlight": state.operator.in_flight() },
         }))
         .into_response(),
     )
@@ -243,6 +248,12 @@ pub fn metrics_router(state: AppState) -> Router {
 async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("render_queue_depth").set(state.renderer.in_flight() as f64);
     metrics::gauge!("page_cache_bytes").set(state.pages.bytes() as f64);
+    metrics::gauge!("operator_circuit_open").set(match state.operator.circuit() {
+        crate::account::breaker::Circuit::Closed => 0.0,
+        crate::account::breaker::Circuit::HalfOpen => 0.5,
+        crate::account::breaker::Circuit::Open => 1.0,
+    });
+    metrics::gauge!("operator_calls_in_flight").set(state.operator.in_flight() as f64);
     if let Ok(Some(backlog)) = state.forms.backlog().await {
         metrics::gauge!("forms_outbox_pending").set(backlog.pending as f64);
     }

@@ -162,7 +162,7 @@ async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
     // The code is single use.
     let (status, _, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // A signed-in page carries names and balances in its first HTML.
+    // A signed-in page names the subscriber in its first HTML (from the session: no operator call).
     let html = visitor.client.get(app.url("/")).send().await.unwrap().text().await.unwrap();
     let data = embedded_page_data(&html);
     assert_eq!(data["subscriber"]["names"], "Amina Mwakyusa");

@@ -194,6 +194,49 @@ async fn pages_keep_being_served_after_the_cms_is_stopped() {
     assert_eq!(data["content"]["page"]["title"], "Served from the CMS");
 }
 
+/// Last known good content on disk: a server restarted (or a new one on the
+/// same `DATA_DIR`) while the CMS is down serves the pages the CMS gave
+/// before, in the language it gave them; content it never had is still
+/// the failure frame.
+#[tokio::test]
+async fn a_server_restarted_with_the_cms_down_serves_the_pages_it_served_before() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Kept on disk", "Body");
+    cms.put_page("voice", "sw", "Imehifadhiwa", "Maelezo");
+    let shared = data_dir.path().to_owned();
+    let first = site_with(&cms, |c| c.data_dir = shared.clone()).await;
+    for path in ["/voice-sms", "/sw/voice-sms"] {
+        assert_eq!(first.get(path).await.status(), StatusCode::OK, "{path}");
+    }
+    // Kept in the background: the page in both languages, the sidebar.
+    let kept = || std::fs::read_dir(data_dir.path().join("content-cache")).map_or(0, |files| files.count());
+    for _ in 0..200 {
+        if kept() >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(kept() >= 3, "{} files kept", kept());
+    drop(first);
+    cms.stop().await;
+    let restarted = site_with(&cms, |c| c.data_dir = shared.clone()).await;
+    for (path, title) in [("/voice-sms", "Kept on disk"), ("/sw/voice-sms", "Imehifadhiwa")] {
+        let response = restarted.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert!(response.text().await.unwrap().contains(&format!("<h1>{title}</h1>")), "{path}");
+    }
+    let never_served = restarted.get("/internet-overview").await;
+    assert_eq!(never_served.status(), StatusCode::SERVICE_UNAVAILABLE);
+    // Without the disk (CONTENT_DISK_CACHE_MB=0) the same restart has nothing to serve.
+    let bare = site_with(&cms, |c| {
+        c.data_dir = shared.clone();
+        c.content_disk_cache_mb = 0;
+    })
+    .await;
+    assert_eq!(bare.get("/voice-sms").await.status(), StatusCode::SERVICE_UNAVAILABLE);
+}
+
 #[tokio::test]
 async fn a_cms_failure_without_a_stale_copy_is_the_page_frame_with_the_failure_message_in_the_visitors_language() {
     let cms = FakeCms::start(Shape::V4).await;

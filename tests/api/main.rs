@@ -2,6 +2,7 @@
 //! (the request-parser fuzz, `fuzz`, drives the same router in process).
 
 mod fake_cms;
+mod fault_proxy;
 mod helpers;
 
 mod account;
@@ -12,6 +13,7 @@ mod fuzz;
 mod forms;
 mod forms_delivery;
 mod mutation;
+mod operator_faults;
 mod pages;
 mod purchase;
 mod sandbox;

@@ -521,6 +521,12 @@ const en = {
     orderForBusiness: "Order for your business",
     businessCategoryDescription: "{{category}} from Vodacom Business: {{services}}.",
   },
+  // What the account page says while the operator's answers are missing.
+  balanceStatus: {
+    retrying: "Your balances will show here as soon as they can be read.",
+    tryAgain: "Try again",
+    unknown: "Not known yet",
+  },
 };
 
 export type Strings = typeof en;

@@ -523,6 +523,12 @@ const sw = {
     orderForBusiness: "Agiza kwa ajili ya biashara yako",
     businessCategoryDescription: "{{category}} kutoka Vodacom Business: {{services}}.",
   },
+  // What the account page says while the operator's answers are missing.
+  balanceStatus: {
+    retrying: "Salio lako litaonekana hapa mara litakaposomeka.",
+    tryAgain: "Jaribu tena",
+    unknown: "Bado haijulikani",
+  },
 } satisfies Strings;
 
 export default sw;

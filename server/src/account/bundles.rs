@@ -14,6 +14,7 @@ use super::operator::{OperatorError, Purchase};
 use super::repeats::PurchaseMark;
 use super::session::Kind;
 use super::sign_in::parse_msisdn;
+use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
 
@@ -25,7 +26,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         return Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"));
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, visitor.lang)).collect();
-    let Some(session) = state.sessions.load(&jar, Kind::Subscriber).await else {
+    let Some((key, session)) = state.sessions.load_keyed(&jar, Kind::Subscriber).await else {
         let public = format!("public, max-age={}", state.config.content_ttl_secs);
         let headers = [
             (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
@@ -33,7 +34,12 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         ];
         return Ok((headers, Reply::ok(json!({ "bundles": bundles }))).into_response());
     };
-    let methods = payment_methods(&state.operator.mpesa_balance(&session.token).await);
+    // From what is kept of the subscriber (read within the budget if nothing is).
+    let known = match state.account_cache.subscriber(&key, &session.token, state.config.digital_api_budget()).await {
+        Lookup::Known(known) => Some(known),
+        Lookup::Unknown | Lookup::Refused(_) => None,
+    };
+    let methods = payment_methods(known.as_deref());
     Ok(Reply::ok(json!({ "bundles": bundles, "paymentMethods": methods })).into_response())
 }
 
@@ -105,8 +111,8 @@ pub(super) async fn purchase(
         }
         Err(error) => error,
     };
-    // A refusal bought nothing: trying again needs no confirmation.
-    if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. }) {
+    // A refusal bought nothing, nor did a call never sent: trying again needs no confirmation.
+    if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. } | OperatorError::NotCalled(_)) {
         state.recent_purchases.forget(&mark).await;
     }
     Err(match error {
@@ -122,6 +128,8 @@ pub(super) async fn purchase(
             tracing::error!(%error, "purchase failed unexpectedly");
             AccountError::new(StatusCode::BAD_GATEWAY, "notRight")
         }
+        // The circuit is open or the API too busy: nothing was sent, try again shortly.
+        error @ OperatorError::NotCalled(_) => AccountError::operator(&error, "notRight"),
     })
 }
 

@@ -117,9 +117,11 @@ impl Catalogue {
             }
             refresh
         };
+        let asked = Instant::now();
         refresh.await;
         let state = self.inner.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        self.servable(&state)
+        // The reading waited for is served, however short the freshness.
+        state.snapshot.clone().filter(|s| s.fetched >= asked).or_else(|| self.servable(&state))
     }
 
     /// How many times the catalogue has changed since the start.

@@ -478,6 +478,8 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
         OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
         OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
         OperatorError::TimedOut => StatusCode::GATEWAY_TIMEOUT,
+        // Failing fast while the API is down (or too busy): try again shortly.
+        OperatorError::NotCalled(_) => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

@@ -14,8 +14,12 @@
 //!   `session_redis` (Redis, shared by every instance, with `REDIS_URL`).
 //! - `limits`: throttles on code requests and checks; `repeats`: purchases
 //!   just made, so none is sent twice unconfirmed.
-//! - `operator`: the digital-service API client; `catalogue`: its bundle
-//!   catalogue kept in memory, which bundle tables and purchases share.
+//! - `operator`: the digital-service API client, behind a circuit breaker
+//!   (`breaker`) and a bulkhead; `catalogue`: its bundle catalogue kept in
+//!   memory, which bundle tables and purchases share.
+//! - `cache`: what the operator said about each session's subscriber
+//!   (details, balances), kept a short while and waited for at most a
+//!   page's budget.
 //! - `return_to`: where a form may send the browser back to.
 //!
 //! Pages ask this module one thing, [`Visit`]: who the visitor is and what
@@ -29,7 +33,9 @@ pub fn reads_cookie(name: &str) -> bool {
         || [Kind::Subscriber, Kind::Cpm].into_iter().any(|kind| name == cookie_name(kind, true) || name == cookie_name(kind, false))
 }
 
+pub mod breaker;
 mod bundles;
+pub mod cache;
 pub mod catalogue;
 mod cpm;
 mod http;
@@ -71,7 +77,10 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/auth/logout", post(sign_in::logout))
         .route("/api/account", get(subscriber::account))
         .route("/api/bundles", get(bundles::bundles))
-        .route("/api/bundles/purchase", post(bundles::purchase))
+        .route(
+            "/api/bundles/purchase",
+            post(bundles::purchase).layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
+        )
         .route("/api/modem/check", post(modem::check))
         .route("/api/modem/request-otp", post(modem::request_otp))
         .route("/api/modem/validate-otp", post(modem::validate_otp))
@@ -94,7 +103,7 @@ const CPM_PAGE: &str = "customer-permission-management";
 pub struct Visit {
     jar: PrivateCookieJar,
     cpm: Option<session::Session>,
-    subscriber: Option<session::Session>,
+    subscriber: Option<(session::SessionKey, session::Session)>,
     flash: bool,
 }
 
@@ -111,7 +120,7 @@ impl Visit {
     /// (junk, expired, forged) counts for nothing.
     pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
         let cpm = state.sessions.load(&jar, Kind::Cpm).await;
-        let subscriber = state.sessions.load(&jar, Kind::Subscriber).await;
+        let subscriber = state.sessions.load_keyed(&jar, Kind::Subscriber).await;
         let flash = jar.get(http::FLASH_COOKIE).is_some();
         Visit { jar, cpm, subscriber, flash }
     }
@@ -133,14 +142,17 @@ impl Visit {
     }
 
     /// The visitor's own parts of the page `route` in `lang`: the subscriber
-    /// with balances, the flash notice (taken out of the cookies when
-    /// `take_flash`) and the CPM permissions where the page shows them. A
-    /// session the operator refuses is ended.
+    /// (with details and balances on the account page, the only one that
+    /// shows them, from the session alone on every other), the flash notice
+    /// (taken out of the cookies when `take_flash`) and the CPM permissions
+    /// where the page shows them. The operator is waited for at most
+    /// `DIGITAL_API_BUDGET_MS`. A session the operator refuses is ended.
     pub async fn extras(self, state: &AppState, route: &str, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras::default();
         let mut jar = self.jar;
-        if let Some(session) = &self.subscriber {
-            (extras.subscriber, jar) = subscriber::page_subscriber(state, session, jar, lang).await;
+        if let Some((key, session)) = &self.subscriber {
+            let account_page = route == crate::pages::ACCOUNT_PAGE;
+            (extras.subscriber, jar) = subscriber::page_subscriber(state, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
             let notice = jar.get(http::FLASH_COOKIE).and_then(|c| serde_json::from_str::<Notice>(c.value()).ok());

@@ -1,7 +1,14 @@
 //! The client of the operator's digital-service API (spec §7), exactly as
 //! `server/OPERATOR_API.md` fixes it. It points at `DIGITAL_API_URL`, or at
 //! the built-in sandbox, which serves the same contract.
+//!
+//! Every call goes through a circuit breaker (`breaker`) and a bulkhead: at
+//! most `DIGITAL_API_MAX_REQUESTS` calls are under way at once, and one more
+//! fails at once, so a hung API holds a bounded part of the server. A call
+//! the breaker or the bulkhead refuses is [`OperatorError::NotCalled`]: it
+//! never reached the operator.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
@@ -10,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use contract::Lang;
 
+use super::breaker::{Breaker, BreakerSettings, Circuit};
 use super::msisdn::{Msisdn, OtpCode};
 
 /// A message for people, in both languages.
@@ -43,6 +51,23 @@ pub enum OperatorError {
     /// what it asked for may have been done.
     #[error("the operator API did not answer in time")]
     TimedOut,
+    /// Not sent: the circuit is open, or too many calls are under way.
+    #[error("the operator API was not called: {0}")]
+    NotCalled(&'static str),
+}
+
+impl OperatorError {
+    /// The operator did not answer this call (or it was never sent): nothing
+    /// is known of what it would have said.
+    pub fn unanswered(&self) -> bool {
+        matches!(self, OperatorError::Unavailable(_) | OperatorError::TimedOut | OperatorError::NotCalled(_))
+    }
+}
+
+impl From<tokio::task::JoinError> for OperatorError {
+    fn from(error: tokio::task::JoinError) -> OperatorError {
+        OperatorError::Unavailable(format!("operator call task: {error}"))
+    }
 }
 
 /// How a call authenticates.
@@ -65,6 +90,13 @@ pub struct CustomerDetails {
     pub registration_status: String,
     #[serde(default)]
     pub scopes: Vec<String>,
+}
+
+impl CustomerDetails {
+    /// First and family name, as the site shows them.
+    pub fn names(&self) -> String {
+        format!("{} {}", self.first_name, self.family_name).trim().to_owned()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -149,21 +181,52 @@ struct Message {
     message: Localized,
 }
 
+/// How the client calls the operator.
+#[derive(Debug, Clone, Copy)]
+pub struct OperatorSettings {
+    /// Time limit of one call (`DIGITAL_API_TIMEOUT_MS`).
+    pub timeout: Duration,
+    /// Calls under way at once (`DIGITAL_API_MAX_REQUESTS`).
+    pub max_requests: usize,
+    pub breaker: BreakerSettings,
+}
+
 #[derive(Clone)]
 pub struct OperatorClient {
     http: reqwest::Client,
     base: String,
+    breaker: Breaker,
+    /// The bulkhead: one permit per call under way.
+    calls: Arc<tokio::sync::Semaphore>,
+    max_requests: usize,
 }
 
 impl OperatorClient {
-    pub fn new(base: &str, timeout: Duration) -> Result<OperatorClient, OperatorError> {
+    pub fn new(base: &str, settings: OperatorSettings) -> Result<OperatorClient, OperatorError> {
         let http = reqwest::Client::builder()
-            .timeout(timeout)
+            .timeout(settings.timeout)
             .user_agent(concat!("site/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| OperatorError::Unavailable(e.to_string()))?;
         let base = if base.ends_with('/') { base.to_owned() } else { format!("{base}/") };
-        Ok(OperatorClient { http, base })
+        let max_requests = settings.max_requests.max(1);
+        Ok(OperatorClient {
+            http,
+            base,
+            breaker: Breaker::new(settings.breaker),
+            calls: Arc::new(tokio::sync::Semaphore::new(max_requests)),
+            max_requests,
+        })
+    }
+
+    /// The circuit breaker's state.
+    pub fn circuit(&self) -> Circuit {
+        self.breaker.circuit()
+    }
+
+    /// Calls under way now.
+    pub fn in_flight(&self) -> usize {
+        self.max_requests - self.calls.available_permits()
     }
 
     async fn call<T: DeserializeOwned>(
@@ -173,15 +236,23 @@ impl OperatorClient {
         credential: Credential<'_>,
         body: Option<Value>,
     ) -> Result<T, OperatorError> {
-        crate::monitoring::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
+        let Some(permit) = self.breaker.permit() else { return Err(not_called("circuit-open")) };
+        let Ok(_slot) = self.calls.try_acquire() else { return Err(not_called("bulkhead-full")) };
+        let result = crate::monitoring::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
             Ok(_) => "ok",
             Err(OperatorError::Unauthorized) => "unauthorized",
             Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",
             Err(OperatorError::Refused { .. }) => "error",
             Err(OperatorError::Unavailable(_)) => "unavailable",
             Err(OperatorError::TimedOut) => "timeout",
+            Err(OperatorError::NotCalled(_)) => "not-called",
         })
-        .await
+        .await;
+        match &result {
+            Err(OperatorError::Unavailable(_) | OperatorError::TimedOut | OperatorError::Refused { status: 500.., .. }) => permit.failed(),
+            _ => permit.answered(),
+        }
+        result
     }
 
     async fn call_once<T: DeserializeOwned>(
@@ -337,6 +408,12 @@ impl OperatorClient {
         let _: Value = self.call(Method::PUT, &path, Credential::Cpm(token), Some(json!({ "granted": granted }))).await?;
         Ok(())
     }
+}
+
+/// A call refused before it was sent, counted by `reason` (`/metrics`).
+fn not_called(reason: &'static str) -> OperatorError {
+    metrics::counter!("operator_calls_refused_total", "reason" => reason).increment(1);
+    OperatorError::NotCalled(reason)
 }
 
 fn urlencode(segment: &str) -> String {

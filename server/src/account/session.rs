@@ -12,6 +12,7 @@ use std::time::Duration;
 use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::session_store::{SessionId, SessionStore, StoreError};
 
@@ -26,6 +27,11 @@ pub enum Kind {
 pub struct Session {
     pub token: String,
     pub msisdn: String,
+    /// The subscriber's names as the operator gave them at sign-in, so a
+    /// page can name them without asking it again (empty in sessions from
+    /// before they were kept, and for CPM).
+    #[serde(default)]
+    pub names: String,
     /// A modem signed in through its alternative number (spec §4 modem flow).
     #[serde(default)]
     pub modem: Option<ModemLogin>,
@@ -39,7 +45,22 @@ pub struct ModemLogin {
 
 impl Session {
     pub fn new(token: String, msisdn: String) -> Session {
-        Session { token, msisdn, modem: None }
+        Session { token, msisdn, names: String::new(), modem: None }
+    }
+
+    pub fn named(self, names: String) -> Session {
+        Session { names, ..self }
+    }
+}
+
+/// What per-session caches key a session by: a digest of its id, never
+/// the id itself.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct SessionKey([u8; 32]);
+
+impl std::fmt::Debug for SessionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SessionKey(…)")
     }
 }
 
@@ -70,6 +91,17 @@ impl Sessions {
 
     fn id(&self, jar: &PrivateCookieJar, kind: Kind) -> Option<SessionId> {
         SessionId::parse(jar.get(cookie_name(kind, self.https))?.value())
+    }
+
+    /// The key of the session the jar points at, live or not.
+    pub fn key(&self, jar: &PrivateCookieJar, kind: Kind) -> Option<SessionKey> {
+        Some(SessionKey(Sha256::digest(self.id(jar, kind)?.as_str().as_bytes()).into()))
+    }
+
+    /// [`Sessions::load`] with the session's key.
+    pub async fn load_keyed(&self, jar: &PrivateCookieJar, kind: Kind) -> Option<(SessionKey, Session)> {
+        let session = self.load(jar, kind).await?;
+        Some((self.key(jar, kind)?, session))
     }
 
     /// The live session the jar points at, if any. A store that fails signs

@@ -10,7 +10,7 @@ use super::http::{REQUEST_CODE_FAILURE_MS, status_of, AccountError, ClientAddr, 
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::subscriber::load_subscriber;
+use super::subscriber::{catalogue_within_budget, sign_out, subscriber_json};
 use crate::AppState;
 
 #[derive(Deserialize)]
@@ -96,14 +96,22 @@ pub(super) async fn validate_otp(
         .validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
-    let subscriber = load_subscriber(&state, &token, visitor.lang).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
-    let jar = state.sessions.start(jar, Kind::Subscriber, Session::new(token, msisdn.to_string())).await?;
+    let known = state.account_cache.fetch(&token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+    let session = Session::new(token, msisdn.to_string()).named(known.details.names());
+    let jar = state.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
+    // The first page after signing in needs no operator call.
+    let known = match state.sessions.key(&jar, Kind::Subscriber) {
+        Some(key) => state.account_cache.keep(key, known),
+        None => known.into(),
+    };
+    let catalogue = catalogue_within_budget(&state).await;
+    let subscriber = subscriber_json(&session, Some(&known), catalogue.as_deref(), visitor.lang);
     // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
     Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(&[("step", None), ("msisdn", None)])))
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home (spec §4).
 pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> (PrivateCookieJar, Reply) {
-    let jar = state.sessions.end(jar, Kind::Subscriber).await;
+    let jar = sign_out(&state, jar).await;
     (jar, Reply::ok(json!({})).redirect(visitor.href("/")))
 }

@@ -1,93 +1,118 @@
 //! The signed-in subscriber: who they are and what they have (spec §3
-//! authentication user), for `GET /api/account` and for pages.
+//! authentication user), for `GET /api/account` and for pages. Who they are
+//! comes from the session (number, names); customer details and balances
+//! from the operator through the [`AccountCache`](super::cache::AccountCache),
+//! only where a page shows them, and never waited for past the budget.
 
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::Response;
 use axum_extra::extract::PrivateCookieJar;
 use contract::Lang;
+use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::cache::{Known, Lookup};
 use super::http::{AccountError, Notice, NoticeKind, Reply, Visitor};
-use super::operator::{BundleBalance, MpesaBalance, OperatorError};
-use super::session::{Kind, Session, cookie_name};
+use super::catalogue::Snapshot;
+use super::operator::BundleBalance;
+use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::AppState;
 
-/// The authentication user of spec §3: details joined with balances (the
-/// M-Pesa wallet beside airtime when the number has one), bundles named as
-/// the catalogue names them in `lang`, and what the subscriber can pay with.
-pub async fn load_subscriber(state: &AppState, token: &str, lang: Lang) -> Result<Value, OperatorError> {
-    let (details, airtime, bundles, mpesa) = tokio::join!(
-        state.operator.customer_details(token),
-        state.operator.airtime_balance(token),
-        state.operator.bundle_balance(token),
-        state.operator.mpesa_balance(token),
-    );
-    let details = details?;
-    match &mpesa {
-        Err(OperatorError::Unauthorized) => return Err(OperatorError::Unauthorized),
-        Err(OperatorError::Refused { status: 404, .. }) | Ok(_) => {}
-        Err(error) => tracing::warn!(%error, "M-Pesa balance unavailable"),
-    }
-    let balance = match (airtime, bundles) {
-        (Ok(airtime), Ok(bundles)) => json!({
-            "mainBalance": airtime.main_balance,
-            "mpesaBalance": mpesa.as_ref().ok().map(|wallet| wallet.balance),
-            "bundle": named(state, bundles, lang).await,
-        }),
-        (Err(OperatorError::Unauthorized), _) | (_, Err(OperatorError::Unauthorized)) => return Err(OperatorError::Unauthorized),
-        (Err(error), _) | (_, Err(error)) => {
-            tracing::warn!(%error, "balances unavailable");
-            Value::Null
-        }
-    };
-    Ok(json!({
-        "msisdn": details.msisdn,
-        "names": format!("{} {}", details.first_name, details.family_name).trim(),
-        "paymentType": details.payment_method,
-        "minor": details.minor,
-        "registrationStatus": details.registration_status,
-        "scopes": details.scopes,
-        "balance": balance,
-        "paymentMethods": payment_methods(&mpesa),
-    }))
+/// The authentication user of spec §3 as the app reads it (`Subscriber` in
+/// `app/src/features/account/types.ts`). The details are absent, and the
+/// balance null, while the operator has not given them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SubscriberView<'a> {
+    msisdn: &'a str,
+    names: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    registration_status: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scopes: Option<&'a [String]>,
+    balance: Option<BalanceView>,
+    /// [`payment_methods`].
+    payment_methods: &'static [&'static str],
 }
 
-/// Bundle balances under the catalogue's name of their bundle in `lang`
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BalanceView {
+    main_balance: f64,
+    /// The M-Pesa wallet, `null` when the number has none or it could not be read.
+    mpesa_balance: Option<f64>,
+    bundle: Vec<BundleBalance>,
+}
+
+/// The subscriber of `session` with what the operator said, if anything;
+/// bundle balances under the catalogue's name of their bundle in `lang`
 /// (the operator's own name when the catalogue does not know it).
-async fn named(state: &AppState, mut bundles: Vec<BundleBalance>, lang: Lang) -> Vec<BundleBalance> {
-    if let Some(catalogue) = state.catalogue.get().await {
-        for balance in &mut bundles {
-            if let Some(bundle) = balance.bundle_id.as_deref().and_then(|id| catalogue.find(id)) {
-                balance.name = bundle.name.get(lang).to_owned();
-            }
-        }
-    }
-    bundles
+pub(super) fn subscriber_json(session: &Session, known: Option<&Known>, catalogue: Option<&Snapshot>, lang: Lang) -> Value {
+    let names = known.map(|k| k.details.names());
+    let details = known.map(|k| &k.details);
+    let named = |balance: &BundleBalance| {
+        let bundle = balance.bundle_id.as_deref().and_then(|id| catalogue?.find(id));
+        BundleBalance { name: bundle.map_or_else(|| balance.name.clone(), |b| b.name.get(lang).to_owned()), ..balance.clone() }
+    };
+    let view = SubscriberView {
+        msisdn: details.and_then(|d| d.msisdn.as_deref()).unwrap_or(&session.msisdn),
+        names: names.as_deref().unwrap_or(&session.names),
+        payment_type: details.map(|d| d.payment_method.as_str()),
+        minor: details.map(|d| d.minor),
+        registration_status: details.map(|d| d.registration_status.as_str()),
+        scopes: details.map(|d| d.scopes.as_slice()),
+        balance: known.and_then(|k| k.balances.as_ref()).map(|b| BalanceView {
+            main_balance: b.airtime.main_balance,
+            mpesa_balance: b.mpesa.as_ref().map(|wallet| wallet.balance),
+            bundle: b.bundles.iter().map(named).collect(),
+        }),
+        payment_methods: payment_methods(known),
+    };
+    serde_json::to_value(view).expect("the subscriber serialises")
 }
 
-/// What a subscriber can pay with: airtime, and M-Pesa unless the operator
+/// What the subscriber can pay with: airtime, and M-Pesa unless the operator
 /// said the number has no M-Pesa account (when it could not tell, M-Pesa is
 /// offered and the operator decides).
-pub fn payment_methods(mpesa: &Result<MpesaBalance, OperatorError>) -> Vec<&'static str> {
-    match mpesa {
-        Err(OperatorError::Refused { status: 404, .. }) => vec!["AIRTIME"],
-        _ => vec!["AIRTIME", "MPESA"],
-    }
+pub(super) fn payment_methods(known: Option<&Known>) -> &'static [&'static str] {
+    if known.is_some_and(|k| k.no_mpesa) { &["AIRTIME"] } else { &["AIRTIME", "MPESA"] }
 }
 
-/// The signed-in subscriber of `session` for a page, or `None`; a session the operator
-/// no longer accepts (401, or customer details failing with 400 or more,
-/// spec §4) is ended.
-pub async fn page_subscriber(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
-    match load_subscriber(state, &session.token, lang).await {
-        Ok(subscriber) => (Some(subscriber), jar),
-        Err(error @ (OperatorError::Unavailable(_) | OperatorError::TimedOut)) => {
-            tracing::warn!(%error, "operator unavailable; page rendered signed out");
-            (None, jar)
-        }
-        Err(error) => {
+/// The catalogue to name bundle balances by, waited for at most the budget.
+pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::sync::Arc<Snapshot>> {
+    tokio::time::timeout(state.config.digital_api_budget(), state.catalogue.get()).await.ok().flatten()
+}
+
+/// The signed-in subscriber of `session` for a page, or `None` when the
+/// operator refuses the session (401, or customer details failing with 400
+/// or more, spec §4), which then ends. A page that shows no balances
+/// (`with_balances` false) is built from the session alone, with no
+/// operator call.
+pub async fn page_subscriber(
+    state: &AppState,
+    key: &SessionKey,
+    session: &Session,
+    jar: PrivateCookieJar,
+    with_balances: bool,
+    lang: Lang,
+) -> (Option<Value>, PrivateCookieJar) {
+    if !with_balances {
+        return (Some(subscriber_json(session, None, None, lang)), jar);
+    }
+    let (lookup, catalogue) =
+        tokio::join!(state.account_cache.subscriber(key, &session.token, state.config.digital_api_budget()), catalogue_within_budget(state));
+    match lookup {
+        Lookup::Known(known) => (Some(subscriber_json(session, Some(&known), catalogue.as_deref(), lang)), jar),
+        Lookup::Unknown => (Some(subscriber_json(session, None, None, lang)), jar),
+        Lookup::Refused(error) => {
             tracing::info!(%error, "session ended by the operator");
-            (None, state.sessions.end(jar, Kind::Subscriber).await)
+            (None, sign_out(state, jar).await)
         }
     }
 }
@@ -103,23 +128,49 @@ pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<
     Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { "sessionExpired" } else { "signInFirst" }))
 }
 
+/// Ends the subscriber session and drops what is kept for it.
+pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> PrivateCookieJar {
+    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
+        state.account_cache.forget(&key);
+    }
+    state.sessions.end(jar, Kind::Subscriber).await
+}
+
 /// The operator no longer accepts the session's token: the session ends,
 /// the visitor is told to sign in again (spec §4, §8).
 pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -> AccountError {
-    AccountError::session_ended(state.sessions.end(jar, Kind::Subscriber).await, "sessionExpired")
+    AccountError::session_ended(sign_out(state, jar).await, "sessionExpired")
 }
 
-/// `GET /api/account`: details and balances of the signed-in subscriber.
+/// Around a purchase: whatever it answered (it may have gone through even
+/// when no answer came), the session's balances are read afresh next.
+pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
+        state.account_cache.forget(&key);
+    }
+    response
+}
+
+/// `GET /api/account`: details and balances of the signed-in subscriber,
+/// read afresh within the budget. What the operator has not given by then is left out,
+/// with "Sorry an Error occured" (spec §8) when the balances are missing;
+/// the page asks again.
 pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    match load_subscriber(&state, &session.token, visitor.lang).await {
-        Ok(subscriber) => {
-            let balance_failed = subscriber["balance"].is_null();
-            let reply = Reply::ok(json!({ "subscriber": subscriber }));
-            Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })
-        }
-        Err(OperatorError::Unavailable(_) | OperatorError::TimedOut) => Err(AccountError::new(StatusCode::BAD_GATEWAY, "balanceError")),
+    let Some(key) = state.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
+    let (lookup, catalogue) = tokio::join!(
+        state.account_cache.subscriber_afresh(&key, &session.token, state.config.digital_api_budget()),
+        catalogue_within_budget(&state)
+    );
+    let known = match lookup {
+        Lookup::Known(known) => Some(known),
+        Lookup::Unknown => None,
         // Spec §4: a 401, or customer details failing with 400 or more, logs out.
-        Err(_) => Err(ended_by_operator(&state, jar).await.redirect(visitor.href("/"))),
-    }
+        Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(visitor.href("/"))),
+    };
+    let subscriber = subscriber_json(&session, known.as_deref(), catalogue.as_deref(), visitor.lang);
+    let balance_failed = subscriber["balance"].is_null();
+    let reply = Reply::ok(json!({ "subscriber": subscriber }));
+    Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })
 }

@@ -7,23 +7,26 @@
 //!   is served until it is `stale_if_error` past its freshness;
 //! - single flight: concurrent misses for one key make one upstream request,
 //!   which runs as its own task, so a visitor who disconnects does not cancel
-//!   it for the others waiting on it.
+//!   it for the others waiting on it;
+//! - last known good on disk (with a CMS, `disk`): each answer is kept there
+//!   too, and read back when the source fails for a key memory does not
+//!   hold (after a restart, a webhook's invalidation, an eviction).
 //!
 //! Each entry carries a version that changes only when its value does; pages
 //! are cached under the versions of the content they were built from.
 //! Answers are parsed on the way in; what parsing dropped is logged once per
 //! version, with the query, the language and each part's JSON path.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use contract::Lang;
-use futures::FutureExt;
-use futures::future::{BoxFuture, Shared};
+use serde_json::Value;
 
+use super::disk::DiskCache;
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, parse_answer};
+use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
 pub struct CacheSettings {
@@ -35,6 +38,8 @@ pub struct CacheSettings {
     pub timeout: Duration,
     /// Entries kept at most.
     pub capacity: u64,
+    /// Where the last good answers are kept on disk, if anywhere.
+    pub disk: Option<DiskCache>,
 }
 
 pub type Key = (ContentQuery, Lang);
@@ -49,8 +54,6 @@ pub struct Entry {
     checked: Instant,
 }
 
-type Load = Shared<BoxFuture<'static, Result<Arc<Entry>, ContentError>>>;
-
 #[derive(Clone)]
 pub struct Cached {
     inner: Arc<Inner>,
@@ -60,7 +63,7 @@ struct Inner {
     source: Arc<dyn ContentSource>,
     settings: CacheSettings,
     entries: moka::sync::Cache<Key, Arc<Entry>>,
-    in_flight: Mutex<HashMap<Key, Load>>,
+    loads: SingleFlight<Key, Arc<Entry>, ContentError>,
     versions: AtomicU64,
     /// Counts changes: a new version of an entry, or entries dropped,
     /// evicted or expired (what comes back may differ).
@@ -96,7 +99,7 @@ impl Cached {
             })
             .build();
         Cached {
-            inner: Arc::new(Inner { source, settings, entries, in_flight: Mutex::new(HashMap::new()), versions: AtomicU64::new(0), changes }),
+            inner: Arc::new(Inner { source, settings, entries, loads: SingleFlight::default(), versions: AtomicU64::new(0), changes }),
         }
     }
 
@@ -115,23 +118,9 @@ impl Cached {
     }
 
     /// The shared upstream fetch for `key`, started if none is running.
-    fn load(&self, key: Key) -> Load {
-        let mut in_flight = self.inner.in_flight.lock().expect("in-flight lock");
-        if let Some(load) = in_flight.get(&key) {
-            return load.clone();
-        }
+    fn load(&self, key: Key) -> Flight<Arc<Entry>, ContentError> {
         let inner = self.inner.clone();
-        let task_key = key.clone();
-        let task = tokio::spawn(async move {
-            let result = inner.fetch_and_store(&task_key).await;
-            inner.in_flight.lock().expect("in-flight lock").remove(&task_key);
-            result
-        });
-        let load = async move { task.await.unwrap_or_else(|e| Err(ContentError::Upstream(format!("content fetch task: {e}")))) }
-            .boxed()
-            .shared();
-        in_flight.insert(key, load.clone());
-        load
+        self.inner.loads.run(key.clone(), move || async move { inner.fetch_and_store(&key).await })
     }
 
     /// Goes up whenever an entry gets a new version or is dropped (by the
@@ -181,6 +170,8 @@ impl Inner {
         metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
         match result {
             Ok(raw) => {
+                // Only a disk keeps the answer as it came, beside the parsed value.
+                let kept = raw.as_ref().filter(|_| self.settings.disk.is_some()).cloned();
                 let parsed = raw.map(|raw| parse_answer(&key.0, raw));
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
@@ -192,16 +183,22 @@ impl Inner {
                         self.versions.fetch_add(1, Ordering::Relaxed) + 1
                     }
                 };
+                let changed = previous.as_ref().is_none_or(|previous| previous.version != version);
+                self.keep_on_disk(key, kept, changed);
                 let entry = Arc::new(Entry { value: value.map(Arc::new), version, fetched: now, checked: now });
                 self.entries.insert(key.clone(), entry.clone());
                 // A first answer changes no page built before: each was built
                 // from content already here.
-                if previous.as_ref().is_some_and(|previous| previous.version != version) {
+                if previous.is_some() && changed {
                     self.changes.fetch_add(1, Ordering::Release);
                 }
                 Ok(entry)
             }
             Err(error) => {
+                let previous = match previous {
+                    Some(previous) => Some(previous),
+                    None => self.restore(key, now).await,
+                };
                 tracing::warn!(query = %key.0, lang = key.1.code(), %error, stale = previous.is_some(), "content fetch failed");
                 match previous {
                     // Stale-if-error: keep serving the last good copy, and
@@ -216,13 +213,40 @@ impl Inner {
             }
         }
     }
+
+    /// Keeps the source's answer for `key` on disk (an answer of nothing
+    /// deletes the copy), in the background.
+    fn keep_on_disk(&self, key: &Key, answer: Option<Value>, changed: bool) {
+        let Some(disk) = self.settings.disk.clone() else { return };
+        let key = key.clone();
+        tokio::task::spawn_blocking(move || match answer {
+            Some(answer) => disk.keep(&key, &answer, changed),
+            None => disk.forget(&key),
+        });
+    }
+
+    /// The answer kept on disk for `key`, unless it is older than content is
+    /// served on error, parsed as the source's would be.
+    async fn restore(&self, key: &Key, now: Instant) -> Option<Arc<Entry>> {
+        let disk = self.settings.disk.clone()?;
+        let wanted = key.clone();
+        let (answer, age) = tokio::task::spawn_blocking(move || disk.read(&wanted)).await.ok()??;
+        if age > self.settings.fresh + self.settings.stale_if_error {
+            return None;
+        }
+        let parsed = parse_answer(&key.0, answer);
+        tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
+        let fetched = now.checked_sub(age).unwrap_or(now);
+        let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
+        Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, fetched, checked: now }))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use async_trait::async_trait;
-    use serde_json::Value;
+    use std::sync::Mutex;
     use std::sync::atomic::AtomicUsize;
 
     fn title(entry: &Entry) -> &str {
@@ -250,13 +274,17 @@ mod tests {
     }
 
     fn setup(delay: Duration, fresh: Duration) -> (Arc<Scripted>, Cached) {
+        setup_with_disk(delay, fresh, None)
+    }
+
+    fn setup_with_disk(delay: Duration, fresh: Duration, disk: Option<DiskCache>) -> (Arc<Scripted>, Cached) {
         let source = Arc::new(Scripted {
             calls: AtomicUsize::new(0),
             delay,
             failing: Default::default(),
             value: Mutex::new(serde_json::json!({ "title": "v1" })),
         });
-        let settings = CacheSettings { fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100 };
+        let settings = CacheSettings { fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100, disk };
         (source.clone(), Cached::new(source, settings))
     }
 
@@ -335,5 +363,31 @@ mod tests {
         let _ = cache.get(&ContentQuery::single("home"), Lang::En).await.unwrap();
         let _ = cache.get(&ContentQuery::single("sidebar"), Lang::En).await.unwrap();
         assert_eq!(source.calls.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn a_new_cache_serves_what_the_source_gave_before_from_disk_while_it_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
+        let query = ContentQuery::single("home");
+        let (_, first) = setup_with_disk(Duration::from_millis(1), Duration::from_secs(60), Some(disk.clone()));
+        first.get(&query, Lang::En).await.unwrap();
+        let key = (query.clone(), Lang::En);
+        for _ in 0..200 {
+            if disk.read(&key).is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // A restart: nothing in memory, the source down.
+        let (source, restarted) = setup_with_disk(Duration::from_millis(1), Duration::from_secs(60), Some(DiskCache::open(dir.path(), 1 << 20).unwrap()));
+        source.failing.store(true, Ordering::SeqCst);
+        assert_eq!(title(&restarted.get(&query, Lang::En).await.unwrap()), "v1");
+        assert_eq!(title(&restarted.get(&query, Lang::En).await.unwrap()), "v1");
+        assert_eq!(source.calls.load(Ordering::SeqCst), 1, "then served as stale content for a freshness period");
+        // Without a disk the same restart has nothing to serve.
+        let (source, bare) = setup(Duration::from_millis(1), Duration::from_secs(60));
+        source.failing.store(true, Ordering::SeqCst);
+        assert!(bare.get(&query, Lang::En).await.is_err());
     }
 }

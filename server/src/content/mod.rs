@@ -9,7 +9,8 @@
 //!   degrading what does not fit: the boundary no content crosses unparsed.
 //! - `cache`: the resilient cache in front of any source (fresh, then
 //!   stale-while-revalidate, stale-if-error; single flight), holding parsed
-//!   content.
+//!   content; `disk`: the last good answers in `DATA_DIR`, which it falls
+//!   back on when the CMS fails for content memory does not hold.
 //! - [`Content`]: what handlers use: the cache plus the locale fallback.
 //! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed;
 //!   `broadcast`: the same on every other instance (Redis pub/sub).
@@ -18,6 +19,7 @@
 mod broadcast;
 mod cache;
 pub mod check;
+mod disk;
 mod embedded;
 mod normalize;
 mod parse;
@@ -33,6 +35,7 @@ use contract::content::Collection;
 use serde_json::Value;
 
 pub use cache::{CacheSettings, Cached};
+pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
@@ -50,9 +53,15 @@ pub enum ContentError {
     Malformed(String),
 }
 
+impl From<tokio::task::JoinError> for ContentError {
+    fn from(error: tokio::task::JoinError) -> ContentError {
+        ContentError::Upstream(format!("content fetch task: {error}"))
+    }
+}
+
 /// What to load. Names follow spec §7: single types by key, collections by
 /// their API name (`news-updates`, …).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ContentQuery {
     /// A single type, e.g. `home`, `sidebar`.
     Single(String),

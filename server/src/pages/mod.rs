@@ -158,9 +158,10 @@ async fn serve_page(
         // Its results come from the index as much as from content.
         versions.push(state.search.builds());
     }
-    // Built for this visitor alone: their names and balances in the first
-    // HTML, or the notice a form post left them. Any other cookie (junk,
-    // expired, forged) gets the shared cached page, so no cookie buys a render.
+    // Built for this visitor alone: their names (and balances, on the account
+    // page) in the first HTML, or the notice a form post left them. Any other
+    // cookie (junk, expired, forged) gets the shared cached page, so no cookie
+    // buys a render.
     if visit.has_flash() || visit.signed_in() {
         let mut data = parts.into_data(&state.config.site_url);
         with_search(state, &mut data, uri.query());
@@ -243,7 +244,7 @@ fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
 /// The page kind of `/search`.
 const SEARCH_PAGE: &str = "search";
 /// The page kind of `/account`, which sells every bundle sold online.
-const ACCOUNT_PAGE: &str = "account";
+pub(crate) const ACCOUNT_PAGE: &str = "account";
 
 /// On the search page, what the site search finds for its `q`.
 fn with_search(state: &AppState, data: &mut PageData, query: Option<&str>) {
@@ -595,15 +596,18 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
 
 /// The catalogue's bundles the page shows, in `lang`: those its bundle
 /// tables name, or on the account page every one sold online. `None` for a
-/// page that shows none; without a catalogue, a page that would is built
-/// without them (its tables say prices cannot be shown), never failed.
+/// page that shows none; without a catalogue (or none within
+/// `DIGITAL_API_BUDGET_MS`), a page that would is built without them (its
+/// tables say prices cannot be shown), never failed.
 async fn page_bundles(state: &AppState, route: &RouteDef, page: &Option<Loaded>, lang: Lang) -> Option<PageBundles> {
     let sections = page.as_ref().and_then(|p| p.value.as_deref()).and_then(ContentValue::page).map_or(&[][..], |p| p.sections.as_slice());
     let account = route.page.as_deref() == Some(ACCOUNT_PAGE);
     if !account && !sections.iter().any(|section| matches!(section, Section::BundleTable(_))) {
         return None;
     }
-    Some(match state.catalogue.get().await {
+    // A page waits for the operator at most its budget; the reading goes on for the next one.
+    let catalogue = tokio::time::timeout(state.config.digital_api_budget(), state.catalogue.get()).await.ok().flatten();
+    Some(match catalogue {
         Some(catalogue) => {
             let offers = if account { catalogue.purchasable(lang) } else { catalogue.for_sections(sections, lang) };
             PageBundles { offers: Some(offers), version: catalogue.version }

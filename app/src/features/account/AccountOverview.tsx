@@ -1,9 +1,11 @@
 /** The signed-in subscriber's details and balances (spec §3 authentication user). */
-import { useId } from "react";
-import { useTranslator } from "../../i18n/context";
+import { useEffect, useId, useState } from "react";
+import { useT, useTranslator } from "../../i18n/context";
 import type { Subscriber } from "../../contract";
 import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
-import { useSite } from "../../app/site";
+import { LocalLink, useSite } from "../../app/site";
+import { useAccount } from "./AccountContext";
+import { callApi } from "./api";
 import { localMsisdn } from "./msisdn";
 
 export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
@@ -12,6 +14,11 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
   const detailsHeading = useId();
   const balancesHeading = useId();
   const paymentType = `account.paymentTypes.${subscriber.paymentType}`;
+  const paymentTypeText = !subscriber.paymentType
+    ? t("balanceStatus.unknown")
+    : known(paymentType)
+      ? t(paymentType as "account.paymentTypes.PREPAID")
+      : subscriber.paymentType;
   const { balance } = subscriber;
   return (
     <>
@@ -23,7 +30,7 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
           <dt>{t("account.msisdn")}</dt>
           <dd>{localMsisdn(subscriber.msisdn ?? "")}</dd>
           <dt>{t("account.paymentType")}</dt>
-          <dd>{known(paymentType) ? t(paymentType as "account.paymentTypes.PREPAID") : subscriber.paymentType}</dd>
+          <dd>{paymentTypeText}</dd>
         </dl>
       </section>
       <section className="account-section" aria-labelledby={balancesHeading}>
@@ -64,9 +71,50 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
             )}
           </>
         ) : (
-          <p className="notice-box notice-error">{withFullStop(t("notify.balanceError"))}</p>
+          <BalancesUnavailable />
         )}
       </section>
     </>
+  );
+}
+
+/** Waits before asking for the balances again: 2 s, doubling to 15 s. */
+function retryDelay(attempt: number): number {
+  return Math.min(2000 * 2 ** attempt, 15_000);
+}
+
+/**
+ * Balances the operator has not given (slow, down, failing): "Sorry an
+ * Error occured" (spec §8), that they will show here, and a link that reads
+ * the page again (without JavaScript the way to try again). With
+ * JavaScript they are asked for again (`GET /api/account`) with growing
+ * waits, and the answer that has them replaces the subscriber shown.
+ */
+function BalancesUnavailable() {
+  const t = useT();
+  const { lang } = useSite();
+  const { failed, setSubscriber } = useAccount();
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let stopped = false;
+    const timer = setTimeout(async () => {
+      const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
+      if (stopped) return;
+      // The session ended: signed out, as after any other call.
+      if (answer.status === 401) return failed(answer);
+      const subscriber = answer.body.subscriber;
+      if (answer.ok && subscriber?.balance) return setSubscriber(subscriber);
+      setAttempt((made) => made + 1);
+    }, retryDelay(attempt));
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [attempt, lang, failed, setSubscriber]);
+  return (
+    <div className="notice-box notice-error balances-unavailable" role="status">
+      <p>{`${withFullStop(t("notify.balanceError"))} ${t("balanceStatus.retrying")}`}</p>
+      <LocalLink to="/account">{t("balanceStatus.tryAgain")}</LocalLink>
+    </div>
   );
 }

@@ -137,10 +137,19 @@ describe("self-service screens without JavaScript", () => {
     assert.ok(html.includes("Namba yako, 0754\u00a0000\u00a0001"), html);
   });
 
-  it("says 'Sorry an Error occured' when the balances could not be read", async () => {
+  it("says 'Sorry an Error occured' when the balances could not be read, that they will show, and how to try again", async () => {
     const html = await render({ ...account, lang: "en", subscriber: { ...amina, balance: null } }, "/account");
-    assert.ok(html.includes("Sorry an Error occured."), html);
+    assert.ok(html.includes("Sorry an Error occured. Your balances will show here as soon as they can be read."), html);
+    assert.match(html, /<div class="notice-box notice-error balances-unavailable" role="status">.*<a href="\/account">Try again<\/a><\/div>/);
     assert.ok(!html.includes("TSh 12,500"));
+  });
+
+  it("before the operator answers: names and number from the session, details not known yet, in Swahili too", async () => {
+    const fromSession: Subscriber = { msisdn: "255754000001", names: "Amina Mwakyusa", balance: null };
+    const html = await render({ ...account, lang: "sw", subscriber: fromSession }, "/sw/account");
+    assert.match(html, /class="account-link"[^>]*>Amina Mwakyusa<\/a>/);
+    assert.ok(html.includes("<dd>0754 000 001</dd>") && html.includes("<dd>Bado haijulikani</dd>"), html);
+    assert.ok(html.includes("Salio lako litaonekana hapa mara litakaposomeka.") && html.includes('<a href="/sw/account">Jaribu tena</a>'), html);
   });
 
   it("shows what a form post left for the page as an alert inside main", async () => {

@@ -13,17 +13,25 @@ export interface BundleBalance {
   expiresAt?: string | null;
 }
 
-/** The authentication user of spec §3, as the server builds it. */
+/**
+ * The authentication user of spec §3, as the server builds it. The number
+ * and names come from the session; the customer details are absent, and
+ * the balance null, while the operator has not given them (on pages that
+ * show no balances it is not asked at all).
+ */
 export interface Subscriber {
   msisdn: string | null;
   /** First and family name joined. */
   names: string;
   /** From the operator's paymentMethod: PREPAID or POSTPAID. */
-  paymentType: string;
-  minor: boolean;
-  registrationStatus: string;
-  scopes: string[];
-  /** Null when the balances could not be read (spec §8: "Sorry an Error occured"). */
+  paymentType?: string;
+  minor?: boolean;
+  registrationStatus?: string;
+  scopes?: string[];
+  /**
+   * Null when the balances could not be read, or not within the server's
+   * budget (spec §8: "Sorry an Error occured"): the account page asks again.
+   */
   balance: {
     mainBalance: number;
     /** The M-Pesa wallet; null when the number has none (or it could not be read). */

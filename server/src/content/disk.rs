@@ -1,0 +1,243 @@
+//! Last-known-good content on disk (`DATA_DIR/content-cache/`): the last
+//! answer the CMS gave for each query and language, so that a restart, a
+//! new instance or content dropped from memory is served stale while the
+//! CMS cannot be reached, as content in memory is (`cache`).
+//!
+//! - One file per query and language, named by the SHA-256 of the key and
+//!   holding the key and the answer as the source gave it (normalised, not
+//!   parsed: the parser of whichever version reads it decides what it means).
+//! - Written atomically: a temporary file in the same directory, synced,
+//!   renamed over the old one; a file that cannot be read back is deleted.
+//! - Its modification time is when the CMS last gave that answer (an
+//!   unchanged answer only touches it), so its age counts against
+//!   `CONTENT_STALE_IF_ERROR_SECS` as in memory.
+//! - Bounded (`CONTENT_DISK_CACHE_MB`): past it, the files the CMS confirmed
+//!   longest ago are deleted.
+//!
+//! Every method does blocking file work: call it on the blocking pool.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::cache::Key;
+
+#[derive(Clone)]
+pub struct DiskCache {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for DiskCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiskCache").field("dir", &self.inner.dir).field("limit", &self.inner.limit).finish()
+    }
+}
+
+struct Inner {
+    dir: PathBuf,
+    limit: u64,
+    /// What this process knows is on disk: file name → size and time.
+    files: Mutex<HashMap<String, Kept>>,
+}
+
+#[derive(Clone, Copy)]
+struct Kept {
+    bytes: u64,
+    confirmed: SystemTime,
+}
+
+/// A file's content.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    key: Key,
+    answer: Value,
+}
+
+const SUFFIX: &str = ".json";
+const DIR: &str = "content-cache";
+/// A temporary file this old was left by a write that never finished.
+const ABANDONED: Duration = Duration::from_secs(60);
+
+impl DiskCache {
+    /// The cache in `data_dir` (its directory created), holding at most
+    /// `limit` bytes: what is there already is counted, and temporary files
+    /// a crash left are deleted (not one another instance sharing the
+    /// directory is writing now).
+    pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<DiskCache> {
+        let dir = data_dir.join(DIR);
+        std::fs::create_dir_all(&dir)?;
+        let mut files = HashMap::new();
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let metadata = entry.metadata()?;
+            if !name.ends_with(SUFFIX) {
+                let abandoned = metadata.modified()?.elapsed().is_ok_and(|age| age > ABANDONED);
+                if metadata.is_file() && abandoned {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+                continue;
+            }
+            files.insert(name, Kept { bytes: metadata.len(), confirmed: metadata.modified()? });
+        }
+        let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
+        cache.inner.trim();
+        Ok(cache)
+    }
+
+    /// Keeps `answer` as the last good one for `key`. When it is the answer
+    /// kept already (`changed` false) only its time is renewed.
+    pub fn keep(&self, key: &Key, answer: &Value, changed: bool) {
+        let name = file_name(key);
+        let known = self.inner.files().contains_key(&name);
+        let result = if known && !changed { self.inner.touch(&name) } else { self.inner.write(&name, key, answer) };
+        if let Err(error) = result {
+            tracing::warn!(query = %key.0, lang = key.1.code(), %error, "content not kept on disk");
+        }
+    }
+
+    /// The CMS has no such content any more: nothing is kept for it.
+    pub fn forget(&self, key: &Key) {
+        let name = file_name(key);
+        if self.inner.files().remove(&name).is_some() {
+            let _ = std::fs::remove_file(self.inner.dir.join(&name));
+        }
+    }
+
+    /// The answer kept for `key` and how long ago the CMS gave it.
+    pub fn read(&self, key: &Key) -> Option<(Value, Duration)> {
+        let name = file_name(key);
+        let path = self.inner.dir.join(&name);
+        let read = || -> Result<(Saved, SystemTime), String> {
+            let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+            let modified = std::fs::metadata(&path).and_then(|m| m.modified()).map_err(|e| e.to_string())?;
+            Ok((serde_json::from_slice(&bytes).map_err(|e| e.to_string())?, modified))
+        };
+        match read() {
+            Ok((saved, modified)) if saved.key == *key => Some((saved.answer, SystemTime::now().duration_since(modified).unwrap_or_default())),
+            Ok(_) => None,
+            Err(_) if !path.exists() => None,
+            Err(error) => {
+                tracing::warn!(query = %key.0, lang = key.1.code(), %error, file = %path.display(), "kept content unreadable; deleted");
+                self.forget(key);
+                None
+            }
+        }
+    }
+}
+
+impl Inner {
+    fn files(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
+        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self, name: &str, key: &Key, answer: &Value) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec(&Saved { key: key.clone(), answer: answer.clone() })?;
+        if bytes.len() as u64 > self.limit {
+            return Ok(());
+        }
+        let mut file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
+        file.write_all(&bytes)?;
+        file.as_file().sync_data()?;
+        file.persist(self.dir.join(name)).map_err(|e| e.error)?;
+        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, confirmed: SystemTime::now() });
+        self.trim();
+        Ok(())
+    }
+
+    fn touch(&self, name: &str) -> std::io::Result<()> {
+        let now = SystemTime::now();
+        std::fs::File::options().write(true).open(self.dir.join(name))?.set_modified(now)?;
+        if let Some(kept) = self.files().get_mut(name) {
+            kept.confirmed = now;
+        }
+        Ok(())
+    }
+
+    /// Deletes the files confirmed longest ago until the rest fit.
+    fn trim(&self) {
+        let mut files = self.files();
+        let mut total: u64 = files.values().map(|k| k.bytes).sum();
+        if total <= self.limit {
+            return;
+        }
+        let mut oldest: Vec<(String, Kept)> = files.iter().map(|(name, kept)| (name.clone(), *kept)).collect();
+        oldest.sort_by_key(|(_, kept)| kept.confirmed);
+        for (name, kept) in oldest {
+            if total <= self.limit {
+                break;
+            }
+            files.remove(&name);
+            total -= kept.bytes;
+            let _ = std::fs::remove_file(self.dir.join(&name));
+        }
+    }
+}
+
+fn file_name(key: &Key) -> String {
+    let digest = Sha256::digest(serde_json::to_vec(key).expect("a content key serialises"));
+    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    format!("{hex}{SUFFIX}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::ContentQuery;
+    use contract::Lang;
+    use serde_json::json;
+
+    fn key(name: &str) -> Key {
+        (ContentQuery::single(name), Lang::En)
+    }
+
+    #[test]
+    fn an_answer_kept_is_read_back_with_its_age_and_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
+        assert!(disk.read(&key("home")).is_none());
+        disk.keep(&key("home"), &json!({ "title": "Home" }), true);
+        let (answer, age) = disk.read(&key("home")).unwrap();
+        assert_eq!(answer, json!({ "title": "Home" }));
+        assert!(age < Duration::from_secs(60));
+        let reopened = DiskCache::open(dir.path(), 1 << 20).unwrap();
+        assert_eq!(reopened.read(&key("home")).unwrap().0, json!({ "title": "Home" }));
+        assert!(reopened.read(&(ContentQuery::single("home"), Lang::Sw)).is_none(), "each language apart");
+        reopened.forget(&key("home"));
+        assert!(reopened.read(&key("home")).is_none());
+    }
+
+    #[test]
+    fn past_its_size_the_longest_unconfirmed_files_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let answer = json!({ "body": "x".repeat(400) });
+        let disk = DiskCache::open(dir.path(), 1500).unwrap();
+        for name in ["a", "b", "c"] {
+            disk.keep(&key(name), &answer, true);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // `a` confirmed again (unchanged), so `b` is now the oldest.
+        disk.keep(&key("a"), &answer, false);
+        disk.keep(&key("d"), &answer, true);
+        let kept: Vec<bool> = ["a", "b", "c", "d"].iter().map(|name| disk.read(&key(name)).is_some()).collect();
+        assert_eq!(kept, [true, false, true, true]);
+        let files = std::fs::read_dir(dir.path().join(DIR)).unwrap().count();
+        assert_eq!(files, 3, "no temporary file left behind");
+    }
+
+    #[test]
+    fn a_damaged_file_is_deleted_not_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
+        disk.keep(&key("home"), &json!({ "title": "Home" }), true);
+        std::fs::write(dir.path().join(DIR).join(file_name(&key("home"))), b"{\"key\": [").unwrap();
+        assert!(disk.read(&key("home")).is_none());
+        assert_eq!(std::fs::read_dir(dir.path().join(DIR)).unwrap().count(), 0);
+    }
+}
