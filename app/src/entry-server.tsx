@@ -7,7 +7,7 @@ import "./server-polyfills";
 import { renderToStaticMarkup, renderToString } from "react-dom/server.browser";
 import { StaticRouter } from "react-router";
 import type { RenderOutput, RenderRequest } from "./contract";
-import { App } from "./app/App";
+import { AccountControlOf, App } from "./app/App";
 import { Head } from "./app/head";
 import { ISLAND_ID_PREFIX } from "./app/island";
 import { PageIsland } from "./app/PageIsland";
@@ -32,7 +32,20 @@ async function render(request: RenderRequest): Promise<RenderOutput> {
     </LanguageProvider>,
   );
   const head = renderToStaticMarkup(<Head data={data} assets={request.assets} t={translator(data.lang).t} />);
-  return { status: data.status, head, html };
+  const slot = request.accountSlot;
+  const account = slot === undefined ? undefined : { signedOut: renderControl(request, undefined), signedIn: renderControl(request, slot) };
+  return { status: data.status, head, html, account };
+}
+
+/** The page's account control alone, rendered as in the whole page. */
+function renderControl(request: RenderRequest, names: string | undefined): string {
+  return renderToString(
+    <LanguageProvider lang={request.data.lang}>
+      <StaticRouter location={request.url}>
+        <AccountControlOf data={request.data} names={names} />
+      </StaticRouter>
+    </LanguageProvider>,
+  );
 }
 
 (globalThis as unknown as { __ssr: unknown }).__ssr = { render };

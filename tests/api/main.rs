@@ -19,3 +19,4 @@ mod purchase;
 mod sandbox;
 mod scale;
 mod search;
+mod signed_in_pages;

@@ -12,10 +12,9 @@ import { AccountProvider } from "../features/account/AccountContext";
 import { AccountControl } from "../features/account/AccountControl";
 import { FlashNotice } from "../features/account/FlashNotice";
 import { TOASTS_CLASS } from "../features/notifications/toast";
-import { languagePaths } from "../navigation/paths";
 import { CatalogueBundles } from "../sections/BundleTable";
 import { ISLAND_ID } from "./island";
-import { SiteProvider } from "./site";
+import { SiteProvider, siteOf } from "./site";
 
 /** Spec §9: the background is white unless the page's content sets one. */
 export const DEFAULT_BACKGROUND = "#ffffff";
@@ -28,6 +27,22 @@ export interface Shown {
 const noToast = () => {};
 
 /**
+ * The header's account control of the page `data` alone, as `App` renders
+ * it there: signed out, or for a subscriber named `names`. The server puts
+ * the signed-in one in place of the other in the page it caches for
+ * everyone, for a signed-in visitor.
+ */
+export function AccountControlOf({ data, names }: { data: PageData; names?: string }) {
+  return (
+    <SiteProvider value={siteOf(data)}>
+      <AccountProvider subscriber={names === undefined ? null : { msisdn: "", names, balance: null }} toast={noToast}>
+        <AccountControl />
+      </AccountProvider>
+    </SiteProvider>
+  );
+}
+
+/**
  * The whole page, rendered on the server. An interactive page's island
  * (`PageIsland`, rendered as a root of its own) comes as `island`, its HTML,
  * put in place of the page component so the browser hydrates only it.
@@ -38,7 +53,7 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
   const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;
   const page = island === undefined ? <Page data={data} /> : <div id={ISLAND_ID} dangerouslySetInnerHTML={{ __html: island }} />;
   return (
-    <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
+    <SiteProvider value={siteOf(data)}>
       <AccountProvider subscriber={data.subscriber} toast={noToast}>
         <a className="skip-link" href="#main">
           {t("site.skipToContent")}

@@ -14,9 +14,8 @@ import type { PageProps } from "../pages";
 import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
 import { LanguageProvider } from "../i18n/context";
 import { CatalogueBundles } from "../sections/BundleTable";
-import { languagePaths } from "../navigation/paths";
 import type { IslandHost } from "./island";
-import { SiteProvider } from "./site";
+import { SiteProvider, siteOf } from "./site";
 
 const noop = () => {};
 
@@ -49,7 +48,7 @@ export function PageIsland({ data: initial, Page, url, host }: { data: PageData;
   const navigator = useMemo(() => hostNavigator(host), [host]);
   return (
     <LanguageProvider lang={data.lang}>
-      <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
+      <SiteProvider value={siteOf(data)}>
         <AccountProvider subscriber={data.subscriber} actions={actions} toast={host?.toast ?? noop}>
           <Router location={url} navigator={navigator} static={!host}>
             <CatalogueBundles.Provider value={data.bundles}>

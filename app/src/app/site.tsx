@@ -1,5 +1,7 @@
 /** The current language, page and route, for links, the menu and the language switch. */
 import { createContext, useContext, type AnchorHTMLAttributes, type ReactElement } from "react";
+import type { PageData } from "../contract";
+import { languagePaths } from "../navigation/paths";
 import { localePath, type Lang } from "../routes";
 
 export interface Site {
@@ -15,6 +17,11 @@ export interface Site {
 const SiteContext = createContext<Site>({ lang: "en", path: "/", route: "home", paths: { en: "/", sw: "/" } });
 
 export const SiteProvider = SiteContext.Provider;
+
+/** The site context of the page `data`. */
+export function siteOf(data: PageData): Site {
+  return { lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) };
+}
 
 export function useSite(): Site {
   return useContext(SiteContext);

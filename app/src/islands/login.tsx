@@ -8,11 +8,10 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import type { PageData } from "../contract";
-import { SiteProvider } from "../app/site";
+import { SiteProvider, siteOf } from "../app/site";
 import { LoginDialog } from "../features/account/LoginDialog";
 import { MODEM_BUNDLE_KEY } from "../features/account/AccountContext";
 import { LanguageProvider } from "../i18n/context";
-import { languagePaths } from "../navigation/paths";
 
 export function openLoginDialog(data: PageData, signedIn: () => Promise<void>) {
   const container = document.body.appendChild(document.createElement("div"));
@@ -24,7 +23,7 @@ export function openLoginDialog(data: PageData, signedIn: () => Promise<void>) {
   root.render(
     <StrictMode>
       <LanguageProvider lang={data.lang}>
-        <SiteProvider value={{ lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) }}>
+        <SiteProvider value={siteOf(data)}>
           <LoginDialog
             onClose={close}
             onSignedIn={async () => {

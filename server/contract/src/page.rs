@@ -160,11 +160,18 @@ pub struct PageAssets {
 
 /// One server render: `globalThis.__ssr.render(request)` in the bundle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct RenderRequest {
     /// The request path and query as the visitor sent them.
     pub url: String,
     pub data: PageData,
     pub assets: PageAssets,
+    /// Set for a page rendered for everyone that signed-in subscribers get
+    /// too, with their own account control put in: the text the control's
+    /// name is rendered as in [`RenderOutput::account`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub account_slot: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -174,4 +181,18 @@ pub struct RenderOutput {
     pub head: String,
     /// The body markup to hydrate.
     pub html: String,
+    /// With [`RenderRequest::account_slot`]: the header's account control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub account: Option<AccountControls>,
+}
+
+/// The header's account control of a page, as the page renders it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountControls {
+    /// For everyone ("Log in"): exactly as it is in the page's `html`.
+    pub signed_out: String,
+    /// For a subscriber whose name is the request's `account_slot`.
+    pub signed_in: String,
 }

@@ -96,6 +96,14 @@ pub fn router(state: AppState) -> Router<AppState> {
         .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
 }
 
+/// What a signed-in subscriber has of their own on a page for everyone.
+pub struct OwnParts {
+    /// The name the header's account control shows.
+    pub name: String,
+    /// The page data's subscriber.
+    pub subscriber: Value,
+}
+
 /// The page whose data includes the CPM session's permissions.
 const CPM_PAGE: &str = "customer-permission-management";
 
@@ -139,6 +147,23 @@ impl Visit {
     /// can have written): the next page is for this visitor alone too.
     pub fn has_flash(&self) -> bool {
         self.flash
+    }
+
+    /// A signed-in subscriber's own parts of a page that is the same for
+    /// everyone but for them (the header's name, the page data's
+    /// subscriber), from the session alone. `None` for anyone with more of
+    /// their own on a page (a CPM session, a flash notice) or signed out.
+    pub fn own_parts(&self, lang: Lang) -> Option<OwnParts> {
+        if self.cpm.is_some() || self.flash {
+            return None;
+        }
+        let (_, session) = self.subscriber.as_ref()?;
+        // As the header shows it: the names, or the number when the operator gave none.
+        let name = match session.names.as_str() {
+            "" => msisdn::Msisdn::parse(&session.msisdn).map_or_else(|_| session.msisdn.clone(), |number| number.local()),
+            names => names.to_owned(),
+        };
+        Some(OwnParts { name, subscriber: subscriber::subscriber_json(session, None, None, lang) })
     }
 
     /// The visitor's own parts of the page `route` in `lang`: the subscriber

@@ -16,8 +16,10 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
+use contract::page::AccountControls;
 
 use super::fast::Shareable;
+use super::splice::{self, OwnParts, Splice};
 use crate::assets::accepts;
 
 /// The longest key (address with the query it keeps, and content versions)
@@ -36,22 +38,33 @@ pub struct CachedPage {
     etag: String,
     /// Content versions the page was built from.
     versions: Vec<u64>,
+    /// How a signed-in subscriber's own parts go in, for a page for everyone.
+    splice: Option<Splice>,
 }
 
 impl CachedPage {
-    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>) -> CachedPage {
+    /// The page `html`; with `controls` (a page for everyone), ready for
+    /// signed-in visitors' own parts too.
+    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>, controls: Option<&AccountControls>) -> CachedPage {
         let identity = Bytes::from(html);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         identity.hash(&mut hasher);
+        let gzipped = splice::gzip(&identity, controls);
         CachedPage {
             status,
             lang,
             br: Bytes::from(brotli(&identity)),
-            gzip: Bytes::from(gzip(&identity)),
+            gzip: gzipped.body,
             identity,
             etag: format!("{:016x}", hasher.finish()),
             versions,
+            splice: gzipped.splice,
         }
+    }
+
+    /// Whether a signed-in subscriber can be served this page with their own parts.
+    pub fn spliceable(&self) -> bool {
+        self.splice.is_some()
     }
 
     /// The page's HTML.
@@ -61,7 +74,7 @@ impl CachedPage {
 
     /// The bytes this page and its key hold.
     fn weight(&self, key: &str) -> u32 {
-        let bodies = self.identity.len() + self.br.len() + self.gzip.len();
+        let bodies = self.identity.len() + self.br.len() + self.gzip.len() + self.splice.as_ref().map_or(0, Splice::weight);
         (ENTRY_OVERHEAD + key.len() + bodies + self.etag.len() + 8 * self.versions.len()).try_into().unwrap_or(u32::MAX)
     }
 
@@ -114,6 +127,29 @@ impl CachedPage {
         response
     }
 
+    /// This page for a signed-in visitor, with `own` parts: gzip when
+    /// accepted, for them alone (`private, no-store`, no `ETag`). `None`
+    /// when the page cannot take them.
+    pub fn respond_own(&self, request: &HeaderMap, own: &OwnParts) -> Option<Response> {
+        let splice = self.splice.as_ref()?;
+        let mut headers = HeaderMap::new();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+        headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(super::PRIVATE));
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding, cookie"));
+        let body = if accepts(request, "gzip") {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            splice.gzip(own)
+        } else {
+            splice.identity(&self.identity, own)
+        };
+        if self.status.is_server_error() {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
+            headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+        }
+        Some((self.status, headers, body).into_response())
+    }
+
     /// `If-None-Match` naming this page in any encoding.
     fn matches(&self, request: &HeaderMap) -> bool {
         request
@@ -133,12 +169,6 @@ fn brotli(input: &[u8]) -> Vec<u8> {
         writer.write_all(input).expect("compress to memory");
     }
     output
-}
-
-fn gzip(input: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(input.len() / 3), flate2::Compression::best());
-    encoder.write_all(input).expect("compress to memory");
-    encoder.finish().expect("compress to memory")
 }
 
 #[derive(Clone)]
@@ -167,24 +197,25 @@ impl PageCache {
         format!("{route} {url}#{}", versions.join("."))
     }
 
-    /// The cached page, or the one `render` builds; concurrent requests for a
-    /// missing page share one render (and its error). A key longer than
+    /// The cached page, or the one `render()` builds; concurrent requests for
+    /// a missing page share one render (and its error), and `render` is
+    /// called only for a page that is missing. A key longer than
     /// [`MAX_KEY`] is rendered every time and not kept, as is every page when
     /// the cache is off.
-    pub async fn get_or_render<E: Clone + Send + Sync + 'static>(
+    pub async fn get_or_render<E: Clone + Send + Sync + 'static, F: Future<Output = Result<CachedPage, E>>>(
         &self,
         key: String,
-        render: impl Future<Output = Result<CachedPage, E>>,
+        render: impl FnOnce() -> F,
     ) -> Result<Arc<CachedPage>, E> {
         let Some(pages) = self.pages.as_ref().filter(|_| key.len() <= MAX_KEY) else {
             metrics::counter!("page_cache_lookups_total", "result" => "miss").increment(1);
-            return render.await.map(Arc::new);
+            return render().await.map(Arc::new);
         };
         let missed = std::sync::atomic::AtomicBool::new(false);
         let page = pages
             .try_get_with(key, async {
                 missed.store(true, std::sync::atomic::Ordering::Relaxed);
-                render.await.map(Arc::new)
+                render().await.map(Arc::new)
             })
             .await
             .map_err(|error| (*error).clone());
@@ -214,7 +245,7 @@ mod tests {
 
     #[test]
     fn answers_in_the_accepted_encoding_and_revalidates() {
-        let page = CachedPage::new(StatusCode::OK, Lang::Sw, "<p>habari</p>".repeat(100), vec![1]);
+        let page = CachedPage::new(StatusCode::OK, Lang::Sw, "<p>habari</p>".repeat(100), vec![1], None);
         let mut request = HeaderMap::new();
         request.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
         let response = page.respond(&request, "public, max-age=0");
@@ -237,8 +268,8 @@ mod tests {
         futures::executor::block_on(async {
             for n in 0..200 {
                 let key = format!("{n:0>width$}", width = MAX_KEY - 8);
-                let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1]);
-                cache.get_or_render(key, async { Ok::<_, ()>(page) }).await.unwrap();
+                let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1], None);
+                cache.get_or_render(key, || async { Ok::<_, ()>(page) }).await.unwrap();
             }
             cache.pages.as_ref().unwrap().run_pending_tasks().await;
         });

@@ -7,7 +7,11 @@ use contract::page::{PageData, RenderOutput};
 /// JSON that is safe inside `<script type="application/json">`: nothing in it
 /// can close the element or start a comment, and U+2028/U+2029 are escaped.
 pub fn script_json(data: &PageData) -> String {
-    let json = serde_json::to_string(data).expect("page data serialises");
+    script_escaped(&serde_json::to_string(data).expect("page data serialises"))
+}
+
+/// `json` escaped the same way, for a part of the page data.
+pub fn script_escaped(json: &str) -> String {
     let mut escaped = String::with_capacity(json.len() + 32);
     for c in json.chars() {
         match c {

@@ -6,6 +6,7 @@ mod cache;
 mod document;
 mod fast;
 mod prerender;
+mod splice;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -158,22 +159,31 @@ async fn serve_page(
         // Its results come from the index as much as from content.
         versions.push(state.search.builds());
     }
+    let key = PageCache::key(&parts.route.name, &url, &versions);
+    // A signed-in subscriber: the page cached for everyone, with their own
+    // parts put in (`splice`), where that is all they have of their own.
+    let own = if parts.route.page == ACCOUNT_PAGE { None } else { visit.own_parts(local.lang) };
+    let mut data = parts.into_data(&state.config.site_url);
+    with_search(state, &mut data, uri.query());
+    if let Some(own) = own {
+        let own = splice::OwnParts { name_html: splice::escape_text(&own.name), subscriber_json: document::script_escaped(&own.subscriber.to_string()) };
+        let page = state.pages.get_or_render(key.clone(), || render_for(state, client, url.clone(), data.clone(), versions.clone())).await?;
+        if let Some(response) = page.respond_own(headers, &own) {
+            return Ok(response);
+        }
+        // Not spliceable (said when it was rendered): rendered for them below.
+    }
     // Built for this visitor alone: their names (and balances, on the account
     // page) in the first HTML, or the notice a form post left them. Any other
     // cookie (junk, expired, forged) gets the shared cached page, so no cookie
     // buys a render.
     if visit.has_flash() || visit.signed_in() {
-        let mut data = parts.into_data(&state.config.site_url);
-        with_search(state, &mut data, uri.query());
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         with_extras(&mut data, extras);
         let page = render_for(state, client, url, data, versions).await?;
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
-    let key = PageCache::key(&parts.route.name, &url, &versions);
-    let mut data = parts.into_data(&state.config.site_url);
-    with_search(state, &mut data, uri.query());
-    let page = state.pages.get_or_render(key, render_for(state, client, url, data, versions)).await?;
+    let page = state.pages.get_or_render(key, || render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond_shared(headers, &cache_control))
@@ -198,7 +208,7 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync:
         rendered = true;
         render(state, url, data, versions).await.map_err(Unbuilt::Render)
     };
-    let page = state.pages.get_or_render(key, build).await?;
+    let page = state.pages.get_or_render(key, || build).await?;
     Ok(Some((page, rendered)))
 }
 
@@ -317,7 +327,8 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
 
 async fn render_page(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
     let assets = state.assets.for_page(&data.route.page);
-    let request = RenderRequest { url, data, assets };
+    let account_slot = for_everyone(&data).then(|| splice::NAME_SLOT.to_owned());
+    let request = RenderRequest { url, data, assets, account_slot };
     let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
         // Defence in depth: content that passed the parser and still breaks a
@@ -325,17 +336,24 @@ async fn render_page(state: &AppState, url: String, data: PageData, versions: Ve
         // (header, menu, footer) with the content-failure message instead.
         Err(RenderError::Js { message, stack }) if !request.data.content.failed => {
             tracing::error!(url = %request.url, %message, stack = stack.as_deref().unwrap_or(""), "render threw; serving the page frame without its content");
-            let RenderRequest { url, mut data, assets } = request;
+            let RenderRequest { url, mut data, assets, account_slot } = request;
             data.content = PageContent { failed: true, ..PageContent::default() };
             data.status = failure_status(data.status);
-            let request = RenderRequest { url, data, assets };
+            let request = RenderRequest { url, data, assets, account_slot };
             (state.renderer.render::<_, RenderOutput>(&request).await?, request.data)
         }
         Err(error) => return Err(error),
     };
     let html = document::document(data.lang, &output, &data, &state.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
-    Ok(CachedPage::new(status, data.lang, html, versions))
+    Ok(CachedPage::new(status, data.lang, html, versions, output.account.as_ref()))
+}
+
+/// A page the same for everyone, that a signed-in subscriber gets with
+/// their own parts put in: no visitor's parts in it, and not the account
+/// page, which is all the subscriber's own.
+fn for_everyone(data: &PageData) -> bool {
+    data.subscriber.is_none() && data.cpm.is_none() && data.notice.is_none() && data.form.is_none() && data.route.page != ACCOUNT_PAGE
 }
 
 /// `GET /_data/<path>`: the data of the page at `/<path>`, status included.

@@ -1,0 +1,284 @@
+//! A page cached for everyone, served to a signed-in subscriber with their
+//! own parts put in (in the spirit of edge-side includes): the header's
+//! account control (their name, "Log out") and the subscriber in the page
+//! data. Nothing else on such a page depends on who is signed in; pages
+//! that do (the account page, CPM, a form sent back, a flash notice) are
+//! rendered for their visitor instead.
+//!
+//! - The render of a page for everyone also renders its account control
+//!   alone, signed out and signed in with a name slot
+//!   ([`contract::page::AccountControls`]). The page is spliceable when the
+//!   signed-out control is in its markup exactly once and `"subscriber":null`
+//!   in its page data exactly once; a page that is not gets its
+//!   signed-in visitors a render of their own, as before.
+//! - No re-compression of the page per visitor: its gzip body is built from
+//!   three pieces, each deflated on its own and ended on a byte boundary (a
+//!   sync flush), around the two parts deflated the same way. A visitor's
+//!   body is the same pieces around their own parts, a few hundred bytes
+//!   deflated per request; the gzip trailer's CRC-32 is combined from the
+//!   pieces' (crc32fast). Brotli streams cannot be joined that way: a
+//!   personal answer is gzip (or identity), the shared one stays brotli for
+//!   those who accept it.
+//! - The visitor's parts are escaped as React escapes text (the name) and
+//!   as the page data script is (the subscriber's JSON), so the spliced page
+//!   is byte for byte the page a render for that visitor would give.
+
+use std::io::Write;
+use std::ops::Range;
+
+use axum::body::Bytes;
+use contract::page::AccountControls;
+use flate2::{Compress, Compression, FlushCompress, Status};
+
+/// The text the name is rendered as in the signed-in control: private-use
+/// characters, which no escaping touches and no name contains.
+pub const NAME_SLOT: &str = "\u{E000}account-name\u{E000}";
+
+/// The subscriber in the page data of a page for everyone.
+const NO_SUBSCRIBER: &str = "\"subscriber\":null";
+/// Where the page data starts (see `document::document`).
+const PAGE_DATA: &str = "<script type=\"application/json\" id=\"page-data\">";
+
+/// gzip member header: deflate, no name, no time, unknown OS.
+const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+
+/// A visitor's own parts of a page, as they go into its bytes.
+pub struct OwnParts {
+    /// The name the header shows, HTML-escaped.
+    pub name_html: String,
+    /// The subscriber's JSON, escaped for the page data script.
+    pub subscriber_json: String,
+}
+
+/// A page's bytes around the parts a signed-in visitor has of their own.
+pub struct Splice {
+    /// The page's bytes before the account control, between it and the page
+    /// data's subscriber, and after that.
+    pieces: [Range<usize>; 3],
+    /// The same pieces deflated: slices of the page's gzip body.
+    deflated: [Bytes; 3],
+    /// Their CRC-32s.
+    crcs: [u32; 3],
+    /// The signed-in control before and after its name.
+    control: (String, String),
+}
+
+/// A page's gzip body, and how to put a visitor's parts in it if it can be.
+pub struct Gzipped {
+    pub body: Bytes,
+    pub splice: Option<Splice>,
+}
+
+/// The gzip body of `html`; with `controls`, built from pieces around the
+/// personal parts when `html` has them where expected.
+pub fn gzip(html: &Bytes, controls: Option<&AccountControls>) -> Gzipped {
+    let located = controls.and_then(|controls| {
+        let found = locate(html, controls);
+        if found.is_none() {
+            tracing::warn!("a page for everyone without its account control or page data subscriber where expected: signed-in visitors get it rendered for them");
+        }
+        found
+    });
+    let Some((control, subscriber, template)) = located else {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(html.len() / 3), Compression::best());
+        encoder.write_all(html).expect("compress to memory");
+        return Gzipped { body: Bytes::from(encoder.finish().expect("compress to memory")), splice: None };
+    };
+    let pieces = [0..control.start, control.end..subscriber.start, subscriber.end..html.len()];
+    let mut body = GZIP_HEADER.to_vec();
+    let mut spans = Vec::with_capacity(3);
+    for (index, piece) in pieces.iter().enumerate() {
+        let start = body.len();
+        let last = index == 2;
+        body.extend(deflate(&html[piece.clone()], Compression::best(), last));
+        spans.push(start..body.len());
+        if !last {
+            let part = if index == 0 { &html[control.clone()] } else { &html[subscriber.clone()] };
+            body.extend(deflate(part, Compression::best(), false));
+        }
+    }
+    body.extend(crc32fast::hash(html).to_le_bytes());
+    body.extend((html.len() as u32).to_le_bytes());
+    let body = Bytes::from(body);
+    let splice = Splice {
+        deflated: [0, 1, 2].map(|i| body.slice(spans[i].clone())),
+        crcs: [0, 1, 2].map(|i| crc32fast::hash(&html[pieces[i].clone()])),
+        pieces,
+        control: template,
+    };
+    Gzipped { body, splice: Some(splice) }
+}
+
+/// The account control and the page data's subscriber in `html`, and the
+/// signed-in control split at its name.
+fn locate(html: &[u8], controls: &AccountControls) -> Option<(Range<usize>, Range<usize>, (String, String))> {
+    let html = std::str::from_utf8(html).ok()?;
+    let control = only(html, &controls.signed_out, 0)?;
+    let data = html.rfind(PAGE_DATA)? + PAGE_DATA.len();
+    let subscriber = only(html, NO_SUBSCRIBER, data)?;
+    // `null`, the value alone.
+    let subscriber = subscriber.end - "null".len()..subscriber.end;
+    let (before, after) = controls.signed_in.split_once(NAME_SLOT)?;
+    if after.contains(NAME_SLOT) || control.end > subscriber.start {
+        return None;
+    }
+    Some((control, subscriber, (before.to_owned(), after.to_owned())))
+}
+
+/// Where `needle` is in `haystack` from `from` on, if it is there exactly once.
+fn only(haystack: &str, needle: &str, from: usize) -> Option<Range<usize>> {
+    let mut found = haystack[from..].match_indices(needle).map(|(at, _)| from + at..from + at + needle.len());
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+impl Splice {
+    /// What the page's identity bytes hold besides the pieces, for the cache's weigher.
+    pub fn weight(&self) -> usize {
+        self.control.0.len() + self.control.1.len() + 64
+    }
+
+    /// The page `html` for the visitor whose parts are `own`: identity.
+    pub fn identity(&self, html: &[u8], own: &OwnParts) -> Bytes {
+        let control = self.control(own);
+        let mut body = Vec::with_capacity(html.len() + control.len() + own.subscriber_json.len());
+        body.extend_from_slice(&html[self.pieces[0].clone()]);
+        body.extend_from_slice(control.as_bytes());
+        body.extend_from_slice(&html[self.pieces[1].clone()]);
+        body.extend_from_slice(own.subscriber_json.as_bytes());
+        body.extend_from_slice(&html[self.pieces[2].clone()]);
+        Bytes::from(body)
+    }
+
+    /// The same, gzip: the pieces as deflated once, the parts deflated now.
+    pub fn gzip(&self, own: &OwnParts) -> Bytes {
+        let control = self.control(own);
+        let parts = [control.as_bytes(), own.subscriber_json.as_bytes()];
+        let mut body = Vec::with_capacity(self.deflated.iter().map(Bytes::len).sum::<usize>() + 1024);
+        body.extend_from_slice(&GZIP_HEADER);
+        let mut crc = crc32fast::Hasher::new();
+        let mut length = 0usize;
+        for index in 0..3 {
+            let piece_length = self.pieces[index].len();
+            body.extend_from_slice(&self.deflated[index]);
+            crc.combine(&crc32fast::Hasher::new_with_initial_len(self.crcs[index], piece_length as u64));
+            length += piece_length;
+            if let Some(part) = parts.get(index) {
+                body.extend(deflate(part, Compression::fast(), false));
+                let mut part_crc = crc32fast::Hasher::new();
+                part_crc.update(part);
+                crc.combine(&part_crc);
+                length += part.len();
+            }
+        }
+        body.extend(crc.finalize().to_le_bytes());
+        body.extend((length as u32).to_le_bytes());
+        Bytes::from(body)
+    }
+
+    fn control(&self, own: &OwnParts) -> String {
+        [self.control.0.as_str(), &own.name_html, &self.control.1].concat()
+    }
+}
+
+/// `input` as raw deflate blocks: the stream's last (`last`), or ended on
+/// a byte boundary (a sync flush) for more blocks to follow.
+fn deflate(input: &[u8], level: Compression, last: bool) -> Vec<u8> {
+    let mut compress = Compress::new(level, false);
+    let flush = if last { FlushCompress::Finish } else { FlushCompress::Sync };
+    let mut output = Vec::with_capacity(input.len() / 2 + 64);
+    loop {
+        let read = compress.total_in() as usize;
+        let status = compress.compress_vec(&input[read..], &mut output, flush).expect("compress to memory");
+        let done = compress.total_in() as usize == input.len()
+            && match status {
+                Status::StreamEnd => true,
+                // A flush is complete when it left room in the output.
+                Status::Ok | Status::BufError => !last && output.len() < output.capacity(),
+            };
+        if done {
+            return output;
+        }
+        output.reserve(output.capacity().max(64));
+    }
+}
+
+/// Text as React's server renderer escapes it.
+pub fn escape_text(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#x27;"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::*;
+
+    fn controls() -> AccountControls {
+        AccountControls {
+            signed_out: "<a id=\"account-control\">Log in</a>".into(),
+            signed_in: format!("<div class=\"account-control\"><a id=\"account-control\">{NAME_SLOT}</a><form></form></div>"),
+        }
+    }
+
+    fn page(filler: &str) -> Bytes {
+        let body = filler.repeat(200);
+        Bytes::from(format!(
+            "<!doctype html><html><body><header><a id=\"account-control\">Log in</a></header><main>{body}</main>{PAGE_DATA}{{\"path\":\"/\",\"subscriber\":null,\"notice\":null}}</script></body></html>"
+        ))
+    }
+
+    fn gunzip(body: &[u8]) -> String {
+        let mut html = String::new();
+        flate2::read::GzDecoder::new(body).read_to_string(&mut html).expect("a valid gzip stream, CRC and length checked");
+        html
+    }
+
+    fn amina() -> OwnParts {
+        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into() }
+    }
+
+    #[test]
+    fn the_shared_body_is_the_page_and_a_visitors_is_the_page_with_their_parts() {
+        let html = page("<p>Habari za leo, vifurushi vya intaneti kwa bei nafuu.</p>");
+        let gzipped = gzip(&html, Some(&controls()));
+        assert_eq!(gunzip(&gzipped.body).as_bytes(), &html[..], "everyone's page, whole");
+        let splice = gzipped.splice.expect("spliceable");
+        let expected = String::from_utf8(html.to_vec())
+            .unwrap()
+            .replace(
+                "<a id=\"account-control\">Log in</a>",
+                "<div class=\"account-control\"><a id=\"account-control\">Amina &lt;b&gt;&quot;O&#x27;Neil&quot;&lt;/b&gt; &amp; co</a><form></form></div>",
+            )
+            .replace("\"subscriber\":null", "\"subscriber\":{\"names\":\"Amina\"}");
+        assert_eq!(gunzip(&splice.gzip(&amina())), expected);
+        assert_eq!(&splice.identity(&html, &amina())[..], expected.as_bytes());
+        assert!(gzipped.body.len() < html.len() / 5, "the pieces still compress: {} of {}", gzipped.body.len(), html.len());
+    }
+
+    #[test]
+    fn a_page_whose_parts_are_not_where_expected_once_is_not_spliced() {
+        let html = page("<p>x</p>");
+        let twice = Bytes::from(String::from_utf8(html.to_vec()).unwrap().replace("<main>", "<main><a id=\"account-control\">Log in</a>"));
+        for (html, controls) in [
+            (twice, controls()),
+            (html.clone(), AccountControls { signed_in: "<a>no slot</a>".into(), ..controls() }),
+            (html.clone(), AccountControls { signed_out: "<a>elsewhere</a>".into(), ..controls() }),
+        ] {
+            let gzipped = gzip(&html, Some(&controls));
+            assert!(gzipped.splice.is_none());
+            assert_eq!(gunzip(&gzipped.body).as_bytes(), &html[..]);
+        }
+    }
+}
