@@ -250,15 +250,23 @@ impl Drop for AddressSlot {
     }
 }
 
-/// What one client address may run at once, each at most `running`, with
-/// up to [`WAITING_PER_SHARE`] times as many more waiting their turn behind
-/// them (a crawler fetching a few pages in parallel, or the visitors behind
-/// one carrier address, are served one after another, not refused). Past
-/// that, [`Shares::take`] refuses at once; a wait is bounded by the caller.
-#[derive(Clone)]
-pub struct Shares {
-    holders: Arc<Mutex<HashMap<IpAddr, (Arc<Semaphore>, usize)>>>,
+/// What one client address (or another holder `K`: a session) may run at
+/// once, each at most `running`, with up to [`WAITING_PER_SHARE`] times as
+/// many more waiting their turn behind them (a crawler fetching a few pages
+/// in parallel, or the visitors behind one carrier address, are served one
+/// after another, not refused). Past that, [`Shares::take`] refuses at
+/// once; a wait is bounded by the caller.
+pub struct Shares<K = IpAddr> {
+    holders: Holders<K>,
     running: usize,
+}
+
+type Holders<K> = Arc<Mutex<HashMap<K, (Arc<Semaphore>, usize)>>>;
+
+impl<K> Clone for Shares<K> {
+    fn clone(&self) -> Shares<K> {
+        Shares { holders: self.holders.clone(), running: self.running }
+    }
 }
 
 /// How many requests of one address may wait, per one it may run.
@@ -273,17 +281,17 @@ pub enum NoShare {
     Waited(Duration),
 }
 
-impl Shares {
-    pub fn new(running: usize) -> Shares {
+impl<K: std::hash::Hash + Eq + Clone> Shares<K> {
+    pub fn new(running: usize) -> Shares<K> {
         Shares { holders: Arc::default(), running: running.max(1) }
     }
 
     /// A share for `address`, waiting at most `wait` for one of its own to
     /// end.
-    pub async fn take(&self, address: IpAddr, wait: Duration) -> Result<Share, NoShare> {
+    pub async fn take(&self, address: K, wait: Duration) -> Result<Share<K>, NoShare> {
         let semaphore = {
             let mut map = self.holders.lock().expect("address shares");
-            let (semaphore, holders) = map.entry(address).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
+            let (semaphore, holders) = map.entry(address.clone()).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
             if *holders >= self.running * (1 + WAITING_PER_SHARE) {
                 return Err(NoShare::Busy);
             }
@@ -302,17 +310,17 @@ impl Shares {
 }
 
 /// A running share of an address, given back when dropped.
-pub struct Share {
+pub struct Share<K: std::hash::Hash + Eq = IpAddr> {
     _permit: tokio::sync::OwnedSemaphorePermit,
-    _held: Held,
+    _held: Held<K>,
 }
 
-struct Held {
-    holders: Arc<Mutex<HashMap<IpAddr, (Arc<Semaphore>, usize)>>>,
-    address: IpAddr,
+struct Held<K: std::hash::Hash + Eq> {
+    holders: Holders<K>,
+    address: K,
 }
 
-impl Drop for Held {
+impl<K: std::hash::Hash + Eq> Drop for Held<K> {
     fn drop(&mut self) {
         let mut map = self.holders.lock().expect("address shares");
         if let Some((_, holders)) = map.get_mut(&self.address) {

@@ -87,6 +87,8 @@ pub struct AppState {
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     renders: connections::Shares,
+    /// Renders for one visitor, bounded so they never hold every engine.
+    pub personal_renders: pages::PersonalRenders,
     pub operator: account::operator::OperatorClient,
     /// The operator's bundle catalogue, kept like content.
     pub catalogue: account::catalogue::Catalogue,
@@ -135,6 +137,7 @@ impl AppState {
         let fast = pages::FastPages::new((config.page_cache_mb << 20) / 8, Duration::from_secs(config.content_ttl_secs));
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
         let renders = connections::Shares::new(config.renders_per_address());
+        let personal_renders = pages::PersonalRenders::new(config.renderer().workers);
         let operator = account::operator::OperatorClient::new(operator_base, config.operator()).map_err(|e| AppError::Config(e.to_string()))?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), Duration::from_secs(config.account_cache_secs));
         let cookie_key = keys::session_key(&config)?;
@@ -180,6 +183,7 @@ impl AppState {
             search: search::Search::default(),
             renderer,
             renders,
+            personal_renders,
             operator,
             catalogue,
             recent_purchases: Arc::new(recent_purchases),

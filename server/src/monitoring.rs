@@ -186,9 +186,10 @@ fn no_store(mut response: Response) -> Response {
 /// `GET /healthz`: `ok` while the process serves. With `?detail`, JSON that
 /// adds the form deliveries still waiting for the CMS (`forms.pending`, the
 /// oldest one's age, the most tries of one), the pages answered by the fast
-/// path (`pages.fastHits`) and the last pre-render pass
+/// path (`pages.fastHits`), the last pre-render pass
 /// (`pages.prerendered`: pages, rendered, failed, secs, passes; null before
-/// the first ends), and the operator API's circuit breaker
+/// the first ends), the renders for one visitor under way
+/// (`pages.personalRenders`, at most half the engines), and the operator API's circuit breaker
 /// (`operator.circuit`: closed, open, half-open) and calls under way.
 async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> Response {
     if query.detail.is_none() {
@@ -206,7 +207,7 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
         Json(serde_json::json!({
             "status": "ok",
             "forms": forms,
-            "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last() },
+            "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last(), "personalRenders": state.personal_renders.running() },
             "operator": { "circuit": state.operator.circuit(), "inFlight": state.operator.in_flight() },
         }))
         .into_response(),

@@ -182,3 +182,75 @@ async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came
         }
     }
 }
+
+/// The site whose renders for a signed-in visitor each hold an engine 1.5 s.
+fn slow_for_subscribers() -> server::AppBundle {
+    bundle_wrapping_render(
+        "(render) => (request) => { if (request.data.subscriber) { const until = Date.now() + 1500; while (Date.now() < until) {} } return render(request); }",
+    )
+}
+
+async fn personal_renders(app: &TestApp) -> u64 {
+    let health: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+    health["pages"]["personalRenders"].as_u64().unwrap()
+}
+
+/// Account pages rendered for their subscribers hold at most half the
+/// engines: a page for everyone that needs a render gets the other half
+/// while they wait their turn.
+#[tokio::test]
+async fn renders_for_one_visitor_never_hold_every_engine() {
+    let app = spawn_bundle_with(slow_for_subscribers(), |c| {
+        c.render_workers = Some(2);
+        c.render_queue_timeout_ms = 30_000;
+    })
+    .await;
+    let mut cookies = Vec::new();
+    for number in [AMINA, JUMA, "0754000003"] {
+        cookies.push(Visitor::new(&app).sign_in_keeping_cookie(number).await.1);
+    }
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let accounts: Vec<_> = cookies
+        .iter()
+        .map(|cookie| {
+            let (request, done) = (app.client.get(app.url("/account")).header("cookie", cookie), done.clone());
+            tokio::spawn(async move {
+                let status = request.send().await.unwrap().status();
+                done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                status
+            })
+        })
+        .collect();
+    while personal_renders(&app).await == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(personal_renders(&app).await, 1, "half of two engines");
+    let (status, _, html) = page(&app, "/voice-sms", "", "gzip").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("account-control"));
+    assert_eq!(done.load(std::sync::atomic::Ordering::SeqCst), 0, "the page for everyone was rendered while every account page still waited or ran");
+    for account in accounts {
+        assert_eq!(account.await.unwrap(), StatusCode::OK, "each in its turn");
+    }
+}
+
+/// Past its wait, a render for one visitor is shed: 503 in their language,
+/// never a page for everyone delayed.
+#[tokio::test]
+async fn a_render_for_one_visitor_past_its_wait_is_shed_in_their_language() {
+    let app = spawn_bundle_with(slow_for_subscribers(), |c| {
+        c.render_workers = Some(2);
+        c.render_queue_timeout_ms = 300;
+    })
+    .await;
+    let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
+    let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
+    let running = tokio::spawn(app.client.get(app.url("/account")).header("cookie", &amina).send());
+    while personal_renders(&app).await == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (status, _, html) = page(&app, "/sw/account", &juma, "identity").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(html.contains("Huduma haipatikani kwa sasa"), "{html}");
+    assert_eq!(running.await.unwrap().unwrap().status(), StatusCode::OK);
+}

@@ -138,6 +138,11 @@ impl Visit {
         self.cpm.is_some()
     }
 
+    /// What the subscriber's session is known by, signed in.
+    pub fn session_key(&self) -> Option<session::SessionKey> {
+        self.subscriber.as_ref().map(|(key, _)| key.clone())
+    }
+
     /// Signed in (subscriber or CPM): pages are built for this visitor alone.
     pub fn signed_in(&self) -> bool {
         self.cpm.is_some() || self.subscriber.is_some()

@@ -178,9 +178,14 @@ async fn serve_page(
     // cookie (junk, expired, forged) gets the shared cached page, so no cookie
     // buys a render.
     if visit.has_flash() || visit.signed_in() {
+        let session = visit.session_key();
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         with_extras(&mut data, extras);
-        let page = render_for(state, client, url, data, versions).await?;
+        let signed_in_session = session.is_some();
+        let _turn = state.personal_renders.turn(session, state.renderer.queue_wait()).await?;
+        // A subscriber's renders are bounded by their session, not shared
+        // with the pages for everyone of their address (a carrier's NAT).
+        let page = if signed_in_session { render(state, url, data, versions).await.map_err(Unbuilt::Render)? } else { render_for(state, client, url, data, versions).await? };
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
     let page = state.pages.get_or_render(key, || render_for(state, client, url, data, versions)).await?;
@@ -226,7 +231,11 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
     let mut data = parts.into_data(&state.config.site_url);
     data.status = status.as_u16();
     data.form = Some(form);
-    match render(state, lang.href(path), data, versions).await {
+    let page = async {
+        let _turn = state.personal_renders.turn(None, state.renderer.queue_wait()).await?;
+        render(state, lang.href(path), data, versions).await.map_err(Unbuilt::Render)
+    };
+    match page.await {
         Ok(page) => {
             let mut response = page.respond(&HeaderMap::new(), PRIVATE);
             *response.status_mut() = status;
@@ -299,6 +308,64 @@ impl From<Unbuilt> for AppError {
     }
 }
 
+/// Renders for one visitor (the account page, CPM, a page with a flash
+/// notice or a form sent back): one at a time per session, and at most half
+/// the engines in all, so that they wait their turn (as long as an engine,
+/// `RENDER_QUEUE_TIMEOUT_MS`, then 503) before they delay a page for
+/// everyone, whose renders always have the other half. A subscriber's
+/// session bounds their renders in place of their address's share, which
+/// the pages for everyone behind the same address keep.
+#[derive(Clone)]
+pub struct PersonalRenders {
+    engines: std::sync::Arc<tokio::sync::Semaphore>,
+    limit: usize,
+    sessions: connections::Shares<crate::account::session::SessionKey>,
+}
+
+/// A personal render's turn, given back when dropped.
+pub struct Turn {
+    _engine: tokio::sync::OwnedSemaphorePermit,
+    _session: Option<connections::Share<crate::account::session::SessionKey>>,
+}
+
+impl PersonalRenders {
+    pub fn new(workers: usize) -> PersonalRenders {
+        let limit = (workers / 2).max(1);
+        PersonalRenders { engines: std::sync::Arc::new(tokio::sync::Semaphore::new(limit)), limit, sessions: connections::Shares::new(1) }
+    }
+
+    /// Personal renders under way (`/healthz?detail`).
+    pub fn running(&self) -> usize {
+        self.limit - self.engines.available_permits()
+    }
+
+    /// A turn for a render for the visitor of `session`, waiting at most `wait`.
+    async fn turn(&self, session: Option<crate::account::session::SessionKey>, wait: std::time::Duration) -> Result<Turn, Unbuilt> {
+        let shed = |unbuilt: Unbuilt| {
+            metrics::counter!("personal_renders_shed_total").increment(1);
+            unbuilt
+        };
+        let session = match session {
+            Some(key) => Some(self.sessions.take(key, wait).await.map_err(|refused| shed(refused.into()))?),
+            None => None,
+        };
+        let engine = tokio::time::timeout(wait, self.engines.clone().acquire_owned())
+            .await
+            .map_err(|_| shed(Unbuilt::Render(RenderError::QueueTimeout(wait))))?
+            .expect("the semaphore is never closed");
+        Ok(Turn { _engine: engine, _session: session })
+    }
+}
+
+impl From<connections::NoShare> for Unbuilt {
+    fn from(refused: connections::NoShare) -> Unbuilt {
+        match refused {
+            connections::NoShare::Busy => Unbuilt::ClientBusy,
+            connections::NoShare::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
+        }
+    }
+}
+
 /// [`render`] on behalf of `client`, within its share of the engines
 /// (`RENDERS_PER_ADDRESS`), so that no address holds every engine: past its
 /// share a request waits its turn behind the address's own renders (as long
@@ -306,10 +373,7 @@ impl From<Unbuilt> for AppError {
 /// [`connections::WAITING_PER_SHARE`] times that it is refused at once (429).
 /// Requests that wait for a page another request is rendering hold no share.
 async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, Unbuilt> {
-    let _share = state.renders.take(client, state.renderer.queue_wait()).await.map_err(|refused| match refused {
-        connections::NoShare::Busy => Unbuilt::ClientBusy,
-        connections::NoShare::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
-    })?;
+    let _share = state.renders.take(client, state.renderer.queue_wait()).await?;
     render(state, url, data, versions).await.map_err(Unbuilt::Render)
 }
 
