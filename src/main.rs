@@ -26,6 +26,9 @@ enum Tool {
         /// Timed renders per page, after a warm-up.
         #[arg(long, default_value_t = 100)]
         runs: usize,
+        /// Time instead what a signed-in view of each page for everyone costs to compress: its pieces spliced against the whole page compressed again.
+        #[arg(long)]
+        splice: bool,
     },
 }
 
@@ -49,7 +52,7 @@ async fn main() -> std::process::ExitCode {
             }
             Err(error) => fail(&error),
         },
-        Some(Tool::RenderBench { requests, bundle, runs }) => {
+        Some(Tool::RenderBench { requests, bundle, runs, splice }) => {
             let read = |path: &std::path::Path| {
                 std::fs::read_to_string(path).map_err(|e| server::AppError::Config(format!("{}: {e}", path.display())))
             };
@@ -60,7 +63,7 @@ async fn main() -> std::process::ExitCode {
                     Some(path) => read(&path)?,
                     None => site.server_js.to_owned(),
                 };
-                server::render_bench(&bundle, &requests, site.assets_json, runs).await
+                server::render_bench(&bundle, &requests, site.assets_json, runs, splice).await
             };
             match result.await {
                 Ok(report) => {

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use contract::page::{PageData, RenderOutput, RenderRequest};
+
 use crate::AppError;
 use crate::manifest::AssetManifest;
 
@@ -24,7 +26,11 @@ struct Saved {
 /// its kind ("(signed in)" added for a subscriber's page), url, p50 and mean
 /// in ms, in the columns of `bench/floor.mjs`. A render that fails stops the
 /// bench.
-pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize) -> Result<String, AppError> {
+///
+/// With `splice`, each page for everyone is rendered once and what a
+/// signed-in view of it costs to compress is timed instead
+/// ([`crate::pages::splice_bench`]).
+pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize, splice: bool) -> Result<String, AppError> {
     let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::Config(format!("requests: {e}")))?;
     let assets = AssetManifest::from_json(assets_json)?;
     let renderer = ssr_runtime::Renderer::start(
@@ -37,6 +43,17 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
         // As bench/floor.mjs names it: the same address signed in is another page.
         let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
         let label = if signed_in { format!("{kind} (signed in)") } else { kind.clone() };
+        if splice {
+            let data: PageData = serde_json::from_value(page.data).map_err(|e| AppError::Config(format!("{}: {e}", page.url)))?;
+            if !crate::pages::for_everyone(&data) {
+                continue;
+            }
+            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(&kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()) };
+            let output: RenderOutput = renderer.render(&request).await?;
+            let report_lines = crate::pages::splice_bench(&output, &request.data, &assets.enhance, runs).unwrap_or_else(|| "not spliceable\n".into());
+            let _ = write!(report, "{label} {}\n{report_lines}", page.url);
+            continue;
+        }
         let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
         for _ in 0..runs.div_ceil(10).max(5) {
             renderer.render::<_, serde_json::Value>(&request).await?;

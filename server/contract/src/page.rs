@@ -67,9 +67,6 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub alternates: Option<BTreeMap<Lang, String>>,
-    /// The signed-in subscriber (spec §3 authentication user), if any.
-    #[ts(type = "Subscriber | null")]
-    pub subscriber: Option<Value>,
     /// What a form post (no JavaScript) left for this page to show (spec §8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Notice")]
@@ -95,6 +92,12 @@ pub struct PageData {
     pub search: Option<SearchResults>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
+    /// The signed-in subscriber (spec §3 authentication user), if any. Last:
+    /// a signed-in visitor's page is the page for everyone with this put
+    /// in, and the less of the page follows it, the less is compressed
+    /// apart (`server/src/pages/splice.rs`).
+    #[ts(type = "Subscriber | null")]
+    pub subscriber: Option<Value>,
 }
 
 /// A bundle of the operator's catalogue, in the page's language: what a

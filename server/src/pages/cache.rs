@@ -49,16 +49,15 @@ impl CachedPage {
         let identity = Bytes::from(html);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         identity.hash(&mut hasher);
-        let gzipped = splice::gzip(&identity, controls);
         CachedPage {
             status,
             lang,
             br: Bytes::from(brotli(&identity)),
-            gzip: gzipped.body,
+            gzip: Bytes::from(gzip(&identity)),
+            splice: controls.and_then(|controls| splice::prepare(&identity, controls)),
             identity,
             etag: format!("{:016x}", hasher.finish()),
             versions,
-            splice: gzipped.splice,
         }
     }
 
@@ -169,6 +168,12 @@ fn brotli(input: &[u8]) -> Vec<u8> {
         writer.write_all(input).expect("compress to memory");
     }
     output
+}
+
+fn gzip(input: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(input.len() / 3), flate2::Compression::best());
+    encoder.write_all(input).expect("compress to memory");
+    encoder.finish().expect("compress to memory")
 }
 
 #[derive(Clone)]

@@ -27,6 +27,7 @@ pub use cache::PageCache;
 pub use fast::FastPages;
 pub use prerender::Prerender;
 pub(crate) use fast::serve as fast_path;
+pub(crate) use splice::NAME_SLOT;
 use cache::CachedPage;
 
 use crate::account::{PageExtras, Visit};
@@ -413,10 +414,16 @@ async fn render_page(state: &AppState, url: String, data: PageData, versions: Ve
     Ok(CachedPage::new(status, data.lang, html, versions, output.account.as_ref()))
 }
 
+/// [`splice::bench`] for the page a render gave: `output` of `data`, its
+/// document loading `entry`. `None` when it cannot take a subscriber's parts.
+pub(crate) fn splice_bench(output: &RenderOutput, data: &PageData, entry: &str, runs: usize) -> Option<String> {
+    splice::bench(document::document(data.lang, output, data, entry), output.account.as_ref()?, runs)
+}
+
 /// A page the same for everyone, that a signed-in subscriber gets with
 /// their own parts put in: no visitor's parts in it, and not the account
 /// page, which is all the subscriber's own.
-fn for_everyone(data: &PageData) -> bool {
+pub(crate) fn for_everyone(data: &PageData) -> bool {
     data.subscriber.is_none() && data.cpm.is_none() && data.notice.is_none() && data.form.is_none() && data.route.page != ACCOUNT_PAGE
 }
 
