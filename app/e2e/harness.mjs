@@ -102,3 +102,22 @@ export function withSiteAndBrowser(assign, env = {}) {
     await started.site?.stop();
   });
 }
+
+/**
+ * Signs `who` (`{ local, international, names }`) in through the account
+ * page's own forms, reading the code the sandbox at `sandboxBase` "sent";
+ * resolves once the header names them.
+ */
+export async function signInOnAccountPage(page, base, sandboxBase, who) {
+  await page.goto(base + "/account");
+  await hydrated(page);
+  const main = page.getByRole("main");
+  await main.getByLabel("Phone number", { exact: true }).fill(who.local);
+  await main.getByRole("button", { name: "Send code" }).click();
+  const code = main.getByLabel("Verification code");
+  await code.waitFor();
+  const inbox = await (await fetch(`${sandboxBase}/sandbox/inbox?msisdn=${who.international}`)).json();
+  await code.fill(inbox.code);
+  await main.getByRole("button", { name: "Log in", exact: true }).click();
+  await page.getByRole("banner").getByRole("link", { name: who.names }).waitFor();
+}

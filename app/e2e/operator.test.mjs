@@ -7,7 +7,7 @@
 // by itself, without a reload.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, launchBrowser, signInOnAccountPage, startSite, watchErrors } from "./harness.mjs";
 import { startOperatorProxy } from "../../tools/operator-proxy.mjs";
 
 const AMINA = { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa" };
@@ -34,16 +34,8 @@ test("balances unavailable while the operator API hangs, filled in once it answe
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(site.base + "/account");
-  await hydrated(page);
+  await signInOnAccountPage(page, site.base, sandbox.base, AMINA);
   const main = page.getByRole("main");
-  await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
-  await main.getByRole("button", { name: "Send code" }).click();
-  const code = main.getByLabel("Verification code");
-  await code.waitFor();
-  const inbox = await (await fetch(`${sandbox.base}/sandbox/inbox?msisdn=${AMINA.international}`)).json();
-  await code.fill(inbox.code);
-  await main.getByRole("button", { name: "Log in", exact: true }).click();
   const airtime = page.locator(".airtime-balance");
   await airtime.filter({ hasText: "TSh 12,500" }).waitFor();
 

@@ -4,7 +4,7 @@
 // through client navigation too; logging out takes them off at once.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, signInOnAccountPage, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 const AMINA = { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa" };
 
@@ -27,17 +27,7 @@ test("a subscriber's name is in the first HTML of every page, with and without J
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(site.base + "/account");
-  await hydrated(page);
-  const main = page.getByRole("main");
-  await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
-  await main.getByRole("button", { name: "Send code" }).click();
-  const code = main.getByLabel("Verification code");
-  await code.waitFor();
-  const inbox = await (await fetch(`${site.base}/sandbox/inbox?msisdn=${AMINA.international}`)).json();
-  await code.fill(inbox.code);
-  await main.getByRole("button", { name: "Log in", exact: true }).click();
-  await control(page).getByRole("link", { name: AMINA.names }).waitFor();
+  await signInOnAccountPage(page, site.base, site.base, AMINA);
 
   for (const [path, logOut] of [["/voice-sms", "Log out"], ["/sw/internet-overview", "Toka"], ["/sw", "Toka"], ["/news-events", "Log out"]]) {
     const html = await firstHtml(context, path);
