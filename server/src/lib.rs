@@ -69,9 +69,21 @@ pub struct AppBundle {
     pub content_files: &'static [(&'static str, &'static [u8])],
 }
 
-/// Shared by every handler.
+/// Shared by every handler: one allocation, so that the handlers and
+/// layers a request passes through each take it for one reference count.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds.
+pub struct Shared {
     pub config: Arc<Config>,
     pub routes: Arc<manifest::RouteTable>,
     pub assets: Arc<manifest::AssetManifest>,
@@ -171,7 +183,7 @@ impl AppState {
             Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
             None => account::repeats::RecentPurchases::local(),
         };
-        Ok(AppState {
+        Ok(AppState(Arc::new(Shared {
             config: Arc::new(config),
             routes: Arc::new(routes),
             assets: Arc::new(assets),
@@ -195,7 +207,7 @@ impl AppState {
             redis,
             broadcast,
             drain: monitoring::Drain::default(),
-        })
+        })))
     }
 }
 

@@ -179,19 +179,30 @@ impl SessionStore for SqliteSessionStore {
 
     async fn get(&self, id: &SessionId, kind: Kind) -> Result<Option<Session>, StoreError> {
         let hash = id.digest();
+        // A live session's `seen` is moved on when a thirtieth of the idle
+        // lifetime (a minute of 30) has passed since, not at every request:
+        // a signed-in page view is then a read, not a write.
+        let touch_after = (self.lifetimes.idle.as_secs() / 30) as i64;
         let data = self
             .db(move |db, idle_edge, absolute_edge| {
-                let live: Option<String> = db
+                let live: Option<(String, i64)> = db
                     .query_row(
-                        "UPDATE sessions SET seen = ?1 WHERE id_hash = ?2 AND kind = ?3 AND seen > ?4 AND issued > ?5 RETURNING data",
-                        params![now(), hash, kind_name(kind), idle_edge, absolute_edge],
-                        |row| row.get(0),
+                        "SELECT data, seen FROM sessions WHERE id_hash = ?1 AND kind = ?2 AND seen > ?3 AND issued > ?4",
+                        params![hash, kind_name(kind), idle_edge, absolute_edge],
+                        |row| Ok((row.get(0)?, row.get(1)?)),
                     )
                     .optional()?;
-                if live.is_none() {
-                    db.execute("DELETE FROM sessions WHERE id_hash = ?1 AND kind = ?2", params![hash, kind_name(kind)])?;
+                let now = now();
+                match &live {
+                    Some((_, seen)) if now - seen >= touch_after.max(1) => {
+                        db.execute("UPDATE sessions SET seen = ?1 WHERE id_hash = ?2", params![now, hash])?;
+                    }
+                    Some(_) => {}
+                    None => {
+                        db.execute("DELETE FROM sessions WHERE id_hash = ?1 AND kind = ?2", params![hash, kind_name(kind)])?;
+                    }
                 }
-                Ok(live)
+                Ok(live.map(|(data, _)| data))
             })
             .await?;
         Ok(data.and_then(|data| match serde_json::from_str(&data) {
@@ -290,5 +301,35 @@ mod tests {
         }
         assert_eq!(old.sweep().await.unwrap(), 3);
         assert_eq!(old.sweep().await.unwrap(), 0);
+    }
+
+    /// A read moves `seen` on only once a thirtieth of the idle lifetime
+    /// has passed since: activity still keeps a session alive.
+    #[tokio::test]
+    async fn activity_keeps_a_session_alive_with_a_write_a_while_at_most() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteSessionStore::open(dir.path(), lifetimes(600, 43200)).unwrap();
+        let id = SessionId::generate().unwrap();
+        store.create(&id, Kind::Subscriber, &session()).await.unwrap();
+        let hash = id.digest();
+        let seen_ago = |ago: i64| {
+            let hash = hash.clone();
+            store.db(move |db, _, _| db.execute("UPDATE sessions SET seen = ?1 WHERE id_hash = ?2", params![now() - ago, hash]).map(drop))
+        };
+        let seen = || {
+            let hash = hash.clone();
+            store.db(move |db, _, _| db.query_row("SELECT seen FROM sessions WHERE id_hash = ?1", params![hash], |row| row.get::<_, i64>(0)))
+        };
+        // Seen 5 s ago, under the 20 s a write waits for: read, not moved.
+        seen_ago(5).await.unwrap();
+        assert!(store.get(&id, Kind::Subscriber).await.unwrap().is_some());
+        assert!(now() - seen().await.unwrap() >= 5, "not written");
+        // Seen 590 s ago: still live, and moved to now.
+        seen_ago(590).await.unwrap();
+        assert!(store.get(&id, Kind::Subscriber).await.unwrap().is_some());
+        assert!(now() - seen().await.unwrap() <= 1, "moved on");
+        // Idle past the lifetime: gone.
+        seen_ago(601).await.unwrap();
+        assert!(store.get(&id, Kind::Subscriber).await.unwrap().is_none());
     }
 }
