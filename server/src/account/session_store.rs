@@ -185,12 +185,10 @@ impl SessionStore for SqliteSessionStore {
         let touch_after = (self.lifetimes.idle.as_secs() / 30) as i64;
         let data = self
             .db(move |db, idle_edge, absolute_edge| {
+                // Every signed-in request asks this: the statement is parsed once.
                 let live: Option<(String, i64)> = db
-                    .query_row(
-                        "SELECT data, seen FROM sessions WHERE id_hash = ?1 AND kind = ?2 AND seen > ?3 AND issued > ?4",
-                        params![hash, kind_name(kind), idle_edge, absolute_edge],
-                        |row| Ok((row.get(0)?, row.get(1)?)),
-                    )
+                    .prepare_cached("SELECT data, seen FROM sessions WHERE id_hash = ?1 AND kind = ?2 AND seen > ?3 AND issued > ?4")?
+                    .query_row(params![hash, kind_name(kind), idle_edge, absolute_edge], |row| Ok((row.get(0)?, row.get(1)?)))
                     .optional()?;
                 let now = now();
                 match &live {
