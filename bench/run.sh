@@ -4,7 +4,8 @@
 # requests/s, p50 and p99, each as a ratio against the static-asset baseline
 # measured in the same run; then the cached home page against nginx serving
 # the same bytes (gzip_static) at 64 connections; the p99 of the cached home
-# page under hostile load against its unloaded p99; the server's RSS with
+# page under hostile load against its unloaded p99; signed-in visitors in a
+# random walk over the sitemap (bench/mixed.sh); the server's RSS with
 # every page cached and the client JS a page ships (gzip, over HTTP); and the
 # render cost of each page kind against React's own floor for the same
 # markup, in node (V8) and in the site's engine (QuickJS).
@@ -214,6 +215,14 @@ else
   echo "nginx did not serve the page's bytes (see $NGINX_BIN, $WORK/nginx-error.log); no comparison" >&2
 fi
 kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; NGINX_PID=
+
+# Signed-in visitors: what one view costs to compress (the home page: its
+# pieces spliced, as served, against the whole page compressed again), then
+# the random walk over the sitemap with 0%, 1% and 5% of views signed in.
+echo
+echo "a signed-in view of / compressed (site render-bench --splice): p50 us, bytes, time against the pieces'"
+"$BIN" render-bench bench/requests/kinds.json --splice --runs 300 | sed -n '2,5p'
+./bench/mixed.sh "$BASE"
 
 RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
 echo
