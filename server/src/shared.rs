@@ -57,16 +57,35 @@ impl Redis {
         &self.instance
     }
 
-    /// Runs `command`, failing after [`TIMEOUT`].
+    /// Runs `command`, failing after [`TIMEOUT`] (see [`Redis::invoke`] for
+    /// the one retry).
     pub async fn query<T: redis::FromRedisValue>(&self, command: &redis::Cmd) -> redis::RedisResult<T> {
-        let mut connection = self.connection();
-        within(command.query_async(&mut connection)).await
+        within(async {
+            let mut connection = self.connection();
+            match command.query_async(&mut connection).await {
+                Err(error) if reconnected(&error) => command.query_async(&mut connection).await,
+                result => result,
+            }
+        })
+        .await
     }
 
-    /// Runs a script, failing after [`TIMEOUT`].
+    /// Runs a script, failing after [`TIMEOUT`]. A call that finds its
+    /// connection dropped (Redis restarted since the last call, or a
+    /// reconnection that failed while it was down) is made once more on the
+    /// connection the manager opens in its place, so the first request after
+    /// Redis is back is not refused. Every caller's command is safe to run
+    /// twice: counters count one more, and `SET NX` guards answer "taken",
+    /// which refuses rather than repeats.
     pub async fn invoke<T: redis::FromRedisValue>(&self, call: &redis::ScriptInvocation<'_>) -> redis::RedisResult<T> {
-        let mut connection = self.connection();
-        within(call.invoke_async(&mut connection)).await
+        within(async {
+            let mut connection = self.connection();
+            match call.invoke_async(&mut connection).await {
+                Err(error) if reconnected(&error) => call.invoke_async(&mut connection).await,
+                result => result,
+            }
+        })
+        .await
     }
 
     /// Whether Redis answers now, within [`TIMEOUT`].
@@ -74,6 +93,12 @@ impl Redis {
         let pong: String = self.query(&redis::cmd("PING")).await?;
         if pong == "PONG" { Ok(()) } else { Err((redis::ErrorKind::Client, "unexpected answer to PING").into()) }
     }
+}
+
+/// Whether `error` made the connection manager start a new connection, so
+/// that the same call again goes over it.
+fn reconnected(error: &redis::RedisError) -> bool {
+    error.is_io_error() && !error.is_timeout()
 }
 
 /// `call`, failing after [`TIMEOUT`] (the manager's own timeouts do not
