@@ -402,11 +402,14 @@ pub async fn run(
     tokio::spawn(state.sessions.clone().sweep_forever());
     tokio::spawn(state.limits.clone().sweep_forever());
     tokio::spawn(state.forms.clone().deliver_forever());
+    if let Some(broadcast) = state.broadcast.clone() {
+        // Read before any content is fetched (pre-rendering, the first
+        // request): the version that content is checked against.
+        let seen = broadcast.version_at_start().await;
+        tokio::spawn(broadcast.listen_forever(state.clone(), seen));
+    }
     if state.config.prerender && state.config.page_cache_mb > 0 {
         tokio::spawn(pages::Prerender::run_forever(state.clone()));
-    }
-    if let Some(broadcast) = state.broadcast.clone() {
-        tokio::spawn(broadcast.listen_forever(state.clone()));
     }
     tokio::spawn(monitoring::upkeep_forever());
     let (stopped, metrics_stop) = tokio::sync::watch::channel(false);

@@ -71,10 +71,25 @@ impl Broadcast {
         self.redis.invoke(&call).await
     }
 
+    /// The content version now, read before this instance fetches any
+    /// content, for [`Broadcast::listen_forever`]; `None` if Redis does not
+    /// answer.
+    pub async fn version_at_start(&self) -> Option<i64> {
+        self.version().await.inspect_err(|error| tracing::warn!(%error, "content version unknown at start: content is dropped once when Redis answers")).ok()
+    }
+
+    async fn version(&self) -> redis::RedisResult<i64> {
+        let version: Option<i64> = self.redis.query(redis::cmd("GET").arg(version_key())).await?;
+        Ok(version.unwrap_or(0))
+    }
+
     /// Listens for changes for as long as the server runs, reconnecting
-    /// every second while Redis is away.
-    pub async fn listen_forever(self, state: AppState) {
-        let mut seen = None;
+    /// every second while Redis is away. `seen` is the version the content
+    /// this instance holds was fetched under ([`Broadcast::version_at_start`]):
+    /// a change made before the first subscription took (Redis slow or down
+    /// at start, a busy machine) is caught up from it, not taken as the
+    /// starting point.
+    pub async fn listen_forever(self, state: AppState, mut seen: Option<i64>) {
         let mut down = false;
         loop {
             match self.listen(&state, &mut seen, &mut down).await {
@@ -119,16 +134,20 @@ impl Broadcast {
     }
 
     /// Drops everything if the version moved past what was seen (a missed
-    /// message, or a Redis that lost its data).
+    /// message, or a Redis that lost its data), or if what was seen is not
+    /// known (Redis did not answer at start).
     async fn catch_up(&self, state: &AppState, seen: &mut Option<i64>) -> redis::RedisResult<()> {
-        let version: Option<i64> = self.redis.query(redis::cmd("GET").arg(version_key())).await?;
-        let version = version.unwrap_or(0);
+        let version = self.version().await?;
         match *seen {
-            Some(before) if before != version => {
+            Some(before) if before == version => {}
+            Some(before) => {
                 let dropped = invalidate(state, &Change::everything(), "catch-up");
                 tracing::info!(before, version, dropped, "content version moved without a message: every content entry dropped");
             }
-            _ => {}
+            None => {
+                let dropped = invalidate(state, &Change::everything(), "catch-up");
+                tracing::info!(version, dropped, "content version first read after content was fetched: every content entry dropped");
+            }
         }
         *seen = Some(version);
         Ok(())
