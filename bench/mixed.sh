@@ -32,8 +32,9 @@ for number in 0754000001 0754000002 0754000003 0754000004; do
 done
 SESSIONS=$(wc -l <"$WORK/cookies")
 # A signed-in view really is one: the header names the subscriber.
-if ! curl -sf -H "Cookie: $(head -1 "$WORK/cookies")" "$BASE/voice-sms" | grep -q '>Amina Mwakyusa</a>'; then
-  echo "mixed: a session cookie did not sign the page in; no mixed scenario" >&2
+checked=$(curl -s -o "$WORK/check.html" -w '%{http_code}' -H "Cookie: $(head -1 "$WORK/cookies")" "$BASE/voice-sms" || true)
+if ! grep -q '>Amina Mwakyusa</a>' "$WORK/check.html"; then
+  echo "mixed: a session cookie did not sign the page in (HTTP $checked, $SESSIONS sessions: $(grep -o 'id="account-control"[^<]*' "$WORK/check.html" | head -1)); no mixed scenario" >&2
   exit 1
 fi
 
