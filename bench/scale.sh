@@ -2,8 +2,9 @@
 # Three instances behind nginx against one, in the same run, on loopback:
 # redis-server and nginx (apt) and three release `site` instances sharing
 # REDIS_URL, SESSION_KEY and DATA_DIR (as `make test-scale` runs them), then
-# wrk at 64 connections for a cached page (`/`) and a signed-in subscriber's
-# `/account`, through nginx round-robin and straight to one instance.
+# wrk at 64 connections for a cached page (`/`), and at one connection per
+# signed-in subscriber (four) for their `/account`, through nginx
+# round-robin and straight to one instance.
 # Everything started is stopped on exit. `make bench-scale`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -81,27 +82,48 @@ for port in "${PORTS[@]}"; do
   done
 done
 
-# A signed-in subscriber, through nginx (the session lives in Redis).
+# Four signed-in subscribers, through nginx (the sessions live in Redis).
+# Renders for one session are one at a time (the rest wait, then are shed:
+# issue 16), so the signed-in scenario runs one connection per session.
 json() { curl -s -X POST -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'Sec-Fetch-Site: same-origin' "$@"; }
-json "$NGINX/api/auth/request-otp" -d '{"msisdn":"0754000001"}' >/dev/null
-CODE=$(curl -s "$NGINX/sandbox/inbox?msisdn=255754000001" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
-COOKIE=$(json -D - -o /dev/null "$NGINX/api/auth/validate-otp" -d "{\"msisdn\":\"0754000001\",\"code\":\"$CODE\"}" \
-  | awk -F'[:;] *' 'tolower($1)=="set-cookie" {print $2; exit}')
-curl -s -H "Cookie: $COOKIE" "$ONE/account" | grep -q 'Amina' || { echo "signing in failed: no subscriber on /account" >&2; exit 1; }
-
-run() { # name url [cookie]
+: >"$WORK/cookies"
+for number in 0754000001 0754000002 0754000003 0754000004; do
+  json "$NGINX/api/auth/request-otp" -d "{\"msisdn\":\"$number\"}" >/dev/null
+  CODE=$(curl -s "$NGINX/sandbox/inbox?msisdn=255${number#0}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+  json -D - -o /dev/null "$NGINX/api/auth/validate-otp" -d "{\"msisdn\":\"$number\",\"code\":\"$CODE\"}" \
+    | awk -F'[:;] *' 'tolower($1)=="set-cookie" && $2 ~ /session=/ {print $2; exit}' >>"$WORK/cookies"
+done
+curl -s -H "Cookie: $(head -1 "$WORK/cookies")" "$ONE/account" | grep -q 'Amina' || { echo "signing in failed: no subscriber on /account" >&2; exit 1; }
+SESSIONS=$(wc -l <"$WORK/cookies")
+# Each connection keeps one subscriber's session (wrk numbers a thread's
+# connections in the order they first ask).
+cat >"$WORK/sessions.lua" <<LUA
+local cookies = {}
+for line in io.lines("$WORK/cookies") do cookies[#cookies + 1] = line end
+local thread_index = 0
+setup = function(thread) thread:set("first", thread_index); thread_index = thread_index + 1 end
+local turn = 0
+request = function()
+  turn = turn + 1
+  local cookie = cookies[((first + turn * 2) % #cookies) + 1]
+  return wrk.format("GET", nil, { ["Cookie"] = cookie })
+end
+LUA
+run() { # name url [lua]
   local out
-  out=$(wrk -t2 -c64 -d"${DURATION}s" --latency -H 'Accept-Encoding: br, gzip' ${3:+-H "Cookie: $3"} "$2")
+  local connections=64
+  [ -z "${3:-}" ] || connections=$SESSIONS
+  out=$(wrk -t2 -c"$connections" -d"${DURATION}s" --latency -H 'Accept-Encoding: br, gzip' ${3:+-s "$3"} "$2")
   local failed; failed=$(awk '/Non-2xx or 3xx responses/ {print $5}' <<<"$out")
   [ -z "$failed" ] || echo "$1: $failed answers were not 2xx or 3xx" >&2
   echo "$1 $(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out")"
 }
-echo "scale bench: ${DURATION}s per scenario, 64 connections, loopback, $(nproc) cores, 3 instances + nginx + redis + wrk on the same cores"
+echo "scale bench: ${DURATION}s per scenario, 64 connections ($SESSIONS for /account, one subscriber each), loopback, $(nproc) cores, 3 instances + nginx + redis + wrk on the same cores"
 RESULTS=()
 RESULTS+=("$(run cached-one "$ONE/")")
 RESULTS+=("$(run cached-three "$NGINX/")")
-RESULTS+=("$(run account-one "$ONE/account" "$COOKIE")")
-RESULTS+=("$(run account-three "$NGINX/account" "$COOKIE")")
+RESULTS+=("$(run account-one "$ONE/account" "$WORK/sessions.lua")")
+RESULTS+=("$(run account-three "$NGINX/account" "$WORK/sessions.lua")")
 printf '\n%-16s %10s %10s\n' scenario req/s p99
 for line in "${RESULTS[@]}"; do read -r name rps p99 <<<"$line"; printf '%-16s %10.0f %10s\n' "$name" "$rps" "$p99"; done
 rps() { for line in "${RESULTS[@]}"; do read -r name r _ <<<"$line"; [ "$name" = "$1" ] && echo "$r"; done; }
