@@ -10,7 +10,9 @@
 
 use std::time::Duration;
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use futures::FutureExt;
+use redis::RedisFuture;
+use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 
 /// Longest a Redis call (or a connection attempt) may take.
 pub const TIMEOUT: Duration = Duration::from_millis(1000);
@@ -44,8 +46,8 @@ impl Redis {
     }
 
     /// A multiplexed connection (cheap to clone) for commands.
-    pub fn connection(&self) -> ConnectionManager {
-        self.manager.clone()
+    pub fn connection(&self) -> Reconnecting {
+        Reconnecting(self.manager.clone())
     }
 
     /// For what commands cannot do: subscribing.
@@ -57,35 +59,16 @@ impl Redis {
         &self.instance
     }
 
-    /// Runs `command`, failing after [`TIMEOUT`] (see [`Redis::invoke`] for
-    /// the one retry).
+    /// Runs `command`, failing after [`TIMEOUT`].
     pub async fn query<T: redis::FromRedisValue>(&self, command: &redis::Cmd) -> redis::RedisResult<T> {
-        within(async {
-            let mut connection = self.connection();
-            match command.query_async(&mut connection).await {
-                Err(error) if reconnected(&error) => command.query_async(&mut connection).await,
-                result => result,
-            }
-        })
-        .await
+        let mut connection = self.connection();
+        within(command.query_async(&mut connection)).await
     }
 
-    /// Runs a script, failing after [`TIMEOUT`]. A call that finds its
-    /// connection dropped (Redis restarted since the last call, or a
-    /// reconnection that failed while it was down) is made once more on the
-    /// connection the manager opens in its place, so the first request after
-    /// Redis is back is not refused. Every caller's command is safe to run
-    /// twice: counters count one more, and `SET NX` guards answer "taken",
-    /// which refuses rather than repeats.
+    /// Runs a script, failing after [`TIMEOUT`].
     pub async fn invoke<T: redis::FromRedisValue>(&self, call: &redis::ScriptInvocation<'_>) -> redis::RedisResult<T> {
-        within(async {
-            let mut connection = self.connection();
-            match call.invoke_async(&mut connection).await {
-                Err(error) if reconnected(&error) => call.invoke_async(&mut connection).await,
-                result => result,
-            }
-        })
-        .await
+        let mut connection = self.connection();
+        within(call.invoke_async(&mut connection)).await
     }
 
     /// Whether Redis answers now, within [`TIMEOUT`].
@@ -95,10 +78,44 @@ impl Redis {
     }
 }
 
-/// Whether `error` made the connection manager start a new connection, so
-/// that the same call again goes over it.
+/// The connection manager, with one more attempt for a command that found
+/// its connection dropped (Redis restarted since the last call, or a
+/// reconnection that failed while it was down): the manager opens a new
+/// connection on such an error, and the command goes again over it, so the
+/// first request after Redis is back is not refused. Every command this
+/// server sends is safe to run twice: counters count one more, and `SET NX`
+/// guards answer "taken", which refuses rather than repeats.
+pub struct Reconnecting(ConnectionManager);
+
+/// Whether `error` made the connection manager start a new connection.
 fn reconnected(error: &redis::RedisError) -> bool {
     error.is_io_error() && !error.is_timeout()
+}
+
+impl ConnectionLike for Reconnecting {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> RedisFuture<'a, redis::Value> {
+        async move {
+            match self.0.req_packed_command(cmd).await {
+                Err(error) if reconnected(&error) => self.0.req_packed_command(cmd).await,
+                result => result,
+            }
+        }
+        .boxed()
+    }
+
+    fn req_packed_commands<'a>(&'a mut self, pipeline: &'a redis::Pipeline, offset: usize, count: usize) -> RedisFuture<'a, Vec<redis::Value>> {
+        async move {
+            match self.0.req_packed_commands(pipeline, offset, count).await {
+                Err(error) if reconnected(&error) => self.0.req_packed_commands(pipeline, offset, count).await,
+                result => result,
+            }
+        }
+        .boxed()
+    }
+
+    fn get_db(&self) -> i64 {
+        self.0.get_db()
+    }
 }
 
 /// `call`, failing after [`TIMEOUT`] (the manager's own timeouts do not
