@@ -2,8 +2,8 @@
 # Three instances behind nginx against one, in the same run, on loopback:
 # redis-server and nginx (apt) and three release `site` instances sharing
 # REDIS_URL, SESSION_KEY and DATA_DIR (as `make test-scale` runs them), then
-# wrk at 64 connections for a cached page (`/`), and at one connection per
-# signed-in subscriber (four) for their `/account`, through nginx
+# wrk at 64 connections for a cached page (`/`), and at four connections
+# shared by four signed-in subscribers for their `/account`, through nginx
 # round-robin and straight to one instance.
 # Everything started is stopped on exit. `make bench-scale`.
 set -euo pipefail
@@ -84,7 +84,7 @@ done
 
 # Four signed-in subscribers, through nginx (the sessions live in Redis).
 # Renders for one session are one at a time (the rest wait, then are shed:
-# issue 16), so the signed-in scenario runs one connection per session.
+# issue 16), so the signed-in scenario runs as many connections as sessions.
 json() { curl -s -X POST -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'Sec-Fetch-Site: same-origin' "$@"; }
 : >"$WORK/cookies"
 for number in 0754000001 0754000002 0754000003 0754000004; do
@@ -95,8 +95,8 @@ for number in 0754000001 0754000002 0754000003 0754000004; do
 done
 curl -s -H "Cookie: $(head -1 "$WORK/cookies")" "$ONE/account" | grep -q 'Amina' || { echo "signing in failed: no subscriber on /account" >&2; exit 1; }
 SESSIONS=$(wc -l <"$WORK/cookies")
-# Each connection keeps one subscriber's session (wrk numbers a thread's
-# connections in the order they first ask).
+# Each of wrk's two threads takes its two subscribers in turn, so the four
+# connections ask for four sessions, now and then two at once for one.
 cat >"$WORK/sessions.lua" <<LUA
 local cookies = {}
 for line in io.lines("$WORK/cookies") do cookies[#cookies + 1] = line end
@@ -118,7 +118,7 @@ run() { # name url [lua]
   [ -z "$failed" ] || echo "$1: $failed answers were not 2xx or 3xx" >&2
   echo "$1 $(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out")"
 }
-echo "scale bench: ${DURATION}s per scenario, 64 connections ($SESSIONS for /account, one subscriber each), loopback, $(nproc) cores, 3 instances + nginx + redis + wrk on the same cores"
+echo "scale bench: ${DURATION}s per scenario, 64 connections ($SESSIONS for /account, over $SESSIONS subscribers), loopback, $(nproc) cores, 3 instances + nginx + redis + wrk on the same cores"
 RESULTS=()
 RESULTS+=("$(run cached-one "$ONE/")")
 RESULTS+=("$(run cached-three "$NGINX/")")
