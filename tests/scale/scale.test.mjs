@@ -7,7 +7,7 @@
 //
 //   SITE_BIN=target/debug/site node --test --test-concurrency=1 tests/scale/
 
-import { after, before, test } from "node:test";
+import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
@@ -26,17 +26,22 @@ const NEEMA = "0754000003";
 
 const dir = mkdtempSync(join(tmpdir(), "site-scale-"));
 const children = new Set();
+/** Every process started, running or not, for the log tails. */
+const everyChild = [];
 const ports = {};
 let sites = [];
 
-function freePort() {
-  return new Promise((ok, fail) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => ok(port));
-    });
-    server.on("error", fail);
-  });
+/** `count` distinct free loopback ports: each listener is held until all are chosen. */
+async function freePorts(count) {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise((ok, fail) => {
+      const server = createServer().listen(0, "127.0.0.1", () => ok(server));
+      server.on("error", fail);
+    })),
+  );
+  const chosen = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((ok) => server.close(ok))));
+  return chosen;
 }
 
 function start(name, command, args, env = {}) {
@@ -48,6 +53,7 @@ function start(name, command, args, env = {}) {
   child.log = log;
   child.name = name;
   children.add(child);
+  everyChild.push(child);
   child.on("exit", () => children.delete(child));
   return child;
 }
@@ -62,18 +68,35 @@ function stop(child, signal = "SIGKILL") {
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
+/** Polls `check` until it is truthy; the timeout names the last answer or error `check` gave. */
 async function waitFor(what, check, ms = 20000) {
   const until = Date.now() + ms;
+  let last = "no answer";
   for (;;) {
     try {
-      if (await check()) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`${what} not within ${ms} ms`);
+      if (await check((seen) => (last = seen))) return;
+    } catch (error) {
+      last = error.cause?.message ?? error.message;
+    }
+    if (Date.now() > until) throw new Error(`${what} not within ${ms} ms; last: ${last}`);
     await sleep(50);
   }
 }
 
-const up = (url) => waitFor(url, async () => (await fetch(url)).ok);
+const up = (url) =>
+  waitFor(url, async (saw) => {
+    const response = await fetch(url);
+    saw(`${response.status} ${(await response.text()).slice(0, 300)}`);
+    return response.ok;
+  });
+
+/** What each process started so far printed last, and how it ended if it did. */
+function logTails() {
+  for (const child of everyChild) {
+    const ended = child.exitCode ?? child.signalCode;
+    console.log(`--- ${child.name}${ended === null ? "" : ` (ended: ${ended})`} log tail ---\n${child.log.join("").slice(-3000)}`);
+  }
+}
 
 function startRedis() {
   return start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
@@ -98,7 +121,7 @@ function startSite(n) {
     RENDER_WORKERS: "1",
     PRERENDER: "false",
     SHUTDOWN_GRACE_SECS: "5",
-    RUST_LOG: "warn",
+    RUST_LOG: "info",
   };
   sites[n] = start(`site ${n + 1}`, SITE_BIN, [], env);
   return up(`http://127.0.0.1:${ports.sites[n]}/readyz`);
@@ -172,7 +195,30 @@ async function signIn(number, client) {
   return signedIn.setCookie.split(";")[0];
 }
 
+/** Whether a test failed: the processes' log tails are printed at the end (a failed set-up prints them at once). */
+let failed = false;
+
+/** `node:test`'s test, noting a failure for the log tails. */
+const test = (name, body) =>
+  nodeTest(name, async (t) => {
+    try {
+      await body(t);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  });
+
 before(async () => {
+  try {
+    await setUp();
+  } catch (error) {
+    logTails();
+    throw error;
+  }
+});
+
+async function setUp() {
   for (const binary of ["redis-server", "nginx"]) {
     try {
       execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
@@ -181,11 +227,10 @@ before(async () => {
     }
   }
   assert.ok(existsSync(SITE_BIN), `no site binary at ${SITE_BIN}: cargo build first`);
-  ports.redis = await freePort();
-  ports.cms = await freePort();
-  ports.nginx = await freePort();
-  ports.sites = [await freePort(), await freePort(), await freePort()];
-  ports.metrics = [await freePort(), await freePort(), await freePort()];
+  const free = await freePorts(9);
+  [ports.redis, ports.cms, ports.nginx] = free;
+  ports.sites = free.slice(3, 6);
+  ports.metrics = free.slice(6, 9);
   cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   startRedis();
   await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
@@ -198,14 +243,11 @@ before(async () => {
   const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
   start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
   await up(`${base()}/healthz`);
-});
+}
 
 after(async () => {
-  const failed = process.exitCode;
   await Promise.all([...children].map((child) => stop(child, "SIGTERM")));
-  if (failed) {
-    for (const site of sites) console.log(`--- ${site?.name} log tail ---\n${site?.log.join("").slice(-3000)}`);
-  }
+  if (failed) logTails();
   rmSync(dir, { recursive: true, force: true });
 });
 
