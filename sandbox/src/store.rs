@@ -9,8 +9,9 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::SandboxError;
 use super::domain::Msisdn;
@@ -136,7 +137,8 @@ pub(super) fn open(path: &Path) -> Result<Connection, SandboxError> {
     let unusable = |problem: String| SandboxError::Unusable { path: path.to_owned(), problem };
     let wal = beside(path, "-wal");
     if !path.exists() {
-        if std::fs::metadata(&wal).is_ok_and(|wal| wal.len() > 0) {
+        // Checked again: another instance may have made it, and written, since.
+        if std::fs::metadata(&wal).is_ok_and(|wal| wal.len() > 0) && !path.exists() {
             return Err(unusable(format!("is missing, but its write-ahead log {} is there", wal.display())));
         }
         create(path)?;
@@ -147,6 +149,10 @@ pub(super) fn open(path: &Path) -> Result<Connection, SandboxError> {
     check_wal(&wal).map_err(unusable)?;
     let mut db = Connection::open(path)?;
     db.busy_timeout(Duration::from_secs(5))?;
+    // Every transaction takes the write lock when it begins, so one that
+    // reads then writes waits its turn (`busy_timeout`) behind another
+    // instance on the same file instead of failing "database is locked".
+    db.set_transaction_behavior(TransactionBehavior::Immediate);
     check_integrity(&db).map_err(unusable)?;
     upgrade(&mut db)?.map_err(unusable)?;
     db.pragma_update(None, "journal_mode", "WAL")?;
@@ -162,20 +168,34 @@ fn beside(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Makes the schema in a file beside `path` and renames it into place, so
-/// that a start stopped midway leaves no half-made file to be refused.
+/// Makes the schema in a file of this process's own beside `path` and links
+/// it into place, so that a start stopped midway leaves no half-made file to
+/// be refused, and instances starting at once on one `DATA_DIR` all open
+/// the one file the first of them made (a link, unlike a rename, never
+/// replaces a file another instance may already have opened and seeded).
 fn create(path: &Path) -> Result<(), SandboxError> {
-    let fresh = beside(path, ".new");
+    static MADE: AtomicU32 = AtomicU32::new(0);
+    let fresh = beside(path, &format!(".new-{}-{}", std::process::id(), MADE.fetch_add(1, Ordering::Relaxed)));
     let created = |source: std::io::Error| SandboxError::Create { path: path.to_owned(), source };
-    match std::fs::remove_file(&fresh) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(created(error)),
-        _ => {}
+    let made = (|| {
+        match std::fs::remove_file(&fresh) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(created(error)),
+            _ => {}
+        }
+        let db = Connection::open(&fresh)?;
+        db.execute_batch(SCHEMA)?;
+        db.pragma_update(None, "user_version", VERSION)?;
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.close().map_err(|(_, error)| error)?;
+        match std::fs::hard_link(&fresh, path) {
+            Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => Err(created(error)),
+            _ => Ok(()),
+        }
+    })();
+    for leftover in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(beside(&fresh, leftover));
     }
-    let db = Connection::open(&fresh)?;
-    db.execute_batch(SCHEMA)?;
-    db.pragma_update(None, "user_version", VERSION)?;
-    db.close().map_err(|(_, error)| error)?;
-    std::fs::rename(&fresh, path).map_err(created)
+    made
 }
 
 /// A write-ahead log that SQLite would not recognise is silently dropped on

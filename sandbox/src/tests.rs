@@ -898,3 +898,43 @@ async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
     rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 3).unwrap();
     assert!(refusal(&dir, &path).contains("was made by a newer sandbox (schema version 3; this one knows up to 2)"));
 }
+
+/// Instances sharing one `DATA_DIR` start at once (a deployment scaled out,
+/// `make test-scale`): every one of them opens the sandbox, whether the file
+/// is yet to be made or just made, and they share one seeded database.
+#[test]
+fn instances_starting_at_once_on_one_data_dir_all_open_it() {
+    const INSTANCES: usize = 6;
+    for made_already in [false, true] {
+        for _ in 0..10 {
+            let dir = tempfile::tempdir().unwrap();
+            if made_already {
+                drop(Sandbox::open(dir.path(), SandboxOptions::default()).unwrap());
+            }
+            let start = std::sync::Barrier::new(INSTANCES);
+            let opened: Vec<_> = std::thread::scope(|scope| {
+                let starts: Vec<_> = (0..INSTANCES)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            Sandbox::open(dir.path(), SandboxOptions::default()).map_err(|error| error.to_string())
+                        })
+                    })
+                    .collect();
+                starts.into_iter().map(|start| start.join().unwrap()).collect()
+            });
+            for result in &opened {
+                assert!(result.is_ok(), "made already: {made_already}; {:?}", result.as_ref().err());
+            }
+            let db = rusqlite::Connection::open(dir.path().join("sandbox.sqlite3")).unwrap();
+            let subscribers: i64 = db.query_row("SELECT COUNT(*) FROM subscriber", [], |row| row.get(0)).unwrap();
+            assert_eq!(subscribers, 6, "seeded once, into the one file every instance opened");
+            let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+                .filter(|name| name.contains(".new"))
+                .collect();
+            assert!(leftovers.is_empty(), "{leftovers:?}");
+        }
+    }
+}

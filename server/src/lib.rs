@@ -15,6 +15,8 @@
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
+//! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
+//!   sharing the directory wait for each other's locks.
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
 //! - [`telemetry`]: `tracing` set-up.
@@ -39,6 +41,7 @@ mod security;
 mod seo;
 mod single_flight;
 mod slug;
+mod sqlite;
 
 use std::future::Future;
 use std::sync::Arc;

@@ -236,9 +236,9 @@ async function setUp() {
   await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
   start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl")]);
   await up(`http://127.0.0.1:${ports.cms}/api/home`);
-  // The first instance creates the shared sandbox and form databases; then the others.
-  await startSite(0);
-  await Promise.all([startSite(1), startSite(2)]);
+  // All three at once, as a deployment scaled out starts them, on one fresh
+  // DATA_DIR: whichever is first makes the shared sandbox and form databases.
+  await Promise.all([startSite(0), startSite(1), startSite(2)]);
   writeFileSync(join(dir, "nginx.conf"), nginxConfig());
   const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
   start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);

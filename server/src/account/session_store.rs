@@ -134,9 +134,7 @@ impl SqliteSessionStore {
         std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
-            let db = Connection::open(&path)?;
-            db.busy_timeout(Duration::from_secs(5))?;
-            db.pragma_update(None, "journal_mode", "WAL")?;
+            let db = crate::sqlite::open(&path)?;
             db.pragma_update(None, "synchronous", "NORMAL")?;
             db.execute_batch(SCHEMA)?;
             Ok(db)
@@ -268,6 +266,29 @@ mod tests {
         assert_eq!(store.get(&id, Kind::Subscriber).await.unwrap().unwrap().token, "tok2");
         store.delete(&id).await.unwrap();
         assert!(store.get(&id, Kind::Subscriber).await.unwrap().is_none());
+    }
+
+    /// Instances sharing one `DATA_DIR` without Redis open the store at once.
+    #[test]
+    fn instances_on_one_data_dir_open_it_at_once() {
+        const INSTANCES: usize = 4;
+        for _ in 0..10 {
+            let dir = tempfile::tempdir().unwrap();
+            let start = std::sync::Barrier::new(INSTANCES);
+            std::thread::scope(|scope| {
+                let opening: Vec<_> = (0..INSTANCES)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            SqliteSessionStore::open(dir.path(), lifetimes(1800, 43200)).map(drop)
+                        })
+                    })
+                    .collect();
+                for open in opening {
+                    open.join().unwrap().unwrap_or_else(|error| panic!("opened: {error:?}"));
+                }
+            });
+        }
     }
 
     #[tokio::test]

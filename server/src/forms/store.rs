@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
@@ -120,9 +120,7 @@ impl FormStore {
     pub fn open(data_dir: &Path) -> Result<FormStore, StoreError> {
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
-            let db = Connection::open(&path)?;
-            db.busy_timeout(Duration::from_secs(5))?;
-            db.pragma_update(None, "journal_mode", "WAL")?;
+            let db = crate::sqlite::open(&path)?;
             // Every commit reaches the disk before the visitor is told it was received.
             db.pragma_update(None, "synchronous", "FULL")?;
             db.pragma_update(None, "foreign_keys", "ON")?;
@@ -286,5 +284,55 @@ impl FormStore {
             Ok(bytes.flatten())
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Instances sharing one `DATA_DIR` (`make test-scale`) open the store
+    /// at once and keep submissions at once: none is refused "database is
+    /// locked", and every one is kept exactly once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn instances_on_one_data_dir_open_and_keep_at_once() {
+        const INSTANCES: usize = 4;
+        const EACH: usize = 25;
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let start = std::sync::Barrier::new(INSTANCES);
+            let stores: Vec<FormStore> = std::thread::scope(|scope| {
+                let opening: Vec<_> = (0..INSTANCES)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            FormStore::open(dir.path())
+                        })
+                    })
+                    .collect();
+                opening.into_iter().map(|open| open.join().unwrap().unwrap_or_else(|error| panic!("opened: {error:?}"))).collect()
+            });
+            let keeping = stores.iter().enumerate().flat_map(|(instance, store)| {
+                (0..EACH).map(move |n| {
+                    let store = store.clone();
+                    tokio::spawn(async move {
+                        let new = NewSubmission {
+                            form: FormKind::BusinessCommunity,
+                            idempotency_key: Some(format!("{instance}-{n}")),
+                            lang: "en",
+                            data: serde_json::json!({ "n": n }),
+                            proposal: None,
+                            deliver: true,
+                        };
+                        store.keep(new).await
+                    })
+                })
+            });
+            for kept in futures::future::join_all(keeping).await {
+                let kept = kept.unwrap();
+                assert!(matches!(kept, Ok(Kept::New(_))), "{kept:?}");
+            }
+            assert_eq!(stores[0].all(FormKind::BusinessCommunity).await.unwrap().len(), INSTANCES * EACH);
+        }
     }
 }
