@@ -363,9 +363,10 @@ async fn fast_hits(app: &crate::helpers::TestApp) -> u64 {
 
 /// An anonymous page asked for again is answered whole from memory (the fast
 /// path), with the same status, headers and bytes in each encoding as the
-/// full path answered, and from one render. A request the full path might
-/// answer differently (a site cookie, a conditional request, HEAD, a query
-/// string never seen) takes the full path.
+/// full path answered, and from one render; so is it with a junk session,
+/// flash or language cookie, or query parameters its route does not read.
+/// A request the full path might answer differently (a conditional request,
+/// HEAD, a parameter the route reads, `?lang=`) takes the full path.
 #[tokio::test]
 async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
     let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
@@ -397,12 +398,32 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
         if encoding.is_none() {
             renders.insert(render_number(std::str::from_utf8(&full.2).unwrap()));
         }
-        // A cookie the site reads: the full path, the same answer.
+        // Cookies the site reads but that change nothing here: the same answer, from memory.
         let before = fast_hits(&app).await;
-        assert_eq!(get(encoding, Some("lang=en")).await, full, "{encoding:?}");
-        assert_eq!(get(encoding, Some("session=junk")).await, full, "{encoding:?}");
-        assert_eq!(fast_hits(&app).await, before, "{encoding:?}: cookies the site reads take the full path");
+        for junk in ["lang=en", "lang=sw", "lang=junk", "session=junk", "flash=junk; session=", "__Host-session=AAAA"] {
+            assert_eq!(get(encoding, Some(junk)).await, full, "{encoding:?} {junk}");
+        }
+        assert_eq!(fast_hits(&app).await - before, 6, "{encoding:?}: junk cookies are answered from memory");
     }
+    // Query parameters the page does not read: the same page, from memory.
+    let before = fast_hits(&app).await;
+    let plain = app.get("/mpesa").await.text().await.unwrap();
+    for query in ["?utm_source=x", "?a=1&b=2", "?%ZZ", "?services=1"] {
+        let response = app.get(&format!("/mpesa{query}")).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.text().await.unwrap(), plain, "{query}");
+    }
+    assert_eq!(fast_hits(&app).await - before, 5, "the plain address and every query that changes nothing");
+    // A parameter the route reads is its own page; `?lang=` redirects.
+    let data = app.get("/search?q=data&utm_source=x").await.text().await.unwrap();
+    let before = fast_hits(&app).await;
+    assert_eq!(app.get("/search?utm_source=y&q=data").await.text().await.unwrap(), data);
+    assert_ne!(app.get("/search?q=voice&utm_source=y").await.text().await.unwrap(), data);
+    assert_eq!(fast_hits(&app).await - before, 1, "only the same q came from memory");
+    let switched = app.client.get(app.url("/mpesa?lang=sw&utm_source=x")).send().await.unwrap();
+    assert_eq!(switched.status(), StatusCode::SEE_OTHER);
+    assert_eq!(switched.headers()[LOCATION], "/mpesa?utm_source=x");
+    assert!(switched.headers()[SET_COOKIE].to_str().unwrap().starts_with("lang=sw;"), "the choice remembered");
     assert_eq!(renders.len(), 1);
     let before = fast_hits(&app).await;
     let etag = app.get("/mpesa").await.headers()[ETAG].clone();
@@ -415,6 +436,18 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
         app.get(path).await;
     }
     assert_eq!(fast_hits(&app).await - before, 1);
+    // Swahili remembered: `/` sends the visitor to `/sw`, though `/` is kept.
+    // (The first answer is kept under the content generation read before the
+    // page's content was first loaded, which that load moved on: the second
+    // keeps it for good.)
+    app.get("/").await;
+    app.get("/").await;
+    let before = fast_hits(&app).await;
+    app.get("/").await;
+    let remembered = app.client.get(app.url("/")).header("cookie", "lang=sw").send().await.unwrap();
+    assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
+    assert_eq!(remembered.headers()[LOCATION], "/sw");
+    assert_eq!(fast_hits(&app).await - before, 1, "the plain GET of `/` came from memory, the one with the cookie did not");
 }
 
 /// `PAGE_CACHE_MB=0`: every page is rendered for its request (what the

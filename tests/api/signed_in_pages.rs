@@ -163,6 +163,29 @@ async fn logging_out_takes_the_subscribers_parts_off_at_once() {
     }
 }
 
+/// A page kept whole for everyone (the fast path answers it before any
+/// cookie is read) is still the subscriber's own with their cookie; the same
+/// cookie tampered with gets the page for everyone, from memory.
+#[tokio::test]
+async fn a_page_kept_for_everyone_is_still_the_subscribers_own_with_their_cookie() {
+    let app = spawn_app().await;
+    let anonymous = page(&app, "/voice-sms", "", "gzip").await.2;
+    page(&app, "/voice-sms", "", "gzip").await;
+    let (_, cookie) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
+    let (_, headers, html) = page(&app, "/voice-sms", &cookie, "gzip").await;
+    assert!(html.contains(">Amina Mwakyusa</a>"), "the subscriber's own page");
+    assert_eq!(headers[CACHE_CONTROL], "private, no-store");
+    let (_, headers, html) = page(&app, "/voice-sms?utm_source=sms", &format!("lang=en; {cookie}"), "gzip").await;
+    assert!(html.contains(">Amina Mwakyusa</a>"), "with another cookie and a query the page does not read");
+    assert_eq!(headers[CACHE_CONTROL], "private, no-store");
+    let mut forged = cookie.clone().into_bytes();
+    let last = forged.len() - 2;
+    forged[last] = if forged[last] == b'A' { b'B' } else { b'A' };
+    let (_, headers, html) = page(&app, "/voice-sms", &String::from_utf8(forged).unwrap(), "gzip").await;
+    assert_eq!(html, anonymous, "a forged cookie gets the page for everyone");
+    assert!(headers[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
+}
+
 #[tokio::test]
 async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came_first() {
     let visited = spawn_app_with(|c| c.site_url = SITE_URL.into()).await;

@@ -1,16 +1,21 @@
 //! The fast path for anonymous pages: `GET` of a page this server has
 //! answered before is answered from memory before anything else runs (no
-//! route resolution, content reads, cookie parsing or middleware), with the
-//! very status, headers and bytes the full path answered it with.
+//! content reads, middleware or rendering), with the very status, headers
+//! and bytes the full path answered it with.
 //!
 //! - An entry is made only from a full-path answer that the page handler
 //!   marked shareable ([`Shareable`]: an anonymous page, status 200, from the
-//!   page cache) and that sets no cookie; it is keyed by the exact path and
-//!   query asked for and the encoding answered (br, gzip or none).
+//!   page cache) and that sets no cookie. It is keyed by the encoding
+//!   answered (br, gzip or none) and the address as the page cache keys it:
+//!   the path and only the query parameters its route reads (`services`,
+//!   `q`), so `?utm_source=…` or any other parameter finds the same entry.
 //! - A request that might be answered differently goes the full way: any
 //!   method but `GET`, a conditional request (`If-None-Match`, answered 304
-//!   there), a cookie the site reads (a session, the flash notice, the
-//!   language), or an address longer than the page cache keeps.
+//!   there), a session or flash cookie that decrypts with this server's key
+//!   (one that does not is junk the full path ignores too), the language
+//!   cookie on `/` (a visitor who chose Swahili is sent to `/sw`), a `lang`
+//!   query parameter or a trailing slash (both redirected), or an address
+//!   longer than the page cache keeps.
 //! - Invalidated by content: an entry holds the content generation read
 //!   before its page was resolved ([`crate::content::Content::generation`],
 //!   plus the changes of the bundle catalogue that bundle tables show),
@@ -29,7 +34,11 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use axum_extra::extract::cookie::{CookieJar, PrivateCookieJar};
+use contract::Lang;
+
 use super::cache::MAX_KEY;
+use super::{LANG_COOKIE, LocalPath, page_url};
 use crate::AppState;
 use crate::assets::accepts;
 
@@ -82,7 +91,7 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     let Some(kept) = &state.fast.kept else {
         return next.run(request).await;
     };
-    let Some(key) = key(&request) else {
+    let Some(key) = key(&state, &request) else {
         return next.run(request).await;
     };
     let generation = state.content.generation() + state.catalogue.changes();
@@ -106,29 +115,45 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     response
 }
 
-/// Cookies a page reads: with one of them the answer may differ.
-fn reads_cookies(headers: &HeaderMap) -> bool {
-    headers
+/// Whether a cookie may change the answer for `path`: a session or flash
+/// notice that decrypts with this server's key (the full path answers junk,
+/// forged or expired-key cookies with the shared page too), or the language
+/// remembered as Swahili on `/`.
+fn cookies_matter(state: &AppState, headers: &HeaderMap, path: &str) -> bool {
+    let mut read = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
         .filter_map(|pair| pair.split_once('=').map(|(name, _)| name.trim()))
-        .any(|name| name == super::LANG_COOKIE || crate::account::reads_cookie(name))
+        .filter(|name| *name == LANG_COOKIE || crate::account::reads_cookie(name))
+        .peekable();
+    if read.peek().is_none() {
+        return false;
+    }
+    let private = PrivateCookieJar::from_headers(headers, state.cookie_key.clone());
+    let plain = CookieJar::from_headers(headers);
+    read.any(|name| match name {
+        LANG_COOKIE => path == "/" && plain.get(LANG_COOKIE).is_some_and(|lang| Lang::parse(lang.value()) == Lang::Sw),
+        name => private.get(name).is_some(),
+    })
 }
 
-/// The key of a request the fast path may answer.
-fn key(request: &Request) -> Option<(u8, Box<str>)> {
+/// The key of a request the fast path may answer: its encoding and its
+/// address as the page cache keys it ([`page_url`]).
+fn key(state: &AppState, request: &Request) -> Option<(u8, Box<str>)> {
     if request.method() != axum::http::Method::GET {
         return None;
     }
     let headers = request.headers();
-    let address = request.uri().path_and_query()?.as_str();
-    if address.len() > MAX_KEY
+    let uri = request.uri();
+    let path = uri.path();
+    if uri.path_and_query()?.as_str().len() > MAX_KEY
         || headers.contains_key(header::IF_NONE_MATCH)
         || headers.contains_key(header::IF_MODIFIED_SINCE)
         || headers.contains_key(header::RANGE)
-        || reads_cookies(headers)
+        || (path.len() > 1 && path.ends_with('/'))
+        || cookies_matter(state, headers, path)
     {
         return None;
     }
@@ -139,5 +164,16 @@ fn key(request: &Request) -> Option<(u8, Box<str>)> {
     } else {
         0
     };
-    Some((encoding, address.into()))
+    let address = match uri.query() {
+        None => path.into(),
+        Some(query) => {
+            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
+            if pairs.iter().any(|(name, _)| name == "lang") {
+                return None;
+            }
+            let route = state.routes.matches(&LocalPath::parse(path).path).route;
+            page_url(path, &pairs, &route.query).into()
+        }
+    };
+    Some((encoding, address))
 }

@@ -110,8 +110,7 @@ fn canonical_redirect(uri: &Uri, local: &LocalPath, jar: &CookieJar) -> Option<R
         };
         return Some(Redirect::permanent(&target).into_response());
     }
-    let mut query: Vec<(String, String)> =
-        uri.query().and_then(|q| serde_urlencoded::from_str(q).ok()).unwrap_or_default();
+    let mut query = query_pairs(uri.query());
     if let Some(index) = query.iter().position(|(k, _)| k == "lang") {
         let chosen = Lang::parse(&query.remove(index).1);
         let mut target = LocalPath::href(local.lang, &local.path);
@@ -154,7 +153,7 @@ async fn serve_page(
         Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
-    let url = page_url(&LocalPath::href(parts.lang, &parts.path), uri.query(), reads);
+    let url = page_url(&LocalPath::href(parts.lang, &parts.path), &query_pairs(uri.query()), reads);
     let mut versions = parts.versions();
     if parts.route.page == SEARCH_PAGE {
         // Its results come from the index as much as from content.
@@ -205,7 +204,7 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync:
         Resolved::Redirect { .. } => return Ok(None),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
-    let url = page_url(&LocalPath::href(parts.lang, &parts.path), None, reads);
+    let url = page_url(&LocalPath::href(parts.lang, &parts.path), &[], reads);
     let versions = parts.versions();
     let key = PageCache::key(&parts.route.name, &url, &versions);
     let data = parts.into_data(&state.config.site_url);
@@ -248,17 +247,17 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
 
 /// The address a page is rendered and cached for: its path and only the
 /// query parameters the route reads, in the order they came.
-fn page_url(path: &str, query: Option<&str>, reads: &[String]) -> String {
-    let kept: Vec<(String, String)> = query
-        .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(name, _)| reads.contains(name))
-        .collect();
+fn page_url(path: &str, query: &[(String, String)], reads: &[String]) -> String {
+    let kept: Vec<&(String, String)> = query.iter().filter(|(name, _)| reads.contains(name)).collect();
     match serde_urlencoded::to_string(&kept) {
         Ok(query) if !query.is_empty() => format!("{path}?{query}"),
         _ => path.to_owned(),
     }
+}
+
+/// A request's query string as pairs; none for an absent or unreadable one.
+fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    query.and_then(|q| serde_urlencoded::from_str(q).ok()).unwrap_or_default()
 }
 
 /// The page kind of `/search`.
