@@ -327,12 +327,20 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         }
         None => router,
     };
+    // Pages are what no route answers, and they alone go through the fast
+    // path first: a page kept whole skips everything else (its answers are
+    // counted by the fast path itself, `pages.fastHits` in `/healthz?detail`).
+    let pages = shared_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
+    shared_layers(router, &state).fallback_service(pages)
+}
+
+/// The layers every answer but the fast path's passes through.
+fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
     let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
-    let fast_state = state.clone();
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_read))
-        .with_state(state)
+        .with_state(state.clone())
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::new())
         // 5xx detail is logged once, where the error is mapped (`error`), and
@@ -340,10 +348,6 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         .layer(TraceLayer::new_for_http().on_failure(()))
         // Every request the fast path does not answer, counted and timed.
         .layer(axum::middleware::from_fn(monitoring::record))
-        // Outermost: a page kept whole skips everything above; its answers
-        // are counted by the fast path itself (`pages.fastHits` in
-        // `/healthz?detail`).
-        .layer(axum::middleware::from_fn_with_state(fast_state, pages::fast_path))
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what

@@ -431,8 +431,8 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
     assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED, "conditional requests are answered 304 by the full path");
     assert_eq!(app.client.head(app.url("/mpesa")).send().await.unwrap().status(), StatusCode::OK);
     assert_eq!(fast_hits(&app).await - before, 1, "only the plain GET came from memory");
-    // Not-found addresses, redirects and data are never kept.
-    for path in ["/no-such-page", "/no-such-page", "/mpesa/", "/mpesa/", "/_data/mpesa", "/_data/mpesa"] {
+    // Redirects and data are never kept.
+    for path in ["/mpesa/", "/mpesa/", "/_data/mpesa", "/_data/mpesa"] {
         app.get(path).await;
     }
     assert_eq!(fast_hits(&app).await - before, 1);
@@ -448,6 +448,55 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
     assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
     assert_eq!(remembered.headers()[LOCATION], "/sw");
     assert_eq!(fast_hits(&app).await - before, 1, "the plain GET of `/` came from memory, the one with the cookie did not");
+}
+
+/// Addresses no page has (scanners, random links) share the one not-found
+/// page of their language, answered from memory after the first: no render,
+/// no content read. Every other route of the server (the API, assets, the
+/// sitemap, health, the sandbox) keeps its own answer all the same.
+#[tokio::test]
+async fn addresses_no_page_has_share_one_not_found_page_and_other_routes_keep_theirs() {
+    let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
+    let mut first = std::collections::BTreeMap::new();
+    for (n, lang_prefix) in ["", "/sw"].into_iter().cycle().take(6).enumerate() {
+        let path = format!("{lang_prefix}/no-such-page/{n}-{}", "x".repeat(n));
+        let response = app.client.get(app.url(&path)).header("accept-encoding", "gzip").send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        let body = response.bytes().await.unwrap();
+        let seen = first.entry(lang_prefix).or_insert_with(|| body.clone());
+        assert_eq!(*seen, body, "{path}: the one not-found page of its language");
+    }
+    assert_ne!(first[""], first["/sw"]);
+    let before = fast_hits(&app).await;
+    for path in ["/wp-login.php", "/sw/.env", "/a/b/c/d", "/no-such-page?utm_source=x"] {
+        let response = app.client.get(app.url(path)).header("accept-encoding", "gzip").send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    assert_eq!(fast_hits(&app).await - before, 4, "answered from memory");
+    let mut renders = std::collections::BTreeSet::new();
+    for path in ["/no-such-page/9", "/nothing", "/sw/nothing", "/sw/no/such/page"] {
+        renders.insert(render_number(&app.get(path).await.text().await.unwrap()));
+    }
+    assert_eq!(renders.len(), 2, "one render per language: {renders:?}");
+    for (path, status) in [
+        ("/robots.txt", StatusCode::OK),
+        ("/sitemap.xml", StatusCode::OK),
+        ("/healthz", StatusCode::OK),
+        ("/readyz", StatusCode::OK),
+        ("/sw.js", StatusCode::OK),
+        ("/sandbox/inbox", StatusCode::OK),
+        ("/api/account", StatusCode::UNAUTHORIZED),
+        ("/api/auth/logout", StatusCode::METHOD_NOT_ALLOWED),
+        ("/_data/mpesa", StatusCode::OK),
+        ("/_data/no-such-page", StatusCode::NOT_FOUND),
+        ("/assets/no-such-file.js", StatusCode::NOT_FOUND),
+    ] {
+        let response = app.get(path).await;
+        let answered = response.status();
+        let body = response.text().await.unwrap();
+        assert_eq!(answered, status, "{path}: {body}");
+        assert!(!body.contains(r#"<html lang="#) || path == "/sandbox/inbox", "{path}: not the not-found page");
+    }
 }
 
 /// `PAGE_CACHE_MB=0`: every page is rendered for its request (what the

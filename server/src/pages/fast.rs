@@ -9,6 +9,12 @@
 //!   answered (br, gzip or none) and the address as the page cache keys it:
 //!   the path and only the query parameters its route reads (`services`,
 //!   `q`), so `?utm_source=…` or any other parameter finds the same entry.
+//! - Addresses no route has (what scanners and random links ask for) all get
+//!   the one not-found page of their language, kept once per language and
+//!   encoding.
+//! - It is a layer on the router's fallback, the page handler, alone: a
+//!   request any other route matched (the API, assets, `/_data`, the
+//!   sandbox) never reaches it.
 //! - A request that might be answered differently goes the full way: any
 //!   method but `GET`, a conditional request (`If-None-Match`, answered 304
 //!   there), a session or flash cookie that decrypts with this server's key
@@ -38,7 +44,7 @@ use axum_extra::extract::cookie::{CookieJar, PrivateCookieJar};
 use contract::Lang;
 
 use super::cache::MAX_KEY;
-use super::{LANG_COOKIE, LocalPath, page_url};
+use super::{LANG_COOKIE, LocalPath, page_url, unrouted};
 use crate::AppState;
 use crate::assets::accepts;
 
@@ -95,24 +101,38 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
         return next.run(request).await;
     };
     let generation = state.content.generation() + state.catalogue.changes();
-    if let Some(entry) = kept.get(&key) {
-        if entry.generation == generation {
-            state.fast.hits.fetch_add(1, Ordering::Relaxed);
-            metrics::counter!("page_fast_hits_total").increment(1);
-            let mut response = Response::new(Body::from(entry.body.clone()));
-            *response.status_mut() = entry.status;
-            *response.headers_mut() = entry.headers.clone();
-            return response;
-        }
+    let answer = |key: &(u8, Box<str>)| {
+        let entry = kept.get(key).filter(|entry| entry.generation == generation)?;
+        state.fast.hits.fetch_add(1, Ordering::Relaxed);
+        metrics::counter!("page_fast_hits_total").increment(1);
+        let mut response = Response::new(Body::from(entry.body.clone()));
+        *response.status_mut() = entry.status;
+        *response.headers_mut() = entry.headers.clone();
+        Some(response)
+    };
+    if let Some(response) = answer(&key) {
+        return response;
+    }
+    // An address no page has: the not-found page of its language.
+    let local = LocalPath::parse(request.uri().path());
+    let not_found = unrouted(state.routes.matches(&local.path).route);
+    let (key, status) = if not_found { ((key.0, not_found_key(local.lang)), StatusCode::NOT_FOUND) } else { (key, StatusCode::OK) };
+    if not_found && let Some(response) = answer(&key) {
+        return response;
     }
     let mut response = next.run(request).await;
     if let Some(Shareable(body)) = response.extensions_mut().remove::<Shareable>() {
-        if response.status() == StatusCode::OK && !response.headers().contains_key(header::SET_COOKIE) {
-            let entry = Kept { generation, status: response.status(), headers: response.headers().clone(), body };
+        if response.status() == status && !response.headers().contains_key(header::SET_COOKIE) {
+            let entry = Kept { generation, status, headers: response.headers().clone(), body };
             kept.insert(key, Arc::new(entry));
         }
     }
     response
+}
+
+/// The key of the not-found page in `lang` (no address starts so).
+fn not_found_key(lang: Lang) -> Box<str> {
+    format!("not found: {}", lang.code()).into()
 }
 
 /// Whether a cookie may change the answer for `path`: a session or flash

@@ -40,8 +40,14 @@ pub const LANG_COOKIE: &str = "lang";
 const DATA_PREFIX: &str = "/_data";
 const PRIVATE: &str = "private, no-store";
 
+/// The page data (`/_data/…`).
 pub fn router() -> Router<AppState> {
-    Router::new().route("/_data/", get(page_data)).route("/_data/{*path}", get(page_data)).fallback(page)
+    Router::new().route("/_data/", get(page_data)).route("/_data/{*path}", get(page_data))
+}
+
+/// Every page: what no other route of the server answers.
+pub fn fallback() -> Router<AppState> {
+    Router::new().fallback(page)
 }
 
 /// A request path split into its language and the path without prefix.
@@ -565,6 +571,13 @@ fn or_leave_out(part: Result<Option<Loaded>, ContentError>, what: &str) -> Optio
     part.map_err(|error| tracing::warn!(%error, "{what} unavailable")).ok().flatten()
 }
 
+/// Whether `route` (what an address matched) is no page: the address gets
+/// the one not-found page of its language. A redirect or a page behind the
+/// CPM sign-in is answered before this is asked.
+fn unrouted(route: &RouteDef) -> bool {
+    route.redirect.is_none() && !route.meta.requires_auth && (route.page.as_deref() == Some(NOT_FOUND_PAGE) || route.page.is_none())
+}
+
 /// Matches the route, then loads everything it shows in parallel: its
 /// content (or its parent's), the sidebar, its list, its item and popups.
 /// The sidebar, list and popups are not worth failing a page for. Without
@@ -615,7 +628,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
 
     let matched_route = MatchedRoute { name: route.name.clone(), page: route.page.clone().unwrap_or_default(), params: matched.params.clone() };
     let lacks = |loaded: &Option<Loaded>| loaded.as_ref().is_none_or(|l| l.value.is_none());
-    if route.page.as_deref() == Some(NOT_FOUND_PAGE) || route.page.is_none() {
+    if unrouted(route) {
         return Ok(PageParts::not_found(state, lang, sidebar));
     }
     let item = match item {
