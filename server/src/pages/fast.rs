@@ -40,7 +40,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use axum_extra::extract::cookie::{CookieJar, PrivateCookieJar};
+use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
 use super::cache::MAX_KEY;
@@ -140,23 +140,23 @@ fn not_found_key(lang: Lang) -> Box<str> {
 /// forged or expired-key cookies with the shared page too), or the language
 /// remembered as Swahili on `/`.
 fn cookies_matter(state: &AppState, headers: &HeaderMap, path: &str) -> bool {
-    let mut read = headers
+    headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.split_once('=').map(|(name, _)| name.trim()))
-        .filter(|name| *name == LANG_COOKIE || crate::account::reads_cookie(name))
-        .peekable();
-    if read.peek().is_none() {
-        return false;
-    }
-    let private = PrivateCookieJar::from_headers(headers, state.cookie_key.clone());
-    let plain = CookieJar::from_headers(headers);
-    read.any(|name| match name {
-        LANG_COOKIE => path == "/" && plain.get(LANG_COOKIE).is_some_and(|lang| Lang::parse(lang.value()) == Lang::Sw),
-        name => private.get(name).is_some(),
-    })
+        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| name.trim() == LANG_COOKIE || crate::account::reads_cookie(name.trim())))
+        // Decoded as the full path's cookie jars decode them.
+        .filter_map(|pair| Cookie::parse_encoded(pair.trim().to_owned()).ok())
+        .any(|cookie| match cookie.name() {
+            LANG_COOKIE => path == "/" && Lang::parse(cookie.value()) == Lang::Sw,
+            name => {
+                let name = name.to_owned();
+                let mut jar = cookie::CookieJar::new();
+                jar.add_original(cookie);
+                jar.private(&state.cookie_key).get(&name).is_some()
+            }
+        })
 }
 
 /// The key of a request the fast path may answer: its encoding and its
