@@ -2,9 +2,11 @@
 # Load benchmark on loopback, bounded in time. Starts the release server, waits
 # for it to pre-render every page, runs wrk against each scenario and prints
 # requests/s, p50 and p99, each as a ratio against the static-asset baseline
-# measured in the same run; then the cached home page against nginx serving
-# the same bytes (gzip_static) at 64 connections; the p99 of the cached home
-# page under hostile load against its unloaded p99; signed-in visitors in a
+# measured in the same run; then the p99 of the cached home page under
+# hostile load against its unloaded p99 and against a control of twice the
+# load (with the server and the clients sharing every core, and with the
+# server alone on core 0); the cached home page against nginx serving the
+# same bytes (gzip_static) at 64 connections; signed-in visitors in a
 # random walk over the sitemap (bench/mixed.sh); the server's RSS with
 # every page cached and the client JS a page ships (gzip, over HTTP); and the
 # render cost of each page kind against React's own floor for the same
@@ -33,9 +35,10 @@ PORT=$UNCACHED_PORT HOST=127.0.0.1 SITE_URL=$UNCACHED DATA_DIR=$WORK/uncached-da
   "$BIN" >"$WORK/uncached.log" 2>&1 &
 UNCACHED_PID=$!
 NGINX_PID=
+PINNED_PID=
 cleanup() {
-  kill $PID $UNCACHED_PID $NGINX_PID 2>/dev/null
-  wait $PID $UNCACHED_PID $NGINX_PID 2>/dev/null
+  kill $PID $UNCACHED_PID $NGINX_PID $PINNED_PID 2>/dev/null
+  wait $PID $UNCACHED_PID $NGINX_PID $PINNED_PID 2>/dev/null
   rm -rf "$DATA" "$LOG" "$WORK"
 }
 trap cleanup EXIT
@@ -83,8 +86,8 @@ LUA
 
 # Slow clients: each sends a request's headers a byte every 100 ms and opens
 # a new connection when the server closes one (HEADER_READ_TIMEOUT_SECS).
-slow_clients() { # count seconds
-  python3 - "$PORT" "$1" "$2" <<'PY'
+slow_clients() { # port count seconds [prefix, as taskset -c 1]
+  ${4:-} python3 - "$1" "$2" "$3" <<'PY'
 import socket, sys, time
 port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 end = time.monotonic() + seconds
@@ -106,10 +109,10 @@ for s in clients:
 PY
 }
 
-run() { # name url [lua]
+run() { # name url [lua]; CLIENTS prefixes wrk (taskset)
   local out
   local threads=$(( CONNECTIONS < 2 ? 1 : 2 ))
-  out=$(wrk -t"$threads" -c"$CONNECTIONS" -d"${DURATION}s" --latency -H 'Accept-Encoding: br, gzip' ${3:+-s "$3"} "$2")
+  out=$(${CLIENTS:-} wrk -t"$threads" -c"$CONNECTIONS" -d"${DURATION}s" --latency -H 'Accept-Encoding: br, gzip' ${3:+-s "$3"} "$2")
   local rps p50 p99 failed
   failed=$(awk '/Non-2xx or 3xx responses/ {print $5}' <<<"$out")
   [ -z "$failed" ] || echo "$1: $failed answers were not 2xx or 3xx" >&2
@@ -127,31 +130,10 @@ echo "site bench: ${DURATION}s per scenario, $CONNECTIONS connections, loopback,
 RESULTS=()
 RESULTS+=("$(run static-asset "$BASE$ENTRY")")
 RESULTS+=("$(run cached-page "$BASE/")")
-# The control for the hostile run: as many more connections asking for the
-# cached home page itself, so the hostile p99 can be read against what
-# twice the load costs on these cores by itself.
-CONTROL_SECONDS=$((DURATION + 2))
-wrk -t2 -c"$CONNECTIONS" -d"${CONTROL_SECONDS}s" -H 'Accept-Encoding: br, gzip' "$BASE/" >/dev/null &
-CONTROL_PID=$!
-sleep 1
-RESULTS+=("$(run cached-doubled "$BASE/")")
-wait "$CONTROL_PID"
-# The cached home page again, at once, while hostile requests and slow
-# clients (as many as the measuring connections each) run from a second
-# before to a second after; all stop by themselves.
-HOSTILE_SECONDS=$((DURATION + 2))
-wrk -t2 -c"$CONNECTIONS" -d"${HOSTILE_SECONDS}s" -H 'Accept-Encoding: br, gzip' -s "$HOSTILE_LUA" "$BASE" >/dev/null &
-HOSTILE_PID=$!
-slow_clients "$CONNECTIONS" "$HOSTILE_SECONDS" &
-SLOW_PID=$!
-sleep 1
-RESULTS+=("$(run cached-hostile "$BASE/")")
-wait "$HOSTILE_PID" "$SLOW_PID"
 # PAGE_CACHE_MB=0: the home page rendered for every request.
 RESULTS+=("$(run render-uncached "$UNCACHED/")")
 # One connection: latency of a single render with no queueing.
 RESULTS+=("$(CONNECTIONS=1 run render-alone "$UNCACHED/")")
-rm -f "$HOSTILE_LUA"
 
 read -r _ BASE_RPS BASE_P50 BASE_P99 <<<"${RESULTS[0]}"
 BASE_P50=$(to_ms "$BASE_P50"); BASE_P99=$(to_ms "$BASE_P99")
@@ -163,17 +145,49 @@ for line in "${RESULTS[@]}"; do
     'BEGIN { printf "%-18s %10.0f %9.3f %9.3f %12.4f %12.1f %12.1f\n", n, r, a, b, r/R, a/A, b/B }'
 done
 
-p99_of() { # scenario
-  local line name p99
-  for line in "${RESULTS[@]}"; do
-    read -r name _ _ p99 <<<"$line"
-    if [ "$name" = "$1" ]; then to_ms "$p99"; fi
-  done
+
+# The cached home page under hostile load: its p99 unloaded, then with as
+# many more connections asking for it (the control: what twice the load
+# costs by itself), then while as many hostile connections and slow clients
+# run from a second before to a second after (all stop by themselves).
+# `clients` prefixes every client (taskset, to keep them off the server's core).
+hostile_comparison() { # label base port clients
+  local label=$1 base=$2 port=$3 clients=$4 unloaded doubled hostile
+  $clients wrk -t2 -c"$CONNECTIONS" -d2s "$base/" >/dev/null
+  unloaded=$(CLIENTS=$clients run unloaded "$base/")
+  $clients wrk -t2 -c"$CONNECTIONS" -d"$((DURATION + 2))s" -H 'Accept-Encoding: br, gzip' "$base/" >/dev/null &
+  local control=$!
+  sleep 1
+  doubled=$(CLIENTS=$clients run doubled "$base/")
+  wait "$control"
+  $clients wrk -t2 -c"$CONNECTIONS" -d"$((DURATION + 2))s" -H 'Accept-Encoding: br, gzip' -s "$HOSTILE_LUA" "$base" >/dev/null &
+  local attack=$!
+  slow_clients "$port" "$CONNECTIONS" "$((DURATION + 2))" "$clients" &
+  local slow=$!
+  sleep 1
+  hostile=$(CLIENTS=$clients run hostile "$base/")
+  wait "$attack" "$slow"
+  read -r _ _ _ unloaded <<<"$unloaded"; read -r _ _ _ doubled <<<"$doubled"; read -r _ _ _ hostile <<<"$hostile"
+  awk -v l="$label" -v u="$(to_ms "$unloaded")" -v d="$(to_ms "$doubled")" -v h="$(to_ms "$hostile")" -v c="$CONNECTIONS" \
+    'BEGIN { printf "cached / under hostile load, %s (%d junk-cookie, random-query and unknown-address connections, %d slow clients): p99 %.3f ms against %.3f ms unloaded, %.1fx (goal <= 3x); control, %d more connections asking for / itself: %.3f ms, %.1fx\n", l, c, c, h, u, h/u, c, d, d/u }'
 }
-UNLOADED_P99=$(p99_of cached-page); HOSTILE_P99=$(p99_of cached-hostile); DOUBLED_P99=$(p99_of cached-doubled)
 echo
-awk -v u="$UNLOADED_P99" -v h="$HOSTILE_P99" -v d="$DOUBLED_P99" -v c="$CONNECTIONS" \
-  'BEGIN { printf "cached / under hostile load (%d junk-cookie, random-query and unknown-address connections, %d slow clients): p99 %.3f ms against %.3f ms unloaded, %.1fx (goal <= 3x); against %.3f ms with %d more connections asking for / itself, %.1fx\n", c, c, h, u, h/u, d, c, h/d }'
+hostile_comparison "server and clients sharing every core" "$BASE" "$PORT" ""
+# The same with the server alone on core 0 and every client on the others,
+# as an attack arrives over the network rather than from the server's own
+# cores: a second server, started pinned.
+if [ "$(nproc)" -ge 2 ]; then
+  PINNED_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  PINNED="http://127.0.0.1:$PINNED_PORT"
+  mkdir -p "$WORK/pinned-data"
+  PORT=$PINNED_PORT HOST=127.0.0.1 SITE_URL=$PINNED DATA_DIR=$WORK/pinned-data RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS \
+    taskset -c 0 "$BIN" >"$WORK/pinned.log" 2>&1 &
+  PINNED_PID=$!
+  for _ in $(seq 600); do curl -s "$PINNED/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
+  hostile_comparison "server alone on core 0, clients on the others" "$PINNED" "$PINNED_PORT" "taskset -c 1-$(($(nproc) - 1))"
+  kill "$PINNED_PID" 2>/dev/null; wait "$PINNED_PID" 2>/dev/null; PINNED_PID=
+fi
+rm -f "$HOSTILE_LUA"
 
 # The cached home page against nginx serving the very same bytes (the
 # site's gzip answer, with gzip_static) at 64 connections, gzip accepted.
