@@ -44,7 +44,8 @@ use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
 use super::cache::MAX_KEY;
-use super::{LANG_COOKIE, LocalPath, page_url, unrouted};
+use super::{LANG_COOKIE, LocalPath, page_url, query_pairs, unrouted};
+use crate::manifest::RouteDef;
 use crate::AppState;
 use crate::assets::accepts;
 
@@ -60,9 +61,12 @@ struct Kept {
     body: Bytes,
 }
 
+/// An entry's key: the encoding answered (0 none, 1 br, 2 gzip) and the address.
+type Key = (u8, Box<str>);
+
 #[derive(Clone)]
 pub struct FastPages {
-    kept: Option<moka::sync::Cache<(u8, Box<str>), Arc<Kept>>>,
+    kept: Option<moka::sync::Cache<Key, Arc<Kept>>>,
     /// Requests answered here (`/healthz?detail`).
     hits: Arc<AtomicU64>,
 }
@@ -78,7 +82,7 @@ impl FastPages {
         let kept = (capacity_bytes > 0).then(|| {
             moka::sync::Cache::builder()
                 .max_capacity(capacity_bytes)
-                .weigher(|key: &(u8, Box<str>), _: &Arc<Kept>| (ENTRY_COST + key.1.len()).try_into().unwrap_or(u32::MAX))
+                .weigher(|key: &Key, _: &Arc<Kept>| (ENTRY_COST + key.1.len()).try_into().unwrap_or(u32::MAX))
                 .time_to_live(lifetime)
                 .build()
         });
@@ -97,11 +101,12 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     let Some(kept) = &state.fast.kept else {
         return next.run(request).await;
     };
-    let Some(key) = key(&state, &request) else {
+    let local = LocalPath::parse(request.uri().path());
+    let Some((key, route)) = key(&state, &request, &local) else {
         return next.run(request).await;
     };
     let generation = state.content.generation() + state.catalogue.changes();
-    let answer = |key: &(u8, Box<str>)| {
+    let answer = |key: &Key| {
         let entry = kept.get(key).filter(|entry| entry.generation == generation)?;
         state.fast.hits.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("page_fast_hits_total").increment(1);
@@ -114,18 +119,18 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
         return response;
     }
     // An address no page has: the not-found page of its language.
-    let local = LocalPath::parse(request.uri().path());
-    let not_found = unrouted(state.routes.matches(&local.path).route);
+    let not_found = unrouted(route.unwrap_or_else(|| state.routes.matches(&local.path).route));
     let (key, status) = if not_found { ((key.0, not_found_key(local.lang)), StatusCode::NOT_FOUND) } else { (key, StatusCode::OK) };
     if not_found && let Some(response) = answer(&key) {
         return response;
     }
     let mut response = next.run(request).await;
-    if let Some(Shareable(body)) = response.extensions_mut().remove::<Shareable>() {
-        if response.status() == status && !response.headers().contains_key(header::SET_COOKIE) {
-            let entry = Kept { generation, status, headers: response.headers().clone(), body };
-            kept.insert(key, Arc::new(entry));
-        }
+    if let Some(Shareable(body)) = response.extensions_mut().remove::<Shareable>()
+        && response.status() == status
+        && !response.headers().contains_key(header::SET_COOKIE)
+    {
+        let entry = Kept { generation, status, headers: response.headers().clone(), body };
+        kept.insert(key, Arc::new(entry));
     }
     response
 }
@@ -160,8 +165,10 @@ fn cookies_matter(state: &AppState, headers: &HeaderMap, path: &str) -> bool {
 }
 
 /// The key of a request the fast path may answer: its encoding and its
-/// address as the page cache keys it ([`page_url`]).
-fn key(state: &AppState, request: &Request) -> Option<(u8, Box<str>)> {
+/// address as the page cache keys it ([`page_url`]); and the route `local`
+/// matched, if that took matching (a query string to keep only the route's
+/// parameters of).
+fn key<'a>(state: &'a AppState, request: &Request, local: &LocalPath) -> Option<(Key, Option<&'a RouteDef>)> {
     if request.method() != axum::http::Method::GET {
         return None;
     }
@@ -184,16 +191,13 @@ fn key(state: &AppState, request: &Request) -> Option<(u8, Box<str>)> {
     } else {
         0
     };
-    let address = match uri.query() {
-        None => path.into(),
-        Some(query) => {
-            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
-            if pairs.iter().any(|(name, _)| name == "lang") {
-                return None;
-            }
-            let route = state.routes.matches(&LocalPath::parse(path).path).route;
-            page_url(path, &pairs, &route.query).into()
-        }
-    };
-    Some((encoding, address))
+    if uri.query().is_none() {
+        return Some(((encoding, path.into()), None));
+    }
+    let pairs = query_pairs(uri.query());
+    if pairs.iter().any(|(name, _)| name == "lang") {
+        return None;
+    }
+    let route = state.routes.matches(&local.path).route;
+    Some(((encoding, page_url(path, &pairs, &route.query).into()), Some(route)))
 }
