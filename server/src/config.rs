@@ -85,9 +85,14 @@ pub struct Config {
     #[arg(long, env = "HEADER_READ_TIMEOUT_SECS", default_value_t = 10)]
     pub header_read_timeout_secs: u64,
 
-    /// Seconds a client may take to send a request's body.
+    /// Seconds a client may take to send a request's whole body.
     #[arg(long, env = "BODY_READ_TIMEOUT_SECS", default_value_t = 20)]
     pub body_read_timeout_secs: u64,
+
+    /// Seconds an answer may wait for the client to take any of it (as
+    /// nginx's `send_timeout`); past it the connection is closed.
+    #[arg(long, env = "SEND_TIMEOUT_SECS", default_value_t = 30)]
+    pub send_timeout_secs: u64,
 
     /// Open connections in all; past it new ones are closed at once.
     #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 20_000)]
@@ -288,6 +293,7 @@ impl Config {
     pub fn connection_limits(&self) -> crate::connections::ConnectionLimits {
         crate::connections::ConnectionLimits {
             header_read: Duration::from_secs(self.header_read_timeout_secs),
+            send: Duration::from_secs(self.send_timeout_secs),
             max: self.max_connections,
             per_address: self.max_connections_per_address,
             trusted_proxies: self.trusted_proxies.clone().into(),

@@ -2,7 +2,9 @@
 //! server: axum's own serve loop (see `axum::serve`), plus
 //!
 //! - a time limit on reading a request's headers (a client sending a byte
-//!   every ten seconds is closed), and on its body (a layer in `app`);
+//!   every ten seconds is closed), and on its body (`web::body_deadline`);
+//! - a time limit on a write the client does not take (`SEND_TIMEOUT_SECS`):
+//!   a client that sends requests and never reads the answers is closed;
 //! - a cap on open connections, in all and per client address: past it a
 //!   new connection is closed at once, and counted in a warning a second;
 //! - the process's open-file limit raised to its hard limit at start, so
@@ -40,6 +42,9 @@ use tower::ServiceExt;
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {
     pub header_read: Duration,
+    /// How long a write may wait for the client to read (a client that
+    /// pipelines requests and never reads their answers is closed).
+    pub send: Duration,
     pub max: usize,
     pub per_address: usize,
     /// Peers whose `X-Forwarded-For` names the client.
@@ -164,12 +169,14 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
         });
         let service = TowerToHyperService::new(service);
         let (closing, mut stopping) = (closing.clone(), stopping.clone());
-        let header_read = limits.header_read;
+        let (header_read, send) = (limits.header_read, limits.send);
         tokio::spawn(async move {
+            let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+            stream.set_write_timeout(Some(send));
             let mut builder = Builder::new(TokioExecutor::new());
             builder.http1().timer(TokioTimer::new()).header_read_timeout(header_read);
             builder.http2().timer(TokioTimer::new()).keep_alive_interval(Some(Duration::from_secs(30)));
-            let mut connection = pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
+            let mut connection = pin!(builder.serve_connection_with_upgrades(TokioIo::new(Box::pin(stream)), service));
             let mut stopping = pin!(
                 async move {
                     let _ = stopping.wait_for(|stop| *stop).await;

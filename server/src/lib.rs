@@ -20,6 +20,8 @@
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
 //! - [`telemetry`]: `tracing` set-up.
+//! - `web`: what every feature's HTTP handling shares (redirect locations,
+//!   the request body deadline).
 
 pub mod account;
 pub mod config;
@@ -42,6 +44,7 @@ mod seo;
 mod single_flight;
 mod slug;
 mod sqlite;
+mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -339,9 +342,10 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
     let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_read))
+        .layer(axum::middleware::from_fn_with_state(body_read, web::body_deadline::layer))
         .with_state(state.clone())
         .layer(CompressionLayer::new())
+        .layer(axum::middleware::map_response(web::vary::one_line))
         .layer(CatchPanicLayer::new())
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.

@@ -81,6 +81,30 @@ async fn a_stock_strapi_with_a_schema_never_seen_serves_its_titles_with_only_the
     assert_eq!(cms.refused(), refused, "no refusal twice");
 }
 
+/// A stock Strapi 5 whose `shared.seo` has `metaTitle` and
+/// `metaDescription` but no `shareImage`: the refused `shareImage` is left
+/// out, and `seo` itself still asked for, so every page keeps the CMS's
+/// title and description in both languages.
+#[tokio::test]
+async fn a_seo_component_without_a_share_image_keeps_its_title_and_description() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.stock_strapi();
+    for (locale, title, description) in [("en", "Vodacom: the home page", "Bundles, M-Pesa and more"), ("sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi")] {
+        cms.put("home", locale, serde_json::json!({ "title": "Home", "seo": { "metaTitle": title, "metaDescription": description } }));
+    }
+    let app = site_with(&cms, |_| {}).await;
+    for (path, title, description) in [("/", "Vodacom: the home page", "Bundles, M-Pesa and more"), ("/sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi")] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(&format!("<title>{title}</title>")), "{path}: {}", &html[..html.len().min(2000)]);
+        assert!(html.contains(&format!("<meta name=\"description\" content=\"{description}\"")), "{path}");
+    }
+    let requests = cms.requests();
+    let last = requests.iter().rfind(|r| r.starts_with("/api/home?locale=en")).unwrap();
+    assert!(last.contains("populate[seo]=true") && !last.contains("shareImage"), "{last}");
+}
+
 /// The reported bug: a sidebar without `links` made every page 500.
 #[tokio::test]
 async fn a_sidebar_without_links_or_with_junk_in_them_breaks_no_page() {

@@ -202,6 +202,7 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
             return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
         }
     }
+    let attributes = if *cms.stock.lock().unwrap() { populated(&attributes, Some(&populate_tree(&decoded))) } else { attributes };
     let data = match *cms.shape.lock().unwrap() {
         Shape::V4 => json!({ "id": 1, "attributes": attributes }),
         Shape::V5 => {
@@ -215,20 +216,124 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
 }
 
 /// What a stock Strapi refuses: the deep-populate plugin's syntax, and a
-/// populate key the type's schema lacks.
+/// populate key the schema lacks, at any depth (`populate[seo][populate][shareImage]`
+/// on a `seo` without `shareImage`). The schema is what `attributes` holds.
 fn invalid_populate_key(params: &[(String, String)], attributes: &Value) -> Option<String> {
+    if params.iter().any(|(key, value)| key == "populate" && value.starts_with("deep")) {
+        return Some("deep".into());
+    }
+    invalid_in(&populate_tree(params), attributes)
+}
+
+/// The populate parameters as the tree Strapi reads them into.
+fn populate_tree(params: &[(String, String)]) -> serde_json::Map<String, Value> {
+    let mut tree = serde_json::Map::new();
     for (key, value) in params {
-        if key == "populate" && value.starts_with("deep") {
-            return Some("deep".into());
+        let Some(rest) = key.strip_prefix("populate[") else { continue };
+        let segments: Vec<&str> = rest.split(['[', ']']).filter(|s| !s.is_empty()).collect();
+        let mut node = &mut tree;
+        for (i, segment) in segments.iter().enumerate() {
+            if i + 1 == segments.len() {
+                node.entry(segment.to_string()).or_insert_with(|| Value::String(value.clone()));
+            } else {
+                let next = node.entry(segment.to_string()).or_insert_with(|| json!({}));
+                if !next.is_object() {
+                    *next = json!({});
+                }
+                node = next.as_object_mut().unwrap();
+            }
         }
-        if let Some(rest) = key.strip_prefix("populate[") {
-            let field = rest.split(']').next().unwrap_or_default();
-            if attributes.get(field).is_none() {
-                return Some(field.to_owned());
+    }
+    tree
+}
+
+/// The first field `fields` asks for that `entity` (an object, or a list of
+/// them) does not have.
+fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value) -> Option<String> {
+    let entities: Vec<&Value> = match entity {
+        Value::Array(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    for (field, request) in fields {
+        for entity in &entities {
+            let Some(value) = entity.get(field) else { return Some(field.clone()) };
+            if let Some(Value::Object(nested)) = request.get("populate") {
+                for child in children(value) {
+                    if let Some(key) = invalid_in(nested, child) {
+                        return Some(key);
+                    }
+                }
+            }
+            if let Some(Value::Object(members)) = request.get("on") {
+                for child in children(value) {
+                    let member = child.get("__component").and_then(|c| members.get(c.as_str()?));
+                    if let Some(Value::Object(nested)) = member.and_then(|m| m.get("populate")) {
+                        if let Some(key) = invalid_in(nested, child) {
+                            return Some(key);
+                        }
+                    }
+                }
             }
         }
     }
     None
+}
+
+fn children(value: &Value) -> Vec<&Value> {
+    match value {
+        Value::Array(items) => items.iter().filter(|i| i.is_object()).collect(),
+        Value::Object(_) => vec![value],
+        _ => Vec::new(),
+    }
+}
+
+/// What a stock Strapi 5 answers for `entity` given what was asked to be
+/// populated: its own fields, and of its components, media and dynamic
+/// zones only those named (`*` names every one). Rich text blocks (objects
+/// with a `type`) are fields of their own.
+fn populated(entity: &Value, fields: Option<&serde_json::Map<String, Value>>) -> Value {
+    let Value::Object(object) = entity else { return entity.clone() };
+    let mut kept = serde_json::Map::new();
+    for (name, value) in object {
+        if !is_relation(value) {
+            kept.insert(name.clone(), value.clone());
+            continue;
+        }
+        let Some(request) = fields.map_or(Some(&Value::Null), |fields| fields.get(name)) else { continue };
+
+        let members = request.get("on").and_then(Value::as_object);
+        let one = |child: &Value| match members {
+            Some(members) => populated(child, inside(child.get("__component").and_then(Value::as_str).and_then(|c| members.get(c))).as_ref()),
+            None => populated(child, inside(Some(request)).as_ref()),
+        };
+        let value = match value {
+            Value::Array(items) => Value::Array(items.iter().map(one).collect()),
+            child => one(child),
+        };
+        kept.insert(name.clone(), value);
+    }
+    Value::Object(kept)
+}
+
+/// What a populate request asks inside: `{ populate: {…} }` names fields,
+/// `{ populate: "*" }` every one (`None`), `true` none.
+fn inside(request: Option<&Value>) -> Option<serde_json::Map<String, Value>> {
+    match request.and_then(|r| r.get("populate")) {
+        Some(Value::Object(nested)) => Some(nested.clone()),
+        Some(Value::String(all)) if all == "*" => None,
+        _ => Some(serde_json::Map::new()),
+    }
+}
+
+/// A component, media, relation or dynamic zone: what Strapi 5 leaves out
+/// unless asked to populate it.
+fn is_relation(value: &Value) -> bool {
+    let entity = |v: &Value| v.as_object().is_some_and(|o| !o.contains_key("type"));
+    match value {
+        Value::Object(_) => entity(value),
+        Value::Array(items) => items.first().is_some_and(entity),
+        _ => false,
+    }
 }
 
 /// Strapi 5's create: `{"data": {...}}` in, `{"data": {...with id}}` out;

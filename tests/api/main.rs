@@ -12,6 +12,7 @@ mod crawl;
 mod fuzz;
 mod forms;
 mod forms_delivery;
+mod hostile;
 mod mutation;
 mod operator_faults;
 mod pages;

@@ -22,7 +22,8 @@ export function clientTarget(event: MouseEvent, current: Location): string | nul
   return url.pathname + url.search + url.hash;
 }
 
-/** Remembers the visitor's choice for the next visit to `/` (spec §9: stored under `lang`). */
+/** Remembers the visitor's choice for the next visit to `/`, in the cookie `lang` the server sets for `?lang=` too. */
 export function rememberLang(lang: string) {
-  document.cookie = `lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  const secure = location.protocol === "https:" ? "; Secure" : "";
+  document.cookie = `lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
 }

@@ -222,10 +222,7 @@ fn answer_form(state: &AppState, visitor: &Visitor, mut response: Response) -> R
     parts.status = StatusCode::SEE_OTHER;
     parts.headers.remove(header::CONTENT_TYPE);
     parts.headers.remove(header::CONTENT_LENGTH);
-    match HeaderValue::from_str(&back) {
-        Ok(location) => parts.headers.insert(header::LOCATION, location),
-        Err(_) => parts.headers.insert(header::LOCATION, HeaderValue::from_static("/")),
-    };
+    parts.headers.insert(header::LOCATION, crate::web::Location::site(&back).header());
     let mut response = Response::from_parts(parts, Body::empty());
     if let Some(notice) = answer.notice {
         let cookie = Cookie::build((FLASH_COOKIE, serde_json::to_string(&notice).expect("notice serialises")))

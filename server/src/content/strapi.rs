@@ -35,7 +35,7 @@ use async_trait::async_trait;
 use contract::Lang;
 use contract::cms::TypeShape;
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
@@ -99,8 +99,8 @@ pub struct StrapiClient {
     http: reqwest::Client,
     settings: StrapiSettings,
     normalizer: Normalizer,
-    /// Explicit populate parameters of each shape, from the content model.
-    explicit: HashMap<TypeShape, Vec<(String, String)>>,
+    /// The explicit populate tree of each shape, from the content model.
+    explicit: HashMap<TypeShape, Value>,
     /// By model (`home`, `news-updates`).
     accepted: Mutex<HashMap<String, Accepted>>,
     /// The strategy a type not asked for yet starts with: the configured
@@ -133,7 +133,7 @@ impl StrapiClient {
             TypeShape::Trick,
             TypeShape::Popup,
         ];
-        let explicit = shapes.into_iter().map(|shape| (shape, contract::cms::populate_params(&shape.populate()))).collect();
+        let explicit = shapes.into_iter().map(|shape| (shape, shape.populate())).collect();
         let (settings_populate, settings_max_requests) = (settings.populate, settings.max_requests);
         Ok(StrapiClient {
             http,
@@ -217,11 +217,13 @@ impl StrapiClient {
         match accepted.strategy {
             PopulateStrategy::Deep => vec![("populate".into(), format!("deep,{level}"))],
             PopulateStrategy::Level => vec![("pLevel".into(), level.to_string())],
-            PopulateStrategy::Explicit => self.explicit[&shape]
-                .iter()
-                .filter(|(key, _)| !accepted.invalid_keys.iter().any(|invalid| names_field(key, invalid)))
-                .cloned()
-                .collect(),
+            PopulateStrategy::Explicit => {
+                let tree = accepted.invalid_keys.iter().fold(self.explicit[&shape].clone(), |tree, invalid| match tree {
+                    Value::Object(fields) => Value::Object(without_field(&fields, invalid)),
+                    other => other,
+                });
+                contract::cms::populate_params(&tree)
+            }
         }
     }
 
@@ -340,10 +342,34 @@ fn invalid_key(body: &str) -> Option<String> {
     (!key.is_empty()).then(|| key.to_owned())
 }
 
-/// Whether the populate parameter `param` (`populate[sections][on][…]`)
-/// asks for the field `field`.
-fn names_field(param: &str, field: &str) -> bool {
-    param.split(['[', ']']).any(|segment| segment == field)
+/// A populate tree's `fields` without `field`, wherever it is asked for.
+/// The component that held it is still populated (`true`, or `*` for a
+/// dynamic zone's member): Strapi 5 leaves out a component nobody asked
+/// for, so dropping the parent with the refused key would lose every field
+/// it has (a `shared.seo` without `shareImage` would lose `metaTitle`).
+fn without_field(fields: &Map<String, Value>, field: &str) -> Map<String, Value> {
+    fields.iter().filter(|(name, _)| *name != field).map(|(name, entry)| (name.clone(), entry_without(entry, field))).collect()
+}
+
+fn entry_without(entry: &Value, field: &str) -> Value {
+    if let Some(Value::Object(nested)) = entry.get("populate") {
+        let nested = without_field(nested, field);
+        return if nested.is_empty() { Value::Bool(true) } else { json!({ "populate": nested }) };
+    }
+    if let Some(Value::Object(members)) = entry.get("on") {
+        let members: Map<String, Value> = members
+            .iter()
+            .map(|(uid, member)| {
+                let member = match entry_without(member, field) {
+                    Value::Bool(true) => json!({ "populate": "*" }),
+                    member => member,
+                };
+                (uid.clone(), member)
+            })
+            .collect();
+        return json!({ "on": members });
+    }
+    entry.clone()
 }
 
 /// The first element of a list answer, or the answer itself.
@@ -431,5 +457,24 @@ mod tests {
         assert!(bare.no_populate);
         assert_eq!(learn(&bare, "{}"), None);
         assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some("sections".into()));
+    }
+
+    /// A stock Strapi 5 whose `shared.seo` lacks `shareImage`: the key goes,
+    /// `seo` itself is still asked for (Strapi 5 returns no component that
+    /// is not), and so is a card grid whose cards lose their image.
+    #[test]
+    fn a_refused_key_leaves_its_parent_populated() {
+        let client = client(PopulateStrategy::Explicit);
+        let accepted = |keys: &[&str]| Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: keys.iter().map(|k| k.to_string()).collect(), no_populate: false };
+        let params = client.populate(DEEP_LEVEL, TypeShape::Page, &accepted(&["shareImage"]));
+        let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
+        assert!(keys.contains(&"populate[seo]"), "{keys:?}");
+        assert!(!keys.iter().any(|k| k.contains("shareImage")), "{keys:?}");
+        assert!(keys.iter().any(|k| k.starts_with("populate[sections][on]")), "the rest stays: {keys:?}");
+        let params = client.populate(DEEP_LEVEL, TypeShape::Page, &accepted(&["image", "shareImage"]));
+        let grid = params.iter().find(|(k, _)| k.contains("[sections.card-grid]")).expect("the card grid still asked for");
+        assert!(!grid.0.contains("[image]"), "{grid:?}");
+        assert!(grid.0.contains("[cards]") || grid.1 == "*", "{grid:?}");
+        assert!(params.iter().all(|(k, _)| !k.contains("[image]")), "{params:?}");
     }
 }

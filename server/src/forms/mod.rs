@@ -224,7 +224,7 @@ fn received(state: &AppState, kind: FormKind, lang: Lang, script: bool, referenc
         Some(path) => {
             let location = format!("{}?reference={reference}", lang.href(&path));
             let mut response = StatusCode::SEE_OTHER.into_response();
-            response.headers_mut().insert(header::LOCATION, HeaderValue::from_str(&location).expect("a path and a reference"));
+            response.headers_mut().insert(header::LOCATION, crate::web::Location::site(&location).header());
             response
         }
     };

@@ -14,7 +14,7 @@ use std::net::IpAddr;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
-use axum::response::{IntoResponse, Json, Redirect, Response};
+use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
@@ -33,6 +33,7 @@ use cache::CachedPage;
 use crate::account::{PageExtras, Visit};
 use crate::content::{ContentError, ContentQuery, ContentValue, Loaded};
 use crate::manifest::{NOT_FOUND_PAGE, RouteDef};
+use crate::web::Location;
 use crate::{AppError, AppState, connections};
 
 /// The cookie remembering the visitor's language (spec §9 stores it under `lang`).
@@ -90,7 +91,7 @@ async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCoo
     }
     let uri = request.uri().clone();
     let local = LocalPath::parse(uri.path());
-    if let Some(redirect) = canonical_redirect(&uri, &local, &jar) {
+    if let Some(redirect) = canonical_redirect(&uri, &local, &jar, state.config.is_https()) {
         return redirect;
     }
     let client = crate::connections::client_address(request.extensions());
@@ -103,7 +104,7 @@ async fn page(State(state): State<AppState>, jar: CookieJar, private: PrivateCoo
 /// Redirects that come before rendering: a trailing slash, a language chosen
 /// with `?lang=` (remembered in the cookie), and `/` for a visitor who chose
 /// Swahili before.
-fn canonical_redirect(uri: &Uri, local: &LocalPath, jar: &CookieJar) -> Option<Response> {
+fn canonical_redirect(uri: &Uri, local: &LocalPath, jar: &CookieJar, https: bool) -> Option<Response> {
     let path = uri.path();
     if path.len() > 1 && path.ends_with('/') {
         let trimmed = match path.trim_end_matches('/') {
@@ -114,7 +115,7 @@ fn canonical_redirect(uri: &Uri, local: &LocalPath, jar: &CookieJar) -> Option<R
             Some(query) => format!("{trimmed}?{query}"),
             None => trimmed.to_owned(),
         };
-        return Some(Redirect::permanent(&target).into_response());
+        return Some(Location::site(&target).permanent());
     }
     let mut query = query_pairs(uri.query());
     if let Some(index) = query.iter().position(|(k, _)| k == "lang") {
@@ -128,15 +129,18 @@ fn canonical_redirect(uri: &Uri, local: &LocalPath, jar: &CookieJar) -> Option<R
             .path("/")
             .max_age(cookie::time::Duration::days(365))
             .same_site(SameSite::Lax)
+            // Not HttpOnly: the language switch writes it from the page too
+            // (no round trip on a slow link); nothing reads it but the server.
+            .secure(https)
             .build();
-        let mut response = Redirect::to(&target).into_response();
+        let mut response = Location::site(&target).see_other();
         response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie.to_string()).expect("cookie"));
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         return Some(response);
     }
     let remembered = jar.get(LANG_COOKIE).map(|c| Lang::parse(c.value()));
     if path == "/" && remembered == Some(Lang::Sw) {
-        let mut response = Redirect::to("/sw").into_response();
+        let mut response = Location::site("/sw").see_other();
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
         response.headers_mut().insert(header::VARY, HeaderValue::from_static("cookie"));
         return Some(response);
@@ -155,8 +159,8 @@ async fn serve_page(
     let visit = Visit::read(state, private).await;
     let parts = match resolve(state, local, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
-        Resolved::Redirect { location, permanent: true } => return Ok(Redirect::permanent(&location).into_response()),
-        Resolved::Redirect { location, permanent: false } => return Ok(Redirect::to(&location).into_response()),
+        Resolved::Redirect { location, permanent: true } => return Ok(location.permanent()),
+        Resolved::Redirect { location, permanent: false } => return Ok(location.see_other()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), &query_pairs(uri.query()), reads);
@@ -230,7 +234,7 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
     let local = LocalPath { lang, path: path.to_owned() };
     let parts = match resolve(state, &local, false).await {
         Ok(Resolved::Page(parts)) => *parts,
-        Ok(Resolved::Redirect { location, .. }) => return Redirect::to(&location).into_response(),
+        Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
         Err(error) => return error.into_page(lang),
     };
     let versions = parts.versions();
@@ -440,7 +444,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
     match resolve(&state, &local, visit.cpm_signed_in()).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
-            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location })))
+            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
                 .into_response()
         }
         Ok(Resolved::Page(parts)) => {
@@ -466,7 +470,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
 /// What a path resolves to.
 enum Resolved {
     Page(Box<PageParts>),
-    Redirect { location: String, permanent: bool },
+    Redirect { location: Location, permanent: bool },
 }
 
 /// A matched route with its content, before it becomes [`PageData`].
@@ -589,12 +593,12 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     let route = matched.route;
     let param = |name: &str| matched.params.get(name).map(String::as_str);
     if let Some(redirect) = &route.redirect {
-        let location = if redirect.to.starts_with('/') { LocalPath::href(local.lang, &redirect.to) } else { redirect.to.clone() };
+        let location = if redirect.to.starts_with('/') { Location::site(&LocalPath::href(local.lang, &redirect.to)) } else { Location::external(&redirect.to) };
         return Ok(Resolved::Redirect { location, permanent: redirect.permanent });
     }
     if route.meta.requires_auth && !cpm_signed_in {
         let login = state.routes.by_name("cpm-login").map_or("/", |r| r.path.as_str());
-        return Ok(Resolved::Redirect { location: LocalPath::href(local.lang, login), permanent: false });
+        return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(local.lang, login)), permanent: false });
     }
     let lang = local.lang;
     let content = &state.content;
@@ -634,7 +638,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     let item = match item {
         Ok(item) if route.item.is_some() && lacks(&item) => {
             if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
-                return Ok(Resolved::Redirect { location: LocalPath::href(lang, &moved), permanent: true });
+                return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(lang, &moved)), permanent: true });
             }
             return Ok(PageParts::not_found(state, lang, sidebar));
         }
@@ -666,7 +670,7 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         let id = id.to_string();
         if param("slug") != Some(slug.as_str()) || param("id") != Some(id.as_str()) {
             let canonical = route.href(&[("id", &id), ("slug", &slug)]);
-            return Ok(Resolved::Redirect { location: LocalPath::href(lang, &canonical), permanent: true });
+            return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(lang, &canonical)), permanent: true });
         }
         // Each language has its own slug (and perhaps id): alternates point at both.
         let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
