@@ -14,9 +14,14 @@ use tokio::net::TcpStream;
 
 use crate::helpers::{spawn_app, spawn_app_with};
 
-/// A `Location` a browser reads as a path of the site that sent it.
+/// A `Location` a browser reads as a path of the site that sent it, and
+/// that stays one when followed again (dot segments resolved as the browser
+/// resolves them: `/.//evil.example/` is the path `//evil.example/`).
 fn stays_on_the_site(location: &str) -> bool {
-    location.starts_with('/') && !location[1..].starts_with(['/', '\\']) && !location[1..].to_ascii_lowercase().starts_with("%2f") && !location[1..].to_ascii_lowercase().starts_with("%5c")
+    let site = reqwest::Url::parse("https://site.example/page").unwrap();
+    let Ok(followed) = site.join(location) else { return false };
+    let path = followed.path().to_ascii_lowercase();
+    followed.host_str() == Some("site.example") && !path.starts_with("//") && !path.starts_with("/%2f") && !path.starts_with("/%5c")
 }
 
 /// The status line and `Location` of the answer to `request` sent as it is.
