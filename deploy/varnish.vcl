@@ -66,10 +66,12 @@ sub vcl_recv {
   return (hash);
 }
 
+# The address and the encoding, not the Host (the site answers every Host
+# alike: a made-up one is no new copy).
 sub vcl_hash {
-  if (req.http.X-Site-Encoding) {
-    hash_data(req.http.X-Site-Encoding);
-  }
+  hash_data(req.url);
+  hash_data(req.http.X-Site-Encoding);
+  return (lookup);
 }
 
 sub vcl_hit {
