@@ -2,7 +2,7 @@
 # they need on a fresh Debian machine (apt packages, npm packages).
 
 SHELL := /bin/bash
-APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx
+APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
@@ -60,7 +60,7 @@ clean:
 ## The Strapi 5 CMS (cms/): installs it, generates its schema from the site's
 ## content model (`site content-model`), imports content/ into an empty
 ## database and serves it on 127.0.0.1:1337 in the foreground.
-.PHONY: cms cms-deps test-cms test-scale
+.PHONY: cms cms-deps test-cms test-scale test-caches
 cms: build cms-deps
 	SITE_BIN=$(abspath $(SITE_BIN)) ./cms/run.sh
 
@@ -86,3 +86,11 @@ test-cms: deps cms-deps
 test-scale: deps
 	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/scale/run.sh
+
+## deploy/'s nginx cache and Varnish VCL in front of one instance on loopback
+## (tests/caches/): pages for everyone served from each cache, and whatever
+## depends on the visitor (session, flash notice, language on `/`, the
+## account area, the API) theirs alone. Uses the binary the Rust tests build.
+test-caches: deps
+	cargo test --workspace --all-targets --no-run
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/caches/run.sh
