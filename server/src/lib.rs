@@ -149,6 +149,8 @@ impl AppState {
         let pages = pages::PageCache::new(
             config.page_cache_mb << 20,
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
+            Duration::from_secs(config.content_ttl_secs),
+            config.renderer().workers.div_ceil(2),
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.

@@ -79,9 +79,10 @@ impl Change {
     }
 }
 
-/// Drops the content entries `change` names, the pages built from them
-/// (the content generation moves, so the fast path follows) and asks for
-/// another pre-render pass; returns how many entries were dropped. The one
+/// Drops the content entries `change` names (the content generation moves,
+/// so the fast path follows; pages built from them are served only while
+/// their new render runs, see `pages::cache`) and asks for another
+/// pre-render pass; returns how many entries were dropped. The one
 /// invalidation, whether the webhook came here or to another instance
 /// (`broadcast`); `source` is for the metrics.
 pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
@@ -91,7 +92,6 @@ pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> us
         locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
     });
     let dropped = versions.len();
-    state.pages.drop_versions(versions);
     if dropped > 0 {
         state.prerender.again();
     }

@@ -6,11 +6,22 @@
 //! `PAGE_CACHE_MB` bounds the keys as well as the pages, and an address
 //! longer than [`MAX_KEY`] is rendered for its request and not kept: no
 //! client fills the memory with addresses of up to 64 KiB.
+//!
+//! When content changes, an address's page for the new content is not kept
+//! yet, but the one for the previous content usually is: that one is served
+//! ([`PageCache::stale`]) while the new one renders in the background
+//! ([`PageCache::refresh`]), as HTTP's stale-while-revalidate does, for at
+//! most `stale_for` after the change was first asked for. So a publish
+//! (which may touch every page, through the sidebar) costs visitors no
+//! wait and no refusal; only an address never rendered waits for its
+//! render. Refreshes are one per address, and at most `refreshes` at once,
+//! so the engines keep room for pages nobody has.
 
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -180,19 +191,51 @@ fn gzip(input: &[u8]) -> Vec<u8> {
 pub struct PageCache {
     /// None with `PAGE_CACHE_MB=0`: every page is rendered for its request.
     pages: Option<moka::future::Cache<String, Arc<CachedPage>>>,
+    /// By address (a key without its content versions): the key of the
+    /// newest page kept for it.
+    latest: moka::sync::Cache<String, Arc<Latest>>,
+    /// Addresses whose page is being rendered again in the background.
+    refreshing: Arc<Mutex<HashSet<String>>>,
+    refresh_turns: Arc<tokio::sync::Semaphore>,
+    stale_for: Duration,
+}
+
+/// The newest page kept for an address.
+struct Latest {
+    key: String,
+    /// When a page for newer content was first asked for.
+    superseded: OnceLock<Instant>,
+}
+
+/// What a key names besides its content versions.
+fn address(key: &str) -> &str {
+    key.rsplit_once('#').map_or(key, |(address, _)| address)
 }
 
 impl PageCache {
-    pub fn new(capacity_bytes: u64, lifetime: Duration) -> PageCache {
+    /// `lifetime`: how long a page is kept; `stale_for`: how long after
+    /// content changed the page for the previous content may still be
+    /// served; `refreshes`: background renders at once.
+    pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration, refreshes: usize) -> PageCache {
         let pages = (capacity_bytes > 0).then(|| {
             moka::future::Cache::builder()
                 .max_capacity(capacity_bytes)
                 .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
                 .time_to_live(lifetime)
-                .support_invalidation_closures()
                 .build()
         });
-        PageCache { pages }
+        let latest = moka::sync::Cache::builder()
+            .max_capacity(capacity_bytes / 8)
+            .weigher(|address: &String, latest: &Arc<Latest>| (address.len() + latest.key.len() + ENTRY_OVERHEAD).try_into().unwrap_or(u32::MAX))
+            .time_to_live(lifetime)
+            .build();
+        PageCache {
+            pages,
+            latest,
+            refreshing: Arc::default(),
+            refresh_turns: Arc::new(tokio::sync::Semaphore::new(refreshes.max(1))),
+            stale_for,
+        }
     }
 
     /// The route names the page as much as its address: the not-found page,
@@ -218,15 +261,61 @@ impl PageCache {
         };
         let missed = std::sync::atomic::AtomicBool::new(false);
         let page = pages
-            .try_get_with(key, async {
+            .try_get_with(key.clone(), async {
                 missed.store(true, std::sync::atomic::Ordering::Relaxed);
                 render().await.map(Arc::new)
             })
             .await
             .map_err(|error| (*error).clone());
-        let result = if missed.into_inner() { "miss" } else { "hit" };
+        let missed = missed.into_inner();
+        let result = if missed { "miss" } else { "hit" };
         metrics::counter!("page_cache_lookups_total", "result" => result).increment(1);
+        if missed && page.is_ok() {
+            self.latest.insert(address(&key).to_owned(), Arc::new(Latest { key, superseded: OnceLock::new() }));
+        }
         page
+    }
+
+    /// When `key`'s page is not kept: the page kept for the same address
+    /// from older content, unless that content changed longer than
+    /// `stale_for` ago. The caller starts its [`refresh`](Self::refresh).
+    pub async fn stale(&self, key: &str) -> Option<Arc<CachedPage>> {
+        let pages = self.pages.as_ref()?;
+        if pages.contains_key(key) {
+            return None;
+        }
+        let latest = self.latest.get(address(key)).filter(|latest| latest.key != key)?;
+        let superseded = *latest.superseded.get_or_init(Instant::now);
+        if superseded.elapsed() > self.stale_for {
+            return None;
+        }
+        // A page whose content had failed is no copy worth serving.
+        let page = pages.get(&latest.key).await.filter(|page| !page.status.is_server_error())?;
+        metrics::counter!("page_cache_lookups_total", "result" => "stale").increment(1);
+        Some(page)
+    }
+
+    /// Renders `key`'s page in the background and keeps it, unless its
+    /// address is being refreshed already or every refresh turn is taken
+    /// (a later request asks again, and pre-rendering gets there too).
+    pub fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static)
+    where
+        E: Clone + Send + Sync + std::fmt::Debug + 'static,
+        F: Future<Output = Result<CachedPage, E>> + Send + 'static,
+    {
+        let Ok(turn) = self.refresh_turns.clone().try_acquire_owned() else { return };
+        let address = address(&key).to_owned();
+        if !self.refreshing.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(address.clone()) {
+            return;
+        }
+        let cache = self.clone();
+        tokio::spawn(async move {
+            if let Err(error) = cache.get_or_render(key, render).await {
+                tracing::warn!(?error, address, "a page could not be rendered again; its previous copy is served meanwhile");
+            }
+            cache.refreshing.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&address);
+            drop(turn);
+        });
     }
 
     /// Bytes held (`/metrics`).
@@ -234,14 +323,6 @@ impl PageCache {
         self.pages.as_ref().map_or(0, moka::future::Cache::weighted_size)
     }
 
-    /// Drops every page built from one of `versions`.
-    pub fn drop_versions(&self, versions: Vec<u64>) {
-        let Some(pages) = &self.pages else { return };
-        if versions.is_empty() {
-            return;
-        }
-        let _ = pages.invalidate_entries_if(move |_, page| page.versions.iter().any(|v| versions.contains(v)));
-    }
 }
 
 #[cfg(test)]
@@ -269,7 +350,7 @@ mod tests {
     #[test]
     fn keys_count_against_the_capacity() {
         let capacity = 64 << 10;
-        let cache = PageCache::new(capacity, Duration::from_secs(60));
+        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
         futures::executor::block_on(async {
             for n in 0..200 {
                 let key = format!("{n:0>width$}", width = MAX_KEY - 8);

@@ -10,6 +10,7 @@ mod splice;
 
 use std::collections::BTreeMap;
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -177,7 +178,10 @@ async fn serve_page(
     with_search(state, &mut data, uri.query());
     if let Some(own) = own {
         let own = splice::OwnParts { name_html: splice::escape_text(&own.name), subscriber_json: document::script_escaped(&own.subscriber.to_string()) };
-        let page = state.pages.get_or_render(key.clone(), || render_for(state, client, url.clone(), data.clone(), versions.clone())).await?;
+        let page = match stale_while_refreshing(state, &key, &url, &data, &versions).await {
+            Some(stale) => stale,
+            None => state.pages.get_or_render(key.clone(), || render_for(state, client, url.clone(), data.clone(), versions.clone())).await?,
+        };
         if let Some(response) = page.respond_own(headers, &own) {
             return Ok(response);
         }
@@ -198,10 +202,25 @@ async fn serve_page(
         let page = if signed_in_session { render(state, url, data, versions).await.map_err(Unbuilt::Render)? } else { render_for(state, client, url, data, versions).await? };
         return Ok((private, page.respond(headers, PRIVATE)).into_response());
     }
+    if let Some(stale) = stale_while_refreshing(state, &key, &url, &data, &versions).await {
+        // Kept by no other cache (and not by the fast path): its new copy is on its way.
+        return Ok(stale.respond(headers, "no-cache"));
+    }
     let page = state.pages.get_or_render(key, || render_for(state, client, url, data, versions)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if page.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(page.respond_shared(headers, &cache_control))
+}
+
+/// The page kept for this address from the content before the last change,
+/// with the page for the current content rendering in the background (see
+/// `cache`): a page that has a kept copy is never refused or made to wait
+/// for a render. `None` when there is no such copy.
+async fn stale_while_refreshing(state: &AppState, key: &str, url: &str, data: &PageData, versions: &[u64]) -> Option<Arc<CachedPage>> {
+    let stale = state.pages.stale(key).await?;
+    let (owned, url, data, versions) = (state.clone(), url.to_owned(), data.clone(), versions.to_vec());
+    state.pages.refresh(key.to_owned(), move || async move { render(&owned, url, data, versions).await.map_err(Unbuilt::Render) });
+    Some(stale)
 }
 
 /// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
