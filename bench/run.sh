@@ -65,24 +65,7 @@ mapfile -t CHUNKS < <(grep -o 'rel="modulepreload" href="[^"]*"' <<<"$HOME_HTML"
 # Hostile load: every request a kind that once cost a render or a session
 # look-up (junk session and flash cookies, random query strings, random
 # unknown addresses), in turn.
-HOSTILE_LUA=$(mktemp --suffix=.lua)
-cat >"$HOSTILE_LUA" <<'LUA'
-counter = 0
-pages = { "/", "/voice-sms", "/sw/internet-overview", "/news-events" }
-request = function()
-  counter = counter + 1
-  local junk = counter .. "-" .. math.random(1e9)
-  local page = pages[counter % #pages + 1]
-  local kind = counter % 3
-  if kind == 0 then
-    return wrk.format("GET", page, { ["Cookie"] = "session=" .. junk .. "; flash=" .. junk .. "; lang=" .. junk })
-  elseif kind == 1 then
-    return wrk.format("GET", page .. "?utm_source=" .. junk .. "&" .. junk .. "=1")
-  else
-    return wrk.format("GET", "/no-such-page/" .. junk)
-  end
-end
-LUA
+HOSTILE_LUA=bench/requests/hostile.lua
 
 # Slow clients: each sends a request's headers a byte every 100 ms and opens
 # a new connection when the server closes one (HEADER_READ_TIMEOUT_SECS).
@@ -187,7 +170,6 @@ if [ "$(nproc)" -ge 2 ]; then
   hostile_comparison "server alone on core 0, clients on the others" "$PINNED" "$PINNED_PORT" "taskset -c 1-$(($(nproc) - 1))"
   kill "$PINNED_PID" 2>/dev/null; wait "$PINNED_PID" 2>/dev/null; PINNED_PID=
 fi
-rm -f "$HOSTILE_LUA"
 
 # The cached home page against nginx serving the very same bytes (the
 # site's gzip answer, with gzip_static) at 64 connections, gzip accepted.

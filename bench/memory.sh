@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Memory after hostile traffic, on loopback (`make bench-memory`): starts the
+# release server with its embedded defaults, waits for the pre-render pass,
+# then runs what an attacker's tools send, one phase after another, and
+# prints the server's RSS after each and after a quiet minute:
+#   1. slowhttptest: slow headers, slow bodies and slow readers (apt);
+#   2. addresses nobody links to: random paths, item ids, query strings and
+#      junk cookies (wrk with bench/requests/hostile.lua);
+#   3. wapiti's crawl and scan of every URL and form (apt), when installed
+#      (it fails to download its fingerprint database here, harmlessly);
+#   4. phases 1 and 2 again: what a second attack adds.
+# The allocator's own view (`/healthz?detail` memory) is printed beside RSS.
+# Everything started is stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${SITE_BIN:-target/release/site}
+SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
+WAPITI_MINUTES=${WAPITI_MINUTES:-3}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+BASE="http://127.0.0.1:$PORT"
+WORK=$(mktemp -d)
+mkdir -p "$WORK/data"
+PORT=$PORT HOST=127.0.0.1 SITE_URL=$BASE DATA_DIR=$WORK/data RUST_LOG=warn "$BIN" >"$WORK/site.log" 2>&1 &
+PID=$!
+cleanup() {
+  kill "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+  pkill -f "slowhttptest.*127.0.0.1:$PORT" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 600); do
+  curl -s "$BASE/healthz?detail" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["pages"]["prerendered"] else 1)' && break
+  sleep 0.5
+done
+
+rss_mb() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$PID/status"; }
+allocated() {
+  curl -s "$BASE/healthz?detail" | python3 -c '
+import json, sys
+m = json.load(sys.stdin).get("memory")
+print("allocator: %.1f MB allocated, %.1f MB resident" % (m["allocatedBytes"] / 2**20, m["residentBytes"] / 2**20) if m else "")'
+}
+BASE_RSS=$(rss_mb)
+report() { # phase
+  local rss
+  rss=$(rss_mb)
+  printf '%-42s RSS %7s MB (%+.1f MB)  %s\n' "$1" "$rss" "$(python3 -c "print($rss - $BASE_RSS)")" "$(allocated)"
+}
+report "warm (every page pre-rendered)"
+
+slow() {
+  local mode pids=()
+  for mode in -H -B -X; do
+    slowhttptest -c 400 $mode -i 5 -r 100 -l "$SECONDS_PER_PHASE" -u "$BASE/" -p 5 -x 24 -k 3 -n 5 -w 1 -y 4 </dev/null >/dev/null 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || true; done
+}
+hostile() {
+  wrk -t2 -c32 -d"${SECONDS_PER_PHASE}s" -s bench/requests/hostile.lua "$BASE" >/dev/null 2>&1 || true
+}
+
+if command -v slowhttptest >/dev/null; then slow; report "slow headers, bodies and readers"; else echo "slowhttptest not installed: phase skipped"; fi
+hostile
+report "random addresses, queries and cookies"
+if command -v wapiti >/dev/null; then
+  timeout $((WAPITI_MINUTES * 60)) wapiti -u "$BASE/" --scope folder --flush-session --max-scan-time $((WAPITI_MINUTES * 60 - 10)) \
+    -f txt -o "$WORK/wapiti.txt" >/dev/null 2>&1 || true
+  report "wapiti scan ($WAPITI_MINUTES min at most)"
+else
+  echo "wapiti not installed: phase skipped"
+fi
+if command -v slowhttptest >/dev/null; then slow; fi
+hostile
+report "the same attack again"
+sleep 60
+report "after a quiet minute"
