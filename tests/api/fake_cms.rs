@@ -279,17 +279,21 @@ impl FakeCms {
                 })
             })
             .collect();
-        let sort = param("sort").or_else(|| param("sort[0]")).unwrap_or("id:asc");
-        let (field, order) = sort.split_once(':').unwrap_or((sort, "asc"));
-        let ascending_ids = sort == "id:asc" && items.is_sorted_by_key(|item| item["id"].as_u64());
+        // `sort=f:asc`, or `sort[0]=…&sort[1]=…`; by id last.
+        let mut sorts: Vec<&str> = param("sort").into_iter().collect();
+        sorts.extend((0..4).map_while(|n| param(&format!("sort[{n}]"))));
+        sorts.push("id:asc");
+        let ascending_ids = sorts[0] == "id:asc" && items.is_sorted_by_key(|item| item["id"].as_u64());
         if !ascending_ids {
             items.sort_by(|a, b| {
-            let ordering = match (&a[field], &b[field]) {
-                (Value::Number(x), Value::Number(y)) => x.as_u64().cmp(&y.as_u64()),
-                (x, y) => x.as_str().unwrap_or("").cmp(y.as_str().unwrap_or("")),
-            };
-                let ordering = if order == "desc" { ordering.reverse() } else { ordering };
-                ordering.then(a["id"].as_u64().cmp(&b["id"].as_u64()))
+                sorts.iter().fold(std::cmp::Ordering::Equal, |ordering, sort| {
+                    let (field, order) = sort.split_once(':').unwrap_or((sort, "asc"));
+                    let by = match (&a[field], &b[field]) {
+                        (Value::Number(x), Value::Number(y)) => x.as_u64().cmp(&y.as_u64()),
+                        (x, y) => x.as_str().unwrap_or("").cmp(y.as_str().unwrap_or("")),
+                    };
+                    ordering.then(if order == "desc" { by.reverse() } else { by })
+                })
             });
         }
         let total = items.len();

@@ -249,7 +249,9 @@ impl StrapiClient {
                 if let Some((field, value)) = filter {
                     params.push((format!("filters[{field}][$eq]"), value.clone()));
                 }
-                params.push(("sort".into(), "publishDate:desc".into()));
+                // Then by id, so that pages neither overlap nor skip where dates tie.
+                params.push(("sort[0]".into(), "publishDate:desc".into()));
+                params.push(("sort[1]".into(), "id:desc".into()));
                 params.push(("pagination[page]".into(), page.to_string()));
                 params.push(("pagination[pageSize]".into(), page_size.to_string()));
                 collection.api_name().to_owned()
@@ -261,9 +263,9 @@ impl StrapiClient {
             }
             ContentQuery::All(collection) => {
                 params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
-                // Then by id, so that pages do not overlap where dates tie.
+                // Then by id, so that pages neither overlap nor skip where dates tie.
                 params.push(("sort[0]".into(), "publishDate:desc".into()));
-                params.push(("sort[1]".into(), "id:asc".into()));
+                params.push(("sort[1]".into(), "id:desc".into()));
                 collection.api_name().to_owned()
             }
             ContentQuery::Index(collection) => {
@@ -517,7 +519,7 @@ mod tests {
         let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 3 };
         assert_eq!(
             query_string(&client, &list, Lang::En),
-            ("/api/news-updates".into(), "locale=en&populate=deep,10&sort=publishDate:desc&pagination[page]=3&pagination[pageSize]=9".into())
+            ("/api/news-updates".into(), "locale=en&populate=deep,10&sort[0]=publishDate:desc&sort[1]=id:desc&pagination[page]=3&pagination[pageSize]=9".into())
         );
         let index = ContentQuery::Index(Collection::DeviceUpdates);
         assert_eq!(
@@ -525,7 +527,7 @@ mod tests {
             ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&sort=id:asc".into())
         );
         let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())), page: 1 };
-        assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort=publishDate:desc"));
+        assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc"));
         let item = ContentQuery::Item { collection: Collection::TrickMobiles, id: 4 };
         assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
         let popups = ContentQuery::Popups("home".into());
