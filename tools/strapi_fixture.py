@@ -93,7 +93,7 @@ class Handler(BaseHTTPRequestHandler):
                 if key.startswith("filters[") and key.endswith("][$eq]"):
                     field = key[len("filters["):-len("][$eq]")]
                     items = [i for i in items if str(field_value(i, field)) == wanted]
-            field, _, direction = query.get("sort", "publishDate:desc").partition(":")
+            field, _, direction = query.get("sort", query.get("sort[0]", "publishDate:desc")).partition(":")
             key = (lambda i: i["id"]) if field == "id" else (lambda i: i["attributes"].get(field) or "")
             items = sorted(items, key=key, reverse=direction != "asc")
             size = int(query.get("pagination[pageSize]", 25))

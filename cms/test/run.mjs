@@ -15,6 +15,11 @@
 //       entries its own way);
 //    b. home's title changed through Strapi's REST API reaches / within 2 s
 //       (webhook);
+//    d. 120 more news stories created through Strapi's REST API (more than
+//       Strapi's largest page of 100): the CMS site's sitemap lists every one,
+//       following the news list's "next" links reaches every one, and a story
+//       published then is in the sitemap and on the list's first page within
+//       2 s (webhook);
 //    c. `site check-cms` exits 0 against it, and non-zero naming the type after
 //       `title` is removed from one single type's schema and Strapi restarted.
 // Prints "N passed, M failed" and the duration of each step; exits non-zero
@@ -324,24 +329,32 @@ async function main() {
     check(`(a) ${paths.length} routes render from Strapi as from the embedded content`, failures.length === 0, failures.length ? `${failures.length} differ` : '');
   });
 
+  // A full-access API token, made once through the admin API.
+  let apiToken;
+  const token = async () => {
+    if (apiToken) return apiToken;
+    const login = await fetch(`${strapiUrl}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }).then((r) => r.json());
+    const jwt = login?.data?.token;
+    if (!jwt) throw new Error(`admin login: ${JSON.stringify(login)}`);
+    const created = await fetch(`${strapiUrl}/admin/api-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({ name: 'test-cms', description: '', type: 'full-access', lifespan: null }),
+    }).then((r) => r.json());
+    apiToken = created?.data?.accessKey;
+    if (!apiToken) throw new Error(`api token: ${JSON.stringify(created)}`);
+    return apiToken;
+  };
+
   // (b) a change published in Strapi reaches / through the webhook.
   await step('(b) webhook', async () => {
     try {
-      const login = await fetch(`${strapiUrl}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }).then((r) => r.json());
-      const jwt = login?.data?.token;
-      if (!jwt) throw new Error(`admin login: ${JSON.stringify(login)}`);
-      const created = await fetch(`${strapiUrl}/admin/api-tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
-        body: JSON.stringify({ name: 'test-cms', description: '', type: 'full-access', lifespan: null }),
-      }).then((r) => r.json());
-      const token = created?.data?.accessKey;
-      if (!token) throw new Error(`api token: ${JSON.stringify(created)}`);
+      const bearer = await token();
       await page(fromCms, '/'); // cached before the change
       const title = `Home webhook ${Date.now()}`;
       const put = await fetch(`${strapiUrl}/api/home?locale=en`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
         body: JSON.stringify({ data: { title } }),
       });
       const answer = await put.json();
@@ -356,6 +369,66 @@ async function main() {
       check('(b) home title published in Strapi reaches / through the webhook within 2 s', seen, seen ? `${after} ms` : `still the old page after ${after} ms`);
     } catch (error) {
       check('(b) home title published in Strapi reaches / through the webhook within 2 s', false, error.message);
+    }
+  });
+
+  // (d) more than a page of Strapi's in one collection: every story in the
+  // sitemap and reachable by links; one published now, there at once.
+  await step('(d) more than 100 stories', async () => {
+    const name = '(d) 120 stories added in Strapi: all in the sitemap and reachable page after page';
+    try {
+      const bearer = await token();
+      const create = async (n, publishDate) => {
+        const slug = `archive-story-${n}-${started}`;
+        const res = await fetch(`${strapiUrl}/api/news-updates?locale=en`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+          body: JSON.stringify({ data: { title: `Archive story ${n}`, slug, publishDate, summary: `Story ${n} of the archive.` } }),
+        });
+        if (!res.ok) throw new Error(`POST /api/news-updates: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+        return slug;
+      };
+      const day = (n) => new Date(Date.UTC(2020, 0, 1) + n * 86400000).toISOString().slice(0, 10);
+      const slugs = [];
+      for (let n = 1; n <= 120; n++) slugs.push(await create(n, day(n)));
+      const count = await fetch(`${strapiUrl}/api/news-updates?locale=en&pagination[pageSize]=1`).then((r) => r.json());
+      log(`Strapi holds ${count?.meta?.pagination?.total} English news stories`);
+      const inSitemap = async () => {
+        const paths = await sitemapPaths(fromCms);
+        return new Set(paths.filter((p) => p.startsWith('/news-event/')).map((p) => p.split('/')[3]));
+      };
+      const deadline = Date.now() + 10000;
+      let listed = await inSitemap();
+      while (slugs.some((slug) => !listed.has(slug)) && Date.now() < deadline) {
+        await sleep(250);
+        listed = await inSitemap();
+      }
+      const missing = slugs.filter((slug) => !listed.has(slug));
+      // Following the list's links like a visitor without JavaScript.
+      const reached = new Set();
+      let next = '/news-events';
+      let pages = 0;
+      while (next && pages < 100) {
+        const { status, html } = await page(fromCms, next);
+        if (status !== 200) throw new Error(`${next}: HTTP ${status}`);
+        for (const m of html.matchAll(/href="\/news-event\/[^/"]+\/([^"]+)"/g)) reached.add(m[1]);
+        pages += 1;
+        const rel = html.match(/<a [^>]*href="([^"]+)"[^>]*rel="next"/);
+        next = rel ? decode(rel[1]) : null;
+      }
+      const unreached = slugs.filter((slug) => !reached.has(slug));
+      check(name, missing.length === 0 && unreached.length === 0, `${listed.size} English stories in the sitemap, ${reached.size} reached through ${pages} list pages; missing from the sitemap ${missing.length}, unreached ${unreached.length}`);
+
+      const fresh = await create(121, '2030-01-01');
+      const t = Date.now();
+      let seen = false;
+      while (!seen && Date.now() - t < 2000) {
+        seen = (await inSitemap()).has(fresh) && (await page(fromCms, '/news-events')).html.includes(`/${fresh}"`);
+        if (!seen) await sleep(100);
+      }
+      check('(d) a story published in Strapi is in the sitemap and on the first list page within 2 s (webhook)', seen, `${Date.now() - t} ms`);
+    } catch (error) {
+      check(name, false, error.message);
     }
   });
 

@@ -40,7 +40,7 @@ mod pages;
 mod render_bench;
 pub mod search;
 mod security;
-mod seo;
+pub mod seo;
 mod single_flight;
 mod slug;
 mod sqlite;
@@ -95,6 +95,10 @@ pub struct Shared {
     pub assets: Arc<manifest::AssetManifest>,
     pub files: Arc<assets::PublicFiles>,
     pub content: content::Content,
+    /// Item ids answered 404 from the collections' indexes, unasked.
+    pub items: content::ItemGate,
+    /// The sitemap, built once per version of the indexes.
+    pub sitemap: seo::Sitemap,
     pub pages: pages::PageCache,
     /// Whole answers of anonymous pages, served before anything else.
     pub fast: pages::FastPages,
@@ -146,6 +150,8 @@ impl AppState {
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
         let content = content::Content::new(source, content_cache(&config)?);
+        let ttl = Duration::from_secs(config.content_ttl_secs);
+        let items = content::ItemGate::new(ttl, ttl * 2 + Duration::from_secs(10));
         let pages = pages::PageCache::new(
             config.page_cache_mb << 20,
             Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
@@ -197,6 +203,8 @@ impl AppState {
             assets: Arc::new(assets),
             files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
             content,
+            items,
+            sitemap: seo::Sitemap::default(),
             pages,
             fast,
             prerender: pages::Prerender::default(),

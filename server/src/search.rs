@@ -3,8 +3,10 @@
 //!
 //! - The index (tantivy, in memory) is built from the pages each pre-render
 //!   pass has rendered (`pages::prerender`), so it holds what the pages
-//!   show, and is built again after every pass: at start, after a webhook,
-//!   and when content has changed on refresh.
+//!   show, and the items of every collection it did not render by their
+//!   heading (from the collections' indexes), and is built again after
+//!   every pass: at start, after a webhook, and when content has changed on
+//!   refresh.
 //! - Words are split, lowercased and folded to ASCII (`Intaneti`,
 //!   `intanéti` and `INTANETI` are one word); each word of a query must be
 //!   found (in a title, a heading or the text), exactly or within one typo
@@ -59,6 +61,12 @@ impl Page {
             .filter(|title| !title.is_empty())
             .or_else(|| document.select(&select("title")).next().map(words))?;
         Some(Page { lang, href, title, headings: headings.join(" "), text: words(main) })
+    }
+
+    /// A page known by its title alone (an item not rendered: found by
+    /// its heading).
+    pub fn titled(lang: Lang, href: String, title: String) -> Page {
+        Page { lang, href, headings: title.clone(), text: title.clone(), title }
     }
 }
 

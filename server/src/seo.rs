@@ -1,22 +1,44 @@
 //! What crawlers read besides pages: `/robots.txt` and `/sitemap.xml`, the
 //! latter listing every page with an address of its own and every item of
-//! the collections that have item pages, each in both languages with its
-//! alternates.
+//! the collections that have item pages (from their indexes, so every item
+//! the CMS holds, with `<lastmod>` from its `updatedAt`), each in both
+//! languages with its alternates.
+//!
+//! The sitemap is built once per version of the indexes it lists (they are
+//! content: refreshed on their time-to-live, dropped by the webhook) and
+//! kept in memory, never built for a request. Past the sitemaps.org limits
+//! of one file ([`MAX_URLS`] addresses or [`MAX_BYTES`]) it is split into
+//! child sitemaps at `/sitemaps/<n>.xml`, and `/sitemap.xml`, the address
+//! `robots.txt` names, becomes their sitemap index.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::State;
-use axum::http::header;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use contract::Lang;
 use contract::content::Collection;
 
 use crate::AppState;
-use crate::content::{ContentQuery, ContentValue};
+use crate::content::{IndexEntry, LoadedIndex};
+use crate::manifest::RouteDef;
 use crate::pages::LocalPath;
 
+/// Addresses one sitemap file holds at most.
+pub const MAX_URLS: usize = 50_000;
+/// Bytes one sitemap file holds at most (uncompressed).
+pub const MAX_BYTES: usize = 50 * 1024 * 1024;
+const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+                           xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+const URLSET_CLOSE: &str = "</urlset>\n";
+const XML: &str = "application/xml; charset=utf-8";
+
 pub fn router() -> Router<AppState> {
-    Router::new().route("/robots.txt", get(robots)).route("/sitemap.xml", get(sitemap))
+    Router::new().route("/robots.txt", get(robots)).route("/sitemap.xml", get(sitemap)).route("/sitemaps/{file}", get(child))
 }
 
 async fn robots(State(state): State<AppState>) -> Response {
@@ -27,100 +49,261 @@ async fn robots(State(state): State<AppState>) -> Response {
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], body).into_response()
 }
 
-/// One page in both languages: its path without prefix in each.
-struct Entry {
-    en: String,
-    sw: String,
+/// One page in both languages: its path without prefix in each, and for an
+/// item its heading and when it last changed in each.
+pub struct Entry {
+    pub en: String,
+    pub sw: String,
+    pub item: Option<ItemParts>,
 }
 
-/// Every page the sitemap lists, in both languages: the addresses
-/// pre-rendering warms.
-pub async fn addresses(state: &AppState) -> Vec<String> {
-    entries(state).await.into_iter().flat_map(|entry| [LocalPath::href(Lang::En, &entry.en), LocalPath::href(Lang::Sw, &entry.sw)]).collect()
+pub struct ItemParts {
+    pub collection: Collection,
+    pub title: [String; 2],
+    pub updated: [Option<String>; 2],
+}
+
+/// The sitemap as last built, and the index versions it was built from.
+#[derive(Default)]
+pub struct Sitemap {
+    built: tokio::sync::Mutex<Option<Arc<Built>>>,
+}
+
+struct Built {
+    versions: Vec<u64>,
+    /// One `<urlset>` per file.
+    files: Vec<Bytes>,
+    /// The sitemap index, when there is more than one file.
+    index: Option<Bytes>,
+}
+
+impl Sitemap {
+    /// The sitemap of the current indexes: the one kept, or built now if
+    /// an index changed since (one build at a time; the others wait for it).
+    async fn current(&self, state: &AppState) -> Arc<Built> {
+        let mut built = self.built.lock().await;
+        let listed = indexes(state).await;
+        let versions = versions(&listed);
+        if let Some(kept) = built.as_ref().filter(|kept| kept.versions == versions) {
+            return kept.clone();
+        }
+        let entries = entries(state, &listed);
+        drop(listed);
+        let site = state.config.site_url.clone();
+        let fresh = tokio::task::spawn_blocking(move || build(&site, &entries, versions)).await.expect("sitemap build");
+        tracing::info!(files = fresh.files.len(), "sitemap built");
+        let fresh = Arc::new(fresh);
+        *built = Some(fresh.clone());
+        fresh
+    }
+
+    /// Builds it now if an index changed (the pre-render pass asks), so
+    /// that no crawler waits for it.
+    pub async fn refresh(&self, state: &AppState) {
+        self.current(state).await;
+    }
+}
+
+/// Every page the sitemap lists, in both languages, but only the newest
+/// `items` of each collection: the addresses pre-rendering warms.
+pub async fn addresses(state: &AppState, items: usize) -> Vec<String> {
+    let entries = entries(state, &indexes(state).await);
+    let mut per_collection: HashMap<Collection, usize> = HashMap::new();
+    entries
+        .into_iter()
+        .filter(|entry| match &entry.item {
+            None => true,
+            Some(item) => {
+                let count = per_collection.entry(item.collection).or_default();
+                *count += 1;
+                *count <= items
+            }
+        })
+        .flat_map(|entry| [LocalPath::href(Lang::En, &entry.en), LocalPath::href(Lang::Sw, &entry.sw)])
+        .collect()
+}
+
+/// Every item the indexes hold: its address and heading in each language.
+pub async fn items(state: &AppState) -> Vec<(Lang, String, String)> {
+    let entries = entries(state, &indexes(state).await);
+    entries
+        .into_iter()
+        .filter_map(|entry| {
+            let [en_title, sw_title] = entry.item?.title;
+            Some([(Lang::En, LocalPath::href(Lang::En, &entry.en), en_title), (Lang::Sw, LocalPath::href(Lang::Sw, &entry.sw), sw_title)])
+        })
+        .flatten()
+        .collect()
 }
 
 async fn sitemap(State(state): State<AppState>) -> Response {
-    let entries = entries(&state).await;
-    let site = &state.config.site_url;
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
-         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
-    );
-    for entry in &entries {
+    let built = state.sitemap.current(&state).await;
+    let body = built.index.clone().unwrap_or_else(|| built.files[0].clone());
+    xml(body)
+}
+
+/// `/sitemaps/<n>.xml`: the `n`th child of the sitemap index.
+async fn child(State(state): State<AppState>, Path(file): Path<String>) -> Response {
+    let built = state.sitemap.current(&state).await;
+    let number = file.strip_suffix(".xml").and_then(|n| n.parse::<usize>().ok()).filter(|n| *n >= 1);
+    match number.and_then(|n| built.files.get(n - 1)).filter(|_| built.index.is_some()) {
+        Some(body) => xml(body.clone()),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+fn xml(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, XML), (header::CACHE_CONTROL, "public, max-age=3600")], body).into_response()
+}
+
+/// The files of the sitemap of `entries`, split at the limits of one file.
+fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
+    let mut files = Vec::new();
+    let (mut file, mut urls) = (String::from(URLSET_OPEN), 0);
+    for entry in entries {
         let en = format!("{site}{}", LocalPath::href(Lang::En, &entry.en));
         let sw = format!("{site}{}", LocalPath::href(Lang::Sw, &entry.sw));
-        for loc in [&en, &sw] {
-            xml.push_str(&format!(
-                "<url><loc>{}</loc><xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{}\"/>\
+        let updated = entry.item.as_ref().map_or([None, None], |item| item.updated.clone());
+        for (loc, updated) in [(&en, &updated[0]), (&sw, &updated[1])] {
+            let lastmod = updated.as_deref().map(|date| format!("<lastmod>{}</lastmod>", escape(date))).unwrap_or_default();
+            let url = format!(
+                "<url><loc>{}</loc>{lastmod}<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{}\"/>\
                  <xhtml:link rel=\"alternate\" hreflang=\"sw\" href=\"{}\"/>\
                  <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\"/></url>\n",
                 escape(loc),
                 escape(&en),
                 escape(&sw),
                 escape(&en)
-            ));
+            );
+            if urls == MAX_URLS || file.len() + url.len() + URLSET_CLOSE.len() > MAX_BYTES {
+                file.push_str(URLSET_CLOSE);
+                files.push(Bytes::from(std::mem::replace(&mut file, String::from(URLSET_OPEN))));
+                urls = 0;
+            }
+            file.push_str(&url);
+            urls += 1;
         }
     }
-    xml.push_str("</urlset>\n");
-    ([(header::CONTENT_TYPE, "application/xml; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], xml).into_response()
+    file.push_str(URLSET_CLOSE);
+    files.push(Bytes::from(file));
+    let index = (files.len() > 1).then(|| {
+        let mut index = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for n in 1..=files.len() {
+            index.push_str(&format!("<sitemap><loc>{}/sitemaps/{n}.xml</loc></sitemap>\n", escape(site)));
+        }
+        index.push_str("</sitemapindex>\n");
+        Bytes::from(index)
+    });
+    Built { versions, files, index }
+}
+
+/// The index of a collection with item pages, in each language (`None`
+/// while it cannot be read).
+struct Listed<'a> {
+    route: &'a RouteDef,
+    collection: Collection,
+    indexes: [Option<LoadedIndex>; 2],
+}
+
+/// The indexes of every collection with item pages.
+async fn indexes(state: &AppState) -> Vec<Listed<'_>> {
+    let mut listed = Vec::new();
+    for route in state.routes.all() {
+        let Some(collection) = route.item.filter(|_| route.page.is_some() && route.path.contains(":id")) else { continue };
+        let (en, sw) = tokio::join!(state.content.index(collection, Lang::En), state.content.index(collection, Lang::Sw));
+        let read = |loaded: Result<LoadedIndex, _>| {
+            loaded.map_err(|error| tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable")).ok()
+        };
+        listed.push(Listed { route, collection, indexes: [read(en), read(sw)] });
+    }
+    listed
+}
+
+/// What the sitemap is built from: the versions of the indexes.
+fn versions(listed: &[Listed]) -> Vec<u64> {
+    listed.iter().flat_map(|listed| listed.indexes.iter().map(|index| index.as_ref().map_or(0, |index| index.version))).collect()
 }
 
 /// The listed pages: static routes that are pages for everyone, and every
 /// item of the collections with item pages.
-async fn entries(state: &AppState) -> Vec<Entry> {
+fn entries(state: &AppState, listed: &[Listed]) -> Vec<Entry> {
     let mut entries = Vec::new();
     for route in state.routes.all() {
-        let listed = route.is_static()
+        let shown = route.is_static()
             && route.page.is_some()
             && route.page.as_deref() != Some(crate::manifest::NOT_FOUND_PAGE)
             && !route.meta.requires_auth
             && !route.meta.noindex;
-        if listed {
-            entries.push(Entry { en: route.path.clone(), sw: route.path.clone() });
+        if shown {
+            entries.push(Entry { en: route.path.clone(), sw: route.path.clone(), item: None });
         }
-        if route.page.is_some() && route.path.contains(":id") {
-            if let Some(collection) = route.item {
-                entries.extend(items(state, route, collection).await);
-            }
+        for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, route)) {
+            entries.extend(items_of(listed));
         }
     }
     entries
 }
 
-/// Every item of `collection` with its slug in each language.
-async fn items(state: &AppState, route: &crate::manifest::RouteDef, collection: Collection) -> Vec<Entry> {
-    let query = ContentQuery::All(collection);
-    let (en, sw) = tokio::join!(state.content.get(&query, Lang::En), state.content.get(&query, Lang::Sw));
-    let addresses = |loaded: Result<crate::content::Loaded, _>| -> Vec<(u32, Option<String>, String)> {
-        match loaded {
-            Ok(loaded) => loaded
-                .value
-                .as_deref()
-                .and_then(ContentValue::list)
-                .map(|list| list.items().into_iter().map(|item| (item.id(), item.document_id().map(str::to_owned), item.slug().to_owned())).collect())
-                .unwrap_or_default(),
-            Err(error) => {
-                tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable");
-                Vec::new()
-            }
-        }
-    };
-    let sw = addresses(sw);
-    addresses(en)
-        .into_iter()
-        .map(|(id, document, slug)| {
-            // The same entry in Swahili: the same document (Strapi 5), else the same id.
-            let same = |(other_id, other_document, _): &&(u32, Option<String>, String)| match (&document, other_document) {
-                (Some(document), Some(other)) => document == other,
-                _ => *other_id == id,
+/// Every item of a collection with its address in each language.
+fn items_of(listed: &Listed) -> Vec<Entry> {
+    let [Some(en), sw] = &listed.indexes else { return Vec::new() };
+    // The same entry in Swahili: the same document (Strapi 5), else the same id.
+    let sw_entries = sw.as_ref().map_or(&[][..], |sw| sw.index().entries());
+    let by_document: HashMap<&str, &IndexEntry> = sw_entries.iter().filter_map(|e| Some((e.document_id.as_deref()?, e))).collect();
+    let by_id: HashMap<u32, &IndexEntry> = sw_entries.iter().map(|e| (e.id, e)).collect();
+    en.index()
+        .entries()
+        .iter()
+        .map(|item| {
+            let same = match &item.document_id {
+                Some(document) => by_document.get(document.as_str()),
+                None => by_id.get(&item.id),
             };
-            let (sw_id, sw_slug) = sw.iter().find(same).map_or((id, slug.as_str()), |(sw_id, _, sw_slug)| (*sw_id, sw_slug.as_str()));
-            let (id, sw_id) = (id.to_string(), sw_id.to_string());
-            Entry { en: route.href(&[("id", &id), ("slug", &slug)]), sw: route.href(&[("id", &sw_id), ("slug", sw_slug)]) }
+            let sw = same.copied().unwrap_or(item);
+            let (id, sw_id) = (item.id.to_string(), sw.id.to_string());
+            Entry {
+                en: listed.route.href(&[("id", &id), ("slug", &item.slug)]),
+                sw: listed.route.href(&[("id", &sw_id), ("slug", &sw.slug)]),
+                item: Some(ItemParts {
+                    collection: listed.collection,
+                    title: [item.title.clone(), sw.title.clone()],
+                    updated: [item.updated_at.clone(), sw.updated_at.clone()],
+                }),
+            }
         })
         .collect()
 }
 
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(n: usize) -> Entry {
+        Entry {
+            en: format!("/news-event/{n}/story-{n}"),
+            sw: format!("/news-event/{n}/habari-{n}"),
+            item: Some(ItemParts { collection: Collection::NewsUpdates, title: [String::new(), String::new()], updated: [Some("2025-01-02T03:04:05.000Z".into()), None] }),
+        }
+    }
+
+    #[test]
+    fn splits_into_children_past_the_limit_of_one_file() {
+        let small: Vec<Entry> = (1..=10).map(item).collect();
+        let built = build("https://site.tz", &small, vec![]);
+        assert!(built.index.is_none());
+        let text = std::str::from_utf8(&built.files[0]).unwrap();
+        assert_eq!(text.matches("<url>").count(), 20);
+        assert!(text.contains("<loc>https://site.tz/news-event/1/story-1</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod>"), "{text}");
+        assert!(text.contains("<loc>https://site.tz/sw/news-event/1/habari-1</loc><xhtml:link"), "{text}");
+        let large: Vec<Entry> = (1..=30_001).map(item).collect();
+        let built = build("https://site.tz", &large, vec![]);
+        let counts: Vec<usize> = built.files.iter().map(|f| std::str::from_utf8(f).unwrap().matches("<url>").count()).collect();
+        assert_eq!(counts, vec![MAX_URLS, 10_002]);
+        let index = std::str::from_utf8(built.index.as_ref().unwrap()).unwrap();
+        assert!(index.contains("<sitemap><loc>https://site.tz/sitemaps/2.xml</loc></sitemap>"), "{index}");
+    }
 }

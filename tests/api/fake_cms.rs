@@ -4,7 +4,11 @@
 //! populate parameters as a stock Strapi does (no deep-populate plugin; a
 //! key the type lacks is a 400 "Invalid key"). It also takes form
 //! submissions (`POST /api/<collection>`) as Strapi 5 does, a `reference`
-//! being unique, and can be told to fail the next ones.
+//! being unique, and can be told to fail the next ones. Collections are
+//! answered as Strapi answers them: filtered (`filters[<field>][$eq]`),
+//! sorted, cut to `fields[…]`, in pages of at most 100 asked by
+//! `pagination[page]`/`[pageSize]` or `[start]`/`[limit]`, with
+//! `meta.pagination` in either shape, and a page can be told to fail.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -34,10 +38,26 @@ pub enum Behaviour {
     Malformed,
 }
 
+/// How `meta.pagination` of a collection answer is given.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Paging {
+    /// `page`, `pageSize`, `pageCount`, `total`.
+    Pages,
+    /// `start`, `limit`, `total`.
+    Offset,
+}
+
+/// Strapi's largest page (`api.rest.maxLimit`).
+const MAX_PAGE: usize = 100;
+
 #[derive(Default)]
 struct Store {
     /// (key, locale) → flat attributes.
     singles: HashMap<(String, String), Value>,
+    /// (collection, locale) → flat items (`id`, `documentId`, fields).
+    collections: HashMap<(String, String), Arc<Vec<Value>>>,
+    /// A collection's page (from 1, of the page asked for) that answers 500.
+    failing_page: Option<(String, usize)>,
     /// Every request as "path?decoded-query".
     requests: Vec<String>,
     refused: usize,
@@ -57,6 +77,7 @@ pub struct FakeCms {
     store: Arc<Mutex<Store>>,
     shape: Arc<Mutex<Shape>>,
     behaviour: Arc<Mutex<Behaviour>>,
+    paging: Arc<Mutex<Paging>>,
     stock: Arc<Mutex<bool>>,
     server: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
@@ -70,6 +91,7 @@ impl FakeCms {
             store: Arc::default(),
             shape: Arc::new(Mutex::new(shape)),
             behaviour: Arc::new(Mutex::new(Behaviour::Normal)),
+            paging: Arc::new(Mutex::new(Paging::Pages)),
             stock: Arc::default(),
             server: Arc::default(),
         };
@@ -83,6 +105,26 @@ impl FakeCms {
     /// Sets a single type's attributes in a locale.
     pub fn put(&self, key: &str, locale: &str, attributes: Value) {
         self.store.lock().unwrap().singles.insert((key.into(), locale.into()), attributes);
+    }
+
+    /// Sets a collection's items in a locale (flat, each with its `id`).
+    pub fn put_collection(&self, collection: &str, locale: &str, items: Vec<Value>) {
+        self.store.lock().unwrap().collections.insert((collection.into(), locale.into()), Arc::new(items));
+    }
+
+    /// Adds an item to a collection in a locale: one published.
+    pub fn add_item(&self, collection: &str, locale: &str, item: Value) {
+        Arc::make_mut(self.store.lock().unwrap().collections.entry((collection.into(), locale.into())).or_default()).push(item);
+    }
+
+    /// How `meta.pagination` is given from now on.
+    pub fn paging(&self, paging: Paging) {
+        *self.paging.lock().unwrap() = paging;
+    }
+
+    /// Page `page` of every read of `collection` answers 500 (`None`: none does).
+    pub fn fail_page(&self, failing: Option<(&str, usize)>) {
+        self.store.lock().unwrap().failing_page = failing.map(|(collection, page)| (collection.to_owned(), page));
     }
 
     /// A page with a hero (its title is the `<h1>`) and a rich text body.
@@ -191,6 +233,10 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         Behaviour::Malformed => return (StatusCode::OK, [("content-type", "application/json")], r#"{"data": {"id": 1, "#).into_response(),
     }
     let locale = decoded.iter().find(|(k, _)| k == "locale").map_or("en", |(_, v)| v.as_str()).to_owned();
+    let is_collection = cms.store.lock().unwrap().collections.keys().any(|(collection, _)| *collection == path);
+    if is_collection {
+        return cms.collection(&path, &locale, &decoded);
+    }
     let attributes = cms.store.lock().unwrap().singles.get(&(path.clone(), locale)).cloned();
     let Some(attributes) = attributes else {
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
@@ -213,6 +259,85 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         }
     };
     axum::Json(json!({ "data": data, "meta": {} })).into_response()
+}
+
+impl FakeCms {
+    /// A collection read: filtered, sorted, cut to its fields, one page.
+    fn collection(&self, path: &str, locale: &str, params: &[(String, String)]) -> Response {
+        let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let number = |name: &str| param(name).and_then(|v| v.parse::<usize>().ok());
+        let (items, failing) = {
+            let store = self.store.lock().unwrap();
+            (store.collections.get(&(path.to_owned(), locale.to_owned())).cloned().unwrap_or_default(), store.failing_page.clone())
+        };
+        let mut items: Vec<&Value> = items
+            .iter()
+            .filter(|item| {
+                params.iter().filter_map(|(k, v)| Some((k.strip_prefix("filters[")?.strip_suffix("][$eq]")?, v))).all(|(field, value)| match &item[field] {
+                    Value::String(text) => text == value,
+                    Value::Number(n) => n.to_string() == *value,
+                    _ => false,
+                })
+            })
+            .collect();
+        // `sort=f:asc`, or `sort[0]=…&sort[1]=…`; by id last.
+        let mut sorts: Vec<&str> = param("sort").into_iter().collect();
+        sorts.extend((0..4).map_while(|n| param(&format!("sort[{n}]"))));
+        sorts.push("id:asc");
+        let ascending_ids = sorts[0] == "id:asc" && items.is_sorted_by_key(|item| item["id"].as_u64());
+        if !ascending_ids {
+            items.sort_by(|a, b| {
+                sorts.iter().fold(std::cmp::Ordering::Equal, |ordering, sort| {
+                    let (field, order) = sort.split_once(':').unwrap_or((sort, "asc"));
+                    let by = match (&a[field], &b[field]) {
+                        (Value::Number(x), Value::Number(y)) => x.as_u64().cmp(&y.as_u64()),
+                        (x, y) => x.as_str().unwrap_or("").cmp(y.as_str().unwrap_or("")),
+                    };
+                    ordering.then(if order == "desc" { by.reverse() } else { by })
+                })
+            });
+        }
+        let total = items.len();
+        let (start, limit) = match (number("pagination[start]"), number("pagination[page]")) {
+            (Some(start), _) => (start, number("pagination[limit]").unwrap_or(25).min(MAX_PAGE)),
+            (None, page) => {
+                let size = number("pagination[pageSize]").unwrap_or(25).min(MAX_PAGE);
+                ((page.unwrap_or(1).max(1) - 1) * size, size)
+            }
+        };
+        let page = start / limit.max(1) + 1;
+        if failing.as_ref().is_some_and(|(collection, failing)| collection == path && *failing == page) {
+            return (StatusCode::INTERNAL_SERVER_ERROR, r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#).into_response();
+        }
+        let fields: Vec<&str> = params.iter().filter(|(k, _)| k.starts_with("fields[")).map(|(_, v)| v.as_str()).collect();
+        let shape = *self.shape.lock().unwrap();
+        let data: Vec<Value> = items
+            .into_iter()
+            .skip(start)
+            .take(limit)
+            .map(|item| {
+                let mut item = item.clone();
+                if !fields.is_empty() {
+                    let kept = ["id", "documentId", "locale"];
+                    item.as_object_mut().unwrap().retain(|key, _| kept.contains(&key.as_str()) || fields.contains(&key.as_str()));
+                }
+                match shape {
+                    Shape::V5 => item,
+                    Shape::V4 => {
+                        let id = item["id"].clone();
+                        let mut attributes = item;
+                        attributes.as_object_mut().unwrap().retain(|key, _| key != "id" && key != "documentId");
+                        json!({ "id": id, "attributes": attributes })
+                    }
+                }
+            })
+            .collect();
+        let pagination = match *self.paging.lock().unwrap() {
+            Paging::Pages => json!({ "page": page, "pageSize": limit, "pageCount": total.div_ceil(limit.max(1)), "total": total }),
+            Paging::Offset => json!({ "start": start, "limit": limit, "total": total }),
+        };
+        axum::Json(json!({ "data": data, "meta": { "pagination": pagination } })).into_response()
+    }
 }
 
 /// What a stock Strapi refuses: the deep-populate plugin's syntax, and a

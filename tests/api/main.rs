@@ -6,6 +6,7 @@ mod fault_proxy;
 mod helpers;
 
 mod account;
+mod archive;
 mod assets;
 mod content;
 mod crawl;

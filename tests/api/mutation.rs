@@ -46,7 +46,10 @@ impl Mutating {
 fn file_of(query: &ContentQuery, lang: Lang) -> String {
     match query {
         ContentQuery::Single(key) => format!("{}/{key}.json", lang.code()),
-        ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } | ContentQuery::All(collection) => {
+        ContentQuery::List { collection, .. }
+        | ContentQuery::Item { collection, .. }
+        | ContentQuery::All(collection)
+        | ContentQuery::Index(collection) => {
             format!("{}/collections/{}.json", lang.code(), collection.api_name())
         }
         ContentQuery::Popups(_) => format!("{}/collections/popups.json", lang.code()),

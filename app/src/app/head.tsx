@@ -7,7 +7,7 @@ import type { TFunction } from "../i18n";
 import type { PageAssets, PageData } from "../contract";
 import { breadcrumbs } from "../navigation/breadcrumbs";
 import { navLabel } from "../navigation/menu";
-import { canonicalPath } from "../navigation/paths";
+import { canonicalPath, pagePath } from "../navigation/paths";
 import { itemSummary, serviceList } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
@@ -76,6 +76,8 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
             <link key={lang} rel="alternate" hrefLang={lang} href={url(lang)} />
           ))}
           <link rel="alternate" hrefLang="x-default" href={url(DEFAULT_LANG)} />
+          {data.pager && data.pager.page > 1 && <link rel="prev" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page - 1))} />}
+          {data.pager && data.pager.page < data.pager.pages && <link rel="next" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page + 1))} />}
         </>
       ) : (
         <meta name="robots" content="noindex" />

@@ -195,6 +195,13 @@ const en = {
     time: "Time",
     location: "Venue",
   },
+  pager: {
+    label: "Pages",
+    status: "Page {{page}} of {{pages}}",
+    page: "Page {{page}}",
+    previous: "Previous",
+    next: "Next",
+  },
   news: {
     latest: "Latest news",
     empty: "There is no news yet.",

@@ -197,6 +197,13 @@ const sw = {
     time: "Saa",
     location: "Mahali",
   },
+  pager: {
+    label: "Kurasa",
+    status: "Ukurasa {{page}} kati ya {{pages}}",
+    page: "Ukurasa {{page}}",
+    previous: "Iliyotangulia",
+    next: "Inayofuata",
+  },
   news: {
     latest: "Habari za karibuni",
     empty: "Bado hakuna habari.",

@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { pageData } from "../testing/pageData";
-import { canonicalPath, fillPath, itemPath, languagePaths } from "./paths";
+import { canonicalPath, fillPath, itemPath, languagePaths, pagePath } from "./paths";
+import { pageNumbers } from "../components/Pager";
 
 const data = pageData;
 
@@ -36,5 +37,21 @@ describe("paths", () => {
     assert.equal(canonicalPath(question, "sw"), "/faq");
     assert.equal(canonicalPath(question, "en"), "/faq");
     assert.deepEqual(languagePaths(question), { en: "/faq", sw: "/faq/ninaangaliaje-salio" });
+  });
+
+  it("gives each page of a list past the first its own canonical address", () => {
+    assert.equal(pagePath("/news-events", 1), "/news-events");
+    assert.equal(pagePath("/news-events", 3), "/news-events?page=3");
+    const second = data({ path: "/news-events", route: { name: "news-events", page: "newsList", params: {} }, pager: { page: 2, pages: 28 } });
+    assert.equal(canonicalPath(second, "en"), "/news-events?page=2");
+    assert.equal(canonicalPath({ ...second, pager: { page: 1, pages: 28 } }, "sw"), "/news-events");
+  });
+
+  it("shows the first, the last and the pages around the current one, with gaps", () => {
+    assert.deepEqual(pageNumbers(1, 1), [1]);
+    assert.deepEqual(pageNumbers(1, 28), [1, 2, 0, 28]);
+    assert.deepEqual(pageNumbers(14, 28), [1, 0, 13, 14, 15, 0, 28]);
+    assert.deepEqual(pageNumbers(28, 28), [1, 0, 27, 28]);
+    assert.deepEqual(pageNumbers(3, 5), [1, 2, 3, 4, 5]);
   });
 });

@@ -47,9 +47,19 @@ export function languagePaths(data: PageData): Record<Lang, string> {
   return { en: faq && data.lang !== "en" ? faq : data.path, sw: faq && data.lang !== "sw" ? faq : data.path };
 }
 
-/** The canonical path in `lang`: `/faq/<question>` is the FAQ page with one answer open, so the FAQ page is canonical. */
+/** The address of page `page` of the list at `path` (no language prefix): page 1 is the list's own address. */
+export function pagePath(path: string, page: number): string {
+  return page <= 1 ? path : `${path}?page=${page}`;
+}
+
+/**
+ * The canonical path in `lang`: `/faq/<question>` is the FAQ page with one
+ * answer open, so the FAQ page is canonical; each page of a list past the
+ * first is its own (`?page=N`).
+ */
 export function canonicalPath(data: PageData, lang: Lang): string {
-  return faqBasePath(data) ?? languagePaths(data)[lang];
+  const path = faqBasePath(data) ?? languagePaths(data)[lang];
+  return data.pager ? pagePath(path, data.pager.page) : path;
 }
 
 function faqBasePath(data: PageData): string | undefined {

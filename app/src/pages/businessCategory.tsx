@@ -8,6 +8,7 @@ import { navLabel } from "../navigation/menu";
 import { itemPath } from "../navigation/paths";
 import { routeByName } from "../routes";
 import { serviceList } from "../content/collections";
+import { Pager } from "../components/Pager";
 
 /**
  * A business category (`/vodacom-business/<id>/<category>`): its services,
@@ -43,6 +44,7 @@ export default function BusinessCategoryPage({ data }: PageProps) {
               </details>
             );
           })}
+          <Pager pager={data.pager} path={data.path} />
         </section>
       }
     />

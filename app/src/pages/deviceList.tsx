@@ -5,6 +5,7 @@ import { PageBody } from "../components/PageBody";
 import { formatTzs } from "../format";
 import { itemPath } from "../navigation/paths";
 import { deviceList } from "../content/collections";
+import { Pager } from "../components/Pager";
 
 /** The device catalogue: the page's sections, then every device as a card. */
 export default function DeviceListPage({ data }: PageProps) {
@@ -33,6 +34,7 @@ export default function DeviceListPage({ data }: PageProps) {
             })}
           </ul>
         )}
+        <Pager pager={data.pager} path={data.path} />
       </section>
     </PageBody>
   );

@@ -5,8 +5,9 @@ import { PageBody } from "../components/PageBody";
 import { formatDate } from "../format";
 import { itemPath } from "../navigation/paths";
 import { newsList } from "../content/collections";
+import { Pager } from "../components/Pager";
 
-/** News, sport news or foundation news: the page's sections, then the latest items as cards. */
+/** News, sport news or foundation news: the page's sections, then the latest items as cards, a page of them at a time. */
 export default function NewsListPage({ data }: PageProps) {
   const t = useT();
   const { lang } = useSite();
@@ -39,6 +40,7 @@ export default function NewsListPage({ data }: PageProps) {
             })}
           </ul>
         )}
+        <Pager pager={data.pager} path={data.path} />
       </section>
     </PageBody>
   );

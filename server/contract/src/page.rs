@@ -90,6 +90,10 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub search: Option<SearchResults>,
+    /// On a list page, which of its pages this is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pager: Option<Pager>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
     /// The signed-in subscriber (spec §3 authentication user), if any. Last:
@@ -119,6 +123,15 @@ pub struct BundleOffer {
     pub ussd: Option<String>,
     /// Sold online, through the purchase; otherwise only by its code.
     pub purchasable: bool,
+}
+
+/// Which page of a list (`?page=N`) a list page is, of how many.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+pub struct Pager {
+    /// From 1.
+    pub page: u32,
+    /// At least 1.
+    pub pages: u32,
 }
 
 /// What the site search found for a query, in the page's language.

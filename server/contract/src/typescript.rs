@@ -61,6 +61,7 @@ pub fn typescript() -> String {
         BundleOffer::decl(&config),
         FormState::decl(&config),
         SearchResults::decl(&config),
+        Pager::decl(&config),
         SearchHit::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),

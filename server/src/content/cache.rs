@@ -54,6 +54,17 @@ pub struct Entry {
     checked: Instant,
 }
 
+impl Entry {
+    /// How long ago the value was fetched.
+    pub fn age(&self) -> Duration {
+        self.fetched.elapsed()
+    }
+}
+
+/// A read of every page of a collection gets this many times the time
+/// limit of one fetch.
+const EVERY_PAGE_TIMEOUTS: u32 = 40;
+
 #[derive(Clone)]
 pub struct Cached {
     inner: Arc<Inner>,
@@ -117,6 +128,17 @@ impl Cached {
         self.load(key).await
     }
 
+    /// The entry for `query` in `lang` if memory holds one, without waiting;
+    /// a missing or stale one is fetched in the background.
+    pub fn peek(&self, query: &ContentQuery, lang: Lang) -> Option<Arc<Entry>> {
+        let key = (query.clone(), lang);
+        let entry = self.inner.entries.get(&key);
+        if entry.as_ref().is_none_or(|entry| entry.checked.elapsed() >= self.inner.settings.fresh) {
+            drop(self.load(key));
+        }
+        entry
+    }
+
     /// The shared upstream fetch for `key`, started if none is running.
     fn load(&self, key: Key) -> Flight<Arc<Entry>, ContentError> {
         let inner = self.inner.clone();
@@ -148,7 +170,7 @@ impl Cached {
 
 impl Inner {
     async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
-        let timeout = self.settings.timeout;
+        let timeout = if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
         let result = tokio::time::timeout(timeout, self.source.fetch(&key.0, key.1))
             .await
             .unwrap_or(Err(ContentError::Timeout(timeout)));

@@ -52,7 +52,7 @@ pub struct Report {
 /// Checks `source` (the CMS client) against the model.
 pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
     let mut queries: Vec<ContentQuery> = single_types(routes).into_iter().map(ContentQuery::Single).collect();
-    queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None }));
+    queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None, page: 1 }));
     let popup_types: BTreeSet<&str> = routes.all().iter().filter_map(|r| r.popups.as_deref()).collect();
     queries.extend(popup_types.into_iter().map(|kind| ContentQuery::Popups(kind.to_owned())));
 

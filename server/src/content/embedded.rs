@@ -72,10 +72,11 @@ impl ContentSource for EmbeddedContent {
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         Ok(match query {
             ContentQuery::Single(key) => self.singles.get(&(lang, key.clone())).cloned(),
-            ContentQuery::List { collection, page_size, filter } => Some(Value::Array(
+            ContentQuery::List { collection, page_size, filter, page } => Some(Value::Array(
                 self.collection(collection.api_name(), lang)
                     .iter()
                     .filter(|item| filter.as_ref().is_none_or(|(field, value)| field_equals(item, field, value)))
+                    .skip(page.saturating_sub(1) as usize * *page_size as usize)
                     .take(*page_size as usize)
                     .cloned()
                     .collect(),
@@ -85,7 +86,7 @@ impl ContentSource for EmbeddedContent {
                 .iter()
                 .find(|item| item.get("id").and_then(Value::as_u64) == Some(u64::from(*id)))
                 .cloned(),
-            ContentQuery::All(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
+            ContentQuery::All(collection) | ContentQuery::Index(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self
                     .collection(contract::cms::POPUPS, lang)

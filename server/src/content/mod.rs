@@ -15,12 +15,17 @@
 //! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed;
 //!   `broadcast`: the same on every other instance (Redis pub/sub).
 //! - [`check`]: the model a CMS must hold, and a check of a CMS against it.
+//! - `index`: every item of a collection by its address and dates (the
+//!   sitemap's, the archives' page counts, the search's items), and
+//!   `known`: unknown item ids answered from it without asking the CMS.
 
 mod broadcast;
 mod cache;
 pub mod check;
 mod disk;
 mod embedded;
+mod index;
+mod known;
 mod normalize;
 mod parse;
 mod strapi;
@@ -37,6 +42,8 @@ use serde_json::Value;
 pub use cache::{CacheSettings, Cached};
 pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
+pub use index::{CollectionIndex, IndexEntry, LoadedIndex};
+pub use known::{ASKS_PER_SECOND, ItemGate, Verdict};
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
@@ -65,13 +72,17 @@ impl From<tokio::task::JoinError> for ContentError {
 pub enum ContentQuery {
     /// A single type, e.g. `home`, `sidebar`.
     Single(String),
-    /// Page 1 of a collection, newest `publishDate` first, optionally only
-    /// the items whose `field` equals `value`.
-    List { collection: Collection, page_size: u32, filter: Option<(String, String)> },
+    /// Page `page` (from 1) of a collection, newest `publishDate` first,
+    /// optionally only the items whose `field` equals `value`.
+    List { collection: Collection, page_size: u32, filter: Option<(String, String)>, page: u32 },
     /// One item of a collection by id.
     Item { collection: Collection, id: u32 },
-    /// Every item of a collection (the fraudster tricks).
+    /// Every item of a collection (the fraudster tricks), read through
+    /// every page of the CMS.
     All(Collection),
+    /// Every item of a collection with only the fields that address and
+    /// date it ([`CollectionIndex`]), read through every page of the CMS.
+    Index(Collection),
     /// Popups of one type, newest first.
     Popups(String),
 }
@@ -81,11 +92,20 @@ impl ContentQuery {
         ContentQuery::Single(key.to_owned())
     }
 
+    /// Whether answering it reads every page of a collection (and so may
+    /// take many requests).
+    pub fn reads_every_page(&self) -> bool {
+        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_))
+    }
+
     /// The single type or collection this query reads (the CMS "model").
     pub fn model(&self) -> &str {
         match self {
             ContentQuery::Single(key) => key,
-            ContentQuery::All(collection) | ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } => {
+            ContentQuery::All(collection)
+            | ContentQuery::Index(collection)
+            | ContentQuery::List { collection, .. }
+            | ContentQuery::Item { collection, .. } => {
                 collection.api_name()
             }
             ContentQuery::Popups(_) => contract::cms::POPUPS,
@@ -97,12 +117,19 @@ impl fmt::Display for ContentQuery {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ContentQuery::Single(key) => write!(f, "{key}"),
-            ContentQuery::List { collection, page_size, filter: None } => write!(f, "{}?pageSize={page_size}", collection.api_name()),
-            ContentQuery::List { collection, page_size, filter: Some((field, value)) } => {
-                write!(f, "{}?pageSize={page_size}&{field}={value}", collection.api_name())
+            ContentQuery::List { collection, page_size, filter, page } => {
+                write!(f, "{}?pageSize={page_size}", collection.api_name())?;
+                if let Some((field, value)) = filter {
+                    write!(f, "&{field}={value}")?;
+                }
+                if *page > 1 {
+                    write!(f, "&page={page}")?;
+                }
+                Ok(())
             }
             ContentQuery::Item { collection, id } => write!(f, "{}/{id}", collection.api_name()),
             ContentQuery::All(collection) => write!(f, "{}?all", collection.api_name()),
+            ContentQuery::Index(collection) => write!(f, "{}?index", collection.api_name()),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
         }
     }
@@ -149,6 +176,19 @@ impl Content {
             }
         }
         Ok(Loaded { value: entry.value.clone(), lang, version: entry.version })
+    }
+
+    /// The index of `collection` in `lang` as memory holds it, without
+    /// waiting: `None` until it was read once (reading it starts now), so
+    /// that no visitor waits for every page of a collection to be read.
+    pub fn index_now(&self, collection: Collection, lang: Lang) -> Option<LoadedIndex> {
+        LoadedIndex::of(&*self.cache.peek(&ContentQuery::Index(collection), lang)?)
+    }
+
+    /// The index of `collection` in `lang`, read now if memory lacks it.
+    pub async fn index(&self, collection: Collection, lang: Lang) -> Result<LoadedIndex, ContentError> {
+        let entry = self.cache.get(&ContentQuery::Index(collection), lang).await?;
+        LoadedIndex::of(&entry).ok_or_else(|| ContentError::Malformed(format!("{}: no index", collection.api_name())))
     }
 
     /// See [`Cached::generation`].

@@ -12,7 +12,7 @@ use contract::content::{
 use contract::repair::{Parsed, parse};
 use serde_json::Value;
 
-use super::ContentQuery;
+use super::{CollectionIndex, ContentQuery};
 use crate::slug::{is_slug, slugify};
 
 /// Parsed content of one query.
@@ -23,6 +23,7 @@ pub enum ContentValue {
     List(ItemList),
     Item(CollectionItem),
     Popups(Vec<Popup>),
+    Index(CollectionIndex),
 }
 
 impl ContentValue {
@@ -31,6 +32,7 @@ impl ContentValue {
         match self {
             ContentValue::List(list) => list.is_empty(),
             ContentValue::Popups(popups) => popups.is_empty(),
+            ContentValue::Index(index) => index.is_empty(),
             _ => false,
         }
     }
@@ -63,6 +65,13 @@ impl ContentValue {
         }
     }
 
+    pub fn index(&self) -> Option<&CollectionIndex> {
+        match self {
+            ContentValue::Index(index) => Some(index),
+            _ => None,
+        }
+    }
+
     pub fn popups(&self) -> Option<&Vec<Popup>> {
         match self {
             ContentValue::Popups(popups) => Some(popups),
@@ -79,6 +88,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
         ContentQuery::List { collection, .. } | ContentQuery::All(collection) => map(list(*collection, raw), ContentValue::List),
         ContentQuery::Item { collection, .. } => map(item(*collection, raw), ContentValue::Item),
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
+        ContentQuery::Index(_) => Parsed { value: Some(ContentValue::Index(CollectionIndex::parse(&raw))), dropped: Vec::new(), absent: Vec::new() },
     };
     match &mut parsed.value {
         Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(fill_slug),
@@ -129,7 +139,7 @@ mod tests {
 
     #[test]
     fn each_query_parses_into_its_type_and_items_without_a_slug_get_one() {
-        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None };
+        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 1 };
         let parsed = parse_answer(&list, json!([ { "id": 1, "title": "Tanzania wins", "slug": null }, { "id": "x", "title": "bad id" } ]));
         let Some(ContentValue::List(ItemList::NewsUpdates(items))) = parsed.value else { panic!("{parsed:?}") };
         assert_eq!(items.len(), 1);

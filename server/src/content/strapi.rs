@@ -22,6 +22,14 @@
 //! of 5 s closes them under a request; a request that fails to be sent at
 //! all is sent once more.
 //!
+//! A whole collection (the fraudster tricks, and every collection's index,
+//! asked with `fields[…]` for the few fields it needs and no populate) is
+//! read page after page of [`PAGE_SIZE`], Strapi's largest, until the
+//! answers' `meta.pagination` says there is no more: `page`/`pageCount`,
+//! or `start`/`limit`/`total`, whichever the CMS answers with (without
+//! either, until a page comes back short). A page that fails fails the
+//! whole read, so the cache keeps serving the last complete copy.
+//!
 //! Strapi 5 gives each locale of an entry its own id (one `documentId`):
 //! an item asked for by the id of its other-language version is found
 //! through that version's `documentId`, and comes back with its own id.
@@ -43,8 +51,10 @@ use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 const SHALLOW_SINGLES: [&str; 3] = ["business-small", "business-mid", "business-large"];
 const DEEP_LEVEL: u32 = 10;
 const SHALLOW_LEVEL: u32 = 3;
-/// Strapi's default maximum page size, for "all tricks".
-const ALL_PAGE_SIZE: u32 = 100;
+/// Strapi's default maximum page size: what a whole collection is read by.
+const PAGE_SIZE: u64 = 100;
+/// Pages one read of a whole collection takes at most.
+const MAX_PAGES: usize = 10_000;
 /// Refusals one fetch may learn from before it gives up.
 const MAX_ATTEMPTS: usize = 16;
 
@@ -111,9 +121,64 @@ pub struct StrapiClient {
 
 /// One answer of the CMS.
 enum Answer {
-    Found(Value),
+    Found(Value, Option<Pagination>),
     Missing,
     Refused(String),
+}
+
+/// Where an answer is in its collection, as its `meta.pagination` says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Pagination {
+    Pages { page: u64, page_count: u64 },
+    Offset { start: u64, total: u64 },
+}
+
+impl Pagination {
+    fn of(answer: &Value) -> Option<Pagination> {
+        let pagination = answer.pointer("/meta/pagination")?;
+        let number = |name: &str| pagination.get(name).and_then(Value::as_u64);
+        if let (Some(page), Some(page_count)) = (number("page"), number("pageCount")) {
+            return Some(Pagination::Pages { page, page_count });
+        }
+        match (number("start"), number("total")) {
+            (Some(start), Some(total)) => Some(Pagination::Offset { start, total }),
+            _ => None,
+        }
+    }
+}
+
+/// Which page of a whole collection to ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Paging {
+    Page(u64),
+    Start(u64),
+}
+
+impl Paging {
+    fn params(self) -> Vec<(String, String)> {
+        match self {
+            Paging::Page(page) => vec![("pagination[page]".into(), page.to_string()), ("pagination[pageSize]".into(), PAGE_SIZE.to_string())],
+            Paging::Start(start) => vec![("pagination[start]".into(), start.to_string()), ("pagination[limit]".into(), PAGE_SIZE.to_string())],
+        }
+    }
+
+    /// The page after this one, which brought `got` items and `pagination`,
+    /// if there is one.
+    fn next(self, pagination: Option<Pagination>, got: usize) -> Option<Paging> {
+        let got = got as u64;
+        if got == 0 {
+            return None;
+        }
+        match pagination {
+            Some(Pagination::Pages { page, page_count }) => (page < page_count).then_some(Paging::Page(page + 1)),
+            Some(Pagination::Offset { start, total }) => (start + got < total).then_some(Paging::Start(start + got)),
+            None if got < PAGE_SIZE => None,
+            None => Some(match self {
+                Paging::Page(page) => Paging::Page(page + 1),
+                Paging::Start(start) => Paging::Start(start + got),
+            }),
+        }
+    }
 }
 
 impl StrapiClient {
@@ -179,13 +244,15 @@ impl StrapiClient {
                 params.extend(populate(level, TypeShape::of_single(key)));
                 key.clone()
             }
-            ContentQuery::List { collection, page_size, filter } => {
+            ContentQuery::List { collection, page_size, filter, page } => {
                 params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
                 if let Some((field, value)) = filter {
                     params.push((format!("filters[{field}][$eq]"), value.clone()));
                 }
-                params.push(("sort".into(), "publishDate:desc".into()));
-                params.push(("pagination[page]".into(), "1".into()));
+                // Then by id, so that pages neither overlap nor skip where dates tie.
+                params.push(("sort[0]".into(), "publishDate:desc".into()));
+                params.push(("sort[1]".into(), "id:desc".into()));
+                params.push(("pagination[page]".into(), page.to_string()));
                 params.push(("pagination[pageSize]".into(), page_size.to_string()));
                 collection.api_name().to_owned()
             }
@@ -196,8 +263,16 @@ impl StrapiClient {
             }
             ContentQuery::All(collection) => {
                 params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
-                params.push(("sort".into(), "publishDate:desc".into()));
-                params.push(("pagination[pageSize]".into(), ALL_PAGE_SIZE.to_string()));
+                // Then by id, so that pages neither overlap nor skip where dates tie.
+                params.push(("sort[0]".into(), "publishDate:desc".into()));
+                params.push(("sort[1]".into(), "id:desc".into()));
+                collection.api_name().to_owned()
+            }
+            ContentQuery::Index(collection) => {
+                let fields = super::index::fields(*collection).into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid == field));
+                params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
+                // Oldest first: an item published while the pages are read comes last, shifting none.
+                params.push(("sort".into(), "id:asc".into()));
                 collection.api_name().to_owned()
             }
             ContentQuery::Popups(kind) => {
@@ -229,15 +304,27 @@ impl StrapiClient {
 
     /// Asks until the CMS answers or nothing is left to learn from its refusals.
     async fn ask(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
-        let model = query.model().to_owned();
+        Ok(self.ask_page(query, lang, None).await?.map(|(value, _)| value))
+    }
+
+    /// [`StrapiClient::ask`] for one page of a whole collection, with where
+    /// the answer is in it.
+    async fn ask_page(&self, query: &ContentQuery, lang: Lang, paging: Option<Paging>) -> Result<Option<(Value, Option<Pagination>)>, ContentError> {
+        // An index asks for fields, not populate: what it learns is kept apart.
+        let model = if matches!(query, ContentQuery::Index(_)) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
         let mut accepted = self.accepted(&model);
         for _ in 0..MAX_ATTEMPTS {
-            let (path, params) = self.request(query, lang, &accepted);
+            let (path, mut params) = self.request(query, lang, &accepted);
+            params.extend(paging.map(Paging::params).unwrap_or_default());
             match self.get(&path, &params).await? {
-                Answer::Found(value) => return Ok(Some(value)),
+                Answer::Found(value, pagination) => return Ok(Some((value, pagination))),
                 Answer::Missing => return Ok(None),
                 Answer::Refused(body) => {
-                    let learnt = learn(&accepted, &body).ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
+                    let learnt = match query {
+                        ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::fields(*collection)),
+                        _ => learn(&accepted, &body),
+                    };
+                    let learnt = learnt.ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
                     self.learnt(&model, &accepted, &learnt, &body);
                     accepted = learnt;
                 }
@@ -246,9 +333,37 @@ impl StrapiClient {
         Err(ContentError::Upstream(format!("{model}: the CMS kept refusing every populate parameter")))
     }
 
+    /// Every item of a collection, page after page (see the module docs);
+    /// `None` when the CMS has no such collection.
+    async fn every_page(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        let mut items = Vec::new();
+        let mut paging = Paging::Page(1);
+        for _ in 0..MAX_PAGES {
+            let Some((answer, pagination)) = self.ask_page(query, lang, Some(paging)).await? else {
+                if paging == Paging::Page(1) {
+                    return Ok(None);
+                }
+                return Err(ContentError::Upstream(format!("{query}: a page past the first was missing")));
+            };
+            let page = match answer {
+                Value::Array(page) => page,
+                Value::Null => Vec::new(),
+                other => vec![other],
+            };
+            let got = page.len();
+            items.extend(page);
+            match paging.next(pagination, got) {
+                Some(next) => paging = next,
+                None => return Ok(Some(Value::Array(items))),
+            }
+        }
+        tracing::warn!(%query, lang = lang.code(), pages = MAX_PAGES, "collection read stopped at its page limit");
+        Ok(Some(Value::Array(items)))
+    }
+
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
         crate::monitoring::time_upstream("cms", self.get_once(path, params), |result| match result {
-            Ok(Answer::Found(_)) => "ok",
+            Ok(Answer::Found(..)) => "ok",
             Ok(Answer::Missing) => "missing",
             Ok(Answer::Refused(_)) => "refused",
             Err(ContentError::Timeout(_)) => "timeout",
@@ -287,9 +402,10 @@ impl StrapiClient {
         if !answer.is_object() || answer.get("data").is_none() {
             return Err(ContentError::Malformed(format!("GET {path}: no `data` in the answer")));
         }
+        let pagination = Pagination::of(&answer);
         Ok(match self.normalizer.normalize(answer) {
             Value::Null => Answer::Missing,
-            value => Answer::Found(value),
+            value => Answer::Found(value, pagination),
         })
     }
 
@@ -305,7 +421,7 @@ impl StrapiClient {
             return Ok(None);
         };
         let Value::String(document) = document else { return Ok(None) };
-        let by_document = ContentQuery::List { collection: *collection, page_size: 1, filter: Some(("documentId".into(), document)) };
+        let by_document = ContentQuery::List { collection: *collection, page_size: 1, filter: Some(("documentId".into(), document)), page: 1 };
         Ok(first(self.ask(&by_document, lang).await?))
     }
 }
@@ -327,6 +443,15 @@ fn learn(accepted: &Accepted, body: &str) -> Option<Accepted> {
         }
         _ => Some(Accepted { no_populate: true, ..accepted.clone() }),
     }
+}
+
+/// What an index asks next after a 400 with `body`: without the field of
+/// `fields` it names, which the collection's schema lacks.
+fn learn_field(accepted: &Accepted, body: &str, fields: &[&str]) -> Option<Accepted> {
+    let key = invalid_key(body).filter(|key| fields.contains(&key.as_str()) && !accepted.invalid_keys.contains(key))?;
+    let mut invalid_keys = accepted.invalid_keys.clone();
+    invalid_keys.push(key);
+    Some(Accepted { invalid_keys, ..accepted.clone() })
 }
 
 /// The key a Strapi validation error names: `error.details.key`, or the
@@ -390,6 +515,7 @@ impl ContentSource for StrapiClient {
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         match query {
             ContentQuery::Item { .. } => self.item(query, lang).await,
+            query if query.reads_every_page() => self.every_page(query, lang).await,
             _ => self.ask(query, lang).await,
         }
     }
@@ -416,13 +542,18 @@ mod tests {
         let client = client(PopulateStrategy::Deep);
         assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw), ("/api/home".into(), "locale=sw&populate=deep,10".into()));
         assert_eq!(query_string(&client, &ContentQuery::single("business-mid"), Lang::En).1, "locale=en&populate=deep,3");
-        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None };
+        let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 3 };
         assert_eq!(
             query_string(&client, &list, Lang::En),
-            ("/api/news-updates".into(), "locale=en&populate=deep,10&sort=publishDate:desc&pagination[page]=1&pagination[pageSize]=9".into())
+            ("/api/news-updates".into(), "locale=en&populate=deep,10&sort[0]=publishDate:desc&sort[1]=id:desc&pagination[page]=3&pagination[pageSize]=9".into())
         );
-        let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())) };
-        assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort=publishDate:desc"));
+        let index = ContentQuery::Index(Collection::DeviceUpdates);
+        assert_eq!(
+            query_string(&client, &index, Lang::Sw),
+            ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&sort=id:asc".into())
+        );
+        let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())), page: 1 };
+        assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc"));
         let item = ContentQuery::Item { collection: Collection::TrickMobiles, id: 4 };
         assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
         let popups = ContentQuery::Popups("home".into());
@@ -439,6 +570,26 @@ mod tests {
         assert!(!query.contains("deep"), "{query}");
         assert_eq!("plevel".parse::<PopulateStrategy>(), Ok(PopulateStrategy::Level));
         assert!("deeper".parse::<PopulateStrategy>().is_err());
+    }
+
+    #[test]
+    fn reads_on_while_either_pagination_says_there_is_more() {
+        let pages = |page, page_count| Some(Pagination::Pages { page, page_count });
+        assert_eq!(Paging::Page(1).next(pages(1, 3), 100), Some(Paging::Page(2)));
+        assert_eq!(Paging::Page(3).next(pages(3, 3), 100), None);
+        let offset = |start, total| Some(Pagination::Offset { start, total });
+        assert_eq!(Paging::Page(1).next(offset(0, 250), 100), Some(Paging::Start(100)));
+        assert_eq!(Paging::Start(200).next(offset(200, 250), 50), None);
+        // A CMS capping the page below what was asked: on from what came.
+        assert_eq!(Paging::Start(0).next(offset(0, 250), 25), Some(Paging::Start(25)));
+        // No pagination: on while pages come full.
+        assert_eq!(Paging::Page(1).next(None, 100), Some(Paging::Page(2)));
+        assert_eq!(Paging::Page(2).next(None, 40), None);
+        assert_eq!(Paging::Page(2).next(pages(2, 9), 0), None);
+        let v4 = serde_json::json!({ "data": [], "meta": { "pagination": { "page": 2, "pageSize": 100, "pageCount": 3, "total": 250 } } });
+        assert_eq!(Pagination::of(&v4), pages(2, 3));
+        let offset_answer = serde_json::json!({ "data": [], "meta": { "pagination": { "start": 100, "limit": 100, "total": 250 } } });
+        assert_eq!(Pagination::of(&offset_answer), offset(100, 250));
     }
 
     #[test]

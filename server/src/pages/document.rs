@@ -67,6 +67,7 @@ mod tests {
             bundles: None,
             form: None,
             search: None,
+            pager: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

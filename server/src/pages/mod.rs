@@ -21,7 +21,7 @@ use axum_extra::extract::{CookieJar, PrivateCookieJar};
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 use contract::content::Section;
-use contract::page::{BundleOffer, FormState, MatchedRoute, PageContent, PageData, RenderOutput, RenderRequest};
+use contract::page::{BundleOffer, FormState, MatchedRoute, PageContent, PageData, Pager, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 pub use cache::PageCache;
@@ -32,8 +32,8 @@ pub(crate) use splice::NAME_SLOT;
 use cache::CachedPage;
 
 use crate::account::{PageExtras, Visit};
-use crate::content::{ContentError, ContentQuery, ContentValue, Loaded};
-use crate::manifest::{NOT_FOUND_PAGE, RouteDef};
+use crate::content::{ContentError, ContentQuery, ContentValue, Loaded, Verdict};
+use crate::manifest::{CollectionList, NOT_FOUND_PAGE, RouteDef};
 use crate::web::Location;
 use crate::{AppError, AppState, connections};
 
@@ -158,7 +158,7 @@ async fn serve_page(
     client: IpAddr,
 ) -> Result<Response, AppError> {
     let visit = Visit::read(state, private).await;
-    let parts = match resolve(state, local, visit.cpm_signed_in()).await? {
+    let parts = match resolve(state, local, visit.cpm_signed_in(), &query_pairs(uri.query())).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { location, permanent: true } => return Ok(location.permanent()),
         Resolved::Redirect { location, permanent: false } => return Ok(location.see_other()),
@@ -228,7 +228,7 @@ async fn stale_while_refreshing(state: &AppState, key: &str, url: &str, data: &P
 /// now. A redirect is nothing to render.
 async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync::Arc<CachedPage>, bool)>, AppError> {
     let local = LocalPath::parse(address);
-    let parts = match resolve(state, &local, false).await? {
+    let parts = match resolve(state, &local, false, &[]).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { .. } => return Ok(None),
     };
@@ -251,7 +251,7 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync:
 /// and what is wrong beside its fields.
 pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
     let local = LocalPath { lang, path: path.to_owned() };
-    let parts = match resolve(state, &local, false).await {
+    let parts = match resolve(state, &local, false, &[]).await {
         Ok(Resolved::Page(parts)) => *parts,
         Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
         Err(error) => return error.into_page(lang),
@@ -460,7 +460,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
     let visit = Visit::read(&state, private).await;
-    match resolve(&state, &local, visit.cpm_signed_in()).await {
+    match resolve(&state, &local, visit.cpm_signed_in(), &query_pairs(uri.query())).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
             (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
@@ -506,6 +506,9 @@ struct PageParts {
     alternates: Option<BTreeMap<Lang, String>>,
     /// The catalogue's bundles the page shows, if it shows any.
     bundles: Option<PageBundles>,
+    /// On a list page, which of its pages this is, and the version of the
+    /// index that counted them (0: counted from the list itself).
+    pager: Option<(Pager, u64)>,
     /// The content could not be loaded: the page frame with the spec §8 message.
     failed: bool,
 }
@@ -522,7 +525,7 @@ impl PageParts {
     /// The content (and catalogue) versions the page is built from (its cache key).
     fn versions(&self) -> Vec<u64> {
         let content = [&self.page, &self.sidebar, &self.list, &self.item, &self.popups].into_iter().map(|loaded| loaded.as_ref().map_or(0, |l| l.version));
-        content.chain(self.bundles.as_ref().map(|bundles| bundles.version)).collect()
+        content.chain(self.bundles.as_ref().map(|bundles| bundles.version)).chain(self.pager.map(|(_, version)| version)).collect()
     }
 
     fn into_data(self, site_url: &str) -> PageData {
@@ -550,6 +553,7 @@ impl PageParts {
             bundles: self.bundles.and_then(|bundles| bundles.offers),
             form: None,
             search: None,
+            pager: self.pager.map(|(pager, _)| pager),
             site_url: site_url.to_owned(),
             path: self.path,
         }
@@ -584,6 +588,7 @@ impl PageParts {
             popups: None,
             alternates: None,
             bundles: None,
+            pager: None,
             failed,
         }))
     }
@@ -606,8 +611,9 @@ fn unrouted(route: &RouteDef) -> bool {
 /// The sidebar, list and popups are not worth failing a page for. Without
 /// its content or item (the CMS lacks the type, or fails with no stale copy)
 /// the page is its frame with the content-failure message and 503; an item
-/// the CMS does not have is a 404.
-async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Result<Resolved, AppError> {
+/// the CMS does not have is a 404, and so is a list page past the last
+/// (`?page=N`, of the query parameters `params`).
+async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool, params: &[(String, String)]) -> Result<Resolved, AppError> {
     let matched = state.routes.matches(&local.path);
     let route = matched.route;
     let param = |name: &str| matched.params.get(name).map(String::as_str);
@@ -629,14 +635,28 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
             None => Ok(None),
         }
     };
-    let list_query = route.list.as_ref().map(|list| ContentQuery::List {
+    // A list page: which one, and of how many as its collection's index counts.
+    let counted = match route.list.as_ref() {
+        Some(list) => list_pages(state, list, lang).await,
+        None => None,
+    };
+    let shown_page = route.list.as_ref().map(|_| {
+        let page = list_page(params);
+        let past_end = match (page, counted) {
+            (Some(page), Some((pages, _))) => page > pages,
+            (page, _) => page.is_none(),
+        };
+        (page.filter(|_| !past_end), counted)
+    });
+    let list_query = route.list.as_ref().zip(shown_page.and_then(|(page, _)| page)).map(|(list, page)| ContentQuery::List {
         collection: list.collection,
         page_size: list.page_size,
         filter: list.filter.as_ref().map(|f| (f.field.clone(), f.value.clone())),
+        page,
     });
     let list_query = list_query.or_else(|| route.all.map(ContentQuery::All));
     let item_query = match (route.item, item_id) {
-        (Some(collection), Some(Some(id))) => Some(ContentQuery::Item { collection, id }),
+        (Some(collection), Some(Some(id))) if state.items.verdict(content, collection, id) == Verdict::Ask => Some(ContentQuery::Item { collection, id }),
         _ => None,
     };
     let (page, sidebar, list, item, popups) = tokio::join!(
@@ -656,6 +676,9 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     }
     let item = match item {
         Ok(item) if route.item.is_some() && lacks(&item) => {
+            if let Some(ContentQuery::Item { collection, id }) = &item_query {
+                state.items.missed(*collection, *id);
+            }
             if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
                 return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(lang, &moved)), permanent: true });
             }
@@ -681,6 +704,14 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
     if route.page.as_deref() == Some("faq") && param("item").is_some_and(|slug| !has_question(&page, slug)) {
         return Ok(PageParts::not_found(state, lang, sidebar));
     }
+    let pager = match (route.list.as_ref(), shown_page) {
+        (Some(_), Some((None, _))) => return Ok(PageParts::not_found(state, lang, sidebar)),
+        (Some(spec), Some((Some(page), counted))) => match list_pager(spec, page, counted, &list) {
+            Some(pager) => Some(pager),
+            None => return Ok(PageParts::not_found(state, lang, sidebar)),
+        },
+        _ => None,
+    };
 
     let mut alternates = None;
     if let (Some(item_query), Some(loaded)) = (&item_query, &item) {
@@ -714,8 +745,61 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool) -> Re
         popups,
         alternates,
         bundles,
+        pager,
         failed: false,
     })))
+}
+
+/// The list page `?page=` asks for: 1 without one, `None` for one that is
+/// no page number.
+fn list_page(query: &[(String, String)]) -> Option<u32> {
+    match query.iter().find(|(name, _)| name == LIST_PAGE) {
+        None => Some(1),
+        Some((_, page)) if page.len() <= 6 && page.bytes().all(|b| b.is_ascii_digit()) => page.parse().ok().filter(|page| *page >= 1),
+        Some(_) => None,
+    }
+}
+
+/// The query parameter of a list page's number.
+const LIST_PAGE: &str = "page";
+
+/// How many pages `list` has in `lang` as its collection's index counts
+/// them (a Swahili list with no items shows the English one), and the
+/// index's version; `None` when the index cannot be read (the pager is
+/// then estimated from the list). The index is read if memory lacks it, so
+/// a list page is the same whichever page was asked for first.
+async fn list_pages(state: &AppState, list: &CollectionList, lang: Lang) -> Option<(u32, u64)> {
+    let filter = list.filter.as_ref().map(|f| (f.field.as_str(), f.value.as_str()));
+    let count = |lang| async move {
+        match state.content.index(list.collection, lang).await {
+            Ok(loaded) => Some((loaded.index().count(filter), loaded.version)),
+            Err(error) => {
+                tracing::warn!(%error, collection = list.collection.api_name(), "list page: index unavailable; pages estimated");
+                None
+            }
+        }
+    };
+    let (count, version) = match count(lang).await? {
+        (0, _) if lang == Lang::Sw => count(Lang::En).await?,
+        counted => counted,
+    };
+    let pages = u32::try_from(count.div_ceil(list.page_size.max(1) as usize)).unwrap_or(u32::MAX).max(1);
+    Some((pages, version))
+}
+
+/// The pager of page `page` of `list`: counted by the index, or without it
+/// from the list loaded (a full page may have a next); `None` for a page
+/// past the end.
+fn list_pager(list: &CollectionList, page: u32, counted: Option<(u32, u64)>, loaded: &Option<Loaded>) -> Option<(Pager, u64)> {
+    if let Some((pages, version)) = counted {
+        return Some((Pager { page, pages }, version));
+    }
+    let shown = loaded.as_ref().and_then(|l| l.value.as_deref()).and_then(ContentValue::list).map_or(0, |list| list.items().len());
+    if shown == 0 && page > 1 {
+        return None;
+    }
+    let more = u32::from(shown >= list.page_size as usize);
+    Some((Pager { page, pages: page + more }, 0))
 }
 
 /// The catalogue's bundles the page shows, in `lang`: those its bundle
@@ -745,7 +829,13 @@ async fn page_bundles(state: &AppState, route: &RouteDef, page: &Option<Loaded>,
 /// links and bookmarks keep the old number.
 async fn item_by_slug(state: &AppState, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
     let slug = slug.filter(|s| s.len() <= 200 && crate::slug::is_slug(s))?;
-    let query = ContentQuery::List { collection: route.item?, page_size: 1, filter: Some(("slug".into(), slug.to_owned())) };
+    let collection = route.item?;
+    if let Some(loaded) = state.content.index_now(collection, lang) {
+        // The index holds every item: no need to ask.
+        let item = loaded.index().by_slug(slug)?;
+        return Some(route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]));
+    }
+    let query = ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
     let found = state.content.get(&query, lang).await.ok()?;
     let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
     let id = item.0.to_string();

@@ -1,9 +1,12 @@
-//! Pre-rendering: every page of the sitemap, in both languages, rendered
-//! into the page cache in the background at start and again after each
-//! webhook invalidation (and when content refreshed on its time-to-live has
-//! changed), so that a visitor (or a crawler) almost never waits for a
-//! render. Each pass ends by building the site search's index from the
-//! pages it holds (`crate::search`).
+//! Pre-rendering: every page of the sitemap but the older items (the
+//! newest [`ITEMS_PER_COLLECTION`] of each collection), in both languages,
+//! rendered into the page cache in the background at start and again after
+//! each webhook invalidation (and when content refreshed on its
+//! time-to-live has changed), so that a visitor (or a crawler) almost never
+//! waits for a render. Each pass ends by building the sitemap if its
+//! content changed, and the site search's index from the pages it holds
+//! and the items of the collections' indexes it did not render
+//! (`crate::search`).
 //!
 //! Lowest priority: one page at a time, each started only when no other
 //! render is queued or running, so it takes at most one engine and only an
@@ -18,13 +21,21 @@ use tokio::sync::Notify;
 
 use crate::AppState;
 
-/// Builds the site search's index from the pages of a pass, off the async
-/// threads.
+/// Items of each collection pre-rendered, newest first.
+pub const ITEMS_PER_COLLECTION: usize = 100;
+
+/// Builds the site search's index from the pages of a pass and the items
+/// it did not render, off the async threads.
 async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<super::cache::CachedPage>)>) {
     let search = state.search.clone();
     let started = Instant::now();
+    let items = crate::seo::items(state).await;
     let built = tokio::task::spawn_blocking(move || {
-        let pages = pages.into_iter().filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html())).collect();
+        let mut pages: Vec<crate::search::Page> =
+            pages.into_iter().filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html())).collect();
+        let rendered: std::collections::HashSet<String> = pages.iter().map(|page| page.href.clone()).collect();
+        let unrendered = items.into_iter().filter(|(_, href, _)| !rendered.contains(href));
+        pages.extend(unrendered.map(|(lang, href, title)| crate::search::Page::titled(lang, href, title)));
         search.rebuild(pages)
     })
     .await;
@@ -76,7 +87,7 @@ impl Prerender {
         let mut passes = 0;
         loop {
             let started = Instant::now();
-            let addresses = crate::seo::addresses(&state).await;
+            let addresses = crate::seo::addresses(&state, ITEMS_PER_COLLECTION).await;
             let generation = state.content.generation();
             let (mut rendered, mut failed) = (0, 0);
             let mut built = Vec::with_capacity(addresses.len());
@@ -102,6 +113,7 @@ impl Prerender {
             let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
             tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
             *state.prerender.last.lock().expect("prerender report") = Some(pass);
+            state.sitemap.refresh(&state).await;
             index(&state, built).await;
             // Again after a webhook, or once content refreshed on its
             // time-to-live has changed.

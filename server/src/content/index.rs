@@ -1,0 +1,181 @@
+//! The index of a collection in one language: every item's id, slug,
+//! heading and dates, read through every page of the CMS with only those
+//! fields ([`ContentQuery::Index`](super::ContentQuery::Index)). It is
+//! content like any other (cached, refreshed on its time-to-live, dropped by
+//! the webhook, its last complete copy kept while the CMS fails), and what
+//! the sitemap lists, what the archives count their pages by, what the
+//! search finds items by, and what tells an unknown item id from one to ask
+//! the CMS for (`known`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use contract::content::Collection;
+use serde_json::Value;
+
+use super::ContentValue;
+use super::cache::Entry;
+use crate::slug::{is_slug, slugify};
+
+/// The fields of an item the index asks for (`id`, `documentId` and
+/// `locale` come with every answer that has them).
+pub fn fields(collection: Collection) -> Vec<&'static str> {
+    let heading = if collection == Collection::DeviceUpdates { "name" } else { "title" };
+    let mut fields = vec!["slug", heading, "updatedAt", "publishDate"];
+    if collection == Collection::VbuServices {
+        // What its list pages are filtered by.
+        fields.push("categoryId");
+    }
+    fields
+}
+
+/// One item as the index knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexEntry {
+    pub id: u32,
+    pub document_id: Option<String>,
+    pub slug: String,
+    /// The title, or a device's name.
+    pub title: String,
+    pub updated_at: Option<String>,
+    pub publish_date: Option<String>,
+    pub category_id: Option<u32>,
+}
+
+impl IndexEntry {
+    /// An item of a normalised answer; `None` without a usable id.
+    fn parse(item: &Value) -> Option<IndexEntry> {
+        let id = u32::try_from(item.get("id")?.as_u64()?).ok().filter(|id| *id > 0)?;
+        let text = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned).filter(|text| !text.is_empty());
+        let title = text("title").or_else(|| text("name")).unwrap_or_default();
+        let slug = text("slug").unwrap_or_default();
+        let slug = if is_slug(&slug) {
+            slug
+        } else {
+            Some(slugify(&slug)).filter(|s| !s.is_empty()).unwrap_or_else(|| slugify(&title))
+        };
+        let category_id = item.get("categoryId").and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok())).and_then(|v| u32::try_from(v).ok());
+        Some(IndexEntry {
+            id,
+            document_id: text("documentId"),
+            slug,
+            title,
+            updated_at: text("updatedAt"),
+            publish_date: text("publishDate"),
+            category_id,
+        })
+    }
+
+    /// Whether the list filter `field` = `value` keeps it (the only field
+    /// lists are filtered by is `categoryId`).
+    fn passes(&self, filter: Option<(&str, &str)>) -> bool {
+        match filter {
+            None => true,
+            Some(("categoryId", value)) => self.category_id.is_some_and(|id| id.to_string() == value),
+            Some(_) => true,
+        }
+    }
+}
+
+/// Every item of a collection in one language, newest `publishDate` first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CollectionIndex {
+    entries: Vec<IndexEntry>,
+    /// The ids, sorted, to look one up.
+    ids: Vec<u32>,
+}
+
+impl CollectionIndex {
+    /// The index of a normalised answer (a list of items); items without a
+    /// usable id are left out, and an id seen twice (pages read while an
+    /// item moved) counts once.
+    pub fn parse(raw: &Value) -> CollectionIndex {
+        let mut entries: Vec<IndexEntry> = raw.as_array().map(|items| items.iter().filter_map(IndexEntry::parse).collect()).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        entries.retain(|entry| seen.insert(entry.id));
+        entries.sort_by(|a, b| b.publish_date.cmp(&a.publish_date).then(b.id.cmp(&a.id)));
+        let mut ids: Vec<u32> = entries.iter().map(|entry| entry.id).collect();
+        ids.sort_unstable();
+        CollectionIndex { entries, ids }
+    }
+
+    pub fn entries(&self) -> &[IndexEntry] {
+        &self.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn contains(&self, id: u32) -> bool {
+        self.ids.binary_search(&id).is_ok()
+    }
+
+    /// The highest id: Strapi numbers new entries upwards.
+    pub fn newest_id(&self) -> u32 {
+        self.ids.last().copied().unwrap_or(0)
+    }
+
+    pub fn by_slug(&self, slug: &str) -> Option<&IndexEntry> {
+        self.entries.iter().find(|entry| entry.slug == slug)
+    }
+
+    /// Items a list filtered by `filter` shows.
+    pub fn count(&self, filter: Option<(&str, &str)>) -> usize {
+        self.entries.iter().filter(|entry| entry.passes(filter)).count()
+    }
+}
+
+/// An index as the content cache holds it, and how long ago it was read.
+#[derive(Clone)]
+pub struct LoadedIndex {
+    value: Arc<ContentValue>,
+    pub age: Duration,
+    /// Changes whenever the index does.
+    pub version: u64,
+}
+
+impl LoadedIndex {
+    /// The index an entry holds; a collection the CMS does not have is empty.
+    pub(super) fn of(entry: &Entry) -> Option<LoadedIndex> {
+        let value = match &entry.value {
+            Some(value) if value.index().is_some() => value.clone(),
+            Some(_) => return None,
+            None => Arc::new(ContentValue::Index(CollectionIndex::default())),
+        };
+        Some(LoadedIndex { value, age: entry.age(), version: entry.version })
+    }
+
+    pub fn index(&self) -> &CollectionIndex {
+        self.value.index().expect("checked when loaded")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn keeps_each_usable_item_once_newest_first() {
+        let index = CollectionIndex::parse(&json!([
+            { "id": 3, "title": "Older", "slug": "older", "publishDate": "2024-01-01", "updatedAt": "2024-02-01T10:00:00.000Z" },
+            { "id": 7, "title": "Newer story", "slug": null, "publishDate": "2025-01-01", "documentId": "abc" },
+            { "id": 3, "title": "Older again", "slug": "older" },
+            { "id": "x", "title": "no id" },
+            { "id": 9, "name": "Phone", "slug": "Phone X", "categoryId": 5 }
+        ]));
+        let ids: Vec<u32> = index.entries().iter().map(|e| e.id).collect();
+        assert_eq!(ids, vec![7, 3, 9]);
+        assert_eq!(index.entries()[0].slug, "newer-story");
+        assert_eq!(index.entries()[0].document_id.as_deref(), Some("abc"));
+        assert_eq!(index.entries()[2].slug, "phone-x");
+        assert_eq!(index.entries()[2].title, "Phone");
+        assert!(index.contains(9) && !index.contains(8));
+        assert_eq!(index.newest_id(), 9);
+        assert_eq!(index.count(Some(("categoryId", "5"))), 1);
+        assert_eq!(index.count(None), 3);
+        assert_eq!(index.by_slug("older").map(|e| e.id), Some(3));
+    }
+}
