@@ -84,7 +84,8 @@ export async function visit(browser, url, { scroll = false } = {}) {
       imageBytes: images.reduce((sum, r) => sum + r.bytes, 0),
       images,
       shown,
-      mainPriority: await page.evaluate(() => [...document.querySelectorAll("img[fetchpriority=high]")].length),
+      /** The pictures fetched first: a page's main picture. */
+      first: await page.evaluate(() => [...document.querySelectorAll("img[fetchpriority=high]")].map((img) => img.currentSrc)),
     };
   } finally {
     await context.close();
