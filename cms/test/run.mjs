@@ -15,7 +15,11 @@
 //       entries its own way);
 //    b. home's title changed through Strapi's REST API reaches / within 2 s
 //       (webhook);
-//    c. `site check-cms` exits 0 against it, and non-zero naming the type after
+//    c. a JPEG uploaded through Strapi's REST API (its upload plugin makes the
+//       smaller `formats` with sharp) and set as the newest story's image
+//       reaches /news-events as a `srcset` of the site's image endpoint,
+//       which answers it in WebP;
+//    d. `site check-cms` exits 0 against it, and non-zero naming the type after
 //       `title` is removed from one single type's schema and Strapi restarted.
 // Prints "N passed, M failed" and the duration of each step; exits non-zero
 // when a check failed. KEEP_TMP=1 keeps the temporary folder and its logs.
@@ -25,6 +29,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -325,6 +330,7 @@ async function main() {
   });
 
   // (b) a change published in Strapi reaches / through the webhook.
+  let token;
   await step('(b) webhook', async () => {
     try {
       const login = await fetch(`${strapiUrl}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }).then((r) => r.json());
@@ -335,7 +341,7 @@ async function main() {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
         body: JSON.stringify({ name: 'test-cms', description: '', type: 'full-access', lifespan: null }),
       }).then((r) => r.json());
-      const token = created?.data?.accessKey;
+      token = created?.data?.accessKey;
       if (!token) throw new Error(`api token: ${JSON.stringify(created)}`);
       await page(fromCms, '/'); // cached before the change
       const title = `Home webhook ${Date.now()}`;
@@ -359,8 +365,47 @@ async function main() {
     }
   });
 
-  // (c) site check-cms: passes, then names a field removed from the schema.
-  await step('(c) site check-cms', async () => {
+  // (c) a photo uploaded to Strapi reaches a page through the image endpoint.
+  await step('(c) photo upload', async () => {
+    const name = '(c) a photo uploaded to Strapi reaches /news-events through the image endpoint, in WebP';
+    try {
+      if (!token) throw new Error('no API token (see (b))');
+      const sharp = createRequire(join(cms, 'package.json'))('sharp');
+      const { data, info } = await sharp({ create: { width: 1600, height: 1067, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const jpeg = await sharp(data, { raw: info }).blur(3).jpeg({ quality: 90 }).toBuffer();
+      const form = new FormData();
+      form.append('files', new Blob([jpeg], { type: 'image/jpeg' }), 'test-cms-photo.jpg');
+      const uploaded = await fetch(`${strapiUrl}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form }).then((r) => r.json());
+      const file = Array.isArray(uploaded) ? uploaded[0] : undefined;
+      if (!file?.id) throw new Error(`POST /api/upload: ${JSON.stringify(uploaded).slice(0, 300)}`);
+      check('(c) Strapi made the photo\'s smaller formats (sharp)', Boolean(file.formats?.small), Object.keys(file.formats ?? {}).join(', '));
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+      const newest = await fetch(`${strapiUrl}/api/news-updates?locale=en&sort=publishDate:desc&pagination[pageSize]=1`, { headers }).then((r) => r.json());
+      const documentId = newest?.data?.[0]?.documentId;
+      if (!documentId) throw new Error(`newest story: ${JSON.stringify(newest).slice(0, 300)}`);
+      const put = await fetch(`${strapiUrl}/api/news-updates/${documentId}?locale=en`, { method: 'PUT', headers, body: JSON.stringify({ data: { image: file.id } }) });
+      if (!put.ok) throw new Error(`PUT the story's image: HTTP ${put.status} ${(await put.text()).slice(0, 300)}`);
+      const t = Date.now();
+      let srcset;
+      while (!srcset && Date.now() - t < 10_000) {
+        const { html } = await page(fromCms, '/news-events');
+        srcset = [...html.matchAll(/srcSet="([^"]*)"/g)].map((m) => decode(m[1])).find((value) => value.includes(file.hash));
+        if (!srcset) await sleep(200);
+      }
+      if (!srcset) throw new Error(`no srcset naming ${file.hash} on /news-events after ${Date.now() - t} ms`);
+      const candidate = srcset.split(', ').find((c) => c.endsWith(' 480w'))?.split(' ')[0];
+      const answer = await fetch(fromCms + candidate, { headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' }, redirect: 'manual' });
+      const type = answer.headers.get('content-type');
+      check(name, answer.status === 200 && type === 'image/webp', `${candidate}: HTTP ${answer.status} ${type}`);
+    } catch (error) {
+      check(name, false, error.message);
+    }
+  });
+
+  // (d) site check-cms: passes, then names a field removed from the schema.
+  await step('(d) site check-cms', async () => {
     const env = { ...process.env, CMS_URL: strapiUrl };
     const checkCms = () =>
       run(siteBin, ['check-cms'], { env }).then(
@@ -369,10 +414,10 @@ async function main() {
       );
     const first = await checkCms();
     if (/unexpected argument|unrecognized subcommand/i.test(first.out)) {
-      check('(c) site check-cms', false, 'this site binary has no check-cms subcommand yet');
+      check('(d) site check-cms', false, 'this site binary has no check-cms subcommand yet');
       return;
     }
-    check('(c) site check-cms passes against the imported CMS', first.code === 0, first.code === 0 ? '' : `exit ${first.code}\n${first.out.slice(-2000)}`);
+    check('(d) site check-cms passes against the imported CMS', first.code === 0, first.code === 0 ? '' : `exit ${first.code}\n${first.out.slice(-2000)}`);
     const model = JSON.parse(readFileSync(modelFile, 'utf8'));
     const victim = model.singleTypes.find((t) => t.apiId !== 'sidebar' && t.attributes.title) || model.singleTypes[0];
     const broken = structuredClone(model);
@@ -385,7 +430,7 @@ async function main() {
     const second = await checkCms();
     const named = second.out.includes(victim.apiId) && /title/.test(second.out);
     check(
-      `(c) site check-cms fails and names ${victim.apiId}.title once it is removed from the schema`,
+      `(d) site check-cms fails and names ${victim.apiId}.title once it is removed from the schema`,
       second.code !== 0 && named,
       `exit ${second.code}${named ? '' : `, output does not name it:\n${second.out.slice(-2000)}`}`,
     );
