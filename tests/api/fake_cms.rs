@@ -241,12 +241,12 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
     let Some(attributes) = attributes else {
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
     };
-    if *cms.stock.lock().unwrap() {
-        if let Some(key) = invalid_populate_key(&decoded, &attributes) {
-            cms.store.lock().unwrap().refused += 1;
-            let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
-            return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
-        }
+    if *cms.stock.lock().unwrap()
+        && let Some(key) = invalid_populate_key(&decoded, &attributes)
+    {
+        cms.store.lock().unwrap().refused += 1;
+        let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
+        return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
     }
     let data = match *cms.shape.lock().unwrap() {
         Shape::V4 => json!({ "id": 1, "attributes": attributes }),

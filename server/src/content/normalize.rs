@@ -34,18 +34,18 @@ impl Normalizer {
             Value::Object(object) => {
                 let is_media = is_media(object);
                 for (key, field) in object.iter_mut() {
-                    if key == "body" {
-                        if let Some(html) = rich_text_html(field) {
-                            *field = Value::String(self.map_hosts(&sanitize(&html)));
-                            continue;
-                        }
+                    if key == "body"
+                        && let Some(html) = rich_text_html(field)
+                    {
+                        *field = Value::String(self.map_hosts(&sanitize(&html)));
+                        continue;
                     }
-                    if is_media && key == "url" {
-                        if let (Value::String(url), Some(base)) = (&mut *field, &self.media_base) {
-                            if url.starts_with('/') {
-                                *url = format!("{base}{url}");
-                            }
-                        }
+                    if is_media
+                        && key == "url"
+                        && let (Value::String(url), Some(base)) = (&mut *field, &self.media_base)
+                        && url.starts_with('/')
+                    {
+                        *url = format!("{base}{url}");
                     }
                     self.rewrite(field);
                 }
@@ -63,10 +63,8 @@ impl Normalizer {
                     }
                 }
             }
-            Value::String(text) => {
-                if self.file_hosts.iter().any(|host| text.contains(host.as_str())) {
-                    *text = self.map_hosts(text);
-                }
+            Value::String(text) if self.file_hosts.iter().any(|host| text.contains(host.as_str())) => {
+                *text = self.map_hosts(text);
             }
             _ => {}
         }

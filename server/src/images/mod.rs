@@ -143,11 +143,11 @@ impl Images {
         let images = self.clone();
         let owned = key.to_owned();
         let result = self.0.flights.run(key.to_owned(), move || async move { images.make(owned, original, width, want).await }).await;
-        if let Err(failure) = &result {
-            if !self.0.failures.contains_key(key) {
-                self.0.failures.insert(key.to_owned(), failure.clone());
-                tracing::warn!(key, %failure, "photo not resized: the CMS's own file is sent instead");
-            }
+        if let Err(failure) = &result
+            && !self.0.failures.contains_key(key)
+        {
+            self.0.failures.insert(key.to_owned(), failure.clone());
+            tracing::warn!(key, %failure, "photo not resized: the CMS's own file is sent instead");
         }
         result
     }
@@ -220,10 +220,10 @@ fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Fa
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(FALLBACK_CACHE));
     headers.insert(header::VARY, HeaderValue::from_static(VARY));
-    if status == StatusCode::FOUND {
-        if let Ok(location) = HeaderValue::from_str(&signer.fallback_url(token, path, width)) {
-            headers.insert(header::LOCATION, location);
-        }
+    if status == StatusCode::FOUND
+        && let Ok(location) = HeaderValue::from_str(&signer.fallback_url(token, path, width))
+    {
+        headers.insert(header::LOCATION, location);
     }
     response
 }
