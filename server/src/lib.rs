@@ -135,6 +135,9 @@ impl AppState {
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
     /// or a stand-in this server mounts).
     pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
+        // The image addresses in content are signed with the session key,
+        // read (or made) in DATA_DIR: checked first, to name it if it fails.
+        writable_data_dir(&config.data_dir)?;
         let signer = image_signer(&config, &keys::session_key(&config)?);
         let source = content_source(&config, bundle, signer)?;
         AppState::with_content_source(config, bundle, operator_base, source)
