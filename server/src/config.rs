@@ -84,7 +84,7 @@ pub struct Config {
 
     /// Largest photo the image endpoint decodes, in pixels (width × height,
     /// read from its header first); a larger one is refused undecoded.
-    #[arg(long, env = "IMAGE_MAX_PIXELS", default_value_t = 40_000_000)]
+    #[arg(long, env = "IMAGE_MAX_PIXELS", default_value_t = 25_000_000)]
     pub image_max_pixels: u64,
 
     /// Time limit of fetching, decoding and encoding one photo; past it the
