@@ -48,7 +48,7 @@ async function main() {
   let site;
   try {
     newsroom = await startNewsroom(dir, browser);
-    site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false" });
+    site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false", METRICS_ADDR: "off" });
     const list = await visit(browser, `${site.base}/news-events`, { scroll: true });
     const story = await visit(browser, `${site.base}/news-event/1/newsroom-story-1`);
     console.log("photos at 390 px, DPR 2, empty cache (KB transferred; before: each photo sent as uploaded)");

@@ -22,7 +22,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "newsroom-"));
   browser = await launchBrowser();
   newsroom = await startNewsroom(dir, browser);
-  site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false" });
+  site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false", METRICS_ADDR: "off" });
 });
 
 after(async () => {
