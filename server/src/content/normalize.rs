@@ -49,10 +49,10 @@ impl Normalizer {
                     }
                     self.rewrite(field);
                 }
+                // Only the site names its own image addresses, and only for
+                // an upload itself, not its smaller `formats`.
+                object.remove("srcset");
                 if is_media {
-                    // Only the site names its own image addresses, and only
-                    // for the upload itself, not its smaller `formats`.
-                    object.remove("srcset");
                     if let Some(Value::Object(formats)) = object.get_mut("formats") {
                         formats.values_mut().filter_map(Value::as_object_mut).for_each(|entry| {
                             entry.remove("srcset");
@@ -210,7 +210,8 @@ mod tests {
                 "url": "/uploads/a_1.jpg", "mime": "image/jpeg", "width": 900, "srcset": "https://evil.example/x.jpg 9w",
                 "formats": { "small": { "url": "/uploads/small_a_1.jpg", "mime": "image/jpeg", "width": 500 } }
             } } },
-            "logo": { "data": { "id": 8, "attributes": { "url": "/uploads/logo.svg", "mime": "image/svg+xml", "srcset": "x 1w" } } }
+            "logo": { "data": { "id": 8, "attributes": { "url": "/uploads/logo.svg", "mime": "image/svg+xml", "srcset": "x 1w" } } },
+            "card": { "url": "/uploads/b.jpg", "srcset": "https://evil.example/x.jpg 9w" }
         } } });
         let flat = normalizer.normalize(answer);
         let srcset = flat["photo"]["srcset"].as_str().unwrap();
@@ -218,6 +219,7 @@ mod tests {
         assert!(srcset.contains(".s500."), "Strapi's small file is the fallback: {srcset}");
         assert!(flat["photo"]["formats"]["small"].get("srcset").is_none());
         assert!(flat["logo"].get("srcset").is_none(), "an SVG keeps its own URL, and the CMS's srcset is dropped");
+        assert!(flat["card"].get("srcset").is_none(), "whatever the object");
     }
 
     #[test]
