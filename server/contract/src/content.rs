@@ -43,6 +43,7 @@ pub struct Media {
     /// `<img srcset>` (`/img/… 160w, …`). Absent for SVG, other files and
     /// media outside the CMS's media base.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-site" = true))]
     pub srcset: Option<String>,
 }
 
