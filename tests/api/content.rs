@@ -349,11 +349,11 @@ async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_af
     let page = format!("http://127.0.0.1:{site_port}/sw/voice-sms");
     let mut html = String::new();
     for _ in 0..200 {
-        if let Ok(response) = client.get(&page).send().await {
-            if response.status().is_success() {
-                html = response.text().await.unwrap();
-                break;
-            }
+        if let Ok(response) = client.get(&page).send().await
+            && response.status().is_success()
+        {
+            html = response.text().await.unwrap();
+            break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
