@@ -147,7 +147,7 @@ impl Images {
             && !self.0.failures.contains_key(key)
         {
             self.0.failures.insert(key.to_owned(), failure.clone());
-            tracing::warn!(key, %failure, "photo not resized: the CMS's own file is sent instead");
+            tracing::warn!(key, %failure, "photo not resized (remembered for 5 minutes)");
         }
         result
     }
