@@ -48,6 +48,7 @@ test-e2e:
 bench: deps release
 	./bench/run.sh
 	node bench/operator-hang.mjs
+	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 
 ## Three instances behind nginx on Redis against one (release build).
 bench-scale: deps release

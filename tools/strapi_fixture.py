@@ -9,14 +9,17 @@ from disk on every request, so an edited file is served at once. With --posts FI
 the form collections take entries (`POST /api/business-community-leads`,
 `/api/foundation-applications`), each appended to FILE as a JSON line; a second
 entry with the same `reference` is refused as Strapi refuses a unique attribute.
+With --media DIR, any other path is a file of DIR (`/uploads/photo.jpg`), as
+Strapi's media library serves its uploads.
 
-    python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR]
+    python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR] [--media DIR]
     CMS_URL=http://127.0.0.1:1337 make run
 
 Standard library only. Prints "listening on <url>" once ready.
 """
 import argparse
 import json
+import mimetypes
 import pathlib
 import sys
 import threading
@@ -55,6 +58,7 @@ class Handler(BaseHTTPRequestHandler):
     content: pathlib.Path
     shape: str
     posts: pathlib.Path | None = None
+    media: pathlib.Path | None = None
     lock = threading.Lock()
 
     def log_message(self, *args):
@@ -80,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         lang = query.get("locale", "en")
         parts = url.path.strip("/").split("/")
+        if parts[0] != "api" and self.media is not None:
+            return self.media_file(parts)
         if len(parts) < 2 or parts[0] != "api":
             return self.not_found()
         name = parts[1]
@@ -123,6 +129,19 @@ class Handler(BaseHTTPRequestHandler):
                 file.write(json.dumps({"collection": parts[1], "reference": reference}) + "\n")
         self.answer(201, {"data": {"id": len(seen) + 1, "reference": reference}, "meta": {}})
 
+    def media_file(self, parts):
+        if any(part in ("", ".", "..") for part in parts):
+            return self.not_found()
+        path = self.media.joinpath(*parts)
+        if not path.is_file():
+            return self.not_found()
+        payload = path.read_bytes()
+        self.send_response(200)
+        self.send_header("content-type", mimetypes.guess_type(path.name)[0] or "application/octet-stream")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
     def respond(self, body):
         if self.shape == "v5":
             body = {"data": flatten_v5(body["data"]), "meta": body.get("meta", {})}
@@ -136,7 +155,9 @@ def main():
     parser.add_argument("--shape", choices=["v4", "v5"], default="v4")
     parser.add_argument("--content", default=str(pathlib.Path(__file__).resolve().parent.parent / "content"))
     parser.add_argument("--posts", help="take form entries, appending each to this file")
+    parser.add_argument("--media", help="serve the files of this directory as the media library (/uploads/...)")
     args = parser.parse_args()
+    Handler.media = pathlib.Path(args.media) if args.media else None
     Handler.content = pathlib.Path(args.content)
     Handler.posts = pathlib.Path(args.posts) if args.posts else None
     Handler.shape = args.shape

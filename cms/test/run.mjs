@@ -20,10 +20,15 @@
 //       following the news list's "next" links reaches every one, and a story
 //       published then is in the sitemap and on the list's first page within
 //       2 s (webhook);
+//    e. a JPEG uploaded through Strapi's REST API (its upload plugin makes the
+//       smaller `formats` with sharp) and set as the newest story's image
+//       reaches /news-events as a `srcset` of the site's image endpoint,
+//       which answers it in WebP;
 //    c. `site check-cms` exits 0 against it, and non-zero naming the type after
 //       `title` is removed from one single type's schema and Strapi restarted.
 // Prints "N passed, M failed" and the duration of each step; exits non-zero
 // when a check failed. KEEP_TMP=1 keeps the temporary folder and its logs.
+import { createRequire } from 'node:module';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -427,6 +432,45 @@ async function main() {
         if (!seen) await sleep(100);
       }
       check('(d) a story published in Strapi is in the sitemap and on the first list page within 2 s (webhook)', seen, `${Date.now() - t} ms`);
+    } catch (error) {
+      check(name, false, error.message);
+    }
+  });
+
+  // (e) a photo uploaded to Strapi reaches a page through the image endpoint.
+  await step('(e) photo upload', async () => {
+    const name = '(e) a photo uploaded to Strapi reaches /news-events through the image endpoint, in WebP';
+    try {
+      const bearer = await token();
+      const sharp = createRequire(join(cms, 'package.json'))('sharp');
+      const { data, info } = await sharp({ create: { width: 1600, height: 1067, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const jpeg = await sharp(data, { raw: info }).blur(3).jpeg({ quality: 90 }).toBuffer();
+      const form = new FormData();
+      form.append('files', new Blob([jpeg], { type: 'image/jpeg' }), 'test-cms-photo.jpg');
+      const uploaded = await fetch(`${strapiUrl}/api/upload`, { method: 'POST', headers: { authorization: `Bearer ${bearer}` }, body: form }).then((r) => r.json());
+      const file = Array.isArray(uploaded) ? uploaded[0] : undefined;
+      if (!file?.id) throw new Error(`POST /api/upload: ${JSON.stringify(uploaded).slice(0, 300)}`);
+      check('(e) Strapi made the photo\'s smaller formats (sharp)', Boolean(file.formats?.small), Object.keys(file.formats ?? {}).join(', '));
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
+      const newest = await fetch(`${strapiUrl}/api/news-updates?locale=en&sort=publishDate:desc&pagination[pageSize]=1`, { headers }).then((r) => r.json());
+      const documentId = newest?.data?.[0]?.documentId;
+      if (!documentId) throw new Error(`newest story: ${JSON.stringify(newest).slice(0, 300)}`);
+      const put = await fetch(`${strapiUrl}/api/news-updates/${documentId}?locale=en`, { method: 'PUT', headers, body: JSON.stringify({ data: { image: file.id } }) });
+      if (!put.ok) throw new Error(`PUT the story's image: HTTP ${put.status} ${(await put.text()).slice(0, 300)}`);
+      const t = Date.now();
+      let srcset;
+      while (!srcset && Date.now() - t < 10_000) {
+        const { html } = await page(fromCms, '/news-events');
+        srcset = [...html.matchAll(/srcSet="([^"]*)"/g)].map((m) => decode(m[1])).find((value) => value.includes(file.hash));
+        if (!srcset) await sleep(200);
+      }
+      if (!srcset) throw new Error(`no srcset naming ${file.hash} on /news-events after ${Date.now() - t} ms`);
+      const candidate = srcset.split(', ').find((e) => c.endsWith(' 480w'))?.split(' ')[0];
+      const answer = await fetch(fromCms + candidate, { headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' }, redirect: 'manual' });
+      const type = answer.headers.get('content-type');
+      check(name, answer.status === 200 && type === 'image/webp', `${candidate}: HTTP ${answer.status} ${type}`);
     } catch (error) {
       check(name, false, error.message);
     }

@@ -72,6 +72,26 @@ pub struct Config {
     #[arg(long, env = "CONTENT_DISK_CACHE_MB", default_value_t = 64)]
     pub content_disk_cache_mb: u64,
 
+    /// Disk for resized photos (`DATA_DIR/image-cache`), in MiB; past it
+    /// the files read longest ago are deleted.
+    #[arg(long, env = "IMAGE_CACHE_MB", default_value_t = 512)]
+    pub image_cache_mb: u64,
+
+    /// Photos decoded and encoded at once by the image endpoint; more wait.
+    /// Default: half the cores, at least one.
+    #[arg(long, env = "IMAGE_ENCODES")]
+    pub image_encodes: Option<usize>,
+
+    /// Largest photo the image endpoint decodes, in pixels (width × height,
+    /// read from its header first); a larger one is refused undecoded.
+    #[arg(long, env = "IMAGE_MAX_PIXELS", default_value_t = 25_000_000)]
+    pub image_max_pixels: u64,
+
+    /// Time limit of fetching, decoding and encoding one photo; past it the
+    /// visitor is sent the CMS's own file.
+    #[arg(long, env = "IMAGE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub image_timeout_ms: u64,
+
     /// Render every page of the sitemap into the page cache in the
     /// background, at start and after each webhook invalidation.
     #[arg(long, env = "PRERENDER", default_value_t = true, action = clap::ArgAction::Set)]
@@ -309,6 +329,11 @@ impl Config {
             queue_wait: Duration::from_millis(self.render_queue_timeout_ms),
             ..defaults
         }
+    }
+
+    /// Where media the CMS gives relative (`/uploads/…`) lives: `CMS_MEDIA_URL`, else `CMS_URL`, without a trailing `/`.
+    pub fn media_base(&self) -> Option<String> {
+        self.cms_media_url.clone().or_else(|| self.cms_url.clone()).map(|u| u.trim_end_matches('/').to_owned())
     }
 
     pub fn renders_per_address(&self) -> usize {

@@ -5,6 +5,8 @@
 //! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
 //! - `content`: the [`content::ContentSource`] trait and the embedded source.
 //! - `assets`: hashed and static files, precompressed.
+//! - `images`: the image endpoint (`/img/…`): the CMS's photos resized to
+//!   fixed widths, WebP by `Accept`, kept on disk.
 //! - `forms`: the business community form and the foundation application,
 //!   kept in SQLite before they are answered, exported for staff.
 //! - `connections`: accepting connections with time limits and caps.
@@ -33,6 +35,7 @@ pub mod telemetry;
 mod assets;
 pub mod connections;
 mod error;
+mod images;
 mod keys;
 mod manifest;
 mod monitoring;
@@ -94,6 +97,10 @@ pub struct Shared {
     pub routes: Arc<manifest::RouteTable>,
     pub assets: Arc<manifest::AssetManifest>,
     pub files: Arc<assets::PublicFiles>,
+    /// The image endpoint.
+    pub images: images::Images,
+    /// `Content-Security-Policy`: images from the site and the CMS's media origin.
+    pub csp: axum::http::HeaderValue,
     pub content: content::Content,
     /// Item ids answered 404 from the collections' indexes, unasked.
     pub items: content::ItemGate,
@@ -135,7 +142,11 @@ impl AppState {
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
     /// or a stand-in this server mounts).
     pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
-        let source = content_source(&config, bundle)?;
+        // The image addresses in content are signed with the session key,
+        // read (or made) in DATA_DIR: checked first, to name it if it fails.
+        writable_data_dir(&config.data_dir)?;
+        let signer = image_signer(&config, &keys::session_key(&config)?);
+        let source = content_source(&config, bundle, signer)?;
         AppState::with_content_source(config, bundle, operator_base, source)
     }
 
@@ -167,6 +178,7 @@ impl AppState {
         let operator = account::operator::OperatorClient::new(operator_base, config.operator()).map_err(|e| AppError::Config(e.to_string()))?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), Duration::from_secs(config.account_cache_secs));
         let cookie_key = keys::session_key(&config)?;
+        let images = images(&config, &cookie_key)?;
         let redis = match &config.redis_url {
             Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
             None => None,
@@ -197,11 +209,14 @@ impl AppState {
             Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
             None => account::repeats::RecentPurchases::local(),
         };
+        let csp = security::content_security_policy(&config);
         Ok(AppState(Arc::new(Shared {
             config: Arc::new(config),
             routes: Arc::new(routes),
             assets: Arc::new(assets),
             files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
+            images,
+            csp,
             content,
             items,
             sitemap: seo::Sitemap::default(),
@@ -239,6 +254,32 @@ fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
     Ok(settings)
 }
 
+/// Signs the image endpoint's addresses of the CMS's media, with a key
+/// derived from the session key; `None` without a CMS (the embedded
+/// content's pictures are SVG, served as they are).
+fn image_signer(config: &Config, key: &axum_extra::extract::cookie::Key) -> Option<images::Signer> {
+    config.media_base().map(|base| images::Signer::new(key.master(), &base))
+}
+
+/// The image endpoint, its disk in `DATA_DIR/image-cache/` (`IMAGE_CACHE_MB`).
+fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, AppError> {
+    let disk = if config.image_cache_mb > 0 {
+        let disk = images::ImageDisk::open(&config.data_dir, config.image_cache_mb << 20)
+            .map_err(|e| AppError::Config(format!("the image disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
+        Some(disk)
+    } else {
+        None
+    };
+    let settings = images::Settings {
+        signer: image_signer(config, key),
+        disk,
+        encodes: config.image_encodes.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2)).max(1),
+        max_pixels: config.image_max_pixels,
+        timeout: Duration::from_millis(config.image_timeout_ms),
+    };
+    images::Images::new(settings).map_err(|e| AppError::Config(e.to_string()))
+}
+
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error
 /// names the directory and what to do, rather than "Permission denied".
 /// Instances sharing one `DATA_DIR` start together, so each probes with a
@@ -274,14 +315,15 @@ pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::ch
         return Err(AppError::Config("check-cms needs CMS_URL".into()));
     }
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
-    let source = content_source(config, bundle)?;
+    let source = content_source(config, bundle, None)?;
     Ok(content::check::check(source.as_ref(), &routes).await)
 }
 
 /// The Strapi client when `CMS_URL` is set, else the embedded content.
-fn content_source(config: &Config, bundle: AppBundle) -> Result<Arc<dyn content::ContentSource>, AppError> {
+fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, AppError> {
     let normalizer = content::Normalizer {
-        media_base: config.cms_media_url.clone().or_else(|| config.cms_url.clone()).map(|u| u.trim_end_matches('/').to_owned()),
+        media_base: config.media_base(),
+        images,
         file_hosts: config.cms_file_hosts.iter().map(|h| h.trim_end_matches('/').to_owned()).collect(),
         site_url: config.site_url.clone(),
     };
@@ -328,6 +370,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
     let router = Router::new()
         .merge(monitoring::router())
         .merge(assets::router())
+        .merge(images::router())
         .merge(content::router())
         .merge(account::router(state.clone()))
         .merge(forms::router(state.clone()))

@@ -79,6 +79,8 @@ pub fn route_kind(path: &str) -> &'static str {
     const ACCOUNT: [&str; 6] = ["/api/auth/", "/api/account", "/api/bundles", "/api/modem/", "/api/alternative-number", "/api/cpm/"];
     if path.starts_with("/assets/") || path.starts_with("/static/") || path == "/sw.js" {
         "asset"
+    } else if path.starts_with("/img/") {
+        "image"
     } else if path.starts_with("/_data/") || path == "/_data" {
         "data"
     } else if ACCOUNT.iter().any(|prefix| path.starts_with(prefix)) {

@@ -1,5 +1,8 @@
 //! Headers on every response (ARCHITECTURE.md, security defaults). Pages carry
-//! no inline script, so one strict policy serves cached pages too.
+//! no inline script, so one strict policy serves cached pages too. Photos come
+//! from the site's image endpoint; only what it does not resize (SVG, other
+//! files) and its fallbacks come from the CMS's media origin, the one other
+//! place images may load from.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
@@ -8,9 +11,28 @@ use axum::response::Response;
 
 use crate::AppState;
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data: https:; font-src 'self'; connect-src 'self'; object-src 'none'; \
-    base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+/// The policy for this configuration: images from the site and the CMS's media origin.
+pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
+    let media = config.media_base().and_then(|base| origin(&base).map(|origin| format!(" {origin}"))).unwrap_or_default();
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \
+         connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    );
+    HeaderValue::from_str(&policy).unwrap_or_else(|_| {
+        tracing::error!(media_base = ?config.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; \
+             connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+        )
+    })
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin(url: &str) -> Option<&str> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    (!scheme.is_empty() && host_end > 0).then(|| &url[..scheme.len() + 3 + host_end])
+}
 
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
@@ -18,7 +40,7 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     };
-    set(headers, header::CONTENT_SECURITY_POLICY, CSP);
+    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| state.csp.clone());
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");
@@ -28,4 +50,16 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin;
+
+    #[test]
+    fn the_media_origin_is_the_scheme_host_and_port_of_its_base() {
+        assert_eq!(origin("https://cms.example.co.tz/media"), Some("https://cms.example.co.tz"));
+        assert_eq!(origin("http://127.0.0.1:1337"), Some("http://127.0.0.1:1337"));
+        assert_eq!(origin("cms.example.co.tz"), None);
+    }
 }

@@ -26,8 +26,10 @@ async fn pages_show_the_cms_content_in_both_answer_shapes() {
         assert!(html.contains("<h1>Talk all day</h1>"), "{shape:?}");
         assert!(html.contains("<strong>all networks</strong>"), "{shape:?}");
         assert!(html.contains("<title>Talk all day | CMS</title>"), "{shape:?}");
-        // Media the CMS gives relative to itself are made absolute.
-        assert!(html.contains(&format!(r#"src="{}/uploads/hero.png""#, cms.url)), "{shape:?}");
+        // Media the CMS gives relative to itself are made absolute, and its
+        // photos pictured through the site's image endpoint.
+        assert!(html.contains(&format!(r#""url":"{}/uploads/hero.png""#, cms.url)), "{shape:?}");
+        assert!(html.contains(r#"src="/img/"#), "{shape:?}");
         assert!(html.contains("Voice from the CMS"), "sidebar, {shape:?}");
     }
 }
@@ -425,11 +427,11 @@ async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_af
     let page = format!("http://127.0.0.1:{site_port}/sw/voice-sms");
     let mut html = String::new();
     for _ in 0..200 {
-        if let Ok(response) = client.get(&page).send().await {
-            if response.status().is_success() {
-                html = response.text().await.unwrap();
-                break;
-            }
+        if let Ok(response) = client.get(&page).send().await
+            && response.status().is_success()
+        {
+            html = response.text().await.unwrap();
+            break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

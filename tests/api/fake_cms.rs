@@ -8,7 +8,9 @@
 //! answered as Strapi answers them: filtered (`filters[<field>][$eq]`),
 //! sorted, cut to `fields[…]`, in pages of at most 100 asked by
 //! `pagination[page]`/`[pageSize]` or `[start]`/`[limit]`, with
-//! `meta.pagination` in either shape, and a page can be told to fail.
+//! `meta.pagination` in either shape, and a page can be told to fail. Its
+//! media library serves files put in it at `/uploads/…`, counting the
+//! requests for each.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -69,6 +71,12 @@ struct Store {
     created: Vec<(String, Value)>,
     /// POSTs still to answer 500.
     failing_posts: usize,
+    /// `/uploads/…` files: path → bytes and media type.
+    files: HashMap<String, (Vec<u8>, String)>,
+    /// Requests for each `/uploads/…` path.
+    file_requests: HashMap<String, usize>,
+    /// How long each file request waits before it is answered.
+    file_delay: Duration,
 }
 
 #[derive(Clone)]
@@ -95,7 +103,10 @@ impl FakeCms {
             stock: Arc::default(),
             server: Arc::default(),
         };
-        let app = Router::new().route("/api/{*path}", get(answer).post(receive)).with_state(cms.clone());
+        let app = Router::new()
+            .route("/api/{*path}", get(answer).post(receive))
+            .route("/uploads/{*path}", get(upload))
+            .with_state(cms.clone());
         let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         *cms.server.lock().unwrap() = Some(server);
         cms.put("sidebar", "en", json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }));
@@ -145,6 +156,42 @@ impl FakeCms {
 
     fn media(&self, id: u64, url: &str) -> Value {
         let attributes = json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
+        match *self.shape.lock().unwrap() {
+            Shape::V4 => json!({ "data": { "id": id, "attributes": attributes } }),
+            Shape::V5 => {
+                let mut flat = attributes;
+                flat["id"] = json!(id);
+                flat["documentId"] = json!(format!("doc{id}"));
+                flat
+            }
+        }
+    }
+
+    /// Puts a file in the media library at `/uploads/<name>`.
+    pub fn put_file(&self, name: &str, bytes: Vec<u8>, mime: &str) {
+        self.store.lock().unwrap().files.insert(format!("/uploads/{name}"), (bytes, mime.to_owned()));
+    }
+
+    /// Requests for `/uploads/<name>` so far.
+    pub fn file_requests(&self, name: &str) -> usize {
+        self.store.lock().unwrap().file_requests.get(&format!("/uploads/{name}")).copied().unwrap_or(0)
+    }
+
+    /// Every file request waits this long.
+    pub fn delay_files(&self, delay: Duration) {
+        self.store.lock().unwrap().file_delay = delay;
+    }
+
+    /// An upload entity as Strapi gives it in this shape: `/uploads/<name>`
+    /// with its `formats` (`small_<name>`, 500 wide) when `small` is set.
+    pub fn photo(&self, id: u64, name: &str, mime: &str, width: u32, height: u32, small: bool) -> Value {
+        let mut attributes = json!({
+            "url": format!("/uploads/{name}"), "mime": mime, "alternativeText": "A photo", "width": width, "height": height,
+            "hash": name.split('.').next(), "updatedAt": "2026-01-01T00:00:00.000Z", "provider": "local"
+        });
+        if small {
+            attributes["formats"] = json!({ "small": { "url": format!("/uploads/small_{name}"), "mime": mime, "width": 500, "height": 500 * height / width } });
+        }
         match *self.shape.lock().unwrap() {
             Shape::V4 => json!({ "data": { "id": id, "attributes": attributes } }),
             Shape::V5 => {
@@ -241,12 +288,12 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
     let Some(attributes) = attributes else {
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
     };
-    if *cms.stock.lock().unwrap() {
-        if let Some(key) = invalid_populate_key(&decoded, &attributes) {
-            cms.store.lock().unwrap().refused += 1;
-            let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
-            return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
-        }
+    if *cms.stock.lock().unwrap()
+        && let Some(key) = invalid_populate_key(&decoded, &attributes)
+    {
+        cms.store.lock().unwrap().refused += 1;
+        let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
+        return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
     }
     let attributes = if *cms.stock.lock().unwrap() { populated(&attributes, Some(&populate_tree(&decoded))) } else { attributes };
     let data = match *cms.shape.lock().unwrap() {
@@ -259,6 +306,20 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         }
     };
     axum::Json(json!({ "data": data, "meta": {} })).into_response()
+}
+
+async fn upload(State(cms): State<FakeCms>, Path(path): Path<String>) -> Response {
+    let path = format!("/uploads/{path}");
+    let (file, delay) = {
+        let mut store = cms.store.lock().unwrap();
+        *store.file_requests.entry(path.clone()).or_default() += 1;
+        (store.files.get(&path).cloned(), store.file_delay)
+    };
+    tokio::time::sleep(delay).await;
+    match file {
+        Some((bytes, mime)) => ([("content-type", mime)], bytes).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 impl FakeCms {

@@ -11,6 +11,7 @@ mod assets;
 mod content;
 mod crawl;
 mod fuzz;
+mod images;
 mod forms;
 mod forms_delivery;
 mod hostile;

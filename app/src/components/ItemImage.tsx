@@ -1,7 +1,8 @@
 import type { Media } from "../contract";
+import { Picture } from "./Picture";
 
-/** The main picture of an article, device or service: part of the first view, so not lazy. */
+/** The main picture of an article, device or service: part of the first view, so fetched first. */
 export function ItemImage({ image }: { image?: Media | null }) {
   if (!image) return null;
-  return <img className="item-image" src={image.url} alt={image.alternativeText ?? ""} width={image.width ?? undefined} height={image.height ?? undefined} fetchPriority="high" />;
+  return <Picture className="item-image" image={image} slot="article" main />;
 }

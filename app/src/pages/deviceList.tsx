@@ -2,6 +2,7 @@ import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
+import { Picture } from "../components/Picture";
 import { formatTzs } from "../format";
 import { itemPath } from "../navigation/paths";
 import { deviceList } from "../content/collections";
@@ -24,7 +25,7 @@ export default function DeviceListPage({ data }: PageProps) {
               return (
                 <li key={device.id} className="card device-card">
                   {device.image && (
-                    <img src={device.image.url} alt={device.image.alternativeText ?? ""} width={device.image.width ?? 240} height={device.image.height ?? 240} loading="lazy" />
+                    <Picture image={device.image} slot="card" lazy fallbackSize={[240, 240]} />
                   )}
                   <h3>{path ? <LocalLink to={path}>{device.name}</LocalLink> : device.name}</h3>
                   {device.brand && <p className="card-meta">{device.brand}</p>}

@@ -2,6 +2,7 @@ import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
 import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
+import { Picture } from "../components/Picture";
 import { trickList } from "../content/collections";
 
 /** Fraud awareness: the page's sections, then every trick fraudsters use, each with its own anchor. */
@@ -26,7 +27,7 @@ export default function FraudsterPage({ data }: PageProps) {
             <section key={trick.id} id={trick.slug} className="trick" aria-labelledby={`${trick.slug}-title`}>
               <h3 id={`${trick.slug}-title`}>{trick.title}</h3>
               {trick.image && (
-                <img src={trick.image.url} alt={trick.image.alternativeText ?? ""} width={trick.image.width ?? 320} height={trick.image.height ?? 180} loading="lazy" />
+                <Picture image={trick.image} slot="wide" lazy fallbackSize={[320, 180]} />
               )}
               {trick.summary && <p className="lead">{trick.summary}</p>}
               {trick.body && <ContentHtml className="article-body" html={trick.body} />}

@@ -6,6 +6,7 @@ import { formatDate } from "../format";
 import { itemPath } from "../navigation/paths";
 import { newsList } from "../content/collections";
 import { Pager } from "../components/Pager";
+import { Picture } from "../components/Picture";
 
 /** News, sport news or foundation news: the page's sections, then the latest items as cards, a page of them at a time. */
 export default function NewsListPage({ data }: PageProps) {
@@ -21,13 +22,11 @@ export default function NewsListPage({ data }: PageProps) {
           <p>{t("news.empty")}</p>
         ) : (
           <ul className="cards">
-            {items.map((item) => {
+            {items.map((item, index) => {
               const path = list && itemPath(list.collection, item);
               return (
                 <li key={item.id} className="card">
-                  {item.image && (
-                    <img src={item.image.url} alt={item.image.alternativeText ?? ""} width={item.image.width ?? 320} height={item.image.height ?? 180} loading="lazy" />
-                  )}
+                  {item.image && <Picture image={item.image} slot="card" lazy={index > 0} fallbackSize={[320, 180]} />}
                   <h3>{path ? <LocalLink to={path}>{item.title}</LocalLink> : item.title}</h3>
                   {item.publishDate && (
                     <p className="card-meta">

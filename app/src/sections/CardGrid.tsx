@@ -1,6 +1,7 @@
 import { ContactText } from "../content/contacts";
 import type { Media } from "../contract";
 import { LocalLink } from "../app/site";
+import { Picture } from "../components/Picture";
 
 export interface Card {
   id?: number;
@@ -18,7 +19,7 @@ export function CardGrid({ title, cards }: { title?: string | null; cards: Card[
         {cards.map((card, index) => (
           <li key={card.id ?? index} className="card">
             {card.image && (
-              <img src={card.image.url} alt={card.image.alternativeText ?? ""} width={card.image.width ?? 96} height={card.image.height ?? 96} loading="lazy" />
+              <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />
             )}
             <h3>{card.title}</h3>
             {card.text && <p><ContactText text={card.text} /></p>}

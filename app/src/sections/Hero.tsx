@@ -1,5 +1,6 @@
 import type { Media } from "../contract";
 import { LocalLink } from "../app/site";
+import { Picture } from "../components/Picture";
 
 export interface HeroProps {
   title: string;
@@ -22,14 +23,7 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
         )}
       </div>
       {image && (
-        <img
-          className="hero-image"
-          src={image.url}
-          alt={image.alternativeText ?? ""}
-          width={image.width ?? undefined}
-          height={image.height ?? undefined}
-          fetchPriority="high"
-        />
+        <Picture className="hero-image" image={image} slot="hero" main />
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import type { Media } from "../contract";
+import { Picture } from "../components/Picture";
 
 export interface Person {
   id?: number;
@@ -17,7 +18,7 @@ export function People({ title, people }: { title?: string | null; people: Perso
         {people.map((person, index) => (
           <li key={person.id ?? index} className="card">
             {person.photo && (
-              <img src={person.photo.url} alt={person.photo.alternativeText ?? ""} width={person.photo.width ?? 160} height={person.photo.height ?? 160} loading="lazy" />
+              <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />
             )}
             <h3>{person.name}</h3>
             {person.role && <p className="person-role">{person.role}</p>}

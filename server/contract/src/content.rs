@@ -38,6 +38,13 @@ pub struct Media {
     pub width: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
+    /// Set by the site, never by the CMS: a photo the site resizes, at each
+    /// of its fixed widths through its image endpoint, as the value of an
+    /// `<img srcset>` (`/img/… 160w, …`). Absent for SVG, other files and
+    /// media outside the CMS's media base.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-site" = true))]
+    pub srcset: Option<String>,
 }
 
 /// A link; `url` is a path of this site without language prefix, or absolute.

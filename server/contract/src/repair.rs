@@ -13,7 +13,8 @@
 //!
 //! Every drop is reported with its JSON path (`sections[3].cards[1].title`)
 //! and why; fields the answer lacks altogether are reported as absent, which
-//! is how `site check-cms` finds a CMS schema without them.
+//! is how `site check-cms` finds a CMS schema without them (not those the
+//! site sets itself, marked `x-site`).
 
 use std::any::TypeId;
 use std::borrow::Cow;
@@ -188,8 +189,10 @@ impl<'a> Walk<'a> {
             match object.remove(name) {
                 None if required(name) => return Err(format!("missing {name}")),
                 None => {
-                    // The CMS's own keys: not every CMS has them.
-                    if name != "id" && name != "documentId" {
+                    // The CMS's own keys: not every CMS has them; and what
+                    // the site sets itself no CMS has.
+                    let site_set = property.get("x-site").and_then(Value::as_bool).unwrap_or(false);
+                    if name != "id" && name != "documentId" && !site_set {
                         self.absent.push(at);
                     }
                 }
@@ -380,6 +383,12 @@ mod tests {
         let page = parsed.value.unwrap();
         assert_eq!(page.title, "Home");
         assert!(matches!(&page.sections[0], Section::Hero(hero) if hero.cta.as_ref().unwrap().url == "/x"));
+    }
+
+    #[test]
+    fn what_the_site_sets_itself_is_not_expected_from_the_cms() {
+        let parsed = parse::<crate::content::Media>(json!({ "url": "/a.jpg", "alternativeText": null, "width": 1, "height": 1 }));
+        assert_eq!(parsed.absent, Vec::<String>::new());
     }
 
     #[test]

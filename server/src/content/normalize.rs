@@ -16,6 +16,9 @@ pub struct Normalizer {
     /// Origins whose links are rewritten to `site_url`.
     pub file_hosts: Vec<String>,
     pub site_url: String,
+    /// Signs the image endpoint's addresses of the photos below `media_base`
+    /// (each upload's `srcset`); `None` leaves media as the CMS gives it.
+    pub images: Option<crate::images::Signer>,
 }
 
 impl Normalizer {
@@ -31,26 +34,37 @@ impl Normalizer {
             Value::Object(object) => {
                 let is_media = is_media(object);
                 for (key, field) in object.iter_mut() {
-                    if key == "body" {
-                        if let Some(html) = rich_text_html(field) {
-                            *field = Value::String(self.map_hosts(&sanitize(&html)));
-                            continue;
-                        }
+                    if key == "body"
+                        && let Some(html) = rich_text_html(field)
+                    {
+                        *field = Value::String(self.map_hosts(&sanitize(&html)));
+                        continue;
                     }
-                    if is_media && key == "url" {
-                        if let (Value::String(url), Some(base)) = (&mut *field, &self.media_base) {
-                            if url.starts_with('/') {
-                                *url = format!("{base}{url}");
-                            }
-                        }
+                    if is_media
+                        && key == "url"
+                        && let (Value::String(url), Some(base)) = (&mut *field, &self.media_base)
+                        && url.starts_with('/')
+                    {
+                        *url = format!("{base}{url}");
                     }
                     self.rewrite(field);
                 }
-            }
-            Value::String(text) => {
-                if self.file_hosts.iter().any(|host| text.contains(host.as_str())) {
-                    *text = self.map_hosts(text);
+                // Only the site names its own image addresses, and only for
+                // an upload itself, not its smaller `formats`.
+                object.remove("srcset");
+                if is_media {
+                    if let Some(Value::Object(formats)) = object.get_mut("formats") {
+                        formats.values_mut().filter_map(Value::as_object_mut).for_each(|entry| {
+                            entry.remove("srcset");
+                        });
+                    }
+                    if let Some(srcset) = self.images.as_ref().and_then(|signer| signer.srcset(object)) {
+                        object.insert("srcset".into(), Value::String(srcset));
+                    }
                 }
+            }
+            Value::String(text) if self.file_hosts.iter().any(|host| text.contains(host.as_str())) => {
+                *text = self.map_hosts(text);
             }
             _ => {}
         }
@@ -184,7 +198,28 @@ mod tests {
             media_base: Some("https://cms.example.co.tz".into()),
             file_hosts: vec!["https://files.internal.example".into()],
             site_url: "https://www.example.co.tz".into(),
+            images: None,
         }
+    }
+
+    #[test]
+    fn photos_below_the_media_base_get_the_sites_srcset_and_nothing_else_does() {
+        let normalizer = Normalizer { images: Some(crate::images::Signer::new(b"key", "https://cms.example.co.tz")), ..normalizer() };
+        let answer = json!({ "data": { "id": 1, "attributes": {
+            "photo": { "data": { "id": 7, "attributes": {
+                "url": "/uploads/a_1.jpg", "mime": "image/jpeg", "width": 900, "srcset": "https://evil.example/x.jpg 9w",
+                "formats": { "small": { "url": "/uploads/small_a_1.jpg", "mime": "image/jpeg", "width": 500 } }
+            } } },
+            "logo": { "data": { "id": 8, "attributes": { "url": "/uploads/logo.svg", "mime": "image/svg+xml", "srcset": "x 1w" } } },
+            "card": { "url": "/uploads/b.jpg", "srcset": "https://evil.example/x.jpg 9w" }
+        } } });
+        let flat = normalizer.normalize(answer);
+        let srcset = flat["photo"]["srcset"].as_str().unwrap();
+        assert!(srcset.starts_with("/img/160/") && srcset.ends_with("/uploads/a_1.jpg 900w"), "{srcset}");
+        assert!(srcset.contains(".s500."), "Strapi's small file is the fallback: {srcset}");
+        assert!(flat["photo"]["formats"]["small"].get("srcset").is_none());
+        assert!(flat["logo"].get("srcset").is_none(), "an SVG keeps its own URL, and the CMS's srcset is dropped");
+        assert!(flat["card"].get("srcset").is_none(), "whatever the object");
     }
 
     #[test]

@@ -10,6 +10,7 @@ import { useEffect, useState, type MouseEvent } from "react";
 import { useT } from "../../i18n/context";
 import type { Popup } from "../../contract";
 import { LocalLink } from "../../app/site";
+import { Picture } from "../../components/Picture";
 import { rememberDismissal, wasDismissed } from "./dismissal";
 
 export function PopupBanner({ popups }: { popups: Popup[] | undefined }) {
@@ -33,7 +34,7 @@ function Banner({ popup }: { popup: Popup }) {
   };
   return (
     <aside className="popup-banner" id={ANCHOR} aria-label={t("popup.label")} data-popup={popup.id}>
-      {popup.image && <img src={popup.image.url} alt={popup.image.alternativeText ?? ""} width={popup.image.width ?? 64} height={popup.image.height ?? 64} />}
+      {popup.image && <Picture image={popup.image} slot="icon" fallbackSize={[64, 64]} />}
       <div className="popup-text">
         <p className="popup-title">{popup.title}</p>
         {popup.text && <p>{popup.text}</p>}

@@ -1,0 +1,37 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { renderToString } from "react-dom/server";
+import { Picture } from "./Picture";
+
+const photo = {
+  url: "https://cms.example.co.tz/uploads/harbour.jpg",
+  alternativeText: "The harbour",
+  width: 2400,
+  height: 1600,
+  srcset: "/img/160/t/uploads/harbour.jpg 160w, /img/480/t/uploads/harbour.jpg 480w, /img/640/t/uploads/harbour.jpg 640w, /img/800/t/uploads/harbour.jpg 800w",
+};
+
+describe("Picture", () => {
+  it("gives a resized photo its srcset, its slot's sizes and its own dimensions, lazy below the first view", () => {
+    const html = renderToString(<Picture image={photo} slot="card" lazy />);
+    assert.match(html, /src="\/img\/640\/t\/uploads\/harbour.jpg"/);
+    assert.ok(html.includes(`srcSet="${photo.srcset}"`) || html.includes(`srcset="${photo.srcset}"`), html);
+    assert.match(html, /sizes="[^"]*calc\(100vw - 4rem - 2px\)"/);
+    assert.match(html, /width="2400" height="1600"/);
+    assert.match(html, /loading="lazy"/);
+    assert.doesNotMatch(html, /fetchPriority|fetchpriority/);
+  });
+
+  it("fetches a page's main picture first and never lazily", () => {
+    const html = renderToString(<Picture image={photo} slot="article" main lazy />);
+    assert.match(html, /fetchPriority="high"|fetchpriority="high"/);
+    assert.doesNotMatch(html, /loading=/);
+  });
+
+  it("keeps the CMS's URL for what the server does not resize (SVG), with a size that holds its place", () => {
+    const html = renderToString(<Picture image={{ url: "/static/hero.svg", alternativeText: "" }} slot="hero" fallbackSize={[320, 180]} />);
+    assert.match(html, /src="\/static\/hero.svg"/);
+    assert.doesNotMatch(html, /srcset|srcSet|sizes=/);
+    assert.match(html, /width="320" height="180"/);
+  });
+});

@@ -1,0 +1,64 @@
+import type { Media } from "../contract";
+
+/**
+ * How wide each kind of slot is shown, as `sizes`, from the layout in
+ * `styles/app.css`: `main` is 72rem at most with 1rem padding, `.article`
+ * 46rem, `.hero` two fifths of the row from 48rem, `.cards` and card grids
+ * columns of at least 14rem with 1rem gaps (one column below 31rem, two
+ * below 46rem, three below 61rem, then four), the picture inside a card's
+ * 1rem padding and 1px border, a popup's picture 4rem. A browser picks from
+ * the server's widths the narrowest at least this wide times its pixel
+ * ratio, so a slot said wider than it is costs bytes on every phone.
+ */
+const SIZES = {
+  article: "(min-width: 48rem) 46rem, calc(100vw - 2rem)",
+  wide: "(min-width: 74rem) 70rem, calc(100vw - 2rem)",
+  hero: "(min-width: 74rem) 28rem, (min-width: 48rem) 40vw, calc(100vw - 2rem)",
+  card: "(min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), (min-width: 31rem) calc(50vw - 3.6rem), calc(100vw - 4rem - 2px)",
+  icon: "4rem",
+} as const;
+
+export type Slot = keyof typeof SIZES;
+
+export interface PictureProps {
+  image: Media;
+  slot: Slot;
+  /** The page's main picture: fetched first (`fetchpriority="high"`). */
+  main?: boolean;
+  /** Below the first view: fetched once scrolled near. */
+  lazy?: boolean;
+  className?: string;
+  /** Width and height when the CMS gives none, so nothing shifts. */
+  fallbackSize?: [number, number];
+}
+
+/**
+ * A picture of content. A photo the server resizes comes with its `srcset`
+ * (the server's image endpoint at fixed widths, WebP where the browser takes
+ * it) and the slot's `sizes`; anything else (SVG) keeps its own URL.
+ */
+export function Picture({ image, slot, main, lazy, className, fallbackSize }: PictureProps) {
+  const srcset = image.srcset ?? undefined;
+  return (
+    <img
+      className={className}
+      src={srcset ? defaultCandidate(srcset) : image.url}
+      srcSet={srcset}
+      sizes={srcset ? SIZES[slot] : undefined}
+      alt={image.alternativeText ?? ""}
+      width={image.width ?? fallbackSize?.[0]}
+      height={image.height ?? fallbackSize?.[1]}
+      loading={lazy && !main ? "lazy" : undefined}
+      fetchPriority={main ? "high" : undefined}
+    />
+  );
+}
+
+/** For browsers without `srcset`: the first candidate 640 pixels wide or more, else the widest. */
+function defaultCandidate(srcset: string): string {
+  const candidates = srcset.split(", ").map((candidate) => {
+    const [url, descriptor] = candidate.split(" ");
+    return { url, width: Number.parseInt(descriptor ?? "", 10) };
+  });
+  return (candidates.find((c) => c.width >= 640) ?? candidates[candidates.length - 1]).url;
+}

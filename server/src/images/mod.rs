@@ -1,0 +1,261 @@
+//! The image endpoint: `GET /img/<width>/<token>/<path>` answers a photo of
+//! the CMS's media at one of a fixed set of widths, in WebP when the
+//! browser's `Accept` takes it, else in the original's type (addresses:
+//! [`address`]). A visitor whose browser sends `Save-Data: on` gets the
+//! next smaller width.
+//!
+//! - Originals come only from `CMS_MEDIA_URL` (the address's path below it,
+//!   signed by the site): no open proxy.
+//! - Answers are immutable (`max-age` a year): a replaced file has new
+//!   addresses, so a CDN in front keeps them for every instance; `Vary:
+//!   Accept, Save-Data`.
+//! - Each result is kept on disk ([`disk`], bounded); a burst of first
+//!   requests for one makes one fetch and one encode ([`SingleFlight`]);
+//!   encodes run on the blocking pool, `IMAGE_ENCODES` at once, each within
+//!   `IMAGE_TIMEOUT_MS` with fetching, and refused past `IMAGE_MAX_PIXELS`
+//!   by the header before decoding ([`transform`]).
+//! - A photo that cannot be fetched or processed is answered with a
+//!   redirect to the CMS's own file (Strapi's nearest `formats` entry where
+//!   it has one), kept for a few minutes and logged once: never a broken
+//!   image or a 5xx; a decompression bomb is refused (422).
+
+pub mod address;
+mod disk;
+mod transform;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+pub use address::Signer;
+use address::{Token, WIDTHS};
+pub use disk::ImageDisk;
+use transform::{Refusal, Want};
+
+use crate::AppState;
+use crate::single_flight::SingleFlight;
+
+/// Largest original fetched from the CMS.
+const MAX_ORIGINAL_BYTES: usize = 40 << 20;
+/// How long a failure is remembered: its fallback answered without fetching again.
+const FAILURE_KEPT: Duration = Duration::from_secs(300);
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// A fallback may be replaced by the real answer once the CMS's file is fixed.
+const FALLBACK_CACHE: &str = "public, max-age=300";
+const VARY: &str = "Accept, Save-Data";
+
+pub struct Settings {
+    pub signer: Option<Signer>,
+    pub disk: Option<ImageDisk>,
+    pub encodes: usize,
+    pub max_pixels: u64,
+    pub timeout: Duration,
+}
+
+/// The endpoint's state: one per process.
+#[derive(Clone)]
+pub struct Images(Arc<Inner>);
+
+struct Inner {
+    settings: Settings,
+    client: reqwest::Client,
+    encodes: Arc<tokio::sync::Semaphore>,
+    flights: SingleFlight<String, Bytes, Failure>,
+    failures: moka::sync::Cache<String, Failure>,
+}
+
+#[derive(Debug, Clone)]
+enum Failure {
+    /// The CMS has no such file.
+    Missing,
+    /// More pixels than allowed: not decoded, and not sent on either.
+    Refused(String),
+    /// Anything else: the CMS's own file is sent instead.
+    Failed(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Missing => f.write_str("the CMS has no such file"),
+            Failure::Refused(why) => write!(f, "refused: {why}"),
+            Failure::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+impl From<tokio::task::JoinError> for Failure {
+    fn from(error: tokio::task::JoinError) -> Failure {
+        Failure::Failed(format!("the encode ended: {error}"))
+    }
+}
+
+impl Images {
+    pub fn new(settings: Settings) -> Result<Images, reqwest::Error> {
+        let client = reqwest::Client::builder().timeout(settings.timeout).build()?;
+        let encodes = Arc::new(tokio::sync::Semaphore::new(settings.encodes.max(1)));
+        let failures = moka::sync::Cache::builder().max_capacity(10_000).time_to_live(FAILURE_KEPT).build();
+        Ok(Images(Arc::new(Inner { settings, client, encodes, flights: SingleFlight::default(), failures })))
+    }
+
+    /// What content needs to name photos through the endpoint (`None` without a CMS).
+    pub fn signer(&self) -> Option<&Signer> {
+        self.0.settings.signer.as_ref()
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/img/{width}/{token}/{*path}", get(image))
+}
+
+async fn image(State(state): State<AppState>, Path((width, token, path)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
+    let images = state.images.clone();
+    let Some(signer) = images.signer() else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };
+    let width = if save_data(&headers) { WIDTHS.iter().rev().copied().find(|w| *w < width).unwrap_or(width) } else { width };
+    let want = if accepts_webp(&headers) { Want::Webp } else { Want::Original };
+    let key = format!("{}/{path}/{width}/{}", token.version, want.name());
+    match images.variant(&key, signer.original_url(&path), width, want).await {
+        Ok(bytes) => found(bytes),
+        Err(failure) => fallback(signer, &token, &path, width, &failure),
+    }
+}
+
+impl Images {
+    /// The photo for `key`: from disk, or made once for every waiter.
+    async fn variant(&self, key: &str, original: String, width: u32, want: Want) -> Result<Bytes, Failure> {
+        if let Some(disk) = self.0.settings.disk.clone() {
+            let owned = key.to_owned();
+            if let Ok(Some(bytes)) = tokio::task::spawn_blocking(move || disk.read(&owned)).await {
+                return Ok(Bytes::from(bytes));
+            }
+        }
+        if let Some(failure) = self.0.failures.get(key) {
+            return Err(failure);
+        }
+        let images = self.clone();
+        let owned = key.to_owned();
+        let result = self.0.flights.run(key.to_owned(), move || async move { images.make(owned, original, width, want).await }).await;
+        if let Err(failure) = &result
+            && !self.0.failures.contains_key(key)
+        {
+            self.0.failures.insert(key.to_owned(), failure.clone());
+            tracing::warn!(key, %failure, "photo not resized (remembered for 5 minutes)");
+        }
+        result
+    }
+
+    async fn make(self, key: String, original: String, width: u32, want: Want) -> Result<Bytes, Failure> {
+        let settings = &self.0.settings;
+        let work = async {
+            let bytes = self.fetch(&original).await?;
+            let permit = self.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
+            let max_pixels = settings.max_pixels;
+            let encoded = tokio::task::spawn_blocking(move || {
+                // Held until the encode ends, even past the time limit: the bound holds.
+                let _permit = permit;
+                transform::transform(&bytes, width, want, max_pixels)
+            })
+            .await?;
+            encoded.map_err(|refusal| match refusal {
+                Refusal::TooLarge { .. } => Failure::Refused(refusal.to_string()),
+                Refusal::Undecodable(_) => Failure::Failed(refusal.to_string()),
+            })
+        };
+        let encoded = tokio::time::timeout(settings.timeout, work).await.map_err(|_| Failure::Failed("past IMAGE_TIMEOUT_MS".into()))??;
+        let bytes = Bytes::from(encoded);
+        if let Some(disk) = settings.disk.clone() {
+            let kept = bytes.clone();
+            let _ = tokio::task::spawn_blocking(move || disk.keep(&key, &kept)).await;
+        }
+        Ok(bytes)
+    }
+
+    async fn fetch(&self, url: &str) -> Result<Vec<u8>, Failure> {
+        let response = self.0.client.get(url).send().await.map_err(|e| Failure::Failed(format!("fetching the original: {e}")))?;
+        match response.status() {
+            StatusCode::NOT_FOUND | StatusCode::GONE => return Err(Failure::Missing),
+            status if !status.is_success() => return Err(Failure::Failed(format!("the CMS answered {status}"))),
+            _ => {}
+        }
+        if response.content_length().is_some_and(|length| length > MAX_ORIGINAL_BYTES as u64) {
+            return Err(Failure::Refused("the original is past 40 MiB".into()));
+        }
+        let mut response = response;
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| Failure::Failed(format!("reading the original: {e}")))? {
+            if bytes.len() + chunk.len() > MAX_ORIGINAL_BYTES {
+                return Err(Failure::Refused("the original is past 40 MiB".into()));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    }
+}
+
+fn found(bytes: Bytes) -> Response {
+    let content_type = transform::sniff(&bytes).unwrap_or("application/octet-stream");
+    let headers = [
+        (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+        (header::CACHE_CONTROL, HeaderValue::from_static(IMMUTABLE)),
+        (header::VARY, HeaderValue::from_static(VARY)),
+    ];
+    (headers, bytes).into_response()
+}
+
+fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Failure) -> Response {
+    let status = match failure {
+        Failure::Missing => StatusCode::NOT_FOUND,
+        Failure::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Failure::Failed(_) => StatusCode::FOUND,
+    };
+    let mut response = status.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(FALLBACK_CACHE));
+    headers.insert(header::VARY, HeaderValue::from_static(VARY));
+    if status == StatusCode::FOUND
+        && let Ok(location) = HeaderValue::from_str(&signer.fallback_url(token, path, width))
+    {
+        headers.insert(header::LOCATION, location);
+    }
+    response
+}
+
+fn save_data(headers: &HeaderMap) -> bool {
+    headers.get("save-data").and_then(|v| v.to_str().ok()).is_some_and(|v| v.trim().eq_ignore_ascii_case("on"))
+}
+
+/// `Accept` names `image/webp` with a quality above 0.
+fn accepts_webp(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        parts.next().is_some_and(|kind| kind.eq_ignore_ascii_case("image/webp"))
+            && parts.all(|param| param.strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()).is_none_or(|q| q > 0.0))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn webp_is_sent_to_browsers_that_name_it() {
+        assert!(accepts_webp(&accept("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")));
+        assert!(!accepts_webp(&accept("image/png,image/*;q=0.8,*/*;q=0.5")));
+        assert!(!accepts_webp(&accept("image/webp;q=0, image/jpeg")));
+        assert!(!accepts_webp(&HeaderMap::new()));
+    }
+}
