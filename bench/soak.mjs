@@ -603,6 +603,24 @@ async function setUp() {
   if (!bundleIds.length) throw new Error("no purchasable bundle in /api/bundles");
 }
 
+/** The instances' ERROR, WARN and panic lines, counted by message (fields after it left out). */
+function logSummary() {
+  const counts = new Map();
+  for (const n of [1, 2, 3]) {
+    const text = readFileSync(join(dir, `site-${n}.log`), "utf8").replace(/\x1b\[[0-9;]*m/g, "");
+    for (const line of text.split("\n")) {
+      const found = /\b(ERROR|WARN)\s+(\S+): (.*?)(?: \w+=|$)/.exec(line) ?? (/panicked/.test(line) ? [line, "PANIC", "", line.slice(0, 160)] : null);
+      if (found) tally(counts, `${found[1]} ${found[2]}: ${found[3]}`);
+    }
+  }
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([message, count]) => `${String(count).padStart(6)} ${message}`);
+  // Whole lines of what a visitor of a page for everyone may have seen fail.
+  const pageFailures = [1, 2, 3].flatMap((n) =>
+    readFileSync(join(dir, `site-${n}.log`), "utf8").replace(/\x1b\[[0-9;]*m/g, "").split("\n")
+      .filter((line) => /page content unavailable|render threw|page data failed|panicked/.test(line)).map((line) => `instance ${n}: ${line.slice(0, 300)}`));
+  return [...top, ...pageFailures.slice(0, 8)];
+}
+
 async function finish() {
   say("load stopped; every fault off; waiting for the forms outbox to empty");
   cmsProxy.behave("pass");
@@ -683,6 +701,8 @@ async function finish() {
     [`0 accepted forms lost or doubled`, formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0, `lost ${formsLost.length}, doubled ${formsDoubled.length}, not delivered once ${notDelivered.length}`],
     [`RSS growth <= 10% after warm-up`, worst <= 10, `worst ${worst.toFixed(1)}%`],
   ];
+  console.log("instance logs, ERROR and WARN lines by message (all three, every start):");
+  for (const line of logSummary()) console.log(`  ${line}`);
   console.log("\nVERDICT");
   for (const [goal, met, figure] of goals) console.log(`  ${met ? "met   " : "MISSED"} ${goal}: ${figure}`);
   const clean = totals.unplanned === 0 && lost === 0 && doubled === 0 && formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0;
