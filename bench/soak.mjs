@@ -128,7 +128,26 @@ const plainGet = (url) => new Promise((ok, fail) => {
 let operatorProxy;
 let cmsProxy;
 
+/** Starts that ended before they were ready, with the last line each logged. */
+const failedStarts = [];
+
+/** Starts instance `n` and waits until it is ready; one that ends first is started again, as a supervisor would. */
 async function startSite(n) {
+  for (let attempt = 1; ; attempt++) {
+    const child = launchSite(n);
+    let gone = false;
+    child.once("exit", () => (gone = true));
+    await waitFor(`instance ${n + 1} ready`, async () => gone || (await plainGet(`http://127.0.0.1:${ports.sites[n]}/readyz`)).status === 200);
+    if (!gone) return;
+    const last = readFileSync(join(dir, `site-${n + 1}.log`), "utf8").replace(/\x1b\[[0-9;]*m/g, "").trim().split("\n").at(-1);
+    failedStarts.push(`${clock()} instance ${n + 1}: ${last}`);
+    say(`instance ${n + 1} ended before it was ready (start ${attempt}): ${last}`);
+    if (attempt === 5) throw new Error(`instance ${n + 1} did not start in 5 tries (logs in ${dir})`);
+    await sleep(1000);
+  }
+}
+
+function launchSite(n) {
   sites[n] = start(`site-${n + 1}`, SITE_BIN, [], {
     HOST: "127.0.0.1",
     PORT: String(ports.sites[n]),
@@ -149,7 +168,7 @@ async function startSite(n) {
     RUST_LOG: "warn",
   });
   bornAt.set(sites[n].pid, Date.now());
-  await waitFor(`instance ${n + 1} ready`, async () => (await plainGet(`http://127.0.0.1:${ports.sites[n]}/readyz`)).status === 200);
+  return sites[n];
 }
 
 function nginxConfig() {
@@ -701,11 +720,13 @@ async function finish() {
     [`0 accepted forms lost or doubled`, formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0, `lost ${formsLost.length}, doubled ${formsDoubled.length}, not delivered once ${notDelivered.length}`],
     [`RSS growth <= 10% after warm-up`, worst <= 10, `worst ${worst.toFixed(1)}%`],
   ];
+  console.log(`instance starts that failed (started again): ${failedStarts.length}`);
+  for (const line of failedStarts) console.log(`  ${line}`);
   console.log("instance logs, ERROR and WARN lines by message (all three, every start):");
   for (const line of logSummary()) console.log(`  ${line}`);
   console.log("\nVERDICT");
   for (const [goal, met, figure] of goals) console.log(`  ${met ? "met   " : "MISSED"} ${goal}: ${figure}`);
-  const clean = totals.unplanned === 0 && lost === 0 && doubled === 0 && formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0;
+  const clean = failedStarts.length === 0 && totals.unplanned === 0 && lost === 0 && doubled === 0 && formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0;
   console.log(clean && !process.env.SOAK_KEEP ? "logs removed (SOAK_KEEP=1 keeps them)" : `logs and data kept in ${dir}`);
   return clean;
 }
