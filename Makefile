@@ -6,7 +6,7 @@ APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps run build release test test-rust test-app test-e2e bench bench-scale clean
+.PHONY: deps run build release test test-rust test-app test-e2e bench bench-scale bench-memory soak clean
 
 ## Install system and npm packages if missing.
 deps: app/node_modules/.package-lock.json
@@ -53,6 +53,17 @@ bench: deps release
 ## Three instances behind nginx on Redis against one (release build).
 bench-scale: deps release
 	./bench/scale.sh
+
+## Three instances behind nginx on Redis under load for SOAK_MINUTES (10)
+## while a schedule of faults runs (CMS, operator API, Redis, an instance
+## killed, one drained); prints figures per minute and a verdict. Not part of
+## `make test`.
+## The server's RSS after slow clients, random addresses and a wapiti scan (apt: slowhttptest, wapiti).
+bench-memory: deps release
+	SITE_BIN=$(abspath target/release/site) ./bench/memory.sh
+
+soak: deps release
+	SITE_BIN=$(abspath target/release/site) ./bench/soak.sh
 
 clean:
 	cargo clean

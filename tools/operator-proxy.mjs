@@ -1,8 +1,10 @@
 // A fault-injecting HTTP proxy in front of an operator API (the sandbox a
-// `site` serves at `/sandbox/digital`), for browser tests and
-// `bench/operator-hang.mjs`: it forwards every request, or, once told,
-// hangs (never answers), answers slowly, resets the connection or answers
-// 500, for every path or only those a pattern matches. Loopback only.
+// `site` serves at `/sandbox/digital`) or a CMS, for browser tests,
+// `bench/operator-hang.mjs` and `bench/soak.mjs`: it forwards every request,
+// or, once told, hangs (never answers), answers slowly, resets the
+// connection, answers 500 or passes the upstream's answer cut in half
+// (malformed JSON), for every path or only those a pattern matches.
+// Loopback only.
 import { createServer, request as forward } from "node:http";
 
 /**
@@ -22,6 +24,7 @@ export async function startOperatorProxy(upstream) {
     const pass = () => {
       const target = new URL(upstream + incoming.url);
       const outgoing = forward(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (upstreamAnswer) => {
+        if (mode === "malformed") return cutInHalf(upstreamAnswer, answer);
         answer.writeHead(upstreamAnswer.statusCode ?? 502, upstreamAnswer.headers);
         upstreamAnswer.pipe(answer);
       });
@@ -36,8 +39,9 @@ export async function startOperatorProxy(upstream) {
   return {
     url: `http://127.0.0.1:${port}`,
     /**
-     * From now on: `pass`, `hang`, `slow` (after `delayMs`), `reset` or
-     * `500`, for the paths `only` matches (default: every path).
+     * From now on: `pass`, `hang`, `slow` (after `delayMs`), `reset`,
+     * `500` or `malformed` (the upstream's status and the first half of its
+     * body), for the paths `only` matches (default: every path).
      */
     behave(mode, { only = null, delayMs = 0 } = {}) {
       fault = { mode, only, delayMs };
@@ -49,4 +53,16 @@ export async function startOperatorProxy(upstream) {
       await new Promise((done) => server.close(done));
     },
   };
+}
+
+/** Answers with the upstream's status and headers and the first half of its body. */
+function cutInHalf(upstreamAnswer, answer) {
+  const chunks = [];
+  upstreamAnswer.on("data", (chunk) => chunks.push(chunk));
+  upstreamAnswer.on("end", () => {
+    const body = Buffer.concat(chunks);
+    const { "content-length": _length, "transfer-encoding": _chunked, ...headers } = upstreamAnswer.headers;
+    answer.writeHead(upstreamAnswer.statusCode ?? 502, headers).end(body.subarray(0, Math.floor(body.length / 2)));
+  });
+  upstreamAnswer.on("error", () => answer.destroy());
 }
