@@ -74,17 +74,26 @@ impl DiskCache {
         std::fs::create_dir_all(&dir)?;
         let mut files = HashMap::new();
         for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
+            // Another instance sharing the directory may rename or delete a
+            // file between the listing and this look at it: gone is no error.
+            let looked = entry.and_then(|entry| {
+                let metadata = entry.metadata()?;
+                Ok((entry, metadata.modified()?, metadata))
+            });
+            let (entry, modified, metadata) = match looked {
+                Ok(looked) => looked,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(error) => return Err(error),
+            };
             let name = entry.file_name().to_string_lossy().into_owned();
-            let metadata = entry.metadata()?;
             if !name.ends_with(SUFFIX) {
-                let abandoned = metadata.modified()?.elapsed().is_ok_and(|age| age > ABANDONED);
+                let abandoned = modified.elapsed().is_ok_and(|age| age > ABANDONED);
                 if metadata.is_file() && abandoned {
                     let _ = std::fs::remove_file(entry.path());
                 }
                 continue;
             }
-            files.insert(name, Kept { bytes: metadata.len(), confirmed: metadata.modified()? });
+            files.insert(name, Kept { bytes: metadata.len(), confirmed: modified });
         }
         let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
         cache.inner.trim();
@@ -195,6 +204,39 @@ mod tests {
 
     fn key(name: &str) -> Key {
         (ContentQuery::single(name), Lang::En)
+    }
+
+    /// An instance starting while another sharing `DATA_DIR` renames and
+    /// trims files (the soak saw a restarted instance refuse to start with
+    /// "No such file or directory"): files gone between the listing and the
+    /// look at them are skipped.
+    #[test]
+    fn opening_while_another_instance_renames_and_deletes_files_succeeds() {
+        let data = tempfile::tempdir().unwrap();
+        let dir = data.path().join(DIR);
+        std::fs::create_dir_all(&dir).unwrap();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let churn = {
+            let (dir, stop) = (dir.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    for i in 0..50 {
+                        let temporary = dir.join(format!("{i}.tmp-{n}"));
+                        let _ = std::fs::write(&temporary, b"{}");
+                        let _ = std::fs::rename(&temporary, dir.join(format!("{i}{SUFFIX}")));
+                    }
+                    for i in 0..50 {
+                        let _ = std::fs::remove_file(dir.join(format!("{i}{SUFFIX}")));
+                    }
+                    n += 1;
+                }
+            })
+        };
+        let opened = (0..300).map(|_| DiskCache::open(data.path(), 1 << 20)).filter(Result::is_ok).count();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        churn.join().unwrap();
+        assert_eq!(opened, 300);
     }
 
     #[test]
