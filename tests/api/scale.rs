@@ -165,13 +165,14 @@ async fn a_webhook_to_one_instance_refreshes_every_instance_within_a_second() {
     let sent = Instant::now();
     let accepted = a.client.post(a.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(accepted.status(), StatusCode::OK);
-    assert!(page(&a, "/voice-sms").await.contains("After"));
-    // Every request asked from a second after the webhook on gets the new
+    // The page kept for the previous content may answer while the new one
+    // renders in the background; then the new one. Every request asked from
+    // a second after the webhook on gets the new
     // page (the render it may then need is not the invalidation's delay).
     // Allowed 10 s here, where the whole suite (and on a busy machine, other
     // builds) shares two cores: a clean-clone run saw over 3 s. `make
     // test-scale` holds three separate instances to 1 s.
-    for app in [&b, &c] {
+    for app in [&a, &b, &c] {
         loop {
             let asked = sent.elapsed();
             if page(app, "/voice-sms").await.contains("After") {
