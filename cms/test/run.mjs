@@ -467,7 +467,7 @@ async function main() {
         if (!srcset) await sleep(200);
       }
       if (!srcset) throw new Error(`no srcset naming ${file.hash} on /news-events after ${Date.now() - t} ms`);
-      const candidate = srcset.split(', ').find((e) => c.endsWith(' 480w'))?.split(' ')[0];
+      const candidate = srcset.split(', ').find((c) => c.endsWith(' 480w'))?.split(' ')[0];
       const answer = await fetch(fromCms + candidate, { headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' }, redirect: 'manual' });
       const type = answer.headers.get('content-type');
       check(name, answer.status === 200 && type === 'image/webp', `${candidate}: HTTP ${answer.status} ${type}`);
