@@ -68,8 +68,10 @@ if command -v slowhttptest >/dev/null; then slow; report "slow headers, bodies a
 hostile
 report "random addresses, queries and cookies"
 if command -v wapiti >/dev/null; then
+  # gzip: wapiti 3.0.4 asks for brotli it cannot decode, and then finds
+  # no link past the home page (it crawls about 1,100 URLs with gzip).
   timeout $((WAPITI_MINUTES * 60)) wapiti -u "$BASE/" --scope folder --flush-session --max-scan-time $((WAPITI_MINUTES * 60 - 10)) \
-    -f txt -o "$WORK/wapiti.txt" >/dev/null 2>&1 || true
+    -H "Accept-Encoding: gzip" -f txt -o "$WORK/wapiti.txt" </dev/null >/dev/null 2>&1 || true
   report "wapiti scan ($WAPITI_MINUTES min at most)"
 else
   echo "wapiti not installed: phase skipped"
