@@ -17,6 +17,8 @@
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
+//! - `bounded_dir`: the cache directories bounded in bytes (content's last
+//!   good answers, resized photos) that instances sharing `DATA_DIR` share.
 //! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
 //!   sharing the directory wait for each other's locks.
 //! - `single_flight`: loads made once per key for every waiter, as their
@@ -33,6 +35,7 @@ pub mod shared;
 pub mod telemetry;
 
 mod assets;
+mod bounded_dir;
 pub mod connections;
 mod error;
 mod images;

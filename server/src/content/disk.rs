@@ -27,6 +27,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::cache::Key;
+use crate::bounded_dir::{self, Kept};
 
 #[derive(Clone)]
 pub struct DiskCache {
@@ -46,12 +47,6 @@ struct Inner {
     files: Mutex<HashMap<String, Kept>>,
 }
 
-#[derive(Clone, Copy)]
-struct Kept {
-    bytes: u64,
-    confirmed: SystemTime,
-}
-
 /// A file's content.
 #[derive(Serialize, Deserialize)]
 struct Saved {
@@ -61,8 +56,6 @@ struct Saved {
 
 const SUFFIX: &str = ".json";
 const DIR: &str = "content-cache";
-/// A temporary file this old was left by a write that never finished.
-const ABANDONED: Duration = Duration::from_secs(60);
 
 impl DiskCache {
     /// The cache in `data_dir` (its directory created), holding at most
@@ -72,29 +65,7 @@ impl DiskCache {
     pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<DiskCache> {
         let dir = data_dir.join(DIR);
         std::fs::create_dir_all(&dir)?;
-        let mut files = HashMap::new();
-        for entry in std::fs::read_dir(&dir)? {
-            // Another instance sharing the directory may rename or delete a
-            // file between the listing and this look at it: gone is no error.
-            let looked = entry.and_then(|entry| {
-                let metadata = entry.metadata()?;
-                Ok((entry, metadata.modified()?, metadata))
-            });
-            let (entry, modified, metadata) = match looked {
-                Ok(looked) => looked,
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(error) => return Err(error),
-            };
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.ends_with(SUFFIX) {
-                let abandoned = modified.elapsed().is_ok_and(|age| age > ABANDONED);
-                if metadata.is_file() && abandoned {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-                continue;
-            }
-            files.insert(name, Kept { bytes: metadata.len(), confirmed: modified });
-        }
+        let files = bounded_dir::list(&dir, SUFFIX)?;
         let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
         cache.inner.trim();
         Ok(cache)
@@ -155,7 +126,7 @@ impl Inner {
         file.write_all(&bytes)?;
         file.as_file().sync_data()?;
         file.persist(self.dir.join(name)).map_err(|e| e.error)?;
-        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, confirmed: SystemTime::now() });
+        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
         self.trim();
         Ok(())
     }
@@ -164,28 +135,14 @@ impl Inner {
         let now = SystemTime::now();
         std::fs::File::options().write(true).open(self.dir.join(name))?.set_modified(now)?;
         if let Some(kept) = self.files().get_mut(name) {
-            kept.confirmed = now;
+            kept.at = now;
         }
         Ok(())
     }
 
     /// Deletes the files confirmed longest ago until the rest fit.
     fn trim(&self) {
-        let mut files = self.files();
-        let mut total: u64 = files.values().map(|k| k.bytes).sum();
-        if total <= self.limit {
-            return;
-        }
-        let mut oldest: Vec<(String, Kept)> = files.iter().map(|(name, kept)| (name.clone(), *kept)).collect();
-        oldest.sort_by_key(|(_, kept)| kept.confirmed);
-        for (name, kept) in oldest {
-            if total <= self.limit {
-                break;
-            }
-            files.remove(&name);
-            total -= kept.bytes;
-            let _ = std::fs::remove_file(self.dir.join(&name));
-        }
+        bounded_dir::trim(&self.dir, &mut self.files(), self.limit);
     }
 }
 

@@ -10,14 +10,14 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
+use crate::bounded_dir::{self, Kept};
+
 const DIR: &str = "image-cache";
 const SUFFIX: &str = ".img";
-/// A temporary file this old was left by a write that never finished.
-const ABANDONED: Duration = Duration::from_secs(60);
 
 #[derive(Clone)]
 pub struct ImageDisk {
@@ -31,31 +31,13 @@ struct Inner {
     files: Mutex<HashMap<String, Kept>>,
 }
 
-#[derive(Clone, Copy)]
-struct Kept {
-    bytes: u64,
-    used: SystemTime,
-}
-
 impl ImageDisk {
     /// The cache in `data_dir`, holding at most `limit` bytes: what is
     /// there already is counted, and temporary files a crash left deleted.
     pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<ImageDisk> {
         let dir = data_dir.join(DIR);
         std::fs::create_dir_all(&dir)?;
-        let mut files = HashMap::new();
-        for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let metadata = entry.metadata()?;
-            if !name.ends_with(SUFFIX) {
-                if metadata.is_file() && metadata.modified()?.elapsed().is_ok_and(|age| age > ABANDONED) {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-                continue;
-            }
-            files.insert(name, Kept { bytes: metadata.len(), used: metadata.modified()? });
-        }
+        let files = bounded_dir::list(&dir, SUFFIX)?;
         let disk = ImageDisk { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
         disk.inner.trim();
         Ok(disk)
@@ -66,7 +48,7 @@ impl ImageDisk {
         let name = file_name(key);
         let bytes = std::fs::read(self.inner.dir.join(&name)).ok()?;
         let mut files = self.inner.files();
-        files.insert(name, Kept { bytes: bytes.len() as u64, used: SystemTime::now() });
+        files.insert(name, Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
         let over = files.values().map(|k| k.bytes).sum::<u64>() > self.inner.limit;
         drop(files);
         if over {
@@ -99,28 +81,14 @@ impl Inner {
         let mut file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
         file.write_all(bytes)?;
         file.persist(self.dir.join(name)).map_err(|e| e.error)?;
-        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, used: SystemTime::now() });
+        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
         self.trim();
         Ok(())
     }
 
     /// Deletes the files read longest ago until the rest fit.
     fn trim(&self) {
-        let mut files = self.files();
-        let mut total: u64 = files.values().map(|k| k.bytes).sum();
-        if total <= self.limit {
-            return;
-        }
-        let mut oldest: Vec<(String, Kept)> = files.iter().map(|(name, kept)| (name.clone(), *kept)).collect();
-        oldest.sort_by_key(|(_, kept)| kept.used);
-        for (name, kept) in oldest {
-            if total <= self.limit {
-                break;
-            }
-            files.remove(&name);
-            total -= kept.bytes;
-            let _ = std::fs::remove_file(self.dir.join(&name));
-        }
+        bounded_dir::trim(&self.dir, &mut self.files(), self.limit);
     }
 }
 
@@ -140,11 +108,11 @@ mod tests {
         let disk = ImageDisk::open(dir.path(), 2500).unwrap();
         for key in ["a", "b", "c"] {
             disk.keep(key, &[1; 1000]);
-            std::thread::sleep(Duration::from_millis(20));
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
         assert!(disk.read("a").is_none(), "three files of 1000 bytes do not fit in 2500");
         assert!(disk.read("b").is_some());
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(20));
         disk.keep("d", &[2; 1000]);
         assert!(disk.read("c").is_none(), "b was read since: c is the one read longest ago");
         assert_eq!(disk.read("d").unwrap(), vec![2; 1000]);
