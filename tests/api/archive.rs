@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::fake_cms::{FakeCms, Paging, Shape};
-use crate::helpers::{TestApp, spawn_app_with};
+use crate::helpers::{TestApp, site_with};
 
 const NEWS: &str = "news-updates";
 /// Swahili ids: Strapi 5 numbers each language's version of an entry apart.
@@ -49,16 +49,6 @@ fn newsroom_numbered(cms: &FakeCms, collection: &str, count: usize, sw_ids: usiz
     }
     cms.put_page("news-events", "en", "News and events", "What happens at Vodacom.");
     cms.put_page("news-events", "sw", "Habari na matukio", "Yanayotokea Vodacom.");
-}
-
-async fn site_with(cms: &FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
-    let url = cms.url.clone();
-    spawn_app_with(move |config| {
-        config.cms_url = Some(url);
-        config.cms_webhook_secret = Some("hook-secret".parse().unwrap());
-        configure(config);
-    })
-    .await
 }
 
 /// The `<loc>`s of a sitemap file.

@@ -4,17 +4,7 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 
 use crate::fake_cms::{Behaviour, FakeCms, Shape};
-use crate::helpers::{TestApp, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with};
-
-async fn site_with(cms: &FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
-    let url = cms.url.clone();
-    spawn_app_with(move |config| {
-        config.cms_url = Some(url);
-        config.cms_webhook_secret = Some("hook-secret".parse().unwrap());
-        configure(config);
-    })
-    .await
-}
+use crate::helpers::{TestApp, counting_bundle, embedded_page_data, render_number, site_with, spawn_bundle_with};
 
 #[tokio::test]
 async fn pages_show_the_cms_content_in_both_answer_shapes() {

@@ -154,8 +154,8 @@ impl FakeCms {
         );
     }
 
-    fn media(&self, id: u64, url: &str) -> Value {
-        let attributes = json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
+    /// A related entity (an upload) in the answer shape: v4's `{ data: { id, attributes } }`, v5's flat entity.
+    fn related(&self, id: u64, attributes: Value) -> Value {
         match *self.shape.lock().unwrap() {
             Shape::V4 => json!({ "data": { "id": id, "attributes": attributes } }),
             Shape::V5 => {
@@ -165,6 +165,11 @@ impl FakeCms {
                 flat
             }
         }
+    }
+
+    fn media(&self, id: u64, url: &str) -> Value {
+        let attributes = json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
+        self.related(id, attributes)
     }
 
     /// Puts a file in the media library at `/uploads/<name>`.
@@ -192,15 +197,7 @@ impl FakeCms {
         if small {
             attributes["formats"] = json!({ "small": { "url": format!("/uploads/small_{name}"), "mime": mime, "width": 500, "height": 500 * height / width } });
         }
-        match *self.shape.lock().unwrap() {
-            Shape::V4 => json!({ "data": { "id": id, "attributes": attributes } }),
-            Shape::V5 => {
-                let mut flat = attributes;
-                flat["id"] = json!(id);
-                flat["documentId"] = json!(format!("doc{id}"));
-                flat
-            }
-        }
+        self.related(id, attributes)
     }
 
     /// Stops listening: connections are refused from now on.

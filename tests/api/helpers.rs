@@ -35,6 +35,18 @@ impl Drop for TestApp {
     }
 }
 
+/// The site reading its content from `cms`, taking its webhook with the
+/// secret `hook-secret`.
+pub async fn site_with(cms: &crate::fake_cms::FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let url = cms.url.clone();
+    spawn_app_with(move |config| {
+        config.cms_url = Some(url);
+        config.cms_webhook_secret = Some("hook-secret".parse().unwrap());
+        configure(config);
+    })
+    .await
+}
+
 /// Starts the whole site with its embedded defaults on a random port.
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
