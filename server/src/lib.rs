@@ -41,6 +41,7 @@ mod error;
 mod images;
 mod keys;
 mod manifest;
+mod memory;
 mod monitoring;
 mod pages;
 mod render_bench;

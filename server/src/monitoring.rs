@@ -192,7 +192,9 @@ fn no_store(mut response: Response) -> Response {
 /// (`pages.prerendered`: pages, rendered, failed, secs, passes; null before
 /// the first ends), the renders for one visitor under way
 /// (`pages.personalRenders`, at most half the engines), and the operator API's circuit breaker
-/// (`operator.circuit`: closed, open, half-open) and calls under way.
+/// (`operator.circuit`: closed, open, half-open) and calls under way, and
+/// what the allocator holds (`memory`: `allocatedBytes`, `residentBytes`;
+/// see `memory`).
 async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> Response {
     if query.detail.is_none() {
         return "ok".into_response();
@@ -211,6 +213,7 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
             "forms": forms,
             "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last(), "personalRenders": state.personal_renders.running() },
             "operator": { "circuit": state.operator.circuit(), "inFlight": state.operator.in_flight() },
+            "memory": crate::memory::held(),
         }))
         .into_response(),
     )
@@ -251,6 +254,10 @@ pub fn metrics_router(state: AppState) -> Router {
 async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("render_queue_depth").set(state.renderer.in_flight() as f64);
     metrics::gauge!("page_cache_bytes").set(state.pages.bytes() as f64);
+    if let Some(held) = crate::memory::held() {
+        metrics::gauge!("memory_allocated_bytes").set(held.allocated_bytes as f64);
+        metrics::gauge!("memory_resident_bytes").set(held.resident_bytes as f64);
+    }
     metrics::gauge!("operator_circuit_open").set(match state.operator.circuit() {
         crate::account::breaker::Circuit::Closed => 0.0,
         crate::account::breaker::Circuit::HalfOpen => 0.5,

@@ -5,7 +5,12 @@
 //!
 //! `PAGE_CACHE_MB` bounds the keys as well as the pages, and an address
 //! longer than [`MAX_KEY`] is rendered for its request and not kept: no
-//! client fills the memory with addresses of up to 64 KiB.
+//! client fills the memory with addresses of up to 64 KiB. Pages for
+//! addresses a visitor typed (a search, a business page's chosen services:
+//! any query parameter the route reads but a list's page number) keep to an
+//! eighth of it ([`TYPED_SHARE`]): a scanner makes one for every payload it
+//! tries, and those neither grow memory past that share nor push out the
+//! pages the site links to.
 //!
 //! When content changes, an address's page for the new content is not kept
 //! yet, but the one for the previous content usually is: that one is served
@@ -29,6 +34,7 @@ use axum::response::{IntoResponse, Response};
 use contract::Lang;
 use contract::page::AccountControls;
 
+use super::LIST_PAGE;
 use super::fast::Shareable;
 use super::splice::{self, OwnParts, Splice};
 use crate::assets::accepts;
@@ -39,6 +45,9 @@ pub const MAX_KEY: usize = 2048;
 /// What an entry costs the cache besides its key and bodies (its `Arc`,
 /// the page's fields, moka's bookkeeping), roughly.
 const ENTRY_OVERHEAD: usize = 256;
+/// Pages for typed addresses get `1 / TYPED_SHARE` of the capacity, the
+/// pages the site links to the rest.
+const TYPED_SHARE: u64 = 8;
 
 pub struct CachedPage {
     pub status: StatusCode,
@@ -187,10 +196,12 @@ fn gzip(input: &[u8]) -> Vec<u8> {
     encoder.finish().expect("compress to memory")
 }
 
+type Pages = moka::future::Cache<String, Arc<CachedPage>>;
+
 #[derive(Clone)]
 pub struct PageCache {
     /// None with `PAGE_CACHE_MB=0`: every page is rendered for its request.
-    pages: Option<moka::future::Cache<String, Arc<CachedPage>>>,
+    pages: Option<Shares>,
     /// By address (a key without its content versions): the key of the
     /// newest page kept for it.
     latest: moka::sync::Cache<String, Arc<Latest>>,
@@ -207,9 +218,43 @@ struct Latest {
     superseded: OnceLock<Instant>,
 }
 
+/// The page cache's two parts, each bounded by its own share.
+#[derive(Clone)]
+struct Shares {
+    /// Pages for addresses the site links to (no query, or a list's page).
+    linked: Pages,
+    /// Pages for addresses a visitor typed.
+    typed: Pages,
+}
+
+impl Shares {
+    fn new(capacity_bytes: u64, lifetime: Duration) -> Shares {
+        let build = |capacity| {
+            moka::future::Cache::builder()
+                .max_capacity(capacity)
+                .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
+                .time_to_live(lifetime)
+                .build()
+        };
+        let typed = capacity_bytes / TYPED_SHARE;
+        Shares { linked: build(capacity_bytes - typed), typed: build(typed) }
+    }
+
+    /// The part that keeps `key`'s page.
+    fn of(&self, key: &str) -> &Pages {
+        if typed(key) { &self.typed } else { &self.linked }
+    }
+}
+
 /// What a key names besides its content versions.
 fn address(key: &str) -> &str {
     key.rsplit_once('#').map_or(key, |(address, _)| address)
+}
+
+/// Whether `key`'s address carries a query parameter a visitor typed: one
+/// its route reads, other than a list's page number (the pager links those).
+fn typed(key: &str) -> bool {
+    address(key).split_once('?').is_some_and(|(_, query)| query.split('&').any(|pair| pair.split('=').next() != Some(LIST_PAGE)))
 }
 
 impl PageCache {
@@ -217,13 +262,7 @@ impl PageCache {
     /// content changed the page for the previous content may still be
     /// served; `refreshes`: background renders at once.
     pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration, refreshes: usize) -> PageCache {
-        let pages = (capacity_bytes > 0).then(|| {
-            moka::future::Cache::builder()
-                .max_capacity(capacity_bytes)
-                .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
-                .time_to_live(lifetime)
-                .build()
-        });
+        let pages = (capacity_bytes > 0).then(|| Shares::new(capacity_bytes, lifetime));
         let latest = moka::sync::Cache::builder()
             .max_capacity(capacity_bytes / 8)
             .weigher(|address: &String, latest: &Arc<Latest>| (address.len() + latest.key.len() + ENTRY_OVERHEAD).try_into().unwrap_or(u32::MAX))
@@ -255,7 +294,7 @@ impl PageCache {
         key: String,
         render: impl FnOnce() -> F,
     ) -> Result<Arc<CachedPage>, E> {
-        let Some(pages) = self.pages.as_ref().filter(|_| key.len() <= MAX_KEY) else {
+        let Some(pages) = self.pages.as_ref().filter(|_| key.len() <= MAX_KEY).map(|shares| shares.of(&key)) else {
             metrics::counter!("page_cache_lookups_total", "result" => "miss").increment(1);
             return render().await.map(Arc::new);
         };
@@ -280,7 +319,7 @@ impl PageCache {
     /// from older content, unless that content changed longer than
     /// `stale_for` ago. The caller starts its [`refresh`](Self::refresh).
     pub async fn stale(&self, key: &str) -> Option<Arc<CachedPage>> {
-        let pages = self.pages.as_ref()?;
+        let pages = self.pages.as_ref()?.of(key);
         if pages.contains_key(key) {
             return None;
         }
@@ -320,7 +359,7 @@ impl PageCache {
 
     /// Bytes held (`/metrics`).
     pub fn bytes(&self) -> u64 {
-        self.pages.as_ref().map_or(0, moka::future::Cache::weighted_size)
+        self.pages.as_ref().map_or(0, |shares| shares.linked.weighted_size() + shares.typed.weighted_size())
     }
 
 }
@@ -357,9 +396,45 @@ mod tests {
                 let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1], None);
                 cache.get_or_render(key, || async { Ok::<_, ()>(page) }).await.unwrap();
             }
-            cache.pages.as_ref().unwrap().run_pending_tasks().await;
+            cache.pages.as_ref().unwrap().linked.run_pending_tasks().await;
         });
-        let held = cache.pages.as_ref().unwrap().iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
-        assert!(held as u64 <= capacity, "{held} bytes held in {} entries", cache.pages.as_ref().unwrap().entry_count());
+        let linked = &cache.pages.as_ref().unwrap().linked;
+        let held = linked.iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
+        assert!(held as u64 <= capacity, "{held} bytes held in {} entries", linked.entry_count());
+    }
+
+    /// A scan's searches (a page for every payload) fill their own share and
+    /// stop there: the pages the site links to, list pages among them, stay.
+    #[test]
+    fn typed_addresses_keep_to_their_share() {
+        let capacity = 4 << 20;
+        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let page = |n: usize| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>{n}</p>{}", "<p>results</p>".repeat(2000)), vec![1], None);
+        let linked = ["news-events /news-events#1", "news-events /news-events?page=2#1", "home /#1"];
+        futures::executor::block_on(async {
+            for key in linked {
+                cache.get_or_render(key.into(), || async { Ok::<_, ()>(page(0)) }).await.unwrap();
+            }
+            for n in 0..2000 {
+                let key = PageCache::key("search", &format!("/search?q=%27{n}%22%3E%3Cscript%3E"), &[1]);
+                cache.get_or_render(key, || async { Ok::<_, ()>(page(n)) }).await.unwrap();
+            }
+            let shares = cache.pages.as_ref().unwrap();
+            shares.linked.run_pending_tasks().await;
+            shares.typed.run_pending_tasks().await;
+            for key in linked {
+                assert!(shares.linked.contains_key(key), "{key} was pushed out");
+            }
+            assert!(shares.typed.weighted_size() <= capacity / TYPED_SHARE, "{} bytes of searches", shares.typed.weighted_size());
+            assert!(shares.typed.entry_count() > 10);
+        });
+    }
+
+    #[test]
+    fn a_list_page_number_is_linked_and_any_other_parameter_typed() {
+        assert!(!typed("news-events /news-events?page=3#1.2"));
+        assert!(!typed("home /#1"));
+        assert!(typed("search /search?q=bundles#1.2"));
+        assert!(typed("business-iot /vodacom-business/5/iot?page=1&services=a#1"));
     }
 }

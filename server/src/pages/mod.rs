@@ -761,7 +761,7 @@ fn list_page(query: &[(String, String)]) -> Option<u32> {
 }
 
 /// The query parameter of a list page's number.
-const LIST_PAGE: &str = "page";
+pub(super) const LIST_PAGE: &str = "page";
 
 /// How many pages `list` has in `lang` as its collection's index counts
 /// them (a Swahili list with no items shows the English one), and the
