@@ -97,6 +97,34 @@ async fn a_seo_component_without_a_share_image_keeps_its_title_and_description()
     assert!(last.contains("populate[seo]=true") && !last.contains("shareImage"), "{last}");
 }
 
+/// A stock Strapi 5 whose cards have no `image` says where it refused the
+/// key (`Invalid key image at sections.cards`): only the cards stop asking
+/// for it, so the hero keeps its picture and the cards their titles.
+#[tokio::test]
+async fn a_key_refused_in_one_component_is_still_asked_for_in_the_others() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.stock_strapi();
+    for (locale, alt, card) in [("en", "A smiling customer", "Internet bundles"), ("sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")] {
+        let sections = serde_json::json!([
+            { "__component": "sections.hero", "id": 1, "title": "Hero", "image": { "id": 1, "url": "/uploads/hero.jpg", "alternativeText": alt, "width": 1200, "height": 800 } },
+            { "__component": "sections.card-grid", "id": 2, "title": "Cards", "cards": [ { "id": 1, "title": card, "text": "From TSh 500", "link": { "label": "Go", "url": "/internet-overview" } } ] },
+        ]);
+        cms.put("home", locale, serde_json::json!({ "title": "Home", "sections": sections, "seo": { "metaTitle": format!("{card} | Vodacom") } }));
+    }
+    let app = site_with(&cms, |_| {}).await;
+    for (path, alt, card) in [("/", "A smiling customer", "Internet bundles"), ("/sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(&format!("alt=\"{alt}\"")), "{path}: the hero lost its picture");
+        assert!(html.contains(card), "{path}: the cards were lost");
+        assert!(html.contains(&format!("<title>{card} | Vodacom</title>")), "{path}");
+    }
+    let requests = cms.requests();
+    let last = requests.iter().rfind(|r| r.starts_with("/api/home?locale=en")).unwrap();
+    assert!(last.contains("[sections.hero][populate][image]") && !last.contains("[cards][populate][image]"), "{last}");
+}
+
 /// The reported bug: a sidebar without `links` made every page 500.
 #[tokio::test]
 async fn a_sidebar_without_links_or_with_junk_in_them_breaks_no_page() {

@@ -286,10 +286,11 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
     };
     if *cms.stock.lock().unwrap()
-        && let Some(key) = invalid_populate_key(&decoded, &attributes)
+        && let Some((key, at)) = invalid_populate_key(&decoded, &attributes)
     {
         cms.store.lock().unwrap().refused += 1;
-        let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": format!("Invalid key {key}"), "details": { "key": key, "path": key, "source": "query", "param": "populate" } } });
+        let (message, path) = if at.is_empty() { (format!("Invalid key {key}"), Value::Null) } else { (format!("Invalid key {key} at {}", at.join(".")), json!(at.join("."))) };
+        let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": message, "details": { "key": key, "path": path, "source": "query", "param": "populate" } } });
         return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
     }
     let attributes = if *cms.stock.lock().unwrap() { populated(&attributes, Some(&populate_tree(&decoded))) } else { attributes };
@@ -401,11 +402,14 @@ impl FakeCms {
 /// What a stock Strapi refuses: the deep-populate plugin's syntax, and a
 /// populate key the schema lacks, at any depth (`populate[seo][populate][shareImage]`
 /// on a `seo` without `shareImage`). The schema is what `attributes` holds.
-fn invalid_populate_key(params: &[(String, String)], attributes: &Value) -> Option<String> {
+/// The first populate key `attributes` lack, and the attribute path of what
+/// asked for it, as Strapi 5 reports them (a dynamic zone's members add
+/// nothing to the path).
+fn invalid_populate_key(params: &[(String, String)], attributes: &Value) -> Option<(String, Vec<String>)> {
     if params.iter().any(|(key, value)| key == "populate" && value.starts_with("deep")) {
-        return Some("deep".into());
+        return Some(("deep".into(), Vec::new()));
     }
-    invalid_in(&populate_tree(params), attributes)
+    invalid_in(&populate_tree(params), attributes, &[])
 }
 
 /// The populate parameters as the tree Strapi reads them into.
@@ -431,18 +435,19 @@ fn populate_tree(params: &[(String, String)]) -> serde_json::Map<String, Value> 
 }
 
 /// The first field `fields` asks for that `entity` (an object, or a list of
-/// them) does not have.
-fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value) -> Option<String> {
+/// them, at attribute path `at`) does not have, and where.
+fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value, at: &[String]) -> Option<(String, Vec<String>)> {
     let entities: Vec<&Value> = match entity {
         Value::Array(items) => items.iter().collect(),
         other => vec![other],
     };
     for (field, request) in fields {
         for entity in &entities {
-            let Some(value) = entity.get(field) else { return Some(field.clone()) };
+            let Some(value) = entity.get(field) else { return Some((field.clone(), at.to_vec())) };
+            let inside = [at, &[field.clone()]].concat();
             if let Some(Value::Object(nested)) = request.get("populate") {
                 for child in children(value) {
-                    if let Some(key) = invalid_in(nested, child) {
+                    if let Some(key) = invalid_in(nested, child, &inside) {
                         return Some(key);
                     }
                 }
@@ -451,7 +456,7 @@ fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value) -> Option
                 for child in children(value) {
                     let member = child.get("__component").and_then(|c| members.get(c.as_str()?));
                     if let Some(Value::Object(nested)) = member.and_then(|m| m.get("populate")) {
-                        if let Some(key) = invalid_in(nested, child) {
+                        if let Some(key) = invalid_in(nested, child, &inside) {
                             return Some(key);
                         }
                     }

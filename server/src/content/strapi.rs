@@ -95,12 +95,24 @@ pub struct StrapiSettings {
     pub max_requests: usize,
 }
 
+/// A key the CMS called invalid, and where it did.
+#[derive(Debug, Clone, PartialEq)]
+struct Refused {
+    key: String,
+    /// The attribute path of the component or relation whose populate named
+    /// it, as Strapi 5 reports it (`seo` for the SEO component's
+    /// `shareImage`; a dynamic zone's members add nothing to their zone's
+    /// path); empty at the top; `None` when the CMS did not say where (Strapi
+    /// 4), and the key is then left out wherever it is asked for.
+    under: Option<Vec<String>>,
+}
+
 /// What a content type of this CMS accepts, as learnt from its refusals.
 #[derive(Debug, Clone, PartialEq)]
 struct Accepted {
     strategy: PopulateStrategy,
     /// Populate keys the CMS called invalid: fields its schema lacks.
-    invalid_keys: Vec<String>,
+    invalid_keys: Vec<Refused>,
     /// Refused even explicit populate with no key named: ask without.
     no_populate: bool,
 }
@@ -269,7 +281,7 @@ impl StrapiClient {
                 collection.api_name().to_owned()
             }
             ContentQuery::Index(collection) => {
-                let fields = super::index::fields(*collection).into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid == field));
+                let fields = super::index::fields(*collection).into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
                 params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
                 // Oldest first: an item published while the pages are read comes last, shifting none.
                 params.push(("sort".into(), "id:asc".into()));
@@ -294,7 +306,7 @@ impl StrapiClient {
             PopulateStrategy::Level => vec![("pLevel".into(), level.to_string())],
             PopulateStrategy::Explicit => {
                 let tree = accepted.invalid_keys.iter().fold(self.explicit[&shape].clone(), |tree, invalid| match tree {
-                    Value::Object(fields) => Value::Object(without_field(&fields, invalid)),
+                    Value::Object(fields) => Value::Object(without(&fields, &invalid.key, invalid.under.as_deref())),
                     other => other,
                 });
                 contract::cms::populate_params(&tree)
@@ -448,44 +460,71 @@ fn learn(accepted: &Accepted, body: &str) -> Option<Accepted> {
 /// What an index asks next after a 400 with `body`: without the field of
 /// `fields` it names, which the collection's schema lacks.
 fn learn_field(accepted: &Accepted, body: &str, fields: &[&str]) -> Option<Accepted> {
-    let key = invalid_key(body).filter(|key| fields.contains(&key.as_str()) && !accepted.invalid_keys.contains(key))?;
+    let key = invalid_key(body).filter(|refused| fields.contains(&refused.key.as_str()) && !accepted.invalid_keys.contains(refused))?;
     let mut invalid_keys = accepted.invalid_keys.clone();
     invalid_keys.push(key);
     Some(Accepted { invalid_keys, ..accepted.clone() })
 }
 
-/// The key a Strapi validation error names: `error.details.key`, or the
-/// message `Invalid key <key>`.
-fn invalid_key(body: &str) -> Option<String> {
+/// The key a Strapi validation error names and where: `error.details`
+/// (`key`, and `path` in Strapi 5), or the message `Invalid key <key>`
+/// (`… at <path>`).
+fn invalid_key(body: &str) -> Option<Refused> {
     let error: Value = serde_json::from_str(body).ok()?;
     let error = error.get("error")?;
+    let path = |path: &str| path.split('.').filter(|step| !step.is_empty()).map(str::to_owned).collect::<Vec<_>>();
     if let Some(Value::String(key)) = error.pointer("/details/key") {
-        return Some(key.clone());
+        let under = match error.pointer("/details/path") {
+            None => None,
+            Some(Value::String(at)) => Some(path(at)),
+            Some(_) => Some(Vec::new()),
+        };
+        return Some(Refused { key: key.clone(), under });
     }
-    let message = error.get("message")?.as_str()?;
-    let key = message.strip_prefix("Invalid key ")?.trim().trim_matches(['"', '\'', '`']);
-    (!key.is_empty()).then(|| key.to_owned())
+    let message = error.get("message")?.as_str()?.strip_prefix("Invalid key ")?;
+    let (key, under) = match message.split_once(" at ") {
+        Some((key, at)) => (key, Some(path(at.trim()))),
+        None => (message, None),
+    };
+    let key = key.trim().trim_matches(['"', '\'', '`']);
+    (!key.is_empty()).then(|| Refused { key: key.to_owned(), under })
 }
 
-/// A populate tree's `fields` without `field`, wherever it is asked for.
-/// The component that held it is still populated (`true`, or `*` for a
-/// dynamic zone's member): Strapi 5 leaves out a component nobody asked
-/// for, so dropping the parent with the refused key would lose every field
-/// it has (a `shared.seo` without `shareImage` would lose `metaTitle`).
-fn without_field(fields: &Map<String, Value>, field: &str) -> Map<String, Value> {
-    fields.iter().filter(|(name, _)| *name != field).map(|(name, entry)| (name.clone(), entry_without(entry, field))).collect()
+/// A populate tree's `fields` without `key` where the CMS refused it:
+/// in the populate of the attribute path `under` (a dynamic zone's members
+/// all share their zone's path), or wherever it is asked for when `under`
+/// is `None`. Everything that held it is still populated (`true`, or `*`
+/// for a dynamic zone's member): Strapi 5 leaves out a component nobody
+/// asked for, so dropping the parent with the refused key would lose every
+/// field it has (a `shared.seo` without `shareImage` would lose
+/// `metaTitle`), and an image refused in one component stays asked for in
+/// the others.
+fn without(fields: &Map<String, Value>, key: &str, under: Option<&[String]>) -> Map<String, Value> {
+    let here = under.is_none_or(<[String]>::is_empty);
+    fields
+        .iter()
+        .filter(|(name, _)| !(here && *name == key))
+        .map(|(name, entry)| {
+            let entry = match under {
+                None => entry_without(entry, key, None),
+                Some([first, rest @ ..]) if first == name => entry_without(entry, key, Some(rest)),
+                Some(_) => entry.clone(),
+            };
+            (name.clone(), entry)
+        })
+        .collect()
 }
 
-fn entry_without(entry: &Value, field: &str) -> Value {
+fn entry_without(entry: &Value, key: &str, under: Option<&[String]>) -> Value {
     if let Some(Value::Object(nested)) = entry.get("populate") {
-        let nested = without_field(nested, field);
+        let nested = without(nested, key, under);
         return if nested.is_empty() { Value::Bool(true) } else { json!({ "populate": nested }) };
     }
     if let Some(Value::Object(members)) = entry.get("on") {
         let members: Map<String, Value> = members
             .iter()
             .map(|(uid, member)| {
-                let member = match entry_without(member, field) {
+                let member = match entry_without(member, key, under) {
                     Value::Bool(true) => json!({ "populate": "*" }),
                     member => member,
                 };
@@ -595,11 +634,11 @@ mod tests {
     #[test]
     fn a_refusal_teaches_what_to_ask_next() {
         let deep = Accepted { strategy: PopulateStrategy::Deep, invalid_keys: vec![], no_populate: false };
-        let invalid = |key: &str| format!(r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":"{key}"}}}}}}"#);
+        let invalid = |key: &str| format!(r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":null}}}}}}"#);
         let explicit = learn(&deep, &invalid("deep")).unwrap();
         assert_eq!(explicit.strategy, PopulateStrategy::Explicit);
         let without_sections = learn(&explicit, &invalid("sections")).unwrap();
-        assert_eq!(without_sections.invalid_keys, vec!["sections"]);
+        assert_eq!(without_sections.invalid_keys, vec![Refused { key: "sections".into(), under: Some(vec![]) }]);
         let client = client(PopulateStrategy::Deep);
         let params = client.populate(DEEP_LEVEL, TypeShape::Page, &without_sections);
         assert!(!params.is_empty() && params.iter().all(|(k, _)| !k.contains("[sections]")), "{params:?}");
@@ -607,7 +646,10 @@ mod tests {
         let bare = learn(&without_sections, &invalid("sections")).unwrap();
         assert!(bare.no_populate);
         assert_eq!(learn(&bare, "{}"), None);
-        assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some("sections".into()));
+        assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some(Refused { key: "sections".into(), under: None }));
+        let nested = r#"{"error":{"message":"Invalid key image at sections.cards","details":{"key":"image","path":"sections.cards"}}}"#;
+        assert_eq!(invalid_key(nested), Some(Refused { key: "image".into(), under: Some(vec!["sections".into(), "cards".into()]) }));
+        assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key image at seo.shareImage"}}"#).unwrap().under, Some(vec!["seo".into(), "shareImage".into()]));
     }
 
     /// A stock Strapi 5 whose `shared.seo` lacks `shareImage`: the key goes,
@@ -616,7 +658,11 @@ mod tests {
     #[test]
     fn a_refused_key_leaves_its_parent_populated() {
         let client = client(PopulateStrategy::Explicit);
-        let accepted = |keys: &[&str]| Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: keys.iter().map(|k| k.to_string()).collect(), no_populate: false };
+        let accepted = |keys: &[&str]| Accepted {
+            strategy: PopulateStrategy::Explicit,
+            invalid_keys: keys.iter().map(|k| Refused { key: k.to_string(), under: None }).collect(),
+            no_populate: false,
+        };
         let params = client.populate(DEEP_LEVEL, TypeShape::Page, &accepted(&["shareImage"]));
         let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
         assert!(keys.contains(&"populate[seo]"), "{keys:?}");
@@ -627,5 +673,33 @@ mod tests {
         assert!(!grid.0.contains("[image]"), "{grid:?}");
         assert!(grid.0.contains("[cards]") || grid.1 == "*", "{grid:?}");
         assert!(params.iter().all(|(k, _)| !k.contains("[image]")), "{params:?}");
+    }
+
+    /// Strapi 5 says where it refused a key: only that component's populate
+    /// loses it. Cards without an image keep their other fields, and every
+    /// other image (in other dynamic zone members, other components) is
+    /// still asked for; a key refused at the top goes from the top only.
+    #[test]
+    fn a_key_refused_at_a_path_goes_from_there_only() {
+        let client = client(PopulateStrategy::Explicit);
+        let everything = client.populate(DEEP_LEVEL, TypeShape::Page, &Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: vec![], no_populate: false });
+        let at = |key: &str, under: &[&str]| Accepted {
+            strategy: PopulateStrategy::Explicit,
+            invalid_keys: vec![Refused { key: key.into(), under: Some(under.iter().map(|s| s.to_string()).collect()) }],
+            no_populate: false,
+        };
+        let params = client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["sections", "cards"]));
+        let images = |params: &[(String, String)]| params.iter().filter(|(k, _)| k.ends_with("[image]")).count();
+        assert!(params.iter().all(|(k, _)| !k.contains("[cards][populate][image]")), "{params:?}");
+        assert!(params.iter().any(|(k, _)| k.contains("[sections.card-grid][populate][cards]")), "the cards stay: {params:?}");
+        let card_images = everything.iter().filter(|(k, _)| k.contains("[cards][populate][image]")).count();
+        assert!(card_images > 0 && images(&params) == images(&everything) - card_images, "{params:?}");
+        // A media field of a component in a component.
+        let params = client.populate(DEEP_LEVEL, TypeShape::Page, &at("shareImage", &["seo"]));
+        assert!(params.iter().any(|(k, _)| k == "populate[seo]"), "{params:?}");
+        assert!(params.iter().all(|(k, _)| !k.contains("shareImage")), "{params:?}");
+        assert_eq!(params.len(), everything.len(), "nothing else changes: {params:?}");
+        // A path that is not asked for changes nothing.
+        assert_eq!(client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["nowhere"])), everything);
     }
 }
