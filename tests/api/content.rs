@@ -99,7 +99,8 @@ async fn a_seo_component_without_a_share_image_keeps_its_title_and_description()
 
 /// A stock Strapi 5 whose cards have no `image` says where it refused the
 /// key (`Invalid key image at sections.cards`): only the cards stop asking
-/// for it, so the hero keeps its picture and the cards their titles.
+/// for it; every other image is still asked for where it was, the cards
+/// keep their titles and the page its SEO title.
 #[tokio::test]
 async fn a_key_refused_in_one_component_is_still_asked_for_in_the_others() {
     let cms = FakeCms::start(Shape::V5).await;
