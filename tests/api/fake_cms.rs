@@ -293,7 +293,12 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": message, "details": { "key": key, "path": path, "source": "query", "param": "populate" } } });
         return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
     }
-    let attributes = if *cms.stock.lock().unwrap() { populated(&attributes, Some(&populate_tree(&decoded))) } else { attributes };
+    let everything = decoded.iter().any(|(key, value)| key == "populate" && value == "*");
+    let attributes = match *cms.stock.lock().unwrap() {
+        true if everything => populated(&attributes, None),
+        true => populated(&attributes, Some(&populate_tree(&decoded))),
+        false => attributes,
+    };
     let data = match *cms.shape.lock().unwrap() {
         Shape::V4 => json!({ "id": 1, "attributes": attributes }),
         Shape::V5 => {

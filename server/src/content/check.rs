@@ -7,14 +7,19 @@
 //! languages, and for page 1 of every collection and every popup type, then
 //! parses each answer into the model. It reports per type and language:
 //! `ok`, `missing` (the CMS has no such type or entry), or the fields that
-//! are absent (the CMS schema lacks them) or do not fit (wrong type), with
-//! their JSON paths; list indices are folded (`sections[].cards[].link`).
+//! are absent (the CMS schema lacks them), do not fit (wrong type), or that
+//! the CMS has but the site's question did not populate, so pages would
+//! silently go without them (it asks once more with `populate=*` and
+//! compares), with their JSON paths; list indices are folded
+//! (`sections[].cards[].link`).
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use serde_json::Value;
+
 use contract::Lang;
-use contract::cms::SIDEBAR;
+use contract::cms::{SIDEBAR, TypeShape};
 use contract::content::Collection;
 
 use super::{ContentQuery, ContentSource, parse_answer};
@@ -63,7 +68,15 @@ pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
             let finding = match source.fetch(query, lang).await {
                 Err(error) => Finding::Unreachable(error.to_string()),
                 Ok(None) => Finding::Missing,
-                Ok(Some(raw)) => judge(query, raw),
+                Ok(Some(raw)) => {
+                    let read = query.shape().map(TypeShape::populate).unwrap_or_default();
+                    let unasked = match source.everything(query, lang).await {
+                        Ok(Some(every)) => unpopulated(&raw, &every, &read),
+                        Ok(None) => Vec::new(),
+                        Err(error) => vec![format!("(could not ask for every field: {error})")],
+                    };
+                    judge(query, raw, unasked)
+                }
             };
             complete &= matches!(finding, Finding::Ok | Finding::Empty);
             let name = format!("{query} [{}]", lang.code());
@@ -84,10 +97,57 @@ pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
     Report { text, complete }
 }
 
-fn judge(query: &ContentQuery, raw: serde_json::Value) -> Finding {
+/// Fields the site reads (`read`: the model's populate tree, as
+/// [`TypeShape::populate`] gives it) that `every` (the answer to
+/// `populate=*`) has, with something in them, and `asked` (the site's own
+/// answer) lacks, as `path: …` lines with list indices folded.
+fn unpopulated(asked: &Value, every: &Value, read: &Value) -> Vec<String> {
+    fn walk(asked: &Value, every: &Value, read: &Value, path: &str, found: &mut BTreeSet<String>) {
+        match (asked, every) {
+            (Value::Array(asked), Value::Array(every)) => {
+                for (n, (asked, every)) in asked.iter().zip(every).enumerate() {
+                    walk(asked, every, read, &format!("{path}[{n}]"), found);
+                }
+            }
+            (Value::Object(asked), Value::Object(every)) => {
+                // A dynamic zone's member reads what its component does.
+                let read = match (read.get("on"), every.get("__component").and_then(Value::as_str)) {
+                    (Some(members), Some(component)) => members.get(component).and_then(|member| member.get("populate")).unwrap_or(&Value::Null),
+                    _ => read,
+                };
+                let Value::Object(fields) = read else { return };
+                for (name, value) in every {
+                    let Some(entry) = fields.get(name) else { continue };
+                    let place = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+                    match asked.get(name) {
+                        _ if !has_something(value) => {}
+                        None | Some(Value::Null) => {
+                            found.insert(format!("{}: in the CMS but not populated: pages go without it", fold(&place)));
+                        }
+                        Some(asked) => walk(asked, value, entry.get("populate").or_else(|| entry.get("on").map(|_| entry)).unwrap_or(&Value::Null), &place, found),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn has_something(value: &Value) -> bool {
+        match value {
+            Value::Null => false,
+            Value::Array(items) => !items.is_empty(),
+            Value::Object(fields) => !fields.is_empty(),
+            _ => true,
+        }
+    }
+    let mut found = BTreeSet::new();
+    walk(asked, every, read, "", &mut found);
+    found.into_iter().collect()
+}
+
+fn judge(query: &ContentQuery, raw: Value, unasked: Vec<String>) -> Finding {
     let is_list = raw.is_array();
     let parsed = parse_answer(query, raw);
-    let mut problems = BTreeSet::new();
+    let mut problems: BTreeSet<String> = unasked.into_iter().collect();
     for absent in &parsed.absent {
         problems.insert(format!("{}: absent", fold(absent)));
     }
@@ -129,14 +189,35 @@ mod tests {
     #[test]
     fn a_page_without_sections_and_a_mistyped_card_are_reported_by_path() {
         let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null });
-        assert_eq!(judge(&ContentQuery::single("home"), raw), Finding::Problems(vec!["sections: absent".into()]));
+        assert_eq!(judge(&ContentQuery::single("home"), raw, vec![]), Finding::Problems(vec!["sections: absent".into()]));
         let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null, "sections": [
             { "__component": "sections.card-grid", "title": null, "cards": [ { "title": 5, "text": null, "image": null, "link": null } ] }
         ] });
         assert_eq!(
-            judge(&ContentQuery::single("home"), raw),
+            judge(&ContentQuery::single("home"), raw, vec![]),
             Finding::Problems(vec!["sections[].cards[]: title: expected text, got the number 5".into()])
         );
         assert_eq!(fold("a[12].b[0]"), "a[].b[]");
+    }
+
+    /// The SEO component the site did not ask for (Strapi 5 leaves it out):
+    /// named, and so is an image of a card; fields the site does not read
+    /// (Strapi's own relations) and empty ones are not.
+    #[test]
+    fn fields_the_cms_has_but_the_site_did_not_populate_are_named() {
+        let asked = json!({ "title": "Home", "sections": [ { "__component": "sections.card-grid", "cards": [ { "title": "A" }, { "title": "B", "image": { "url": "/b.png" } } ] } ] });
+        let every = json!({
+            "title": "Home",
+            "seo": { "metaTitle": "Home | Vodacom" },
+            "localizations": [ { "id": 2 } ],
+            "banner": null,
+            "sections": [ { "__component": "sections.card-grid", "cards": [ { "title": "A", "image": { "url": "/a.png" } }, { "title": "B" } ] } ]
+        });
+        let read = TypeShape::Page.populate();
+        assert_eq!(
+            unpopulated(&asked, &every, &read),
+            vec!["sections[].cards[].image: in the CMS but not populated: pages go without it", "seo: in the CMS but not populated: pages go without it"]
+        );
+        assert!(unpopulated(&every, &every, &read).is_empty());
     }
 }

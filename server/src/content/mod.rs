@@ -92,6 +92,18 @@ impl ContentQuery {
         ContentQuery::Single(key.to_owned())
     }
 
+    /// What the content type it reads holds; `None` for an index, which
+    /// reads a few fields only.
+    pub fn shape(&self) -> Option<contract::cms::TypeShape> {
+        use contract::cms::TypeShape;
+        match self {
+            ContentQuery::Single(key) => Some(TypeShape::of_single(key)),
+            ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } | ContentQuery::All(collection) => Some(TypeShape::of_collection(*collection)),
+            ContentQuery::Index(_) => None,
+            ContentQuery::Popups(_) => Some(TypeShape::Popup),
+        }
+    }
+
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
@@ -142,6 +154,13 @@ pub trait ContentSource: Send + Sync {
     /// it); `None` when the source has nothing (a missing single type or
     /// item). Lists are arrays, possibly empty.
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError>;
+
+    /// `query` asked for every field one level deep, whatever the model
+    /// populates, for `site check-cms` to see what the source has that
+    /// [`fetch`](Self::fetch) leaves out; `None` where the source cannot say.
+    async fn everything(&self, _query: &ContentQuery, _lang: Lang) -> Result<Option<Value>, ContentError> {
+        Ok(None)
+    }
 }
 
 /// A loaded piece of content with what the page needs to know about it.

@@ -558,6 +558,22 @@ impl ContentSource for StrapiClient {
             _ => self.ask(query, lang).await,
         }
     }
+
+    /// Asked with `populate=*`: every component, media field, relation and
+    /// dynamic zone one level deep. A collection's first page only.
+    async fn everything(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        if matches!(query, ContentQuery::Index(_)) {
+            return Ok(None);
+        }
+        let bare = Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: Vec::new(), no_populate: true };
+        let (path, mut params) = self.request(query, lang, &bare);
+        params.push(("populate".into(), "*".into()));
+        match self.get(&path, &params).await? {
+            Answer::Found(value, _) => Ok(Some(value)),
+            Answer::Missing => Ok(None),
+            Answer::Refused(body) => Err(ContentError::Upstream(format!("GET {path} with populate=*: HTTP 400 {}", short(&body)))),
+        }
+    }
 }
 
 #[cfg(test)]
