@@ -9,7 +9,11 @@
 #   3. wapiti's crawl and scan of every URL and form (apt), when installed
 #      (it fails to download its fingerprint database here, harmlessly);
 #   4. phases 1 and 2 again: what a second attack adds.
-# The allocator's own view (`/healthz?detail` memory) is printed beside RSS.
+# Beside RSS: the requests answered so far and the page cache's bytes (from
+# `/metrics`), and the allocator's own view (`/healthz?detail` memory: what
+# the Rust code holds, and the pages jemalloc keeps for it; a build before
+# jemalloc prints none), so a run says where the memory went and runs with
+# different request counts can be compared.
 # Everything started is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,10 +23,11 @@ SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 WAPITI_MINUTES=${WAPITI_MINUTES:-3}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
+METRICS_PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"
 WORK=$(mktemp -d)
 mkdir -p "$WORK/data"
-PORT=$PORT HOST=127.0.0.1 SITE_URL=$BASE DATA_DIR=$WORK/data RUST_LOG=warn "$BIN" >"$WORK/site.log" 2>&1 &
+PORT=$PORT METRICS_ADDR=127.0.0.1:$METRICS_PORT HOST=127.0.0.1 SITE_URL=$BASE DATA_DIR=$WORK/data RUST_LOG=warn "$BIN" >"$WORK/site.log" 2>&1 &
 PID=$!
 cleanup() {
   kill "$PID" 2>/dev/null || true
@@ -42,13 +47,25 @@ allocated() {
   curl -s "$BASE/healthz?detail" | python3 -c '
 import json, sys
 m = json.load(sys.stdin).get("memory")
-print("allocator: %.1f MB allocated, %.1f MB resident" % (m["allocatedBytes"] / 2**20, m["residentBytes"] / 2**20) if m else "")'
+print("jemalloc %.1f MB allocated, %.1f MB resident" % (m["allocatedBytes"] / 2**20, m["residentBytes"] / 2**20) if m else "")'
+}
+counted() {
+  curl -s "http://127.0.0.1:$METRICS_PORT/metrics" | python3 -c '
+import sys
+requests, pages = 0, 0
+for line in sys.stdin:
+    # The fast path answers outside the request metrics: both are counted.
+    if line.startswith(("http_requests_total", "page_fast_hits_total")):
+        requests += float(line.split()[-1])
+    elif line.startswith("page_cache_bytes"):
+        pages = float(line.split()[-1])
+print("%8d requests  pages %5.1f MB" % (requests, pages / 2**20))'
 }
 BASE_RSS=$(rss_mb)
 report() { # phase
   local rss
   rss=$(rss_mb)
-  printf '%-42s RSS %7s MB (%+.1f MB)  %s\n' "$1" "$rss" "$(python3 -c "print($rss - $BASE_RSS)")" "$(allocated)"
+  printf '%-40s RSS %6s MB (%+6.1f)  %s  %s\n' "$1" "$rss" "$(python3 -c "print($rss - $BASE_RSS)")" "$(counted)" "$(allocated)"
 }
 report "warm (every page pre-rendered)"
 

@@ -75,9 +75,6 @@ impl AppError {
             lang = lang.code(),
         );
         let mut response = (status, [("content-type", "text/html; charset=utf-8")], html).into_response();
-        if matches!(status, StatusCode::SERVICE_UNAVAILABLE | StatusCode::TOO_MANY_REQUESTS) {
-            response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("5"));
-        }
         response.headers_mut().insert("cache-control", axum::http::HeaderValue::from_static("no-store"));
         response
     }

@@ -268,8 +268,11 @@ async fn the_bulkhead_caps_the_calls_under_way_and_pages_keep_answering() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(operator.proxy.count("/"), sent + 2, "two calls hang");
-    let (status, body, _) = post(&app, "", "/api/auth/request-otp", json!({ "msisdn": "0754000003" })).await;
+    let third = app.client.post(app.url("/api/auth/request-otp")).header("sec-fetch-site", "same-origin").json(&json!({ "msisdn": "0754000003" })).send().await.unwrap();
+    let (status, retry_after) = (third.status(), third.headers().get("retry-after").cloned());
+    let body: Value = third.json().await.unwrap();
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "a third fails at once: {body}");
+    assert_eq!(retry_after.as_ref().map(|v| v.to_str().unwrap()), Some("5"), "and says when to come back");
     assert_eq!(operator.proxy.count("/"), sent + 2, "without being sent");
     let (status, data, _) = get(&app, &cookie, "/").await;
     assert_eq!((status, &data["subscriber"]["names"]), (StatusCode::OK, &json!("Amina Mwakyusa")));
