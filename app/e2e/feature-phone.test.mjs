@@ -8,7 +8,7 @@
 // would still run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, launchBrowser, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -84,6 +84,7 @@ function focusedElement() {
     onScreen: box.left >= 0 && box.right <= window.innerWidth + 1 && box.bottom > 0 && box.top < window.innerHeight,
     inForm: element.closest("form")?.className ?? "",
     required: element.hasAttribute("required"),
+    inputMode: element.getAttribute("inputmode") || "",
     value: "value" in element ? element.value : "",
     checked: Boolean(element.checked),
   };
@@ -102,6 +103,22 @@ async function tabTo(page, wanted, what, limit = 250) {
     if (wanted(at)) return at;
   }
   throw new Error(`Tab never reached ${what}`);
+}
+
+/** Presses `key` (an arrow: Chromium's spatial navigation moves focus as a D-pad does) until `wanted` has focus. */
+async function arrowTo(page, key, wanted, what, limit = 60) {
+  for (let step = 0; step < limit; step++) {
+    await page.keyboard.press(key);
+    const at = await page.evaluate(focusedElement);
+    if (!at) continue;
+    assert.ok(at.ring, `${describe(at)} shows a focus ring`);
+    // An arrow with nothing to move to on the screen scrolls it, focus staying behind.
+    if (wanted(at)) {
+      assert.ok(at.onScreen, `${describe(at)} is on the screen`);
+      return at;
+    }
+  }
+  throw new Error(`${key} never reached ${what}`);
 }
 
 /** Presses Enter and waits for the page it loads. */
@@ -194,25 +211,71 @@ test("at 240×320 without JavaScript the keyboard alone signs in with the sandbo
   await context.close();
 });
 
-test("at 240×320 without JavaScript the keyboard alone fills in and sends the business community form", async () => {
-  const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
-  const page = await context.newPage();
-  await page.goto(site.base + "/vodacom-business/community");
-  const values = { email: "amina@example.co.tz", tel: "0754000001" };
-  const groups = new Set();
-  for (let step = 0; step < 120; step++) {
-    const at = await tabTo(page, (stop) => stop.inForm.includes("site-form"), "a field of the form");
-    if (at.tag === "button") break;
-    if (at.tag === "input" && at.type === "radio" && !groups.has(at.name)) await page.keyboard.press("Space");
-    else if (at.tag === "input" && at.type === "checkbox" && !groups.has(at.name)) await page.keyboard.press("Space");
-    else if (at.tag === "select" && at.required && !at.value) await page.keyboard.press("ArrowDown");
-    else if ((at.tag === "input" || at.tag === "textarea") && at.required && !at.value && !["radio", "checkbox"].includes(at.type)) await page.keyboard.type(values[at.type] ?? "Amina Mwakyusa");
-    groups.add(at.name);
+test("with a D-pad (arrow keys, Chromium's spatial navigation) and no JavaScript, the header's controls and the sign-in forms are reached and a subscriber signs in, in Swahili", async () => {
+  const dpad = await launchBrowser(["--enable-spatial-navigation"]);
+  try {
+    const context = await dpad.newContext({ ...SCREEN, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(site.base + "/sw/account");
+    await arrowTo(page, "ArrowDown", (at) => at.tag === "summary", "the menu");
+    await arrowTo(page, "ArrowLeft", (at) => at.label === "Ingia", "Log in");
+    await arrowTo(page, "ArrowDown", (at) => at.tag === "input" && at.name === "msisdn", "the phone number");
+    await page.keyboard.type("0754000002");
+    await arrowTo(page, "ArrowDown", (at) => at.tag === "button" && at.label === "Tuma msimbo", "Send code");
+    await enter(page);
+    assert.match(page.url(), /\/sw\/account\?step=code/);
+    const inbox = await (await fetch(`${site.base}/sandbox/inbox?msisdn=255754000002`)).json();
+    await arrowTo(page, "ArrowDown", (at) => at.tag === "input" && at.name === "code", "the code");
+    await page.keyboard.type(inbox.code);
+    await arrowTo(page, "ArrowDown", (at) => at.tag === "button" && at.label === "Ingia", "Log in");
+    await enter(page);
+    assert.equal(page.url(), `${site.base}/sw/account`);
+    assert.equal(await page.getByRole("banner").getByRole("link", { name: "Juma Kassim" }).count(), 1);
+    await context.close();
+  } finally {
+    await dpad.close();
   }
-  await enter(page);
-  assert.match(page.url(), /\/vodacom-business\/community\?reference=BC-/, await page.locator(".error-summary").textContent().catch(() => ""));
-  await context.close();
 });
+
+/** What the keyboard types into a required field of the site's forms. */
+function answer(at) {
+  const index = Number(/\[(\d+)\]/.exec(at.name)?.[1] ?? 0);
+  if (at.type === "email") return `person${index}@example.co.tz`;
+  if (at.type === "tel") return `075400000${index + 1}`;
+  // Dates are typed as their segments are shown (en-US: month, day, year).
+  if (at.type === "date") return /end/i.test(at.name) ? "06302027" : "07012026";
+  if (at.inputMode === "numeric") return /amount/i.test(at.name) ? "1500000" : "12";
+  return `Person ${index + 1}`;
+}
+
+for (const [path, received] of [
+  ["/vodacom-business/community", /\/vodacom-business\/community\?reference=BC-/],
+  ["/sw/foundation/apply", /\/sw\/foundation\/apply\?reference=FA-/],
+]) {
+  test(`at 240×320 without JavaScript the keyboard alone fills in and sends ${path}`, async () => {
+    const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(site.base + path);
+    const answered = new Set();
+    for (;;) {
+      const at = await tabTo(page, (stop) => stop.inForm.includes("site-form"), "the next field of the form");
+      if (at.tag === "button") break;
+      const first = !answered.has(at.name);
+      answered.add(at.name);
+      // One choice of each group of radios and checkboxes, the first option of a list, every required text.
+      if (at.tag === "input" && ["radio", "checkbox"].includes(at.type)) {
+        if (first) await page.keyboard.press("Space");
+      } else if (at.tag === "select") {
+        if (at.required && !at.value) await page.keyboard.press("ArrowDown");
+      } else if (at.required && !at.value) {
+        await page.keyboard.type(answer(at));
+      }
+    }
+    await enter(page);
+    assert.match(page.url(), received, await page.locator(".error-summary").textContent().catch(() => ""));
+    await context.close();
+  });
+}
 
 test("no page carries a classic script: an engine without modules runs nothing of the app", async () => {
   for (const path of Object.values(KINDS).flatMap((path) => [path, swahili(path)])) {
