@@ -8,7 +8,7 @@
 // would still run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, launchBrowser, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -284,4 +284,24 @@ test("no page carries a classic script: an engine without modules runs nothing o
     assert.ok(scripts.length > 0, path);
     for (const attributes of scripts) assert.match(attributes, /type="(module|application\/json|application\/ld\+json)"/, `${path}: <script${attributes}>`);
   }
+});
+
+test("an engine that runs modules but lacks newer APIs (no service worker, no replaceChildren) gets no error and keeps the page", async () => {
+  const context = await browser.newContext(SCREEN);
+  await context.addInitScript(() => {
+    delete Navigator.prototype.serviceWorker;
+    delete Element.prototype.replaceChildren;
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // Outside golden minutes, whose notice is then emptied.
+  await page.clock.setFixedTime(new Date("2026-06-01T20:30:00+03:00"));
+  for (const path of ["/swipe-win", "/sw/mpesa", "/account"]) {
+    await page.goto(site.base + path);
+    await hydrated(page);
+    assert.equal(await page.evaluate(() => "serviceWorker" in navigator), false);
+    assert.ok(await page.locator("h1").isVisible(), path);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
 });
