@@ -27,9 +27,14 @@ export function Header({ account }: { account?: ReactNode }) {
         </div>
       </div>
       <SearchForm lang={lang} id="site-search-q" className="search-form site-search" />
-      {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too. */}
+      {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too;
+          on the smallest (feature phones) the search and the language switch are behind it as well. */}
       <details className="menu">
         <summary>{t("nav.menu")}</summary>
+        <div className="menu-tools">
+          <SearchForm lang={lang} id="menu-search-q" className="search-form" />
+          <LanguageSwitch />
+        </div>
         <MainMenu />
       </details>
     </header>

@@ -35,13 +35,22 @@ const GOLDEN_CHECK_MS = 15_000;
 declare const __LOGIN_ISLAND__: string;
 declare const __PAGE_ISLAND__: string;
 
+/** The JSON in the page's `<script type="application/json" id>`; `fallback` when it is missing or does not parse. */
+function inlineJson<T>(id: string, fallback: T): T {
+  try {
+    return JSON.parse(document.getElementById(id)?.textContent || "null") ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 function strings(): EnhanceStrings {
-  return JSON.parse(document.getElementById(STRINGS_ID)?.textContent || "{}");
+  return inlineJson(STRINGS_ID, {} as EnhanceStrings);
 }
 
 /** The page's data (the same the React entry hydrates with). */
-function pageData(): PageData {
-  return JSON.parse(document.getElementById("page-data")?.textContent || "null");
+function pageData(): PageData | null {
+  return inlineJson<PageData | null>("page-data", null);
 }
 
 // ---- toasts and the loading overlay -------------------------------------
@@ -96,7 +105,8 @@ function enhancePage() {
       golden.classList.toggle("golden-minutes-live", live);
       if (!status) return;
       if (live && !status.firstChild) status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
-      if (!live) status.replaceChildren();
+      // Not replaceChildren: engines that run this module may be older than it.
+      if (!live) status.textContent = "";
     };
     check();
     const timer = setInterval(check, GOLDEN_CHECK_MS);
@@ -346,7 +356,9 @@ async function openLogin(after: string | undefined) {
   try {
     const { openLoginDialog }: typeof import("../islands/login") = await import(__LOGIN_ISLAND__);
     hideOverlay();
-    openLoginDialog(pageData(), async () => {
+    const data = pageData();
+    if (!data) throw new Error("the page carries no page data");
+    openLoginDialog(data, async () => {
       // Signed in: the page (or the one the visitor was heading for) again, from the server.
       personal = true;
       await go(after ?? location.pathname + location.search, after ? "push" : "replace");
