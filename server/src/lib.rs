@@ -440,6 +440,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), AppError> {
     let address = listener.local_addr()?;
+    memory::return_freed_pages();
     let stand_in = stand_in.filter(|_| config.digital_api_url.is_none());
     let operator_base = match (&config.digital_api_url, stand_in) {
         (Some(url), _) => url.clone(),
