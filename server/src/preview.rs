@@ -163,16 +163,23 @@ async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(
     let Some(url) = site_path(param("url").unwrap_or("/")) else {
         return refuse(StatusCode::BAD_REQUEST, "url must be a path of this site");
     };
-    let jar = match param("status").unwrap_or("draft") {
-        "published" => jar.remove(preview.cookie(String::new())),
+    let mut response = match param("status").unwrap_or("draft") {
+        // Removed whether or not the request showed it: a partitioned
+        // cookie is not always sent where the exit is followed.
+        "published" => {
+            let mut removal = preview.cookie(String::new());
+            removal.make_removal();
+            let mut response = Location::site(url).see_other();
+            response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&removal.to_string()).expect("a cookie of ours"));
+            response
+        }
         "draft" if preview.secret_matches(param("secret").unwrap_or_default()) => {
             let until = now_secs() + LIFETIME.as_secs();
-            jar.add(preview.cookie(until.to_string()))
+            (jar.add(preview.cookie(until.to_string())), Location::site(url).see_other()).into_response()
         }
         "draft" => return refuse(StatusCode::UNAUTHORIZED, "wrong secret"),
         _ => return refuse(StatusCode::BAD_REQUEST, "status must be draft or published"),
     };
-    let mut response = (jar, Location::site(url).see_other()).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
