@@ -310,11 +310,13 @@ fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
 }
 
 /// `site content-model`: the content model as a CMS must hold it (JSON),
-/// with the collection types the forms are delivered to (`formTypes`).
+/// with the collection types the forms are delivered to (`formTypes`) and
+/// where each type is seen on the site (`previewPaths`).
 pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let mut model = content::check::content_model(&routes);
     model["formTypes"] = forms::cms_types();
+    model["previewPaths"] = preview::paths(&routes);
     Ok(model)
 }
 

@@ -37,6 +37,8 @@ use subtle::ConstantTimeEq;
 
 use crate::config::Secret;
 use crate::content::{Content, ContentSource};
+use crate::manifest::RouteTable;
+use contract::content::Collection;
 use crate::web::Location;
 use crate::{AppState, security};
 
@@ -144,6 +146,41 @@ fn site_path(url: &str) -> Option<&str> {
     let decoded = percent_encoding::percent_decode_str(url).decode_utf8_lossy();
     let controls = decoded.chars().any(char::is_control);
     (url.starts_with('/') && !controls && Location::site(url).as_str() == url).then_some(url)
+}
+
+/// Where each content type of the CMS is seen on the site, for its preview
+/// link (`cms/config/admin.js`): by API id, the path of the first route
+/// showing it (a single type's page, a collection's item page with its
+/// `:id` and `:slug?`, else its list), English; the sidebar and popups
+/// show on the home page.
+pub fn paths(routes: &RouteTable) -> serde_json::Value {
+    let mut paths = serde_json::Map::new();
+    let mut claim = |api: &str, path: &str| {
+        paths.entry(api.to_owned()).or_insert_with(|| path.into());
+    };
+    claim(contract::cms::SIDEBAR, "/");
+    claim(contract::cms::POPUPS, "/");
+    let shown = routes.all().iter().filter(|route| route.redirect.is_none() && !route.meta.requires_auth);
+    for route in shown.clone() {
+        if let Some(collection) = route.item {
+            claim(collection.api_name(), &route.path);
+        }
+    }
+    for route in shown {
+        // A page's own path: its optional parts left out, none required.
+        let segments: Vec<&str> = route.path.split('/').filter(|segment| !(segment.starts_with(':') && segment.ends_with('?'))).collect();
+        if segments.iter().any(|segment| segment.starts_with(':') || segment.contains('*')) {
+            continue;
+        }
+        let path = match segments.join("/") {
+            path if path.is_empty() => "/".to_owned(),
+            path => path,
+        };
+        for api in [route.content.as_deref(), route.all.map(Collection::api_name), route.list.as_ref().map(|list| list.collection.api_name())].into_iter().flatten() {
+            claim(api, &path);
+        }
+    }
+    serde_json::Value::Object(paths)
 }
 
 pub fn router() -> Router<AppState> {
