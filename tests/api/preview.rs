@@ -64,7 +64,7 @@ async fn get_with(app: &TestApp, path: &str, cookie: &str) -> reqwest::Response 
     app.client.get(app.url(path)).header("cookie", cookie).send().await.unwrap()
 }
 
-fn header<'a>(response: &'a reqwest::Response, name: impl reqwest::header::AsHeaderName) -> &'a str {
+fn header(response: &reqwest::Response, name: impl reqwest::header::AsHeaderName) -> &str {
     response.headers().get(name).map_or("", |value| value.to_str().unwrap())
 }
 
