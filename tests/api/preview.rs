@@ -142,6 +142,10 @@ async fn the_draft_is_shown_to_the_cookie_alone_and_kept_by_no_cache() {
     assert_eq!(list.status(), StatusCode::OK);
     assert!(list.text().await.unwrap().contains("en story 3<"), "the oldest stories on the last page");
     assert!(cms.requests().iter().any(|r| r.starts_with("/api/news-updates?locale=en&status=draft")));
+    // An item's address mended: for the preview alone, not for browsers to remember.
+    let mended = get_with(&app, "/news-event/5/old-slug", &cookie).await;
+    assert_eq!((mended.status(), header(&mended, LOCATION)), (StatusCode::SEE_OTHER, "/news-event/5/story-5"));
+    assert_eq!(app.get("/news-event/5/old-slug").await.status(), StatusCode::PERMANENT_REDIRECT);
 
     // After: everyone else still gets the published page, from every cache.
     for _ in 0..2 {

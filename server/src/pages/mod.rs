@@ -163,8 +163,9 @@ async fn serve_page(
     let visit = Visit::read(state, private).await;
     let parts = match resolve(state, content, local, visit.cpm_signed_in(), &query_pairs(uri.query())).await? {
         Resolved::Page(parts) => *parts,
-        Resolved::Redirect { location, permanent: true } => return Ok(location.permanent()),
-        Resolved::Redirect { location, permanent: false } => return Ok(location.see_other()),
+        // A draft's address is not for browsers to remember.
+        Resolved::Redirect { location, permanent: true } if previewing.is_none() => return Ok(location.permanent()),
+        Resolved::Redirect { location, .. } => return Ok(location.see_other()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), &query_pairs(uri.query()), reads);
