@@ -8,6 +8,7 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, LOCATION, SET_COOKIE, X_FRAME_OPTIONS};
 use serde_json::json;
 
+use crate::account::{AMINA, Visitor};
 use crate::fake_cms::{FakeCms, Shape};
 use crate::helpers::{TestApp, site_with, spawn_app_with};
 
@@ -240,4 +241,20 @@ async fn a_forged_or_foreign_cookie_previews_nothing() {
         assert_ne!(header(&response, CACHE_CONTROL), "private, no-store", "{cookie}");
         assert!(response.text().await.unwrap().contains("Published home"), "{cookie}");
     }
+}
+
+#[tokio::test]
+async fn a_signed_in_subscriber_previews_content_and_keeps_their_own_parts() {
+    let cms = cms().await;
+    let app = site(&cms, false).await;
+    let amina = Visitor::new(&app);
+    let (_, session) = amina.sign_in_keeping_cookie(AMINA).await;
+    let preview = open_preview(&app, "/").await;
+    let both = format!("{session}; {preview}");
+    let html = get_with(&app, "/", &both).await.text().await.unwrap();
+    assert!(html.contains("Draft home") && html.contains(">Amina Mwakyusa</a>"), "the draft, with her name and Log out");
+    // Her pages without the preview cookie, and everyone else's: the published page.
+    let html = get_with(&app, "/", &session).await.text().await.unwrap();
+    assert!(html.contains("Published home") && !html.contains("Draft home") && html.contains(">Amina Mwakyusa</a>"));
+    assert!(!app.get("/").await.text().await.unwrap().contains("Draft home"));
 }
