@@ -259,6 +259,10 @@ function main() {
   write(join(out, 'api', '.locales.json'), JSON.stringify(locales) + '\n');
   // The form types, which the bootstrap opens to the site's token for create only (src/index.js reads this).
   write(join(out, 'api', '.forms.json'), JSON.stringify(types.filter((t) => t.form).map((t) => `api::${t.apiId}.${t.singularName}`)) + '\n');
+  // Where each type is seen on the site, by uid, for the preview link (config/admin.js reads this).
+  const previewPaths = model.previewPaths || {};
+  const byUid = types.filter((t) => previewPaths[t.apiId]).map((t) => [`api::${t.apiId}.${t.singularName}`, previewPaths[t.apiId]]);
+  write(join(out, 'api', '.preview-paths.json'), JSON.stringify(Object.fromEntries(byUid), null, 2) + '\n');
   console.log(`generate-schema: ${singles.length} single types, ${collections.length} collection types, ${formTypes.length} form types, ${components.size} components from ${source}`);
 }
 

@@ -24,6 +24,12 @@
 //       smaller `formats` with sharp) and set as the newest story's image
 //       reaches /news-events as a `srcset` of the site's image endpoint,
 //       which answers it in WebP;
+//    f. the preview: an editor's change to home saved as a draft only
+//       (REST with `status=draft`) is seen, in both languages, through the
+//       link Strapi's "Open preview" opens (the admin API's preview URL, from
+//       config/admin.js, followed like the admin's frame: the site's
+//       /api/preview, its cookie, the page with the preview bar), and not by a
+//       visitor; published, it reaches visitors within 2 s (webhook);
 //    c. `site check-cms` exits 0 against it, and non-zero naming the type after
 //       `title` is removed from one single type's schema and Strapi restarted.
 // Prints "N passed, M failed" and the duration of each step; exits non-zero
@@ -219,6 +225,7 @@ async function main() {
 
   const [strapiPort, embeddedPort, cmsSitePort] = await Promise.all([freePort(), freePort(), freePort()]);
   const webhookSecret = randomBytes(16).toString('hex');
+  const previewSecret = randomBytes(16).toString('hex');
   const admin = { email: 'test-cms@example.com', password: `Test-${randomBytes(8).toString('hex')}` };
   const secret = () => randomBytes(16).toString('base64');
   const strapiEnv = {
@@ -240,6 +247,8 @@ async function main() {
     STRAPI_DISABLE_EE: 'true',
     SITE_WEBHOOK_URL: `http://127.0.0.1:${cmsSitePort}/api/cms/webhook`,
     SITE_WEBHOOK_SECRET: webhookSecret,
+    CLIENT_URL: `http://127.0.0.1:${cmsSitePort}`,
+    PREVIEW_SECRET: previewSecret,
     CMS_ADMIN_EMAIL: admin.email,
     CMS_ADMIN_PASSWORD: admin.password,
   };
@@ -267,7 +276,9 @@ async function main() {
   const fromCms = `http://127.0.0.1:${cmsSitePort}`;
   await step('start both sites', async () => {
     const a = start('site-embedded', siteBin, [], { env: siteEnv(embeddedPort, {}) });
-    const b = start('site-cms', siteBin, [], { env: siteEnv(cmsSitePort, { CMS_URL: strapiUrl, CMS_WEBHOOK_SECRET: webhookSecret }) });
+    // The site's own token (src/index.js writes it), which reads drafts for the preview too.
+    const siteToken = readFileSync(join(app, '.tmp', 'site-token'), 'utf8').trim();
+    const b = start('site-cms', siteBin, [], { env: siteEnv(cmsSitePort, { CMS_URL: strapiUrl, CMS_WEBHOOK_SECRET: webhookSecret, CMS_TOKEN: siteToken, PREVIEW_SECRET: previewSecret }) });
     await Promise.all([waitFor(`${embedded}/sitemap.xml`, a, 120), waitFor(`${fromCms}/sitemap.xml`, b, 120)]);
   });
 
@@ -334,13 +345,17 @@ async function main() {
     check(`(a) ${paths.length} routes render from Strapi as from the embedded content`, failures.length === 0, failures.length ? `${failures.length} differ` : '');
   });
 
-  // A full-access API token, made once through the admin API.
-  let apiToken;
-  const token = async () => {
-    if (apiToken) return apiToken;
+  // The admin's session, and a full-access API token made once through the admin API.
+  const adminJwt = async () => {
     const login = await fetch(`${strapiUrl}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) }).then((r) => r.json());
     const jwt = login?.data?.token;
     if (!jwt) throw new Error(`admin login: ${JSON.stringify(login)}`);
+    return jwt;
+  };
+  let apiToken;
+  const token = async () => {
+    if (apiToken) return apiToken;
+    const jwt = await adminJwt();
     const created = await fetch(`${strapiUrl}/admin/api-tokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
@@ -471,6 +486,56 @@ async function main() {
       const answer = await fetch(fromCms + candidate, { headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' }, redirect: 'manual' });
       const type = answer.headers.get('content-type');
       check(name, answer.status === 200 && type === 'image/webp', `${candidate}: HTTP ${answer.status} ${type}`);
+    } catch (error) {
+      check(name, false, error.message);
+    }
+  });
+
+  // (f) an editor's draft, seen through Strapi's preview link and by nobody else until published.
+  await step('(f) preview', async () => {
+    const name = '(f) a draft of home is seen through Strapi\'s preview link, in both languages, and not by visitors';
+    try {
+      const bearer = await token();
+      const jwt = await adminJwt();
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
+      const marks = { en: `Draft home ${Date.now()}`, sw: `Rasimu ya mwanzo ${Date.now()}` };
+      const bars = { en: 'Preview: draft', sw: 'Onyesho la awali: rasimu' };
+      const details = [];
+      let ok = true;
+      for (const lang of ['en', 'sw']) {
+        const path = lang === 'en' ? '/' : '/sw';
+        await page(fromCms, path); // cached for visitors before the change
+        // The editor saves without publishing.
+        const put = await fetch(`${strapiUrl}/api/home?locale=${lang}&status=draft`, { method: 'PUT', headers, body: JSON.stringify({ data: { title: marks[lang] } }) });
+        if (!put.ok) throw new Error(`PUT /api/home?locale=${lang}&status=draft: HTTP ${put.status} ${(await put.text()).slice(0, 300)}`);
+        // "Open preview": the URL the admin frames, from config/admin.js.
+        const answer = await fetch(`${strapiUrl}/content-manager/preview/url/api::home.home?locale=${lang}&status=draft`, { headers: { authorization: `Bearer ${jwt}` } });
+        const url = (await answer.json().catch(() => ({})))?.data?.url;
+        if (!url?.startsWith(`${fromCms}/api/preview?`)) throw new Error(`preview URL of home in ${lang}: HTTP ${answer.status} ${url}`);
+        const opened = await fetch(url, { redirect: 'manual' });
+        const cookie = (opened.headers.get('set-cookie') || '').split(';')[0];
+        if (opened.status !== 303 || opened.headers.get('location') !== path || !cookie) throw new Error(`${url}: HTTP ${opened.status} to ${opened.headers.get('location')}, cookie ${cookie ? 'set' : 'missing'}`);
+        const previewed = await fetch(`${fromCms}${path}`, { headers: { cookie }, redirect: 'manual' });
+        const html = await previewed.text();
+        const shown = html.includes(marks[lang]) && html.includes(bars[lang]) && previewed.headers.get('cache-control') === 'private, no-store';
+        const visitor = await page(fromCms, path);
+        const hidden = !visitor.html.includes(marks[lang]) && !visitor.html.includes(bars[lang]);
+        details.push(`${path}: preview ${shown ? 'shows the draft' : `HTTP ${previewed.status} without the draft`}, visitors ${hidden ? 'do not' : 'DO'} see it`);
+        ok &&= shown && hidden;
+      }
+      check(name, ok, details.join('; '));
+      // Published: visitors get it through the webhook.
+      const t = Date.now();
+      for (const lang of ['en', 'sw']) {
+        const put = await fetch(`${strapiUrl}/api/home?locale=${lang}`, { method: 'PUT', headers, body: JSON.stringify({ data: { title: marks[lang] } }) });
+        if (!put.ok) throw new Error(`PUT /api/home?locale=${lang}: HTTP ${put.status} ${(await put.text()).slice(0, 300)}`);
+      }
+      let seen = false;
+      while (!seen && Date.now() - t < 2000) {
+        seen = (await page(fromCms, '/')).html.includes(marks.en) && (await page(fromCms, '/sw')).html.includes(marks.sw);
+        if (!seen) await sleep(100);
+      }
+      check('(f) the draft, published, reaches visitors in both languages within 2 s (webhook)', seen, `${Date.now() - t} ms`);
     } catch (error) {
       check(name, false, error.message);
     }

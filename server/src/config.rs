@@ -58,6 +58,16 @@ pub struct Config {
     #[arg(long, env = "CMS_WEBHOOK_SECRET", hide_env_values = true)]
     pub cms_webhook_secret: Option<Secret>,
 
+    /// Secret of the CMS's preview link (`GET /api/preview?secret=…`); unset
+    /// (or without `CMS_URL`), the preview endpoint answers 404.
+    #[arg(long, env = "PREVIEW_SECRET", hide_env_values = true)]
+    pub preview_secret: Option<Secret>,
+
+    /// Origin of the CMS's admin panel, the one page that may frame a
+    /// preview; default the origin of `CMS_URL`.
+    #[arg(long, env = "CMS_ADMIN_URL")]
+    pub cms_admin_url: Option<String>,
+
     /// Seconds content is served from cache before it is refreshed.
     #[arg(long, env = "CONTENT_TTL_SECS", default_value_t = 60)]
     pub content_ttl_secs: u64,

@@ -24,6 +24,7 @@
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
 //! - [`telemetry`]: `tracing` set-up.
+//! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
 //! - `web`: what every feature's HTTP handling shares (redirect locations,
 //!   the request body deadline).
 
@@ -44,6 +45,7 @@ mod manifest;
 mod memory;
 mod monitoring;
 mod pages;
+mod preview;
 mod render_bench;
 pub mod search;
 mod security;
@@ -106,6 +108,8 @@ pub struct Shared {
     /// `Content-Security-Policy`: images from the site and the CMS's media origin.
     pub csp: axum::http::HeaderValue,
     pub content: content::Content,
+    /// The CMS's preview of drafts (`PREVIEW_SECRET` with `CMS_URL`).
+    pub preview: Option<preview::Preview>,
     /// Item ids answered 404 from the collections' indexes, unasked.
     pub items: content::ItemGate,
     /// The sitemap, built once per version of the indexes.
@@ -182,6 +186,7 @@ impl AppState {
         let operator = account::operator::OperatorClient::new(operator_base, config.operator()).map_err(|e| AppError::Config(e.to_string()))?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), Duration::from_secs(config.account_cache_secs));
         let cookie_key = keys::session_key(&config)?;
+        let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = images(&config, &cookie_key)?;
         let redis = match &config.redis_url {
             Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
@@ -222,6 +227,7 @@ impl AppState {
             images,
             csp,
             content,
+            preview,
             items,
             sitemap: seo::Sitemap::default(),
             pages,
@@ -305,11 +311,13 @@ fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
 }
 
 /// `site content-model`: the content model as a CMS must hold it (JSON),
-/// with the collection types the forms are delivered to (`formTypes`).
+/// with the collection types the forms are delivered to (`formTypes`) and
+/// where each type is seen on the site (`previewPaths`).
 pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let mut model = content::check::content_model(&routes);
     model["formTypes"] = forms::cms_types();
+    model["previewPaths"] = preview::paths(&routes);
     Ok(model)
 }
 
@@ -325,25 +333,42 @@ pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::ch
 
 /// The Strapi client when `CMS_URL` is set, else the embedded content.
 fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, AppError> {
-    let normalizer = content::Normalizer {
+    let normalizer = normalizer(config, images);
+    Ok(match strapi_settings(config) {
+        Some(settings) => {
+            tracing::info!(base_url = %settings.base_url, populate = ?config.cms_populate, "content from the CMS");
+            Arc::new(content::StrapiClient::new(settings, normalizer)?)
+        }
+        None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
+    })
+}
+
+/// A Strapi client of its own reading drafts, for the preview: with
+/// `PREVIEW_SECRET` and `CMS_URL` only.
+fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, AppError> {
+    let Some(settings) = strapi_settings(config).filter(|_| config.preview_secret.is_some()) else { return Ok(None) };
+    let settings = content::StrapiSettings { draft: true, ..settings };
+    Ok(Some(Arc::new(content::StrapiClient::new(settings, normalizer(config, images))?)))
+}
+
+fn normalizer(config: &Config, images: Option<images::Signer>) -> content::Normalizer {
+    content::Normalizer {
         media_base: config.media_base(),
         images,
         file_hosts: config.cms_file_hosts.iter().map(|h| h.trim_end_matches('/').to_owned()).collect(),
         site_url: config.site_url.clone(),
-    };
-    Ok(match &config.cms_url {
-        Some(base_url) => {
-            tracing::info!(%base_url, populate = ?config.cms_populate, "content from the CMS");
-            let settings = content::StrapiSettings {
-                base_url: base_url.clone(),
-                token: config.cms_token.as_ref().map(|t| t.expose().to_owned()),
-                populate: config.cms_populate,
-                timeout: Duration::from_millis(config.cms_timeout_ms),
-                max_requests: config.cms_max_requests,
-            };
-            Arc::new(content::StrapiClient::new(settings, normalizer)?)
-        }
-        None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
+    }
+}
+
+/// How the CMS at `CMS_URL` is read, if one is set.
+fn strapi_settings(config: &Config) -> Option<content::StrapiSettings> {
+    Some(content::StrapiSettings {
+        base_url: config.cms_url.clone()?,
+        token: config.cms_token.as_ref().map(|t| t.expose().to_owned()),
+        populate: config.cms_populate,
+        timeout: Duration::from_millis(config.cms_timeout_ms),
+        max_requests: config.cms_max_requests,
+        draft: false,
     })
 }
 
@@ -376,6 +401,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         .merge(assets::router())
         .merge(images::router())
         .merge(content::router())
+        .merge(preview::router())
         .merge(account::router(state.clone()))
         .merge(forms::router(state.clone()))
         .merge(seo::router())

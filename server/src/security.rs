@@ -2,7 +2,9 @@
 //! no inline script, so one strict policy serves cached pages too. Photos come
 //! from the site's image endpoint; only what it does not resize (SVG, other
 //! files) and its fallbacks come from the CMS's media origin, the one other
-//! place images may load from.
+//! place images may load from. Nothing may frame the site
+//! (`frame-ancestors 'none'`, `X-Frame-Options: DENY`) but the CMS's admin,
+//! a preview ([`Framable`]).
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
@@ -11,14 +13,10 @@ use axum::response::Response;
 
 use crate::AppState;
 
-/// The policy for this configuration: images from the site and the CMS's media origin.
+/// The policy for this configuration: images from the site and the CMS's
+/// media origin; no page may frame the site.
 pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
-    let media = config.media_base().and_then(|base| origin(&base).map(|origin| format!(" {origin}"))).unwrap_or_default();
-    let policy = format!(
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \
-         connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-    );
-    HeaderValue::from_str(&policy).unwrap_or_else(|_| {
+    policy(config, "'none'").unwrap_or_else(|| {
         tracing::error!(media_base = ?config.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
         HeaderValue::from_static(
             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; \
@@ -27,8 +25,26 @@ pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
     })
 }
 
+/// The same policy letting `frame_ancestors` (a source list) frame the
+/// answer; `None` when it cannot be a header.
+pub fn policy(config: &crate::Config, frame_ancestors: &str) -> Option<HeaderValue> {
+    let media = config.media_base().and_then(|base| origin(&base).map(|origin| format!(" {origin}"))).unwrap_or_default();
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \
+         connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors {frame_ancestors}; form-action 'self'"
+    );
+    HeaderValue::from_str(&policy).ok()
+}
+
+/// Marks an answer that another origin may frame (a preview, inside the
+/// CMS's admin): it carries its own `Content-Security-Policy` naming that
+/// origin in `frame-ancestors`, and no `X-Frame-Options`, which would
+/// refuse every frame. Every other answer is framed by nobody.
+#[derive(Clone, Copy)]
+pub struct Framable;
+
 /// `scheme://host[:port]` of a URL.
-fn origin(url: &str) -> Option<&str> {
+pub fn origin(url: &str) -> Option<&str> {
     let (scheme, rest) = url.split_once("://")?;
     let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     (!scheme.is_empty() && host_end > 0).then(|| &url[..scheme.len() + 3 + host_end])
@@ -36,6 +52,7 @@ fn origin(url: &str) -> Option<&str> {
 
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
+    let framable = response.extensions().get::<Framable>().is_some();
     let headers = response.headers_mut();
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
@@ -45,7 +62,9 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");
     set(headers, header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
-    set(headers, header::X_FRAME_OPTIONS, "DENY");
+    if !framable {
+        set(headers, header::X_FRAME_OPTIONS, "DENY");
+    }
     if state.config.is_https() {
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }

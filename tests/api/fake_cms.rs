@@ -10,7 +10,8 @@
 //! `pagination[page]`/`[pageSize]` or `[start]`/`[limit]`, with
 //! `meta.pagination` in either shape, and a page can be told to fail. Its
 //! media library serves files put in it at `/uploads/…`, counting the
-//! requests for each.
+//! requests for each. A single type may have a draft, answered to requests
+//! with `status=draft` (Strapi 5), which can be told to need a token.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -56,6 +57,10 @@ const MAX_PAGE: usize = 100;
 struct Store {
     /// (key, locale) → flat attributes.
     singles: HashMap<(String, String), Value>,
+    /// (key, locale) → the draft's flat attributes, where it differs.
+    drafts: HashMap<(String, String), Value>,
+    /// The bearer token `status=draft` requests must carry, if any.
+    draft_token: Option<String>,
     /// (collection, locale) → flat items (`id`, `documentId`, fields).
     collections: HashMap<(String, String), Arc<Vec<Value>>>,
     /// A collection's page (from 1, of the page asked for) that answers 500.
@@ -116,6 +121,16 @@ impl FakeCms {
     /// Sets a single type's attributes in a locale.
     pub fn put(&self, key: &str, locale: &str, attributes: Value) {
         self.store.lock().unwrap().singles.insert((key.into(), locale.into()), attributes);
+    }
+
+    /// Sets the draft of a single type in a locale: what `status=draft` answers.
+    pub fn put_draft(&self, key: &str, locale: &str, attributes: Value) {
+        self.store.lock().unwrap().drafts.insert((key.into(), locale.into()), attributes);
+    }
+
+    /// `status=draft` requests without `Authorization: Bearer <token>` answer 401, as Strapi does for a role that may not read drafts.
+    pub fn require_draft_token(&self, token: &str) {
+        self.store.lock().unwrap().draft_token = Some(token.to_owned());
     }
 
     /// Sets a collection's items in a locale (flat, each with its `id`).
@@ -253,7 +268,7 @@ impl FakeCms {
     }
 }
 
-async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(query): RawQuery) -> Response {
+async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
     let query = query.unwrap_or_default();
     let decoded: Vec<(String, String)> = serde_urlencoded::from_str(&query).unwrap_or_default();
     let readable = decoded.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
@@ -277,11 +292,22 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         Behaviour::Malformed => return (StatusCode::OK, [("content-type", "application/json")], r#"{"data": {"id": 1, "#).into_response(),
     }
     let locale = decoded.iter().find(|(k, _)| k == "locale").map_or("en", |(_, v)| v.as_str()).to_owned();
+    let draft = decoded.iter().any(|(k, v)| k == "status" && v == "draft");
+    let required = cms.store.lock().unwrap().draft_token.clone();
+    if let Some(token) = required.filter(|_| draft)
+        && headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(format!("Bearer {token}").as_str())
+    {
+        return (StatusCode::UNAUTHORIZED, r#"{"data":null,"error":{"status":401,"name":"UnauthorizedError"}}"#).into_response();
+    }
     let is_collection = cms.store.lock().unwrap().collections.keys().any(|(collection, _)| *collection == path);
     if is_collection {
         return cms.collection(&path, &locale, &decoded);
     }
-    let attributes = cms.store.lock().unwrap().singles.get(&(path.clone(), locale)).cloned();
+    let attributes = {
+        let store = cms.store.lock().unwrap();
+        let key = (path.clone(), locale);
+        draft.then(|| store.drafts.get(&key)).flatten().or_else(|| store.singles.get(&key)).cloned()
+    };
     let Some(attributes) = attributes else {
         return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
     };

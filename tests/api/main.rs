@@ -18,6 +18,7 @@ mod hostile;
 mod mutation;
 mod operator_faults;
 mod pages;
+mod preview;
 mod purchase;
 mod sandbox;
 mod scale;

@@ -7,6 +7,7 @@ import { Header } from "../components/Header";
 import { Footer } from "../components/Footer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentFailure } from "../components/ContentFailure";
+import { PreviewBar } from "../components/PreviewBar";
 import { PopupBanner } from "../features/popups/PopupBanner";
 import { AccountProvider } from "../features/account/AccountContext";
 import { AccountControl } from "../features/account/AccountControl";
@@ -58,6 +59,7 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
         <a className="skip-link" href="#main">
           {t("site.skipToContent")}
         </a>
+        {data.preview && <PreviewBar preview={data.preview} />}
         <Header account={<AccountControl />} />
         <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
           <FlashNotice notice={data.notice} />

@@ -63,7 +63,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
   const title = pageTitle(data, t);
   const description = pageDescription(data, t);
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
-  const indexable = data.status === 200 && !routeByName(data.route.name)?.meta.noindex;
+  const indexable = data.status === 200 && !data.preview && !routeByName(data.route.name)?.meta.noindex;
   const image = item?.image?.url ?? page?.seo?.shareImage?.url;
   return (
     <>

@@ -405,6 +405,18 @@ function onPopState() {
   go(url + location.hash, "pop");
 }
 
+/**
+ * A preview of the CMS's drafts, inside the CMS admin's frame: reloaded
+ * when the admin (its origin alone) says an entry was saved.
+ */
+function followPreviewUpdates() {
+  const admin = pageData()?.preview?.adminOrigin;
+  if (!admin) return;
+  window.addEventListener("message", (event: MessageEvent) => {
+    if (event.origin === admin && event.data?.type === "strapiUpdate") location.reload();
+  });
+}
+
 function start() {
   history.scrollRestoration = "manual";
   history.replaceState({ ...history.state, key: shownKey }, "");
@@ -419,6 +431,7 @@ function start() {
   enhancePage();
   mountIsland(null);
   registerServiceWorker();
+  followPreviewUpdates();
   document.documentElement.dataset.ready = "";
 }
 

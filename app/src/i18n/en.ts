@@ -6,6 +6,11 @@ const en = {
     skipToContent: "Skip to main content",
     anniversary: "25 years",
   },
+  preview: {
+    /** The bar on a page showing the CMS's drafts. */
+    label: "Preview: draft",
+    exit: "exit",
+  },
   nav: {
     menu: "Menu",
     search: "Search",

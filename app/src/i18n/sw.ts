@@ -8,6 +8,10 @@ const sw = {
     skipToContent: "Ruka hadi maudhui makuu",
     anniversary: "Miaka 25",
   },
+  preview: {
+    label: "Onyesho la awali: rasimu",
+    exit: "toka",
+  },
   nav: {
     menu: "Menyu",
     search: "Tafuta",

@@ -94,6 +94,10 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub pager: Option<Pager>,
+    /// A preview of the CMS's drafts: the page says so, with a way out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub preview: Option<PagePreview>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
     /// The signed-in subscriber (spec §3 authentication user), if any. Last:
@@ -102,6 +106,16 @@ pub struct PageData {
     /// apart (`server/src/pages/splice.rs`).
     #[ts(type = "Subscriber | null")]
     pub subscriber: Option<Value>,
+}
+
+/// What a page shown as a preview of the CMS's drafts carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePreview {
+    /// Ends the preview and comes back to this page as visitors see it.
+    pub exit: String,
+    /// The CMS admin's origin, whose update message (`strapiUpdate`) reloads the page.
+    pub admin_origin: String,
 }
 
 /// A bundle of the operator's catalogue, in the page's language: what a

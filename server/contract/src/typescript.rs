@@ -62,6 +62,7 @@ pub fn typescript() -> String {
         FormState::decl(&config),
         SearchResults::decl(&config),
         Pager::decl(&config),
+        PagePreview::decl(&config),
         SearchHit::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),

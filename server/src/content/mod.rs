@@ -11,7 +11,8 @@
 //!   stale-while-revalidate, stale-if-error; single flight), holding parsed
 //!   content; `disk`: the last good answers in `DATA_DIR`, which it falls
 //!   back on when the CMS fails for content memory does not hold.
-//! - [`Content`]: what handlers use: the cache plus the locale fallback.
+//! - [`Content`]: what handlers use: the cache plus the locale fallback; or,
+//!   for a preview, drafts read from the CMS for each request, kept nowhere.
 //! - `webhook`: `POST /api/cms/webhook` drops what the CMS changed;
 //!   `broadcast`: the same on every other instance (Redis pub/sub).
 //! - [`check`]: the model a CMS must hold, and a check of a CMS against it.
@@ -177,30 +178,66 @@ pub struct Loaded {
 #[derive(Clone)]
 pub struct Content {
     cache: Cached,
+    /// For a preview: where drafts are read, on every request, past the cache.
+    drafts: Option<Drafts>,
+}
+
+/// Drafts read for a preview, each time, within the time limit of one fetch.
+#[derive(Clone)]
+struct Drafts {
+    source: Arc<dyn ContentSource>,
+    timeout: std::time::Duration,
 }
 
 impl Content {
     pub fn new(source: Arc<dyn ContentSource>, settings: CacheSettings) -> Content {
-        Content { cache: Cached::new(source, settings) }
+        Content { cache: Cached::new(source, settings), drafts: None }
+    }
+
+    /// This content as a preview shows it: pages, lists and items read
+    /// from `drafts` for every request, never kept in memory or on disk nor
+    /// seen by anyone else; only collections' indexes (what list pages are
+    /// counted by) are the published ones of the cache.
+    pub fn previewing(&self, drafts: Arc<dyn ContentSource>, timeout: std::time::Duration) -> Content {
+        Content { cache: self.cache.clone(), drafts: Some(Drafts { source: drafts, timeout }) }
+    }
+
+    /// Whether this is a preview's content (see [`Content::previewing`]).
+    pub fn is_preview(&self) -> bool {
+        self.drafts.is_some()
     }
 
     /// Strapi has no locale fallback: when the Swahili answer is missing or
     /// empty, the English one is served instead and marked as English.
     pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Loaded, ContentError> {
-        let entry = self.cache.get(query, lang).await?;
+        let entry = self.read(query, lang).await?;
         if lang == Lang::Sw && is_missing(entry.value.as_deref()) {
-            let english = self.cache.get(query, Lang::En).await?;
+            let english = self.read(query, Lang::En).await?;
             if !is_missing(english.value.as_deref()) {
-                return Ok(Loaded { value: english.value.clone(), lang: Lang::En, version: english.version });
+                return Ok(Loaded { value: english.value, lang: Lang::En, version: english.version });
             }
         }
-        Ok(Loaded { value: entry.value.clone(), lang, version: entry.version })
+        Ok(Loaded { value: entry.value, lang, version: entry.version })
+    }
+
+    async fn read(&self, query: &ContentQuery, lang: Lang) -> Result<Loaded, ContentError> {
+        let Some(drafts) = &self.drafts else {
+            let entry = self.cache.get(query, lang).await?;
+            return Ok(Loaded { value: entry.value.clone(), lang, version: entry.version });
+        };
+        let answer = tokio::time::timeout(drafts.timeout, drafts.source.fetch(query, lang)).await.unwrap_or(Err(ContentError::Timeout(drafts.timeout)))?;
+        // Version 0: a preview is rendered for its request and kept nowhere.
+        Ok(Loaded { value: answer.and_then(|raw| parse_answer(query, raw).value).map(Arc::new), lang, version: 0 })
     }
 
     /// The index of `collection` in `lang` as memory holds it, without
     /// waiting: `None` until it was read once (reading it starts now), so
     /// that no visitor waits for every page of a collection to be read.
+    /// A preview has none: an item is found by asking for drafts.
     pub fn index_now(&self, collection: Collection, lang: Lang) -> Option<LoadedIndex> {
+        if self.is_preview() {
+            return None;
+        }
         LoadedIndex::of(&*self.cache.peek(&ContentQuery::Index(collection), lang)?)
     }
 

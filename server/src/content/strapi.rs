@@ -30,6 +30,10 @@
 //! either, until a page comes back short). A page that fails fails the
 //! whole read, so the cache keeps serving the last complete copy.
 //!
+//! A client made for the preview (`draft`) asks every request with
+//! `status=draft` (Strapi 5): the latest version of each entry, published or
+//! not. Strapi 4's `publicationState=preview` is not sent.
+//!
 //! Strapi 5 gives each locale of an entry its own id (one `documentId`):
 //! an item asked for by the id of its other-language version is found
 //! through that version's `documentId`, and comes back with its own id.
@@ -93,6 +97,9 @@ pub struct StrapiSettings {
     pub populate: PopulateStrategy,
     pub timeout: Duration,
     pub max_requests: usize,
+    /// Reads drafts (`status=draft`, Strapi 5), for the preview: each
+    /// entry's latest version, published or not.
+    pub draft: bool,
 }
 
 /// A key the CMS called invalid, and where it did.
@@ -249,6 +256,9 @@ impl StrapiClient {
     /// CMS accepts them so far.
     fn request(&self, query: &ContentQuery, lang: Lang, accepted: &Accepted) -> (String, Vec<(String, String)>) {
         let mut params = vec![("locale".to_owned(), lang.code().to_owned())];
+        if self.settings.draft {
+            params.push(("status".to_owned(), "draft".to_owned()));
+        }
         let populate = |level: u32, shape: TypeShape| self.populate(level, shape, accepted);
         let path = match query {
             ContentQuery::Single(key) => {
@@ -583,7 +593,7 @@ mod tests {
     use super::*;
 
     fn client(populate: PopulateStrategy) -> StrapiClient {
-        let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3), max_requests: 4 };
+        let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3), max_requests: 4, draft: false };
         StrapiClient::new(settings, Normalizer::default()).unwrap()
     }
 
@@ -613,6 +623,13 @@ mod tests {
         assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
         let popups = ContentQuery::Popups("home".into());
         assert_eq!(query_string(&client, &popups, Lang::En), ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into()));
+    }
+
+    #[test]
+    fn a_draft_client_asks_for_drafts() {
+        let settings = StrapiSettings { base_url: "http://cms".into(), token: None, populate: PopulateStrategy::Deep, timeout: Duration::from_secs(3), max_requests: 4, draft: true };
+        let client = StrapiClient::new(settings, Normalizer::default()).unwrap();
+        assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw).1, "locale=sw&status=draft&populate=deep,10");
     }
 
     #[test]

@@ -68,6 +68,7 @@ mod tests {
             form: None,
             search: None,
             pager: None,
+            preview: None,
             site_url: "http://localhost".into(),
         };
         let json = script_json(&data);

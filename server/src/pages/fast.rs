@@ -17,7 +17,7 @@
 //!   sandbox) never reaches it.
 //! - A request that might be answered differently goes the full way: any
 //!   method but `GET`, a conditional request (`If-None-Match`, answered 304
-//!   there), a session or flash cookie that decrypts with this server's key
+//!   there), a session, flash or preview cookie that decrypts with this server's key
 //!   (one that does not is junk the full path ignores too), the language
 //!   cookie on `/` (a visitor who chose Swahili is sent to `/sw`), a `lang`
 //!   query parameter or a trailing slash (both redirected), or an address
@@ -140,7 +140,7 @@ fn not_found_key(lang: Lang) -> Box<str> {
     format!("not found: {}", lang.code()).into()
 }
 
-/// Whether a cookie may change the answer for `path`: a session or flash
+/// Whether a cookie may change the answer for `path`: a session, flash or preview
 /// notice that decrypts with this server's key (the full path answers junk,
 /// forged or expired-key cookies with the shared page too), or the language
 /// remembered as Swahili on `/`.
@@ -150,7 +150,7 @@ fn cookies_matter(state: &AppState, headers: &HeaderMap, path: &str) -> bool {
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
-        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| name.trim() == LANG_COOKIE || crate::account::reads_cookie(name.trim())))
+        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| name.trim() == LANG_COOKIE || crate::account::reads_cookie(name.trim()) || crate::preview::reads_cookie(name.trim())))
         // Decoded as the full path's cookie jars decode them.
         .filter_map(|pair| Cookie::parse_encoded(pair.trim().to_owned()).ok())
         .any(|cookie| match cookie.name() {

@@ -157,11 +157,15 @@ async fn serve_page(
     private: PrivateCookieJar,
     client: IpAddr,
 ) -> Result<Response, AppError> {
+    // A preview of the CMS's drafts: read for this request, rendered for it alone.
+    let previewing = state.preview.as_ref().filter(|preview| preview.active(&private));
+    let content = previewing.map_or(&state.content, |preview| preview.content());
     let visit = Visit::read(state, private).await;
-    let parts = match resolve(state, local, visit.cpm_signed_in(), &query_pairs(uri.query())).await? {
+    let parts = match resolve(state, content, local, visit.cpm_signed_in(), &query_pairs(uri.query())).await? {
         Resolved::Page(parts) => *parts,
-        Resolved::Redirect { location, permanent: true } => return Ok(location.permanent()),
-        Resolved::Redirect { location, permanent: false } => return Ok(location.see_other()),
+        // A draft's address is not for browsers to remember.
+        Resolved::Redirect { location, permanent: true } if previewing.is_none() => return Ok(location.permanent()),
+        Resolved::Redirect { location, .. } => return Ok(location.see_other()),
     };
     let reads = state.routes.by_name(&parts.route.name).map_or(&[][..], |route| route.query.as_slice());
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), &query_pairs(uri.query()), reads);
@@ -173,9 +177,10 @@ async fn serve_page(
     let key = PageCache::key(&parts.route.name, &url, &versions);
     // A signed-in subscriber: the page cached for everyone, with their own
     // parts put in (`splice`), where that is all they have of their own.
-    let own = if parts.route.page == ACCOUNT_PAGE { None } else { visit.own_parts(local.lang) };
+    let own = if parts.route.page == ACCOUNT_PAGE || previewing.is_some() { None } else { visit.own_parts(local.lang) };
     let mut data = parts.into_data(&state.config.site_url);
     with_search(state, &mut data, uri.query());
+    data.preview = previewing.map(|preview| preview.page(local.lang, &local.path));
     if let Some(own) = own {
         let own = splice::OwnParts { name_html: splice::escape_text(&own.name), subscriber_json: document::script_escaped(&own.subscriber.to_string()) };
         let page = match stale_while_refreshing(state, &key, &url, &data, &versions).await {
@@ -191,7 +196,7 @@ async fn serve_page(
     // page) in the first HTML, or the notice a form post left them. Any other
     // cookie (junk, expired, forged) gets the shared cached page, so no cookie
     // buys a render.
-    if visit.has_flash() || visit.signed_in() {
+    if previewing.is_some() || visit.has_flash() || visit.signed_in() {
         let session = visit.session_key();
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         with_extras(&mut data, extras);
@@ -200,7 +205,11 @@ async fn serve_page(
         // A subscriber's renders are bounded by their session, not shared
         // with the pages for everyone of their address (a carrier's NAT).
         let page = if signed_in_session { render(state, url, data, versions).await.map_err(Unbuilt::Render)? } else { render_for(state, client, url, data, versions).await? };
-        return Ok((private, page.respond(headers, PRIVATE)).into_response());
+        let response = (private, page.respond(headers, PRIVATE)).into_response();
+        return Ok(match previewing {
+            Some(preview) => preview.respond(response),
+            None => response,
+        });
     }
     if let Some(stale) = stale_while_refreshing(state, &key, &url, &data, &versions).await {
         // Kept by no other cache (and not by the fast path): its new copy is on its way.
@@ -228,7 +237,7 @@ async fn stale_while_refreshing(state: &AppState, key: &str, url: &str, data: &P
 /// now. A redirect is nothing to render.
 async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync::Arc<CachedPage>, bool)>, AppError> {
     let local = LocalPath::parse(address);
-    let parts = match resolve(state, &local, false, &[]).await? {
+    let parts = match resolve(state, &state.content, &local, false, &[]).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { .. } => return Ok(None),
     };
@@ -251,7 +260,7 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync:
 /// and what is wrong beside its fields.
 pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
     let local = LocalPath { lang, path: path.to_owned() };
-    let parts = match resolve(state, &local, false, &[]).await {
+    let parts = match resolve(state, &state.content, &local, false, &[]).await {
         Ok(Resolved::Page(parts)) => *parts,
         Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
         Err(error) => return error.into_page(lang),
@@ -452,7 +461,7 @@ pub(crate) fn splice_bench(output: &RenderOutput, data: &PageData, entry: &str, 
 /// their own parts put in: no visitor's parts in it, and not the account
 /// page, which is all the subscriber's own.
 pub(crate) fn for_everyone(data: &PageData) -> bool {
-    data.subscriber.is_none() && data.cpm.is_none() && data.notice.is_none() && data.form.is_none() && data.route.page != ACCOUNT_PAGE
+    data.subscriber.is_none() && data.preview.is_none() && data.cpm.is_none() && data.notice.is_none() && data.form.is_none() && data.route.page != ACCOUNT_PAGE
 }
 
 /// `GET /_data/<path>`: the data of the page at `/<path>`, status included.
@@ -460,7 +469,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let local = LocalPath::parse(if path.is_empty() { "/" } else { path });
     let visit = Visit::read(&state, private).await;
-    match resolve(&state, &local, visit.cpm_signed_in(), &query_pairs(uri.query())).await {
+    match resolve(&state, &state.content, &local, visit.cpm_signed_in(), &query_pairs(uri.query())).await {
         // Client-side navigation to a redirect: the app follows it itself.
         Ok(Resolved::Redirect { location, .. }) => {
             (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
@@ -554,6 +563,7 @@ impl PageParts {
             form: None,
             search: None,
             pager: self.pager.map(|(pager, _)| pager),
+            preview: None,
             site_url: site_url.to_owned(),
             path: self.path,
         }
@@ -613,7 +623,7 @@ fn unrouted(route: &RouteDef) -> bool {
 /// the page is its frame with the content-failure message and 503; an item
 /// the CMS does not have is a 404, and so is a list page past the last
 /// (`?page=N`, of the query parameters `params`).
-async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool, params: &[(String, String)]) -> Result<Resolved, AppError> {
+async fn resolve(state: &AppState, content: &crate::content::Content, local: &LocalPath, cpm_signed_in: bool, params: &[(String, String)]) -> Result<Resolved, AppError> {
     let matched = state.routes.matches(&local.path);
     let route = matched.route;
     let param = |name: &str| matched.params.get(name).map(String::as_str);
@@ -626,7 +636,6 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool, param
         return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(local.lang, login)), permanent: false });
     }
     let lang = local.lang;
-    let content = &state.content;
     // Only a positive whole number is an item id worth asking the CMS for.
     let item_id = param("id").map(|id| id.parse::<u32>().ok().filter(|id| *id > 0));
     let query = |query: Option<ContentQuery>| async move {
@@ -676,10 +685,13 @@ async fn resolve(state: &AppState, local: &LocalPath, cpm_signed_in: bool, param
     }
     let item = match item {
         Ok(item) if route.item.is_some() && lacks(&item) => {
-            if let Some(ContentQuery::Item { collection, id }) = &item_query {
+            // A draft missing says nothing of what is published.
+            if let Some(ContentQuery::Item { collection, id }) = &item_query
+                && !content.is_preview()
+            {
                 state.items.missed(*collection, *id);
             }
-            if let Some(moved) = item_by_slug(state, route, param("slug"), lang).await {
+            if let Some(moved) = item_by_slug(content, route, param("slug"), lang).await {
                 return Ok(Resolved::Redirect { location: Location::site(&LocalPath::href(lang, &moved)), permanent: true });
             }
             return Ok(PageParts::not_found(state, lang, sidebar));
@@ -827,16 +839,16 @@ async fn page_bundles(state: &AppState, route: &RouteDef, page: &Option<Loaded>,
 /// The address of the item whose slug is `slug`, for an address whose id the
 /// CMS no longer has: Strapi 5 numbers an entry anew at every publish, and
 /// links and bookmarks keep the old number.
-async fn item_by_slug(state: &AppState, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
+async fn item_by_slug(content: &crate::content::Content, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
     let slug = slug.filter(|s| s.len() <= 200 && crate::slug::is_slug(s))?;
     let collection = route.item?;
-    if let Some(loaded) = state.content.index_now(collection, lang) {
+    if let Some(loaded) = content.index_now(collection, lang) {
         // The index holds every item: no need to ask.
         let item = loaded.index().by_slug(slug)?;
         return Some(route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]));
     }
     let query = ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
-    let found = state.content.get(&query, lang).await.ok()?;
+    let found = content.get(&query, lang).await.ok()?;
     let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
     let id = item.0.to_string();
     Some(route.href(&[("id", &id), ("slug", &item.1)]))
