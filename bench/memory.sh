@@ -61,7 +61,6 @@ for line in sys.stdin:
         pages = float(line.split()[-1])
 print("%8d requests  pages %5.1f MB" % (requests, pages / 2**20))'
 }
-BASE_RSS=$(rss_mb)
 report() { # phase
   local rss
   rss=$(rss_mb)
@@ -70,6 +69,7 @@ report() { # phase
 # The pre-render pass's garbage is returned to the system within seconds
 # (jemalloc's decay): measured once it has been.
 sleep 20
+BASE_RSS=$(rss_mb)
 report "warm (pre-rendered, 20 s later)"
 
 slow() {
