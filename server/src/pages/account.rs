@@ -84,7 +84,10 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, mut
     }
     let request = PartRequest { part: AccountPart { lang, subscriber } };
     let rendered = async {
-        let _turn = state.personal_renders.turn(session, state.renderer.queue_wait()).await?;
+        let _turn = match session {
+            Some(session) => Some(state.personal_renders.session_turn(session, state.renderer.queue_wait()).await?),
+            None => None,
+        };
         state.renderer.render::<_, PartOutput>(&request).await.map_err(Unbuilt::Render)
     };
     let started = std::time::Instant::now();

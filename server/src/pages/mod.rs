@@ -385,12 +385,8 @@ impl PersonalRenders {
 
     /// A turn for a render for the visitor of `session`, waiting at most `wait`.
     async fn turn(&self, session: Option<crate::account::session::SessionKey>, wait: std::time::Duration) -> Result<Turn, Unbuilt> {
-        let shed = |unbuilt: Unbuilt| {
-            metrics::counter!("personal_renders_shed_total").increment(1);
-            unbuilt
-        };
         let session = match session {
-            Some(key) => Some(self.sessions.take(key, wait).await.map_err(|refused| shed(refused.into()))?),
+            Some(key) => Some(self.session_turn(key, wait).await?),
             None => None,
         };
         let engine = tokio::time::timeout(wait, self.engines.clone().acquire_owned())
@@ -399,6 +395,23 @@ impl PersonalRenders {
             .expect("the semaphore is never closed");
         Ok(Turn { _engine: engine, _session: session })
     }
+
+    /// The session's turn alone, for a render as small as a page for
+    /// everyone's share of one (the account page's personal part): one at a
+    /// time per session, on any engine.
+    async fn session_turn(
+        &self,
+        session: crate::account::session::SessionKey,
+        wait: std::time::Duration,
+    ) -> Result<connections::Share<crate::account::session::SessionKey>, Unbuilt> {
+        self.sessions.take(session, wait).await.map_err(|refused| shed(refused.into()))
+    }
+}
+
+/// A personal render refused: counted.
+fn shed(unbuilt: Unbuilt) -> Unbuilt {
+    metrics::counter!("personal_renders_shed_total").increment(1);
+    unbuilt
 }
 
 impl From<connections::NoShare> for Unbuilt {
