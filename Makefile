@@ -47,6 +47,7 @@ test-e2e:
 ## Load benchmark on loopback (release build); prints ratios against baselines.
 bench: deps release
 	./bench/run.sh
+	./bench/account.sh
 	node bench/operator-hang.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 

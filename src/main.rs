@@ -29,6 +29,9 @@ enum Tool {
         /// Time instead what a signed-in view of each page for everyone costs to compress: its pieces spliced against the whole page compressed again.
         #[arg(long)]
         splice: bool,
+        /// Time instead, for each signed-in account page, its whole render against its personal part rendered alone (what a view renders).
+        #[arg(long)]
+        part: bool,
     },
 }
 
@@ -52,7 +55,7 @@ async fn main() -> std::process::ExitCode {
             }
             Err(error) => fail(&error),
         },
-        Some(Tool::RenderBench { requests, bundle, runs, splice }) => {
+        Some(Tool::RenderBench { requests, bundle, runs, splice, part }) => {
             let read = |path: &std::path::Path| {
                 std::fs::read_to_string(path).map_err(|e| server::AppError::Config(format!("{}: {e}", path.display())))
             };
@@ -63,7 +66,7 @@ async fn main() -> std::process::ExitCode {
                     Some(path) => read(&path)?,
                     None => site.server_js.to_owned(),
                 };
-                server::render_bench(&bundle, &requests, site.assets_json, runs, splice).await
+                server::render_bench(&bundle, &requests, site.assets_json, runs, splice, part).await
             };
             match result.await {
                 Ok(report) => {

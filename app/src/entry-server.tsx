@@ -6,8 +6,9 @@
 import "./server-polyfills";
 import { renderToStaticMarkup, renderToString } from "react-dom/server.browser";
 import { StaticRouter } from "react-router";
-import type { RenderOutput, RenderRequest } from "./contract";
+import type { PartOutput, PartRequest, RenderOutput, RenderRequest } from "./contract";
 import { AccountControlOf, App } from "./app/App";
+import { AccountOverviewOf } from "./features/account/AccountOverview";
 import { Head } from "./app/head";
 import { ISLAND_ID_PREFIX } from "./app/island";
 import { PageIsland } from "./app/PageIsland";
@@ -16,7 +17,8 @@ import { LanguageProvider } from "./i18n/context";
 import { loadPage } from "./pages";
 import { interactivePages, type PageKind } from "./routes";
 
-async function render(request: RenderRequest): Promise<RenderOutput> {
+async function render(request: RenderRequest | PartRequest): Promise<RenderOutput | PartOutput> {
+  if ("part" in request) return { html: renderToString(<AccountOverviewOf {...request.part} />) };
   const { data } = request;
   const { default: Page } = await loadPage(data.route.page);
   // An interactive page's island is a root of its own, as the browser hydrates it.
@@ -34,7 +36,9 @@ async function render(request: RenderRequest): Promise<RenderOutput> {
   const head = renderToStaticMarkup(<Head data={data} assets={request.assets} t={translator(data.lang).t} />);
   const slot = request.accountSlot;
   const account = slot === undefined ? undefined : { signedOut: renderControl(request, undefined), signedIn: renderControl(request, slot) };
-  return { status: data.status, head, html, account };
+  const personal =
+    request.personalPart && island !== undefined && data.subscriber ? renderToString(<AccountOverviewOf lang={data.lang} subscriber={data.subscriber} />) : undefined;
+  return { status: data.status, head, html, account, personal };
 }
 
 /** The page's account control alone, rendered as in the whole page. */

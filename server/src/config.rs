@@ -167,6 +167,12 @@ pub struct Config {
     #[arg(long, env = "ACCOUNT_CACHE_SECS", default_value_t = 30)]
     pub account_cache_secs: u64,
 
+    /// Renders the whole account page for each view of a subscriber, as
+    /// before it was cached for everyone but their part: `make bench`'s
+    /// baseline, not a setting for a site.
+    #[arg(long, env = "ACCOUNT_FULL_RENDER", hide = true)]
+    pub account_full_render: bool,
+
     /// Production mode: codes are never logged, and the sandbox is refused
     /// unless `ENABLE_SANDBOX` is set too.
     #[arg(long, env = "PRODUCTION")]

@@ -29,8 +29,10 @@ struct Saved {
 ///
 /// With `splice`, each page for everyone is rendered once and what a
 /// signed-in view of it costs to compress is timed instead
-/// ([`crate::pages::splice_bench`]).
-pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize, splice: bool) -> Result<String, AppError> {
+/// ([`crate::pages::splice_bench`]). With `part`, each signed-in account
+/// page is timed whole and its personal part alone, as a view renders it
+/// (a line each: label, url, whole p50, part p50, ratio).
+pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize, splice: bool, part: bool) -> Result<String, AppError> {
     let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::Config(format!("requests: {e}")))?;
     let assets = AssetManifest::from_json(assets_json)?;
     let renderer = ssr_runtime::Renderer::start(
@@ -48,26 +50,42 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
             if !crate::pages::for_everyone(&data) {
                 continue;
             }
-            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(&kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()) };
+            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(&kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()), personal_part: false };
             let output: RenderOutput = renderer.render(&request).await?;
             let report_lines = crate::pages::splice_bench(&output, &request.data, &assets.enhance, runs).unwrap_or_else(|| "not spliceable\n".into());
             let _ = write!(report, "{label} {}\n{report_lines}", page.url);
             continue;
         }
+        if part {
+            if kind != crate::pages::ACCOUNT_PAGE || !signed_in {
+                continue;
+            }
+            let lang = page.data.get("lang").cloned().unwrap_or_default();
+            let part_request = serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
+            let whole_request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
+            let (whole, _) = time(&renderer, &whole_request, runs).await?;
+            let (part, _) = time(&renderer, &part_request, runs).await?;
+            let _ = writeln!(report, "{label:<24} {:<16} whole {whole:.3} ms, part {part:.3} ms, {:.1}x", page.url, whole / part);
+            continue;
+        }
         let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
-        for _ in 0..runs.div_ceil(10).max(5) {
-            renderer.render::<_, serde_json::Value>(&request).await?;
-        }
-        let mut times = Vec::with_capacity(runs);
-        for _ in 0..runs.max(1) {
-            let started = Instant::now();
-            renderer.render::<_, serde_json::Value>(&request).await?;
-            times.push(started.elapsed().as_secs_f64() * 1000.0);
-        }
-        times.sort_by(f64::total_cmp);
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        let p50 = times[times.len() / 2];
+        let (p50, mean) = time(&renderer, &request, runs).await?;
         let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
     }
     Ok(report)
+}
+
+/// `request` rendered `runs` times after a warm-up: p50 and mean, in ms.
+async fn time(renderer: &ssr_runtime::Renderer, request: &serde_json::Value, runs: usize) -> Result<(f64, f64), AppError> {
+    for _ in 0..runs.div_ceil(10).max(5) {
+        renderer.render::<_, serde_json::Value>(request).await?;
+    }
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        renderer.render::<_, serde_json::Value>(request).await?;
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times[times.len() / 2], times.iter().sum::<f64>() / times.len() as f64))
 }

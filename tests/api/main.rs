@@ -6,6 +6,7 @@ mod fault_proxy;
 mod helpers;
 
 mod account;
+mod account_page;
 mod archive;
 mod assets;
 mod content;

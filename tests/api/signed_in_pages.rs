@@ -226,6 +226,8 @@ async fn renders_for_one_visitor_never_hold_every_engine() {
     let app = spawn_bundle_with(slow_for_subscribers(), |c| {
         c.render_workers = Some(2);
         c.render_queue_timeout_ms = 30_000;
+        // Account pages rendered whole, as a page with a flash notice is.
+        c.account_full_render = true;
     })
     .await;
     let mut cookies = Vec::new();
@@ -264,6 +266,7 @@ async fn a_render_for_one_visitor_past_its_wait_is_shed_in_their_language() {
     let app = spawn_bundle_with(slow_for_subscribers(), |c| {
         c.render_workers = Some(2);
         c.render_queue_timeout_ms = 300;
+        c.account_full_render = true;
     })
     .await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;

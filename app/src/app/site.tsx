@@ -14,7 +14,12 @@ export interface Site {
   paths: Record<Lang, string>;
 }
 
-const SiteContext = createContext<Site>({ lang: "en", path: "/", route: "home", paths: { en: "/", sw: "/" } });
+/** A page's site context where only its language matters. */
+export function siteIn(lang: Lang): Site {
+  return { lang, path: "/", route: "home", paths: { en: "/", sw: "/" } };
+}
+
+const SiteContext = createContext<Site>(siteIn("en"));
 
 export const SiteProvider = SiteContext.Provider;
 

@@ -202,6 +202,10 @@ pub struct RenderRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account_slot: Option<String>,
+    /// Set for the account page of a subscriber: its personal part rendered
+    /// alone too, as [`RenderOutput::personal`].
+    #[serde(default)]
+    pub personal_part: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -215,6 +219,31 @@ pub struct RenderOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account: Option<AccountControls>,
+    /// With [`RenderRequest::personal_part`]: the account page's personal
+    /// part for the page's subscriber, exactly as it is in `html`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub personal: Option<String>,
+}
+
+/// A render of the account page's personal part alone (the subscriber's
+/// details and balances), for a page whose rest is cached for everyone:
+/// `globalThis.__ssr.render(request)` too, answered with [`PartOutput`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct PartRequest {
+    pub part: AccountPart,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AccountPart {
+    pub lang: Lang,
+    #[ts(type = "Subscriber")]
+    pub subscriber: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct PartOutput {
+    pub html: String,
 }
 
 /// The header's account control of a page, as the page renders it.

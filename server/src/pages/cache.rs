@@ -32,11 +32,10 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
-use contract::page::AccountControls;
 
 use super::LIST_PAGE;
 use super::fast::Shareable;
-use super::splice::{self, OwnParts, Splice};
+use super::splice::{OwnParts, Splice};
 use crate::assets::accepts;
 
 /// The longest key (address with the query it keeps, and content versions)
@@ -63,9 +62,9 @@ pub struct CachedPage {
 }
 
 impl CachedPage {
-    /// The page `html`; with `controls` (a page for everyone), ready for
-    /// signed-in visitors' own parts too.
-    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>, controls: Option<&AccountControls>) -> CachedPage {
+    /// The page `html`, ready for signed-in visitors' own parts too where
+    /// `splice` finds their places in it.
+    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>, splice: impl FnOnce(&[u8]) -> Option<Splice>) -> CachedPage {
         let identity = Bytes::from(html);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         identity.hash(&mut hasher);
@@ -74,7 +73,7 @@ impl CachedPage {
             lang,
             br: Bytes::from(brotli(&identity)),
             gzip: Bytes::from(gzip(&identity)),
-            splice: controls.and_then(|controls| splice::prepare(&identity, controls)),
+            splice: splice(&identity),
             identity,
             etag: format!("{:016x}", hasher.finish()),
             versions,
@@ -370,7 +369,7 @@ mod tests {
 
     #[test]
     fn answers_in_the_accepted_encoding_and_revalidates() {
-        let page = CachedPage::new(StatusCode::OK, Lang::Sw, "<p>habari</p>".repeat(100), vec![1], None);
+        let page = CachedPage::new(StatusCode::OK, Lang::Sw, "<p>habari</p>".repeat(100), vec![1], |_| None);
         let mut request = HeaderMap::new();
         request.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
         let response = page.respond(&request, "public, max-age=0");
@@ -393,7 +392,7 @@ mod tests {
         futures::executor::block_on(async {
             for n in 0..200 {
                 let key = format!("{n:0>width$}", width = MAX_KEY - 8);
-                let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1], None);
+                let page = CachedPage::new(StatusCode::OK, Lang::En, "<p>x</p>".into(), vec![1], |_| None);
                 cache.get_or_render(key, || async { Ok::<_, ()>(page) }).await.unwrap();
             }
             cache.pages.as_ref().unwrap().linked.run_pending_tasks().await;

@@ -2,6 +2,7 @@
 //! server-rendered HTML, and `GET /_data/…` as the same page's data in JSON
 //! for client-side navigation.
 
+mod account;
 mod cache;
 mod document;
 mod fast;
@@ -182,7 +183,11 @@ async fn serve_page(
     with_search(state, &mut data, uri.query());
     data.preview = previewing.map(|preview| preview.page(local.lang, &local.path));
     if let Some(own) = own {
-        let own = splice::OwnParts { name_html: splice::escape_text(&own.name), subscriber_json: document::script_escaped(&own.subscriber.to_string()) };
+        let own = splice::OwnParts {
+            name_html: splice::escape_text(&own.name),
+            subscriber_json: document::script_escaped(&own.subscriber.to_string()),
+            ..splice::OwnParts::default()
+        };
         let page = match stale_while_refreshing(state, &key, &url, &data, &versions).await {
             Some(stale) => stale,
             None => state.pages.get_or_render(key.clone(), || render_for(state, client, url.clone(), data.clone(), versions.clone())).await?,
@@ -198,7 +203,17 @@ async fn serve_page(
     // buys a render.
     if previewing.is_some() || visit.has_flash() || visit.signed_in() {
         let session = visit.session_key();
+        // The account page of a subscriber with nothing else of their own:
+        // the page for their kind with their part put in (`account`).
+        let account_view = data.route.page == ACCOUNT_PAGE && !state.config.account_full_render && visit.own_parts(local.lang).is_some();
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
+        if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
+            let confirm = query_pairs(uri.query()).iter().any(|(name, value)| name == "step" && value == "confirm");
+            let shown = account::respond(state, client, session.clone(), headers, &key, &url, &data, &versions, subscriber.clone(), confirm).await?;
+            if let Some(response) = shown {
+                return Ok((private, response).into_response());
+            }
+        }
         with_extras(&mut data, extras);
         let signed_in_session = session.is_some();
         let _turn = state.personal_renders.turn(session, state.renderer.queue_wait()).await?;
@@ -379,12 +394,8 @@ impl PersonalRenders {
 
     /// A turn for a render for the visitor of `session`, waiting at most `wait`.
     async fn turn(&self, session: Option<crate::account::session::SessionKey>, wait: std::time::Duration) -> Result<Turn, Unbuilt> {
-        let shed = |unbuilt: Unbuilt| {
-            metrics::counter!("personal_renders_shed_total").increment(1);
-            unbuilt
-        };
         let session = match session {
-            Some(key) => Some(self.sessions.take(key, wait).await.map_err(|refused| shed(refused.into()))?),
+            Some(key) => Some(self.session_turn(key, wait).await?),
             None => None,
         };
         let engine = tokio::time::timeout(wait, self.engines.clone().acquire_owned())
@@ -393,6 +404,23 @@ impl PersonalRenders {
             .expect("the semaphore is never closed");
         Ok(Turn { _engine: engine, _session: session })
     }
+
+    /// The session's turn alone, for a render as small as a page for
+    /// everyone's share of one (the account page's personal part): one at a
+    /// time per session, on any engine.
+    async fn session_turn(
+        &self,
+        session: crate::account::session::SessionKey,
+        wait: std::time::Duration,
+    ) -> Result<connections::Share<crate::account::session::SessionKey>, Unbuilt> {
+        self.sessions.take(session, wait).await.map_err(|refused| shed(refused.into()))
+    }
+}
+
+/// A personal render refused: counted.
+fn shed(unbuilt: Unbuilt) -> Unbuilt {
+    metrics::counter!("personal_renders_shed_total").increment(1);
+    unbuilt
 }
 
 impl From<connections::NoShare> for Unbuilt {
@@ -416,8 +444,14 @@ async fn render_for(state: &AppState, client: IpAddr, url: String, data: PageDat
 }
 
 async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
+    render_as(state, url, data, versions, false).await
+}
+
+/// [`render`], with the account page's personal part alone too when
+/// `personal_part` (see `account`).
+async fn render_as(state: &AppState, url: String, data: PageData, versions: Vec<u64>, personal_part: bool) -> Result<CachedPage, RenderError> {
     let started = std::time::Instant::now();
-    let page = render_page(state, url, data, versions).await;
+    let page = render_page(state, url, data, versions, personal_part).await;
     let outcome = match &page {
         Ok(_) => "ok",
         Err(RenderError::Overloaded | RenderError::QueueTimeout(_)) => "shed",
@@ -427,10 +461,10 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
     page
 }
 
-async fn render_page(state: &AppState, url: String, data: PageData, versions: Vec<u64>) -> Result<CachedPage, RenderError> {
+async fn render_page(state: &AppState, url: String, data: PageData, versions: Vec<u64>, personal_part: bool) -> Result<CachedPage, RenderError> {
     let assets = state.assets.for_page(&data.route.page);
     let account_slot = for_everyone(&data).then(|| splice::NAME_SLOT.to_owned());
-    let request = RenderRequest { url, data, assets, account_slot };
+    let request = RenderRequest { url, data, assets, account_slot, personal_part };
     let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
         // Defence in depth: content that passed the parser and still breaks a
@@ -438,17 +472,23 @@ async fn render_page(state: &AppState, url: String, data: PageData, versions: Ve
         // (header, menu, footer) with the content-failure message instead.
         Err(RenderError::Js { message, stack }) if !request.data.content.failed => {
             tracing::error!(url = %request.url, %message, stack = stack.as_deref().unwrap_or(""), "render threw; serving the page frame without its content");
-            let RenderRequest { url, mut data, assets, account_slot } = request;
+            let RenderRequest { url, mut data, assets, account_slot, personal_part } = request;
             data.content = PageContent { failed: true, ..PageContent::default() };
             data.status = failure_status(data.status);
-            let request = RenderRequest { url, data, assets, account_slot };
+            let request = RenderRequest { url, data, assets, account_slot, personal_part };
             (state.renderer.render::<_, RenderOutput>(&request).await?, request.data)
         }
         Err(error) => return Err(error),
     };
     let html = document::document(data.lang, &output, &data, &state.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
-    Ok(CachedPage::new(status, data.lang, html, versions, output.account.as_ref()))
+    let subscriber = data.subscriber.as_ref().map(|subscriber| document::script_escaped(&subscriber.to_string()));
+    let splice = move |html: &[u8]| match (&output.account, &output.personal, &subscriber) {
+        (Some(controls), _, _) => splice::prepare(html, controls),
+        (None, Some(personal), Some(subscriber)) => splice::prepare_account(html, personal, subscriber),
+        _ => None,
+    };
+    Ok(CachedPage::new(status, data.lang, html, versions, splice))
 }
 
 /// [`splice::bench`] for the page a render gave: `output` of `data`, its

@@ -28,6 +28,7 @@
 //!   as the page data script is (the subscriber's JSON), so the spliced page
 //!   is byte for byte the page a render for that visitor would give.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::ops::Range;
 
@@ -38,6 +39,9 @@ use flate2::{Compress, Compression, FlushCompress, Status};
 /// The text the name is rendered as in the signed-in control: private-use
 /// characters, which no escaping touches and no name contains.
 pub const NAME_SLOT: &str = "\u{E000}account-name\u{E000}";
+/// The text a subscriber's number is rendered as in the account page cached
+/// for every subscriber of its kind: no number, so shown as it is.
+pub const MSISDN_SLOT: &str = "\u{E000}account-msisdn\u{E000}";
 
 /// The subscriber in the page data of a page for everyone.
 const NO_SUBSCRIBER: &str = "\"subscriber\":null";
@@ -48,24 +52,49 @@ const PAGE_DATA: &str = "<script type=\"application/json\" id=\"page-data\">";
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
 
 /// A visitor's own parts of a page, as they go into its bytes.
+#[derive(Default)]
 pub struct OwnParts {
     /// The name the header shows, HTML-escaped.
     pub name_html: String,
     /// The subscriber's JSON, escaped for the page data script.
     pub subscriber_json: String,
+    /// On the account page: the subscriber's names and their number as
+    /// written locally, HTML-escaped, and the personal part rendered for
+    /// them (`None`: the page's own, for no balances, with these put in).
+    pub names_html: String,
+    pub msisdn_html: String,
+    pub personal_html: Option<String>,
+}
+
+/// What goes into one of a page's holes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Hole {
+    /// The header's account control.
+    Control,
+    /// The subscriber's names ([`NAME_SLOT`] where the page has it).
+    Names,
+    /// Their number ([`MSISDN_SLOT`]).
+    Msisdn,
+    /// The account page's personal part.
+    Personal,
+    /// The page data's subscriber.
+    Subscriber,
 }
 
 /// A page's bytes around the parts a signed-in visitor has of their own.
 pub struct Splice {
-    /// The page's bytes before the account control, between it and the page
-    /// data's subscriber, and after that.
-    pieces: [Range<usize>; 3],
-    /// The same pieces deflated.
-    deflated: [Bytes; 3],
+    /// The page's bytes between its holes, one more than there are holes.
+    pieces: Vec<Range<usize>>,
+    /// What each hole after a piece takes.
+    holes: Vec<Hole>,
+    /// The pieces deflated.
+    deflated: Vec<Bytes>,
     /// Their CRC-32s.
-    crcs: [u32; 3],
+    crcs: Vec<u32>,
     /// The signed-in control before and after its name.
     control: (String, String),
+    /// The account page's personal part as it rendered, with its slots.
+    personal: String,
 }
 
 /// How to put a visitor's parts in the page `html` (for everyone, whose
@@ -75,13 +104,36 @@ pub fn prepare(html: &[u8], controls: &AccountControls) -> Option<Splice> {
         tracing::warn!("a page for everyone without its account control or page data subscriber where expected: signed-in visitors get it rendered for them");
         return None;
     };
-    let pieces = [0..control.start, control.end..subscriber.start, subscriber.end..html.len()];
-    Some(Splice {
-        deflated: [0, 1, 2].map(|i| Bytes::from(deflate(&html[pieces[i].clone()], Compression::best(), i == 2))),
-        crcs: [0, 1, 2].map(|i| crc32fast::hash(&html[pieces[i].clone()])),
-        pieces,
-        control: template,
-    })
+    Some(Splice::new(html, vec![(control, Hole::Control), (subscriber, Hole::Subscriber)], template, String::new()))
+}
+
+/// How to put a subscriber's parts in the account page `html`, rendered for
+/// a subscriber whose names and number were slots (or given), whose
+/// personal part rendered alone is `personal` and whose page data JSON is
+/// `subscriber_json`: each where expected once, the slots anywhere else.
+pub fn prepare_account(html: &[u8], personal: &str, subscriber_json: &str) -> Option<Splice> {
+    let located = (|| {
+        let text = std::str::from_utf8(html).ok()?;
+        let personal_at = only(text, personal, 0)?;
+        let data = text.rfind(PAGE_DATA)? + PAGE_DATA.len();
+        let subscriber_at = only(text, &format!("\"subscriber\":{subscriber_json}"), data)?;
+        let subscriber_at = subscriber_at.end - subscriber_json.len()..subscriber_at.end;
+        if personal_at.end > subscriber_at.start {
+            return None;
+        }
+        let mut holes = vec![(personal_at.clone(), Hole::Personal), (subscriber_at.clone(), Hole::Subscriber)];
+        for (slot, hole) in [(NAME_SLOT, Hole::Names), (MSISDN_SLOT, Hole::Msisdn)] {
+            let outside = |at: &Range<usize>| at.end <= personal_at.start || (at.start >= personal_at.end && at.end <= subscriber_at.start) || at.start >= subscriber_at.end;
+            holes.extend(text.match_indices(slot).map(|(at, _)| at..at + slot.len()).filter(outside).map(|at| (at, hole)));
+        }
+        holes.sort_by_key(|(at, _)| at.start);
+        Some(holes)
+    })();
+    let Some(holes) = located else {
+        tracing::warn!("an account page without its personal part or page data subscriber where expected: subscribers get it rendered for them");
+        return None;
+    };
+    Some(Splice::new(html, holes, (String::new(), String::new()), personal.to_owned()))
 }
 
 /// The account control and the page data's subscriber in `html`, and the
@@ -108,40 +160,59 @@ fn only(haystack: &str, needle: &str, from: usize) -> Option<Range<usize>> {
 }
 
 impl Splice {
+    /// `html` cut around `holes` (in order, not overlapping).
+    fn new(html: &[u8], holes: Vec<(Range<usize>, Hole)>, control: (String, String), personal: String) -> Splice {
+        let mut pieces = Vec::with_capacity(holes.len() + 1);
+        let mut start = 0;
+        for (at, _) in &holes {
+            pieces.push(start..at.start);
+            start = at.end;
+        }
+        pieces.push(start..html.len());
+        let last = pieces.len() - 1;
+        Splice {
+            deflated: pieces.iter().enumerate().map(|(i, piece)| Bytes::from(deflate(&html[piece.clone()], Compression::best(), i == last))).collect(),
+            crcs: pieces.iter().map(|piece| crc32fast::hash(&html[piece.clone()])).collect(),
+            pieces,
+            holes: holes.into_iter().map(|(_, hole)| hole).collect(),
+            control,
+            personal,
+        }
+    }
+
     /// The bytes it holds, for the cache's weigher.
     pub fn weight(&self) -> usize {
-        self.deflated.iter().map(Bytes::len).sum::<usize>() + self.control.0.len() + self.control.1.len() + 64
+        self.deflated.iter().map(Bytes::len).sum::<usize>() + self.control.0.len() + self.control.1.len() + self.personal.len() + 64 + 24 * self.pieces.len()
     }
 
     /// The page `html` for the visitor whose parts are `own`: identity.
     pub fn identity(&self, html: &[u8], own: &OwnParts) -> Bytes {
-        let control = self.control(own);
-        let mut body = Vec::with_capacity(html.len() + control.len() + own.subscriber_json.len());
-        body.extend_from_slice(&html[self.pieces[0].clone()]);
-        body.extend_from_slice(control.as_bytes());
-        body.extend_from_slice(&html[self.pieces[1].clone()]);
-        body.extend_from_slice(own.subscriber_json.as_bytes());
-        body.extend_from_slice(&html[self.pieces[2].clone()]);
+        let parts = self.parts(own);
+        let mut body = Vec::with_capacity(html.len() + parts.iter().map(|part| part.len()).sum::<usize>());
+        for (index, piece) in self.pieces.iter().enumerate() {
+            body.extend_from_slice(&html[piece.clone()]);
+            if let Some(part) = parts.get(index) {
+                body.extend_from_slice(part.as_bytes());
+            }
+        }
         Bytes::from(body)
     }
 
     /// The same, gzip: the pieces as deflated once, the parts stored.
     pub fn gzip(&self, own: &OwnParts) -> Bytes {
-        let control = self.control(own);
-        let parts = [control.as_bytes(), own.subscriber_json.as_bytes()];
-        let mut body = Vec::with_capacity(self.deflated.iter().map(Bytes::len).sum::<usize>() + 1024);
+        let parts = self.parts(own);
+        let mut body = Vec::with_capacity(self.deflated.iter().map(Bytes::len).sum::<usize>() + parts.iter().map(|part| part.len() + 5).sum::<usize>() + 32);
         body.extend_from_slice(&GZIP_HEADER);
         let mut crc = crc32fast::Hasher::new();
         let mut length = 0usize;
-        for index in 0..3 {
-            let piece_length = self.pieces[index].len();
+        for (index, piece) in self.pieces.iter().enumerate() {
             body.extend_from_slice(&self.deflated[index]);
-            crc.combine(&crc32fast::Hasher::new_with_initial_len(self.crcs[index], piece_length as u64));
-            length += piece_length;
+            crc.combine(&crc32fast::Hasher::new_with_initial_len(self.crcs[index], piece.len() as u64));
+            length += piece.len();
             if let Some(part) = parts.get(index) {
-                stored(part, &mut body);
+                stored(part.as_bytes(), &mut body);
                 let mut part_crc = crc32fast::Hasher::new();
-                part_crc.update(part);
+                part_crc.update(part.as_bytes());
                 crc.combine(&part_crc);
                 length += part.len();
             }
@@ -151,8 +222,21 @@ impl Splice {
         Bytes::from(body)
     }
 
-    fn control(&self, own: &OwnParts) -> String {
-        [self.control.0.as_str(), &own.name_html, &self.control.1].concat()
+    /// What goes into each hole for `own`.
+    fn parts<'a>(&self, own: &'a OwnParts) -> Vec<Cow<'a, str>> {
+        self.holes
+            .iter()
+            .map(|hole| match hole {
+                Hole::Control => Cow::Owned([self.control.0.as_str(), &own.name_html, &self.control.1].concat()),
+                Hole::Names => Cow::Borrowed(own.names_html.as_str()),
+                Hole::Msisdn => Cow::Borrowed(own.msisdn_html.as_str()),
+                Hole::Personal => match &own.personal_html {
+                    Some(personal) => Cow::Borrowed(personal.as_str()),
+                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html)),
+                },
+                Hole::Subscriber => Cow::Borrowed(own.subscriber_json.as_str()),
+            })
+            .collect()
     }
 }
 
@@ -200,6 +284,7 @@ pub fn bench(html: String, controls: &AccountControls, runs: usize) -> Option<St
     let own = OwnParts {
         name_html: escape_text("Amina Mwakyusa"),
         subscriber_json: r#"{"msisdn":"255754000001","names":"Amina Mwakyusa","balance":null,"paymentMethods":["AIRTIME","MPESA"]}"#.into(),
+        ..OwnParts::default()
     };
     let identity = splice.identity(html.as_bytes(), &own);
     let time = |answer: &dyn Fn() -> usize| {
@@ -274,7 +359,7 @@ mod tests {
     }
 
     fn amina() -> OwnParts {
-        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into() }
+        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), ..OwnParts::default() }
     }
 
     #[test]
@@ -293,7 +378,7 @@ mod tests {
         let gzip = splice.gzip(&amina());
         assert!(gzip.len() < html.len() / 5, "the pieces still compress: {} of {}", gzip.len(), html.len());
         // A part longer than one stored block holds.
-        let long = OwnParts { name_html: "n".repeat(70_000), subscriber_json: "{}".into() };
+        let long = OwnParts { name_html: "n".repeat(70_000), subscriber_json: "{}".into(), ..OwnParts::default() };
         assert_eq!(gunzip(&splice.gzip(&long)).as_bytes(), &splice.identity(&html, &long)[..]);
     }
 

@@ -1,18 +1,25 @@
-/** The signed-in subscriber's details and balances (spec §3 authentication user). */
-import { useEffect, useId, useState } from "react";
-import { useT, useTranslator } from "../../i18n/context";
-import type { Subscriber } from "../../contract";
+/**
+ * The signed-in subscriber's details and balances (spec §3 authentication
+ * user): the account page's personal part. The server renders it alone for
+ * each view (`AccountOverviewOf`) into the page it caches for every
+ * subscriber of the same kind (`server/src/pages/account.rs`), so it reads
+ * nothing but the language and the subscriber, and its heading ids are its
+ * own rather than `useId`'s, which depend on where in a tree it renders.
+ */
+import { useEffect, useState } from "react";
+import { LanguageProvider, useT, useTranslator } from "../../i18n/context";
+import type { Lang, Subscriber } from "../../contract";
 import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
-import { LocalLink, useSite } from "../../app/site";
-import { useAccount } from "./AccountContext";
+import { LocalLink, SiteProvider, siteIn, useSite } from "../../app/site";
+import { AccountProvider, useAccount } from "./AccountContext";
 import { callApi } from "./api";
 import { localMsisdn } from "./msisdn";
 
 export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
   const { t, exists: known } = useTranslator();
   const { lang } = useSite();
-  const detailsHeading = useId();
-  const balancesHeading = useId();
+  const detailsHeading = "account-details-heading";
+  const balancesHeading = "account-balances-heading";
   const paymentType = `account.paymentTypes.${subscriber.paymentType}`;
   const paymentTypeText = !subscriber.paymentType
     ? t("balanceStatus.unknown")
@@ -75,6 +82,21 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
         )}
       </section>
     </>
+  );
+}
+
+const noToast = () => {};
+
+/** `AccountOverview` alone, as the account page renders it for `subscriber` in `lang`. */
+export function AccountOverviewOf({ lang, subscriber }: { lang: Lang; subscriber: Subscriber }) {
+  return (
+    <LanguageProvider lang={lang}>
+      <SiteProvider value={siteIn(lang)}>
+        <AccountProvider subscriber={subscriber} toast={noToast}>
+          <AccountOverview subscriber={subscriber} />
+        </AccountProvider>
+      </SiteProvider>
+    </LanguageProvider>
   );
 }
 

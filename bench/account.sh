@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The account page at the cost of its data (issue 25): signed-in subscribers
+# viewing /account, against /api/account (the same data as JSON) as the
+# baseline, in one run. An operator API that answers at once (nginx with
+# the sandbox's answers for one subscriber, recorded at the start), no
+# account cache (ACCOUNT_CACHE_SECS=0: every view asks the operator), 64
+# sessions in turn over 64 connections. The same release binary serves
+# twice: as it is (the page for the subscriber's kind from the cache, their
+# part rendered alone) and with ACCOUNT_FULL_RENDER=true (the whole page
+# rendered for each view, as before). Prints views/s, p99 and answers that
+# were not 2xx for each, /account as a ratio of /api/account (goal >= 0.25,
+# none shed), and the engine ms of a view, whole against the part alone
+# (`site render-bench --part`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${SITE_BIN:-target/release/site}
+DURATION=${BENCH_SECONDS:-5}
+CONNECTIONS=${ACCOUNT_CONNECTIONS:-64}
+SESSIONS=64
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  [ ${#PIDS[@]} -eq 0 ] || { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; }
+  [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_for() { for _ in $(seq 200); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "account: $1 did not answer" >&2; exit 1; }
+
+# The sandbox's answers for Amina (0754000001), recorded through its API.
+SANDBOX_PORT=$(free_port)
+PORT=$SANDBOX_PORT HOST=127.0.0.1 DATA_DIR=$WORK/sandbox RUST_LOG=warn METRICS_ADDR=off PRERENDER=false "$BIN" >"$WORK/sandbox.log" 2>&1 &
+PIDS+=($!)
+wait_for "http://127.0.0.1:$SANDBOX_PORT/healthz"
+API="http://127.0.0.1:$SANDBOX_PORT/sandbox/digital"
+mkdir -p "$WORK/answers"
+# nginx's workers (another user) read the answers.
+chmod 755 "$WORK" "$WORK/answers"
+record() { # name curl-arguments…
+  local name=$1
+  shift
+  curl -s -o "$WORK/answers/$name.json" -w '%{http_code}' "$@" >"$WORK/answers/$name.status"
+}
+record request-otp -H 'content-type: application/json' -d '{"msisdn":"255754000001"}' "$API/api/v1/auth/request-otp"
+CODE=$(curl -sf "http://127.0.0.1:$SANDBOX_PORT/sandbox/inbox?msisdn=255754000001" | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])')
+record validate-otp -H 'content-type: application/json' -d "{\"msisdn\":\"255754000001\",\"code\":\"$CODE\"}" "$API/api/v1/auth/validate-otp"
+TOKEN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["data"])' "$WORK/answers/validate-otp.json")
+for name in gsm-config/customer-details gsm-config/airtime-balance gsm-config/bundle-balance mpesa/balance gsm-static-bundles; do
+  record "${name//\//-}" -H "Authorization: Bearer $TOKEN" "$API/api/v1/$name"
+done
+
+# nginx answering every call with them.
+NGINX_PORT=$(free_port)
+python3 - "$WORK" "$NGINX_PORT" <<'PY'
+import os, sys
+work, port = sys.argv[1], sys.argv[2]
+answers = os.path.join(work, "answers")
+locations = []
+for path, name in [
+    ("auth/request-otp", "request-otp"), ("auth/validate-otp", "validate-otp"),
+    ("gsm-config/customer-details", "gsm-config-customer-details"), ("gsm-config/airtime-balance", "gsm-config-airtime-balance"),
+    ("gsm-config/bundle-balance", "gsm-config-bundle-balance"), ("mpesa/balance", "mpesa-balance"),
+    ("gsm-static-bundles", "gsm-static-bundles"),
+]:
+    status = open(os.path.join(answers, name + ".status")).read().strip()
+    file = os.path.join(answers, name + ".json")
+    if name.endswith("-otp"):
+        # Posted to: answered inline (they are short).
+        body = open(file).read().replace("\\", "\\\\").replace("'", "\\'")
+        locations.append(f"    location = /api/v1/{path} {{ default_type application/json; return {status} '{body}'; }}")
+    else:
+        assert status == "200", (name, status)
+        locations.append(f"    location = /api/v1/{path} {{ default_type application/json; alias {file}; }}")
+locations = "\n".join(locations)
+open(os.path.join(work, "nginx.conf"), "w").write(f"""
+daemon off;
+worker_processes 1;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fastcgi;
+  uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+  keepalive_requests 100000;
+  server {{
+    listen 127.0.0.1:{port};
+{locations}
+  }}
+}}
+""")
+PY
+NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
+"$NGINX_BIN" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
+PIDS+=($!)
+for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/api/v1/gsm-static-bundles" && break; sleep 0.1; done
+
+# The site twice on that operator: as it is, and rendering the page whole.
+start_site() { # name extra-env…; sets SITE_PORT
+  local name=$1 port
+  shift
+  port=$(free_port)
+  env "$@" PORT="$port" HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$name" RUST_LOG=warn METRICS_ADDR=off \
+    PRERENDER=false DIGITAL_API_URL="http://127.0.0.1:$NGINX_PORT/" ACCOUNT_CACHE_SECS=0 OTP_RESEND_SECS=0 TRUSTED_PROXIES=127.0.0.1 \
+    "$BIN" >"$WORK/$name.log" 2>&1 &
+  PIDS+=($!)
+  wait_for "http://127.0.0.1:$port/healthz"
+  SITE_PORT=$port
+}
+sign_in_all() { # port file: a session cookie per line
+  local base="http://127.0.0.1:$1" number
+  : >"$2"
+  for i in $(seq "$SESSIONS"); do
+    # Each from its own address (behind the trusted proxy), as subscribers are: one address may ask for 10 codes.
+    number=$(printf '0754%06d' "$i")
+    curl -s -o "$WORK/answer" -H "X-Forwarded-For: 10.0.$i.1" -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
+      -d "{\"msisdn\":\"$number\"}" "$base/api/auth/request-otp"
+    curl -s -o "$WORK/answer" -D "$WORK/headers" -H "X-Forwarded-For: 10.0.$i.1" -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
+      -d "{\"msisdn\":\"$number\",\"code\":\"123456\"}" "$base/api/auth/validate-otp"
+    { grep -i '^set-cookie: [^=]*session=' "$WORK/headers" || true; } | sed -E 's/^[Ss]et-[Cc]ookie: ([^;]*).*/\1/' >>"$2"
+  done
+  [ "$(wc -l <"$2")" -eq "$SESSIONS" ] || { echo "account: only $(wc -l <"$2") of $SESSIONS sessions signed in at $base ($(cat "$WORK/answer"))" >&2; exit 1; }
+}
+start_site spliced
+SPLICED=$SITE_PORT
+start_site whole ACCOUNT_FULL_RENDER=true
+WHOLE=$SITE_PORT
+sign_in_all "$SPLICED" "$WORK/spliced.cookies"
+sign_in_all "$WHOLE" "$WORK/whole.cookies"
+
+# A view really shows the balances.
+curl -sf -H "Cookie: $(head -1 "$WORK/spliced.cookies")" "http://127.0.0.1:$SPLICED/account" | grep -q 'class="airtime-balance"' ||
+  { echo "account: /account shows no balances" >&2; exit 1; }
+
+cat >"$WORK/views.lua" <<'LUA'
+local cookies = {}
+for line in io.lines(os.getenv("COOKIES")) do cookies[#cookies + 1] = line end
+local path = os.getenv("VIEW_PATH")
+local turn = 0
+request = function()
+  turn = turn + 1
+  return wrk.format("GET", path, { ["Cookie"] = cookies[turn % #cookies + 1], ["Accept-Encoding"] = "gzip" })
+end
+LUA
+views() { # port cookies path
+  local out
+  out=$(COOKIES=$2 VIEW_PATH=$3 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/views.lua" "http://127.0.0.1:$1")
+  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out") $(awk '/Non-2xx or 3xx responses/ {print $5}' <<<"$out")"
+}
+# Warm: the page for the subscribers' kind, the engines, the connections.
+views "$SPLICED" "$WORK/spliced.cookies" /account >/dev/null
+views "$WHOLE" "$WORK/whole.cookies" /account >/dev/null
+read -r API_RPS API_P99 API_FAILED <<<"$(views "$SPLICED" "$WORK/spliced.cookies" /api/account)"
+read -r PAGE_RPS PAGE_P99 PAGE_FAILED <<<"$(views "$SPLICED" "$WORK/spliced.cookies" /account)"
+read -r WHOLE_RPS WHOLE_P99 WHOLE_FAILED <<<"$(views "$WHOLE" "$WORK/whole.cookies" /account)"
+
+echo "signed-in views, $SESSIONS sessions in turn, $CONNECTIONS connections, ${DURATION}s each, ACCOUNT_CACHE_SECS=0, operator: nginx with canned answers"
+awk -v ar="$API_RPS" -v ap="$API_P99" -v af="${API_FAILED:-0}" -v pr="$PAGE_RPS" -v pp="$PAGE_P99" -v pf="${PAGE_FAILED:-0}" \
+  -v wr="$WHOLE_RPS" -v wp="$WHOLE_P99" -v wf="${WHOLE_FAILED:-0}" 'BEGIN {
+  printf "  /api/account                    %8.0f views/s  p99 %-9s not 2xx %s\n", ar, ap, af
+  printf "  /account (part rendered)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account (goal >= 0.25, none shed)\n", pr, pp, pf, pr/ar
+  printf "  /account (whole, before)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account\n", wr, wp, wf, wr/ar
+  printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
+}'
+echo "engine time of one view (site render-bench --part, p50):"
+"$BIN" render-bench bench/requests/kinds.json --part --runs 200 | sed 's/^/  /'

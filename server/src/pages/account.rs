@@ -1,0 +1,141 @@
+//! The account page of a signed-in subscriber at about the cost of its data.
+//! All of it but the subscriber's details and balances (the personal part,
+//! `AccountOverview` in the app) is the same for every subscriber of one
+//! kind: the frame, the page's content, the purchase form with the bundle
+//! catalogue, the modem flow. So it is rendered once per kind (what the
+//! purchase form reads of a subscriber: payment type and methods; and on
+//! the confirmation step, who pays) for a subscriber whose names and number
+//! are slots and whose balances are missing, and kept in the page cache;
+//! each view renders only the personal part, alone, in the engine (a small
+//! render), and puts it, the names, the number and the page data's
+//! subscriber in ([`splice`](super::splice)): byte for byte the page a
+//! whole render for them gives.
+//!
+//! Balances the operator has not given need no render: the kept page's own
+//! personal part (balances unavailable) with the names and number put in.
+//! The same serves when the personal render fails or finds no engine in
+//! time, with the subscriber's balances left out of the page data, so the
+//! page asks for them again by itself: never an error page.
+
+use std::net::IpAddr;
+
+use axum::http::HeaderMap;
+use axum::response::Response;
+use contract::Lang;
+use contract::page::{AccountPart, PageData, PartOutput, PartRequest};
+use serde_json::Value;
+
+use super::splice::{MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
+use super::{PageCache, Unbuilt, document};
+use crate::account::msisdn::Msisdn;
+use crate::account::session::SessionKey;
+use crate::{AppError, AppState};
+
+/// One view of the account page for `subscriber` (with whatever balances
+/// the operator gave in time), whose page for everyone is `data` at `url`,
+/// cached under `key`; `confirm` for the purchase's confirmation step.
+/// `None` when the page for their kind cannot take their parts (logged when
+/// it was rendered): the caller renders it whole.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn respond(
+    state: &AppState,
+    client: IpAddr,
+    session: Option<SessionKey>,
+    headers: &HeaderMap,
+    key: &str,
+    url: &str,
+    data: &PageData,
+    versions: &[u64],
+    subscriber: Value,
+    confirm: bool,
+) -> Result<Option<Response>, AppError> {
+    let kind = kind_of(&subscriber, confirm);
+    let template_key = PageCache::key(&format!("{key} {kind}"), "", &[]);
+    let page = state
+        .pages
+        .get_or_render(template_key, || async {
+            let _share = state.renders.take(client, state.renderer.queue_wait()).await?;
+            let data = PageData { subscriber: Some(kind), ..data.clone() };
+            super::render_as(state, url.to_owned(), data, versions.to_vec(), true).await.map_err(Unbuilt::Render)
+        })
+        .await?;
+    if !page.spliceable() {
+        return Ok(None);
+    }
+    let lang = page.lang;
+    let (personal_html, subscriber) = personal(state, session, lang, subscriber).await;
+    let names = subscriber["names"].as_str().unwrap_or_default();
+    let msisdn = subscriber["msisdn"].as_str().unwrap_or_default();
+    let own = OwnParts {
+        names_html: escape_text(names),
+        msisdn_html: escape_text(&Msisdn::parse(msisdn).map_or_else(|_| msisdn.to_owned(), |number| number.local())),
+        personal_html,
+        subscriber_json: document::script_escaped(&subscriber.to_string()),
+        ..OwnParts::default()
+    };
+    Ok(page.respond_own(headers, &own))
+}
+
+/// The personal part rendered for `subscriber`, or `None` when its
+/// balances are missing or its render failed (then without balances).
+async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, mut subscriber: Value) -> (Option<String>, Value) {
+    if subscriber["balance"].is_null() {
+        return (None, subscriber);
+    }
+    let request = PartRequest { part: AccountPart { lang, subscriber } };
+    let rendered = async {
+        let _turn = match session {
+            Some(session) => Some(state.personal_renders.session_turn(session, state.renderer.queue_wait()).await?),
+            None => None,
+        };
+        state.renderer.render::<_, PartOutput>(&request).await.map_err(Unbuilt::Render)
+    };
+    let started = std::time::Instant::now();
+    let rendered = rendered.await;
+    metrics::histogram!("account_part_render_seconds", "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
+        .record(started.elapsed().as_secs_f64());
+    subscriber = request.part.subscriber;
+    match rendered {
+        Ok(output) => (Some(output.html), subscriber),
+        Err(error) => {
+            tracing::warn!(?error, "the account page's personal part did not render: served with the balances unavailable");
+            subscriber["balance"] = Value::Null;
+            (None, subscriber)
+        }
+    }
+}
+
+/// The subscriber the page for `subscriber`'s kind is rendered for: no
+/// balances, and the names (unless there are none: the header then shows
+/// the number) and the number as slots, except on the confirmation step,
+/// which names the payer in its own way.
+fn kind_of(subscriber: &Value, confirm: bool) -> Value {
+    let mut kind = subscriber.clone();
+    kind["balance"] = Value::Null;
+    if !confirm {
+        if kind["names"].as_str().is_some_and(|names| !names.is_empty()) {
+            kind["names"] = NAME_SLOT.into();
+        }
+        kind["msisdn"] = MSISDN_SLOT.into();
+    }
+    kind
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn subscribers_of_one_kind_share_a_page_whatever_their_balances() {
+        let amina = json!({"msisdn": "255754000001", "names": "Amina", "paymentType": "PREPAID", "balance": {"mainBalance": 1}, "paymentMethods": ["AIRTIME", "MPESA"]});
+        let juma = json!({"msisdn": "255754000002", "names": "Juma", "paymentType": "PREPAID", "balance": null, "paymentMethods": ["AIRTIME", "MPESA"]});
+        let baraka = json!({"msisdn": "255754000004", "names": "Baraka", "paymentType": "PREPAID", "balance": null, "paymentMethods": ["AIRTIME"]});
+        assert_eq!(kind_of(&amina, false), kind_of(&juma, false));
+        assert_ne!(kind_of(&amina, false), kind_of(&baraka, false));
+        assert_ne!(kind_of(&amina, true), kind_of(&juma, true));
+        let nameless = json!({"msisdn": "255754000002", "names": "", "balance": null});
+        assert_eq!(kind_of(&nameless, false)["names"], "");
+    }
+}
