@@ -408,7 +408,7 @@ mod tests {
     fn typed_addresses_keep_to_their_share() {
         let capacity = 4 << 20;
         let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
-        let page = |n: usize| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>{n}</p>{}", "<p>results</p>".repeat(2000)), vec![1], None);
+        let page = |n: usize| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>{n}</p>{}", "<p>results</p>".repeat(2000)), vec![1], |_| None);
         let linked = ["news-events /news-events#1", "news-events /news-events?page=2#1", "home /#1"];
         futures::executor::block_on(async {
             for key in linked {
