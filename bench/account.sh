@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The account page at the cost of its data (issue 25): signed-in subscribers
+# The account page at the cost of its data: signed-in subscribers
 # viewing /account, against /api/account (the same data as JSON) as the
 # baseline, in one run. An operator API that answers at once (nginx with
 # the sandbox's answers for one subscriber, recorded at the start), no
