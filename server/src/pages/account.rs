@@ -97,10 +97,10 @@ pub(super) async fn respond_cpm(
         if !page.spliceable() {
             return Ok(None);
         }
+        let cpm_json = document::script_escaped(&cpm.to_string());
         let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: data.path.clone(), cpm }) };
-        if let (Ok(personal_html), Part::Cpm(part)) = (render_part(state, Some(session), &request, "cpm").await, &request.part) {
-            let own = OwnParts { personal_html: Some(personal_html), cpm_json: document::script_escaped(&part.cpm.to_string()), ..OwnParts::default() };
-            return Ok(page.respond_own(headers, &own));
+        if let Ok(personal_html) = render_part(state, Some(session), &request, "cpm").await {
+            return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, ..OwnParts::default() }));
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
