@@ -10,7 +10,9 @@
 # rendered for each view, as before). Prints views/s, p99 and answers that
 # were not 2xx for each, /account as a ratio of /api/account (goal >= 0.25,
 # none shed), and the engine ms of a view, whole against the part alone
-# (`site render-bench --part`).
+# (`site render-bench --part`). Then the CPM page the same way: 64 CPM
+# sessions viewing /customer-permission-management against
+# /api/cpm/permissions, as it is and rendered whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +51,11 @@ TOKEN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["data"]
 for name in gsm-config/customer-details gsm-config/airtime-balance gsm-config/bundle-balance mpesa/balance gsm-static-bundles; do
   record "${name//\//-}" -H "Authorization: Bearer $TOKEN" "$API/api/v1/$name"
 done
+record cpm-request-otp -H 'content-type: application/json' -d '{"msisdn":"255754000001"}' "$API/cpm/request-otp"
+CODE=$(curl -sf "http://127.0.0.1:$SANDBOX_PORT/sandbox/inbox?msisdn=255754000001" | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])')
+record cpm-validate-otp -H 'content-type: application/json' -d "{\"msisdn\":\"255754000001\",\"code\":\"$CODE\"}" "$API/cpm/validate-otp"
+CPM_TOKEN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["data"])' "$WORK/answers/cpm-validate-otp.json")
+record cpm-permissions -H "Authorization: cpm-bearer $CPM_TOKEN" "$API/cpm/permissions"
 
 # nginx answering every call with them.
 NGINX_PORT=$(free_port)
@@ -62,16 +69,18 @@ for path, name in [
     ("gsm-config/customer-details", "gsm-config-customer-details"), ("gsm-config/airtime-balance", "gsm-config-airtime-balance"),
     ("gsm-config/bundle-balance", "gsm-config-bundle-balance"), ("mpesa/balance", "mpesa-balance"),
     ("gsm-static-bundles", "gsm-static-bundles"),
+    ("cpm/request-otp", "cpm-request-otp"), ("cpm/validate-otp", "cpm-validate-otp"), ("cpm/permissions", "cpm-permissions"),
 ]:
     status = open(os.path.join(answers, name + ".status")).read().strip()
     file = os.path.join(answers, name + ".json")
+    prefix = "" if path.startswith("cpm/") else "api/v1/"
     if name.endswith("-otp"):
         # Posted to: answered inline (they are short).
         body = open(file).read().replace("\\", "\\\\").replace("'", "\\'")
-        locations.append(f"    location = /api/v1/{path} {{ default_type application/json; return {status} '{body}'; }}")
+        locations.append(f"    location = /{prefix}{path} {{ default_type application/json; return {status} '{body}'; }}")
     else:
         assert status == "200", (name, status)
-        locations.append(f"    location = /api/v1/{path} {{ default_type application/json; alias {file}; }}")
+        locations.append(f"    location = /{prefix}{path} {{ default_type application/json; alias {file}; }}")
 locations = "\n".join(locations)
 open(os.path.join(work, "nginx.conf"), "w").write(f"""
 daemon off;
@@ -108,16 +117,16 @@ start_site() { # name extra-env…; sets SITE_PORT
   wait_for "http://127.0.0.1:$port/healthz"
   SITE_PORT=$port
 }
-sign_in_all() { # port file: a session cookie per line
-  local base="http://127.0.0.1:$1" number
+sign_in_all() { # port file [api: auth or cpm]: a session cookie per line
+  local base="http://127.0.0.1:$1" number api=${3:-auth}
   : >"$2"
   for i in $(seq "$SESSIONS"); do
     # Each from its own address (behind the trusted proxy), as subscribers are: one address may ask for 10 codes.
     number=$(printf '0754%06d' "$i")
     curl -s -o "$WORK/answer" -H "X-Forwarded-For: 10.0.$i.1" -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
-      -d "{\"msisdn\":\"$number\"}" "$base/api/auth/request-otp"
+      -d "{\"msisdn\":\"$number\"}" "$base/api/$api/request-otp"
     curl -s -o "$WORK/answer" -D "$WORK/headers" -H "X-Forwarded-For: 10.0.$i.1" -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
-      -d "{\"msisdn\":\"$number\",\"code\":\"123456\"}" "$base/api/auth/validate-otp"
+      -d "{\"msisdn\":\"$number\",\"code\":\"123456\"}" "$base/api/$api/validate-otp"
     { grep -i '^set-cookie: [^=]*session=' "$WORK/headers" || true; } | sed -E 's/^[Ss]et-[Cc]ookie: ([^;]*).*/\1/' >>"$2"
   done
   [ "$(wc -l <"$2")" -eq "$SESSIONS" ] || { echo "account: only $(wc -l <"$2") of $SESSIONS sessions signed in at $base ($(cat "$WORK/answer"))" >&2; exit 1; }
@@ -161,6 +170,24 @@ awk -v ar="$API_RPS" -v ap="$API_P99" -v af="${API_FAILED:-0}" -v pr="$PAGE_RPS"
   printf "  /api/account                    %8.0f views/s  p99 %-9s not 2xx %s\n", ar, ap, af
   printf "  /account (part rendered)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account (goal >= 0.25, none shed)\n", pr, pp, pf, pr/ar
   printf "  /account (whole, before)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account\n", wr, wp, wf, wr/ar
+  printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
+}'
+sign_in_all "$SPLICED" "$WORK/spliced-cpm.cookies" cpm
+sign_in_all "$WHOLE" "$WORK/whole-cpm.cookies" cpm
+CPM=/customer-permission-management
+curl -sf -H "Cookie: $(head -1 "$WORK/spliced-cpm.cookies")" "http://127.0.0.1:$SPLICED$CPM" | grep -q 'role="switch"' ||
+  { echo "account: $CPM shows no permissions" >&2; exit 1; }
+views "$SPLICED" "$WORK/spliced-cpm.cookies" $CPM >/dev/null
+views "$WHOLE" "$WORK/whole-cpm.cookies" $CPM >/dev/null
+read -r API_RPS API_P99 API_FAILED <<<"$(views "$SPLICED" "$WORK/spliced-cpm.cookies" /api/cpm/permissions)"
+read -r PAGE_RPS PAGE_P99 PAGE_FAILED <<<"$(views "$SPLICED" "$WORK/spliced-cpm.cookies" $CPM)"
+read -r WHOLE_RPS WHOLE_P99 WHOLE_FAILED <<<"$(views "$WHOLE" "$WORK/whole-cpm.cookies" $CPM)"
+echo "CPM sessions' views, the same way:"
+awk -v ar="$API_RPS" -v ap="$API_P99" -v af="${API_FAILED:-0}" -v pr="$PAGE_RPS" -v pp="$PAGE_P99" -v pf="${PAGE_FAILED:-0}" \
+  -v wr="$WHOLE_RPS" -v wp="$WHOLE_P99" -v wf="${WHOLE_FAILED:-0}" 'BEGIN {
+  printf "  /api/cpm/permissions            %8.0f views/s  p99 %-9s not 2xx %s\n", ar, ap, af
+  printf "  CPM page (part rendered)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/cpm/permissions\n", pr, pp, pf, pr/ar
+  printf "  CPM page (whole, before)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/cpm/permissions\n", wr, wp, wf, wr/ar
   printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
 }'
 echo "engine time of one view (site render-bench --part, p50):"

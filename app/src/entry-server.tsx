@@ -9,6 +9,7 @@ import { StaticRouter } from "react-router";
 import type { PartOutput, PartRequest, RenderOutput, RenderRequest } from "./contract";
 import { AccountControlOf, App } from "./app/App";
 import { AccountOverviewOf } from "./features/account/AccountOverview";
+import { PermissionsOf } from "./features/account/Cpm";
 import { Head } from "./app/head";
 import { ISLAND_ID_PREFIX } from "./app/island";
 import { PageIsland } from "./app/PageIsland";
@@ -18,7 +19,10 @@ import { loadPage } from "./pages";
 import { interactivePages, type PageKind } from "./routes";
 
 async function render(request: RenderRequest | PartRequest): Promise<RenderOutput | PartOutput> {
-  if ("part" in request) return { html: renderToString(<AccountOverviewOf {...request.part} />) };
+  if ("part" in request) {
+    const { part } = request;
+    return { html: renderToString("cpm" in part ? <PermissionsOf {...part} /> : <AccountOverviewOf {...part} />) };
+  }
   const { data } = request;
   const { default: Page } = await loadPage(data.route.page);
   // An interactive page's island is a root of its own, as the browser hydrates it.
@@ -36,9 +40,15 @@ async function render(request: RenderRequest | PartRequest): Promise<RenderOutpu
   const head = renderToStaticMarkup(<Head data={data} assets={request.assets} t={translator(data.lang).t} />);
   const slot = request.accountSlot;
   const account = slot === undefined ? undefined : { signedOut: renderControl(request, undefined), signedIn: renderControl(request, slot) };
-  const personal =
-    request.personalPart && island !== undefined && data.subscriber ? renderToString(<AccountOverviewOf lang={data.lang} subscriber={data.subscriber} />) : undefined;
+  const personal = !request.personalPart || island === undefined ? undefined : renderPersonal(data);
   return { status: data.status, head, html, account, personal };
+}
+
+/** The page's personal part alone (the CPM page's permissions, the account page's details and balances), rendered as in the whole page. */
+function renderPersonal(data: RenderRequest["data"]): string | undefined {
+  if (data.cpm) return renderToString(<PermissionsOf lang={data.lang} path={data.path} cpm={data.cpm} />);
+  if (data.subscriber) return renderToString(<AccountOverviewOf lang={data.lang} subscriber={data.subscriber} />);
+  return undefined;
 }
 
 /** The page's account control alone, rendered as in the whole page. */

@@ -167,9 +167,9 @@ pub struct Config {
     #[arg(long, env = "ACCOUNT_CACHE_SECS", default_value_t = 30)]
     pub account_cache_secs: u64,
 
-    /// Renders the whole account page for each view of a subscriber, as
-    /// before it was cached for everyone but their part: `make bench`'s
-    /// baseline, not a setting for a site.
+    /// Renders the whole account page (and CPM page) for each view of a
+    /// subscriber (CPM session), as before they were cached for everyone
+    /// but their part: `make bench`'s baseline, not a setting for a site.
     #[arg(long, env = "ACCOUNT_FULL_RENDER", hide = true)]
     pub account_full_render: bool,
 

@@ -15,7 +15,7 @@ use crate::account::{AMINA, JUMA, Visitor, fail_next};
 use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with};
 
 /// One public address for servers whose pages are compared: it is in every page.
-const SITE_URL: &str = "http://site.test";
+pub(crate) const SITE_URL: &str = "http://site.test";
 const NEEMA: &str = "0754000003";
 const BARAKA: &str = "0754000004";
 
@@ -35,7 +35,7 @@ const ADDRESSES: &[&str] = &[
 /// The site as it serves the account page, and the same site rendering it
 /// whole for each view, both asking one operator (the first one's sandbox),
 /// so both see the same balances.
-async fn spliced_and_rendered() -> (TestApp, TestApp) {
+pub(crate) async fn spliced_and_rendered() -> (TestApp, TestApp) {
     let spliced = spawn_app_with(|c| {
         c.site_url = SITE_URL.into();
         c.otp_resend_secs = 0;
@@ -45,6 +45,7 @@ async fn spliced_and_rendered() -> (TestApp, TestApp) {
     let operator = format!("{}/sandbox/digital/", spliced.address);
     let rendered = spawn_app_with(move |c| {
         c.site_url = SITE_URL.into();
+        c.otp_resend_secs = 0;
         c.account_cache_secs = 0;
         c.account_full_render = true;
         c.digital_api_url = Some(operator);
@@ -67,7 +68,7 @@ async fn sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
 
 /// A page as `cookie`'s browser gets it: status, `Cache-Control` and the
 /// HTML (un-gzipped when it came gzipped).
-async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, String, String) {
+pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, String, String) {
     let mut request = app.client.get(app.url(path)).header(ACCEPT_ENCODING, encoding);
     if !cookie.is_empty() {
         request = request.header("cookie", cookie);
@@ -88,7 +89,7 @@ async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (Statu
 }
 
 /// Where two pages first differ, for a failure message.
-fn first_difference(a: &str, b: &str) -> String {
+pub(crate) fn first_difference(a: &str, b: &str) -> String {
     let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let around = |s: &str| s.get(at.saturating_sub(80)..(at + 120).min(s.len())).unwrap_or("").to_owned();
     format!("at byte {at}:\nspliced  …{}\nrendered …{}", around(a), around(b))

@@ -10,6 +10,7 @@ mod account_page;
 mod archive;
 mod assets;
 mod content;
+mod cpm_page;
 mod crawl;
 mod fuzz;
 mod images;

@@ -202,8 +202,8 @@ pub struct RenderRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account_slot: Option<String>,
-    /// Set for the account page of a subscriber: its personal part rendered
-    /// alone too, as [`RenderOutput::personal`].
+    /// Set for the account page of a subscriber and the CPM page: its
+    /// personal part rendered alone too, as [`RenderOutput::personal`].
     #[serde(default)]
     pub personal_part: bool,
 }
@@ -219,19 +219,28 @@ pub struct RenderOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account: Option<AccountControls>,
-    /// With [`RenderRequest::personal_part`]: the account page's personal
-    /// part for the page's subscriber, exactly as it is in `html`.
+    /// With [`RenderRequest::personal_part`]: the page's personal part (the
+    /// account page's for its subscriber, the CPM page's for its `cpm`),
+    /// exactly as it is in `html`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub personal: Option<String>,
 }
 
-/// A render of the account page's personal part alone (the subscriber's
-/// details and balances), for a page whose rest is cached for everyone:
-/// `globalThis.__ssr.render(request)` too, answered with [`PartOutput`].
+/// A render of a page's personal part alone (the account page's details
+/// and balances, the CPM page's permissions), for a page whose rest is
+/// cached for everyone: `globalThis.__ssr.render(request)` too, answered
+/// with [`PartOutput`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct PartRequest {
-    pub part: AccountPart,
+    pub part: Part,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum Part {
+    Account(AccountPart),
+    Cpm(CpmPart),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -239,6 +248,16 @@ pub struct AccountPart {
     pub lang: Lang,
     #[ts(type = "Subscriber")]
     pub subscriber: Value,
+}
+
+/// The CPM page's permissions of the signed-in number, on the page at
+/// `path` (without language prefix), which its forms return to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct CpmPart {
+    pub lang: Lang,
+    pub path: String,
+    #[ts(type = "{ msisdn: string; permissions: Permission[] }")]
+    pub cpm: Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -105,12 +105,12 @@ pub struct OwnParts {
 }
 
 /// The page whose data includes the CPM session's permissions.
-const CPM_PAGE: &str = "customer-permission-management";
+pub(crate) const CPM_PAGE: &str = "customer-permission-management";
 
 /// A page request's visitor: their cookies and what they say.
 pub struct Visit {
     jar: PrivateCookieJar,
-    cpm: Option<session::Session>,
+    cpm: Option<(session::SessionKey, session::Session)>,
     subscriber: Option<(session::SessionKey, session::Session)>,
     flash: bool,
 }
@@ -127,7 +127,7 @@ impl Visit {
     /// Reads which live sessions the cookies point at. Any other cookie
     /// (junk, expired, forged) counts for nothing.
     pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
-        let cpm = state.sessions.load(&jar, Kind::Cpm).await;
+        let cpm = state.sessions.load_keyed(&jar, Kind::Cpm).await;
         let subscriber = state.sessions.load_keyed(&jar, Kind::Subscriber).await;
         let flash = jar.get(http::FLASH_COOKIE).is_some();
         Visit { jar, cpm, subscriber, flash }
@@ -141,6 +141,16 @@ impl Visit {
     /// What the subscriber's session is known by, signed in.
     pub fn session_key(&self) -> Option<session::SessionKey> {
         self.subscriber.as_ref().map(|(key, _)| key.clone())
+    }
+
+    /// What the CPM session is known by, for a visitor with nothing else of
+    /// their own (no subscriber session, no flash notice): the CPM page is
+    /// then the page for every CPM session with their permissions put in.
+    pub fn cpm_only(&self) -> Option<session::SessionKey> {
+        if self.subscriber.is_some() || self.flash {
+            return None;
+        }
+        self.cpm.as_ref().map(|(key, _)| key.clone())
     }
 
     /// Signed in (subscriber or CPM): pages are built for this visitor alone.
@@ -189,7 +199,7 @@ impl Visit {
             extras.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
             jar = jar.remove(Cookie::build(http::FLASH_COOKIE).path("/"));
         }
-        if let Some(session) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
+        if let Some((_, session)) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
             (extras.cpm, jar) = cpm::page_permissions(state, session, jar, lang).await;
         }
         (extras, jar)

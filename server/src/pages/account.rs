@@ -16,17 +16,24 @@
 //! The same serves when the personal render fails or finds no engine in
 //! time, with the subscriber's balances left out of the page data, so the
 //! page asks for them again by itself: never an error page.
+//!
+//! The CPM page is served the same way ([`respond_cpm`]): the page for
+//! every CPM session (rendered for one with no permissions), with the
+//! session's permissions (`Permissions` in the app) rendered alone and put
+//! in, and the page data's `cpm`. Permissions the operator did not give
+//! (which ends the session) or that fail to render leave the page without
+//! them: the page for everyone, as a render without a `cpm` gives it.
 
 use std::net::IpAddr;
 
 use axum::http::HeaderMap;
 use axum::response::Response;
 use contract::Lang;
-use contract::page::{AccountPart, PageData, PartOutput, PartRequest};
+use contract::page::{AccountPart, CpmPart, PageData, Part, PartOutput, PartRequest};
 use serde_json::Value;
 
 use super::splice::{MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
-use super::{PageCache, Unbuilt, document};
+use super::{CachedPage, PRIVATE, PageCache, Unbuilt, document};
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
 use crate::{AppError, AppState};
@@ -50,15 +57,7 @@ pub(super) async fn respond(
     confirm: bool,
 ) -> Result<Option<Response>, AppError> {
     let kind = kind_of(&subscriber, confirm);
-    let template_key = PageCache::key(&format!("{key} {kind}"), "", &[]);
-    let page = state
-        .pages
-        .get_or_render(template_key, || async {
-            let _share = state.renders.take(client, state.renderer.queue_wait()).await?;
-            let data = PageData { subscriber: Some(kind), ..data.clone() };
-            super::render_as(state, url.to_owned(), data, versions.to_vec(), true).await.map_err(Unbuilt::Render)
-        })
-        .await?;
+    let page = page_for_kind(state, client, key, url, PageData { subscriber: Some(kind), ..data.clone() }, versions).await?;
     if !page.spliceable() {
         return Ok(None);
     }
@@ -76,33 +75,93 @@ pub(super) async fn respond(
     Ok(page.respond_own(headers, &own))
 }
 
+/// One view of the CPM page for the CPM session `session`, whose
+/// permissions are `cpm` (`None`: the operator did not give them), whose
+/// page without them is `data` at `url`, cached under `key`. `None` when the
+/// page for every CPM session cannot take their parts (logged when it was
+/// rendered): the caller renders it whole.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn respond_cpm(
+    state: &AppState,
+    client: IpAddr,
+    session: SessionKey,
+    headers: &HeaderMap,
+    key: &str,
+    url: &str,
+    data: &PageData,
+    versions: &[u64],
+    cpm: Option<Value>,
+) -> Result<Option<Response>, AppError> {
+    if let Some(cpm) = cpm {
+        let page = page_for_kind(state, client, key, url, PageData { cpm: Some(cpm_kind()), ..data.clone() }, versions).await?;
+        if !page.spliceable() {
+            return Ok(None);
+        }
+        let cpm_json = document::script_escaped(&cpm.to_string());
+        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: data.path.clone(), cpm }) };
+        if let Ok(personal_html) = render_part(state, Some(session), &request, "cpm").await {
+            return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, ..OwnParts::default() }));
+        }
+    }
+    // No permissions to show: the page as a render without them gives it, which is the page for everyone.
+    let page = state.pages.get_or_render(key.to_owned(), || super::render_for(state, client, url.to_owned(), data.clone(), versions.to_vec())).await?;
+    Ok(Some(page.respond(headers, PRIVATE)))
+}
+
+/// The page `data` (for a kind of visitor, whose parts are placeholders or
+/// slots) at `url`, with its personal part alone, kept under `key` and the kind.
+async fn page_for_kind(state: &AppState, client: IpAddr, key: &str, url: &str, data: PageData, versions: &[u64]) -> Result<std::sync::Arc<CachedPage>, AppError> {
+    let kind = serde_json::json!([data.subscriber, data.cpm]);
+    let template_key = PageCache::key(&format!("{key} {kind}"), "", &[]);
+    let page = state
+        .pages
+        .get_or_render(template_key, || async {
+            let _share = state.renders.take(client, state.renderer.queue_wait()).await?;
+            super::render_as(state, url.to_owned(), data, versions.to_vec(), true).await.map_err(Unbuilt::Render)
+        })
+        .await?;
+    Ok(page)
+}
+
 /// The personal part rendered for `subscriber`, or `None` when its
 /// balances are missing or its render failed (then without balances).
-async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, mut subscriber: Value) -> (Option<String>, Value) {
+async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, subscriber: Value) -> (Option<String>, Value) {
     if subscriber["balance"].is_null() {
         return (None, subscriber);
     }
-    let request = PartRequest { part: AccountPart { lang, subscriber } };
+    let request = PartRequest { part: Part::Account(AccountPart { lang, subscriber }) };
+    let rendered = render_part(state, session, &request, "account").await;
+    let Part::Account(AccountPart { mut subscriber, .. }) = request.part else { unreachable!("the request made above") };
+    match rendered {
+        Ok(html) => (Some(html), subscriber),
+        Err(_) => {
+            subscriber["balance"] = Value::Null;
+            (None, subscriber)
+        }
+    }
+}
+
+/// `request`, a personal part (`part` names it) rendered alone, in the
+/// session's turn: its HTML, or the failure (logged).
+async fn render_part(state: &AppState, session: Option<SessionKey>, request: &PartRequest, part: &'static str) -> Result<String, Unbuilt> {
     let rendered = async {
         let _turn = match session {
             Some(session) => Some(state.personal_renders.session_turn(session, state.renderer.queue_wait()).await?),
             None => None,
         };
-        state.renderer.render::<_, PartOutput>(&request).await.map_err(Unbuilt::Render)
+        state.renderer.render::<_, PartOutput>(request).await.map_err(Unbuilt::Render)
     };
     let started = std::time::Instant::now();
     let rendered = rendered.await;
-    metrics::histogram!("account_part_render_seconds", "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
+    metrics::histogram!("part_render_seconds", "part" => part, "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
         .record(started.elapsed().as_secs_f64());
-    subscriber = request.part.subscriber;
-    match rendered {
-        Ok(output) => (Some(output.html), subscriber),
-        Err(error) => {
-            tracing::warn!(?error, "the account page's personal part did not render: served with the balances unavailable");
-            subscriber["balance"] = Value::Null;
-            (None, subscriber)
-        }
-    }
+    rendered.map(|output| output.html).inspect_err(|error| tracing::warn!(?error, part, "a page's personal part did not render: served without it"))
+}
+
+/// The permissions the page for every CPM session is rendered with: a
+/// number and none, which each view's own replace.
+fn cpm_kind() -> Value {
+    serde_json::json!({ "msisdn": "", "permissions": [] })
 }
 
 /// The subscriber the page for `subscriber`'s kind is rendered for: no

@@ -206,10 +206,19 @@ async fn serve_page(
         // The account page of a subscriber with nothing else of their own:
         // the page for their kind with their part put in (`account`).
         let account_view = data.route.page == ACCOUNT_PAGE && !state.config.account_full_render && visit.own_parts(local.lang).is_some();
+        // The CPM page of a CPM session with nothing else of its own: the
+        // page for every CPM session with its permissions put in (`account`).
+        let cpm_view = (data.route.name == crate::account::CPM_PAGE && !state.config.account_full_render).then(|| visit.cpm_only()).flatten();
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
             let confirm = query_pairs(uri.query()).iter().any(|(name, value)| name == "step" && value == "confirm");
             let shown = account::respond(state, client, session.clone(), headers, &key, &url, &data, &versions, subscriber.clone(), confirm).await?;
+            if let Some(response) = shown {
+                return Ok((private, response).into_response());
+            }
+        }
+        if let Some(cpm_session) = cpm_view {
+            let shown = account::respond_cpm(state, client, cpm_session, headers, &key, &url, &data, &versions, extras.cpm.clone()).await?;
             if let Some(response) = shown {
                 return Ok((private, response).into_response());
             }
@@ -447,8 +456,8 @@ async fn render(state: &AppState, url: String, data: PageData, versions: Vec<u64
     render_as(state, url, data, versions, false).await
 }
 
-/// [`render`], with the account page's personal part alone too when
-/// `personal_part` (see `account`).
+/// [`render`], with the page's personal part (the account page's, the CPM
+/// page's) alone too when `personal_part` (see `account`).
 async fn render_as(state: &AppState, url: String, data: PageData, versions: Vec<u64>, personal_part: bool) -> Result<CachedPage, RenderError> {
     let started = std::time::Instant::now();
     let page = render_page(state, url, data, versions, personal_part).await;
@@ -482,10 +491,13 @@ async fn render_page(state: &AppState, url: String, data: PageData, versions: Ve
     };
     let html = document::document(data.lang, &output, &data, &state.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
-    let subscriber = data.subscriber.as_ref().map(|subscriber| document::script_escaped(&subscriber.to_string()));
-    let splice = move |html: &[u8]| match (&output.account, &output.personal, &subscriber) {
+    // The personal part's member of the page data: the CPM page's permissions, the account page's subscriber.
+    let member = (data.cpm.as_ref().map(|cpm| (splice::PersonalData::Cpm, cpm)))
+        .or(data.subscriber.as_ref().map(|subscriber| (splice::PersonalData::Subscriber, subscriber)))
+        .map(|(member, value)| (member, document::script_escaped(&value.to_string())));
+    let splice = move |html: &[u8]| match (&output.account, &output.personal, &member) {
         (Some(controls), _, _) => splice::prepare(html, controls),
-        (None, Some(personal), Some(subscriber)) => splice::prepare_account(html, personal, subscriber),
+        (None, Some(personal), Some((member, json))) => splice::prepare_personal(html, personal, *member, json),
         _ => None,
     };
     Ok(CachedPage::new(status, data.lang, html, versions, splice))

@@ -1,9 +1,11 @@
 //! A page cached for everyone, served to a signed-in subscriber with their
 //! own parts put in (in the spirit of edge-side includes): the header's
 //! account control (their name, "Log out") and the subscriber in the page
-//! data. Nothing else on such a page depends on who is signed in; pages
-//! that do (the account page, CPM, a form sent back, a flash notice) are
-//! rendered for their visitor instead.
+//! data. Nothing else on such a page depends on who is signed in; the
+//! account page and the CPM page have a personal part too
+//! ([`prepare_personal`], see `account`), and pages with more of the
+//! visitor's own (a form sent back, a flash notice) are rendered for their
+//! visitor instead.
 //!
 //! - The render of a page for everyone also renders its account control
 //!   alone, signed out and signed in with a name slot
@@ -58,6 +60,8 @@ pub struct OwnParts {
     pub name_html: String,
     /// The subscriber's JSON, escaped for the page data script.
     pub subscriber_json: String,
+    /// On the CPM page: the session's permissions' JSON, escaped so.
+    pub cpm_json: String,
     /// On the account page: the subscriber's names and their number as
     /// written locally, HTML-escaped, and the personal part rendered for
     /// them (`None`: the page's own, for no balances, with these put in).
@@ -79,6 +83,26 @@ enum Hole {
     Personal,
     /// The page data's subscriber.
     Subscriber,
+    /// The page data's CPM permissions.
+    Cpm,
+}
+
+/// The member of a personal page's data that is the visitor's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PersonalData {
+    /// The account page's `subscriber` ([`OwnParts::subscriber_json`]).
+    Subscriber,
+    /// The CPM page's `cpm` ([`OwnParts::cpm_json`]).
+    Cpm,
+}
+
+impl PersonalData {
+    fn hole(self) -> (&'static str, Hole) {
+        match self {
+            PersonalData::Subscriber => ("subscriber", Hole::Subscriber),
+            PersonalData::Cpm => ("cpm", Hole::Cpm),
+        }
+    }
 }
 
 /// A page's bytes around the parts a signed-in visitor has of their own.
@@ -107,21 +131,23 @@ pub fn prepare(html: &[u8], controls: &AccountControls) -> Option<Splice> {
     Some(Splice::new(html, vec![(control, Hole::Control), (subscriber, Hole::Subscriber)], template, String::new()))
 }
 
-/// How to put a subscriber's parts in the account page `html`, rendered for
-/// a subscriber whose names and number were slots (or given), whose
-/// personal part rendered alone is `personal` and whose page data JSON is
-/// `subscriber_json`: each where expected once, the slots anywhere else.
-pub fn prepare_account(html: &[u8], personal: &str, subscriber_json: &str) -> Option<Splice> {
+/// How to put a visitor's parts in a personal page `html` (the account
+/// page, rendered for a subscriber whose names and number were slots, or
+/// given; the CPM page), whose personal part rendered alone is `personal`
+/// and whose page data's `member` is `member_json`: each where expected
+/// once, the slots anywhere else.
+pub fn prepare_personal(html: &[u8], personal: &str, member: PersonalData, member_json: &str) -> Option<Splice> {
+    let (field, data_hole) = member.hole();
     let located = (|| {
         let text = std::str::from_utf8(html).ok()?;
         let personal_at = only(text, personal, 0)?;
         let data = text.rfind(PAGE_DATA)? + PAGE_DATA.len();
-        let subscriber_at = only(text, &format!("\"subscriber\":{subscriber_json}"), data)?;
-        let subscriber_at = subscriber_at.end - subscriber_json.len()..subscriber_at.end;
+        let subscriber_at = only(text, &format!("\"{field}\":{member_json}"), data)?;
+        let subscriber_at = subscriber_at.end - member_json.len()..subscriber_at.end;
         if personal_at.end > subscriber_at.start {
             return None;
         }
-        let mut holes = vec![(personal_at.clone(), Hole::Personal), (subscriber_at.clone(), Hole::Subscriber)];
+        let mut holes = vec![(personal_at.clone(), Hole::Personal), (subscriber_at.clone(), data_hole)];
         for (slot, hole) in [(NAME_SLOT, Hole::Names), (MSISDN_SLOT, Hole::Msisdn)] {
             let outside = |at: &Range<usize>| at.end <= personal_at.start || (at.start >= personal_at.end && at.end <= subscriber_at.start) || at.start >= subscriber_at.end;
             holes.extend(text.match_indices(slot).map(|(at, _)| at..at + slot.len()).filter(outside).map(|at| (at, hole)));
@@ -130,7 +156,7 @@ pub fn prepare_account(html: &[u8], personal: &str, subscriber_json: &str) -> Op
         Some(holes)
     })();
     let Some(holes) = located else {
-        tracing::warn!("an account page without its personal part or page data subscriber where expected: subscribers get it rendered for them");
+        tracing::warn!(field, "a personal page without its personal part or page data member where expected: its visitors get it rendered for them");
         return None;
     };
     Some(Splice::new(html, holes, (String::new(), String::new()), personal.to_owned()))
@@ -235,6 +261,7 @@ impl Splice {
                     None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html)),
                 },
                 Hole::Subscriber => Cow::Borrowed(own.subscriber_json.as_str()),
+                Hole::Cpm => Cow::Borrowed(own.cpm_json.as_str()),
             })
             .collect()
     }

@@ -4,14 +4,14 @@
  * form: without JavaScript it posts the opposite of the current choice; with
  * it the choice is sent with PUT and the switch flips in place.
  */
-import { useId, useState } from "react";
-import { useT } from "../../i18n/context";
-import { useLocation, useNavigate } from "react-router";
-import type { Permission } from "../../contract";
-import { LocalLink, useSite } from "../../app/site";
+import { useState } from "react";
+import { LanguageProvider, useT } from "../../i18n/context";
+import { StaticRouter, useLocation, useNavigate } from "react-router";
+import type { Lang, Permission } from "../../contract";
+import { LocalLink, SiteProvider, useSite } from "../../app/site";
 import { localePath } from "../../routes";
 import { LogoutForm } from "./AccountControl";
-import { useAccount } from "./AccountContext";
+import { AccountProvider, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
 import { localMsisdn } from "./msisdn";
 import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
@@ -79,11 +79,19 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
   );
 }
 
-/** `/customer-permission-management`: the signed-in number's permissions. */
-export function Permissions({ cpm }: { cpm: { msisdn: string; permissions: Permission[] } }) {
+type CpmSession = { msisdn: string; permissions: Permission[] };
+
+/**
+ * `/customer-permission-management`: the signed-in number's permissions,
+ * the page's personal part. The server renders it alone for each view
+ * (`PermissionsOf`) into the page it caches for every CPM session
+ * (`server/src/pages/account.rs`), so its ids are its own rather than
+ * `useId`'s, which depend on where in a tree it renders.
+ */
+export function Permissions({ cpm }: { cpm: CpmSession }) {
   const t = useT();
   const navigate = useNavigate();
-  const heading = useId();
+  const heading = "cpm-permissions-heading";
   return (
     <section className="account-section permissions" aria-labelledby={heading}>
       <h2 id={heading}>{t("cpm.permissions")}</h2>
@@ -104,7 +112,7 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
   const { notify } = useAccount();
   const navigate = useNavigate();
   const [granted, setGranted] = useState(permission.granted);
-  const id = useId();
+  const id = `permission-${permission.id}`;
   return (
     <li className="permission">
       <div>
@@ -135,5 +143,22 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         <input type="hidden" name="granted" value={String(!granted)} />
       </ApiForm>
     </li>
+  );
+}
+
+const noToast = () => {};
+
+/** `Permissions` alone, as the CPM page at `path` renders it for `cpm` in `lang`. */
+export function PermissionsOf({ lang, path, cpm }: { lang: Lang; path: string; cpm: CpmSession }) {
+  return (
+    <LanguageProvider lang={lang}>
+      <SiteProvider value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path } }}>
+        <AccountProvider subscriber={null} toast={noToast}>
+          <StaticRouter location={localePath(lang, path)}>
+            <Permissions cpm={cpm} />
+          </StaticRouter>
+        </AccountProvider>
+      </SiteProvider>
+    </LanguageProvider>
   );
 }
