@@ -181,6 +181,71 @@ test("at 240×320 without JavaScript Tab visits every control once a round, each
   await context.close();
 });
 
+/**
+ * Makes `context`'s pages as an engine without `<details>` (KaiOS 2.5's Gecko 48) sees them:
+ * `details` and `summary` become elements it does not know, in the HTML and in the stylesheets'
+ * selectors, so a disclosure's content always shows and its summary is inert text.
+ */
+async function withoutDetails(context) {
+  await context.route("**/*", async (route) => {
+    const type = route.request().resourceType();
+    if (type !== "document" && type !== "stylesheet") return route.continue();
+    const response = await route.fetch();
+    const text = await response.text();
+    const body = type === "document" ? text.replace(/(<\/?)(details|summary)\b/g, "$1x-$2") : text.replace(/(?<![\w.:-])(details|summary)(?![\w-])/g, "x-$1");
+    await route.fulfill({ response, body });
+  });
+}
+
+test("at 240×320 without JavaScript on an engine without <details> the menu stays closed, its link opens it by keyboard and its close link closes it", async () => {
+  const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
+  await withoutDetails(context);
+  const page = await context.newPage();
+  const menu = page.getByRole("navigation", { name: "Menyu kuu" });
+  for (const address of ["/", "/sw/mpesa"]) {
+    await page.goto(site.base + address);
+    assert.equal(await page.locator("details").count(), 0, "no <details> left");
+    const { width, heading } = await page.evaluate(measure);
+    assert.ok(width <= 240, `${address} is ${width} px wide`);
+    assert.ok(heading !== null && heading < 320, `${address}: the heading starts at ${heading} px`);
+  }
+  assert.equal(await menu.isVisible(), false);
+
+  await tabTo(page, (at) => at.href === "#menu", "the menu's link");
+  await page.keyboard.press("Enter");
+  await menu.getByRole("link", { name: "Intaneti", exact: true }).waitFor();
+  assert.ok(await page.locator("#menu-search-q").isVisible(), "the menu's search shows");
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 240);
+  await tabTo(page, (at) => at.href === "#", "the menu's close link");
+  await page.keyboard.press("Enter");
+  await menu.waitFor({ state: "hidden" });
+  assert.ok((await page.evaluate(measure)).heading < 320);
+
+  // Opened again, it leads on by keyboard: its language switch.
+  await tabTo(page, (at) => at.href === "#menu", "the menu's link");
+  await page.keyboard.press("Enter");
+  await tabTo(page, (at) => at.label === "English", "the language switch");
+  await enter(page);
+  assert.equal(await page.getAttribute("html", "lang"), "en");
+  await context.close();
+});
+
+test("an engine with <details> never shows the menu's fallback links, closed or open, at any width", async () => {
+  for (const width of [240, 390, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(site.base + "/");
+    const fallback = page.locator('.menu a[href="#menu"], .menu a[href="#"]');
+    for (const element of await fallback.all()) assert.equal(await element.isVisible(), false, `${width} px, closed`);
+    if (await page.locator("details.menu > summary").isVisible()) {
+      await page.locator("details.menu > summary").click();
+      assert.equal(await page.locator("details.menu").getAttribute("open"), "");
+      for (const element of await fallback.all()) assert.equal(await element.isVisible(), false, `${width} px, open`);
+    }
+    await context.close();
+  }
+});
+
 test("at 240×320 without JavaScript the keyboard alone signs in with the sandbox's code and buys a bundle", async () => {
   const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
   const page = await context.newPage();

@@ -28,9 +28,18 @@ export function Header({ account }: { account?: ReactNode }) {
       </div>
       <SearchForm lang={lang} id="site-search-q" className="search-form site-search" />
       {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too;
-          on the smallest (feature phones) the search and the language switch are behind it as well. */}
-      <details className="menu">
+          on the smallest (feature phones) the search and the language switch are behind it as well.
+          An engine without <details> (KaiOS 2.5) shows a disclosure's content and ignores its summary:
+          there, on the smallest screens, the two links open the menu (it becomes the page's :target)
+          and close it; an engine with <details> never shows them (see styles/app.css). */}
+      <details className="menu" id="menu">
         <summary>{t("nav.menu")}</summary>
+        <a className="menu-open" href="#menu">
+          {t("nav.menu")}
+        </a>
+        <a className="menu-close" href="#">
+          {t("nav.closeMenu")}
+        </a>
         <div className="menu-tools">
           <SearchForm lang={lang} id="menu-search-q" className="search-form" />
           <LanguageSwitch />

@@ -13,6 +13,7 @@ const en = {
   },
   nav: {
     menu: "Menu",
+    closeMenu: "Close menu",
     search: "Search",
     mainMenu: "Main menu",
     home: "Home",

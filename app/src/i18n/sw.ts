@@ -14,6 +14,7 @@ const sw = {
   },
   nav: {
     menu: "Menyu",
+    closeMenu: "Funga menyu",
     search: "Tafuta",
     mainMenu: "Menyu kuu",
     home: "Mwanzo",
