@@ -4,11 +4,9 @@
 //! for them gives, in every state it shows, never another's part, gone at
 //! logout, and never an error page when their part cannot be rendered.
 
-use std::io::Read;
-
 use futures::StreamExt;
 use reqwest::StatusCode;
-use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, SET_COOKIE};
+use reqwest::header::{CACHE_CONTROL, SET_COOKIE};
 use serde_json::{Value, json};
 
 use crate::account::{AMINA, JUMA, Visitor, fail_next};
@@ -69,22 +67,7 @@ async fn sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
 /// A page as `cookie`'s browser gets it: status, `Cache-Control` and the
 /// HTML (un-gzipped when it came gzipped).
 pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, String, String) {
-    let mut request = app.client.get(app.url(path)).header(ACCEPT_ENCODING, encoding);
-    if !cookie.is_empty() {
-        request = request.header("cookie", cookie);
-    }
-    let response = request.send().await.unwrap();
-    let (status, headers) = (response.status(), response.headers().clone());
-    let body = response.bytes().await.unwrap();
-    let html = match headers.get(CONTENT_ENCODING).map(|e| e.to_str().unwrap()) {
-        Some("gzip") => {
-            let mut html = String::new();
-            flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut html).expect("a whole gzip stream, CRC and length checked");
-            html
-        }
-        None => String::from_utf8(body.to_vec()).unwrap(),
-        Some(other) => panic!("{path}: {other}"),
-    };
+    let (status, headers, html) = crate::signed_in_pages::page(app, path, cookie, encoding).await;
     (status, headers[CACHE_CONTROL].to_str().unwrap().to_owned(), html)
 }
 

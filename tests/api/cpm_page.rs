@@ -47,16 +47,7 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
     for number in [AMINA, JUMA] {
         let (spliced_cookie, rendered_cookie) = (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
         if number == JUMA {
-            let response = spliced
-                .client
-                .put(spliced.url("/api/cpm/permissions/marketing-sms"))
-                .header("cookie", &spliced_cookie)
-                .header("sec-fetch-site", "same-origin")
-                .json(&json!({ "granted": false }))
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(response.status(), StatusCode::OK);
+            withdraw_marketing_sms(&spliced, &spliced_cookie).await;
         }
         for lang in ["", "/sw"] {
             for encoding in ["gzip", "identity"] {
@@ -116,16 +107,7 @@ async fn two_cpm_sessions_interleaved_never_see_each_others_permissions() {
     let amina = cpm_sign_in(&app, &app, AMINA).await;
     let juma = cpm_sign_in(&app, &app, JUMA).await;
     // Juma's choices differ from Amina's.
-    let response = app
-        .client
-        .put(app.url("/api/cpm/permissions/marketing-sms"))
-        .header("cookie", &juma)
-        .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "granted": false }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
+    withdraw_marketing_sms(&app, &juma).await;
     let views = futures::stream::iter(0..60).map(|n| {
         let (cookie, own, other, granted) = if n % 2 == 0 { (&amina, "0754 000 001", "0754 000 002", true) } else { (&juma, "0754 000 002", "0754 000 001", false) };
         let path = [CPM_PAGE, "/sw/customer-permission-management"][n / 2 % 2];
@@ -158,4 +140,18 @@ async fn permissions_that_fail_to_render_leave_the_page_without_them() {
     // The session is kept: its permissions are still there to read.
     let kept = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(kept.status(), StatusCode::OK);
+}
+
+/// `cookie`'s CPM session withdraws its consent to marketing SMS.
+async fn withdraw_marketing_sms(app: &TestApp, cookie: &str) {
+    let response = app
+        .client
+        .put(app.url("/api/cpm/permissions/marketing-sms"))
+        .header("cookie", cookie)
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({ "granted": false }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
 }

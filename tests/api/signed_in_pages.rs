@@ -35,7 +35,7 @@ const PAGES: &[&str] = &[
 
 /// A page as `cookie`'s browser gets it: status, headers, and the HTML
 /// (un-gzipped when it came gzipped).
-async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, reqwest::header::HeaderMap, String) {
+pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, reqwest::header::HeaderMap, String) {
     let mut request = app.client.get(app.url(path)).header(ACCEPT_ENCODING, encoding);
     if !cookie.is_empty() {
         request = request.header("cookie", cookie);
