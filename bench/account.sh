@@ -157,38 +157,35 @@ views() { # port cookies path
   out=$(COOKIES=$2 VIEW_PATH=$3 wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$WORK/views.lua" "http://127.0.0.1:$1")
   echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '$1=="99%" {print $2}' <<<"$out") $(awk '/Non-2xx or 3xx responses/ {print $5}' <<<"$out")"
 }
-# Warm: the page for the subscribers' kind, the engines, the connections.
-views "$SPLICED" "$WORK/spliced.cookies" /account >/dev/null
-views "$WHOLE" "$WORK/whole.cookies" /account >/dev/null
-read -r API_RPS API_P99 API_FAILED <<<"$(views "$SPLICED" "$WORK/spliced.cookies" /api/account)"
-read -r PAGE_RPS PAGE_P99 PAGE_FAILED <<<"$(views "$SPLICED" "$WORK/spliced.cookies" /account)"
-read -r WHOLE_RPS WHOLE_P99 WHOLE_FAILED <<<"$(views "$WHOLE" "$WORK/whole.cookies" /account)"
+# One comparison: the JSON API's views ($1) against the page's ($2), with
+# its part rendered and whole, each server's sessions in cookie jars named
+# by $4; $3 names the page in the report, $5 says the goal if any.
+compare() {
+  local api=$1 path=$2 label=$3 jars=$4 goal=${5:-}
+  # Warm: the page for the sessions' kind, the engines, the connections.
+  views "$SPLICED" "$WORK/spliced$jars.cookies" "$path" >/dev/null
+  views "$WHOLE" "$WORK/whole$jars.cookies" "$path" >/dev/null
+  local api_rps api_p99 api_failed page_rps page_p99 page_failed whole_rps whole_p99 whole_failed
+  read -r api_rps api_p99 api_failed <<<"$(views "$SPLICED" "$WORK/spliced$jars.cookies" "$api")"
+  read -r page_rps page_p99 page_failed <<<"$(views "$SPLICED" "$WORK/spliced$jars.cookies" "$path")"
+  read -r whole_rps whole_p99 whole_failed <<<"$(views "$WHOLE" "$WORK/whole$jars.cookies" "$path")"
+  awk -v api="$api" -v label="$label" -v goal="$goal" -v ar="$api_rps" -v ap="$api_p99" -v af="${api_failed:-0}" \
+    -v pr="$page_rps" -v pp="$page_p99" -v pf="${page_failed:-0}" -v wr="$whole_rps" -v wp="$whole_p99" -v wf="${whole_failed:-0}" 'BEGIN {
+    printf "  %-31s %8.0f views/s  p99 %-9s not 2xx %s\n", api, ar, ap, af
+    printf "  %-31s %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of %s%s\n", label " (part rendered)", pr, pp, pf, pr/ar, api, goal
+    printf "  %-31s %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of %s\n", label " (whole, before)", wr, wp, wf, wr/ar, api
+    printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
+  }'
+}
 
 echo "signed-in views, $SESSIONS sessions in turn, $CONNECTIONS connections, ${DURATION}s each, ACCOUNT_CACHE_SECS=0, operator: nginx with canned answers"
-awk -v ar="$API_RPS" -v ap="$API_P99" -v af="${API_FAILED:-0}" -v pr="$PAGE_RPS" -v pp="$PAGE_P99" -v pf="${PAGE_FAILED:-0}" \
-  -v wr="$WHOLE_RPS" -v wp="$WHOLE_P99" -v wf="${WHOLE_FAILED:-0}" 'BEGIN {
-  printf "  /api/account                    %8.0f views/s  p99 %-9s not 2xx %s\n", ar, ap, af
-  printf "  /account (part rendered)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account (goal >= 0.25, none shed)\n", pr, pp, pf, pr/ar
-  printf "  /account (whole, before)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/account\n", wr, wp, wf, wr/ar
-  printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
-}'
+compare /api/account /account /account "" " (goal >= 0.25, none shed)"
 sign_in_all "$SPLICED" "$WORK/spliced-cpm.cookies" cpm
 sign_in_all "$WHOLE" "$WORK/whole-cpm.cookies" cpm
 CPM=/customer-permission-management
 curl -sf -H "Cookie: $(head -1 "$WORK/spliced-cpm.cookies")" "http://127.0.0.1:$SPLICED$CPM" | grep -q 'role="switch"' ||
   { echo "account: $CPM shows no permissions" >&2; exit 1; }
-views "$SPLICED" "$WORK/spliced-cpm.cookies" $CPM >/dev/null
-views "$WHOLE" "$WORK/whole-cpm.cookies" $CPM >/dev/null
-read -r API_RPS API_P99 API_FAILED <<<"$(views "$SPLICED" "$WORK/spliced-cpm.cookies" /api/cpm/permissions)"
-read -r PAGE_RPS PAGE_P99 PAGE_FAILED <<<"$(views "$SPLICED" "$WORK/spliced-cpm.cookies" $CPM)"
-read -r WHOLE_RPS WHOLE_P99 WHOLE_FAILED <<<"$(views "$WHOLE" "$WORK/whole-cpm.cookies" $CPM)"
 echo "CPM sessions' views, the same way:"
-awk -v ar="$API_RPS" -v ap="$API_P99" -v af="${API_FAILED:-0}" -v pr="$PAGE_RPS" -v pp="$PAGE_P99" -v pf="${PAGE_FAILED:-0}" \
-  -v wr="$WHOLE_RPS" -v wp="$WHOLE_P99" -v wf="${WHOLE_FAILED:-0}" 'BEGIN {
-  printf "  /api/cpm/permissions            %8.0f views/s  p99 %-9s not 2xx %s\n", ar, ap, af
-  printf "  CPM page (part rendered)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/cpm/permissions\n", pr, pp, pf, pr/ar
-  printf "  CPM page (whole, before)        %8.0f views/s  p99 %-9s not 2xx %s  %.3fx of /api/cpm/permissions\n", wr, wp, wf, wr/ar
-  printf "  part rendered against whole: %.1fx the views/s\n", pr/wr
-}'
+compare /api/cpm/permissions $CPM "CPM page" -cpm
 echo "engine time of one view (site render-bench --part, p50):"
 "$BIN" render-bench bench/requests/kinds.json --part --runs 200 | sed 's/^/  /'
