@@ -64,8 +64,8 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
             }
         }
     }
-    // The operator failing: the page without permissions (and the session
-    // ended, so a session each; numbers shared out under the codes' limits).
+    // The operator failing: the page without permissions (a session each;
+    // numbers shared out under the codes' limits).
     for lang in ["", "/sw"] {
         for (encoding, number) in [("gzip", NEEMA), ("identity", BARAKA)] {
             let (spliced_cookie, rendered_cookie) = (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
@@ -140,6 +140,28 @@ async fn permissions_that_fail_to_render_leave_the_page_without_them() {
     // The session is kept: its permissions are still there to read.
     let kept = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(kept.status(), StatusCode::OK);
+}
+
+/// An operator that fails for a moment (an error, busy, its circuit open)
+/// signs nobody out of CPM: the API says it failed, the page comes without
+/// the permissions, and the next view has them again. Only a token the
+/// operator rejects ends the session.
+#[tokio::test]
+async fn an_operator_failure_keeps_the_cpm_session() {
+    let app = spawn_app_with(|c| c.otp_resend_secs = 0).await;
+    let cookie = cpm_sign_in(&app, &app, AMINA).await;
+    fail_next(&app, "cpm/permissions", 500, None).await;
+    let failed = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
+    assert_eq!(failed.status(), StatusCode::BAD_GATEWAY, "the operator's failure, not a signed-out session");
+    assert!(failed.headers().get(SET_COOKIE).is_none(), "the session cookie is not cleared");
+    fail_next(&app, "cpm/permissions", 500, None).await;
+    let (status, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!html.contains("role=\"switch\""), "no permissions while the operator fails");
+    let (_, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
+    assert!(html.contains("role=\"switch\""), "the same session sees its permissions again");
+    let again = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
 }
 
 /// `cookie`'s CPM session withdraws its consent to marketing SMS.

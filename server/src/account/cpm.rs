@@ -49,19 +49,26 @@ pub(super) async fn validate_otp(
     Ok((jar, Reply::ok(json!({})).redirect(visitor.href("/customer-permission-management"))))
 }
 
-/// The CPM session's permissions, for its page; a rejected session is ended.
-pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Option<Value>, PrivateCookieJar) {
+/// The CPM session's permissions, for its page. Only a session whose token
+/// the operator rejects is ended: one the operator cannot answer for just
+/// now (failing, busy, its circuit open) is kept, and its page comes
+/// without the permissions until the operator answers again.
+pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<Value, OperatorError>, PrivateCookieJar) {
     match state.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let list: Vec<Value> = permissions
                 .iter()
                 .map(|p| json!({ "id": p.id, "name": p.name.get(lang), "description": p.description.get(lang), "granted": p.granted }))
                 .collect();
-            (Some(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
+            (Ok(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
+        }
+        Err(OperatorError::Unauthorized) => {
+            tracing::info!("CPM session ended: the operator rejected its token");
+            (Err(OperatorError::Unauthorized), state.sessions.end(jar, Kind::Cpm).await)
         }
         Err(error) => {
-            tracing::info!(%error, "CPM session ended");
-            (None, state.sessions.end(jar, Kind::Cpm).await)
+            tracing::warn!(%error, "CPM permissions unavailable; the session is kept");
+            (Err(error), jar)
         }
     }
 }
@@ -76,8 +83,9 @@ pub(super) async fn permissions(
         return Err(AccountError::session_ended(jar, "sessionExpired"));
     };
     match page_permissions(&state, &session, jar, visitor.lang).await {
-        (Some(permissions), jar) => Ok((jar, Reply::ok(permissions))),
-        (None, jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
+        (Ok(permissions), jar) => Ok((jar, Reply::ok(permissions))),
+        (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
+        (Err(error), _) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
     }
 }
 

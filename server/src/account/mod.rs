@@ -200,7 +200,9 @@ impl Visit {
             jar = jar.remove(Cookie::build(http::FLASH_COOKIE).path("/"));
         }
         if let Some((_, session)) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
-            (extras.cpm, jar) = cpm::page_permissions(state, session, jar, lang).await;
+            let permissions;
+            (permissions, jar) = cpm::page_permissions(state, session, jar, lang).await;
+            extras.cpm = permissions.ok();
         }
         (extras, jar)
     }
