@@ -1,0 +1,150 @@
+//! The client's requests, paging and learning, without a CMS.
+
+use contract::content::Collection;
+
+use super::populate::{Refused, invalid_key};
+use super::*;
+
+fn client(populate: PopulateStrategy) -> StrapiClient {
+    let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3), max_requests: 4, draft: false };
+    StrapiClient::new(settings, Normalizer::default()).unwrap()
+}
+
+fn query_string(client: &StrapiClient, query: &ContentQuery, lang: Lang) -> (String, String) {
+    let (path, params) = client.request(query, lang, &client.accepted(query.model()));
+    (path, params.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&"))
+}
+
+#[test]
+fn builds_the_spec_requests() {
+    let client = client(PopulateStrategy::Deep);
+    assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw), ("/api/home".into(), "locale=sw&populate=deep,10".into()));
+    assert_eq!(query_string(&client, &ContentQuery::single("business-mid"), Lang::En).1, "locale=en&populate=deep,3");
+    let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 3 };
+    assert_eq!(
+        query_string(&client, &list, Lang::En),
+        ("/api/news-updates".into(), "locale=en&populate=deep,10&sort[0]=publishDate:desc&sort[1]=id:desc&pagination[page]=3&pagination[pageSize]=9".into())
+    );
+    let index = ContentQuery::Index(Collection::DeviceUpdates);
+    assert_eq!(
+        query_string(&client, &index, Lang::Sw),
+        ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&sort=id:asc".into())
+    );
+    let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())), page: 1 };
+    assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc"));
+    let item = ContentQuery::Item { collection: Collection::TrickMobiles, id: 4 };
+    assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
+    let popups = ContentQuery::Popups("home".into());
+    assert_eq!(query_string(&client, &popups, Lang::En), ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into()));
+}
+
+#[test]
+fn a_draft_client_asks_for_drafts() {
+    let settings = StrapiSettings { base_url: "http://cms".into(), token: None, populate: PopulateStrategy::Deep, timeout: Duration::from_secs(3), max_requests: 4, draft: true };
+    let client = StrapiClient::new(settings, Normalizer::default()).unwrap();
+    assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw).1, "locale=sw&status=draft&populate=deep,10");
+}
+
+#[test]
+fn the_first_strategy_is_a_setting() {
+    let (_, query) = query_string(&client(PopulateStrategy::Level), &ContentQuery::single("large"), Lang::En);
+    assert_eq!(query, "locale=en&pLevel=10");
+    let (_, query) = query_string(&client(PopulateStrategy::Explicit), &ContentQuery::single("home"), Lang::En);
+    assert!(query.contains("populate[seo][populate][shareImage]=true"), "{query}");
+    assert!(query.contains("populate[sections][on][sections.card-grid][populate][cards][populate][image]=true"), "{query}");
+    assert!(!query.contains("deep"), "{query}");
+    assert_eq!("plevel".parse::<PopulateStrategy>(), Ok(PopulateStrategy::Level));
+    assert!("deeper".parse::<PopulateStrategy>().is_err());
+}
+
+#[test]
+fn reads_on_while_either_pagination_says_there_is_more() {
+    let pages = |page, page_count| Some(Pagination::Pages { page, page_count });
+    assert_eq!(Paging::Page(1).next(pages(1, 3), 100), Some(Paging::Page(2)));
+    assert_eq!(Paging::Page(3).next(pages(3, 3), 100), None);
+    let offset = |start, total| Some(Pagination::Offset { start, total });
+    assert_eq!(Paging::Page(1).next(offset(0, 250), 100), Some(Paging::Start(100)));
+    assert_eq!(Paging::Start(200).next(offset(200, 250), 50), None);
+    // A CMS capping the page below what was asked: on from what came.
+    assert_eq!(Paging::Start(0).next(offset(0, 250), 25), Some(Paging::Start(25)));
+    // No pagination: on while pages come full.
+    assert_eq!(Paging::Page(1).next(None, 100), Some(Paging::Page(2)));
+    assert_eq!(Paging::Page(2).next(None, 40), None);
+    assert_eq!(Paging::Page(2).next(pages(2, 9), 0), None);
+    let v4 = serde_json::json!({ "data": [], "meta": { "pagination": { "page": 2, "pageSize": 100, "pageCount": 3, "total": 250 } } });
+    assert_eq!(Pagination::of(&v4), pages(2, 3));
+    let offset_answer = serde_json::json!({ "data": [], "meta": { "pagination": { "start": 100, "limit": 100, "total": 250 } } });
+    assert_eq!(Pagination::of(&offset_answer), offset(100, 250));
+}
+
+#[test]
+fn a_refusal_teaches_what_to_ask_next() {
+    let deep = Accepted { strategy: PopulateStrategy::Deep, invalid_keys: vec![], no_populate: false };
+    let invalid = |key: &str| format!(r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":null}}}}}}"#);
+    let explicit = learn(&deep, &invalid("deep")).unwrap();
+    assert_eq!(explicit.strategy, PopulateStrategy::Explicit);
+    let without_sections = learn(&explicit, &invalid("sections")).unwrap();
+    assert_eq!(without_sections.invalid_keys, vec![Refused { key: "sections".into(), under: Some(vec![]) }]);
+    let client = client(PopulateStrategy::Deep);
+    let params = client.populate(DEEP_LEVEL, TypeShape::Page, &without_sections);
+    assert!(!params.is_empty() && params.iter().all(|(k, _)| !k.contains("[sections]")), "{params:?}");
+    // The same key again, or no key named: ask without populate, then give up.
+    let bare = learn(&without_sections, &invalid("sections")).unwrap();
+    assert!(bare.no_populate);
+    assert_eq!(learn(&bare, "{}"), None);
+    assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some(Refused { key: "sections".into(), under: None }));
+    let nested = r#"{"error":{"message":"Invalid key image at sections.cards","details":{"key":"image","path":"sections.cards"}}}"#;
+    assert_eq!(invalid_key(nested), Some(Refused { key: "image".into(), under: Some(vec!["sections".into(), "cards".into()]) }));
+    assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key image at seo.shareImage"}}"#).unwrap().under, Some(vec!["seo".into(), "shareImage".into()]));
+}
+
+/// A stock Strapi 5 whose `shared.seo` lacks `shareImage`: the key goes,
+/// `seo` itself is still asked for (Strapi 5 returns no component that
+/// is not), and so is a card grid whose cards lose their image.
+#[test]
+fn a_refused_key_leaves_its_parent_populated() {
+    let client = client(PopulateStrategy::Explicit);
+    let accepted = |keys: &[&str]| Accepted {
+        strategy: PopulateStrategy::Explicit,
+        invalid_keys: keys.iter().map(|k| Refused { key: k.to_string(), under: None }).collect(),
+        no_populate: false,
+    };
+    let params = client.populate(DEEP_LEVEL, TypeShape::Page, &accepted(&["shareImage"]));
+    let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
+    assert!(keys.contains(&"populate[seo]"), "{keys:?}");
+    assert!(!keys.iter().any(|k| k.contains("shareImage")), "{keys:?}");
+    assert!(keys.iter().any(|k| k.starts_with("populate[sections][on]")), "the rest stays: {keys:?}");
+    let params = client.populate(DEEP_LEVEL, TypeShape::Page, &accepted(&["image", "shareImage"]));
+    let grid = params.iter().find(|(k, _)| k.contains("[sections.card-grid]")).expect("the card grid still asked for");
+    assert!(!grid.0.contains("[image]"), "{grid:?}");
+    assert!(grid.0.contains("[cards]") || grid.1 == "*", "{grid:?}");
+    assert!(params.iter().all(|(k, _)| !k.contains("[image]")), "{params:?}");
+}
+
+/// Strapi 5 says where it refused a key: only that component's populate
+/// loses it. Cards without an image keep their other fields, and every
+/// other image (in other dynamic zone members, other components) is
+/// still asked for; a key refused at the top goes from the top only.
+#[test]
+fn a_key_refused_at_a_path_goes_from_there_only() {
+    let client = client(PopulateStrategy::Explicit);
+    let everything = client.populate(DEEP_LEVEL, TypeShape::Page, &Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: vec![], no_populate: false });
+    let at = |key: &str, under: &[&str]| Accepted {
+        strategy: PopulateStrategy::Explicit,
+        invalid_keys: vec![Refused { key: key.into(), under: Some(under.iter().map(|s| s.to_string()).collect()) }],
+        no_populate: false,
+    };
+    let params = client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["sections", "cards"]));
+    let images = |params: &[(String, String)]| params.iter().filter(|(k, _)| k.ends_with("[image]")).count();
+    assert!(params.iter().all(|(k, _)| !k.contains("[cards][populate][image]")), "{params:?}");
+    assert!(params.iter().any(|(k, _)| k.contains("[sections.card-grid][populate][cards]")), "the cards stay: {params:?}");
+    let card_images = everything.iter().filter(|(k, _)| k.contains("[cards][populate][image]")).count();
+    assert!(card_images > 0 && images(&params) == images(&everything) - card_images, "{params:?}");
+    // A media field of a component in a component.
+    let params = client.populate(DEEP_LEVEL, TypeShape::Page, &at("shareImage", &["seo"]));
+    assert!(params.iter().any(|(k, _)| k == "populate[seo]"), "{params:?}");
+    assert!(params.iter().all(|(k, _)| !k.contains("shareImage")), "{params:?}");
+    assert_eq!(params.len(), everything.len(), "nothing else changes: {params:?}");
+    // A path that is not asked for changes nothing.
+    assert_eq!(client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["nowhere"])), everything);
+}
