@@ -5,6 +5,7 @@
 //!
 //! - `http`: a post as it arrives (JSON, an HTML form, multipart with a
 //!   proposal PDF) and [`FormError`], the one error answered as JSON.
+//! - `nest`: flat input names (`applicants[1].email`) as nested JSON.
 //! - `fields`: reading fields into typed values, the problems and their
 //!   messages in English and Swahili.
 //! - `business`, `foundation`: the two forms' types and their parsers.
@@ -22,6 +23,7 @@ mod export;
 mod fields;
 mod foundation;
 mod http;
+pub(crate) mod nest;
 mod outbox;
 mod store;
 
