@@ -312,9 +312,9 @@ export type Lang = "en" | "sw";
 export const LANGS: readonly Lang[] = ["en", "sw"];
 export const DEFAULT_LANG: Lang = "en";
 
-/** Spec §5: anything other than en or sw is en. */
+/** `sw` in any case is Swahili, anything else English, as the server's `Lang::parse`. */
 export function parseLang(value: string | null | undefined): Lang {
-  return value === "sw" ? "sw" : "en";
+  return value?.toLowerCase() === "sw" ? "sw" : "en";
 }
 
 /** The address of `path` (written without language prefix) in `lang`. */
