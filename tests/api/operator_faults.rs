@@ -17,9 +17,12 @@ use crate::fault_proxy::{Fault, FaultProxy};
 use crate::helpers::{TestApp, embedded_page_data, spawn_app_with};
 
 const AMINA: &str = "0754000001";
-/// What a test allows a page while the API is hung (`DIGITAL_API_BUDGET_MS`
-/// is 1 s): a bound on the hang, not a measure of speed.
-const HUNG_BOUND: Duration = Duration::from_millis(1500);
+/// What a test allows a page while the API is hung: the budget
+/// (`DIGITAL_API_BUDGET_MS`, 1 s) and 2 s for a machine busy with other
+/// tests. A page that waited for the hung call would take the API's time
+/// limit (`DIGITAL_API_TIMEOUT_MS`, 10 s). A bound on the hang, not a
+/// measure of speed.
+const HUNG_BOUND: Duration = Duration::from_secs(3);
 
 /// The sandbox on a port of its own, the proxy in front of its API.
 struct Operator {
