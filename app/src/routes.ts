@@ -1,6 +1,6 @@
 /**
- * The route table: the single source of truth for every URL of the site
- * (spec §2). Both entries read it, and `scripts/build.mjs` writes it as
+ * The route table: the single source of truth for every URL of the site.
+ * Both entries read it, and `scripts/build.mjs` writes it as
  * `routes.json` for the Rust router, which matches paths in table order (the
  * first match wins; the not-found catch-all comes last).
  *
@@ -13,14 +13,14 @@
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
 
-/** Route meta of spec §3. */
+/** What the menu, the breadcrumbs, the sitemap and sign-in need to know of a route. */
 export interface RouteMeta {
   /** Menu label: the key under `nav.` in the strings; absent: not in the menu. */
   navigation?: string;
   requiresAuth: boolean;
   /** Content is fetched from the server on every route change. */
   isDynamic: boolean;
-  /** The parent route's content is used (spec §2). */
+  /** The parent route's content is used. */
   isPassThrough: boolean;
   /** Hidden from the menu. */
   invisible: boolean;

@@ -111,7 +111,7 @@ async fn language_choice_is_remembered_in_a_cookie() {
     assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
     assert_eq!(remembered.headers()[LOCATION], "/sw");
     assert_eq!(remembered.headers()[CACHE_CONTROL], "private, no-cache");
-    // Anything but en or sw is English (spec §5).
+    // Anything but en or sw is English: the site has no other language.
     let other = app.client.get(app.url("/")).header("cookie", "lang=fr").send().await.unwrap();
     assert_eq!(other.status(), StatusCode::OK);
     let english = app.get("/voice-sms?lang=xx&tab=2").await;

@@ -1,4 +1,4 @@
-//! Forms visitors send the operator (spec §2, §3, §5): the business
+//! Forms visitors send the operator: the business
 //! community form and the foundation partnership application. A submission
 //! is checked on the server, in the visitor's language, and committed to
 //! disk before the visitor hears it was received.
