@@ -31,6 +31,8 @@ release: deps
 	cargo build --release --bin site
 
 ## Every test: Rust unit and integration tests, app tests, browser tests.
+## The Redis tests skip themselves where redis-server is missing, unless
+## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail.
 test: deps test-rust test-app test-e2e
 
 test-rust:

@@ -105,15 +105,21 @@ test("saving data (a 2G connection): the worker keeps the offline page of the vi
         }
         return all;
       });
-    // Read until the worker has kept an offline page: one reading of the
-    // caches can land while a copy is being written (seen once under load).
+    // Read until the worker has kept everything checked below and then
+    // nothing more for half a second: one reading can land while a copy is
+    // being written (seen under load), and "only" and "no" say something
+    // only once the worker has stopped writing.
+    const complete = (kept) => kept.offline?.length && kept.assets?.some((path) => path.includes("/enhance-"));
     let kept = {};
-    for (const until = Date.now() + 10_000; !kept.offline?.length && Date.now() < until; ) {
+    for (let previous = "", until = Date.now() + 15_000; Date.now() < until; ) {
       kept = await cached();
-      if (!kept.offline?.length) await page.waitForTimeout(100);
+      const reading = JSON.stringify(kept);
+      if (complete(kept) && reading === previous) break;
+      previous = reading;
+      await page.waitForTimeout(500);
     }
     assert.deepEqual((kept.offline ?? []).sort(), ["/sw/offline"], "the Swahili offline page only");
-    assert.ok(kept.assets.some((path) => path.includes("/enhance-")), "what the page itself loads");
+    assert.ok(kept.assets?.some((path) => path.includes("/enhance-")), "what the page itself loads");
     assert.ok(!kept.assets.some((path) => /\/(login|page)-/.test(path)), `no island code: ${kept.assets}`);
     await context.close();
   } finally {
@@ -197,7 +203,22 @@ test("a page that fails to load: the content-failure toast, and the page shown s
   await context.close();
 });
 
-/** A context whose page is controlled by the service worker, which has kept the offline page. */
+/**
+ * Waits until the worker holds `path` in a cache whose name starts with
+ * `cache`: it writes its copies after it has answered, so a test that goes
+ * offline at once could find them missing.
+ */
+async function kept(page, cache, path) {
+  await page.waitForFunction(
+    async ([cache, path]) => {
+      for (const key of await caches.keys()) if (key.startsWith(cache) && (await (await caches.open(key)).match(path))) return true;
+      return false;
+    },
+    [cache, path],
+  );
+}
+
+/** A context whose page is controlled by the service worker, which has kept the offline page and a copy of the page. */
 async function controlled(path) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -207,11 +228,8 @@ async function controlled(path) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await hydrated(page);
   // The worker keeps the offline pages (both languages, when installed on a fast connection).
-  const offlinePath = path.startsWith("/sw") ? "/sw/offline" : "/offline";
-  await page.waitForFunction(async (p) => {
-    for (const key of await caches.keys()) if (key.startsWith("offline-") && (await (await caches.open(key)).match(p))) return true;
-    return false;
-  }, offlinePath);
+  await kept(page, "offline-", path.startsWith("/sw") ? "/sw/offline" : "/offline");
+  await kept(page, "pages", path);
   return { context, page };
 }
 
@@ -241,6 +259,7 @@ test("offline: a link tapped shows the offline page instead of the page before; 
   await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Voice & SMS" }).click();
   await page.getByRole("heading", { level: 1, name: "Voice & SMS bundles" }).waitFor();
+  await kept(page, "pages", "/voice-sms");
   await context.setOffline(true);
   await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Internet", exact: true }).click();

@@ -2,6 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { localePath, parseLang, routes, splitLang } from "./routes";
 import { pages } from "./pages";
+import { languagePaths } from "./testing/twins";
 
 describe("route table", () => {
   it("has unique names and paths and ends with the not-found catch-all", () => {
@@ -34,7 +35,7 @@ describe("route table", () => {
 });
 
 describe("languages", () => {
-  it("falls back to English for anything but en or sw (spec §5)", () => {
+  it("falls back to English for anything but en or sw", () => {
     assert.equal(parseLang("sw"), "sw");
     assert.equal(parseLang("en"), "en");
     assert.equal(parseLang("fr"), "en");
@@ -48,5 +49,13 @@ describe("languages", () => {
     assert.deepEqual(splitLang("/sw"), { lang: "sw", path: "/" });
     assert.deepEqual(splitLang("/sw/voice-sms"), { lang: "sw", path: "/voice-sms" });
     assert.deepEqual(splitLang("/swipe-win"), { lang: "en", path: "/swipe-win" });
+  });
+
+  it("splits and prefixes every address in tests/twins as the server does", () => {
+    for (const { path, lang, local, href } of languagePaths.paths) {
+      assert.deepEqual(splitLang(path), { lang, path: local }, JSON.stringify(path));
+      assert.equal(localePath(lang, local), href, JSON.stringify(path));
+    }
+    for (const { value, lang } of languagePaths.codes) assert.equal(parseLang(value), lang, JSON.stringify(value));
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The route table: the single source of truth for every URL of the site
- * (spec §2). Both entries read it, and `scripts/build.mjs` writes it as
+ * The route table: the single source of truth for every URL of the site.
+ * Both entries read it, and `scripts/build.mjs` writes it as
  * `routes.json` for the Rust router, which matches paths in table order (the
  * first match wins; the not-found catch-all comes last).
  *
@@ -13,14 +13,14 @@
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
 
-/** Route meta of spec §3. */
+/** What the menu, the breadcrumbs, the sitemap and sign-in need to know of a route. */
 export interface RouteMeta {
   /** Menu label: the key under `nav.` in the strings; absent: not in the menu. */
   navigation?: string;
   requiresAuth: boolean;
   /** Content is fetched from the server on every route change. */
   isDynamic: boolean;
-  /** The parent route's content is used (spec §2). */
+  /** The parent route's content is used. */
   isPassThrough: boolean;
   /** Hidden from the menu. */
   invisible: boolean;
@@ -312,9 +312,9 @@ export type Lang = "en" | "sw";
 export const LANGS: readonly Lang[] = ["en", "sw"];
 export const DEFAULT_LANG: Lang = "en";
 
-/** Spec §5: anything other than en or sw is en. */
+/** `sw` in any case is Swahili, anything else English, as the server's `Lang::parse`. */
 export function parseLang(value: string | null | undefined): Lang {
-  return value === "sw" ? "sw" : "en";
+  return value?.toLowerCase() === "sw" ? "sw" : "en";
 }
 
 /** The address of `path` (written without language prefix) in `lang`. */

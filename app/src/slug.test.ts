@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { slugify } from "./slug";
+import { slugs } from "./testing/twins";
 
 describe("slugify", () => {
   it("makes the same slugs as the server", () => {
@@ -12,5 +13,9 @@ describe("slugify", () => {
 
   it("gives an empty slug for a text without letters or digits", () => {
     assert.equal(slugify(" ?! "), "");
+  });
+
+  it("makes the server's slug of every text in tests/twins", () => {
+    for (const { text, slug } of slugs) assert.equal(slugify(text), slug, JSON.stringify(text));
   });
 });

@@ -27,6 +27,8 @@
 //! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
 //! - `web`: what every feature's HTTP handling shares (redirect locations,
 //!   the request body deadline).
+//! - `twins` (tests only): the rules the app runs too, checked against the
+//!   cases in `tests/twins/` that the app's tests read.
 
 pub mod account;
 pub mod config;
@@ -53,6 +55,8 @@ pub mod seo;
 mod single_flight;
 mod slug;
 mod sqlite;
+#[cfg(test)]
+mod twins;
 mod web;
 
 use std::future::Future;

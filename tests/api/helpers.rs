@@ -142,8 +142,20 @@ pub fn executable_inline_scripts(html: &str) -> usize {
         .count()
 }
 
+/// A tool a test needs from the machine (`redis-server`, `redis-cli`) is
+/// missing: with `REQUIRE_REDIS` set (as `.ci/run` does) the test fails, so
+/// CI cannot pass without having run it; otherwise it is skipped with a
+/// notice, so a developer without Redis can still run the rest.
+pub fn missing_tool(tool: &str) {
+    if std::env::var_os("REQUIRE_REDIS").is_some_and(|value| !value.is_empty() && value != "0") {
+        panic!("{tool} is not installed and REQUIRE_REDIS is set (apt-get install redis-server)");
+    }
+    eprintln!("NOTICE: {tool} is not installed; Redis test skipped (apt-get install redis-server)");
+}
+
 /// A real `redis-server` on a random loopback port, stopped when dropped;
-/// `None` (with a notice) where the binary is missing (`.ci/run` installs it).
+/// `None` where the binary is missing and the test may be skipped
+/// ([`missing_tool`]).
 pub struct RedisServer {
     pub port: u16,
     child: Option<std::process::Child>,
@@ -153,7 +165,7 @@ pub struct RedisServer {
 impl RedisServer {
     pub async fn start() -> Option<RedisServer> {
         if std::process::Command::new("redis-server").arg("--version").output().is_err() {
-            eprintln!("NOTICE: redis-server is not installed; Redis test skipped (apt-get install redis-server)");
+            missing_tool("redis-server");
             return None;
         }
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

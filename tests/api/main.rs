@@ -26,3 +26,4 @@ mod sandbox;
 mod scale;
 mod search;
 mod signed_in_pages;
+mod twins;

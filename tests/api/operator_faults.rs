@@ -4,8 +4,8 @@
 //! crawls, and make no call where they show no balances; navigation reads
 //! the operator once per session until a purchase; the circuit breaker
 //! opens after consecutive failures of any kind (a 5xx, a reset, a hang),
-//! fails fast with the spec §8 messages, and closes after a probe; the
-//! bulkhead caps the calls under way.
+//! fails fast with the messages a failed call gets, and closes after a
+//! probe; the bulkhead caps the calls under way.
 
 use std::time::{Duration, Instant};
 
@@ -17,9 +17,12 @@ use crate::fault_proxy::{Fault, FaultProxy};
 use crate::helpers::{TestApp, embedded_page_data, spawn_app_with};
 
 const AMINA: &str = "0754000001";
-/// What a test allows a page while the API is hung (`DIGITAL_API_BUDGET_MS`
-/// is 1 s): a bound on the hang, not a measure of speed.
-const HUNG_BOUND: Duration = Duration::from_millis(1500);
+/// What a test allows a page while the API is hung: the budget
+/// (`DIGITAL_API_BUDGET_MS`, 1 s) and 2 s for a machine busy with other
+/// tests. A page that waited for the hung call would take the API's time
+/// limit (`DIGITAL_API_TIMEOUT_MS`, 10 s). A bound on the hang, not a
+/// measure of speed.
+const HUNG_BOUND: Duration = Duration::from_secs(3);
 
 /// The sandbox on a port of its own, the proxy in front of its API.
 struct Operator {
@@ -121,7 +124,7 @@ async fn signed_in_pages_answer_within_the_budget_while_the_operator_api_hangs()
         assert!(subscriber["balance"].is_null(), "{path}: balances unavailable, {subscriber}");
     }
     let (_, answer, _) = get(&app, &cookie, "/api/account").await;
-    assert_eq!(answer["notice"]["key"], "balanceError", "the spec §8 message with the answer");
+    assert_eq!(answer["notice"]["key"], "balanceError", "the balance failure's message with the answer");
     assert_eq!(operator.proxy.count("customer-details"), asked + 1, "one call, still hung, for every account page");
 }
 
@@ -210,7 +213,7 @@ async fn the_circuit_opens_after_consecutive_failures_fails_fast_and_closes_afte
     assert_eq!(circuit(&app).await, "open");
     operator.proxy.behave(Fault::Pass);
     let calls = operator.proxy.count("/");
-    // Open: every call fails at once with the spec §8 message, none is sent.
+    // Open: every call fails at once with a failed call's message, none is sent.
     let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" });
     let (status, body, _) = post(&app, &cookie, "/api/bundles/purchase", buy).await;
     assert_eq!(body["notice"]["key"], "notRight", "{status} {body}");

@@ -111,7 +111,7 @@ async fn language_choice_is_remembered_in_a_cookie() {
     assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
     assert_eq!(remembered.headers()[LOCATION], "/sw");
     assert_eq!(remembered.headers()[CACHE_CONTROL], "private, no-cache");
-    // Anything but en or sw is English (spec §5).
+    // Anything but en or sw is English: the site has no other language.
     let other = app.client.get(app.url("/")).header("cookie", "lang=fr").send().await.unwrap();
     assert_eq!(other.status(), StatusCode::OK);
     let english = app.get("/voice-sms?lang=xx&tab=2").await;
@@ -218,6 +218,7 @@ async fn a_slow_header_client_is_closed_within_the_time_limit() {
     let mut answer = Vec::new();
     let read = tokio::time::timeout(std::time::Duration::from_secs(5), slow.read_to_end(&mut answer)).await;
     assert!(read.is_ok(), "closed within the limit, not left open");
+    // The limit is 1 s; 4 s leaves room for a busy machine.
     assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
 }
 
@@ -257,26 +258,31 @@ async fn one_address_holds_no_more_connections_than_its_share() {
 /// however busy the engines are.
 #[tokio::test]
 async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answer() {
-    // Renders long enough that none ends before the refused requests are
-    // sent, however loaded the machine; two engines, so the queue drains
-    // within the client's time limit.
-    let app = spawn_bundle_with(slow_bundle(700), |c| {
-        c.render_workers = Some(2);
-        c.renders_per_address = Some(2);
+    // One engine, a share of one: the address fills its share and queue
+    // with 5 requests. Each render takes 1.2 s of the engine, so the
+    // requests sent in the first half second (the queue, then the refused
+    // ones) all arrive while the first render is still under way, however
+    // loaded the machine; the queue drains in 6 s, within the client's
+    // time limit. (One engine at a time also keeps the spinning renders
+    // off the other core.)
+    const RENDER_MS: u64 = 1200;
+    let app = spawn_bundle_with(slow_bundle(RENDER_MS), |c| {
+        c.render_workers = Some(1);
+        c.renders_per_address = Some(1);
         c.render_queue_timeout_ms = 15_000;
     })
     .await;
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
     // The sign-in's code step reads ?msisdn=: each number is a page to render.
     let miss = |n: u32, prefix: &str| app.get_owned(format!("{prefix}/account?step=code&msisdn=07540{n:05}"));
-    let queued = 2 * (1 + server::connections::WAITING_PER_SHARE) as u32;
+    let queued = (1 + server::connections::WAITING_PER_SHARE) as u32;
     let started = Instant::now();
     let mut served = Vec::new();
     for n in 0..queued {
         served.push(tokio::spawn(miss(n, "")));
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
     for (n, prefix, text) in [(100, "", "Too many requests at once"), (101, "", "Too many requests at once"), (102, "/sw", "Maombi mengi mno")] {
         let refused = miss(n, prefix).await;
         assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS, "{prefix} {n}");
@@ -284,15 +290,21 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
         assert_eq!(refused.headers()[CACHE_CONTROL], "no-store");
         assert!(refused.text().await.unwrap().contains(text), "{prefix}");
     }
-    let cached = Instant::now();
+    // Served although the address is past its share (a miss was just
+    // refused), and before the queue in front of it drained: a cached page
+    // waits for no engine and takes no share.
     assert_eq!(app.get("/").await.status(), StatusCode::OK);
-    assert!(cached.elapsed() < Duration::from_millis(300), "a cached page waits for no engine: {:?}", cached.elapsed());
+    assert!(served.iter().any(|rendered| !rendered.is_finished()), "a cached page waited for the renders queued before it");
     for rendered in served {
         assert_eq!(rendered.await.unwrap().status(), StatusCode::OK, "a request that waited its turn is served");
     }
-    // Two at a time: the address never ran more than its share.
-    let rounds = u128::from(queued / 2);
-    assert!(started.elapsed().as_millis() >= rounds * 700, "{queued} renders of 700 ms two at a time took {:?}", started.elapsed());
+    // One at a time: the address never ran more than its share.
+    let rounds = u128::from(queued);
+    assert!(
+        started.elapsed().as_millis() >= rounds * u128::from(RENDER_MS),
+        "{queued} renders of {RENDER_MS} ms one at a time took {:?}",
+        started.elapsed()
+    );
     assert_eq!(miss(200, "").await.status(), StatusCode::OK, "finished renders free the share");
 }
 
@@ -307,11 +319,12 @@ async fn a_render_waits_for_an_engine_no_longer_than_the_queue_timeout() {
     })
     .await;
     let busy = tokio::spawn(app.get_owned("/voice-sms".into()));
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    let started = Instant::now();
+    // Long enough for the busy render to have its engine, however loaded
+    // the machine; it still has a second to go when the others give up.
+    tokio::time::sleep(Duration::from_millis(400)).await;
     let waiting = [app.get_owned("/internet-overview".into()), app.get_owned("/sw/internet-overview".into())];
     let [english, swahili] = futures::future::join_all(waiting).await.try_into().unwrap();
-    assert!(started.elapsed() < Duration::from_millis(1000), "answered after {:?}", started.elapsed());
+    assert!(!busy.is_finished(), "answered only when the engine was free again");
     for (response, text) in [(english, "Temporarily unavailable"), (swahili, "Huduma haipatikani kwa sasa")] {
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert!(response.headers().contains_key(reqwest::header::RETRY_AFTER));

@@ -1,9 +1,9 @@
 //! A form as it arrives: JSON from the page's script, an HTML form post
 //! (urlencoded, or multipart with a file) without JavaScript, or multipart
 //! from the script (the JSON in an `application` part beside the file).
-//! Flat input names (`applicants[1].email`, `services` repeated) become the
-//! same JSON the script sends, so one parser reads all three. And the one
-//! error type, [`FormError`], answered as JSON here.
+//! Flat input names become the same JSON the script sends (`nest`), so one
+//! parser reads all three. And the one error type, [`FormError`], answered
+//! as JSON here.
 
 use std::collections::BTreeMap;
 
@@ -12,10 +12,11 @@ use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::fields::Problems;
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
+use super::nest::nest;
 use super::store::StoreError;
 use crate::account::lang_of;
 
@@ -28,8 +29,6 @@ pub const UPLOAD_LIMIT: usize = MAX_PROPOSAL_BYTES + TEXT_LIMIT;
 pub const HONEYPOT: &str = "leaveEmpty";
 /// Fields every post may carry besides the form's own.
 const COMMON: [&str; 3] = ["lang", "returnTo", HONEYPOT];
-/// The highest row a flat input name may address (`budget[63].item`).
-const MAX_ROW: usize = 64;
 /// An `Idempotency-Key` longer than this is no key a page made.
 const MAX_KEY: usize = 200;
 
@@ -203,111 +202,4 @@ async fn read_multipart(mut multipart: Multipart) -> Result<(Vec<(String, String
         }
     }
     Ok((pairs, json, upload))
-}
-
-/// One step of an input name: a field, or a row of a list.
-enum Step<'a> {
-    Field(&'a str),
-    Row(usize),
-}
-
-/// `applicants[1].email` as its steps; `None` for a name that is not one.
-fn steps(name: &str) -> Option<Vec<Step<'_>>> {
-    let mut steps = Vec::new();
-    let mut rest = name;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('[') {
-            let end = after.find(']')?;
-            let row: usize = after[..end].parse().ok().filter(|row| *row < MAX_ROW)?;
-            steps.push(Step::Row(row));
-            rest = after[end + 1..].strip_prefix('.').unwrap_or(&after[end + 1..]);
-        } else {
-            let end = rest.find(['.', '[']).unwrap_or(rest.len());
-            if end == 0 {
-                return None;
-            }
-            steps.push(Step::Field(&rest[..end]));
-            rest = rest[end..].strip_prefix('.').unwrap_or(&rest[end..]);
-        }
-    }
-    matches!(steps.first(), Some(Step::Field(_))).then_some(steps)
-}
-
-/// Flat pairs as nested JSON: `a[0].b=x` is `{"a": [{"b": "x"}]}`, and a
-/// name sent more than once (checkboxes) is a list of its values.
-pub fn nest(pairs: &[(String, String)]) -> Value {
-    let mut root = Value::Object(Map::new());
-    for (name, text) in pairs {
-        let Some(steps) = steps(name) else { continue };
-        let mut slot = &mut root;
-        for step in &steps {
-            slot = match step {
-                Step::Field(field) => {
-                    if !slot.is_object() {
-                        *slot = Value::Object(Map::new());
-                    }
-                    slot.as_object_mut().expect("object").entry(*field).or_insert(Value::Null)
-                }
-                Step::Row(row) => {
-                    if !slot.is_array() {
-                        *slot = Value::Array(Vec::new());
-                    }
-                    let rows = slot.as_array_mut().expect("array");
-                    if rows.len() <= *row {
-                        rows.resize(*row + 1, Value::Null);
-                    }
-                    &mut rows[*row]
-                }
-            };
-        }
-        *slot = match slot.take() {
-            Value::Null => Value::String(text.clone()),
-            Value::Array(mut values) => {
-                values.push(Value::String(text.clone()));
-                Value::Array(values)
-            }
-            earlier => Value::Array(vec![earlier, Value::String(text.clone())]),
-        };
-    }
-    root
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::*;
-
-    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-        list.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
-    }
-
-    #[test]
-    fn flat_names_nest_into_the_scripts_shape() {
-        let value = nest(&pairs(&[
-            ("name", "Amina"),
-            ("services", "iot"),
-            ("services", "hosting"),
-            ("applicants[1].email", "b@example.org"),
-            ("applicants[0].email", "a@example.org"),
-            ("organisation.type", "ngo"),
-            ("budget[0].amountTzs", "5"),
-        ]));
-        assert_eq!(
-            value,
-            json!({
-                "name": "Amina",
-                "services": ["iot", "hosting"],
-                "applicants": [{ "email": "a@example.org" }, { "email": "b@example.org" }],
-                "organisation": { "type": "ngo" },
-                "budget": [{ "amountTzs": "5" }]
-            })
-        );
-    }
-
-    #[test]
-    fn names_that_are_no_path_are_left_out() {
-        let value = nest(&pairs(&[("budget[99999999].item", "x"), ("[0]", "y"), ("a[b].c", "z"), ("ok", "1")]));
-        assert_eq!(value, json!({ "ok": "1" }));
-    }
 }

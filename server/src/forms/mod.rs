@@ -1,10 +1,11 @@
-//! Forms visitors send the operator (spec §2, §3, §5): the business
+//! Forms visitors send the operator: the business
 //! community form and the foundation partnership application. A submission
 //! is checked on the server, in the visitor's language, and committed to
 //! disk before the visitor hears it was received.
 //!
 //! - `http`: a post as it arrives (JSON, an HTML form, multipart with a
 //!   proposal PDF) and [`FormError`], the one error answered as JSON.
+//! - `nest`: flat input names (`applicants[1].email`) as nested JSON.
 //! - `fields`: reading fields into typed values, the problems and their
 //!   messages in English and Swahili.
 //! - `business`, `foundation`: the two forms' types and their parsers.
@@ -22,6 +23,7 @@ mod export;
 mod fields;
 mod foundation;
 mod http;
+pub(crate) mod nest;
 mod outbox;
 mod store;
 

@@ -1,6 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { codes, phoneNumbers } from "../../testing/twins";
 import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
+import { readCode, readNumber } from "./SignIn";
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
 
 describe("parseMsisdn", () => {
   it("accepts every Tanzanian form and gives international digits", () => {
@@ -29,5 +37,30 @@ describe("showing numbers", () => {
   it("writes a number the local way", () => {
     assert.equal(localMsisdn("255754000001"), "0754 000 001");
     assert.equal(localMsisdn("not a number"), "not a number");
+  });
+});
+
+describe("the server's cases (tests/twins)", () => {
+  it("reads every phone number as the server does, and refuses with its notice", () => {
+    for (const { input, msisdn, local } of phoneNumbers.accepted) {
+      assert.equal(parseMsisdn(input), msisdn, JSON.stringify(input));
+      assert.equal(localMsisdn(msisdn), local, msisdn);
+      assert.deepEqual(readNumber(form({ msisdn: input })), { body: { msisdn } }, JSON.stringify(input));
+    }
+    for (const input of phoneNumbers.refused) {
+      assert.equal(parseMsisdn(input), null, JSON.stringify(input));
+      assert.deepEqual(readNumber(form({ msisdn: input })), { invalid: phoneNumbers.notice, field: "msisdn" }, JSON.stringify(input));
+    }
+  });
+
+  it("reads every code as the server does, and refuses with its notice", () => {
+    for (const { input, code } of codes.accepted) {
+      assert.ok(isOtpCode(input), JSON.stringify(input));
+      assert.deepEqual(readCode(form({ msisdn: "255754000001", code: input })), { body: { msisdn: "255754000001", code } }, JSON.stringify(input));
+    }
+    for (const input of codes.refused) {
+      assert.equal(isOtpCode(input), false, JSON.stringify(input));
+      assert.deepEqual(readCode(form({ msisdn: "255754000001", code: input })), { invalid: codes.notice, field: "code" }, JSON.stringify(input));
+    }
   });
 });

@@ -4,19 +4,28 @@
  * answers at once, in the visitor's language, without a round trip.
  */
 
-/** Separators people type inside a number. */
-const SEPARATORS = /[\s\-().]/g;
+/** What people type between a number's digits (nothing else is read). */
+const SEPARATORS = /[ .\-()]/g;
+
+/**
+ * Mobile ranges of Tanzania's numbering plan, as the server's `phonenumber`
+ * crate has them: national numbers starting 61-63, 65-69, 70, 71, 73-79.
+ */
+const MOBILE = /^(?:6[1-35-9]|7[013-9])\d{7}$/;
 
 /**
  * A Tanzanian mobile number as international digits (`255754000001`), from
- * `+255 754 000 001`, `255754000001`, `0754000001` or the bare 9 digits;
- * `null` for anything else. Mobile numbers start with 6 or 7 after the
- * country code.
+ * `+255 754 000 001`, `255754000001`, `0754000001`, the bare 9 digits or
+ * `+255 (0)754 000 001`, with spaces, dots, dashes and brackets anywhere
+ * inside; `null` for anything else. The same rule as the server's
+ * `Msisdn::parse`, both checked against `tests/twins/phone-numbers.json`.
  */
 export function parseMsisdn(input: string): string | null {
-  const compact = input.replace(SEPARATORS, "");
-  const national = /^(?:\+?255|0)?([67]\d{8})$/.exec(compact);
-  return national ? `255${national[1]}` : null;
+  const compact = input.trim().replace(SEPARATORS, "");
+  // The national number's 9 digits, after at most one prefix: the country
+  // code (with its trunk 0 kept, or its + left out), or the trunk 0 alone.
+  const national = /^(?:\+?2550?|0)?(\d{9})$/.exec(compact)?.[1];
+  return national && MOBILE.test(national) ? `255${national}` : null;
 }
 
 /** A one-time code: exactly 6 digits. */

@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { formFields } from "../../testing/twins";
 import { nest } from "./send";
 
 describe("nest", () => {
@@ -26,5 +27,9 @@ describe("nest", () => {
   it("keeps a list a list when one box is ticked, or none", () => {
     assert.deepEqual(nest([["services", "iot"]], ["services"]), { services: ["iot"] });
     assert.deepEqual(nest([], ["services"]), { services: [] });
+  });
+
+  it("nests every case in tests/twins as the server nests a form posted without JavaScript", () => {
+    for (const { pairs, value } of formFields) assert.deepEqual(JSON.parse(JSON.stringify(nest(pairs))), value, JSON.stringify(pairs));
   });
 });

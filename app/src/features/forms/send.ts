@@ -54,31 +54,80 @@ export function fieldPairs(form: HTMLFormElement): [string, string][] {
 }
 
 type Json = string | Json[] | { [key: string]: Json } | null;
+type Holder = Record<string | number, Json>;
+/** One step of an input name: a field, or a row of a list. */
+type Step = string | number;
+
+/** The highest row a flat input name may address, plus one (`budget[63].item`). */
+const MAX_ROW = 64;
 
 /**
- * Flat input names as the JSON the server reads, as the server nests a
- * form posted without JavaScript: `applicants[1].email` is
- * `{"applicants": [null, {"email": …}]}`, a name given twice is a list.
+ * `applicants[1].email` as its steps; `null` for a name that is no path
+ * (`a[b]`, `[0]`, `a..b`, a row past [MAX_ROW]), which is left out.
+ */
+function steps(name: string): Step[] | null {
+  const found: Step[] = [];
+  let rest = name;
+  while (rest) {
+    let end: number;
+    if (rest.startsWith("[")) {
+      end = rest.indexOf("]");
+      const row = rest.slice(1, end);
+      if (end < 0 || !/^\d+$/.test(row) || Number(row) >= MAX_ROW) return null;
+      found.push(Number(row));
+      end += 1;
+    } else {
+      end = rest.search(/[.[]/);
+      if (end === 0) return null;
+      if (end < 0) end = rest.length;
+      found.push(rest.slice(0, end));
+    }
+    rest = rest.slice(end);
+    if (rest.startsWith(".")) rest = rest.slice(1);
+  }
+  return typeof found[0] === "string" ? found : null;
+}
+
+/** What `holder` holds under `key` itself (not what `Object.prototype` has there). */
+function own(holder: Holder, key: Step): Json {
+  return Object.prototype.hasOwnProperty.call(holder, key) ? holder[key] : null;
+}
+
+/** Sets `key` as holder's own, even `__proto__`. */
+function put<T extends Json>(holder: Holder, key: Step, value: T): T {
+  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
+
+/**
+ * Flat input names as the JSON the server reads, by the server's rule for a
+ * form posted without JavaScript (`forms::nest`; both are checked against
+ * `tests/twins/form-fields.json`): `applicants[1].email` is
+ * `{"applicants": [null, {"email": …}]}`, a name given twice is a list, and
+ * a step that finds the other kind of value there replaces it. `lists` are
+ * names that are lists even with one value or none (checkboxes).
  */
 export function nest(pairs: [string, string][], lists: string[] = []): Record<string, Json> {
   const root: Record<string, Json> = {};
-  for (const name of lists) root[name] = [];
+  for (const name of lists) put(root, name, []);
   for (const [name, value] of pairs) {
-    const steps = name.match(/[^.[\]]+|\[\d+\]/g) ?? [];
-    let slot: Record<string, Json> | Json[] = root;
-    steps.forEach((step, index) => {
-      const key: string | number = step.startsWith("[") ? Number(step.slice(1, -1)) : step;
-      const last = index === steps.length - 1;
-      const holder = slot as Record<string | number, Json>;
-      if (last) {
-        const earlier = holder[key];
-        holder[key] = Array.isArray(earlier) ? [...earlier, value] : earlier == null ? value : [earlier as Json, value];
-        return;
+    const path = steps(name);
+    if (!path) continue;
+    let holder: Holder = root;
+    const last = path.length - 1;
+    for (let index = 0; index < last; index++) {
+      const [step, next] = [path[index], path[index + 1]];
+      const slot = own(holder, step);
+      if (typeof next === "number") {
+        const rows = Array.isArray(slot) ? slot : put(holder, step, []);
+        while (rows.length <= next) rows.push(null);
+        holder = rows as unknown as Holder;
+      } else {
+        holder = slot !== null && typeof slot === "object" && !Array.isArray(slot) ? slot : put(holder, step, {});
       }
-      const nextIsRow = steps[index + 1].startsWith("[");
-      if (holder[key] == null || typeof holder[key] !== "object") holder[key] = nextIsRow ? [] : {};
-      slot = holder[key] as Record<string, Json> | Json[];
-    });
+    }
+    const earlier = own(holder, path[last]);
+    put(holder, path[last], earlier === null ? value : Array.isArray(earlier) ? [...earlier, value] : [earlier, value]);
   }
   return root;
 }
