@@ -248,8 +248,10 @@ pub struct Config {
 
     /// Address of the private listener serving `GET /metrics` (Prometheus
     /// text format); `off` serves none.
-    #[arg(long, env = "METRICS_ADDR", default_value = "127.0.0.1:9090")]
-    pub metrics_addr: String,
+    // The whole path keeps clap from reading `Option` as "may be absent":
+    // absent is the default address, and `off` is `None`.
+    #[arg(long, env = "METRICS_ADDR", default_value = "127.0.0.1:9090", value_parser = parse_metrics_addr)]
+    pub metrics_addr: ::std::option::Option<std::net::SocketAddr>,
 
     /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDRs,
     /// comma-separated): a request from one of them counts as coming from
@@ -269,9 +271,30 @@ pub struct Config {
     #[arg(long, env = "DRAIN_DELAY_SECS", default_value_t = 0)]
     pub drain_delay_secs: u64,
 
-    /// Log format: `text` or `json`.
-    #[arg(long, env = "LOG_FORMAT", default_value = "text")]
-    pub log_format: String,
+    /// Log format.
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// For people: one readable line per event.
+    Text,
+    /// For log collectors: one JSON object per line.
+    Json,
+}
+
+/// `off` (or nothing): no metrics listener; else the address to listen on.
+fn parse_metrics_addr(value: &str) -> Result<Option<std::net::SocketAddr>, String> {
+    match value.trim() {
+        "" | "off" => Ok(None),
+        address => std::net::ToSocketAddrs::to_socket_addrs(address)
+            .map_err(|error| error.to_string())
+            .and_then(|mut found| found.next().ok_or_else(|| "no address".to_owned()))
+            .map(Some)
+            .map_err(|error| format!("METRICS_ADDR must be host:port or `off`, got {value:?}: {error}")),
+    }
 }
 
 fn parse_site_url(value: &str) -> Result<String, String> {
@@ -378,5 +401,25 @@ impl std::str::FromStr for Secret {
 
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(Secret(value.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Config, LogFormat};
+
+    #[test]
+    fn metrics_are_off_only_when_said_so() {
+        assert_eq!(Config::defaults().metrics_addr, Some("127.0.0.1:9090".parse().unwrap()));
+        assert_eq!(Config::parse_from(["site", "--metrics-addr", "off"]).metrics_addr, None);
+        assert!(Config::try_parse_from(["site", "--metrics-addr", "of"]).is_err(), "a typo is refused, not taken for off");
+    }
+
+    #[test]
+    fn a_log_format_typo_is_refused_rather_than_logging_text() {
+        assert_eq!(Config::parse_from(["site", "--log-format", "json"]).log_format, LogFormat::Json);
+        assert!(Config::try_parse_from(["site", "--log-format", "jsn"]).is_err());
     }
 }

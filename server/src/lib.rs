@@ -483,11 +483,11 @@ pub async fn run(
     monitoring::install();
     // A metrics address in use (another instance on this host) costs the
     // metrics, not the site.
-    let metrics_listener = match config.metrics_addr.as_str() {
-        "off" | "" => None,
-        address => TcpListener::bind(address)
+    let metrics_listener = match config.metrics_addr {
+        None => None,
+        Some(address) => TcpListener::bind(address)
             .await
-            .inspect_err(|error| tracing::error!(address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
+            .inspect_err(|error| tracing::error!(%address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
             .ok(),
     };
     let state = AppState::new(config, bundle, &operator_base)?;

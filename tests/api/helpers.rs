@@ -70,7 +70,7 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     // but for the test of pre-rendering itself.
     config.prerender = false;
     // Many servers run in one test binary: no metrics listener unless a test asks.
-    config.metrics_addr = "off".into();
+    config.metrics_addr = None;
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {

@@ -297,7 +297,7 @@ async fn the_first_request_after_redis_restarts_is_answered() {
 #[tokio::test]
 async fn metrics_are_served_on_their_own_listener() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let app = spawn_app_with(move |c| c.metrics_addr = format!("127.0.0.1:{port}")).await;
+    let app = spawn_app_with(move |c| c.metrics_addr = Some(std::net::SocketAddr::from(([127, 0, 0, 1], port)))).await;
     page(&app, "/voice-sms").await;
     page(&app, "/voice-sms").await;
     assert_eq!(request_code(&app, "0754", "en").await.0, StatusCode::BAD_REQUEST);
@@ -333,7 +333,7 @@ async fn on_shutdown_the_server_is_not_ready_and_finishes_what_it_started() {
     config.data_dir = data_dir.path().to_owned();
     config.render_workers = Some(1);
     config.prerender = false;
-    config.metrics_addr = "off".into();
+    config.metrics_addr = None;
     config.shutdown_grace_secs = 5;
     config.drain_delay_secs = 1;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
