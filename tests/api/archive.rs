@@ -202,7 +202,7 @@ async fn past_fifty_thousand_addresses_the_sitemap_is_an_index_that_robots_names
 async fn a_cms_failing_on_page_three_of_five_keeps_the_last_complete_sitemap() {
     let cms = FakeCms::start(Shape::V5).await;
     newsroom(&cms, NEWS, 450);
-    let app = site_with(&cms, |c| c.content_ttl_secs = 1).await;
+    let app = site_with(&cms, |c| c.content.ttl = std::time::Duration::from_secs(1)).await;
     assert_eq!(items_in(&sitemap(&app).await, &app, "/news-event/").len(), 450);
     cms.add_item(NEWS, "en", story(451, "en"));
     cms.fail_page(Some((NEWS, 3)));
@@ -305,7 +305,7 @@ async fn business_services_devices_and_tricks_past_a_hundred_are_reachable() {
 async fn search_finds_stories_past_those_pre_rendered() {
     let cms = FakeCms::start(Shape::V5).await;
     newsroom(&cms, NEWS, 250);
-    let app = site_with(&cms, |c| c.prerender = true).await;
+    let app = site_with(&cms, |c| c.pages.prerender = true).await;
     let started = Instant::now();
     let found = |html: &str, href: &str| html.contains(&format!(r#"<li><a href="{href}""#));
     loop {
