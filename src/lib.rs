@@ -30,7 +30,7 @@ const SANDBOX_PATH: &str = "/sandbox";
 fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::AppError> {
     let options = sandbox::SandboxOptions {
         log_codes: !config.production,
-        resend_after: std::time::Duration::from_secs(config.otp_resend_secs),
+        resend_after: config.sessions.otp_resend,
         ..Default::default()
     };
     let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::Config(error.to_string()))?;

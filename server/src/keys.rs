@@ -14,7 +14,7 @@ use crate::{AppError, Config};
 const KEY_FILE: &str = "session.key";
 
 pub fn session_key(config: &Config) -> Result<Key, AppError> {
-    if let Some(secret) = &config.session_key {
+    if let Some(secret) = &config.sessions.key {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(secret.expose().trim())
             .map_err(|e| AppError::Config(format!("SESSION_KEY is not base64: {e}")))?;

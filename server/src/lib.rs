@@ -173,38 +173,38 @@ impl AppState {
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
         let content = content::Content::new(source, content_cache(&config)?);
-        let ttl = Duration::from_secs(config.content_ttl_secs);
+        let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl, ttl * 2 + Duration::from_secs(10));
         let pages = pages::PageCache::new(
-            config.page_cache_mb << 20,
-            Duration::from_secs(config.content_ttl_secs + config.content_stale_if_error_secs),
-            Duration::from_secs(config.content_ttl_secs),
-            config.renderer().workers.div_ceil(2),
+            config.pages.cache_bytes,
+            config.content.ttl + config.content.stale_if_error,
+            config.content.ttl,
+            config.pages.renderer().workers.div_ceil(2),
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
-        let fast = pages::FastPages::new((config.page_cache_mb << 20) / 8, Duration::from_secs(config.content_ttl_secs));
-        let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.renderer())?;
-        let renders = connections::Shares::new(config.renders_per_address());
-        let personal_renders = pages::PersonalRenders::new(config.renderer().workers);
-        let operator = account::operator::OperatorClient::new(operator_base, config.operator()).map_err(|e| AppError::Config(e.to_string()))?;
-        let account_cache = account::cache::AccountCache::new(operator.clone(), Duration::from_secs(config.account_cache_secs));
+        let fast = pages::FastPages::new(config.pages.cache_bytes / 8, config.content.ttl);
+        let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
+        let renders = connections::Shares::new(config.pages.renders_per_address());
+        let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
+        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(|e| AppError::Config(e.to_string()))?;
+        let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
         let cookie_key = keys::session_key(&config)?;
         let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = images(&config, &cookie_key)?;
-        let redis = match &config.redis_url {
+        let redis = match &config.operations.redis_url {
             Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
             None => None,
         };
-        let resend = Duration::from_secs(config.otp_resend_secs);
+        let resend = config.sessions.otp_resend;
         let (session_store, limits): (Arc<dyn account::session_store::SessionStore>, _) = match &redis {
             Some(redis) => (
-                Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), config.session_lifetimes())),
+                Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), config.sessions.lifetimes())),
                 account::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
                 Arc::new(
-                    account::session_store::SqliteSessionStore::open(&config.data_dir, config.session_lifetimes())
+                    account::session_store::SqliteSessionStore::open(&config.data_dir, config.sessions.lifetimes())
                         .map_err(|e| AppError::Config(e.to_string()))?,
                 ),
                 account::limits::Limits::new(resend),
@@ -215,8 +215,8 @@ impl AppState {
         let broadcast = redis.clone().map(content::Broadcast::new);
         let catalogue = account::catalogue::Catalogue::new(
             operator.clone(),
-            Duration::from_secs(config.content_ttl_secs),
-            Duration::from_secs(config.content_stale_if_error_secs),
+            config.content.ttl,
+            config.content.stale_if_error,
         );
         let recent_purchases = match &redis {
             Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
@@ -260,8 +260,8 @@ impl AppState {
 /// answers when there is a CMS and `CONTENT_DISK_CACHE_MB` is not 0.
 fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
     let mut settings = config.content_cache();
-    if config.cms_url.is_some() && config.content_disk_cache_mb > 0 {
-        let disk = content::DiskCache::open(&config.data_dir, config.content_disk_cache_mb << 20)
+    if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {
+        let disk = content::DiskCache::open(&config.data_dir, config.content.disk_cache_bytes)
             .map_err(|e| AppError::Config(format!("the content disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
         settings.disk = Some(disk);
     }
@@ -272,13 +272,13 @@ fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
 /// derived from the session key; `None` without a CMS (the embedded
 /// content's pictures are SVG, served as they are).
 fn image_signer(config: &Config, key: &axum_extra::extract::cookie::Key) -> Option<images::Signer> {
-    config.media_base().map(|base| images::Signer::new(key.master(), &base))
+    config.cms.media_base().map(|base| images::Signer::new(key.master(), base.as_str()))
 }
 
 /// The image endpoint, its disk in `DATA_DIR/image-cache/` (`IMAGE_CACHE_MB`).
 fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, AppError> {
-    let disk = if config.image_cache_mb > 0 {
-        let disk = images::ImageDisk::open(&config.data_dir, config.image_cache_mb << 20)
+    let disk = if config.images.cache_bytes > 0 {
+        let disk = images::ImageDisk::open(&config.data_dir, config.images.cache_bytes)
             .map_err(|e| AppError::Config(format!("the image disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
         Some(disk)
     } else {
@@ -287,9 +287,9 @@ fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<ima
     let settings = images::Settings {
         signer: image_signer(config, key),
         disk,
-        encodes: config.image_encodes.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2)).max(1),
-        max_pixels: config.image_max_pixels,
-        timeout: Duration::from_millis(config.image_timeout_ms),
+        encodes: config.images.encodes.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2)).max(1),
+        max_pixels: config.images.max_pixels,
+        timeout: config.images.timeout,
     };
     images::Images::new(settings).map_err(|e| AppError::Config(e.to_string()))
 }
@@ -327,7 +327,7 @@ pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
 
 /// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
 pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
-    if config.cms_url.is_none() {
+    if config.cms.url.is_none() {
         return Err(AppError::Config("check-cms needs CMS_URL".into()));
     }
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
@@ -340,7 +340,7 @@ fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Sig
     let normalizer = normalizer(config, images);
     Ok(match strapi_settings(config) {
         Some(settings) => {
-            tracing::info!(base_url = %settings.base_url, populate = ?config.cms_populate, "content from the CMS");
+            tracing::info!(base_url = %settings.base_url, populate = ?config.cms.populate, "content from the CMS");
             Arc::new(content::StrapiClient::new(settings, normalizer)?)
         }
         None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
@@ -350,28 +350,28 @@ fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Sig
 /// A Strapi client of its own reading drafts, for the preview: with
 /// `PREVIEW_SECRET` and `CMS_URL` only.
 fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, AppError> {
-    let Some(settings) = strapi_settings(config).filter(|_| config.preview_secret.is_some()) else { return Ok(None) };
+    let Some(settings) = strapi_settings(config).filter(|_| config.cms.preview_secret.is_some()) else { return Ok(None) };
     let settings = content::StrapiSettings { draft: true, ..settings };
     Ok(Some(Arc::new(content::StrapiClient::new(settings, normalizer(config, images))?)))
 }
 
 fn normalizer(config: &Config, images: Option<images::Signer>) -> content::Normalizer {
     content::Normalizer {
-        media_base: config.media_base(),
+        media_base: config.cms.media_base().map(ToString::to_string),
         images,
-        file_hosts: config.cms_file_hosts.iter().map(|h| h.trim_end_matches('/').to_owned()).collect(),
-        site_url: config.site_url.clone(),
+        file_hosts: config.cms.file_hosts.iter().map(ToString::to_string).collect(),
+        site_url: config.site_url.to_string(),
     }
 }
 
 /// How the CMS at `CMS_URL` is read, if one is set.
 fn strapi_settings(config: &Config) -> Option<content::StrapiSettings> {
     Some(content::StrapiSettings {
-        base_url: config.cms_url.clone()?,
-        token: config.cms_token.as_ref().map(|t| t.expose().to_owned()),
-        populate: config.cms_populate,
-        timeout: Duration::from_millis(config.cms_timeout_ms),
-        max_requests: config.cms_max_requests,
+        base_url: config.cms.url.as_ref()?.to_string(),
+        token: config.cms.token.as_ref().map(|t| t.expose().to_owned()),
+        populate: config.cms.populate,
+        timeout: config.cms.timeout,
+        max_requests: config.cms.max_requests,
         draft: false,
     })
 }
@@ -426,7 +426,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
 
 /// The layers every answer but the fast path's passes through.
 fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
-    let body_read = Duration::from_secs(state.config.body_read_timeout_secs);
+    let body_read = state.config.connections.body_read_timeout;
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(axum::middleware::from_fn_with_state(body_read, web::body_deadline::layer))
@@ -471,9 +471,9 @@ pub async fn run(
 ) -> Result<(), AppError> {
     let address = listener.local_addr()?;
     memory::return_freed_pages();
-    let stand_in = stand_in.filter(|_| config.digital_api_url.is_none());
-    let operator_base = match (&config.digital_api_url, stand_in) {
-        (Some(url), _) => url.clone(),
+    let stand_in = stand_in.filter(|_| config.operator.url.is_none());
+    let operator_base = match (&config.operator.url, stand_in) {
+        (Some(url), _) => url.to_string(),
         (None, _) if config.production && !config.enable_sandbox => {
             return Err(AppError::Config("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)".into()));
         }
@@ -487,11 +487,11 @@ pub async fn run(
     monitoring::install();
     // A metrics address in use (another instance on this host) costs the
     // metrics, not the site.
-    let metrics_listener = match config.metrics_addr.as_str() {
-        "off" | "" => None,
-        address => TcpListener::bind(address)
+    let metrics_listener = match config.operations.metrics_addr {
+        None => None,
+        Some(address) => TcpListener::bind(address)
             .await
-            .inspect_err(|error| tracing::error!(address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
+            .inspect_err(|error| tracing::error!(%address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
             .ok(),
     };
     let state = AppState::new(config, bundle, &operator_base)?;
@@ -508,7 +508,7 @@ pub async fn run(
         let seen = broadcast.version_at_start().await;
         tokio::spawn(broadcast.listen_forever(state.clone(), seen));
     }
-    if state.config.prerender && state.config.page_cache_mb > 0 {
+    if state.config.pages.prerender && state.config.pages.cache_bytes > 0 {
         tokio::spawn(pages::Prerender::run_forever(state.clone()));
     }
     tokio::spawn(monitoring::upkeep_forever());
@@ -520,9 +520,9 @@ pub async fn run(
         }));
     }
     tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, redis = state.redis.is_some(), "serving");
-    let limits = state.config.connection_limits();
-    let grace = Duration::from_secs(state.config.shutdown_grace_secs);
-    let delay = Duration::from_secs(state.config.drain_delay_secs);
+    let limits = state.config.connections.limits();
+    let grace = state.config.operations.shutdown_grace;
+    let delay = state.config.operations.drain_delay;
     let drain = state.drain.clone();
     let mut draining = metrics_stop;
     let shutdown = async move {

@@ -74,14 +74,15 @@ impl Preview {
     /// `None` without a secret or a CMS, or with an admin address that is
     /// no origin (logged).
     pub fn new(config: &crate::Config, content: &Content, drafts: Option<Arc<dyn ContentSource>>) -> Option<Preview> {
-        let secret = config.preview_secret.clone().filter(|secret| !secret.expose().is_empty())?;
+        let secret = config.cms.preview_secret.clone().filter(|secret| !secret.expose().is_empty())?;
         let drafts = drafts?;
-        let admin = config.cms_admin_url.as_ref().or(config.cms_url.as_ref())?;
-        let Some((admin_origin, csp)) = security::origin(admin).and_then(|origin| Some((origin.to_owned(), security::policy(config, origin)?))) else {
-            tracing::error!(admin, "CMS_ADMIN_URL (or CMS_URL) is no origin a header can name: no preview");
+        let admin = config.cms.admin_url.as_ref().or(config.cms.url.as_ref())?;
+        let admin_origin = admin.origin();
+        let Some(csp) = security::policy(config, &admin_origin) else {
+            tracing::error!(admin = %admin, "CMS_ADMIN_URL (or CMS_URL) is no origin a header can name: no preview");
             return None;
         };
-        let timeout = Duration::from_millis(config.cms_timeout_ms);
+        let timeout = config.cms.timeout;
         Some(Preview { secret, https: config.is_https(), admin_origin, csp, content: content.previewing(drafts, timeout) })
     }
 

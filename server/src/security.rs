@@ -17,7 +17,7 @@ use crate::AppState;
 /// media origin; no page may frame the site.
 pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
     policy(config, "'none'").unwrap_or_else(|| {
-        tracing::error!(media_base = ?config.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
+        tracing::error!(media_base = ?config.cms.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
         HeaderValue::from_static(
             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; font-src 'self'; \
              connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
@@ -28,7 +28,7 @@ pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
 /// The same policy letting `frame_ancestors` (a source list) frame the
 /// answer; `None` when it cannot be a header.
 pub fn policy(config: &crate::Config, frame_ancestors: &str) -> Option<HeaderValue> {
-    let media = config.media_base().and_then(|base| origin(&base).map(|origin| format!(" {origin}"))).unwrap_or_default();
+    let media = config.cms.media_base().map(|base| format!(" {}", base.origin())).unwrap_or_default();
     let policy = format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \
          connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors {frame_ancestors}; form-action 'self'"
@@ -42,13 +42,6 @@ pub fn policy(config: &crate::Config, frame_ancestors: &str) -> Option<HeaderVal
 /// refuse every frame. Every other answer is framed by nobody.
 #[derive(Clone, Copy)]
 pub struct Framable;
-
-/// `scheme://host[:port]` of a URL.
-pub fn origin(url: &str) -> Option<&str> {
-    let (scheme, rest) = url.split_once("://")?;
-    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    (!scheme.is_empty() && host_end > 0).then(|| &url[..scheme.len() + 3 + host_end])
-}
 
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
@@ -69,16 +62,4 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }
     response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::origin;
-
-    #[test]
-    fn the_media_origin_is_the_scheme_host_and_port_of_its_base() {
-        assert_eq!(origin("https://cms.example.co.tz/media"), Some("https://cms.example.co.tz"));
-        assert_eq!(origin("http://127.0.0.1:1337"), Some("http://127.0.0.1:1337"));
-        assert_eq!(origin("cms.example.co.tz"), None);
-    }
 }

@@ -89,7 +89,7 @@ impl Sitemap {
         }
         let entries = entries(state, &listed);
         drop(listed);
-        let site = state.config.site_url.clone();
+        let site = state.config.site_url.to_string();
         let fresh = tokio::task::spawn_blocking(move || build(&site, &entries, versions)).await.expect("sitemap build");
         tracing::info!(files = fresh.files.len(), "sitemap built");
         let fresh = Arc::new(fresh);

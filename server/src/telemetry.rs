@@ -3,13 +3,13 @@
 use tracing_subscriber::EnvFilter;
 
 use crate::Config;
+use crate::config::LogFormat;
 
 pub fn init(config: &Config) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,tower_http=info"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    if config.log_format == "json" {
-        builder.json().init();
-    } else {
-        builder.init();
+    match config.operations.log_format {
+        LogFormat::Json => builder.json().init(),
+        LogFormat::Text => builder.init(),
     }
 }

@@ -170,7 +170,7 @@ async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
 
 #[tokio::test]
 async fn over_https_the_cookie_is_secure_and_host_prefixed() {
-    let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".into()).await;
+    let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".parse().unwrap()).await;
     let visitor = Visitor::new(&app);
     visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
     let code = latest_code(&visitor.client, &app.address, AMINA).await;
@@ -415,7 +415,7 @@ async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
     assert!((1..=60).contains(&seconds), "{body}");
 
     // Past the number's budget (3 in 10 minutes; no resend time here): a wait of minutes.
-    let app = spawn_app_with(|config| config.otp_resend_secs = 0).await;
+    let app = spawn_app_with(|config| config.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     let visitor = Visitor::new(&app);
     for _ in 0..3 {
         assert_eq!(visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await.0, StatusCode::OK);
@@ -562,7 +562,7 @@ async fn signing_in_again_issues_a_new_id_and_the_old_one_stops_working() {
 
 #[tokio::test]
 async fn an_idle_session_is_signed_out() {
-    let app = spawn_app_with(|c| c.session_idle_secs = 1).await;
+    let app = spawn_app_with(|c| c.sessions.idle = std::time::Duration::from_secs(1)).await;
     let (_, saved) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
     let replay = Replay::new(&app, &saved);
@@ -633,7 +633,7 @@ async fn a_return_path_with_control_characters_falls_back_home_never_500() {
 #[tokio::test]
 async fn over_https_the_flash_cookie_is_secure_too() {
     let site = "https://www.example.co.tz";
-    let app = spawn_app_with(|c| c.site_url = site.into()).await;
+    let app = spawn_app_with(|c| c.site_url = site.parse().unwrap()).await;
     let response = app
         .client
         .post(app.url("/api/modem/check"))

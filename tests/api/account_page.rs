@@ -35,18 +35,18 @@ const ADDRESSES: &[&str] = &[
 /// so both see the same balances.
 pub(crate) async fn spliced_and_rendered() -> (TestApp, TestApp) {
     let spliced = spawn_app_with(|c| {
-        c.site_url = SITE_URL.into();
-        c.otp_resend_secs = 0;
-        c.account_cache_secs = 0;
+        c.site_url = SITE_URL.parse().unwrap();
+        c.sessions.otp_resend = std::time::Duration::from_secs(0);
+        c.operator.account_cache = std::time::Duration::from_secs(0);
     })
     .await;
     let operator = format!("{}/sandbox/digital/", spliced.address);
     let rendered = spawn_app_with(move |c| {
-        c.site_url = SITE_URL.into();
-        c.otp_resend_secs = 0;
-        c.account_cache_secs = 0;
-        c.account_full_render = true;
-        c.digital_api_url = Some(operator);
+        c.site_url = SITE_URL.parse().unwrap();
+        c.sessions.otp_resend = std::time::Duration::from_secs(0);
+        c.operator.account_cache = std::time::Duration::from_secs(0);
+        c.pages.account_full_render = true;
+        c.operator.url = Some(operator.parse().unwrap());
     })
     .await;
     (spliced, rendered)
@@ -140,7 +140,7 @@ async fn the_account_page_is_byte_for_byte_the_page_rendered_for_the_subscriber_
 
 #[tokio::test]
 async fn account_views_render_only_the_subscribers_part() {
-    let app = spawn_bundle_with(counting_bundle(), |c| c.account_cache_secs = 0).await;
+    let app = spawn_bundle_with(counting_bundle(), |c| c.operator.account_cache = std::time::Duration::from_secs(0)).await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
     let (_, _, first) = page(&app, "/account", &amina, "gzip").await;
@@ -156,8 +156,8 @@ async fn account_views_render_only_the_subscribers_part() {
 #[tokio::test]
 async fn two_subscribers_interleaved_never_see_each_others_account() {
     let app = spawn_app_with(|c| {
-        c.account_cache_secs = 0;
-        c.renders_per_address = Some(8);
+        c.operator.account_cache = std::time::Duration::from_secs(0);
+        c.pages.renders_per_address = Some(8);
     })
     .await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;

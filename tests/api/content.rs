@@ -39,7 +39,7 @@ async fn the_requests_sent_match_the_spec() {
 async fn the_populate_strategy_is_configurable() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_page("voice", "en", "Talk", "Body");
-    let app = site_with(&cms, |c| c.cms_populate = server::content::PopulateStrategy::Level).await;
+    let app = site_with(&cms, |c| c.cms.populate = server::content::PopulateStrategy::Level).await;
     assert_eq!(app.get("/voice-sms").await.status(), StatusCode::OK);
     assert!(cms.requests().contains(&"/api/voice?locale=en&pLevel=10".to_owned()), "{:?}", cms.requests());
 }
@@ -203,9 +203,9 @@ async fn stale_content_is_served_while_the_cms_fails_then_for_the_configured_win
     // is asked again), which leaves the window room for a busy machine.
     let (fresh, stale) = (1, 6);
     let app = site_with(&cms, |c| {
-        c.content_ttl_secs = fresh;
-        c.content_stale_if_error_secs = stale;
-        c.cms_timeout_ms = 300;
+        c.content.ttl = std::time::Duration::from_secs(fresh);
+        c.content.stale_if_error = std::time::Duration::from_secs(stale);
+        c.cms.timeout = std::time::Duration::from_millis(300);
     })
     .await;
     assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Known page"));
@@ -231,7 +231,7 @@ async fn stale_content_is_served_while_the_cms_fails_then_for_the_configured_win
 async fn pages_keep_being_served_after_the_cms_is_stopped() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_page("voice", "en", "Served from the CMS", "Body");
-    let app = site_with(&cms, |c| c.content_ttl_secs = 1).await;
+    let app = site_with(&cms, |c| c.content.ttl = std::time::Duration::from_secs(1)).await;
     assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Served from the CMS"));
     cms.stop().await;
     assert!(reqwest::get(format!("{}/api/voice", cms.url)).await.is_err(), "the CMS is gone");
@@ -282,7 +282,7 @@ async fn a_server_restarted_with_the_cms_down_serves_the_pages_it_served_before(
     // Without the disk (CONTENT_DISK_CACHE_MB=0) the same restart has nothing to serve.
     let bare = site_with(&cms, |c| {
         c.data_dir = shared.clone();
-        c.content_disk_cache_mb = 0;
+        c.content.disk_cache_bytes = 0;
     })
     .await;
     assert_eq!(bare.get("/voice-sms").await.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -313,7 +313,7 @@ async fn a_cms_failure_without_a_stale_copy_is_the_page_frame_with_the_failure_m
 async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
     let cms = FakeCms::start(Shape::V4).await;
     cms.put_page("voice", "en", "Before", "Body");
-    let app = site_with(&cms, |c| c.content_ttl_secs = 3600).await;
+    let app = site_with(&cms, |c| c.content.ttl = std::time::Duration::from_secs(3600)).await;
     assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"));
     cms.put_page("voice", "en", "After", "Body");
     assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"), "still fresh in cache");
@@ -350,8 +350,8 @@ async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
         cms.put_page(key, "en", &format!("Page {key}"), "Body");
     }
     let app = site_with(&cms, |c| {
-        c.content_ttl_secs = 3600;
-        c.renders_per_address = Some(1);
+        c.content.ttl = std::time::Duration::from_secs(3600);
+        c.pages.renders_per_address = Some(1);
     })
     .await;
     for (_, path) in keys {
@@ -386,7 +386,7 @@ async fn eventually_shows(app: &crate::helpers::TestApp, path: &str, text: &str)
 async fn a_cms_edit_reaches_a_kept_page_after_the_content_ttl_without_a_webhook() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_page("voice", "en", "Before", "Body");
-    let app = site_with(&cms, |c| c.content_ttl_secs = 1).await;
+    let app = site_with(&cms, |c| c.content.ttl = std::time::Duration::from_secs(1)).await;
     for _ in 0..3 {
         assert!(app.get("/voice-sms").await.text().await.unwrap().contains("Before"));
     }
@@ -484,8 +484,8 @@ async fn no_client_fans_out_to_the_cms() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.behave(Behaviour::Delay(Duration::from_millis(40)));
     let app = site_with(&cms, |c| {
-        c.cms_max_requests = 4;
-        c.cms_timeout_ms = 20_000;
+        c.cms.max_requests = 4;
+        c.cms.timeout = std::time::Duration::from_millis(20_000);
     })
     .await;
     let pages = (1..=60).map(|id| app.get_owned(format!("/_data/news-event/{id}/x")));
@@ -524,10 +524,10 @@ async fn pages_are_pre_rendered_at_start_and_again_after_a_webhook() {
     cms.put_page("voice", "en", "Before", "Body");
     let (url, secret) = (cms.url.clone(), "hook-secret");
     let app = spawn_bundle_with(counting_bundle(), move |c| {
-        c.cms_url = Some(url);
-        c.cms_webhook_secret = Some(secret.parse().unwrap());
-        c.content_ttl_secs = 3600;
-        c.prerender = true;
+        c.cms.url = Some(url.parse().unwrap());
+        c.cms.webhook_secret = Some(secret.parse().unwrap());
+        c.content.ttl = std::time::Duration::from_secs(3600);
+        c.pages.prerender = true;
     })
     .await;
     let first = prerendered(&app, 1).await;

@@ -84,7 +84,7 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
 
 #[tokio::test]
 async fn cpm_views_render_only_the_sessions_permissions() {
-    let app = spawn_bundle_with(counting_bundle(), |c| c.otp_resend_secs = 0).await;
+    let app = spawn_bundle_with(counting_bundle(), |c| c.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     let amina = cpm_sign_in(&app, &app, AMINA).await;
     let juma = cpm_sign_in(&app, &app, JUMA).await;
     let (_, _, first) = page(&app, CPM_PAGE, &amina, "gzip").await;
@@ -100,8 +100,8 @@ async fn cpm_views_render_only_the_sessions_permissions() {
 #[tokio::test]
 async fn two_cpm_sessions_interleaved_never_see_each_others_permissions() {
     let app = spawn_app_with(|c| {
-        c.otp_resend_secs = 0;
-        c.renders_per_address = Some(8);
+        c.sessions.otp_resend = std::time::Duration::from_secs(0);
+        c.pages.renders_per_address = Some(8);
     })
     .await;
     let amina = cpm_sign_in(&app, &app, AMINA).await;
@@ -148,7 +148,7 @@ async fn permissions_that_fail_to_render_leave_the_page_without_them() {
 /// operator rejects ends the session.
 #[tokio::test]
 async fn an_operator_failure_keeps_the_cpm_session() {
-    let app = spawn_app_with(|c| c.otp_resend_secs = 0).await;
+    let app = spawn_app_with(|c| c.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     let cookie = cpm_sign_in(&app, &app, AMINA).await;
     fail_next(&app, "cpm/permissions", 500, None).await;
     let failed = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();

@@ -14,7 +14,7 @@ pub const BUSINESS: &str = "/api/forms/business-community";
 pub const FOUNDATION: &str = "/api/forms/foundation-application";
 
 pub async fn spawn_forms_app() -> TestApp {
-    spawn_app_with(|config| config.forms_token = Some(TOKEN.parse().unwrap())).await
+    spawn_app_with(|config| config.forms.token = Some(TOKEN.parse().unwrap())).await
 }
 
 pub fn lead() -> Value {

@@ -32,9 +32,9 @@ async fn the_outbox_retries_a_failed_delivery_and_delivers_exactly_once() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.fail_next_posts(1);
     let app = spawn_app_with(|config| {
-        config.cms_url = Some(cms.url.clone());
-        config.cms_token = Some("cms-token".parse().unwrap());
-        config.forms_retry_ms = 300;
+        config.cms.url = Some(cms.url.parse().unwrap());
+        config.cms.token = Some("cms-token".parse().unwrap());
+        config.forms.retry = std::time::Duration::from_millis(300);
     })
     .await;
     let (status, body, _) = crate::forms::post_json(&app, BUSINESS, &lead(), "en", Some("one-fill")).await;
@@ -67,8 +67,8 @@ async fn pending_deliveries_show_in_the_health_detail() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.fail_next_posts(1000);
     let app = spawn_app_with(|config| {
-        config.cms_url = Some(cms.url.clone());
-        config.forms_retry_ms = 60_000;
+        config.cms.url = Some(cms.url.parse().unwrap());
+        config.forms.retry = std::time::Duration::from_millis(60_000);
     })
     .await;
     let (status, _, _) = crate::forms::post_json(&app, FOUNDATION, &application(), "en", None).await;

@@ -92,11 +92,11 @@ impl Site {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let address = format!("http://{}", listener.local_addr().unwrap());
             let mut config = server::Config::defaults();
-            config.site_url = address.clone();
+            config.site_url = address.parse().unwrap();
             config.data_dir = data_dir.path().to_owned();
-            config.render_workers = Some(1);
-            config.renders_per_address = Some(64);
-            config.cms_webhook_secret = Some(WEBHOOK_SECRET.parse().unwrap());
+            config.pages.render_workers = Some(1);
+            config.pages.renders_per_address = Some(64);
+            config.cms.webhook_secret = Some(WEBHOOK_SECRET.parse().unwrap());
             // The operator API the site calls: the sandbox, on a port of its own.
             let sandbox = (site::sandbox().open)(&config).unwrap();
             let operator = axum::Router::new().nest_service("/sandbox", sandbox);

@@ -40,8 +40,8 @@ impl Drop for TestApp {
 pub async fn site_with(cms: &crate::fake_cms::FakeCms, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let url = cms.url.clone();
     spawn_app_with(move |config| {
-        config.cms_url = Some(url);
-        config.cms_webhook_secret = Some("hook-secret".parse().unwrap());
+        config.cms.url = Some(url.parse().unwrap());
+        config.cms.webhook_secret = Some("hook-secret".parse().unwrap());
         configure(config);
     })
     .await
@@ -63,14 +63,14 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
     let address = format!("http://{}", listener.local_addr().unwrap());
     let data_dir = tempfile::tempdir().expect("temp dir");
     let mut config = server::Config::defaults();
-    config.site_url = address.clone();
+    config.site_url = address.parse().unwrap();
     config.data_dir = data_dir.path().to_owned();
-    config.render_workers = Some(1);
+    config.pages.render_workers = Some(1);
     // Tests count renders and time answers: pages render on request only,
     // but for the test of pre-rendering itself.
-    config.prerender = false;
+    config.pages.prerender = false;
     // Many servers run in one test binary: no metrics listener unless a test asks.
-    config.metrics_addr = "off".into();
+    config.operations.metrics_addr = None;
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {

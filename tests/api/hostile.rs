@@ -100,7 +100,7 @@ async fn an_answer_names_what_it_varies_on_in_one_line() {
 /// them; a limit that restarted with every byte would never be reached.
 #[tokio::test]
 async fn a_body_trickled_a_byte_at_a_time_is_cut_at_the_deadline() {
-    let app = spawn_app_with(|c| c.body_read_timeout_secs = 2).await;
+    let app = spawn_app_with(|c| c.connections.body_read_timeout = std::time::Duration::from_secs(2)).await;
     let address = app.address.trim_start_matches("http://").to_owned();
     let stream = TcpStream::connect(&address).await.unwrap();
     let (mut reader, mut writer) = stream.into_split();
@@ -133,7 +133,7 @@ async fn a_body_trickled_a_byte_at_a_time_is_cut_at_the_deadline() {
 /// everything queued on it.
 #[tokio::test]
 async fn a_client_that_never_reads_is_closed_after_the_send_timeout() {
-    let app = spawn_app_with(|c| c.send_timeout_secs = 1).await;
+    let app = spawn_app_with(|c| c.connections.send_timeout = std::time::Duration::from_secs(1)).await;
     let address: std::net::SocketAddr = app.address.trim_start_matches("http://").parse().unwrap();
     let one = app.get("/sitemap.xml").await.bytes().await.unwrap().len();
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
@@ -151,7 +151,7 @@ async fn a_client_that_never_reads_is_closed_after_the_send_timeout() {
 
 #[tokio::test]
 async fn over_https_the_language_cookie_is_secure() {
-    let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".into()).await;
+    let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".parse().unwrap()).await;
     let response = app.get("/mpesa?lang=sw").await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let cookie = response.headers()[SET_COOKIE].to_str().unwrap();

@@ -42,7 +42,7 @@ async fn site_with_photo(cms: &FakeCms, name: &str, mime: &str, width: u32, heig
         json!({ "title": "Home", "sections": [ { "__component": "sections.hero", "id": 1, "title": "Welcome", "image": cms.photo(5, name, mime, width, height, true) } ] }),
     );
     let url = cms.url.clone();
-    spawn_app_with(|config| config.cms_url = Some(url)).await
+    spawn_app_with(|config| config.cms.url = Some(url.parse().unwrap())).await
 }
 
 /// The `srcset` candidates of the page's first `<img>` that has one: (address, descriptor width).

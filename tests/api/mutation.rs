@@ -288,7 +288,7 @@ async fn no_mutation_of_any_content_file_breaks_a_page() {
     let data_dir = tempfile::tempdir().unwrap();
     let mut config = server::Config::defaults();
     config.data_dir = data_dir.path().to_owned();
-    config.render_workers = Some(2);
+    config.pages.render_workers = Some(2);
     let state = AppState::with_content_source(config, bundle, "http://127.0.0.1:9/", source.clone()).unwrap();
     let app = server::app(state.clone());
     let routes: Vec<Value> = serde_json::from_str(bundle.routes_json).unwrap();

@@ -48,7 +48,7 @@ impl Operator {
     async fn site(&self, configure: impl FnOnce(&mut server::Config)) -> TestApp {
         let url = format!("{}/", self.proxy.url);
         spawn_app_with(move |config| {
-            config.digital_api_url = Some(url);
+            config.operator.url = Some(url.parse().unwrap());
             configure(config);
         })
         .await
@@ -99,7 +99,7 @@ async fn circuit(app: &TestApp) -> String {
 async fn signed_in_pages_answer_within_the_budget_while_the_operator_api_hangs() {
     let operator = Operator::start().await;
     // Nothing kept: every account page asks the operator.
-    let app = operator.site(|c| c.account_cache_secs = 0).await;
+    let app = operator.site(|c| c.operator.account_cache = std::time::Duration::from_secs(0)).await;
     let cookie = operator.sign_in(&app, AMINA).await;
     for path in ["/", "/account"] {
         let (_, data, _) = get(&app, &cookie, path).await;
@@ -193,13 +193,13 @@ async fn the_circuit_opens_after_consecutive_failures_fails_fast_and_closes_afte
     let operator = Operator::start().await;
     let app = operator
         .site(|c| {
-            c.digital_api_breaker_failures = 3;
-            c.digital_api_breaker_cooldown_ms = 500;
-            c.digital_api_timeout_ms = 1000;
-            c.account_cache_secs = 0;
+            c.operator.breaker_failures = 3;
+            c.operator.breaker_cooldown = std::time::Duration::from_millis(500);
+            c.operator.timeout = std::time::Duration::from_millis(1000);
+            c.operator.account_cache = std::time::Duration::from_secs(0);
             // The bundle catalogue read afresh at every `/api/bundles`: one operator call each.
-            c.content_ttl_secs = 0;
-            c.content_stale_if_error_secs = 0;
+            c.content.ttl = std::time::Duration::from_secs(0);
+            c.content.stale_if_error = std::time::Duration::from_secs(0);
         })
         .await;
     let cookie = operator.sign_in(&app, AMINA).await;
@@ -244,12 +244,12 @@ async fn the_bulkhead_caps_the_calls_under_way_and_pages_keep_answering() {
     let operator = Operator::start().await;
     let app = operator
         .site(|c| {
-            c.digital_api_max_requests = 2;
-            c.digital_api_timeout_ms = 3000;
-            c.digital_api_breaker_failures = 100;
+            c.operator.max_requests = 2;
+            c.operator.timeout = std::time::Duration::from_millis(3000);
+            c.operator.breaker_failures = 100;
             // The bundle catalogue read afresh at every `/api/bundles`: one operator call each.
-            c.content_ttl_secs = 0;
-            c.content_stale_if_error_secs = 0;
+            c.content.ttl = std::time::Duration::from_secs(0);
+            c.content.stale_if_error = std::time::Duration::from_secs(0);
         })
         .await;
     let cookie = operator.sign_in(&app, AMINA).await;

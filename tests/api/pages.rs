@@ -209,7 +209,7 @@ async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
 #[tokio::test]
 async fn a_slow_header_client_is_closed_within_the_time_limit() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let app = crate::helpers::spawn_app_with(|c| c.header_read_timeout_secs = 1).await;
+    let app = crate::helpers::spawn_app_with(|c| c.connections.header_read_timeout = std::time::Duration::from_secs(1)).await;
     let address = app.address.trim_start_matches("http://").to_owned();
     let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a").await.unwrap();
@@ -227,7 +227,7 @@ async fn a_slow_header_client_is_closed_within_the_time_limit() {
 #[tokio::test]
 async fn one_address_holds_no_more_connections_than_its_share() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let app = crate::helpers::spawn_app_with(|c| c.max_connections_per_address = 3).await;
+    let app = crate::helpers::spawn_app_with(|c| c.connections.max_per_address = 3).await;
     let address = app.address.trim_start_matches("http://").to_owned();
     // The test client's own kept-alive connection holds one share already.
     let mut held = Vec::new();
@@ -267,9 +267,9 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
     // off the other core.)
     const RENDER_MS: u64 = 1200;
     let app = spawn_bundle_with(slow_bundle(RENDER_MS), |c| {
-        c.render_workers = Some(1);
-        c.renders_per_address = Some(1);
-        c.render_queue_timeout_ms = 15_000;
+        c.pages.render_workers = Some(1);
+        c.pages.renders_per_address = Some(1);
+        c.pages.render_queue_timeout = std::time::Duration::from_millis(15_000);
     })
     .await;
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
@@ -314,8 +314,8 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
 #[tokio::test]
 async fn a_render_waits_for_an_engine_no_longer_than_the_queue_timeout() {
     let app = spawn_bundle_with(slow_bundle(1500), |c| {
-        c.render_queue_timeout_ms = 300;
-        c.renders_per_address = Some(8);
+        c.pages.render_queue_timeout = std::time::Duration::from_millis(300);
+        c.pages.renders_per_address = Some(8);
     })
     .await;
     let busy = tokio::spawn(app.get_owned("/voice-sms".into()));
@@ -516,7 +516,7 @@ async fn addresses_no_page_has_share_one_not_found_page_and_other_routes_keep_th
 /// bench's uncached scenario measures), and nothing is kept in memory.
 #[tokio::test]
 async fn page_cache_mb_zero_renders_every_request() {
-    let app = spawn_bundle_with(counting_bundle(), |c| c.page_cache_mb = 0).await;
+    let app = spawn_bundle_with(counting_bundle(), |c| c.pages.cache_bytes = 0).await;
     let mut renders = std::collections::BTreeSet::new();
     for _ in 0..3 {
         let response = app.get("/mpesa").await;

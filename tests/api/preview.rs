@@ -40,10 +40,10 @@ async fn cms() -> FakeCms {
 
 async fn site(cms: &FakeCms, https: bool) -> TestApp {
     site_with(cms, |config| {
-        config.preview_secret = Some(SECRET.parse().unwrap());
-        config.cms_token = Some(TOKEN.parse().unwrap());
+        config.cms.preview_secret = Some(SECRET.parse().unwrap());
+        config.cms.token = Some(TOKEN.parse().unwrap());
         if https {
-            config.site_url = "https://www.example.co.tz".into();
+            config.site_url = "https://www.example.co.tz".parse().unwrap();
         }
     })
     .await
@@ -82,7 +82,7 @@ async fn a_wrong_or_missing_secret_opens_no_preview() {
     // No secret configured, or no CMS to have drafts: there is no preview.
     let without_secret = site_with(&cms, |_| {}).await;
     assert_eq!(without_secret.get(&preview_link("/")).await.status(), StatusCode::NOT_FOUND);
-    let embedded = spawn_app_with(|config| config.preview_secret = Some(SECRET.parse().unwrap())).await;
+    let embedded = spawn_app_with(|config| config.cms.preview_secret = Some(SECRET.parse().unwrap())).await;
     assert_eq!(embedded.get(&preview_link("/")).await.status(), StatusCode::NOT_FOUND);
 }
 
@@ -182,9 +182,9 @@ async fn the_admin_alone_may_frame_a_preview() {
     }
     // The admin elsewhere (`CMS_ADMIN_URL`): its origin, not the CMS's.
     let elsewhere = site_with(&cms, |config| {
-        config.preview_secret = Some(SECRET.parse().unwrap());
-        config.cms_token = Some(TOKEN.parse().unwrap());
-        config.cms_admin_url = Some("https://admin.example.co.tz/admin".into());
+        config.cms.preview_secret = Some(SECRET.parse().unwrap());
+        config.cms.token = Some(TOKEN.parse().unwrap());
+        config.cms.admin_url = Some("https://admin.example.co.tz/admin".parse().unwrap());
     })
     .await;
     let cookie = open_preview(&elsewhere, "/").await;

@@ -113,7 +113,7 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
 /// once it answers again, pages show it (no page kept without it).
 #[tokio::test]
 async fn a_catalogue_that_cannot_be_read_leaves_pages_whole_until_it_answers() {
-    let app = spawn_app_with(|config| config.content_ttl_secs = 1).await;
+    let app = spawn_app_with(|config| config.content.ttl = std::time::Duration::from_secs(1)).await;
     fail_next(&app, "api/v1/gsm-static-bundles", 503, None).await;
     let response = app.get("/internet-overview").await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -186,7 +186,7 @@ async fn balances_are_named_by_the_catalogue_in_the_page_language() {
 /// buys again.
 #[tokio::test]
 async fn a_purchase_whose_answer_timed_out_is_unconfirmed_and_not_sent_again_on_retry() {
-    let app = spawn_app_with(|config| config.digital_api_timeout_ms = 3000).await;
+    let app = spawn_app_with(|config| config.operator.timeout = std::time::Duration::from_millis(3000)).await;
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
     let before = airtime(&amina).await;

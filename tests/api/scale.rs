@@ -22,8 +22,8 @@ const NEEMA: &str = "0754000003";
 async fn instance(redis: &RedisServer, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let url = redis.url();
     spawn_app_with(move |config| {
-        config.redis_url = Some(url.parse().unwrap());
-        config.session_key = Some(shared_session_key());
+        config.operations.redis_url = Some(url.parse().unwrap());
+        config.sessions.key = Some(shared_session_key());
         configure(config);
     })
     .await
@@ -49,8 +49,8 @@ async fn request_code(app: &TestApp, number: &str, lang: &str) -> (StatusCode, V
 async fn the_code_budget_of_a_number_is_shared_by_every_instance() {
     let Some(redis) = RedisServer::start().await else { return };
     // No resend wait, so that only the budget of 3 per 10 minutes counts.
-    let a = instance(&redis, |c| c.otp_resend_secs = 0).await;
-    let b = instance(&redis, |c| c.otp_resend_secs = 0).await;
+    let a = instance(&redis, |c| c.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
+    let b = instance(&redis, |c| c.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     for (n, app) in [&a, &b, &a].into_iter().enumerate() {
         let (status, body) = request_code(app, JUMA, "en").await;
         assert_eq!(status, StatusCode::OK, "request {}: {body}", n + 1);
@@ -86,7 +86,7 @@ async fn logout_on_one_instance_ends_the_session_on_every_other() {
     let Some(redis) = RedisServer::start().await else { return };
     let a = instance(&redis, |_| {}).await;
     let operator = a.url("/sandbox/digital/");
-    let b = instance(&redis, move |c| c.digital_api_url = Some(operator)).await;
+    let b = instance(&redis, move |c| c.operator.url = Some(operator.parse().unwrap())).await;
     let (_, cookie) = Visitor::new(&a).sign_in_keeping_cookie(AMINA).await;
     assert_eq!(Replay::new(&b, &cookie).account().await, StatusCode::OK, "signed in on A, served by B");
     let logout = b
@@ -129,9 +129,9 @@ async fn page(app: &TestApp, path: &str) -> String {
 fn from_cms(cms: &FakeCms) -> impl FnOnce(&mut server::Config) + use<> {
     let url = cms.url.clone();
     move |c: &mut server::Config| {
-        c.cms_url = Some(url);
-        c.cms_webhook_secret = Some("hook-secret".parse().unwrap());
-        c.content_ttl_secs = 3600;
+        c.cms.url = Some(url.parse().unwrap());
+        c.cms.webhook_secret = Some("hook-secret".parse().unwrap());
+        c.content.ttl = std::time::Duration::from_secs(3600);
     }
 }
 
@@ -306,7 +306,7 @@ async fn the_first_request_after_redis_restarts_is_answered() {
 #[tokio::test]
 async fn metrics_are_served_on_their_own_listener() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let app = spawn_app_with(move |c| c.metrics_addr = format!("127.0.0.1:{port}")).await;
+    let app = spawn_app_with(move |c| c.operations.metrics_addr = Some(std::net::SocketAddr::from(([127, 0, 0, 1], port)))).await;
     page(&app, "/voice-sms").await;
     page(&app, "/voice-sms").await;
     assert_eq!(request_code(&app, "0754", "en").await.0, StatusCode::BAD_REQUEST);
@@ -338,13 +338,13 @@ async fn on_shutdown_the_server_is_not_ready_and_finishes_what_it_started() {
     let address = format!("http://{}", listener.local_addr().unwrap());
     let data_dir = tempfile::tempdir().unwrap();
     let mut config = server::Config::defaults();
-    config.site_url = address.clone();
+    config.site_url = address.parse().unwrap();
     config.data_dir = data_dir.path().to_owned();
-    config.render_workers = Some(1);
-    config.prerender = false;
-    config.metrics_addr = "off".into();
-    config.shutdown_grace_secs = 5;
-    config.drain_delay_secs = 1;
+    config.pages.render_workers = Some(1);
+    config.pages.prerender = false;
+    config.operations.metrics_addr = None;
+    config.operations.shutdown_grace = std::time::Duration::from_secs(5);
+    config.operations.drain_delay = std::time::Duration::from_secs(1);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(server::run(listener, config, slow_bundle(1500), Some(site::sandbox()), async {
         let _ = stopped.await;

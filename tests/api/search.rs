@@ -32,7 +32,7 @@ fn results(html: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_javascript() {
-    let app = spawn_app_with(|c| c.prerender = true).await;
+    let app = spawn_app_with(|c| c.pages.prerender = true).await;
     let english = search(&app, "/search?q=mpessa").await;
     let found = results(&english);
     assert!(found.iter().any(|href| href == "/mpesa"), "{found:?}");

@@ -70,8 +70,8 @@ fn rendering_for_each_visitor() -> server::AppBundle {
 
 #[tokio::test]
 async fn a_signed_in_page_is_byte_for_byte_the_page_rendered_for_the_subscriber() {
-    let spliced = spawn_app_with(|c| c.site_url = SITE_URL.into()).await;
-    let rendered = spawn_bundle_with(rendering_for_each_visitor(), |c| c.site_url = SITE_URL.into()).await;
+    let spliced = spawn_app_with(|c| c.site_url = SITE_URL.parse().unwrap()).await;
+    let rendered = spawn_bundle_with(rendering_for_each_visitor(), |c| c.site_url = SITE_URL.parse().unwrap()).await;
     let (_, spliced_cookie) = Visitor::new(&spliced).sign_in_keeping_cookie(AMINA).await;
     let (_, rendered_cookie) = Visitor::new(&rendered).sign_in_keeping_cookie(AMINA).await;
     for path in PAGES {
@@ -188,12 +188,12 @@ async fn a_page_kept_for_everyone_is_still_the_subscribers_own_with_their_cookie
 
 #[tokio::test]
 async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came_first() {
-    let visited = spawn_app_with(|c| c.site_url = SITE_URL.into()).await;
+    let visited = spawn_app_with(|c| c.site_url = SITE_URL.parse().unwrap()).await;
     let (_, cookie) = Visitor::new(&visited).sign_in_keeping_cookie(AMINA).await;
     for path in PAGES {
         page(&visited, path, &cookie, "br, gzip").await;
     }
-    let untouched = spawn_app_with(|c| c.site_url = SITE_URL.into()).await;
+    let untouched = spawn_app_with(|c| c.site_url = SITE_URL.parse().unwrap()).await;
     for path in PAGES {
         for encoding in ["br", "gzip", "identity"] {
             let first = visited.client.get(visited.url(path)).header(ACCEPT_ENCODING, encoding).send().await.unwrap();
@@ -224,10 +224,10 @@ async fn personal_renders(app: &TestApp) -> u64 {
 #[tokio::test]
 async fn renders_for_one_visitor_never_hold_every_engine() {
     let app = spawn_bundle_with(slow_for_subscribers(), |c| {
-        c.render_workers = Some(2);
-        c.render_queue_timeout_ms = 30_000;
+        c.pages.render_workers = Some(2);
+        c.pages.render_queue_timeout = std::time::Duration::from_millis(30_000);
         // Account pages rendered whole, as a page with a flash notice is.
-        c.account_full_render = true;
+        c.pages.account_full_render = true;
     })
     .await;
     let mut cookies = Vec::new();
@@ -264,9 +264,9 @@ async fn renders_for_one_visitor_never_hold_every_engine() {
 #[tokio::test]
 async fn a_render_for_one_visitor_past_its_wait_is_shed_in_their_language() {
     let app = spawn_bundle_with(slow_for_subscribers(), |c| {
-        c.render_workers = Some(2);
-        c.render_queue_timeout_ms = 300;
-        c.account_full_render = true;
+        c.pages.render_workers = Some(2);
+        c.pages.render_queue_timeout = std::time::Duration::from_millis(300);
+        c.pages.account_full_render = true;
     })
     .await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;

@@ -27,7 +27,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, visitor.lang)).collect();
     let Some((key, session)) = state.sessions.load_keyed(&jar, Kind::Subscriber).await else {
-        let public = format!("public, max-age={}", state.config.content_ttl_secs);
+        let public = format!("public, max-age={}", state.config.content.ttl.as_secs());
         let headers = [
             (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
             (header::VARY, HeaderValue::from_static("cookie, x-site-lang")),
@@ -35,7 +35,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         return Ok((headers, Reply::ok(json!({ "bundles": bundles }))).into_response());
     };
     // From what is kept of the subscriber (read within the budget if nothing is).
-    let known = match state.account_cache.subscriber(&key, &session.token, state.config.digital_api_budget()).await {
+    let known = match state.account_cache.subscriber(&key, &session.token, state.config.operator.budget).await {
         Lookup::Known(known) => Some(known),
         Lookup::Unknown | Lookup::Refused(_) => None,
     };

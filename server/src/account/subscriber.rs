@@ -86,7 +86,7 @@ pub(super) fn payment_methods(known: Option<&Known>) -> &'static [&'static str] 
 
 /// The catalogue to name bundle balances by, waited for at most the budget.
 pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::sync::Arc<Snapshot>> {
-    tokio::time::timeout(state.config.digital_api_budget(), state.catalogue.get()).await.ok().flatten()
+    tokio::time::timeout(state.config.operator.budget, state.catalogue.get()).await.ok().flatten()
 }
 
 /// The signed-in subscriber of `session` for a page, or `None` when the
@@ -106,7 +106,7 @@ pub async fn page_subscriber(
         return (Some(subscriber_json(session, None, None, lang)), jar);
     }
     let (lookup, catalogue) =
-        tokio::join!(state.account_cache.subscriber(key, &session.token, state.config.digital_api_budget()), catalogue_within_budget(state));
+        tokio::join!(state.account_cache.subscriber(key, &session.token, state.config.operator.budget), catalogue_within_budget(state));
     match lookup {
         Lookup::Known(known) => (Some(subscriber_json(session, Some(&known), catalogue.as_deref(), lang)), jar),
         Lookup::Unknown => (Some(subscriber_json(session, None, None, lang)), jar),
@@ -160,7 +160,7 @@ pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar
     let session = require(&state, &jar).await?;
     let Some(key) = state.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
     let (lookup, catalogue) = tokio::join!(
-        state.account_cache.subscriber_afresh(&key, &session.token, state.config.digital_api_budget()),
+        state.account_cache.subscriber_afresh(&key, &session.token, state.config.operator.budget),
         catalogue_within_budget(&state)
     );
     let known = match lookup {

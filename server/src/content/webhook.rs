@@ -35,7 +35,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
-    let Some(secret) = state.config.cms_webhook_secret.as_ref() else {
+    let Some(secret) = state.config.cms.webhook_secret.as_ref() else {
         return (StatusCode::NOT_FOUND, "webhook not configured").into_response();
     };
     let presented = headers

@@ -30,7 +30,7 @@ pub(super) struct ProposalQuery {
 
 /// `None` when the bearer token is `FORMS_TOKEN`, else the answer.
 fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
-    let Some(token) = &state.config.forms_token else { return Some(StatusCode::NOT_FOUND.into_response()) };
+    let Some(token) = &state.config.forms.token else { return Some(StatusCode::NOT_FOUND.into_response()) };
     let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     if bool::from(given.as_bytes().ct_eq(token.expose().as_bytes())) && !given.is_empty() {
         return None;

@@ -102,11 +102,11 @@ impl Forms {
     pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::shared::Redis>) -> Result<Forms, crate::AppError> {
         let failed = |error: &dyn std::fmt::Display| crate::AppError::Config(error.to_string());
         let store = FormStore::open(&config.data_dir).map_err(|e| failed(&e))?;
-        let outbox = match &config.cms_url {
+        let outbox = match &config.cms.url {
             Some(base) => {
-                let token = config.cms_token.as_ref().map(|t| t.expose().to_owned());
-                let first_wait = std::time::Duration::from_millis(config.forms_retry_ms.max(1));
-                Some(outbox::Outbox::new(store.clone(), base, token, first_wait, redis).map_err(|e| failed(&e))?)
+                let token = config.cms.token.as_ref().map(|t| t.expose().to_owned());
+                let first_wait = config.forms.retry.max(std::time::Duration::from_millis(1));
+                Some(outbox::Outbox::new(store.clone(), base.as_str(), token, first_wait, redis).map_err(|e| failed(&e))?)
             }
             None => None,
         };

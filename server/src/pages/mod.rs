@@ -82,8 +82,8 @@ fn public_cache_control(state: &AppState) -> String {
     let settings = &state.config;
     format!(
         "public, max-age=0, s-maxage={fresh}, stale-while-revalidate={fresh}, stale-if-error={stale}",
-        fresh = settings.content_ttl_secs,
-        stale = settings.content_stale_if_error_secs
+        fresh = settings.content.ttl.as_secs(),
+        stale = settings.content.stale_if_error.as_secs()
     )
 }
 
@@ -179,7 +179,7 @@ async fn serve_page(
     // A signed-in subscriber: the page cached for everyone, with their own
     // parts put in (`splice`), where that is all they have of their own.
     let own = if parts.route.page == ACCOUNT_PAGE || previewing.is_some() { None } else { visit.own_parts(local.lang) };
-    let mut data = parts.into_data(&state.config.site_url);
+    let mut data = parts.into_data(state.config.site_url.as_str());
     with_search(state, &mut data, uri.query());
     data.preview = previewing.map(|preview| preview.page(local.lang, &local.path));
     if let Some(own) = own {
@@ -205,10 +205,10 @@ async fn serve_page(
         let session = visit.session_key();
         // The account page of a subscriber with nothing else of their own:
         // the page for their kind with their part put in (`account`).
-        let account_view = data.route.page == ACCOUNT_PAGE && !state.config.account_full_render && visit.own_parts(local.lang).is_some();
+        let account_view = data.route.page == ACCOUNT_PAGE && !state.config.pages.account_full_render && visit.own_parts(local.lang).is_some();
         // The CPM page of a CPM session with nothing else of its own: the
         // page for every CPM session with its permissions put in (`account`).
-        let cpm_view = (data.route.name == crate::account::CPM_PAGE && !state.config.account_full_render).then(|| visit.cpm_only()).flatten();
+        let cpm_view = (data.route.name == crate::account::CPM_PAGE && !state.config.pages.account_full_render).then(|| visit.cpm_only()).flatten();
         let (extras, private) = visit.extras(state, &data.route.name, local.lang, true).await;
         if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
             let confirm = query_pairs(uri.query()).iter().any(|(name, value)| name == "step" && value == "confirm");
@@ -269,7 +269,7 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(std::sync:
     let url = page_url(&LocalPath::href(parts.lang, &parts.path), &[], reads);
     let versions = parts.versions();
     let key = PageCache::key(&parts.route.name, &url, &versions);
-    let data = parts.into_data(&state.config.site_url);
+    let data = parts.into_data(state.config.site_url.as_str());
     let mut rendered = false;
     let build = async {
         rendered = true;
@@ -290,7 +290,7 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
         Err(error) => return error.into_page(lang),
     };
     let versions = parts.versions();
-    let mut data = parts.into_data(&state.config.site_url);
+    let mut data = parts.into_data(state.config.site_url.as_str());
     data.status = status.as_u16();
     data.form = Some(form);
     let page = async {
@@ -528,7 +528,7 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
                 .into_response()
         }
         Ok(Resolved::Page(parts)) => {
-            let mut data = parts.into_data(&state.config.site_url);
+            let mut data = parts.into_data(state.config.site_url.as_str());
             with_search(&state, &mut data, uri.query());
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
             if !visit.signed_in() {
@@ -878,7 +878,7 @@ async fn page_bundles(state: &AppState, route: &RouteDef, page: &Option<Loaded>,
         return None;
     }
     // A page waits for the operator at most its budget; the reading goes on for the next one.
-    let catalogue = tokio::time::timeout(state.config.digital_api_budget(), state.catalogue.get()).await.ok().flatten();
+    let catalogue = tokio::time::timeout(state.config.operator.budget, state.catalogue.get()).await.ok().flatten();
     Some(match catalogue {
         Some(catalogue) => {
             let offers = if account { catalogue.purchasable(lang) } else { catalogue.for_sections(sections, lang) };

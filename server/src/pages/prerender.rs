@@ -117,7 +117,7 @@ impl Prerender {
             index(&state, built).await;
             // Again after a webhook, or once content refreshed on its
             // time-to-live has changed.
-            let period = Duration::from_secs(state.config.content_ttl_secs.max(1));
+            let period = Duration::from_secs(state.config.content.ttl.as_secs().max(1));
             loop {
                 tokio::select! {
                     () = state.prerender.again.notified() => break,

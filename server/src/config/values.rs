@@ -1,0 +1,130 @@
+//! The typed values configuration is parsed into at start, so that nothing
+//! past the start reads a number as seconds or a string as an address: a
+//! duration is a [`Duration`], an address an [`HttpUrl`], a secret a
+//! [`Secret`] that never reaches a log.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// An `http://` or `https://` address with a host, checked at start, kept
+/// without a trailing slash so that `{url}{path}` never doubles one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpUrl(String);
+
+impl HttpUrl {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_https(&self) -> bool {
+        self.0.starts_with("https://")
+    }
+
+    /// `scheme://host[:port]`, as CSP source lists and `Origin` headers name it.
+    pub fn origin(&self) -> String {
+        let url = url::Url::parse(&self.0).expect("checked when parsed");
+        url.origin().ascii_serialization()
+    }
+}
+
+impl FromStr for HttpUrl {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<HttpUrl, String> {
+        let trimmed = value.trim().trim_end_matches('/');
+        let url = url::Url::parse(trimmed).map_err(|error| format!("{value:?} is no address: {error}"))?;
+        if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+            return Err(format!("{value:?} must be an http:// or https:// address with a host"));
+        }
+        Ok(HttpUrl(trimmed.to_owned()))
+    }
+}
+
+impl fmt::Display for HttpUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for HttpUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// A configuration value that must not appear in logs.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(value.to_owned()))
+    }
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// For people: one readable line per event.
+    Text,
+    /// For log collectors: one JSON object per line.
+    Json,
+}
+
+/// A variable named `…_SECS`: whole seconds.
+pub fn secs(value: &str) -> Result<Duration, String> {
+    value.trim().parse().map(Duration::from_secs).map_err(|_| format!("{value:?} is no whole number of seconds"))
+}
+
+/// A variable named `…_MS`: whole milliseconds.
+pub fn millis(value: &str) -> Result<Duration, String> {
+    value.trim().parse().map(Duration::from_millis).map_err(|_| format!("{value:?} is no whole number of milliseconds"))
+}
+
+/// A variable named `…_MB`: whole MiB, as bytes.
+pub fn mebibytes(value: &str) -> Result<u64, String> {
+    value.trim().parse::<u64>().ok().and_then(|mb| mb.checked_mul(1 << 20)).ok_or_else(|| format!("{value:?} is no whole number of MiB"))
+}
+
+/// `off` (or nothing): no listener; else the address to listen on.
+pub fn listen_or_off(value: &str) -> Result<Option<std::net::SocketAddr>, String> {
+    match value.trim() {
+        "" | "off" => Ok(None),
+        address => std::net::ToSocketAddrs::to_socket_addrs(address)
+            .map_err(|error| error.to_string())
+            .and_then(|mut found| found.next().ok_or_else(|| "no address".to_owned()))
+            .map(Some)
+            .map_err(|error| format!("must be host:port or `off`, got {value:?}: {error}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HttpUrl;
+
+    #[test]
+    fn an_address_is_http_with_a_host_and_loses_its_trailing_slash() {
+        let url: HttpUrl = "https://cms.example.co.tz/".parse().unwrap();
+        assert_eq!(url.as_str(), "https://cms.example.co.tz");
+        assert!(url.is_https());
+        assert_eq!("http://127.0.0.1:1337/api/".parse::<HttpUrl>().unwrap().origin(), "http://127.0.0.1:1337");
+        for refused in ["cms.example.co.tz", "ftp://cms.example.co.tz", "http://", "javascript:alert(1)"] {
+            assert!(refused.parse::<HttpUrl>().is_err(), "{refused}");
+        }
+    }
+}
