@@ -12,6 +12,7 @@
  * Content keys name the CMS single types (read at `/api/<key>`, see
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
+import type { PageKind } from "./generated/contract";
 
 /** What the menu, the breadcrumbs, the sitemap and sign-in need to know of a route. */
 export interface RouteMeta {
@@ -36,26 +37,12 @@ export interface RouteMeta {
   icon?: string;
 }
 
-/** Which component renders a route; see `pages.ts`. */
-export type PageKind =
-  | "content"
-  | "newsList"
-  | "newsItem"
-  | "deviceList"
-  | "deviceItem"
-  | "faq"
-  | "businessCategory"
-  | "businessItem"
-  | "fraudster"
-  | "account"
-  | "cpmLogin"
-  | "cpmOtp"
-  | "cpm"
-  | "businessCommunity"
-  | "foundationApplication"
-  | "search"
-  | "offline"
-  | "notFound";
+/**
+ * Which component renders a route (see `pages.ts`): written once, as the
+ * server's `PageKind` enum (`server/contract/src/page.rs`), and generated
+ * from it, so the server refuses a route table naming a kind it does not know.
+ */
+export type { PageKind };
 
 /**
  * The page kinds that are React islands: their pages load React and hydrate

@@ -2,14 +2,16 @@
 //! and matching a path against the routes.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use contract::content::Collection;
-use contract::page::PageAssets;
+use contract::page::{PageAssets, PageKind};
 use serde::Deserialize;
 
 use crate::AppError;
 
-/// Route meta of spec §3, as written in `app/src/routes.ts`.
+/// What the menu, the sitemap and the guards read of a route, as written in
+/// `app/src/routes.ts`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RouteMeta {
@@ -36,7 +38,7 @@ pub struct RouteDef {
     /// Empty for a menu heading, which no address reaches.
     pub path: String,
     /// The page kind that renders it; absent for headings and redirects.
-    pub page: Option<String>,
+    pub page: Option<PageKind>,
     /// Single-type content key.
     pub content: Option<String>,
     pub list: Option<CollectionList>,
@@ -102,6 +104,13 @@ impl RouteDef {
     pub fn is_static(&self) -> bool {
         !self.path.is_empty() && !self.path.contains(':') && !self.path.contains('*')
     }
+
+    /// Whether an address that matched this route is no page: it gets the
+    /// one not-found page of its language. A redirect or a page behind the
+    /// CPM sign-in is answered as such instead.
+    pub fn is_unrouted(&self) -> bool {
+        self.redirect.is_none() && !self.meta.requires_auth && matches!(self.page, None | Some(PageKind::NotFound))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -118,26 +127,35 @@ struct CompiledRoute {
     index: usize,
 }
 
-/// The page kind of the catch-all route that renders unknown paths.
-pub const NOT_FOUND_PAGE: &str = "notFound";
-
 /// The routes in table order; the first match wins. The table must end with
-/// a catch-all of page kind [`NOT_FOUND_PAGE`], so every path matches.
+/// a catch-all of page kind [`PageKind::NotFound`], so every path matches.
 #[derive(Debug)]
 pub struct RouteTable {
-    routes: Vec<RouteDef>,
+    routes: Vec<Arc<RouteDef>>,
     compiled: Vec<CompiledRoute>,
     not_found: usize,
 }
 
-pub struct RouteMatch<'a> {
-    pub route: &'a RouteDef,
+/// A path matched: its route, and the values of the route's parameters.
+/// It owns its route, so a request carries it from where it was matched.
+#[derive(Debug, Clone)]
+pub struct RouteMatch {
+    pub route: Arc<RouteDef>,
     pub params: BTreeMap<String, String>,
+}
+
+impl RouteMatch {
+    /// The parameter `name` of the path, if it had one.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params.get(name).map(String::as_str)
+    }
 }
 
 impl RouteTable {
     pub fn from_json(json: &str) -> Result<RouteTable, AppError> {
+        // An unknown page kind fails here, naming the kind and where it stands.
         let routes: Vec<RouteDef> = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("routes.json: {e}")))?;
+        let routes: Vec<Arc<RouteDef>> = routes.into_iter().map(Arc::new).collect();
         let compiled = routes
             .iter()
             .enumerate()
@@ -145,7 +163,7 @@ impl RouteTable {
             .map(|(index, route)| CompiledRoute { segments: compile(&route.path), index })
             .collect::<Vec<CompiledRoute>>();
         let not_found = match compiled.last() {
-            Some(last) if last.segments == [Segment::Rest] && routes[last.index].page.as_deref() == Some(NOT_FOUND_PAGE) => {
+            Some(last) if last.segments == [Segment::Rest] && routes[last.index].page == Some(PageKind::NotFound) => {
                 last.index
             }
             _ => return Err(AppError::Manifest("routes.json must end with a `/*` not-found route".into())),
@@ -153,34 +171,38 @@ impl RouteTable {
         Ok(RouteTable { routes, compiled, not_found })
     }
 
-    pub fn not_found(&self) -> &RouteDef {
+    pub fn not_found(&self) -> &Arc<RouteDef> {
         &self.routes[self.not_found]
     }
 
-    pub fn all(&self) -> &[RouteDef] {
+    pub fn all(&self) -> &[Arc<RouteDef>] {
         &self.routes
     }
 
     pub fn by_name(&self, name: &str) -> Option<&RouteDef> {
-        self.routes.iter().find(|r| r.name == name)
+        self.routes.iter().find(|r| r.name == name).map(|route| &**route)
+    }
+
+    /// The first route rendered by page kind `kind`.
+    pub fn by_kind(&self, kind: PageKind) -> Option<&RouteDef> {
+        self.routes.iter().find(|r| r.page == Some(kind)).map(|route| &**route)
     }
 
     /// The page of the form `form`.
     pub fn by_form(&self, form: &str) -> Option<&RouteDef> {
-        self.routes.iter().find(|r| r.form.as_deref() == Some(form))
+        self.routes.iter().find(|r| r.form.as_deref() == Some(form)).map(|route| &**route)
     }
 
     /// Matches a path without language prefix; an unknown path matches the
     /// not-found route.
-    pub fn matches(&self, path: &str) -> RouteMatch<'_> {
+    pub fn matches(&self, path: &str) -> RouteMatch {
         let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        self.compiled
+        let (index, params) = self
+            .compiled
             .iter()
-            .find_map(|compiled| {
-                let params = match_segments(&compiled.segments, &parts)?;
-                Some(RouteMatch { route: &self.routes[compiled.index], params })
-            })
-            .unwrap_or_else(|| RouteMatch { route: self.not_found(), params: BTreeMap::new() })
+            .find_map(|compiled| Some((compiled.index, match_segments(&compiled.segments, &parts)?)))
+            .unwrap_or((self.not_found, BTreeMap::new()));
+        RouteMatch { route: self.routes[index].clone(), params }
     }
 }
 
@@ -245,9 +267,9 @@ pub struct AssetManifest {
     pub enhance: String,
     pub enhance_preload: Vec<String>,
     pub stylesheets: Vec<String>,
-    pub pages: HashMap<String, Vec<String>>,
+    pub pages: HashMap<PageKind, Vec<String>>,
     pub islands: HashMap<String, Vec<String>>,
-    pub interactive: Vec<String>,
+    pub interactive: Vec<PageKind>,
 }
 
 impl AssetManifest {
@@ -259,17 +281,13 @@ impl AssetManifest {
         Ok(manifest)
     }
 
-    fn is_interactive(&self, kind: &str) -> bool {
-        self.interactive.iter().any(|k| k == kind)
-    }
-
     /// What a page of `kind` needs: the enhancement script's chunks, and for
     /// an interactive kind its island's code and the page's own chunks.
-    pub fn for_page(&self, kind: &str) -> PageAssets {
+    pub fn for_page(&self, kind: PageKind) -> PageAssets {
         let mut preload = self.enhance_preload.clone();
-        if self.is_interactive(kind) {
+        if self.interactive.contains(&kind) {
             let island = self.islands.get("page").into_iter().flatten();
-            for chunk in island.chain(self.pages.get(kind).into_iter().flatten()) {
+            for chunk in island.chain(self.pages.get(&kind).into_iter().flatten()) {
                 if !preload.contains(chunk) {
                     preload.push(chunk.clone());
                 }
@@ -283,12 +301,14 @@ impl AssetManifest {
 mod tests {
     use super::*;
 
+    const META: &str = r#"{"requiresAuth":false,"isDynamic":true,"isPassThrough":false,"invisible":false,
+        "invisibleChildren":false,"isClickable":true,"isVisible":true,"pageName":"x"}"#;
+
     fn table() -> RouteTable {
-        let meta = r#"{"requiresAuth":false,"isDynamic":true,"isPassThrough":false,"invisible":false,
-            "invisibleChildren":false,"isClickable":true,"isVisible":true,"pageName":"x"}"#;
+        let meta = META;
         let json = format!(
             r#"[{{"name":"home","path":"/","page":"content","meta":{meta}}},
-               {{"name":"device","path":"/devices/:id/:slug?","page":"device","meta":{meta}}},
+               {{"name":"device","path":"/devices/:id/:slug?","page":"deviceItem","meta":{meta}}},
                {{"name":"internet","path":"/internet-overview","page":"content","meta":{meta}}},
                {{"name":"group","path":"","meta":{meta}}},
                {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
@@ -312,6 +332,17 @@ mod tests {
         assert_eq!(table.matches("/devices/1/2/3").route.name, "not-found");
         assert_eq!(table.matches("/Internet-Overview").route.name, "not-found");
         assert_eq!(table.matches("").route.name, "home", "a heading is never matched");
+    }
+
+    #[test]
+    fn a_page_kind_the_server_does_not_know_stops_the_start() {
+        let meta = META;
+        let json = format!(
+            r#"[{{"name":"home","path":"/","page":"contentPage","meta":{meta}}},
+               {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
+        );
+        let error = RouteTable::from_json(&json).unwrap_err().to_string();
+        assert!(error.contains("routes.json") && error.contains("unknown variant `contentPage`"), "{error}");
     }
 
     #[test]

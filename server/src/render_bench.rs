@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use contract::page::{PageData, RenderOutput, RenderRequest};
+use contract::page::{PageData, PageKind, RenderOutput, RenderRequest};
 
 use crate::AppError;
 use crate::manifest::AssetManifest;
@@ -41,34 +41,35 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
     )?;
     let mut report = String::new();
     for page in saved {
-        let kind = page.data.pointer("/route/page").and_then(|kind| kind.as_str()).unwrap_or("?").to_owned();
+        let route_page = page.data.pointer("/route/page").cloned().unwrap_or_default();
+        let kind = PageKind::deserialize(route_page).map_err(|e| AppError::Config(format!("{}: {e}", page.url)))?;
         // As bench/floor.mjs names it: the same address signed in is another page.
         let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
-        let label = if signed_in { format!("{kind} (signed in)") } else { kind.clone() };
+        let label = if signed_in { format!("{kind} (signed in)") } else { kind.to_string() };
         if splice {
             let data: PageData = serde_json::from_value(page.data).map_err(|e| AppError::Config(format!("{}: {e}", page.url)))?;
             if !crate::pages::for_everyone(&data) {
                 continue;
             }
-            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(&kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()), personal_part: false };
+            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()), personal_part: false };
             let output: RenderOutput = renderer.render(&request).await?;
             let report_lines = crate::pages::splice_bench(&output, &request.data, &assets.enhance, runs).unwrap_or_else(|| "not spliceable\n".into());
             let _ = write!(report, "{label} {}\n{report_lines}", page.url);
             continue;
         }
         if part {
-            if kind != crate::pages::ACCOUNT_PAGE || !signed_in {
+            if kind != PageKind::Account || !signed_in {
                 continue;
             }
             let lang = page.data.get("lang").cloned().unwrap_or_default();
             let part_request = serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
-            let whole_request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
+            let whole_request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
             let (whole, _) = time(&renderer, &whole_request, runs).await?;
             let (part, _) = time(&renderer, &part_request, runs).await?;
             let _ = writeln!(report, "{label:<24} {:<16} whole {whole:.3} ms, part {part:.3} ms, {:.1}x", page.url, whole / part);
             continue;
         }
-        let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(&kind) });
+        let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
         let (p50, mean) = time(&renderer, &request, runs).await?;
         let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
     }

@@ -26,7 +26,6 @@ use contract::content::Collection;
 use crate::AppState;
 use crate::content::{IndexEntry, LoadedIndex};
 use crate::manifest::RouteDef;
-use crate::pages::LocalPath;
 
 /// Addresses one sitemap file holds at most.
 pub const MAX_URLS: usize = 50_000;
@@ -119,7 +118,7 @@ pub async fn addresses(state: &AppState, items: usize) -> Vec<String> {
                 *count <= items
             }
         })
-        .flat_map(|entry| [LocalPath::href(Lang::En, &entry.en), LocalPath::href(Lang::Sw, &entry.sw)])
+        .flat_map(|entry| [Lang::En.href(&entry.en), Lang::Sw.href(&entry.sw)])
         .collect()
 }
 
@@ -130,7 +129,7 @@ pub async fn items(state: &AppState) -> Vec<(Lang, String, String)> {
         .into_iter()
         .filter_map(|entry| {
             let [en_title, sw_title] = entry.item?.title;
-            Some([(Lang::En, LocalPath::href(Lang::En, &entry.en), en_title), (Lang::Sw, LocalPath::href(Lang::Sw, &entry.sw), sw_title)])
+            Some([(Lang::En, Lang::En.href(&entry.en), en_title), (Lang::Sw, Lang::Sw.href(&entry.sw), sw_title)])
         })
         .flatten()
         .collect()
@@ -161,8 +160,8 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
     let mut files = Vec::new();
     let (mut file, mut urls) = (String::from(URLSET_OPEN), 0);
     for entry in entries {
-        let en = format!("{site}{}", LocalPath::href(Lang::En, &entry.en));
-        let sw = format!("{site}{}", LocalPath::href(Lang::Sw, &entry.sw));
+        let en = format!("{site}{}", Lang::En.href(&entry.en));
+        let sw = format!("{site}{}", Lang::Sw.href(&entry.sw));
         let updated = entry.item.as_ref().map_or([None, None], |item| item.updated.clone());
         for (loc, updated) in [(&en, &updated[0]), (&sw, &updated[1])] {
             let lastmod = updated.as_deref().map(|date| format!("<lastmod>{}</lastmod>", escape(date))).unwrap_or_default();
@@ -231,13 +230,13 @@ fn entries(state: &AppState, listed: &[Listed]) -> Vec<Entry> {
     for route in state.routes.all() {
         let shown = route.is_static()
             && route.page.is_some()
-            && route.page.as_deref() != Some(crate::manifest::NOT_FOUND_PAGE)
+            && route.page != Some(contract::page::PageKind::NotFound)
             && !route.meta.requires_auth
             && !route.meta.noindex;
         if shown {
             entries.push(Entry { en: route.path.clone(), sw: route.path.clone(), item: None });
         }
-        for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, route)) {
+        for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, &**route)) {
             entries.extend(items_of(listed));
         }
     }

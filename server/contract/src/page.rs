@@ -11,13 +11,51 @@ use ts_rs::TS;
 use crate::Lang;
 use crate::content::{CollectionItem, ItemList, Page, Popup, Sidebar};
 
+/// Which page component renders a route (`app/src/pages/<kind>.tsx`). The
+/// route table (`app/src/routes.ts`) names one per route; the server reads
+/// it as this enum, so a kind the server does not know stops the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PageKind {
+    /// A single type's sections.
+    Content,
+    NewsList,
+    NewsItem,
+    DeviceList,
+    DeviceItem,
+    /// Questions and answers; `/faq/:item?` opens one of them.
+    Faq,
+    BusinessCategory,
+    BusinessItem,
+    Fraudster,
+    /// The subscriber's own page: details, balances, every bundle sold online.
+    Account,
+    /// The sign-in of customer permission management, where its guarded page sends a visitor without a session.
+    CpmLogin,
+    CpmOtp,
+    /// Customer permission management: the signed-in number's permissions.
+    Cpm,
+    BusinessCommunity,
+    FoundationApplication,
+    /// The site search's results for `?q=`.
+    Search,
+    Offline,
+    /// Every address no route has.
+    NotFound,
+}
+
+/// The kind's name as the route table writes it (`notFound`).
+impl std::fmt::Display for PageKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.serialize(f)
+    }
+}
+
 /// The route the path matched, by name, with its page kind and parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct MatchedRoute {
     pub name: String,
-    /// A page kind of `app/src/routes.ts`.
-    #[ts(type = "PageKind")]
-    pub page: String,
+    pub page: PageKind,
     #[serde(default)]
     pub params: BTreeMap<String, String>,
 }
@@ -46,7 +84,7 @@ pub struct PageContent {
     #[ts(optional)]
     pub popups: Option<Vec<Popup>>,
     /// The page's content could not be loaded or shown: the page frame is
-    /// rendered with the spec §8 content-failure message instead.
+    /// rendered with the content-failure message instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub failed: bool,
@@ -67,7 +105,8 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub alternates: Option<BTreeMap<Lang, String>>,
-    /// What a form post (no JavaScript) left for this page to show (spec §8).
+    /// What a form post (no JavaScript) left for this page to show: the
+    /// notice of its outcome, carried across the redirect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "Notice")]
     pub notice: Option<Value>,
@@ -100,7 +139,7 @@ pub struct PageData {
     pub preview: Option<PagePreview>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
-    /// The signed-in subscriber (spec §3 authentication user), if any. Last:
+    /// The signed-in subscriber, if any. Last:
     /// a signed-in visitor's page is the page for everyone with this put
     /// in, and the less of the page follows it, the less is compressed
     /// apart (`server/src/pages/splice.rs`).

@@ -9,9 +9,8 @@ use crate::content::*;
 use crate::page::*;
 
 /// Types the generated declarations name but the app defines (the
-/// self-service shapes, the page kinds of the route table).
-const IMPORTS: &str = "import type { PageKind } from \"../routes\";\n\
-import type { Notice, Permission, Subscriber } from \"../features/account/types\";\n";
+/// self-service shapes).
+const IMPORTS: &str = "import type { Notice, Permission, Subscriber } from \"../features/account/types\";\n";
 
 /// The whole generated module.
 pub fn typescript() -> String {
@@ -55,6 +54,7 @@ pub fn typescript() -> String {
         Collection::decl(&config),
         ItemList::decl(&config),
         CollectionItem::decl(&config),
+        PageKind::decl(&config),
         MatchedRoute::decl(&config),
         PageContent::decl(&config),
         PageData::decl(&config),

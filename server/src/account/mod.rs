@@ -1,4 +1,6 @@
-//! The subscriber self-service backend for the browser (spec §4, §6, §8).
+//! The subscriber self-service backend for the browser: sign-in, the
+//! account, bundle purchases, the modem flow and customer permission
+//! management.
 //! The page's JavaScript never sees an operator token: it calls these
 //! endpoints, which keep the token in a server-side session and call the
 //! operator API (`operator`).
@@ -57,6 +59,7 @@ use axum::routing::{get, post, put};
 use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::{Cookie, Key};
 use contract::Lang;
+use contract::page::PageKind;
 use serde_json::Value;
 
 use crate::AppState;
@@ -104,9 +107,6 @@ pub struct OwnParts {
     pub subscriber: Value,
 }
 
-/// The page whose data includes the CPM session's permissions.
-pub(crate) const CPM_PAGE: &str = "customer-permission-management";
-
 /// A page request's visitor: their cookies and what they say.
 pub struct Visit {
     jar: PrivateCookieJar,
@@ -133,7 +133,7 @@ impl Visit {
         Visit { jar, cpm, subscriber, flash }
     }
 
-    /// A live CPM session: the guard of the permission page (spec §2).
+    /// A live CPM session: what opens the pages behind the CPM sign-in.
     pub fn cpm_signed_in(&self) -> bool {
         self.cpm.is_some()
     }
@@ -181,17 +181,17 @@ impl Visit {
         Some(OwnParts { name, subscriber: subscriber::subscriber_json(session, None, None, lang) })
     }
 
-    /// The visitor's own parts of the page `route` in `lang`: the subscriber
+    /// The visitor's own parts of a page of kind `page` in `lang`: the subscriber
     /// (with details and balances on the account page, the only one that
     /// shows them, from the session alone on every other), the flash notice
     /// (taken out of the cookies when `take_flash`) and the CPM permissions
     /// where the page shows them. The operator is waited for at most
     /// `DIGITAL_API_BUDGET_MS`. A session the operator refuses is ended.
-    pub async fn extras(self, state: &AppState, route: &str, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
+    pub async fn extras(self, state: &AppState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras::default();
         let mut jar = self.jar;
         if let Some((key, session)) = &self.subscriber {
-            let account_page = route == crate::pages::ACCOUNT_PAGE;
+            let account_page = page == PageKind::Account;
             (extras.subscriber, jar) = subscriber::page_subscriber(state, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
@@ -199,7 +199,7 @@ impl Visit {
             extras.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
             jar = jar.remove(Cookie::build(http::FLASH_COOKIE).path("/"));
         }
-        if let Some((_, session)) = self.cpm.as_ref().filter(|_| route == CPM_PAGE) {
+        if let Some((_, session)) = self.cpm.as_ref().filter(|_| page == PageKind::Cpm) {
             let permissions;
             (permissions, jar) = cpm::page_permissions(state, session, jar, lang).await;
             extras.cpm = permissions.ok();

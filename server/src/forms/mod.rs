@@ -113,7 +113,7 @@ impl Forms {
         let services = routes
             .all()
             .iter()
-            .filter(|route| route.page.as_deref() == Some("businessCategory"))
+            .filter(|route| route.page == Some(contract::page::PageKind::BusinessCategory))
             .filter_map(|route| route.path.rsplit('/').next().map(str::to_owned))
             .collect();
         Ok(Forms { store, services: Arc::new(services), outbox })

@@ -29,35 +29,34 @@ use std::net::IpAddr;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use contract::Lang;
-use contract::page::{AccountPart, CpmPart, PageData, Part, PartOutput, PartRequest};
+use contract::page::{AccountPart, CpmPart, PageData, PageKind, Part, PartOutput, PartRequest};
 use serde_json::Value;
 
+use super::admit::{self, Unbuilt};
+use super::cache::{CachedPage, PRIVATE, PageCache};
+use super::document;
+use super::render::{Prepared, render_as, render_for};
 use super::splice::{MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
-use super::{CachedPage, PRIVATE, PageCache, Unbuilt, document};
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
 use crate::{AppError, AppState};
 
 /// One view of the account page for `subscriber` (with whatever balances
-/// the operator gave in time), whose page for everyone is `data` at `url`,
-/// cached under `key`; `confirm` for the purchase's confirmation step.
-/// `None` when the page for their kind cannot take their parts (logged when
-/// it was rendered): the caller renders it whole.
-#[allow(clippy::too_many_arguments)]
+/// the operator gave in time), whose page for everyone is `shared`;
+/// `confirm` for the purchase's confirmation step. `None` when the page for
+/// their kind cannot take their parts (logged when it was rendered): the
+/// caller renders it whole.
 pub(super) async fn respond(
     state: &AppState,
     client: IpAddr,
     session: Option<SessionKey>,
     headers: &HeaderMap,
-    key: &str,
-    url: &str,
-    data: &PageData,
-    versions: &[u64],
+    shared: &Prepared,
     subscriber: Value,
     confirm: bool,
 ) -> Result<Option<Response>, AppError> {
     let kind = kind_of(&subscriber, confirm);
-    let page = page_for_kind(state, client, key, url, PageData { subscriber: Some(kind), ..data.clone() }, versions).await?;
+    let page = page_for_kind(state, client, shared, PageData { subscriber: Some(kind), ..shared.data.clone() }).await?;
     if !page.spliceable() {
         return Ok(None);
     }
@@ -77,47 +76,45 @@ pub(super) async fn respond(
 
 /// One view of the CPM page for the CPM session `session`, whose
 /// permissions are `cpm` (`None`: the operator did not give them), whose
-/// page without them is `data` at `url`, cached under `key`. `None` when the
-/// page for every CPM session cannot take their parts (logged when it was
-/// rendered): the caller renders it whole.
-#[allow(clippy::too_many_arguments)]
+/// page without them is `shared`. `None` when the page for every CPM
+/// session cannot take their parts (logged when it was rendered): the
+/// caller renders it whole.
 pub(super) async fn respond_cpm(
     state: &AppState,
     client: IpAddr,
     session: SessionKey,
     headers: &HeaderMap,
-    key: &str,
-    url: &str,
-    data: &PageData,
-    versions: &[u64],
+    shared: &Prepared,
     cpm: Option<Value>,
 ) -> Result<Option<Response>, AppError> {
     if let Some(cpm) = cpm {
-        let page = page_for_kind(state, client, key, url, PageData { cpm: Some(cpm_kind()), ..data.clone() }, versions).await?;
+        let page = page_for_kind(state, client, shared, PageData { cpm: Some(cpm_kind()), ..shared.data.clone() }).await?;
         if !page.spliceable() {
             return Ok(None);
         }
         let cpm_json = document::script_escaped(&cpm.to_string());
-        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: data.path.clone(), cpm }) };
-        if let Ok(personal_html) = render_part(state, Some(session), &request, "cpm").await {
+        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm }) };
+        if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
             return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, ..OwnParts::default() }));
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
-    let page = state.pages.get_or_render(key.to_owned(), || super::render_for(state, client, url.to_owned(), data.clone(), versions.to_vec())).await?;
+    let page = state.pages.get_or_render(shared.key.clone(), || render_for(state, client, shared.clone())).await?;
     Ok(Some(page.respond(headers, PRIVATE)))
 }
 
-/// The page `data` (for a kind of visitor, whose parts are placeholders or
-/// slots) at `url`, with its personal part alone, kept under `key` and the kind.
-async fn page_for_kind(state: &AppState, client: IpAddr, key: &str, url: &str, data: PageData, versions: &[u64]) -> Result<std::sync::Arc<CachedPage>, AppError> {
+/// The page `shared` with `data` (for a kind of visitor, whose parts are
+/// placeholders or slots), with its personal part alone, kept under its key
+/// and the kind.
+async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
     let kind = serde_json::json!([data.subscriber, data.cpm]);
-    let template_key = PageCache::key(&format!("{key} {kind}"), "", &[]);
+    let template_key = PageCache::key(&format!("{} {kind}", shared.key), "", &[]);
     let page = state
         .pages
         .get_or_render(template_key, || async {
-            let _share = state.renders.take(client, state.renderer.queue_wait()).await?;
-            super::render_as(state, url.to_owned(), data, versions.to_vec(), true).await.map_err(Unbuilt::Render)
+            let _share = admit::client_share(state, client).await?;
+            let page = Prepared { key: shared.key.clone(), url: shared.url.clone(), data, versions: shared.versions.clone() };
+            render_as(state, page, true).await.map_err(Unbuilt::Render)
         })
         .await?;
     Ok(page)
@@ -130,7 +127,7 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, sub
         return (None, subscriber);
     }
     let request = PartRequest { part: Part::Account(AccountPart { lang, subscriber }) };
-    let rendered = render_part(state, session, &request, "account").await;
+    let rendered = render_part(state, session, &request, PageKind::Account).await;
     let Part::Account(AccountPart { mut subscriber, .. }) = request.part else { unreachable!("the request made above") };
     match rendered {
         Ok(html) => (Some(html), subscriber),
@@ -141,9 +138,9 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, sub
     }
 }
 
-/// `request`, a personal part (`part` names it) rendered alone, in the
-/// session's turn: its HTML, or the failure (logged).
-async fn render_part(state: &AppState, session: Option<SessionKey>, request: &PartRequest, part: &'static str) -> Result<String, Unbuilt> {
+/// `request`, the personal part of a page of kind `part`, rendered alone,
+/// in the session's turn: its HTML, or the failure (logged).
+async fn render_part(state: &AppState, session: Option<SessionKey>, request: &PartRequest, part: PageKind) -> Result<String, Unbuilt> {
     let rendered = async {
         let _turn = match session {
             Some(session) => Some(state.personal_renders.session_turn(session, state.renderer.queue_wait()).await?),
@@ -153,9 +150,9 @@ async fn render_part(state: &AppState, session: Option<SessionKey>, request: &Pa
     };
     let started = std::time::Instant::now();
     let rendered = rendered.await;
-    metrics::histogram!("part_render_seconds", "part" => part, "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
+    metrics::histogram!("part_render_seconds", "part" => part.to_string(), "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
         .record(started.elapsed().as_secs_f64());
-    rendered.map(|output| output.html).inspect_err(|error| tracing::warn!(?error, part, "a page's personal part did not render: served without it"))
+    rendered.map(|output| output.html).inspect_err(|error| tracing::warn!(?error, %part, "a page's personal part did not render: served without it"))
 }
 
 /// The permissions the page for every CPM session is rendered with: a

@@ -33,10 +33,17 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
 
-use super::LIST_PAGE;
-use super::fast::Shareable;
+use super::resolve::LIST_PAGE;
 use super::splice::{OwnParts, Splice};
 use crate::assets::accepts;
+
+/// The cache policy of an answer for one visitor alone.
+pub const PRIVATE: &str = "private, no-store";
+
+/// Marks a page answer as the same for every anonymous visitor: its body,
+/// for the fast path to keep.
+#[derive(Clone)]
+pub struct Shareable(pub Bytes);
 
 /// The longest key (address with the query it keeps, and content versions)
 /// that is cached; the site's own addresses are far shorter.
@@ -133,7 +140,7 @@ impl CachedPage {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
         }
         if self.status.is_server_error() {
-            // The page frame without its content (spec §8): not for indexes, try again soon.
+            // The page frame without its content: not for indexes, try again soon.
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
             headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
         }
@@ -153,7 +160,7 @@ impl CachedPage {
         let mut headers = HeaderMap::new();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
         headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(super::PRIVATE));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PRIVATE));
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding, cookie"));
         let body = if accepts(request, "gzip") {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));

@@ -47,7 +47,7 @@ pub fn document(lang: Lang, output: &RenderOutput, data: &PageData, entry: &str)
 mod tests {
     use super::*;
     use contract::content::Page;
-    use contract::page::{MatchedRoute, PageContent};
+    use contract::page::{MatchedRoute, PageContent, PageKind};
 
     #[test]
     fn page_data_cannot_break_out_of_its_script_element() {
@@ -55,7 +55,7 @@ mod tests {
             lang: Lang::En,
             path: "/".into(),
             status: 200,
-            route: MatchedRoute { name: "home".into(), page: "content".into(), params: Default::default() },
+            route: MatchedRoute { name: "home".into(), page: PageKind::Content, params: Default::default() },
             content: PageContent {
                 page: Some(Page { title: "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &".into(), ..Page::default() }),
                 ..Default::default()

@@ -18,10 +18,12 @@
 //! - A request that might be answered differently goes the full way: any
 //!   method but `GET`, a conditional request (`If-None-Match`, answered 304
 //!   there), a session, flash or preview cookie that decrypts with this server's key
-//!   (one that does not is junk the full path ignores too), the language
-//!   cookie on `/` (a visitor who chose Swahili is sent to `/sw`), a `lang`
-//!   query parameter or a trailing slash (both redirected), or an address
-//!   longer than the page cache keeps.
+//!   (one that does not is junk the full path ignores too), an address
+//!   redirected before any page ([`super::locale::canonical`]: a trailing
+//!   slash, a `lang` query parameter, `/` with the language cookie saying
+//!   Swahili), or an address longer than the page cache keeps.
+//! - It reads every request it sees once, into a [`PageRequest`] that the
+//!   page handler takes over.
 //! - Invalidated by content: an entry holds the content generation read
 //!   before its page was resolved ([`crate::content::Content::generation`],
 //!   plus the changes of the bundle catalogue that bundle tables show),
@@ -36,22 +38,17 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
 use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
-use super::cache::MAX_KEY;
-use super::{LANG_COOKIE, LocalPath, page_url, query_pairs, unrouted};
-use crate::manifest::RouteDef;
+use super::cache::{MAX_KEY, Shareable};
+use super::request::{PageRequest, address};
 use crate::AppState;
 use crate::assets::accepts;
-
-/// Marks a page answer as the same for every anonymous visitor: its body.
-#[derive(Clone)]
-pub struct Shareable(pub Bytes);
 
 /// A page answer kept whole.
 struct Kept {
@@ -95,33 +92,23 @@ impl FastPages {
     }
 }
 
-/// The layer: answers from the kept entries, or runs the full path and
+/// The layer: reads the request ([`PageRequest`], handed on to the page
+/// handler), then answers from the kept entries, or runs the full path and
 /// keeps what it marked shareable.
-pub async fn serve(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let Some(kept) = &state.fast.kept else {
-        return next.run(request).await;
-    };
-    let local = LocalPath::parse(request.uri().path());
-    let Some((key, route)) = key(&state, &request, &local) else {
+pub async fn serve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let page = PageRequest::parse(&state, request.uri(), request.headers(), request.extensions());
+    let kept = state.fast.kept.as_ref().zip(key(&state, &request, &page));
+    request.extensions_mut().insert(page);
+    let Some((kept, (key, status))) = kept else {
         return next.run(request).await;
     };
     let generation = state.content.generation() + state.catalogue.changes();
-    let answer = |key: &Key| {
-        let entry = kept.get(key).filter(|entry| entry.generation == generation)?;
+    if let Some(entry) = kept.get(&key).filter(|entry| entry.generation == generation) {
         state.fast.hits.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("page_fast_hits_total").increment(1);
         let mut response = Response::new(Body::from(entry.body.clone()));
         *response.status_mut() = entry.status;
         *response.headers_mut() = entry.headers.clone();
-        Some(response)
-    };
-    if let Some(response) = answer(&key) {
-        return response;
-    }
-    // An address no page has: the not-found page of its language.
-    let not_found = unrouted(route.unwrap_or_else(|| state.routes.matches(&local.path).route));
-    let (key, status) = if not_found { ((key.0, not_found_key(local.lang)), StatusCode::NOT_FOUND) } else { (key, StatusCode::OK) };
-    if not_found && let Some(response) = answer(&key) {
         return response;
     }
     let mut response = next.run(request).await;
@@ -135,52 +122,40 @@ pub async fn serve(State(state): State<AppState>, request: Request, next: Next) 
     response
 }
 
-/// The key of the not-found page in `lang` (no address starts so).
-fn not_found_key(lang: Lang) -> Box<str> {
-    format!("not found: {}", lang.code()).into()
-}
-
-/// Whether a cookie may change the answer for `path`: a session, flash or preview
+/// Whether a cookie may change the answer: a session, flash or preview
 /// notice that decrypts with this server's key (the full path answers junk,
-/// forged or expired-key cookies with the shared page too), or the language
-/// remembered as Swahili on `/`.
-fn cookies_matter(state: &AppState, headers: &HeaderMap, path: &str) -> bool {
+/// forged or expired-key cookies with the shared page too). The language
+/// cookie matters only where it redirects ([`PageRequest::redirect`]).
+fn cookies_matter(state: &AppState, headers: &HeaderMap) -> bool {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|value| value.split(';'))
-        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| name.trim() == LANG_COOKIE || crate::account::reads_cookie(name.trim()) || crate::preview::reads_cookie(name.trim())))
+        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| crate::account::reads_cookie(name.trim()) || crate::preview::reads_cookie(name.trim())))
         // Decoded as the full path's cookie jars decode them.
         .filter_map(|pair| Cookie::parse_encoded(pair.trim().to_owned()).ok())
-        .any(|cookie| match cookie.name() {
-            LANG_COOKIE => path == "/" && Lang::parse(cookie.value()) == Lang::Sw,
-            name => {
-                let name = name.to_owned();
-                let mut jar = cookie::CookieJar::new();
-                jar.add_original(cookie);
-                jar.private(&state.cookie_key).get(&name).is_some()
-            }
+        .any(|cookie| {
+            let name = cookie.name().to_owned();
+            let mut jar = cookie::CookieJar::new();
+            jar.add_original(cookie);
+            jar.private(&state.cookie_key).get(&name).is_some()
         })
 }
 
-/// The key of a request the fast path may answer: its encoding and its
-/// address as the page cache keys it ([`page_url`]); and the route `local`
-/// matched, if that took matching (a query string to keep only the route's
-/// parameters of).
-fn key<'a>(state: &'a AppState, request: &Request, local: &LocalPath) -> Option<(Key, Option<&'a RouteDef>)> {
-    if request.method() != axum::http::Method::GET {
-        return None;
-    }
+/// The key of a request the fast path may answer, and the status its entry
+/// is kept with: its encoding and its address as the page cache keys it
+/// ([`address`]), or for an address no route has the not-found page of its
+/// language (404).
+fn key(state: &AppState, request: &Request, page: &PageRequest) -> Option<(Key, StatusCode)> {
     let headers = request.headers();
-    let uri = request.uri();
-    let path = uri.path();
-    if uri.path_and_query()?.as_str().len() > MAX_KEY
+    if request.method() != Method::GET
+        || page.redirect.is_some()
+        || request.uri().path_and_query()?.as_str().len() > MAX_KEY
         || headers.contains_key(header::IF_NONE_MATCH)
         || headers.contains_key(header::IF_MODIFIED_SINCE)
         || headers.contains_key(header::RANGE)
-        || (path.len() > 1 && path.ends_with('/'))
-        || cookies_matter(state, headers, path)
+        || cookies_matter(state, headers)
     {
         return None;
     }
@@ -191,13 +166,13 @@ fn key<'a>(state: &'a AppState, request: &Request, local: &LocalPath) -> Option<
     } else {
         0
     };
-    if uri.query().is_none() {
-        return Some(((encoding, path.into()), None));
+    if page.route.route.is_unrouted() {
+        return Some(((encoding, not_found_key(page.local.lang)), StatusCode::NOT_FOUND));
     }
-    let pairs = query_pairs(uri.query());
-    if pairs.iter().any(|(name, _)| name == "lang") {
-        return None;
-    }
-    let route = state.routes.matches(&local.path).route;
-    Some(((encoding, page_url(path, &pairs, &route.query).into()), Some(route)))
+    Some(((encoding, address(request.uri().path(), &page.query, &page.route.route.query).into()), StatusCode::OK))
+}
+
+/// The key of the not-found page in `lang` (no address starts so).
+fn not_found_key(lang: Lang) -> Box<str> {
+    format!("not found: {}", lang.code()).into()
 }

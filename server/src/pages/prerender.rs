@@ -19,14 +19,20 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use crate::AppState;
+use super::admit::Unbuilt;
+use super::cache::CachedPage;
+use super::locale::LocalPath;
+use super::render::{Prepared, render};
+use super::request::PageRequest;
+use super::resolve::{Resolved, resolve};
+use crate::{AppError, AppState};
 
 /// Items of each collection pre-rendered, newest first.
 pub const ITEMS_PER_COLLECTION: usize = 100;
 
 /// Builds the site search's index from the pages of a pass and the items
 /// it did not render, off the async threads.
-async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<super::cache::CachedPage>)>) {
+async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedPage>)>) {
     let search = state.search.clone();
     let started = Instant::now();
     let items = crate::seo::items(state).await;
@@ -95,7 +101,7 @@ impl Prerender {
                 while state.renderer.in_flight() > 0 {
                     tokio::time::sleep(IDLE_POLL).await;
                 }
-                match super::prerender(&state, address).await {
+                match prerender(&state, address).await {
                     Ok(Some((page, now))) => {
                         rendered += usize::from(now);
                         if page.status == axum::http::StatusCode::OK {
@@ -130,4 +136,24 @@ impl Prerender {
             }
         }
     }
+}
+
+/// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
+/// the page cache unless it is there: the page, and whether it was rendered
+/// now. A redirect is nothing to render.
+async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<CachedPage>, bool)>, AppError> {
+    let request = PageRequest::at(state, LocalPath::parse(address), None);
+    let parts = match resolve(state, &state.content, &request, false).await? {
+        Resolved::Page(parts) => *parts,
+        Resolved::Redirect { .. } => return Ok(None),
+    };
+    let page = Prepared::new(state, parts, &[]);
+    let key = page.key.clone();
+    let mut rendered = false;
+    let build = async {
+        rendered = true;
+        render(state, page).await.map_err(Unbuilt::Render)
+    };
+    let kept = state.pages.get_or_render(key, || build).await?;
+    Ok(Some((kept, rendered)))
 }

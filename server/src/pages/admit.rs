@@ -1,0 +1,109 @@
+//! Whether a render may start now: the engines are shared out so that no
+//! client, and no kind of render, holds them all. A page for everyone takes
+//! its client address's share ([`client_share`], `RENDERS_PER_ADDRESS`); a
+//! page for one visitor takes a turn among the personal renders
+//! ([`PersonalRenders`]). What waits too long or asks too much is refused
+//! ([`Unbuilt`]) and answered 503 or 429.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ssr_runtime::RenderError;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::account::session::SessionKey;
+use crate::{AppError, AppState, connections};
+
+/// Why a page was not built: its client has as many renders under way as it
+/// may, or the render failed. Shared by every request waiting for the page.
+#[derive(Debug, Clone)]
+pub enum Unbuilt {
+    ClientBusy,
+    Render(RenderError),
+}
+
+impl From<Unbuilt> for AppError {
+    fn from(unbuilt: Unbuilt) -> AppError {
+        match unbuilt {
+            Unbuilt::ClientBusy => AppError::ClientBusy,
+            Unbuilt::Render(error) => AppError::Render(error),
+        }
+    }
+}
+
+impl From<connections::NoShare> for Unbuilt {
+    fn from(refused: connections::NoShare) -> Unbuilt {
+        match refused {
+            connections::NoShare::Busy => Unbuilt::ClientBusy,
+            connections::NoShare::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
+        }
+    }
+}
+
+/// `client`'s share of the engines, so that no address holds every engine:
+/// past its share a request waits its turn behind the address's own renders
+/// (as long as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
+/// [`connections::WAITING_PER_SHARE`] times that it is refused at once (429).
+/// Requests that wait for a page another request is rendering hold no share.
+pub async fn client_share(state: &AppState, client: IpAddr) -> Result<connections::Share<IpAddr>, Unbuilt> {
+    Ok(state.renders.take(client, state.renderer.queue_wait()).await?)
+}
+
+/// Renders for one visitor (the account page, CPM, a page with a flash
+/// notice or a form sent back): one at a time per session, and at most half
+/// the engines in all, so that they wait their turn (as long as an engine,
+/// `RENDER_QUEUE_TIMEOUT_MS`, then 503) before they delay a page for
+/// everyone, whose renders always have the other half. A subscriber's
+/// session bounds their renders in place of their address's share, which
+/// the pages for everyone behind the same address keep.
+#[derive(Clone)]
+pub struct PersonalRenders {
+    engines: Arc<Semaphore>,
+    limit: usize,
+    sessions: connections::Shares<SessionKey>,
+}
+
+/// A personal render's turn, given back when dropped.
+pub struct Turn {
+    _engine: OwnedSemaphorePermit,
+    _session: Option<connections::Share<SessionKey>>,
+}
+
+impl PersonalRenders {
+    pub fn new(workers: usize) -> PersonalRenders {
+        let limit = (workers / 2).max(1);
+        PersonalRenders { engines: Arc::new(Semaphore::new(limit)), limit, sessions: connections::Shares::new(1) }
+    }
+
+    /// Personal renders under way (`/healthz?detail`).
+    pub fn running(&self) -> usize {
+        self.limit - self.engines.available_permits()
+    }
+
+    /// A turn for a render for the visitor of `session`, waiting at most `wait`.
+    pub async fn turn(&self, session: Option<SessionKey>, wait: Duration) -> Result<Turn, Unbuilt> {
+        let session = match session {
+            Some(key) => Some(self.session_turn(key, wait).await?),
+            None => None,
+        };
+        let engine = tokio::time::timeout(wait, self.engines.clone().acquire_owned())
+            .await
+            .map_err(|_| shed(Unbuilt::Render(RenderError::QueueTimeout(wait))))?
+            .expect("the semaphore is never closed");
+        Ok(Turn { _engine: engine, _session: session })
+    }
+
+    /// The session's turn alone, for a render as small as a page for
+    /// everyone's share of one (the account page's personal part): one at a
+    /// time per session, on any engine.
+    pub async fn session_turn(&self, session: SessionKey, wait: Duration) -> Result<connections::Share<SessionKey>, Unbuilt> {
+        self.sessions.take(session, wait).await.map_err(|refused| shed(refused.into()))
+    }
+}
+
+/// A personal render refused: counted.
+fn shed(unbuilt: Unbuilt) -> Unbuilt {
+    metrics::counter!("personal_renders_shed_total").increment(1);
+    unbuilt
+}

@@ -1,0 +1,47 @@
+//! `GET /_data/<path>`: the data of the page at `/<path>`, status included,
+//! for the app's client-side navigation. A redirect is data too: the app
+//! follows it itself.
+
+use axum::extract::State;
+use axum::http::{StatusCode, Uri, header};
+use axum::response::{IntoResponse, Json, Response};
+use axum_extra::extract::PrivateCookieJar;
+
+use super::cache::PRIVATE;
+use super::locale::LocalPath;
+use super::request::PageRequest;
+use super::resolve::{Resolved, resolve};
+use super::respond::{public_cache_control, with_extras};
+use crate::AppState;
+use crate::account::Visit;
+
+/// Where the page data is served, before the page's own path.
+const DATA_PREFIX: &str = "/_data";
+
+pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri: Uri) -> Response {
+    let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
+    let request = PageRequest::at(&state, LocalPath::parse(if path.is_empty() { "/" } else { path }), uri.query());
+    let visit = Visit::read(&state, private).await;
+    match resolve(&state, &state.content, &request, visit.cpm_signed_in()).await {
+        Ok(Resolved::Redirect { location, .. }) => {
+            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
+                .into_response()
+        }
+        Ok(Resolved::Page(parts)) => {
+            let mut data = parts.into_data(state.config.site_url.as_str());
+            let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
+            if !visit.signed_in() {
+                return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
+            }
+            let (extras, private) = visit.extras(&state, data.route.page, request.local.lang, false).await;
+            with_extras(&mut data, extras);
+            (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
+        }
+        Err(error) => {
+            let status = error.status();
+            tracing::error!(%error, path = %uri.path(), "page data failed");
+            (status, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "error": status.as_u16() })))
+                .into_response()
+        }
+    }
+}

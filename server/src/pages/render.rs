@@ -1,0 +1,117 @@
+//! Rendering a page: its data rendered in an engine and put into the HTML
+//! document ([`document`]), kept as a [`CachedPage`]. A render that throws
+//! on content that passed the parser is tried once more as the page frame
+//! with the content-failure message, so a broken component costs the
+//! visitor the content, not the page.
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use axum::http::StatusCode;
+use contract::page::{PageContent, PageData, RenderOutput, RenderRequest};
+use ssr_runtime::RenderError;
+
+use super::admit::{self, Unbuilt};
+use super::cache::{CachedPage, PageCache};
+use super::request::address;
+use super::resolve::{PageParts, failure_status};
+use super::{document, splice};
+use crate::AppState;
+
+/// A page ready to render: its address, its data and the content versions
+/// it is built from, and the key the page cache keeps it under.
+#[derive(Clone)]
+pub struct Prepared {
+    pub key: String,
+    pub url: String,
+    pub data: PageData,
+    pub versions: Vec<u64>,
+}
+
+impl Prepared {
+    /// `parts` at its address with the query parameters its route reads of `query`.
+    pub fn new(state: &AppState, parts: PageParts, query: &[(String, String)]) -> Prepared {
+        let url = address(&parts.lang.href(&parts.path), query, &parts.def.query);
+        let versions = parts.versions();
+        // The route names the page as much as its address: the not-found
+        // page, one for every unknown address, is rendered for `/` like home.
+        let key = PageCache::key(&parts.route.name, &url, &versions);
+        Prepared { key, url, data: parts.into_data(state.config.site_url.as_str()), versions }
+    }
+}
+
+/// [`render`] on behalf of `client`, within its share of the engines
+/// ([`admit::client_share`]).
+pub async fn render_for(state: &AppState, client: IpAddr, page: Prepared) -> Result<CachedPage, Unbuilt> {
+    let _share = admit::client_share(state, client).await?;
+    render(state, page).await.map_err(Unbuilt::Render)
+}
+
+pub async fn render(state: &AppState, page: Prepared) -> Result<CachedPage, RenderError> {
+    render_as(state, page, false).await
+}
+
+/// [`render`], with the page's personal part (the account page's, the CPM
+/// page's) alone too when `personal_part` (see `account`).
+pub async fn render_as(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
+    let started = Instant::now();
+    let page = render_page(state, page, personal_part).await;
+    let outcome = match &page {
+        Ok(_) => "ok",
+        Err(RenderError::Overloaded | RenderError::QueueTimeout(_)) => "shed",
+        Err(_) => "error",
+    };
+    metrics::histogram!("render_duration_seconds", "outcome" => outcome).record(started.elapsed().as_secs_f64());
+    page
+}
+
+async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
+    let Prepared { url, data, versions, .. } = page;
+    let assets = state.assets.for_page(data.route.page);
+    let account_slot = for_everyone(&data).then(|| splice::NAME_SLOT.to_owned());
+    let request = RenderRequest { url, data, assets, account_slot, personal_part };
+    let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {
+        Ok(output) => (output, request.data),
+        // Content that passed the parser and still breaks a component:
+        // the frame (header, menu, footer) with the content-failure message instead.
+        Err(RenderError::Js { message, stack }) if !request.data.content.failed => {
+            tracing::error!(url = %request.url, %message, stack = stack.as_deref().unwrap_or(""), "render threw; serving the page frame without its content");
+            let RenderRequest { url, mut data, assets, account_slot, personal_part } = request;
+            data.content = PageContent { failed: true, ..PageContent::default() };
+            data.status = failure_status(data.status);
+            let request = RenderRequest { url, data, assets, account_slot, personal_part };
+            (state.renderer.render::<_, RenderOutput>(&request).await?, request.data)
+        }
+        Err(error) => return Err(error),
+    };
+    let html = document::document(data.lang, &output, &data, &state.assets.enhance);
+    let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
+    // The personal part's member of the page data: the CPM page's permissions, the account page's subscriber.
+    let member = (data.cpm.as_ref().map(|cpm| (splice::PersonalData::Cpm, cpm)))
+        .or(data.subscriber.as_ref().map(|subscriber| (splice::PersonalData::Subscriber, subscriber)))
+        .map(|(member, value)| (member, document::script_escaped(&value.to_string())));
+    let splice = move |html: &[u8]| match (&output.account, &output.personal, &member) {
+        (Some(controls), _, _) => splice::prepare(html, controls),
+        (None, Some(personal), Some((member, json))) => splice::prepare_personal(html, personal, *member, json),
+        _ => None,
+    };
+    Ok(CachedPage::new(status, data.lang, html, versions, splice))
+}
+
+/// A page the same for everyone, that a signed-in subscriber gets with
+/// their own parts put in: no visitor's parts in it, and not the account
+/// page, which is all the subscriber's own.
+pub(crate) fn for_everyone(data: &PageData) -> bool {
+    data.subscriber.is_none()
+        && data.preview.is_none()
+        && data.cpm.is_none()
+        && data.notice.is_none()
+        && data.form.is_none()
+        && data.route.page != contract::page::PageKind::Account
+}
+
+/// [`splice::bench`] for the page a render gave: `output` of `data`, its
+/// document loading `entry`. `None` when it cannot take a subscriber's parts.
+pub(crate) fn splice_bench(output: &RenderOutput, data: &PageData, entry: &str, runs: usize) -> Option<String> {
+    splice::bench(document::document(data.lang, output, data, entry), output.account.as_ref()?, runs)
+}

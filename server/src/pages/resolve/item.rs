@@ -1,0 +1,105 @@
+//! An item page (`/devices/:id/:slug?`): the item its `:id` names, asked of
+//! the CMS only when it may exist; its canonical address (the id and slug
+//! the CMS gives it now); and its address in the other language.
+
+use std::collections::BTreeMap;
+
+use contract::Lang;
+
+use super::parts::Stop;
+use crate::AppState;
+use crate::pages::request::PageRequest;
+use crate::content::{Content, ContentError, ContentQuery, ContentValue, Loaded, Verdict};
+use crate::manifest::{RouteDef, RouteMatch};
+
+/// What to load for `matched`'s item, if its route shows one and the
+/// collection's indexes do not already say it is not there.
+pub fn query(state: &AppState, content: &Content, matched: &RouteMatch) -> Option<ContentQuery> {
+    let collection = matched.route.item?;
+    // Only a positive whole number is an item id worth asking the CMS for.
+    let id = matched.param("id")?.parse::<u32>().ok().filter(|id| *id > 0)?;
+    (state.items.verdict(content, collection, id) == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
+}
+
+/// The item `loaded` for `query` on `request`'s page: none for a page
+/// without one. An item the CMS does not have is not found, unless its
+/// slug names one whose id changed ([`Stop::Moved`]).
+pub async fn found(
+    state: &AppState,
+    content: &Content,
+    request: &PageRequest,
+    query: &Option<ContentQuery>,
+    loaded: Result<Option<Loaded>, ContentError>,
+) -> Result<Option<Loaded>, Stop> {
+    let route = &request.route.route;
+    match loaded {
+        Ok(item) if route.item.is_some() && item.as_ref().is_none_or(|l| l.value.is_none()) => {
+            // A draft missing says nothing of what is published.
+            if let Some(ContentQuery::Item { collection, id }) = query
+                && !content.is_preview()
+            {
+                state.items.missed(*collection, *id);
+            }
+            match by_slug(content, route, request.route.param("slug"), request.local.lang).await {
+                Some(moved) => Err(Stop::Moved(moved)),
+                None => Err(Stop::NotFound),
+            }
+        }
+        Ok(item) => Ok(item),
+        Err(error) => {
+            tracing::warn!(%error, path = %request.local.path, "item unavailable");
+            Err(Stop::Failed)
+        }
+    }
+}
+
+/// The item page's path in each language; the item's own address when
+/// `matched` is not it ([`Stop::Moved`]). `None` for a page without an item.
+pub async fn alternates(
+    content: &Content,
+    matched: &RouteMatch,
+    lang: Lang,
+    query: &Option<ContentQuery>,
+    item: &Option<Loaded>,
+) -> Result<Option<BTreeMap<Lang, String>>, Stop> {
+    let (Some(query), Some(loaded)) = (query, item) else { return Ok(None) };
+    let route = &matched.route;
+    // The item's own id: in Strapi 5 each language's version has its own.
+    let (id, slug) = address(loaded).unwrap_or_default();
+    let id = id.to_string();
+    if matched.param("slug") != Some(slug.as_str()) || matched.param("id") != Some(id.as_str()) {
+        return Err(Stop::Moved(route.href(&[("id", &id), ("slug", &slug)])));
+    }
+    // Each language has its own slug (and perhaps id): alternates point at both.
+    let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
+    let other_address = content.get(query, other).await.ok().and_then(|l| address(&l));
+    let (other_id, other_slug) = other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
+    let mut paths = BTreeMap::new();
+    paths.insert(lang, route.href(&[("id", &id), ("slug", &slug)]));
+    paths.insert(other, route.href(&[("id", &other_id), ("slug", &other_slug)]));
+    Ok(Some(paths))
+}
+
+/// The address of the item whose slug is `slug`, for an address whose id the
+/// CMS no longer has: Strapi 5 numbers an entry anew at every publish, and
+/// links and bookmarks keep the old number.
+async fn by_slug(content: &Content, route: &RouteDef, slug: Option<&str>, lang: Lang) -> Option<String> {
+    let slug = slug.filter(|s| s.len() <= 200 && crate::slug::is_slug(s))?;
+    let collection = route.item?;
+    if let Some(loaded) = content.index_now(collection, lang) {
+        // The index holds every item: no need to ask.
+        let item = loaded.index().by_slug(slug)?;
+        return Some(route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]));
+    }
+    let query = ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
+    let found = content.get(&query, lang).await.ok()?;
+    let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
+    let id = item.0.to_string();
+    Some(route.href(&[("id", &id), ("slug", &item.1)]))
+}
+
+/// The id and slug that address an item.
+fn address(item: &Loaded) -> Option<(u32, String)> {
+    let item = item.value.as_deref().and_then(ContentValue::item)?.item();
+    Some((item.id(), item.slug().to_owned()))
+}

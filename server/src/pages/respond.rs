@@ -1,0 +1,156 @@
+//! Which page a visitor gets, and how it may be kept. Anonymous visitors
+//! get the page rendered once for everyone (from the page cache, or the copy
+//! from the content before the last change while the new one renders), which
+//! browsers revalidate and a CDN may keep. A signed-in subscriber gets that
+//! same page with their own parts put in where that is all they have of
+//! their own (`splice`), or the account and CPM pages at the cost of their
+//! data (`account`); anyone else with something of their own on the page
+//! (a session, a flash notice, a preview) gets a render for them alone,
+//! which no cache keeps.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::PrivateCookieJar;
+use contract::page::{PageData, PageKind};
+
+use super::admit::Unbuilt;
+use super::cache::{CachedPage, PRIVATE};
+use super::render::{Prepared, render, render_for};
+use super::request::PageRequest;
+use super::resolve::{Resolved, resolve};
+use super::{account, document, splice};
+use crate::account::{PageExtras, Visit};
+use crate::preview::Preview;
+use crate::{AppError, AppState};
+
+/// The page `request` asks for, for the visitor its cookies (`private`)
+/// say; `headers` for its encodings and revalidation.
+pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, private: PrivateCookieJar) -> Result<Response, AppError> {
+    // A preview of the CMS's drafts: read for this request, rendered for it alone.
+    let previewing = state.preview.as_ref().filter(|preview| preview.active(&private));
+    let content = previewing.map_or(&state.content, |preview| preview.content());
+    let visit = Visit::read(state, private).await;
+    let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
+        Resolved::Page(parts) => *parts,
+        // A draft's address is not for browsers to remember.
+        Resolved::Redirect { location, permanent: true } if previewing.is_none() => return Ok(location.permanent()),
+        Resolved::Redirect { location, .. } => return Ok(location.see_other()),
+    };
+    let mut page = Prepared::new(state, parts, &request.query);
+    page.data.preview = previewing.map(|preview| preview.page(request.local.lang, &request.local.path));
+    if previewing.is_none()
+        && let Some(response) = spliced(state, request, &page, &visit, headers).await?
+    {
+        return Ok(response);
+    }
+    // Built for this visitor alone: their names (and balances, on the account
+    // page) in the first HTML, or the notice a form post left them. Any other
+    // cookie (junk, expired, forged) gets the shared cached page, so no cookie
+    // buys a render.
+    if previewing.is_some() || visit.has_flash() || visit.signed_in() {
+        return personal(state, request, page, visit, headers, previewing).await;
+    }
+    shared(state, request.client, page, headers).await
+}
+
+/// The page for everyone, with a signed-in subscriber's own parts put in
+/// (`splice`), where that is all they have of their own. `None` for anyone
+/// else, or for a page that cannot take them (said when it was rendered):
+/// rendered for them instead.
+async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &Visit, headers: &HeaderMap) -> Result<Option<Response>, AppError> {
+    if page.data.route.page == PageKind::Account {
+        return Ok(None);
+    }
+    let Some(own) = visit.own_parts(request.local.lang) else { return Ok(None) };
+    let own = splice::OwnParts {
+        name_html: splice::escape_text(&own.name),
+        subscriber_json: document::script_escaped(&own.subscriber.to_string()),
+        ..splice::OwnParts::default()
+    };
+    let shared = match stale_while_refreshing(state, page).await {
+        Some(stale) => stale,
+        None => state.pages.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
+    };
+    Ok(shared.respond_own(headers, &own))
+}
+
+/// The page rendered for this visitor alone, or the account and CPM pages
+/// at the cost of their data (`account`).
+async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, visit: Visit, headers: &HeaderMap, previewing: Option<&Preview>) -> Result<Response, AppError> {
+    let (lang, kind, client) = (request.local.lang, page.data.route.page, request.client);
+    let session = visit.session_key();
+    let by_parts = !state.config.pages.account_full_render;
+    // The account page of a subscriber with nothing else of their own:
+    // the page for their kind with their part put in.
+    let account_view = kind == PageKind::Account && by_parts && visit.own_parts(lang).is_some();
+    // The CPM page of a CPM session with nothing else of its own: the
+    // page for every CPM session with its permissions put in.
+    let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();
+    let (extras, private) = visit.extras(state, kind, lang, true).await;
+    if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
+        let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
+        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm).await? {
+            return Ok((private, response).into_response());
+        }
+    }
+    if let Some(cpm_session) = cpm_view
+        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone()).await?
+    {
+        return Ok((private, response).into_response());
+    }
+    with_extras(&mut page.data, extras);
+    let signed_in_session = session.is_some();
+    let _turn = state.personal_renders.turn(session, state.renderer.queue_wait()).await?;
+    // A subscriber's renders are bounded by their session, not shared
+    // with the pages for everyone of their address (a carrier's NAT).
+    let rendered = if signed_in_session { render(state, page).await.map_err(Unbuilt::Render)? } else { render_for(state, client, page).await? };
+    let response = (private, rendered.respond(headers, PRIVATE)).into_response();
+    Ok(match previewing {
+        Some(preview) => preview.respond(response),
+        None => response,
+    })
+}
+
+/// The page for everyone, from the page cache.
+async fn shared(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, AppError> {
+    if let Some(stale) = stale_while_refreshing(state, &page).await {
+        // Kept by no other cache (and not by the fast path): its new copy is on its way.
+        return Ok(stale.respond(headers, "no-cache"));
+    }
+    let kept = state.pages.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
+    // A page whose content failed says so to no cache: the next visitor may get it whole.
+    let cache_control = if kept.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
+    Ok(kept.respond_shared(headers, &cache_control))
+}
+
+/// The page kept for this address from the content before the last change,
+/// with the page for the current content rendering in the background (see
+/// `cache`): a page that has a kept copy is never refused or made to wait
+/// for a render. `None` when there is no such copy.
+async fn stale_while_refreshing(state: &AppState, page: &Prepared) -> Option<Arc<CachedPage>> {
+    let stale = state.pages.stale(&page.key).await?;
+    let (owned, page) = (state.clone(), page.clone());
+    state.pages.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
+    Some(stale)
+}
+
+/// Anonymous pages: browsers revalidate (cheap, by `ETag`), a CDN keeps them
+/// as long as the content cache does and may serve them stale the same way.
+pub fn public_cache_control(state: &AppState) -> String {
+    let settings = &state.config;
+    format!(
+        "public, max-age=0, s-maxage={fresh}, stale-while-revalidate={fresh}, stale-if-error={stale}",
+        fresh = settings.content.ttl.as_secs(),
+        stale = settings.content.stale_if_error.as_secs()
+    )
+}
+
+/// A visitor's own parts of a page, in its data.
+pub fn with_extras(data: &mut PageData, extras: PageExtras) {
+    data.subscriber = extras.subscriber;
+    data.notice = extras.notice;
+    data.cpm = extras.cpm;
+}
