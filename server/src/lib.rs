@@ -23,6 +23,7 @@
 //!   sharing the directory wait for each other's locks.
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
+//! - `locks`: one way to take a lock a panic left poisoned.
 //! - [`telemetry`]: `tracing` set-up.
 //! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
 //! - `web`: what every feature's HTTP handling shares (redirect locations,
@@ -41,6 +42,7 @@ pub mod connections;
 mod error;
 mod images;
 mod keys;
+mod locks;
 mod manifest;
 mod memory;
 mod monitoring;

@@ -1,4 +1,4 @@
-//! The Strapi REST client (spec §7), used when `CMS_URL` is set.
+//! The Strapi REST client, used when `CMS_URL` is set.
 //!
 //! Paths: single types are read at `/api/<key>`, where `<key>` is the
 //! route's content key in `app/src/routes.ts` (the Strapi single type's API
@@ -51,7 +51,7 @@ use serde_json::{Map, Value, json};
 
 use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
-/// Single types populated three levels deep instead of ten (spec §7).
+/// Single types populated three levels deep instead of ten.
 const SHALLOW_SINGLES: [&str; 3] = ["business-small", "business-mid", "business-large"];
 const DEEP_LEVEL: u32 = 10;
 const SHALLOW_LEVEL: u32 = 3;
@@ -231,9 +231,9 @@ impl StrapiClient {
     }
 
     fn accepted(&self, model: &str) -> Accepted {
-        let accepted = self.accepted.lock().expect("accepted lock");
+        let accepted = crate::locks::lock(&self.accepted);
         accepted.get(model).cloned().unwrap_or_else(|| {
-            let strategy = *self.first.lock().expect("first strategy lock");
+            let strategy = *crate::locks::lock(&self.first);
             Accepted { strategy, invalid_keys: Vec::new(), no_populate: false }
         })
     }
@@ -241,7 +241,7 @@ impl StrapiClient {
     /// Keeps what `model` accepts; a plugin the CMS lacks, it lacks for every type.
     fn learnt(&self, model: &str, before: &Accepted, now: &Accepted, refusal: &str) {
         if before.strategy != now.strategy {
-            let mut first = self.first.lock().expect("first strategy lock");
+            let mut first = crate::locks::lock(&self.first);
             if *first != now.strategy {
                 tracing::warn!(refused = %short(refusal), "the CMS refused {:?} populate; asking with explicit populate parameters from now on", *first);
                 *first = now.strategy;
@@ -249,7 +249,7 @@ impl StrapiClient {
         } else {
             tracing::warn!(model, refused = %short(refusal), without = ?now.invalid_keys, no_populate = now.no_populate, "the CMS refused a populate key: its schema lacks the field; asking without it");
         }
-        self.accepted.lock().expect("accepted lock").insert(model.to_owned(), now.clone());
+        crate::locks::lock(&self.accepted).insert(model.to_owned(), now.clone());
     }
 
     /// The path under `/api/` and the query parameters for `query`, as the
