@@ -38,8 +38,7 @@ use crate::manifest::{CollectionList, NOT_FOUND_PAGE, RouteDef};
 use crate::web::Location;
 use crate::{AppError, AppState, connections};
 
-/// The cookie remembering the visitor's language (spec §9 stores it under `lang`).
-pub const LANG_COOKIE: &str = "lang";
+use crate::web::LANG_COOKIE;
 const DATA_PREFIX: &str = "/_data";
 const PRIVATE: &str = "private, no-store";
 
@@ -539,10 +538,8 @@ async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }
         Err(error) => {
-            let status = error.status();
             tracing::error!(%error, path = %uri.path(), "page data failed");
-            (status, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "error": status.as_u16() })))
-                .into_response()
+            error.reply().into_response()
         }
     }
 }
