@@ -391,7 +391,7 @@ pub fn app(state: AppState) -> Router {
 
 /// The same with an opened stand-in operator API nested at its path.
 fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
-    use web::request_metrics::{RouteKind, marked};
+    use web::request_metrics::{RouteKind, marked, record};
     let router = Router::new()
         .merge(marked(monitoring::router(), RouteKind::Health))
         .merge(marked(assets::router(), RouteKind::Asset))
@@ -411,10 +411,10 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         None => router,
     };
     // Pages are what no route answers, and they alone go through the fast
-    // path first: a page kept whole skips everything else (its answers are
-    // counted by the fast path itself, `pages.fastHits` in `/healthz?detail`).
-    let pages = shared_layers(marked(pages::fallback(), RouteKind::Page), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    shared_layers(router, &state).fallback_service(pages)
+    // path first: a page kept whole skips everything else but the request
+    // metrics, which count and time every answer.
+    let pages = shared_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
+    shared_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
 }
 
 /// The layers every answer but the fast path's passes through.
@@ -431,8 +431,6 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
-        // Every request the fast path does not answer, counted and timed.
-        .layer(axum::middleware::from_fn(web::request_metrics::record))
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
