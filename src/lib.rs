@@ -33,7 +33,7 @@ fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::AppErro
         resend_after: config.sessions.otp_resend,
         ..Default::default()
     };
-    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::Config(error.to_string()))?;
+    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::StandIn(error.into()))?;
     tracing::warn!(
         "the sandbox operator API is on at {SANDBOX_PATH}: made-up subscribers, and every code readable at {SANDBOX_PATH}/inbox; set DIGITAL_API_URL for the operator's own"
     );

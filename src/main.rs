@@ -57,7 +57,7 @@ async fn main() -> std::process::ExitCode {
         },
         Some(Tool::RenderBench { requests, bundle, runs, splice, part }) => {
             let read = |path: &std::path::Path| {
-                std::fs::read_to_string(path).map_err(|e| server::AppError::Config(format!("{}: {e}", path.display())))
+                std::fs::read_to_string(path).map_err(|e| server::AppError::ToolInput { what: path.display().to_string(), source: e.into() })
             };
             let site = site::bundle();
             let result = async {

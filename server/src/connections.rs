@@ -38,6 +38,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use crate::locks;
+
 /// The limits of [`serve`].
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {
@@ -229,7 +231,7 @@ impl PerAddress {
 
     /// One more for `address`, unless it holds `cap` already.
     pub fn take(&self, address: IpAddr) -> Option<AddressSlot> {
-        let mut map = self.counts.lock().expect("address counts");
+        let mut map = locks::lock(&self.counts);
         let count = map.entry(address).or_default();
         if *count >= self.cap {
             return None;
@@ -247,7 +249,7 @@ pub struct AddressSlot {
 
 impl Drop for AddressSlot {
     fn drop(&mut self) {
-        let mut map = self.counts.lock().expect("address counts");
+        let mut map = locks::lock(&self.counts);
         if let Some(count) = map.get_mut(&self.address) {
             *count -= 1;
             if *count == 0 {
@@ -297,7 +299,7 @@ impl<K: std::hash::Hash + Eq + Clone> Shares<K> {
     /// end.
     pub async fn take(&self, address: K, wait: Duration) -> Result<Share<K>, NoShare> {
         let semaphore = {
-            let mut map = self.holders.lock().expect("address shares");
+            let mut map = locks::lock(&self.holders);
             let (semaphore, holders) = map.entry(address.clone()).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
             if *holders >= self.running * (1 + WAITING_PER_SHARE) {
                 return Err(NoShare::Busy);
@@ -329,7 +331,7 @@ struct Held<K: std::hash::Hash + Eq> {
 
 impl<K: std::hash::Hash + Eq> Drop for Held<K> {
     fn drop(&mut self) {
-        let mut map = self.holders.lock().expect("address shares");
+        let mut map = locks::lock(&self.holders);
         if let Some((_, holders)) = map.get_mut(&self.address) {
             *holders -= 1;
             if *holders == 0 {

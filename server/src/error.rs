@@ -1,5 +1,16 @@
-//! One error type for the server, mapped to HTTP once. Detail of 5xx errors
-//! is logged here and never shown to the visitor.
+//! [`AppError`]: why the server cannot start, or why a page cannot be
+//! answered, mapped to HTTP once: the one HTML error page
+//! ([`AppError::into_page`]) for a page, the one API body
+//! ([`AppError::reply`]) for a page's data. Detail of 5xx errors is logged
+//! here and never shown to the visitor.
+//!
+//! The API's features have an error of their own each, answered as the
+//! same JSON body ([`crate::web::Feedback`]): `account::AccountError`,
+//! `forms::FormError`. The errors of what they call (the operator API, the
+//! CMS, the stores) are turned into those where the visitor's message is
+//! decided.
+
+use std::path::PathBuf;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -7,6 +18,7 @@ use contract::Lang;
 use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
+use crate::web::Reply;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -19,8 +31,35 @@ pub enum AppError {
     ClientBusy,
     #[error("invalid build manifest: {0}")]
     Manifest(String),
-    #[error("configuration: {0}")]
-    Config(String),
+    /// `DATA_DIR` cannot be created or written.
+    #[error("DATA_DIR {} cannot be written ({source}): set DATA_DIR to a directory this user may write, or give it write permission", dir.display())]
+    DataDir { dir: PathBuf, source: std::io::Error },
+    /// A cache kept in `DATA_DIR` cannot be opened.
+    #[error("the {what} in DATA_DIR {}: {source}", dir.display())]
+    Disk { what: &'static str, dir: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    SessionStore(#[from] crate::account::session_store::StoreError),
+    #[error(transparent)]
+    FormStore(#[from] crate::forms::StoreError),
+    #[error("REDIS_URL: {0}")]
+    Redis(#[source] redis::RedisError),
+    #[error("the operator API's client: {0}")]
+    Operator(#[source] crate::account::operator::OperatorError),
+    /// An HTTP client (the image endpoint's, the form outbox's) cannot be made.
+    #[error("the {what}'s HTTP client: {source}")]
+    HttpClient { what: &'static str, source: reqwest::Error },
+    #[error(transparent)]
+    SessionKey(#[from] crate::keys::KeyError),
+    /// A setting the server cannot do without.
+    #[error("{setting} is required {why}")]
+    Required { setting: &'static str, why: &'static str },
+    /// The stand-in operator API cannot be opened.
+    #[error("{0}")]
+    StandIn(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// What a tool reads (a file, a page's data in it) cannot be read, or
+    /// is not what it should be; `what` names it.
+    #[error("{what}: {source}")]
+    ToolInput { what: String, source: Box<dyn std::error::Error + Send + Sync> },
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -34,6 +73,18 @@ impl AppError {
             AppError::ClientBusy => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+
+    /// The one API body for a page's data (`/_data/…`): the status, and a
+    /// notice the app has a text for.
+    pub fn reply(&self) -> Reply {
+        let status = self.status();
+        let key = match status {
+            StatusCode::SERVICE_UNAVAILABLE => "serviceUnavailable",
+            StatusCode::TOO_MANY_REQUESTS => "rateLimited",
+            _ => "somethingWentWrong",
+        };
+        Reply::refused_key(status, key)
     }
 
     /// The error page in the visitor's language: plain HTML, no script, so it

@@ -13,16 +13,25 @@ use crate::{AppError, Config};
 
 const KEY_FILE: &str = "session.key";
 
+/// A session key that is no key.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("SESSION_KEY is not base64: {0}")]
+    NotBase64(#[from] base64::DecodeError),
+    #[error("SESSION_KEY must be at least 64 bytes")]
+    TooShort,
+    #[error("{} is not a valid key", .0.display())]
+    InvalidFile(std::path::PathBuf),
+}
+
 pub fn session_key(config: &Config) -> Result<Key, AppError> {
     if let Some(secret) = &config.sessions.key {
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(secret.expose().trim())
-            .map_err(|e| AppError::Config(format!("SESSION_KEY is not base64: {e}")))?;
-        return Key::try_from(bytes.as_slice()).map_err(|_| AppError::Config("SESSION_KEY must be at least 64 bytes".into()));
+        let bytes = base64::engine::general_purpose::STANDARD.decode(secret.expose().trim()).map_err(KeyError::from)?;
+        return Ok(Key::try_from(bytes.as_slice()).map_err(|_| KeyError::TooShort)?);
     }
     let path = config.data_dir.join(KEY_FILE);
     if let Ok(bytes) = fs::read(&path) {
-        return Key::try_from(bytes.as_slice()).map_err(|_| AppError::Config(format!("{} is not a valid key", path.display())));
+        return Ok(Key::try_from(bytes.as_slice()).map_err(|_| KeyError::InvalidFile(path))?);
     }
     fs::create_dir_all(&config.data_dir)?;
     let key = Key::generate();

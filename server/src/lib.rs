@@ -23,10 +23,12 @@
 //!   sharing the directory wait for each other's locks.
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
+//! - `locks`: one way to take a lock a panic left poisoned.
 //! - [`telemetry`]: `tracing` set-up.
 //! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
-//! - `web`: what every feature's HTTP handling shares (redirect locations,
-//!   the request body deadline).
+//! - `web`: the site's HTTP toolkit, what every feature's handlers share:
+//!   the visitor's language, the client's address, the same-origin guard,
+//!   the one API body, form posts and flash notices, request metrics.
 //! - `twins` (tests only): the rules the app runs too, checked against the
 //!   cases in `tests/twins/` that the app's tests read.
 
@@ -43,6 +45,7 @@ pub mod connections;
 mod error;
 mod images;
 mod keys;
+mod locks;
 mod manifest;
 mod memory;
 mod monitoring;
@@ -187,13 +190,13 @@ impl AppState {
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Shares::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
-        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(|e| AppError::Config(e.to_string()))?;
+        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(AppError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
         let cookie_key = keys::session_key(&config)?;
         let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
-            Some(url) => Some(shared::Redis::open(url.expose()).map_err(|e| AppError::Config(format!("REDIS_URL: {e}")))?),
+            Some(url) => Some(shared::Redis::open(url.expose()).map_err(AppError::Redis)?),
             None => None,
         };
         let resend = config.sessions.otp_resend;
@@ -203,10 +206,7 @@ impl AppState {
                 account::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
-                Arc::new(
-                    account::session_store::SqliteSessionStore::open(&config.data_dir, config.sessions.lifetimes())
-                        .map_err(|e| AppError::Config(e.to_string()))?,
-                ),
+                Arc::new(account::session_store::SqliteSessionStore::open(&config.data_dir, config.sessions.lifetimes())?),
                 account::limits::Limits::new(resend),
             ),
         };
@@ -262,7 +262,7 @@ fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
     let mut settings = config.content_cache();
     if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {
         let disk = content::DiskCache::open(&config.data_dir, config.content.disk_cache_bytes)
-            .map_err(|e| AppError::Config(format!("the content disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
+            .map_err(|source| AppError::Disk { what: "content disk cache", dir: config.data_dir.clone(), source })?;
         settings.disk = Some(disk);
     }
     Ok(settings)
@@ -279,7 +279,7 @@ fn image_signer(config: &Config, key: &axum_extra::extract::cookie::Key) -> Opti
 fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, AppError> {
     let disk = if config.images.cache_bytes > 0 {
         let disk = images::ImageDisk::open(&config.data_dir, config.images.cache_bytes)
-            .map_err(|e| AppError::Config(format!("the image disk cache in DATA_DIR {}: {e}", config.data_dir.display())))?;
+            .map_err(|source| AppError::Disk { what: "image disk cache", dir: config.data_dir.clone(), source })?;
         Some(disk)
     } else {
         None
@@ -291,7 +291,7 @@ fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<ima
         max_pixels: config.images.max_pixels,
         timeout: config.images.timeout,
     };
-    images::Images::new(settings).map_err(|e| AppError::Config(e.to_string()))
+    images::Images::new(settings).map_err(|source| AppError::HttpClient { what: "image endpoint", source })
 }
 
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error
@@ -306,12 +306,7 @@ fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
     std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&probe, b""))
         .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|error| {
-            AppError::Config(format!(
-                "DATA_DIR {} cannot be written ({error}): set DATA_DIR to a directory this user may write, or give it write permission",
-                dir.display()
-            ))
-        })
+        .map_err(|source| AppError::DataDir { dir: dir.to_owned(), source })
 }
 
 /// `site content-model`: the content model as a CMS must hold it (JSON),
@@ -328,7 +323,7 @@ pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
 /// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
 pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
     if config.cms.url.is_none() {
-        return Err(AppError::Config("check-cms needs CMS_URL".into()));
+        return Err(AppError::Required { setting: "CMS_URL", why: "for check-cms: it checks the CMS there" });
     }
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let source = content_source(config, bundle, None)?;
@@ -400,28 +395,30 @@ pub fn app(state: AppState) -> Router {
 
 /// The same with an opened stand-in operator API nested at its path.
 fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
+    use web::request_metrics::{RouteKind, marked, record};
     let router = Router::new()
-        .merge(monitoring::router())
-        .merge(assets::router())
-        .merge(images::router())
-        .merge(content::router())
-        .merge(preview::router())
-        .merge(account::router(state.clone()))
-        .merge(forms::router(state.clone()))
-        .merge(seo::router())
-        .merge(pages::router());
+        .merge(marked(monitoring::router(), RouteKind::Health))
+        .merge(marked(assets::router(), RouteKind::Asset))
+        .merge(marked(images::router(), RouteKind::Image))
+        .merge(marked(content::router(), RouteKind::Webhook))
+        .merge(marked(preview::router(), RouteKind::Preview))
+        .merge(marked(account::router(state.clone()), RouteKind::Account))
+        .merge(marked(forms::router(state.clone()), RouteKind::Forms))
+        .merge(marked(seo::router(), RouteKind::Seo))
+        .merge(marked(pages::router(), RouteKind::Data));
     let router = match stand_in {
         Some((StandIn { path, api, .. }, service)) => {
             let guard = move |state, request, next| stand_in_guard(api, state, request, next);
-            router.nest_service(path, service.layer(axum::middleware::from_fn_with_state(state.clone(), guard)))
+            let service = service.layer(axum::middleware::from_fn_with_state(state.clone(), guard));
+            router.nest_service(path, marked(service, RouteKind::Sandbox))
         }
         None => router,
     };
     // Pages are what no route answers, and they alone go through the fast
-    // path first: a page kept whole skips everything else (its answers are
-    // counted by the fast path itself, `pages.fastHits` in `/healthz?detail`).
+    // path first: a page kept whole skips everything else but the request
+    // metrics, which count and time every answer.
     let pages = shared_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    shared_layers(router, &state).fallback_service(pages)
+    shared_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
 }
 
 /// The layers every answer but the fast path's passes through.
@@ -438,8 +435,6 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
-        // Every request the fast path does not answer, counted and timed.
-        .layer(axum::middleware::from_fn(monitoring::record))
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
@@ -454,7 +449,7 @@ async fn stand_in_guard(
     if request.uri().path().starts_with(api) {
         return next.run(request).await;
     }
-    account::same_origin_only(state, request, next).await
+    web::same_origin_only(state, request, next).await
 }
 
 /// Serves until `shutdown` completes, then drains: `/readyz` answers 503,
@@ -475,9 +470,9 @@ pub async fn run(
     let operator_base = match (&config.operator.url, stand_in) {
         (Some(url), _) => url.to_string(),
         (None, _) if config.production && !config.enable_sandbox => {
-            return Err(AppError::Config("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)".into()));
+            return Err(AppError::Required { setting: "DIGITAL_API_URL", why: "in production (or set ENABLE_SANDBOX)" });
         }
-        (None, None) => return Err(AppError::Config("DIGITAL_API_URL is required: this server has no stand-in operator API".into())),
+        (None, None) => return Err(AppError::Required { setting: "DIGITAL_API_URL", why: "here: this server has no stand-in operator API" }),
         (None, Some(StandIn { path, api, .. })) => {
             let host = if address.ip().is_unspecified() { "127.0.0.1".to_owned() } else { address.ip().to_string() };
             let host = if host.contains(':') { format!("[{host}]") } else { host };

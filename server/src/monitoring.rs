@@ -7,17 +7,17 @@
 //! - `GET /metrics` in Prometheus text format, on its own listener
 //!   (`METRICS_ADDR`, loopback by default) so it is never public. Counters
 //!   and histograms are recorded where things happen, with the `metrics`
-//!   macros; gauges of state (render queue, page cache bytes, outbox
-//!   backlog) are read when scraped.
+//!   macros (the request metrics by `web::request_metrics`); gauges of
+//!   state (render queue, page cache bytes, outbox backlog) are read when
+//!   scraped.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
@@ -51,8 +51,8 @@ pub fn install() {
 
 fn describe() {
     use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
-    describe_counter!("http_requests_total", "Requests answered, by route kind and status");
-    describe_histogram!("http_request_duration_seconds", Unit::Seconds, "Time to answer a request (to its headers), by route kind and status");
+    describe_counter!("http_requests_total", "Requests answered, by the router that answered (kind) and status");
+    describe_histogram!("http_request_duration_seconds", Unit::Seconds, "Time to answer a request (to its headers), by the router that answered (kind) and status");
     describe_histogram!("render_duration_seconds", Unit::Seconds, "Server renders in the JS engines, by outcome");
     describe_gauge!("render_queue_depth", "Renders queued or running");
     describe_counter!("page_cache_lookups_total", "Page cache lookups, by result (hit, miss)");
@@ -71,80 +71,6 @@ fn describe() {
     describe_counter!("rate_limit_rejections_total", "Requests refused by a rate limit, by budget");
     describe_counter!("forms_accepted_total", "Form submissions kept, by form");
     describe_gauge!("forms_outbox_pending", "Form submissions waiting for delivery to the CMS");
-}
-
-/// A request's route kind, for the labels: a handful of values whatever
-/// the addresses asked for.
-pub fn route_kind(path: &str) -> &'static str {
-    const ACCOUNT: [&str; 6] = ["/api/auth/", "/api/account", "/api/bundles", "/api/modem/", "/api/alternative-number", "/api/cpm/"];
-    if path.starts_with("/assets/") || path.starts_with("/static/") || path == "/sw.js" {
-        "asset"
-    } else if path.starts_with("/img/") {
-        "image"
-    } else if path.starts_with("/_data/") || path == "/_data" {
-        "data"
-    } else if ACCOUNT.iter().any(|prefix| path.starts_with(prefix)) {
-        "account"
-    } else if path.starts_with("/api/forms/") {
-        "forms"
-    } else if path == "/api/cms/webhook" {
-        "webhook"
-    } else if path.starts_with("/sandbox") {
-        "sandbox"
-    } else if path == "/healthz" || path == "/readyz" {
-        "health"
-    } else if path == "/robots.txt" || path == "/sitemap.xml" {
-        "seo"
-    } else if path.starts_with("/api/") {
-        "api"
-    } else {
-        "page"
-    }
-}
-
-/// The outermost layer: counts and times every request, the fast path's too.
-pub async fn record(request: Request, next: Next) -> Response {
-    let kind = route_kind(request.uri().path());
-    let started = Instant::now();
-    let response = next.run(request).await;
-    // Static labels on the hot path: no allocation per request.
-    let status = status_label(response.status());
-    metrics::counter!("http_requests_total", "kind" => kind, "status" => status).increment(1);
-    metrics::histogram!("http_request_duration_seconds", "kind" => kind, "status" => status).record(started.elapsed().as_secs_f64());
-    response
-}
-
-/// The status as a label: the codes this server answers by name, others by class.
-fn status_label(status: axum::http::StatusCode) -> &'static str {
-    match status.as_u16() {
-        200 => "200",
-        201 => "201",
-        204 => "204",
-        301 => "301",
-        302 => "302",
-        303 => "303",
-        304 => "304",
-        307 => "307",
-        308 => "308",
-        400 => "400",
-        401 => "401",
-        403 => "403",
-        404 => "404",
-        405 => "405",
-        409 => "409",
-        413 => "413",
-        422 => "422",
-        429 => "429",
-        500 => "500",
-        502 => "502",
-        503 => "503",
-        504 => "504",
-        100..=199 => "1xx",
-        200..=299 => "2xx",
-        300..=399 => "3xx",
-        400..=499 => "4xx",
-        _ => "5xx",
-    }
 }
 
 /// Times `call` into the upstream histogram, labelled by `outcome` of its result.

@@ -39,7 +39,7 @@ use crate::config::Secret;
 use crate::content::{Content, ContentSource};
 use crate::manifest::RouteTable;
 use contract::content::Collection;
-use crate::web::Location;
+use crate::web::{Location, Reply};
 use crate::{AppState, security};
 
 /// How long a preview lasts once the CMS's link opened it.
@@ -189,18 +189,14 @@ pub fn router() -> Router<AppState> {
 }
 
 /// `GET /api/preview` (see the module docs).
-async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Response {
+async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Result<Response, Reply> {
     let Some(preview) = &state.preview else {
-        return StatusCode::NOT_FOUND.into_response();
+        return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no preview: PREVIEW_SECRET and CMS_URL are not both set"));
     };
-    let refuse = |status: StatusCode, why: &'static str| (status, [(header::CACHE_CONTROL, "no-store")], why).into_response();
-    let Ok(params) = serde_urlencoded::from_str::<Vec<(String, String)>>(query.as_deref().unwrap_or_default()) else {
-        return refuse(StatusCode::BAD_REQUEST, "unreadable query");
-    };
+    let refuse = |why: &str| Reply::refused_text(StatusCode::BAD_REQUEST, why);
+    let params = serde_urlencoded::from_str::<Vec<(String, String)>>(query.as_deref().unwrap_or_default()).map_err(|_| refuse("unreadable query"))?;
     let param = |name: &str| params.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str());
-    let Some(url) = site_path(param("url").unwrap_or("/")) else {
-        return refuse(StatusCode::BAD_REQUEST, "url must be a path of this site");
-    };
+    let url = site_path(param("url").unwrap_or("/")).ok_or_else(|| refuse("url must be a path of this site"))?;
     let mut response = match param("status").unwrap_or("draft") {
         // Removed whether or not the request showed it: a partitioned
         // cookie is not always sent where the exit is followed.
@@ -215,11 +211,11 @@ async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(
             let until = now_secs() + LIFETIME.as_secs();
             (jar.add(preview.cookie(until.to_string())), Location::site(url).see_other()).into_response()
         }
-        "draft" => return refuse(StatusCode::UNAUTHORIZED, "wrong secret"),
-        _ => return refuse(StatusCode::BAD_REQUEST, "status must be draft or published"),
+        "draft" => return Err(Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong secret")),
+        _ => return Err(refuse("status must be draft or published")),
     };
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    Ok(response)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ struct Saved {
 /// page is timed whole and its personal part alone, as a view renders it
 /// (a line each: label, url, whole p50, part p50, ratio).
 pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, runs: usize, splice: bool, part: bool) -> Result<String, AppError> {
-    let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::Config(format!("requests: {e}")))?;
+    let saved: Vec<Saved> = serde_json::from_str(requests).map_err(|e| AppError::ToolInput { what: "requests".into(), source: e.into() })?;
     let assets = AssetManifest::from_json(assets_json)?;
     let renderer = ssr_runtime::Renderer::start(
         server_js.into(),
@@ -47,7 +47,7 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
         let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
         let label = if signed_in { format!("{kind} (signed in)") } else { kind.to_string() };
         if splice {
-            let data: PageData = serde_json::from_value(page.data).map_err(|e| AppError::Config(format!("{}: {e}", page.url)))?;
+            let data: PageData = serde_json::from_value(page.data).map_err(|e| AppError::ToolInput { what: page.url.clone(), source: e.into() })?;
             if !crate::pages::for_everyone(&data) {
                 continue;
             }

@@ -127,7 +127,7 @@ impl Search {
         }
         writer.commit()?;
         let reader = index.reader()?;
-        *self.built.write().expect("search index") = Some(Arc::new(Built { index, reader, fields }));
+        *crate::locks::write(&self.built) = Some(Arc::new(Built { index, reader, fields }));
         self.builds.fetch_add(1, Ordering::AcqRel);
         Ok(count)
     }
@@ -140,7 +140,7 @@ impl Search {
     /// What `query` finds in `lang`.
     pub fn search(&self, lang: Lang, query: &str) -> SearchResults {
         let query: String = query.trim().chars().take(MAX_QUERY).collect();
-        let Some(built) = self.built.read().expect("search index").clone() else {
+        let Some(built) = crate::locks::read(&self.built).clone() else {
             return SearchResults { query, ready: false, hits: Vec::new() };
         };
         let hits = built.search(lang, &query).unwrap_or_else(|error| {

@@ -2,6 +2,7 @@
 //! runs as its own task, so a waiter that gives up (a time budget spent, a
 //! visitor gone) cancels it neither for the others nor for the cache it
 //! fills: the content cache and the subscriber cache both build on this.
+//! Its table is locked as every lock of the server is ([`crate::locks`]).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -11,6 +12,8 @@ use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
+
+use crate::locks;
 
 /// A load under way, which any number of waiters may await.
 pub type Flight<V, E> = Shared<BoxFuture<'static, Result<V, E>>>;
@@ -37,7 +40,7 @@ where
     where
         F: Future<Output = Result<V, E>> + Send + 'static,
     {
-        let mut in_flight = self.in_flight.lock().expect("in-flight lock");
+        let mut in_flight = locks::lock(&self.in_flight);
         if let Some((_, flight)) = in_flight.get(&key) {
             return flight.clone();
         }
@@ -58,7 +61,7 @@ where
     /// The next `run` for `key` starts a new load, whatever is under way
     /// (which goes on for those already waiting on it).
     pub fn forget(&self, key: &K) {
-        let forgotten = self.in_flight.lock().expect("in-flight lock").remove(key);
+        let forgotten = locks::lock(&self.in_flight).remove(key);
         // Dropped outside the lock: dropping a load may end its task, whose
         // `Leave` takes the lock.
         drop(forgotten);
@@ -75,7 +78,7 @@ struct Leave<K: Eq + Hash, V, E> {
 
 impl<K: Eq + Hash, V, E> Drop for Leave<K, V, E> {
     fn drop(&mut self) {
-        let mut table = self.table.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut table = locks::lock(&self.table);
         let own = table.get(&self.key).is_some_and(|(id, _)| *id == self.id);
         let removed = if own { table.remove(&self.key) } else { None };
         drop(table);

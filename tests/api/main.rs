@@ -17,6 +17,7 @@ mod images;
 mod forms;
 mod forms_delivery;
 mod hostile;
+mod metrics;
 mod mutation;
 mod operator_faults;
 mod pages;

@@ -4,6 +4,8 @@
 //!   collection item, popup and the sidebar) as the CMS must provide it.
 //! - [`page`]: what a render receives and returns, and the page data the
 //!   browser gets for hydration and client navigation.
+//! - [`feedback`]: what an API answer tells the visitor (a notice, a
+//!   form's messages, where to go next): the one body of every API failure.
 //! - [`repair`]: content from outside parsed at the boundary: a part that
 //!   does not fit the model takes its default or is dropped, with its JSON path.
 //! - [`cms`]: the model as Strapi content types and components, and the
@@ -16,6 +18,7 @@
 
 pub mod cms;
 pub mod content;
+pub mod feedback;
 pub mod page;
 pub mod repair;
 pub mod typescript;
@@ -24,7 +27,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// A site language. Anything other than `en` or `sw` is `en` (spec §5).
+/// A site language. Anything other than `en` or `sw` is `en`: English is
+/// the site's default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {

@@ -9,7 +9,7 @@
 //! lets every call through while half open, and under a hung API each of
 //! those would wait out the full timeout.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy)]
@@ -56,7 +56,7 @@ impl Breaker {
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::locks::lock(&self.state)
     }
 
     /// Leave to call, or `None`: the circuit is open, or half open with its probe under way.

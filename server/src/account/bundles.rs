@@ -1,4 +1,4 @@
-//! The bundle catalogue and buying a bundle (spec §4 purchase).
+//! The bundle catalogue and buying a bundle.
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::catalogue::offer;
-use super::http::{AccountError, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
+use super::error::AccountError;
 use super::msisdn::Msisdn;
 use super::operator::{OperatorError, Purchase};
 use super::repeats::PurchaseMark;
@@ -17,15 +17,16 @@ use super::sign_in::parse_msisdn;
 use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
+use crate::web::{Caller, Notice, NoticeKind, Reply, Submitted, flag};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
 /// `paymentMethods`, what the subscriber can pay with.
-pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> Result<Response, AccountError> {
+pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
     let Some(catalogue) = state.catalogue.get().await else {
         return Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"));
     };
-    let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, visitor.lang)).collect();
+    let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, caller.lang)).collect();
     let Some((key, session)) = state.sessions.load_keyed(&jar, Kind::Subscriber).await else {
         let public = format!("public, max-age={}", state.config.content.ttl.as_secs());
         let headers = [
@@ -65,14 +66,14 @@ pub(super) struct PurchaseForm {
 /// `POST /api/bundles/purchase {bundleId, purchaseChannel, subscriber?, again?}`.
 /// A session that has ended answers 401 "Your session has expired" without
 /// sending the browser anywhere: the page opens the login dialog in place
-/// and keeps the visitor's choice (spec §8). The same bundle for the same
+/// and keeps the visitor's choice. The same bundle for the same
 /// number within two minutes of the last is refused (409) unless `again`
 /// says the visitor confirmed it; an answer that does not come in time is
 /// "not confirmed yet" (504), and counts as a purchase made.
 pub(super) async fn purchase(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
     Submitted(form): Submitted<PurchaseForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
@@ -96,7 +97,7 @@ pub(super) async fn purchase(
     if !state.recent_purchases.mark(&mark, form.again).await? {
         let refusal = AccountError::new(StatusCode::CONFLICT, "purchaseRepeat");
         // Without JavaScript the confirmation step comes back, asking to confirm again.
-        return Err(if visitor.form { refusal.redirect(confirm_again(&visitor, &form)) } else { refusal });
+        return Err(if caller.form { refusal.redirect(confirm_again(&caller, &form)) } else { refusal });
     }
     let request = Purchase {
         bundle_id: Value::String(bundle_id.clone()),
@@ -106,7 +107,7 @@ pub(super) async fn purchase(
     };
     let error = match state.operator.purchase(&token, &request).await {
         Ok(_) => {
-            let notice = received(&state, &visitor, &bundle_id, &recipient).await;
+            let notice = received(&state, &caller, &bundle_id, &recipient).await;
             return Ok(Reply::ok(json!({ "reloadAfterMs": 5000 })).with_notice(notice));
         }
         Err(error) => error,
@@ -119,7 +120,7 @@ pub(super) async fn purchase(
         OperatorError::Unauthorized => ended_by_operator(&state, jar).await,
         // Whether another number is a subscriber is not the payer's to learn.
         OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, "cannotSendTo"),
-        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, visitor.lang, "errorOccurred"),
+        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, caller.lang, "errorOccurred"),
         OperatorError::TimedOut => {
             tracing::warn!(bundle = %bundle_id, "purchase answer timed out; it may have gone through");
             AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, Notice::key(NoticeKind::Info, "purchaseUnconfirmed").lasting(UNCONFIRMED_MS))
@@ -136,17 +137,17 @@ pub(super) async fn purchase(
 /// How long "not confirmed yet" shows: it asks the visitor to read before acting.
 const UNCONFIRMED_MS: u32 = 10_000;
 
-/// Spec §8's success message, with what was bought for whom.
-async fn received(state: &AppState, visitor: &Visitor, bundle_id: &str, recipient: &str) -> Notice {
+/// The success message, with what was bought for whom.
+async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient: &str) -> Notice {
     let catalogue = state.catalogue.get().await;
-    let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(visitor.lang));
+    let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(caller.lang));
     let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
     Notice::key(NoticeKind::Warning, "purchaseReceivedFor").with_params([("bundle", bundle), ("recipient", recipient.as_str())])
 }
 
 /// The account page's confirmation step for this purchase, asking to
 /// confirm buying it again.
-fn confirm_again(visitor: &Visitor, form: &PurchaseForm) -> String {
+fn confirm_again(caller: &Caller, form: &PurchaseForm) -> String {
     let query = serde_urlencoded::to_string([
         ("step", "confirm"),
         ("bundleId", form.bundle_id.as_str()),
@@ -156,5 +157,5 @@ fn confirm_again(visitor: &Visitor, form: &PurchaseForm) -> String {
         ("again", "true"),
     ])
     .unwrap_or_default();
-    format!("{}?{query}", visitor.href("/account"))
+    format!("{}?{query}", caller.href("/account"))
 }

@@ -1,4 +1,4 @@
-//! Customer permission management (spec §2, §4): its own sign-in, session
+//! Customer permission management: its own sign-in, session
 //! and token, and the permissions a subscriber grants or withdraws.
 
 use axum::extract::{Path, State};
@@ -9,44 +9,45 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::limits::CodeFor;
-use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor, flag};
+use super::error::AccountError;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{CodeForm, NumberForm, checked_code, keeping_number, request_code_failure, requested_number};
 use crate::AppState;
+use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted, flag};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
 pub(super) async fn request_otp(
     State(state): State<AppState>,
-    visitor: Visitor,
+    caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, &client).await.map_err(keeping_number(&form))?;
+    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
     let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
-        .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
-        .redirect(format!("{}?{query}", visitor.href("/cpm-otp"))))
+        .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
+        .redirect(format!("{}?{query}", caller.href("/cpm-otp"))))
 }
 
 /// `POST /api/cpm/validate-otp {msisdn, code}`: the CPM session.
 pub(super) async fn validate_otp(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, &client).await?;
+    let (msisdn, code) = checked_code(&state, &form, client).await?;
     let token = state
         .operator
         .cpm_validate_otp(&msisdn, &code)
         .await
-        .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
+        .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
     let jar = state.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
-    Ok((jar, Reply::ok(json!({})).redirect(visitor.href("/customer-permission-management"))))
+    Ok((jar, Reply::ok(json!({})).redirect(caller.href("/customer-permission-management"))))
 }
 
 /// The CPM session's permissions, for its page. Only a session whose token
@@ -77,15 +78,15 @@ pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateC
 pub(super) async fn permissions(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
     let Some(session) = state.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::session_ended(jar, "sessionExpired"));
     };
-    match page_permissions(&state, &session, jar, visitor.lang).await {
+    match page_permissions(&state, &session, jar, caller.lang).await {
         (Ok(permissions), jar) => Ok((jar, Reply::ok(permissions))),
         (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
-        (Err(error), _) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
+        (Err(error), _) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
     }
 }
 
@@ -99,7 +100,7 @@ pub(super) struct PermissionForm {
 pub(super) async fn set_permission(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
     Path(id): Path<String>,
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply, AccountError> {
@@ -109,12 +110,12 @@ pub(super) async fn set_permission(
     match state.operator.cpm_set_permission(&session.token, &id, form.granted).await {
         Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))),
         Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.sessions.end(jar, Kind::Cpm).await, "sessionExpired")),
-        Err(error) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
+        Err(error) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
     }
 }
 
 /// `POST /api/cpm/logout`: then the CPM sign-in page.
-pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> (PrivateCookieJar, Reply) {
+pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
     let jar = state.sessions.end(jar, Kind::Cpm).await;
-    (jar, Reply::ok(json!({})).redirect(visitor.href("/cpm-login")))
+    (jar, Reply::ok(json!({})).redirect(caller.href("/cpm-login")))
 }

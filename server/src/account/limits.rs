@@ -15,6 +15,7 @@
 //! caller answers 503.
 
 use std::hash::Hash;
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -35,7 +36,8 @@ pub enum CodeFor {
 }
 
 impl CodeFor {
-    fn name(self) -> &'static str {
+    /// Its name in Redis keys and metrics.
+    pub fn name(self) -> &'static str {
         match self {
             CodeFor::SignIn => "sign-in",
             CodeFor::Cpm => "cpm",
@@ -207,7 +209,7 @@ impl Limits {
     /// One code request for `number` from `client`: not within the resend
     /// time of the last code sent to it for the same purpose, and within
     /// every budget. `Some(wait)`: refused, and how long until it would not be.
-    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: &str) -> Result<Option<Duration>, Unavailable> {
+    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: IpAddr) -> Result<Option<Duration>, Unavailable> {
         let resend_wait = match &self.counters {
             Counters::Local(local) => {
                 local.recently_sent.get(&(purpose, number.to_owned())).map(|sent| local.resend.saturating_sub(sent.elapsed()))
@@ -221,7 +223,7 @@ impl Limits {
             metrics::counter!("rate_limit_rejections_total", "budget" => "resend").increment(1);
             return Ok(Some(wait));
         }
-        if let Some(wait) = self.wait(Budget::CodesPerClient, client).await? {
+        if let Some(wait) = self.wait(Budget::CodesPerClient, &client.to_string()).await? {
             return Ok(Some(wait));
         }
         self.wait(Budget::CodesPerNumber, number).await
@@ -246,17 +248,17 @@ impl Limits {
     }
 
     /// One code check for `number` from `client`.
-    pub async fn code_check(&self, number: &str, client: &str) -> Result<bool, Unavailable> {
-        Ok(self.allow(Budget::ChecksPerClient, client).await? && self.allow(Budget::ChecksPerNumber, number).await?)
+    pub async fn code_check(&self, number: &str, client: IpAddr) -> Result<bool, Unavailable> {
+        Ok(self.allow(Budget::ChecksPerClient, &client.to_string()).await? && self.allow(Budget::ChecksPerNumber, number).await?)
     }
 
     /// One modem look-up by the signed-in `subscriber` from `client`.
-    pub async fn modem_check(&self, subscriber: &str, client: &str) -> Result<bool, Unavailable> {
-        Ok(self.allow(Budget::ModemChecksPerClient, client).await? && self.allow(Budget::ModemChecksPerSubscriber, subscriber).await?)
+    pub async fn modem_check(&self, subscriber: &str, client: IpAddr) -> Result<bool, Unavailable> {
+        Ok(self.allow(Budget::ModemChecksPerClient, &client.to_string()).await? && self.allow(Budget::ModemChecksPerSubscriber, subscriber).await?)
     }
 
     /// One submission of `form` from `client`.
-    pub async fn form_submission(&self, form: &str, client: &str) -> Result<bool, Unavailable> {
+    pub async fn form_submission(&self, form: &str, client: IpAddr) -> Result<bool, Unavailable> {
         self.allow(Budget::FormsPerClient, &format!("{form} {client}")).await
     }
 
@@ -293,22 +295,26 @@ impl Limits {
 mod tests {
     use super::*;
 
+    fn ip(address: &str) -> IpAddr {
+        address.parse().unwrap()
+    }
+
     #[tokio::test]
     async fn one_code_a_minute_three_per_number_ten_per_client() {
         let limits = Limits::new(Duration::from_secs(60));
-        let allowed = async |purpose, number: &str, client: &str| limits.code_request(purpose, number, client).await.unwrap().is_none();
-        assert!(allowed(CodeFor::SignIn, "255754000001", "1.1.1.1").await);
-        assert!(allowed(CodeFor::SignIn, "255754000001", "1.1.1.1").await, "the first failed: nothing was sent");
+        let allowed = async |purpose, number: &str, client: IpAddr| limits.code_request(purpose, number, client).await.unwrap().is_none();
+        assert!(allowed(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await);
+        assert!(allowed(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await, "the first failed: nothing was sent");
         limits.code_sent(CodeFor::SignIn, "255754000001").await;
-        assert!(allowed(CodeFor::Cpm, "255754000001", "1.1.1.1").await, "another purpose");
-        let wait = limits.code_request(CodeFor::SignIn, "255754000001", "1.1.1.1").await.unwrap().expect("a second code within the minute");
+        assert!(allowed(CodeFor::Cpm, "255754000001", ip("1.1.1.1")).await, "another purpose");
+        let wait = limits.code_request(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await.unwrap().expect("a second code within the minute");
         assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "the rest of the minute: {wait:?}");
-        assert!(allowed(CodeFor::SignIn, "255754000002", "1.1.1.1").await, "another number");
+        assert!(allowed(CodeFor::SignIn, "255754000002", ip("1.1.1.1")).await, "another number");
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..10 {
-            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), "2.2.2.2").await.unwrap().is_none());
+            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), ip("2.2.2.2")).await.unwrap().is_none());
         }
-        let wait = limits.code_request(CodeFor::SignIn, "255754009999", "2.2.2.2").await.unwrap().expect("the client's budget");
+        let wait = limits.code_request(CodeFor::SignIn, "255754009999", ip("2.2.2.2")).await.unwrap().expect("the client's budget");
         assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "one code a minute back: {wait:?}");
     }
 
@@ -316,19 +322,19 @@ mod tests {
     async fn code_checks_have_a_budget_per_client_across_numbers() {
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..30 {
-            assert!(limits.code_check(&format!("25575400{n:04}"), "3.3.3.3").await.unwrap());
+            assert!(limits.code_check(&format!("25575400{n:04}"), ip("3.3.3.3")).await.unwrap());
         }
-        assert!(!limits.code_check("255754009999", "3.3.3.3").await.unwrap(), "one client guessing across many numbers");
-        assert!(limits.code_check("255754009999", "4.4.4.4").await.unwrap(), "another client");
+        assert!(!limits.code_check("255754009999", ip("3.3.3.3")).await.unwrap(), "one client guessing across many numbers");
+        assert!(limits.code_check("255754009999", ip("4.4.4.4")).await.unwrap(), "another client");
     }
 
     #[tokio::test]
     async fn the_sweep_never_gives_a_limited_number_its_budget_back() {
         let limits = Limits::new(Duration::from_secs(60));
         for _ in 0..3 {
-            assert!(limits.code_request(CodeFor::SignIn, "255754000001", "5.5.5.5").await.unwrap().is_none());
+            assert!(limits.code_request(CodeFor::SignIn, "255754000001", ip("5.5.5.5")).await.unwrap().is_none());
         }
         limits.sweep();
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", "6.6.6.6").await.unwrap().is_some(), "still out of its budget");
+        assert!(limits.code_request(CodeFor::SignIn, "255754000001", ip("6.6.6.6")).await.unwrap().is_some(), "still out of its budget");
     }
 }

@@ -1,13 +1,15 @@
-//! The subscriber self-service backend for the browser: sign-in, the
-//! account, bundle purchases, the modem flow and customer permission
-//! management.
+//! The subscriber self-service backend for the browser: signing in with a
+//! one-time code, the account and its balances, buying bundles, modems and
+//! customer permission management (CPM).
 //! The page's JavaScript never sees an operator token: it calls these
 //! endpoints, which keep the token in a server-side session and call the
 //! operator API (`operator`).
 //!
-//! - `http`: the visitor, bodies (JSON or HTML form), the same-origin guard,
-//!   and the two answers (`Reply`, `AccountError`), turned into a redirect
-//!   with a flash notice for a form post.
+//! - `error`: [`AccountError`], every way a request fails, answered as the
+//!   one API body; successes are [`crate::web::Reply`]s. Handlers take the
+//!   [`crate::web::Caller`] and bodies as JSON or HTML forms alike
+//!   ([`crate::web::form_post`] turns a form's answer into a redirect).
+//! - `outcomes`: code requests, code checks and purchases counted by answer.
 //! - `sign_in`, `subscriber`, `bundles`, `modem`, `cpm`: the endpoints, one
 //!   module per part of the self-service area.
 //! - `msisdn`: phone numbers and codes parsed once.
@@ -22,7 +24,6 @@
 //! - `cache`: what the operator said about each session's subscriber
 //!   (details, balances), kept a short while and waited for at most a
 //!   page's budget.
-//! - `return_to`: where a form may send the browser back to.
 //!
 //! Pages ask this module one thing, [`Visit`]: who the visitor is and what
 //! their page shows only to them.
@@ -31,7 +32,7 @@
 /// flash notice): a request with one may get a page of its own.
 pub fn reads_cookie(name: &str) -> bool {
     use session::{Kind, cookie_name};
-    name == http::FLASH_COOKIE
+    name == flash::COOKIE
         || [Kind::Subscriber, Kind::Cpm].into_iter().any(|kind| name == cookie_name(kind, true) || name == cookie_name(kind, false))
 }
 
@@ -40,13 +41,13 @@ mod bundles;
 pub mod cache;
 pub mod catalogue;
 mod cpm;
-mod http;
+mod error;
 pub mod limits;
 mod modem;
 pub mod msisdn;
 pub mod operator;
+mod outcomes;
 pub mod repeats;
-mod return_to;
 pub mod session;
 pub mod session_redis;
 pub mod session_store;
@@ -57,15 +58,21 @@ use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::routing::{get, post, put};
 use axum_extra::extract::PrivateCookieJar;
-use axum_extra::extract::cookie::{Cookie, Key};
+use axum_extra::extract::cookie::Key;
 use contract::Lang;
 use contract::page::PageKind;
 use serde_json::Value;
 
 use crate::AppState;
-pub use http::{AccountError, Notice, NoticeKind};
-pub(crate) use http::{ClientAddr, lang_of, same_origin_only};
+use crate::web::form_post::{self, FormPosts};
+use crate::web::{flash, same_origin_only};
+pub use error::AccountError;
+use limits::CodeFor;
+use outcomes::{Counted, counted};
 use session::Kind;
+
+/// Every account body is a few short fields; more is refused with 413.
+const BODY_LIMIT: usize = 16 * 1024;
 
 impl FromRef<AppState> for Key {
     fn from_ref(state: &AppState) -> Key {
@@ -75,28 +82,31 @@ impl FromRef<AppState> for Key {
 
 pub fn router(state: AppState) -> Router<AppState> {
     Router::new()
-        .route("/api/auth/request-otp", post(sign_in::request_otp))
-        .route("/api/auth/validate-otp", post(sign_in::validate_otp))
+        .route("/api/auth/request-otp", counted(post(sign_in::request_otp), Counted::CodeRequest(CodeFor::SignIn)))
+        .route("/api/auth/validate-otp", counted(post(sign_in::validate_otp), Counted::CodeCheck(CodeFor::SignIn)))
         .route("/api/auth/logout", post(sign_in::logout))
         .route("/api/account", get(subscriber::account))
         .route("/api/bundles", get(bundles::bundles))
         .route(
             "/api/bundles/purchase",
-            post(bundles::purchase).layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
+            counted(post(bundles::purchase), Counted::Purchase).layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
         )
         .route("/api/modem/check", post(modem::check))
-        .route("/api/modem/request-otp", post(modem::request_otp))
-        .route("/api/modem/validate-otp", post(modem::validate_otp))
-        .route("/api/alternative-number/request-otp", post(modem::registration_request_otp))
-        .route("/api/alternative-number", post(modem::register))
-        .route("/api/cpm/request-otp", post(cpm::request_otp))
-        .route("/api/cpm/validate-otp", post(cpm::validate_otp))
+        .route("/api/modem/request-otp", counted(post(modem::request_otp), Counted::CodeRequest(CodeFor::ModemSignIn)))
+        .route("/api/modem/validate-otp", counted(post(modem::validate_otp), Counted::CodeCheck(CodeFor::ModemSignIn)))
+        .route(
+            "/api/alternative-number/request-otp",
+            counted(post(modem::registration_request_otp), Counted::CodeRequest(CodeFor::ModemRegistration)),
+        )
+        .route("/api/alternative-number", counted(post(modem::register), Counted::CodeCheck(CodeFor::ModemRegistration)))
+        .route("/api/cpm/request-otp", counted(post(cpm::request_otp), Counted::CodeRequest(CodeFor::Cpm)))
+        .route("/api/cpm/validate-otp", counted(post(cpm::validate_otp), Counted::CodeCheck(CodeFor::Cpm)))
         .route("/api/cpm/permissions", get(cpm::permissions))
         .route("/api/cpm/permissions/{id}", put(cpm::set_permission).post(cpm::set_permission))
         .route("/api/cpm/logout", post(cpm::logout))
         .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
-        .layer(axum::middleware::from_fn_with_state(state, http::finish))
-        .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(FormPosts { state, body_limit: BODY_LIMIT }, form_post::layer))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 /// What a signed-in subscriber has of their own on a page for everyone.
@@ -129,11 +139,11 @@ impl Visit {
     pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
         let cpm = state.sessions.load_keyed(&jar, Kind::Cpm).await;
         let subscriber = state.sessions.load_keyed(&jar, Kind::Subscriber).await;
-        let flash = jar.get(http::FLASH_COOKIE).is_some();
+        let flash = flash::is_left(&jar);
         Visit { jar, cpm, subscriber, flash }
     }
 
-    /// A live CPM session: what opens the pages behind the CPM sign-in.
+    /// A live CPM session: only with one may the permission page be seen.
     pub fn cpm_signed_in(&self) -> bool {
         self.cpm.is_some()
     }
@@ -195,9 +205,9 @@ impl Visit {
             (extras.subscriber, jar) = subscriber::page_subscriber(state, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
-            let notice = jar.get(http::FLASH_COOKIE).and_then(|c| serde_json::from_str::<Notice>(c.value()).ok());
+            let notice;
+            (notice, jar) = flash::take(jar);
             extras.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
-            jar = jar.remove(Cookie::build(http::FLASH_COOKIE).path("/"));
         }
         if let Some((_, session)) = self.cpm.as_ref().filter(|_| page == PageKind::Cpm) {
             let permissions;

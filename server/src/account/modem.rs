@@ -1,4 +1,4 @@
-//! Buying for a modem (spec §2 modem-bundle flow, §4). A modem SIM cannot
+//! Buying for a modem. A modem SIM cannot
 //! read an SMS on a phone, so its sign-in code goes to the phone number
 //! registered as its alternative. Everything here needs a signed-in
 //! subscriber, is throttled, and shows other people's numbers only masked
@@ -15,15 +15,17 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::limits::CodeFor;
-use super::http::{AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
+use super::error::AccountError;
 use super::msisdn::Msisdn;
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
 use super::sign_in::{CodeForm, NumberForm, checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
 use crate::AppState;
+use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted};
 
-/// Path the modem codes are validated at (spec §7: supplied by the caller).
+/// Path the modem codes are validated at: the operator's API has the
+/// caller name it.
 const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
 
 /// What the page may see of a modem and its alternative number.
@@ -51,7 +53,7 @@ pub(super) async fn check(
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
-    if !state.limits.modem_check(&session.msisdn, &client).await? {
+    if !state.limits.modem_check(&session.msisdn, client).await? {
         return Err(AccountError::too_many());
     }
     let pair = alternative_of(&state, &modem).await?;
@@ -71,7 +73,7 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, &client).await?;
+    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, client).await?;
     let pair = alternative_of(&state, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
     state.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
@@ -91,7 +93,7 @@ pub(super) async fn validate_otp(
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<Reply, AccountError> {
     let mut session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &form, &client).await?;
+    let (modem, code) = checked_code(&state, &form, client).await?;
     let token = state
         .operator
         .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
@@ -104,7 +106,7 @@ pub(super) async fn validate_otp(
 
 /// `POST /api/alternative-number/request-otp {msisdn}`: the first step of
 /// registering the signed-in number as a modem's alternative
-/// (registeringNewNumber, spec §3): a code to the modem's own number. The
+/// (the page's `registeringNewNumber` step): a code to the modem's own number. The
 /// answer is the same whether or not the number is a modem without an
 /// alternative number.
 pub(super) async fn registration_request_otp(
@@ -114,7 +116,7 @@ pub(super) async fn registration_request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, &client).await?;
+    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, client).await?;
     match state.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
             state.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
@@ -137,12 +139,12 @@ pub(super) struct RegistrationForm {
 pub(super) async fn register(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<RegistrationForm>,
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, &client).await?;
+    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst"))?;
     match state.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
@@ -151,6 +153,6 @@ pub(super) async fn register(
             Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, "modemRegistered")))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
-        Err(error) => Err(AccountError::operator_message(&error, visitor.lang, "somethingWentWrong")),
+        Err(error) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
     }
 }

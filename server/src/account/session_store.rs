@@ -7,7 +7,7 @@
 //! checked here, on every read.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
@@ -152,7 +152,7 @@ impl SqliteSessionStore {
         let now = now();
         let edges = (now - self.lifetimes.idle.as_secs() as i64, now - self.lifetimes.absolute.as_secs() as i64);
         let result = tokio::task::spawn_blocking(move || {
-            let db = db.lock().unwrap_or_else(PoisonError::into_inner);
+            let db = crate::locks::lock(&db);
             work(&db, edges.0, edges.1)
         })
         .await?;

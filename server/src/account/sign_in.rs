@@ -1,4 +1,4 @@
-//! Signing in and out with a phone number and a one-time code (spec §4).
+//! Signing in and out with a phone number and a one-time code.
 
 use axum::extract::State;
 use axum_extra::extract::PrivateCookieJar;
@@ -6,12 +6,15 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::limits::CodeFor;
-use super::http::{REQUEST_CODE_FAILURE_MS, status_of, AccountError, ClientAddr, Notice, NoticeKind, Reply, Submitted, Visitor};
+use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::subscriber::{catalogue_within_budget, sign_out, subscriber_json};
+use std::net::IpAddr;
+
 use crate::AppState;
+use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted};
 
 #[derive(Deserialize)]
 pub(super) struct NumberForm {
@@ -30,7 +33,7 @@ pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
 
 /// The number and code of a code check, within the number's and the
 /// client's check budgets.
-pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: &str) -> Result<(Msisdn, OtpCode), AccountError> {
+pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: IpAddr) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
     let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
     if !state.limits.code_check(msisdn.as_str(), client).await? {
@@ -43,7 +46,7 @@ pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: &str
 /// The budgets are the same whether or not the number is a subscriber, and
 /// come before the operator is asked, so a refusal tells nobody who is a
 /// customer.
-pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: &str) -> Result<Msisdn, AccountError> {
+pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: IpAddr) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
     if let Some(wait) = state.limits.code_request(purpose, msisdn.as_str(), client).await? {
         return Err(AccountError::too_soon(wait));
@@ -57,7 +60,8 @@ pub(super) fn keeping_number(form: &NumberForm) -> impl FnOnce(AccountError) -> 
     |error| error.back_query(&[("msisdn", Some(form.msisdn.as_str()))])
 }
 
-/// Spec §8: "Something went wrong", or the server's failure reason; shown 7 s.
+/// "Something went wrong", or the operator's reason for the failure; shown
+/// as long as every failed code request.
 pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
     let notice = match error {
         OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
@@ -70,15 +74,15 @@ pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
 /// page shows the code step next, for this number.
 pub(super) async fn request_otp(
     State(state): State<AppState>,
-    visitor: Visitor,
+    caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, &client).await.map_err(keeping_number(&form))?;
+    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
     let message = state.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
-        .with_notice(Notice::text(NoticeKind::Info, message.get(visitor.lang)))
+        .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
         .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
 }
 
@@ -86,16 +90,16 @@ pub(super) async fn request_otp(
 pub(super) async fn validate_otp(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
-    visitor: Visitor,
+    caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, &client).await?;
+    let (msisdn, code) = checked_code(&state, &form, client).await?;
     let token = state
         .operator
         .validate_otp(&msisdn, &code)
         .await
-        .map_err(|error| AccountError::operator_message(&error, visitor.lang, "somethingWentWrong"))?;
+        .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
     let known = state.account_cache.fetch(&token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
     let session = Session::new(token, msisdn.to_string()).named(known.details.names());
     let jar = state.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
@@ -105,13 +109,13 @@ pub(super) async fn validate_otp(
         None => known.into(),
     };
     let catalogue = catalogue_within_budget(&state).await;
-    let subscriber = subscriber_json(&session, Some(&known), catalogue.as_deref(), visitor.lang);
+    let subscriber = subscriber_json(&session, Some(&known), catalogue.as_deref(), caller.lang);
     // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
     Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(&[("step", None), ("msisdn", None)])))
 }
 
-/// `POST /api/auth/logout`: ends the session and sends the browser home (spec §4).
-pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> (PrivateCookieJar, Reply) {
+/// `POST /api/auth/logout`: ends the session and sends the browser home.
+pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
     let jar = sign_out(&state, jar).await;
-    (jar, Reply::ok(json!({})).redirect(visitor.href("/")))
+    (jar, Reply::ok(json!({})).redirect(caller.href("/")))
 }

@@ -1,4 +1,4 @@
-//! The signed-in subscriber: who they are and what they have (spec §3
+//! The signed-in subscriber: who they are and what they have (the
 //! authentication user), for `GET /api/account` and for pages. Who they are
 //! comes from the session (number, names); customer details and balances
 //! from the operator through the [`AccountCache`](super::cache::AccountCache),
@@ -14,13 +14,14 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::cache::{Known, Lookup};
-use super::http::{AccountError, Notice, NoticeKind, Reply, Visitor};
+use super::error::AccountError;
 use super::catalogue::Snapshot;
 use super::operator::BundleBalance;
 use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::AppState;
+use crate::web::{Caller, Notice, NoticeKind, Reply};
 
-/// The authentication user of spec §3 as the app reads it (`Subscriber` in
+/// The authentication user as the app reads it (`Subscriber` in
 /// `app/src/features/account/types.ts`). The details are absent, and the
 /// balance null, while the operator has not given them.
 #[derive(Serialize)]
@@ -91,7 +92,7 @@ pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::syn
 
 /// The signed-in subscriber of `session` for a page, or `None` when the
 /// operator refuses the session (401, or customer details failing with 400
-/// or more, spec §4), which then ends. A page that shows no balances
+/// or more), which then ends. A page that shows no balances
 /// (`with_balances` false) is built from the session alone, with no
 /// operator call.
 pub async fn page_subscriber(
@@ -117,7 +118,7 @@ pub async fn page_subscriber(
     }
 }
 
-/// The signed-in session, or 401: "Your session has expired" (spec §8)
+/// The signed-in session, or 401: "Your session has expired"
 /// when the visitor had one that ended (logout elsewhere, lifetimes, the
 /// operator), "Please log in first" when they never had one.
 pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, AccountError> {
@@ -137,7 +138,7 @@ pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> Private
 }
 
 /// The operator no longer accepts the session's token: the session ends,
-/// the visitor is told to sign in again (spec §4, §8).
+/// the visitor is told to sign in again.
 pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -> AccountError {
     AccountError::session_ended(sign_out(state, jar).await, "sessionExpired")
 }
@@ -154,9 +155,9 @@ pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCook
 
 /// `GET /api/account`: details and balances of the signed-in subscriber,
 /// read afresh within the budget. What the operator has not given by then is left out,
-/// with "Sorry an Error occured" (spec §8) when the balances are missing;
+/// with "Sorry an Error occured" when the balances are missing;
 /// the page asks again.
-pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, visitor: Visitor) -> Result<Reply, AccountError> {
+pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let Some(key) = state.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
     let (lookup, catalogue) = tokio::join!(
@@ -166,10 +167,10 @@ pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar
     let known = match lookup {
         Lookup::Known(known) => Some(known),
         Lookup::Unknown => None,
-        // Spec §4: a 401, or customer details failing with 400 or more, logs out.
-        Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(visitor.href("/"))),
+        // A 401, or customer details failing with 400 or more, signs out.
+        Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(caller.href("/"))),
     };
-    let subscriber = subscriber_json(&session, known.as_deref(), catalogue.as_deref(), visitor.lang);
+    let subscriber = subscriber_json(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
     let balance_failed = subscriber["balance"].is_null();
     let reply = Reply::ok(json!({ "subscriber": subscriber }));
     Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })

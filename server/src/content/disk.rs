@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -114,7 +114,7 @@ impl DiskCache {
 
 impl Inner {
     fn files(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::locks::lock(&self.files)
     }
 
     fn write(&self, name: &str, key: &Key, answer: &Value) -> std::io::Result<()> {

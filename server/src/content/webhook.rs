@@ -7,7 +7,7 @@
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Json, Response};
+use axum::response::Json;
 use axum::routing::post;
 use axum::Router;
 use serde::{Deserialize, Serialize};
@@ -15,6 +15,7 @@ use contract::Lang;
 use subtle::ConstantTimeEq;
 
 use crate::AppState;
+use crate::web::Reply;
 
 /// The parts of Strapi's webhook body this needs.
 #[derive(Debug, Deserialize)]
@@ -34,9 +35,9 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/cms/webhook", post(webhook))
 }
 
-async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<serde_json::Value>, Reply> {
     let Some(secret) = state.config.cms.webhook_secret.as_ref() else {
-        return (StatusCode::NOT_FOUND, "webhook not configured").into_response();
+        return Err(Reply::refused_text(StatusCode::NOT_FOUND, "webhook not configured"));
     };
     let presented = headers
         .get(header::AUTHORIZATION)
@@ -44,12 +45,10 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
     if !bool::from(presented.as_bytes().ct_eq(secret.expose().as_bytes())) {
-        return (StatusCode::UNAUTHORIZED, "wrong webhook secret").into_response();
+        return Err(Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong webhook secret"));
     }
-    let event: WebhookEvent = match serde_json::from_slice(&body) {
-        Ok(event) => event,
-        Err(error) => return (StatusCode::BAD_REQUEST, format!("not a Strapi webhook body: {error}")).into_response(),
-    };
+    let event: WebhookEvent = serde_json::from_slice(&body)
+        .map_err(|error| Reply::refused_text(StatusCode::BAD_REQUEST, &format!("not a Strapi webhook body: {error}")))?;
     let change = Change {
         model: event.model.clone().filter(|_| !event.event.starts_with("media.")),
         locale: event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(|l| Lang::parse(l).code().to_owned()),
@@ -60,7 +59,7 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         None => false,
     };
     tracing::info!(event = %event.event, model = change.model.as_deref().unwrap_or("*"), dropped, shared, "content invalidated by webhook");
-    Json(serde_json::json!({ "dropped": dropped })).into_response()
+    Ok(Json(serde_json::json!({ "dropped": dropped })))
 }
 
 /// What changed in the CMS: one model (or every one), in one language (or

@@ -1,7 +1,8 @@
 //! Staff read the submissions without a CMS: `GET /api/forms/export?form=
 //! <name>&format=csv|json` and `GET /api/forms/proposal?reference=<ref>`
 //! (the proposal PDF), both with `Authorization: Bearer <FORMS_TOKEN>`.
-//! Without `FORMS_TOKEN` neither exists (404). A CSV cell that a
+//! Without `FORMS_TOKEN` neither exists (404). Refusals are the one API
+//! body, with a notice saying why in English. A CSV cell that a
 //! spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
 //! is escaped with a leading `'`.
 
@@ -15,6 +16,7 @@ use subtle::ConstantTimeEq;
 use super::FormKind;
 use super::store::Submission;
 use crate::AppState;
+use crate::web::Reply;
 
 #[derive(Deserialize)]
 pub(super) struct ExportQuery {
@@ -28,15 +30,23 @@ pub(super) struct ProposalQuery {
     reference: String,
 }
 
-/// `None` when the bearer token is `FORMS_TOKEN`, else the answer.
-fn refused(state: &AppState, headers: &HeaderMap) -> Option<Response> {
-    let Some(token) = &state.config.forms.token else { return Some(StatusCode::NOT_FOUND.into_response()) };
+/// Staff, by the bearer token `FORMS_TOKEN`; else the refusal.
+fn staff_only(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+    let Some(token) = &state.config.forms.token else {
+        return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no export: FORMS_TOKEN is not set").into_response());
+    };
     let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     if bool::from(given.as_bytes().ct_eq(token.expose().as_bytes())) && !given.is_empty() {
-        return None;
+        return Ok(());
     }
     tracing::warn!("form export refused: wrong or missing token");
-    Some((StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")]).into_response())
+    Err(([(header::WWW_AUTHENTICATE, "Bearer")], Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong or missing bearer token")).into_response())
+}
+
+/// The store could not be read: try again shortly.
+fn unavailable(error: &super::StoreError, what: &str) -> Response {
+    tracing::error!(%error, "{what} failed");
+    Reply::refused_text(StatusCode::SERVICE_UNAVAILABLE, "the forms store cannot be read just now").into_response()
 }
 
 fn private(mut response: Response) -> Response {
@@ -45,53 +55,38 @@ fn private(mut response: Response) -> Response {
 }
 
 /// `GET /api/forms/export?form=<name>&format=csv|json` (JSON by default).
-pub(super) async fn export(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ExportQuery>) -> Response {
-    if let Some(refusal) = refused(&state, &headers) {
-        return refusal;
-    }
-    let Some(kind) = FormKind::parse(&query.form) else {
-        return (StatusCode::BAD_REQUEST, "form must be business-community or foundation-application").into_response();
-    };
-    let submissions = match state.forms.store.all(kind).await {
-        Ok(submissions) => submissions,
-        Err(error) => {
-            tracing::error!(%error, "form export failed");
-            return StatusCode::SERVICE_UNAVAILABLE.into_response();
-        }
-    };
+pub(super) async fn export(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ExportQuery>) -> Result<Response, Response> {
+    staff_only(&state, &headers)?;
+    let kind = FormKind::parse(&query.form)
+        .ok_or_else(|| Reply::refused_text(StatusCode::BAD_REQUEST, "form must be business-community or foundation-application").into_response())?;
+    let submissions = state.forms.store.all(kind).await.map_err(|error| unavailable(&error, "form export"))?;
     let records: Vec<Value> = submissions.iter().map(record).collect();
     let (body, content_type, extension) = match query.format.as_deref().unwrap_or("json") {
         "json" => (serde_json::to_string_pretty(&records).expect("JSON"), "application/json", "json"),
         "csv" => (csv(&records), "text/csv; charset=utf-8", "csv"),
-        _ => return (StatusCode::BAD_REQUEST, "format must be csv or json").into_response(),
+        _ => return Err(Reply::refused_text(StatusCode::BAD_REQUEST, "format must be csv or json").into_response()),
     };
     let disposition = format!("attachment; filename=\"{}.{extension}\"", kind.name());
-    private(
+    Ok(private(
         (
             [(header::CONTENT_TYPE, content_type.to_owned()), (header::CONTENT_DISPOSITION, disposition)],
             body,
         )
             .into_response(),
-    )
+    ))
 }
 
 /// `GET /api/forms/proposal?reference=<ref>`: the PDF sent with an application.
-pub(super) async fn proposal(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ProposalQuery>) -> Response {
-    if let Some(refusal) = refused(&state, &headers) {
-        return refusal;
-    }
+pub(super) async fn proposal(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ProposalQuery>) -> Result<Response, Response> {
+    staff_only(&state, &headers)?;
     let reference = query.reference;
     let safe = reference.len() <= 16 && reference.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    match state.forms.store.proposal(reference.clone()).await {
-        Ok(Some(bytes)) if safe => {
+    match state.forms.store.proposal(reference.clone()).await.map_err(|error| unavailable(&error, "proposal read"))? {
+        Some(bytes) if safe => {
             let disposition = format!("attachment; filename=\"{reference}.pdf\"");
-            private(([(header::CONTENT_TYPE, "application/pdf".to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response())
+            Ok(private(([(header::CONTENT_TYPE, "application/pdf".to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response()))
         }
-        Ok(_) => StatusCode::NOT_FOUND.into_response(),
-        Err(error) => {
-            tracing::error!(%error, "proposal read failed");
-            StatusCode::SERVICE_UNAVAILABLE.into_response()
-        }
+        _ => Err(Reply::refused_text(StatusCode::NOT_FOUND, "no proposal with this reference").into_response()),
     }
 }
 

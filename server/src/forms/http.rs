@@ -1,24 +1,20 @@
 //! A form as it arrives: JSON from the page's script, an HTML form post
 //! (urlencoded, or multipart with a file) without JavaScript, or multipart
 //! from the script (the JSON in an `application` part beside the file).
-//! Flat input names become the same JSON the script sends (`nest`), so one
-//! parser reads all three. And the one error type, [`FormError`], answered
-//! as JSON here.
+//! Flat input names (`applicants[1].email`, `services` repeated) become the
+//! same JSON the script sends (`nest`), so one parser reads all three.
 
 use std::collections::BTreeMap;
 
-use axum::Json;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use contract::Lang;
 use serde_json::Value;
 
-use super::fields::Problems;
+use super::error::{FormError, Refusal};
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
 use super::nest::nest;
-use super::store::StoreError;
-use crate::account::lang_of;
+use crate::web::{body_limit, visitor_lang};
 
 /// A JSON or urlencoded form is a few kilobytes; a foundation application
 /// with long texts and fifty budget lines stays well below this.
@@ -47,56 +43,6 @@ pub struct Sent {
     pub bot: bool,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum FormError {
-    #[error("invalid fields")]
-    Invalid(Problems),
-    #[error("too many submissions from one address")]
-    TooMany,
-    #[error("unreadable body ({0})")]
-    Unreadable(StatusCode),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Unavailable(#[from] crate::account::limits::Unavailable),
-}
-
-impl FormError {
-    /// The status and the messages by field (`form` for the whole form), in `lang`.
-    pub fn answer(&self, lang: Lang) -> (StatusCode, BTreeMap<String, String>) {
-        let whole = |status, en: &str, sw: &str| (status, BTreeMap::from([("form".to_owned(), if lang == Lang::Sw { sw } else { en }.to_owned())]));
-        match self {
-            FormError::Invalid(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems.messages(lang)),
-            FormError::TooMany => whole(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many forms were sent from your connection. Please wait a few minutes and try again",
-                "Fomu nyingi mno zimetumwa kutoka kwenye mtandao wako. Tafadhali subiri dakika chache kisha ujaribu tena",
-            ),
-            FormError::Unreadable(status) => whole(
-                *status,
-                "The form could not be read. Please check it and try again",
-                "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
-            ),
-            FormError::Store(_) | FormError::Unavailable(_) => {
-                tracing::error!(error = %self, "a form could not be kept");
-                whole(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Your form could not be saved just now. Please try again in a moment",
-                    "Fomu yako haikuweza kuhifadhiwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi",
-                )
-            }
-        }
-    }
-
-    /// The JSON answer: `{"errors": {"<field path>": "<message>"}}`.
-    pub fn into_json(self, lang: Lang) -> Response {
-        let (status, errors) = self.answer(lang);
-        let mut response = (status, Json(serde_json::json!({ "errors": errors }))).into_response();
-        response.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
-        response
-    }
-}
-
 fn content_type(headers: &HeaderMap) -> &str {
     headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
@@ -111,34 +57,25 @@ fn idempotency_key(headers: &HeaderMap) -> Option<String> {
     (!key.is_empty() && key.len() <= MAX_KEY && key.bytes().all(|b| b.is_ascii_graphic())).then(|| key.to_owned())
 }
 
-/// A post that could not be read, with what is needed to answer it.
-pub struct Unread {
-    pub lang: Lang,
-    pub script: bool,
-    pub error: FormError,
-}
-
-impl IntoResponse for Unread {
-    fn into_response(self) -> Response {
-        self.error.into_json(self.lang)
-    }
-}
-
 impl<S: Send + Sync> FromRequest<S> for Sent {
-    type Rejection = Unread;
+    type Rejection = Refusal;
 
     async fn from_request(request: Request, state: &S) -> Result<Sent, Self::Rejection> {
         let headers = request.headers().clone();
         let kind = content_type(&headers).to_ascii_lowercase();
-        let header_lang = || lang_of(&headers, None);
-        let unreadable = |script: bool, status: StatusCode| Unread { lang: header_lang(), script, error: FormError::Unreadable(status) };
+        let unreadable = |script: bool, status: StatusCode| Refusal {
+            lang: visitor_lang(&headers, None),
+            script,
+            values: BTreeMap::new(),
+            error: FormError::Unreadable(status),
+        };
         let (pairs, json, upload, script) = if kind.starts_with("application/json") {
-            let bytes = read_bytes(request).await.map_err(|status| unreadable(true, status))?;
+            let bytes = body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(true, status))?;
             let json: Value = serde_json::from_slice(&bytes).map_err(|_| unreadable(true, StatusCode::BAD_REQUEST))?;
             (Vec::new(), Some(json), None, true)
         } else if kind.starts_with("application/x-www-form-urlencoded") {
             let script = wants_json(&headers);
-            let bytes = read_bytes(request).await.map_err(|status| unreadable(script, status))?;
+            let bytes = body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(script, status))?;
             let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).map_err(|_| unreadable(script, StatusCode::BAD_REQUEST))?;
             (pairs, None, None, script)
         } else if kind.starts_with("multipart/form-data") {
@@ -156,7 +93,7 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
             None => nest(&pairs),
         };
         let field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_owned);
-        let lang = lang_of(&headers, field("lang").as_deref());
+        let lang = visitor_lang(&headers, field("lang").as_deref());
         let bot = field(HONEYPOT).is_some_and(|text| !text.trim().is_empty());
         let mut typed: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (name, text) in pairs.into_iter().filter(|(name, _)| !COMMON.contains(&name.as_str())) {
@@ -164,13 +101,6 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
         }
         Ok(Sent { lang, script, idempotency_key: idempotency_key(&headers), value, typed, upload, bot })
     }
-}
-
-async fn read_bytes(request: Request) -> Result<axum::body::Bytes, StatusCode> {
-    axum::body::to_bytes(request.into_body(), TEXT_LIMIT).await.map_err(|error| {
-        let too_large = error.into_inner().is::<http_body_util::LengthLimitError>();
-        if too_large { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST }
-    })
 }
 
 /// The text fields, the script's `application` JSON part, and the

@@ -1,10 +1,14 @@
-//! Forms visitors send the operator: the business
-//! community form and the foundation partnership application. A submission
+//! Forms visitors send the operator: the business community form and the
+//! foundation partnership application. A submission
 //! is checked on the server, in the visitor's language, and committed to
 //! disk before the visitor hears it was received.
 //!
 //! - `http`: a post as it arrives (JSON, an HTML form, multipart with a
-//!   proposal PDF) and [`FormError`], the one error answered as JSON.
+//!   proposal PDF).
+//! - `error`: [`FormError`], why a submission is refused, answered as the
+//!   one API body (`{"errors": …}`).
+//! - `answer`: the answers of a form posted without JavaScript: a
+//!   redirect to its page, or the page again.
 //! - `nest`: flat input names (`applicants[1].email`) as nested JSON.
 //! - `fields`: reading fields into typed values, the problems and their
 //!   messages in English and Swahili.
@@ -18,7 +22,9 @@
 //! JavaScript is sent 303 to its page showing the reference, or gets its
 //! page back, filled in, with the messages beside the fields.
 
+mod answer;
 mod business;
+mod error;
 mod export;
 mod fields;
 mod foundation;
@@ -27,21 +33,21 @@ pub(crate) mod nest;
 mod outbox;
 mod store;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use contract::Lang;
-use contract::page::FormState;
 use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::account::{ClientAddr, same_origin_only};
 use crate::manifest::RouteTable;
-pub use http::FormError;
+use crate::web::{ClientAddr, same_origin_only};
+use answer::{Received, answered};
+pub use error::FormError;
+use error::Refusal;
 use http::Sent;
 pub use store::{FormStore, StoreError};
 use store::{Kept, NewSubmission};
@@ -100,13 +106,14 @@ impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
     pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::shared::Redis>) -> Result<Forms, crate::AppError> {
-        let failed = |error: &dyn std::fmt::Display| crate::AppError::Config(error.to_string());
-        let store = FormStore::open(&config.data_dir).map_err(|e| failed(&e))?;
+        let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {
                 let token = config.cms.token.as_ref().map(|t| t.expose().to_owned());
                 let first_wait = config.forms.retry.max(std::time::Duration::from_millis(1));
-                Some(outbox::Outbox::new(store.clone(), base.as_str(), token, first_wait, redis).map_err(|e| failed(&e))?)
+                let outbox = outbox::Outbox::new(store.clone(), base.as_str(), token, first_wait, redis)
+                    .map_err(|source| crate::AppError::HttpClient { what: "form outbox", source })?;
+                Some(outbox)
             }
             None => None,
         };
@@ -136,9 +143,11 @@ impl Forms {
 }
 
 pub fn router(state: AppState) -> Router<AppState> {
+    let business = answered(post(business_community), state.clone(), FormKind::BusinessCommunity);
+    let foundation = answered(post(foundation_application), state.clone(), FormKind::FoundationApplication);
     let posts = Router::new()
-        .route("/api/forms/business-community", post(business_community).layer(DefaultBodyLimit::max(http::TEXT_LIMIT)))
-        .route("/api/forms/foundation-application", post(foundation_application).layer(DefaultBodyLimit::max(http::UPLOAD_LIMIT)))
+        .route("/api/forms/business-community", business.layer(DefaultBodyLimit::max(http::TEXT_LIMIT)))
+        .route("/api/forms/foundation-application", foundation.layer(DefaultBodyLimit::max(http::UPLOAD_LIMIT)))
         .layer(axum::middleware::from_fn_with_state(state, same_origin_only));
     Router::new()
         .merge(posts)
@@ -146,108 +155,56 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/forms/proposal", get(export::proposal))
 }
 
-type Received = Result<Sent, http::Unread>;
-
 /// `POST /api/forms/business-community`.
-async fn business_community(State(state): State<AppState>, ClientAddr(client): ClientAddr, sent: Received) -> Response {
-    let kind = FormKind::BusinessCommunity;
-    let sent = match sent {
-        Ok(sent) => sent,
-        Err(http::Unread { lang, script, error }) => return refuse(&state, kind, lang, script, FormState::default(), error).await,
-    };
+async fn business_community(State(state): State<AppState>, ClientAddr(client): ClientAddr, sent: Sent) -> Result<Received, Refusal> {
     let parsed = business::BusinessLead::parse(&sent.value, &state.forms.services).map(|lead| (json!(lead), None));
-    submit(&state, kind, sent, &client, parsed).await
+    submit(&state, FormKind::BusinessCommunity, sent, client, parsed).await
 }
 
 /// `POST /api/forms/foundation-application`.
-async fn foundation_application(State(state): State<AppState>, ClientAddr(client): ClientAddr, sent: Received) -> Response {
-    let kind = FormKind::FoundationApplication;
-    let mut sent = match sent {
-        Ok(sent) => sent,
-        Err(http::Unread { lang, script, error }) => return refuse(&state, kind, lang, script, FormState::default(), error).await,
-    };
+async fn foundation_application(State(state): State<AppState>, ClientAddr(client): ClientAddr, mut sent: Sent) -> Result<Received, Refusal> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
         .map(|(application, proposal)| (json!(application), proposal.map(|p| p.bytes)));
-    submit(&state, kind, sent, &client, parsed).await
+    submit(&state, FormKind::FoundationApplication, sent, client, parsed).await
 }
 
+/// A form's fields as parsed: the submission and its proposal file, or what is wrong.
+type Parsed = Result<(Value, Option<Vec<u8>>), fields::Problems>;
+
 /// Keeps a checked submission and answers; or answers why not.
-async fn submit(
-    state: &AppState,
-    kind: FormKind,
-    sent: Sent,
-    client: &str,
-    parsed: Result<(Value, Option<Vec<u8>>), fields::Problems>,
-) -> Response {
+async fn submit(state: &AppState, kind: FormKind, sent: Sent, client: IpAddr, parsed: Parsed) -> Result<Received, Refusal> {
     let Sent { lang, script, idempotency_key, typed, bot, .. } = sent;
-    let back = |error| refuse(state, kind, lang, script, FormState { values: typed.clone(), errors: Default::default() }, error);
     if bot {
         // Answered as a success, so the bot learns nothing; nothing is kept.
         tracing::info!(form = kind.name(), "honeypot filled in: submission dropped");
         let reference = store::new_reference(kind).unwrap_or_else(|_| format!("{}-{}", kind.prefix(), "0".repeat(8)));
-        return received(state, kind, lang, script, &reference, false);
+        return Ok(Received { lang, script, reference, replayed: false });
     }
-    let (data, proposal) = match parsed {
-        Ok(parsed) => parsed,
-        Err(problems) => return back(FormError::Invalid(problems)).await,
+    let kept = keep(state, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal { lang, script, values: typed, error })?;
+    let (reference, replayed) = match kept {
+        Kept::New(reference) => (reference, false),
+        Kept::Replayed(reference) => (reference, true),
     };
-    match state.limits.form_submission(kind.name(), client).await {
-        Ok(true) => {}
-        Ok(false) => return back(FormError::TooMany).await,
-        Err(error) => return back(FormError::Unavailable(error)).await,
+    Ok(Received { lang, script, reference, replayed })
+}
+
+/// Keeps a submission that parsed, within the client's budget.
+async fn keep(state: &AppState, kind: FormKind, lang: Lang, idempotency_key: Option<String>, client: IpAddr, parsed: Parsed) -> Result<Kept, FormError> {
+    let (data, proposal) = parsed.map_err(FormError::Invalid)?;
+    if !state.limits.form_submission(kind.name(), client).await? {
+        return Err(FormError::TooMany);
     }
     let outbox = state.forms.outbox.as_ref();
     let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
-    match state.forms.store.keep(new).await {
-        Ok(Kept::New(reference)) => {
-            tracing::info!(form = kind.name(), %reference, "form received");
-            metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);
-            if let Some(outbox) = outbox {
-                outbox.wake();
-            }
-            received(state, kind, lang, script, &reference, false)
-        }
-        Ok(Kept::Replayed(reference)) => received(state, kind, lang, script, &reference, true),
-        Err(error) => back(FormError::Store(error)).await,
-    }
-}
-
-/// The form's page in `lang`, if the route table has one.
-fn form_path(state: &AppState, kind: FormKind) -> Option<String> {
-    state.routes.by_form(kind.name()).map(|route| route.path.clone())
-}
-
-/// 201 `{"reference"}` for a script; 303 to the form's page showing the
-/// reference for a form.
-fn received(state: &AppState, kind: FormKind, lang: Lang, script: bool, reference: &str, replayed: bool) -> Response {
-    let page = form_path(state, kind).filter(|_| !script);
-    let mut response = match page {
-        None => (StatusCode::CREATED, axum::Json(json!({ "reference": reference }))).into_response(),
-        Some(path) => {
-            let location = format!("{}?reference={reference}", lang.href(&path));
-            let mut response = StatusCode::SEE_OTHER.into_response();
-            response.headers_mut().insert(header::LOCATION, crate::web::Location::site(&location).header());
-            response
-        }
-    };
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if replayed {
-        response.headers_mut().insert("idempotent-replayed", HeaderValue::from_static("true"));
-    }
-    response
-}
-
-/// The error as JSON for a script; for a form, its page again with what
-/// was typed and the messages.
-async fn refuse(state: &AppState, kind: FormKind, lang: Lang, script: bool, mut form: FormState, error: FormError) -> Response {
-    match form_path(state, kind).filter(|_| !script) {
-        None => error.into_json(lang),
-        Some(path) => {
-            let (status, errors) = error.answer(lang);
-            form.errors = errors;
-            crate::pages::form_page(state, lang, &path, status, form).await
+    let kept = state.forms.store.keep(new).await?;
+    if let Kept::New(reference) = &kept {
+        tracing::info!(form = kind.name(), %reference, "form received");
+        metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);
+        if let Some(outbox) = outbox {
+            outbox.wake();
         }
     }
+    Ok(kept)
 }
 
 /// The CMS collection types the outbox delivers to, as `site content-model`

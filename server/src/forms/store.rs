@@ -4,7 +4,7 @@
 //! idempotency key and its outbox entry are written in one transaction.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -133,7 +133,7 @@ impl FormStore {
 
     async fn db<T: Send + 'static>(&self, work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
         let db = self.db.clone();
-        tokio::task::spawn_blocking(move || work(&mut db.lock().unwrap_or_else(PoisonError::into_inner))).await?
+        tokio::task::spawn_blocking(move || work(&mut crate::locks::lock(&db))).await?
     }
 
     /// Keeps a submission (committed to disk when this returns), or finds

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
@@ -71,7 +71,7 @@ impl ImageDisk {
 
 impl Inner {
     fn files(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+        crate::locks::lock(&self.files)
     }
 
     fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {

@@ -38,10 +38,8 @@ pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar,
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }
         Err(error) => {
-            let status = error.status();
             tracing::error!(%error, path = %uri.path(), "page data failed");
-            (status, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "error": status.as_u16() })))
-                .into_response()
+            error.reply().into_response()
         }
     }
 }

@@ -10,10 +10,8 @@ use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 
-use crate::web::Location;
+use crate::web::{LANG_COOKIE, Location};
 
-/// The cookie remembering the visitor's language.
-pub const LANG_COOKIE: &str = "lang";
 /// The query parameter that chooses a language.
 const LANG_PARAMETER: &str = "lang";
 
@@ -73,7 +71,7 @@ pub fn canonical(path: &str, query: Option<&str>, local: &LocalPath, pairs: &[(S
         return Some(Canonical::Chosen { target, lang });
     }
     // Read only where it matters: most requests are for other addresses.
-    if path == "/" && CookieJar::from_headers(headers).get(LANG_COOKIE).map(|cookie| Lang::parse(cookie.value())) == Some(Lang::Sw) {
+    if path == "/" && crate::web::lang::remembered(headers) == Some(Lang::Sw) {
         return Some(Canonical::Remembered);
     }
     None

@@ -1,14 +1,48 @@
-//! What every feature's HTTP handling shares.
+//! The site's HTTP toolkit: what every feature's handlers share.
 //!
+//! - [`lang`]: the visitor's language on an API call, and the language
+//!   cookie's name ([`LANG_COOKIE`]).
+//! - [`client_addr`]: [`ClientAddr`], the client a request came from.
+//! - [`same_origin`]: the guard that takes state-changing requests only
+//!   from the site's own pages.
+//! - [`Reply`]: an API answer, its data beside its [`Feedback`]
+//!   (`{ notice?, errors?, redirect? }`, the one body of every API
+//!   failure, with its [`Notice`] for the toast: both in `contract`, which
+//!   writes their TypeScript for the app).
+//! - [`submitted`]: [`Submitted`], a body sent as JSON or as an HTML form.
+//! - [`form_post`]: [`Caller`], who calls an endpoint, and the layer that
+//!   answers a form post with a 303 back to its page.
+//! - [`flash`]: the notice such a 303 leaves for the next page.
+//! - [`return_to`]: where a form may send the browser back to.
+//! - [`body_limit`]: bodies read whole up to a limit.
+//! - [`body_deadline`]: one time limit for reading a whole request body.
 //! - [`location`]: every `Location` the site writes, normalised so that no
 //!   redirect leaves the site unless the route table says so.
-//! - [`body_deadline`]: one time limit for reading a whole request body.
 //! - [`vary`]: one `Vary` line per answer, for shared caches.
 //! - [`retry_after`]: every 503 and 429 says when to come back.
+//! - [`request_metrics`]: requests counted and timed by the router that
+//!   answered them.
 
 pub mod body_deadline;
+pub mod body_limit;
+pub mod client_addr;
+pub mod flash;
+pub mod form_post;
+pub mod lang;
 pub mod location;
+pub mod reply;
+pub mod request_metrics;
 pub mod retry_after;
+pub mod return_to;
+pub mod same_origin;
+pub mod submitted;
 pub mod vary;
 
+pub use client_addr::ClientAddr;
+pub use contract::feedback::{Feedback, Notice, NoticeKind};
+pub use form_post::Caller;
+pub use lang::{LANG_COOKIE, visitor_lang};
 pub use location::Location;
+pub use reply::Reply;
+pub use same_origin::same_origin_only;
+pub use submitted::{Submitted, flag};

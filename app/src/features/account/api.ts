@@ -3,20 +3,18 @@
  * `server/src/account/mod.rs`). The operator's token never reaches the page:
  * it lives in an httpOnly cookie the browser sends along.
  */
-import type { Notice } from "../../contract";
+import type { Feedback, Notice } from "../../contract";
 import type { Lang } from "../../routes";
 
-/** What every endpoint may add to its data. */
-export interface Answered {
-  notice?: Notice;
-  /** Where the browser goes next (after logging out, a lapsed session, CPM steps). */
-  redirect?: string;
-}
-
+/**
+ * An endpoint's answer: its data, with the server's `Feedback` beside it
+ * (the whole body of a failure): a notice for the toast, and where the
+ * browser goes next (after logging out, a lapsed session, CPM steps).
+ */
 export interface Answer<T> {
   status: number;
   ok: boolean;
-  body: Partial<T> & Answered;
+  body: Partial<T> & Feedback;
 }
 
 const UNREACHABLE: Notice = { type: "error", key: "somethingWentWrong" };
@@ -37,7 +35,7 @@ export async function callApi<T = Record<string, never>>(method: "GET" | "POST" 
     return { status: response.status, ok: response.ok, body: answer ?? {} };
   } catch (error) {
     console.error(`${method} ${path}`, error);
-    const body: Answered = { notice: UNREACHABLE };
-    return { status: 0, ok: false, body: body as Partial<T> & Answered };
+    const body: Feedback = { notice: UNREACHABLE };
+    return { status: 0, ok: false, body: body as Partial<T> & Feedback };
   }
 }

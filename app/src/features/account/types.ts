@@ -3,7 +3,7 @@
  * permissions). The page data names them; they are written by hand until
  * the account backend types them in the Rust contract too.
  */
-/** A bundle the subscriber holds (spec §3: balance.bundle): one allowance of it. */
+/** A bundle the subscriber holds (the operator's `balance.bundle`): one allowance of it. */
 export interface BundleBalance {
   /** The catalogue's bundle, whose name (in the page's language) `name` is. */
   bundleId?: string | null;
@@ -14,7 +14,7 @@ export interface BundleBalance {
 }
 
 /**
- * The authentication user of spec §3, as the server builds it. The number
+ * The authentication user, as the server builds it. The number
  * and names come from the session; the customer details are absent, and
  * the balance null, while the operator has not given them (on pages that
  * show no balances it is not asked at all).
@@ -30,7 +30,7 @@ export interface Subscriber {
   scopes?: string[];
   /**
    * Null when the balances could not be read, or not within the server's
-   * budget (spec §8: "Sorry an Error occured"): the account page asks again.
+   * budget (the page says "Sorry an Error occured"): the account page asks again.
    */
   balance: {
     mainBalance: number;
@@ -40,17 +40,6 @@ export interface Subscriber {
   } | null;
   /** What the subscriber can pay with: `AIRTIME`, and `MPESA` unless the number has no M-Pesa account. */
   paymentMethods?: string[];
-}
-
-/** A toast from the server (spec §8): a key under `notify.` or the operator's own text. */
-export interface Notice {
-  type: "info" | "warning" | "error";
-  key?: string;
-  /** Values the key's text names (`{{bundle}}`). */
-  params?: Record<string, string>;
-  text?: string;
-  /** Milliseconds; the toast default otherwise. */
-  duration?: number;
 }
 
 export interface Permission {

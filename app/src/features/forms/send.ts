@@ -3,8 +3,9 @@
  * with the JSON in an `application` part) to `/api/forms/<form>`, in the
  * page's language, with the fill's `Idempotency-Key`, so a retry after a
  * dropped connection never files it twice. The server answers 201
- * `{"reference"}` or `{"errors": {"<field path>": "<message>"}}`.
+ * `{"reference"}` or its `Feedback` with `{"errors": {"<field path>": "<message>"}}`.
  */
+import type { Feedback } from "../../contract";
 import type { Lang } from "../../routes";
 
 export type Errors = Record<string, string>;
@@ -31,9 +32,9 @@ export async function sendForm(action: string, lang: Lang, key: string, body: ob
   }
   try {
     const response = await fetch(action, { method: "POST", headers, body: payload, cache: "no-store" });
-    const answer = await response.json();
+    const answer: ({ reference?: unknown } & Feedback) | null = await response.json();
     if (response.ok && typeof answer?.reference === "string") return { reference: answer.reference };
-    if (answer?.errors && typeof answer.errors === "object") return { errors: answer.errors as Errors };
+    if (answer?.errors && typeof answer.errors === "object") return { errors: answer.errors };
     return { offline: true };
   } catch (error) {
     console.warn(`POST ${action}`, error);

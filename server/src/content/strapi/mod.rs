@@ -133,9 +133,9 @@ impl StrapiClient {
     }
 
     fn accepted(&self, model: &str) -> Accepted {
-        let accepted = self.accepted.lock().expect("accepted lock");
+        let accepted = crate::locks::lock(&self.accepted);
         accepted.get(model).cloned().unwrap_or_else(|| {
-            let strategy = *self.first.lock().expect("first strategy lock");
+            let strategy = *crate::locks::lock(&self.first);
             Accepted { strategy, invalid_keys: Vec::new(), no_populate: false }
         })
     }
@@ -143,7 +143,7 @@ impl StrapiClient {
     /// Keeps what `model` accepts; a plugin the CMS lacks, it lacks for every type.
     fn learnt(&self, model: &str, before: &Accepted, now: &Accepted, refusal: &str) {
         if before.strategy != now.strategy {
-            let mut first = self.first.lock().expect("first strategy lock");
+            let mut first = crate::locks::lock(&self.first);
             if *first != now.strategy {
                 tracing::warn!(refused = %short(refusal), "the CMS refused {:?} populate; asking with explicit populate parameters from now on", *first);
                 *first = now.strategy;
@@ -151,7 +151,7 @@ impl StrapiClient {
         } else {
             tracing::warn!(model, refused = %short(refusal), without = ?now.invalid_keys, no_populate = now.no_populate, "the CMS refused a populate key: its schema lacks the field; asking without it");
         }
-        self.accepted.lock().expect("accepted lock").insert(model.to_owned(), now.clone());
+        crate::locks::lock(&self.accepted).insert(model.to_owned(), now.clone());
     }
 
     /// The path under `/api/` and the query parameters for `query`, as the

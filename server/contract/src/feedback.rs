@@ -1,0 +1,80 @@
+//! What an API answer tells the visitor besides its data, the one shape
+//! the server writes and the app reads: [`Feedback`] is the whole body of
+//! every API failure, and sits beside the data of a success; [`Notice`] is
+//! a message for the toast (or, left by a form post, for the next page).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// `{ "notice"?, "errors"?, "redirect"? }`.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Feedback {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub notice: Option<Notice>,
+    /// A form's messages by field path (`applicants[1].email`); `form` for
+    /// the whole form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, string>")]
+    pub errors: Option<BTreeMap<String, String>>,
+    /// A path of this site the page goes to next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub redirect: Option<String>,
+}
+
+/// A string key under the app's `notify.` strings (with the values its
+/// text names), or a text already in the visitor's language (the
+/// operator's own message).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Notice {
+    #[serde(rename = "type")]
+    pub kind: NoticeKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub key: Option<String>,
+    /// The values the key's text names (`{{bundle}}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Record<string, string>")]
+    pub params: Option<BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
+    /// How long the toast shows, in milliseconds; the app's default otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub duration: Option<u32>,
+}
+
+/// How a notice shows.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum NoticeKind {
+    Info,
+    /// Shown green: the colour the design gives "it worked".
+    Warning,
+    Error,
+}
+
+impl Notice {
+    pub fn key(kind: NoticeKind, key: &str) -> Notice {
+        Notice { kind, key: Some(key.to_owned()), params: None, text: None, duration: None }
+    }
+
+    pub fn text(kind: NoticeKind, text: &str) -> Notice {
+        Notice { kind, key: None, params: None, text: Some(text.to_owned()), duration: None }
+    }
+
+    /// The values the key's text names.
+    pub fn with_params<'a>(mut self, params: impl IntoIterator<Item = (&'a str, &'a str)>) -> Notice {
+        self.params = Some(params.into_iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect());
+        self
+    }
+
+    pub fn lasting(mut self, ms: u32) -> Notice {
+        self.duration = Some(ms);
+        self
+    }
+}

@@ -1,0 +1,132 @@
+//! [`AccountError`]: every way an account request fails, with what the
+//! visitor is told. Handlers use `?`; the status and the notice are decided
+//! here, once, and answered as the one API body ([`crate::web::Feedback`]).
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::PrivateCookieJar;
+use contract::Lang;
+
+use super::operator::OperatorError;
+use super::session_store::StoreError;
+use crate::web::{Notice, NoticeKind, Reply};
+
+/// A failed code request shows this long (milliseconds): long enough to read
+/// why, and when to ask again.
+pub(super) const REQUEST_CODE_FAILURE_MS: u32 = 7000;
+
+pub struct AccountError {
+    reply: Reply,
+    /// The cookies to send with the failure (a session that just ended);
+    /// boxed, as failures are the rare path.
+    jar: Option<Box<PrivateCookieJar>>,
+}
+
+impl AccountError {
+    pub fn new(status: StatusCode, key: &str) -> AccountError {
+        AccountError::with_notice(status, Notice::key(NoticeKind::Error, key))
+    }
+
+    pub fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
+        AccountError { reply: Reply::refused(status, notice), jar: None }
+    }
+
+    pub fn invalid_msisdn() -> AccountError {
+        AccountError::new(StatusCode::BAD_REQUEST, "invalidMsisdn")
+    }
+
+    pub fn invalid_code() -> AccountError {
+        AccountError::new(StatusCode::BAD_REQUEST, "invalidCode")
+    }
+
+    pub fn too_many() -> AccountError {
+        AccountError::new(StatusCode::TOO_MANY_REQUESTS, "rateLimited")
+    }
+
+    /// 429 for a code asked for too soon, saying how long to wait (whole
+    /// seconds under a minute, else minutes, rounded up); shown as long as
+    /// every failed code request.
+    pub fn too_soon(wait: Duration) -> AccountError {
+        let seconds = wait.as_millis().div_ceil(1000).max(1);
+        let notice = if seconds < 60 {
+            Notice::key(NoticeKind::Error, "codeWaitSeconds").with_params([("seconds", seconds.to_string().as_str())])
+        } else {
+            Notice::key(NoticeKind::Error, "codeWaitMinutes").with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
+        };
+        AccountError::with_notice(StatusCode::TOO_MANY_REQUESTS, notice.lasting(REQUEST_CODE_FAILURE_MS))
+    }
+
+    /// An operator failure the visitor is told in one message, `key`.
+    pub fn operator(error: &OperatorError, key: &str) -> AccountError {
+        AccountError::new(status_of(error), key)
+    }
+
+    /// An operator failure told in the operator's own message in the
+    /// visitor's language where it gave one, else as `fallback`.
+    pub fn operator_message(error: &OperatorError, lang: Lang, fallback: &str) -> AccountError {
+        let notice = match error {
+            OperatorError::Refused { message: Some(message), .. } => Notice::text(NoticeKind::Error, message.get(lang)),
+            OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
+            _ => Notice::key(NoticeKind::Error, fallback),
+        };
+        AccountError::with_notice(status_of(error), notice)
+    }
+
+    /// The session is gone: the cookies that clear it go with the answer.
+    pub fn session_ended(jar: PrivateCookieJar, key: &str) -> AccountError {
+        AccountError { jar: Some(Box::new(jar)), ..AccountError::new(StatusCode::UNAUTHORIZED, key) }
+    }
+
+    /// The browser goes to `path` next.
+    pub fn redirect(self, path: String) -> AccountError {
+        AccountError { reply: self.reply.redirect(path), ..self }
+    }
+
+    /// A form goes back to its page with these query parameters set or
+    /// removed (what was typed, to keep it in its field).
+    pub fn back_query(self, edits: &[(&str, Option<&str>)]) -> AccountError {
+        AccountError { reply: self.reply.back_query(edits), ..self }
+    }
+}
+
+pub(super) fn status_of(error: &OperatorError) -> StatusCode {
+    match error {
+        OperatorError::Unauthorized => StatusCode::UNAUTHORIZED,
+        // A refusal the visitor can act on keeps its status; the operator's
+        // own failure is a bad gateway to the browser, never this server's 5xx.
+        OperatorError::Refused { status: status @ 400..=499, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
+        OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
+        OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
+        OperatorError::TimedOut => StatusCode::GATEWAY_TIMEOUT,
+        // Failing fast while the API is down (or too busy): try again shortly.
+        OperatorError::NotCalled(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// The session store failed: nothing was saved, the visitor may try again.
+impl From<StoreError> for AccountError {
+    fn from(error: StoreError) -> AccountError {
+        tracing::error!(%error, "session store failed");
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
+    }
+}
+
+/// The shared rate limits cannot be asked (Redis down): refused rather than
+/// let through unlimited; the visitor is told to try again shortly.
+impl From<super::limits::Unavailable> for AccountError {
+    fn from(error: super::limits::Unavailable) -> AccountError {
+        tracing::error!(%error, "rate limits unavailable; request refused");
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
+    }
+}
+
+impl IntoResponse for AccountError {
+    fn into_response(self) -> Response {
+        match self.jar {
+            Some(jar) => (*jar, self.reply).into_response(),
+            None => self.reply.into_response(),
+        }
+    }
+}

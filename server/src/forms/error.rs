@@ -1,0 +1,88 @@
+//! [`FormError`]: every way a submission is refused, with its status and
+//! its messages by field in the visitor's language; and [`Refusal`], the
+//! answer that carries it: the one API body (`{"errors": {…}}`) for a
+//! script, the page again for a form posted without JavaScript
+//! ([`super::answer`]).
+
+use std::collections::BTreeMap;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use contract::Lang;
+use contract::page::FormState;
+
+use super::fields::Problems;
+use super::store::StoreError;
+use crate::web::Reply;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FormError {
+    #[error("invalid fields")]
+    Invalid(Problems),
+    #[error("too many submissions from one address")]
+    TooMany,
+    #[error("unreadable body ({0})")]
+    Unreadable(StatusCode),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Unavailable(#[from] crate::account::limits::Unavailable),
+}
+
+impl FormError {
+    /// The status and the messages by field (`form` for the whole form), in `lang`.
+    pub fn answer(&self, lang: Lang) -> (StatusCode, BTreeMap<String, String>) {
+        let whole = |status, en: &str, sw: &str| (status, BTreeMap::from([("form".to_owned(), if lang == Lang::Sw { sw } else { en }.to_owned())]));
+        match self {
+            FormError::Invalid(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems.messages(lang)),
+            FormError::TooMany => whole(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many forms were sent from your connection. Please wait a few minutes and try again",
+                "Fomu nyingi mno zimetumwa kutoka kwenye mtandao wako. Tafadhali subiri dakika chache kisha ujaribu tena",
+            ),
+            FormError::Unreadable(status) => whole(
+                *status,
+                "The form could not be read. Please check it and try again",
+                "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
+            ),
+            FormError::Store(_) | FormError::Unavailable(_) => {
+                tracing::error!(error = %self, "a form could not be kept");
+                whole(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Your form could not be saved just now. Please try again in a moment",
+                    "Fomu yako haikuweza kuhifadhiwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi",
+                )
+            }
+        }
+    }
+}
+
+/// A submission refused, with what is needed to answer it.
+pub struct Refusal {
+    pub lang: Lang,
+    /// Sent by the page's script: answered with JSON alone.
+    pub script: bool,
+    /// What a form without JavaScript typed, to send its page back filled in.
+    pub values: BTreeMap<String, Vec<String>>,
+    pub error: FormError,
+}
+
+/// The form's page again, with what was typed and what is wrong: what
+/// [`super::answer`] renders for a form posted without JavaScript.
+#[derive(Clone)]
+pub(super) struct SendBack {
+    pub lang: Lang,
+    pub form: FormState,
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let (status, errors) = self.error.answer(self.lang);
+        let form = (!self.script).then(|| FormState { values: self.values, errors: errors.clone() });
+        let mut response = Reply::invalid(status, errors).into_response();
+        if let Some(form) = form {
+            response.extensions_mut().insert(SendBack { lang: self.lang, form });
+        }
+        response
+    }
+}

@@ -1,0 +1,151 @@
+//! Endpoints that a script calls and an HTML form posts to alike (the
+//! account area works without JavaScript). Handlers answer a [`Reply`] and
+//! never know which kind they served: [`layer`] reads the [`Caller`] from
+//! the request before them, and turns the answer to a form post into a 303
+//! back to the page, its notice kept for that page in the flash cookie.
+//!
+//! `Caller` is who calls an API endpoint (language, form or script, where
+//! a form goes back to); `account::Visit` is something else, the sessions
+//! a page request carries.
+
+use axum::body::Body;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use contract::Lang;
+use serde::Deserialize;
+
+use super::submitted::is_form;
+use super::{Location, Notice, Reply, body_limit, flash, return_to, visitor_lang};
+use crate::AppState;
+
+/// Who is asking, read once from the request by [`layer`]: handlers take
+/// it as an extractor.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub lang: Lang,
+    /// An HTML form post (no JavaScript): answered with a redirect.
+    pub form: bool,
+    /// Where a form goes back to: a path of this site, or `None`.
+    pub return_to: Option<String>,
+}
+
+impl Caller {
+    /// The address of `path` in the caller's language.
+    pub fn href(&self, path: &str) -> String {
+        self.lang.href(path)
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts.extensions.get::<Caller>().cloned().unwrap_or_else(|| Caller { lang: visitor_lang(&parts.headers, None), form: false, return_to: None }))
+    }
+}
+
+/// Fields every form and JSON body may carry besides its own.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Common {
+    lang: Option<String>,
+    #[serde(default, deserialize_with = "return_to::deserialize")]
+    return_to: Option<String>,
+}
+
+/// What [`layer`] needs: the cookie key and scheme of the flash cookie, and
+/// how long a body may be.
+#[derive(Clone)]
+pub struct FormPosts {
+    pub state: AppState,
+    pub body_limit: usize,
+}
+
+/// Reads the whole body (at most `limit`) and the caller from it.
+async fn read_caller(request: Request, limit: usize) -> Result<(Caller, Request), StatusCode> {
+    let (parts, body) = request.into_parts();
+    let form = is_form(&parts.headers);
+    let bytes = body_limit::read(body, limit).await?;
+    let common = if bytes.is_empty() {
+        Common::default()
+    } else if form {
+        serde_urlencoded::from_bytes(&bytes).unwrap_or_default()
+    } else {
+        serde_json::from_slice(&bytes).unwrap_or_default()
+    };
+    let caller = Caller { lang: visitor_lang(&parts.headers, common.lang.as_deref()), form, return_to: common.return_to };
+    Ok((caller, Request::from_parts(parts, Body::from(bytes))))
+}
+
+/// The middleware. Before: the caller read from the request. After:
+/// `no-store` unless the handler said otherwise (answers depend on the
+/// session or come from the operator), and a form's answer turned into a
+/// redirect with its notice as the flash cookie.
+pub async fn layer(State(posts): State<FormPosts>, request: Request, next: Next) -> Response {
+    let (caller, mut request) = match read_caller(request, posts.body_limit).await {
+        Ok(read) => read,
+        // Not a form a visitor filled in (or a body cut short): told so
+        // plainly, not redirected.
+        Err(status) => return Reply::refused_key(status, "badRequest").into_response(),
+    };
+    request.extensions_mut().insert(caller.clone());
+    let mut response = next.run(request).await;
+    response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    answer_form(&posts.state, &caller, response)
+}
+
+/// What a [`Reply`] leaves for [`layer`] to make a form's redirect of.
+#[derive(Clone)]
+pub(super) struct FormAnswer {
+    pub notice: Option<Notice>,
+    pub redirect: Option<String>,
+    pub back_query: QueryEdits,
+}
+
+/// A form post's answer: a 303 to where the answer or the form says, the
+/// notice kept for that page. A script's answer is left as it is.
+fn answer_form(state: &AppState, caller: &Caller, mut response: Response) -> Response {
+    let Some(answer) = response.extensions_mut().remove::<FormAnswer>() else { return response };
+    if !caller.form {
+        return response;
+    }
+    let back = answer.redirect.or_else(|| Some(with_query(caller.return_to.as_deref()?, &answer.back_query)));
+    let back = back.unwrap_or_else(|| caller.href("/"));
+    let (mut parts, _) = response.into_parts();
+    parts.status = StatusCode::SEE_OTHER;
+    parts.headers.remove(header::CONTENT_TYPE);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::LOCATION, Location::site(&back).header());
+    let mut response = Response::from_parts(parts, Body::empty());
+    if let Some(notice) = answer.notice {
+        flash::leave(state, &notice, response.headers_mut());
+    }
+    response
+}
+
+/// Query parameters a form's way back sets (`Some`) or removes (`None`).
+pub(super) type QueryEdits = Vec<(String, Option<String>)>;
+
+pub(super) fn query_edits(edits: &[(&str, Option<&str>)]) -> QueryEdits {
+    edits.iter().map(|(name, value)| ((*name).to_owned(), value.map(str::to_owned))).collect()
+}
+
+/// `address` (a path with or without a query) with `edits` made to its
+/// query: each named parameter set (`Some`) or removed (`None`), the others
+/// kept as they were.
+fn with_query(address: &str, edits: &QueryEdits) -> String {
+    if edits.is_empty() {
+        return address.to_owned();
+    }
+    let (path, query) = address.split_once('?').unwrap_or((address, ""));
+    let mut pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).unwrap_or_default();
+    pairs.retain(|(name, _)| !edits.iter().any(|(edited, _)| edited == name));
+    pairs.extend(edits.iter().filter_map(|(name, value)| Some((name.clone(), value.clone()?))));
+    match serde_urlencoded::to_string(&pairs) {
+        Ok(query) if !query.is_empty() => format!("{path}?{query}"),
+        _ => path.to_owned(),
+    }
+}
