@@ -42,7 +42,7 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
     let mut report = String::new();
     for page in saved {
         let route_page = page.data.pointer("/route/page").cloned().unwrap_or_default();
-        let kind = PageKind::deserialize(route_page).map_err(|e| AppError::Config(format!("{}: {e}", page.url)))?;
+        let kind = PageKind::deserialize(route_page).map_err(|e| AppError::ToolInput { what: page.url.clone(), source: e.into() })?;
         // As bench/floor.mjs names it: the same address signed in is another page.
         let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
         let label = if signed_in { format!("{kind} (signed in)") } else { kind.to_string() };

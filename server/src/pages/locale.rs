@@ -6,7 +6,6 @@
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
-use axum_extra::extract::CookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 

@@ -21,7 +21,7 @@ pub fn visitor_lang(headers: &HeaderMap, field: Option<&str>) -> Lang {
 }
 
 /// The language in the request's [`LANG_COOKIE`], if it has one.
-pub fn remembered(headers: &HeaderMap) -> Option<Lang> {
+pub(crate) fn remembered(headers: &HeaderMap) -> Option<Lang> {
     headers
         .get_all(header::COOKIE)
         .iter()

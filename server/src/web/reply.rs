@@ -71,10 +71,6 @@ impl Reply {
         self.back_query = query_edits(edits);
         self
     }
-
-    pub fn status(&self) -> StatusCode {
-        self.status
-    }
 }
 
 /// The body: the data's members, then the feedback's.
