@@ -1,0 +1,125 @@
+//! What the configuration turns into before the state is put together: the
+//! content source (Strapi or the embedded content), the drafts' source for
+//! the preview, the content cache's disk, the image endpoint and its signer,
+//! and the check that `DATA_DIR` takes writes.
+
+use std::sync::Arc;
+
+use crate::{AppBundle, AppError, Config};
+use crate::{content, images};
+
+/// The content cache's settings, with the disk for the CMS's last good
+/// answers when there is a CMS and `CONTENT_DISK_CACHE_MB` is not 0.
+pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
+    let mut settings = config.content_cache();
+    if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {
+        let disk = content::DiskCache::open(&config.data_dir, config.content.disk_cache_bytes)
+            .map_err(|source| AppError::Disk { what: "content disk cache", dir: config.data_dir.clone(), source })?;
+        settings.disk = Some(disk);
+    }
+    Ok(settings)
+}
+
+/// Signs the image endpoint's addresses of the CMS's media, with a key
+/// derived from the session key; `None` without a CMS (the embedded
+/// content's pictures are SVG, served as they are).
+pub(crate) fn image_signer(config: &Config, key: &axum_extra::extract::cookie::Key) -> Option<images::Signer> {
+    config.cms.media_base().map(|base| images::Signer::new(key.master(), base.as_str()))
+}
+
+/// The image endpoint, its disk in `DATA_DIR/image-cache/` (`IMAGE_CACHE_MB`).
+pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, AppError> {
+    let disk = if config.images.cache_bytes > 0 {
+        let disk = images::ImageDisk::open(&config.data_dir, config.images.cache_bytes)
+            .map_err(|source| AppError::Disk { what: "image disk cache", dir: config.data_dir.clone(), source })?;
+        Some(disk)
+    } else {
+        None
+    };
+    let settings = images::Settings {
+        signer: image_signer(config, key),
+        disk,
+        encodes: config.images.encodes.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2)).max(1),
+        max_pixels: config.images.max_pixels,
+        timeout: config.images.timeout,
+    };
+    images::Images::new(settings).map_err(|source| AppError::HttpClient { what: "image endpoint", source })
+}
+
+/// `DATA_DIR` exists (it is created) and takes writes; if not, the error
+/// names the directory and what to do, rather than "Permission denied".
+/// Instances sharing one `DATA_DIR` start together, so each probes with a
+/// file of its own: with one shared name, one instance's remove could find
+/// the file already removed by another and refuse to start.
+pub(crate) fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let probe_number = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let probe = dir.join(format!(".write-probe-{}-{probe_number}", std::process::id()));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b""))
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|source| AppError::DataDir { dir: dir.to_owned(), source })
+}
+
+/// The Strapi client when `CMS_URL` is set, else the embedded content.
+pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, AppError> {
+    let normalizer = normalizer(config, images);
+    Ok(match strapi_settings(config) {
+        Some(settings) => {
+            tracing::info!(base_url = %settings.base_url, populate = ?config.cms.populate, "content from the CMS");
+            Arc::new(content::StrapiClient::new(settings, normalizer)?)
+        }
+        None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
+    })
+}
+
+/// A Strapi client of its own reading drafts, for the preview: with
+/// `PREVIEW_SECRET` and `CMS_URL` only.
+pub(crate) fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, AppError> {
+    let Some(settings) = strapi_settings(config).filter(|_| config.cms.preview_secret.is_some()) else { return Ok(None) };
+    let settings = content::StrapiSettings { draft: true, ..settings };
+    Ok(Some(Arc::new(content::StrapiClient::new(settings, normalizer(config, images))?)))
+}
+
+fn normalizer(config: &Config, images: Option<images::Signer>) -> content::Normalizer {
+    content::Normalizer {
+        media_base: config.cms.media_base().map(ToString::to_string),
+        images,
+        file_hosts: config.cms.file_hosts.iter().map(ToString::to_string).collect(),
+        site_url: config.site_url.to_string(),
+    }
+}
+
+/// How the CMS at `CMS_URL` is read, if one is set.
+fn strapi_settings(config: &Config) -> Option<content::StrapiSettings> {
+    Some(content::StrapiSettings {
+        base_url: config.cms.url.as_ref()?.to_string(),
+        token: config.cms.token.as_ref().map(|t| t.expose().to_owned()),
+        populate: config.cms.populate,
+        timeout: config.cms.timeout,
+        max_requests: config.cms.max_requests,
+        draft: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writable_data_dir;
+
+    /// Several instances given one `DATA_DIR` start at once (`make
+    /// test-scale` starts three): none may refuse to start because another's
+    /// probe came and went under it.
+    #[test]
+    fn instances_starting_together_on_one_data_dir_all_find_it_writable() {
+        let dir = std::env::temp_dir().join(format!("site-probe-{}", std::process::id()));
+        let starts: Vec<_> = (0..8)
+            .map(|_| {
+                let dir = dir.clone();
+                std::thread::spawn(move || (0..200).map(|_| writable_data_dir(&dir)).find(Result::is_err))
+            })
+            .collect();
+        let refusals: Vec<_> = starts.into_iter().filter_map(|start| start.join().unwrap()).collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(refusals.is_empty(), "{refusals:?}");
+    }
+}

@@ -1,0 +1,27 @@
+//! The binary's tools besides serving: `site content-model` (what a CMS
+//! must hold) and `site check-cms` (a CMS checked against it).
+
+use crate::sources::content_source;
+use crate::{AppBundle, AppError, Config};
+use crate::{content, forms, manifest, preview};
+
+/// `site content-model`: the content model as a CMS must hold it (JSON),
+/// with the collection types the forms are delivered to (`formTypes`) and
+/// where each type is seen on the site (`previewPaths`).
+pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
+    let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
+    let mut model = content::check::content_model(&routes);
+    model["formTypes"] = forms::cms_types();
+    model["previewPaths"] = preview::paths(&routes);
+    Ok(model)
+}
+
+/// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
+pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
+    if config.cms.url.is_none() {
+        return Err(AppError::Required { setting: "CMS_URL", why: "for check-cms: it checks the CMS there" });
+    }
+    let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
+    let source = content_source(config, bundle, None)?;
+    Ok(content::check::check(source.as_ref(), &routes).await)
+}
