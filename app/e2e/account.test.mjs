@@ -108,7 +108,7 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     assert.equal(await code.getAttribute("inputmode"), "numeric");
     assert.equal(await code.getAttribute("autocomplete"), "one-time-code");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
-    const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ s$/ });
+    const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ });
     assert.ok(await resend.isDisabled(), "a new code only after the countdown");
     await enterCode(site, code, AMINA.international);
     await dialog.getByRole("button", { name: "Log in", exact: true }).click();
@@ -506,7 +506,7 @@ test("a modem without an alternative number: a code read on the modem registers 
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
     await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
     await modem.getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`).waitFor();
-    assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled());
+    assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ }).isDisabled());
     // The code went to the modem's own line (its web page's SMS inbox), not to the visitor's phone.
     await enterCode(site, code, MODEM.international);
     await modem.getByRole("button", { name: "Register my number for this modem" }).click();

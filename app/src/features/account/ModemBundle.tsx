@@ -227,7 +227,7 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
         flow.go({ step: "otps", msisdn, alternativeMasked: answer.body.alternativeMasked ?? alternative.alternativeMasked });
       }}
       disabled={wait > 0}
-      submitLabel={wait > 0 ? t("modem.sendCodeIn", { seconds: wait }) : t("modem.sendCode")}
+      submitLabel={wait > 0 ? t("modem.sendCodeIn", { count: wait }) : t("modem.sendCode")}
     />
   );
 }
@@ -276,7 +276,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
         flow.go({ step: "registering", msisdn });
       }}
       disabled={wait > 0}
-      submitLabel={wait > 0 ? t("modem.sendModemCodeIn", { seconds: wait }) : t("modem.sendModemCode")}
+      submitLabel={wait > 0 ? t("modem.sendModemCodeIn", { count: wait }) : t("modem.sendModemCode")}
     />
   );
 }

@@ -122,7 +122,7 @@ export function ResendForm({
         return answer.body.notice;
       }}
       disabled={left > 0}
-      submitLabel={left > 0 ? t("account.resendIn", { seconds: left }) : t("account.resend")}
+      submitLabel={left > 0 ? t("account.resendIn", { count: left }) : t("account.resend")}
     >
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

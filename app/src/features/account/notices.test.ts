@@ -35,6 +35,16 @@ describe("notices as toasts", () => {
     });
   });
 
+  it("words a wait in the plural its count needs, from the number the server sends", () => {
+    const wait = (key: string, params: Record<string, string>) => ({ type: "error" as const, key, params });
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "1" }), en), "Too many code requests. Please wait 1 second before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "42" }), en), "Too many code requests. Please wait 42 seconds before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "1" }), en), "Too many code requests. Please wait 1 minute before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "4" }), en), "Too many code requests. Please wait 4 minutes before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "1" }), sw), "Maombi mengi mno ya msimbo. Tafadhali subiri dakika 1 kabla ya kuomba msimbo mpya");
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "42" }), sw), "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde 42 kabla ya kuomba msimbo mpya");
+  });
+
   it("titles errors Error / Hitilafu and keeps a given duration", () => {
     assert.deepEqual(noticeToast({ type: "error", key: "somethingWentWrong", duration: 7000 }, en), {
       type: "error",
