@@ -7,7 +7,7 @@
  * bundled and init is synchronous, so nothing is fetched and a render never
  * waits. Components read the page's translator with `useT` (see `./context`).
  */
-import i18next from "i18next";
+import i18next, { type i18n } from "i18next";
 import type { Lang } from "../routes";
 import en, { type Strings } from "./en";
 import sw from "./sw";
@@ -61,34 +61,38 @@ function createTranslator(lang: Lang): Translator {
     returnNull: false,
     showSupportNotice: false,
   });
-  return { lang, t: remembered(instance.getFixedT(lang)), exists: (key) => instance.exists(key) };
+  return { lang, ...remembered(instance, lang) };
 }
 
-/** How many texts a language keeps before it starts again (visitors' values, a search query say, are unbounded). */
-const KEPT_TEXTS = 2000;
+/** How many answers a language keeps before it starts again (visitors' values, a search query say, are unbounded). */
+const KEPT = 2000;
 
 /**
- * `t` remembering what it gave: a text is a function of the key and the
- * values alone (the strings are bundled and never change), and asking
- * i18next again costs some 20 µs a call in V8 (`getFixedT` copies the
- * instance's options each call) and more in QuickJS, while a page asks for
- * a hundred texts or more, mostly the same on every page.
+ * The instance's `getFixedT(lang)` and `exists`, remembering what they gave:
+ * an answer depends on the key and the values alone (the strings are bundled
+ * and never change), and asking i18next costs some 20 µs a call in V8
+ * (`getFixedT` copies the instance's options each call) and ~100 µs in
+ * QuickJS, while a page asks for a hundred texts or more, mostly the same on
+ * every page.
  */
-function remembered(fixedT: (key: string, values?: Record<string, unknown>) => string): TFunction {
+function remembered(instance: i18n, lang: Lang): Pick<Translator, "t" | "exists"> {
+  const fixedT = instance.getFixedT(lang) as (key: string, values?: Record<string, unknown>) => string;
   const plain = new Map<string, string>();
   const filled = new Map<string, string>();
-  return ((key: string, values?: Record<string, unknown>) => {
-    const [texts, id] = values ? [filled, idOf(key, values)] : [plain, key];
-    let text = id === undefined ? undefined : texts.get(id);
-    if (text === undefined) {
-      text = fixedT(key, values);
-      if (id !== undefined) {
-        if (texts.size >= KEPT_TEXTS) texts.clear();
-        texts.set(id, text);
-      }
-    }
-    return text;
-  }) as TFunction;
+  const known = new Map<string, boolean>();
+  const t = (key: string, values?: Record<string, unknown>): string => {
+    if (!values) return plain.get(key) ?? keep(plain, key, fixedT(key));
+    const id = idOf(key, values);
+    if (id === undefined) return fixedT(key, values);
+    return filled.get(id) ?? keep(filled, id, fixedT(key, values));
+  };
+  return { t: t as TFunction, exists: (key) => known.get(key) ?? keep(known, key, instance.exists(key)) };
+}
+
+function keep<T>(kept: Map<string, T>, id: string, answer: T): T {
+  if (kept.size >= KEPT) kept.clear();
+  kept.set(id, answer);
+  return answer;
 }
 
 /**
