@@ -1,5 +1,5 @@
 /**
- * Buying for a modem (spec §2 modem-bundle flow, §4): a modem cannot read
+ * Buying a bundle for a modem or router: a modem cannot read
  * an SMS, so its code goes to the phone number registered as its
  * alternative. Check the modem's number (the server shows the alternative
  * number only masked, `2557•••••001`), ask for a code (modems false, otps

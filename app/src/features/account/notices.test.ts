@@ -7,7 +7,7 @@ const en = translator("en").t;
 const sw = translator("sw").t;
 
 describe("notices as toasts", () => {
-  it("translates a key into the visitor's language (spec §8 texts)", () => {
+  it("translates a key into the visitor's language", () => {
     assert.deepEqual(noticeToast({ type: "warning", key: "purchaseReceived" }, en), {
       type: "warning",
       title: "Success",

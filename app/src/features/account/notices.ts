@@ -1,6 +1,6 @@
 /**
  * What the self-service endpoints answer besides their data: a notice
- * (spec §8) carrying either a key the app translates or the operator's own
+ * (shown as a toast) carrying either a key the app translates or the operator's own
  * text, already in the visitor's language.
  */
 import type { AskedKey, CountedKey, StringKey, TFunction } from "../../i18n";
