@@ -243,38 +243,10 @@ done
 HTML_GZ=$(curl -s -H 'Accept-Encoding: gzip' "$BASE/" | wc -c)
 echo "home page ships: HTML ${HTML_GZ} B gzip; JS $((TOTAL_RAW / 1024)) KiB raw, $((TOTAL_GZ / 1024)) KiB gzip in $((1 + ${#CHUNKS[@]})) files"
 
-# Render cost against React's floor, per page kind (bench/requests/kinds.json:
-# one page of each kind, signed-in ones too). bench/floor.mjs renders the
-# app's server bundle in node, builds from its markup an element tree React
-# renders to the same bytes (checked), and times both; `site render-bench`
-# times the app's bundle and that floor bundle in the site's own engine.
+# Render cost against React's floor per page kind, and the bytes of each
+# script the build writes (bench/render-floor.sh).
 echo
-node app/scripts/build.mjs "$WORK/bundle" >/dev/null
-node bench/floor.mjs "$WORK/bundle" bench/requests/kinds.json --runs 300 --out "$WORK/floor" >"$WORK/node.txt" || {
-  cat "$WORK/node.txt"; echo "floor.mjs: the floor's markup differs from the app's (above)" >&2; exit 1; }
-"$BIN" render-bench bench/requests/kinds.json --runs 100 --bundle "$WORK/bundle/server.js" >"$WORK/qjs-app.txt"
-"$BIN" render-bench bench/requests/kinds.json --runs 100 --bundle "$WORK/floor/server.js" >"$WORK/qjs-floor.txt"
-python3 - "$WORK" <<'PY'
-import re, sys
-work = sys.argv[1]
-def rows(name, columns):
-    out = []
-    for line in open(f"{work}/{name}"):
-        m = re.match(r"(\S+(?: \(signed in\))?)\s+(\S+)\s+" + r"\s+".join([r"([\d.]+)"] * columns) + r"\s*$", line)
-        if m:
-            out.append((m.group(1), m.group(2), [float(x) for x in m.groups()[2:]]))
-    return out
-node = rows("node.txt", 3)
-app = rows("qjs-app.txt", 2)
-floor = rows("qjs-floor.txt", 2)
-print(f"{'render, p50 ms':<24} {'url':<40} {'V8 app':>8} {'floor':>7} {'ratio':>6} {'QJS app':>8} {'floor':>7} {'ratio':>6}")
-worst = [(0, ""), (0, "")]
-for (kind, url, (na, nf, nr)), (_, _, (qa, _)), (_, _, (qf, _)) in zip(node, app, floor):
-    qr = qa / qf
-    print(f"{kind:<24} {url[:40]:<40} {na:8.3f} {nf:7.3f} {nr:6.2f} {qa:8.3f} {qf:7.3f} {qr:6.2f}")
-    worst = [max(worst[0], (nr, f"{kind} {url}")), max(worst[1], (qr, f"{kind} {url}"))]
-print(f"worst app/floor ratio (goal <= 3): V8 {worst[0][0]:.2f} ({worst[0][1]}), QuickJS {worst[1][0]:.2f} ({worst[1][1]})")
-PY
+./bench/render-floor.sh "$BIN"
 
 # What a first visit costs on a 2G-like link (bench/budget.mjs): bytes by type
 # per page kind, first paint and load; content pages must stay within the

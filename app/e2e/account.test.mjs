@@ -108,7 +108,7 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     assert.equal(await code.getAttribute("inputmode"), "numeric");
     assert.equal(await code.getAttribute("autocomplete"), "one-time-code");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
-    const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ s$/ });
+    const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ });
     assert.ok(await resend.isDisabled(), "a new code only after the countdown");
     await enterCode(site, code, AMINA.international);
     await dialog.getByRole("button", { name: "Log in", exact: true }).click();
@@ -135,7 +135,7 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     assert.equal(await toast.locator(".toast-title").textContent(), "Success");
     assert.equal(await toast.locator(".toast-text").textContent(), `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
-    // Spec §4: the page reloads 5 s after a purchase.
+    // The page reloads 5 s after a purchase.
     await page.waitForEvent("load", { timeout: 8000 });
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
     assert.deepEqual(errors, []);
@@ -330,7 +330,7 @@ function unexpected(errors, statuses) {
   return errors.filter((error) => !new RegExp(`status of (${statuses})`).test(error));
 }
 
-test("spec §8 purchase outcomes as toasts: the operator's message, the fallbacks, balances failing, a lapsed session", async () => {
+test("purchase outcomes as toasts: the operator's message, the fallbacks, balances failing, a lapsed session", async () => {
   await withSite(async (site) => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -387,7 +387,7 @@ test("spec §8 purchase outcomes as toasts: the operator's message, the fallback
   });
 });
 
-test("spec §8 in Swahili: a purchase received, an error without the operator's message", async () => {
+test("notices in Swahili: a purchase received, an error without the operator's message", async () => {
   await withSite(async (site) => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -412,7 +412,7 @@ test("spec §8 in Swahili: a purchase received, an error without the operator's 
   });
 });
 
-test("spec §8 sign-in failures: the code request failing, a wrong code, customer details failing logs out", async () => {
+test("sign-in failures: the code request failing, a wrong code, customer details failing logs out", async () => {
   await withSite(async (site) => {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -433,7 +433,7 @@ test("spec §8 sign-in failures: the code request failing, a wrong code, custome
     await dialog.getByRole("button", { name: "Log in", exact: true }).click();
     await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
 
-    // Spec §4: customer details failing with 400 or more logs out, on the
+    // Customer details failing with 400 or more logs out, on the
     // page that asks for them: the account page (the others show no
     // balances and ask nothing; nothing is kept between pages here).
     await failNext(site, "api/v1/gsm-config/customer-details", 403);
@@ -506,7 +506,7 @@ test("a modem without an alternative number: a code read on the modem registers 
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
     await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
     await modem.getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`).waitFor();
-    assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ s$/ }).isDisabled());
+    assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ }).isDisabled());
     // The code went to the modem's own line (its web page's SMS inbox), not to the visitor's phone.
     await enterCode(site, code, MODEM.international);
     await modem.getByRole("button", { name: "Register my number for this modem" }).click();

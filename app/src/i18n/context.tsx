@@ -1,6 +1,7 @@
 /**
- * The page's language for components: `useT()` gives its `t`, fixed per
- * render on the server and per island in the browser (`LanguageProvider`).
+ * The page's language for components: `LanguageProvider` hands down the
+ * language's translator (its i18next instance's `getFixedT`), per render on
+ * the server and per island in the browser; `useT()` gives its `t`.
  */
 import { createContext, useContext, type ReactNode } from "react";
 import type { Lang } from "../routes";

@@ -1,4 +1,8 @@
-/** English strings: the typed source of truth; `sw.ts` must have the same shape. */
+/**
+ * English strings: the typed source of truth; `sw.ts` must have the same shape.
+ * A string that tells a count has one text per plural form of the language
+ * (`key_one`, `key_other`), and `t(key, { count })` picks the form.
+ */
 const en = {
   site: {
     name: "Vodacom Tanzania",
@@ -414,8 +418,10 @@ const en = {
     purchaseReceivedFor: "Your Request has being received. {{bundle}} for {{recipient}}",
     purchaseRepeat: "You bought this bundle for this number less than 2 minutes ago. Buy it again only if you mean to",
     purchaseUnconfirmed: "Your purchase is not confirmed yet. Check your balance before trying again",
-    codeWaitSeconds: "Too many code requests. Please wait {{seconds}} s before asking for a new code",
-    codeWaitMinutes: "Too many code requests. Please wait {{minutes}} min before asking for a new code",
+    codeWaitSeconds_one: "Too many code requests. Please wait {{seconds}} second before asking for a new code",
+    codeWaitSeconds_other: "Too many code requests. Please wait {{seconds}} seconds before asking for a new code",
+    codeWaitMinutes_one: "Too many code requests. Please wait {{minutes}} minute before asking for a new code",
+    codeWaitMinutes_other: "Too many code requests. Please wait {{minutes}} minutes before asking for a new code",
   },
   account: {
     logIn: "Log in",
@@ -430,7 +436,8 @@ const en = {
     codeHint: "The 6-digit code we sent by SMS to {{number}}.",
     verify: "Log in",
     resend: "Send a new code",
-    resendIn: "Send a new code in {{seconds}} s",
+    resendIn_one: "Send a new code in {{count}} second",
+    resendIn_other: "Send a new code in {{count}} seconds",
     changeNumber: "Change number",
     details: "Your details",
     name: "Name",
@@ -476,11 +483,13 @@ const en = {
     check: "Continue",
     alternative: "We will send the code to the number registered for this modem: {{number}}.",
     sendCode: "Send the code",
-    sendCodeIn: "Send the code in {{seconds}} s",
+    sendCodeIn_one: "Send the code in {{count}} second",
+    sendCodeIn_other: "Send the code in {{count}} seconds",
     notRegistered: "No phone number is registered for this modem yet.",
     registerIntro: "To register your number for it, we first send a code to the modem's own number. Reading that code shows the modem is with you.",
     sendModemCode: "Send a code to the modem",
-    sendModemCodeIn: "Send a code to the modem in {{seconds}} s",
+    sendModemCodeIn_one: "Send a code to the modem in {{count}} second",
+    sendModemCodeIn_other: "Send a code to the modem in {{count}} seconds",
     modemCode: "Code from the modem",
     modemCodeHint:
       "We sent a code to the modem {{number}}. Open the modem's web page (usually http://192.168.8.1, or the address on its label) and read the code under Messages or SMS.",

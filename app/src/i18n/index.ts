@@ -1,74 +1,120 @@
 /**
- * The site's strings in each language, looked up by dotted key
- * (`t("nav.home")`), with `{{name}}` filled from `values`. A language's
- * translator is made once per JS realm (once per engine on the server, once
- * per tab in the browser): the strings are bundled, nothing is fetched, and
- * a lookup is one map read. Components read the page's translator with
- * `useT` (see `./context`).
+ * The site's strings in each language, translated by i18next: `t("nav.home")`,
+ * `{{name}}` filled from `values`, and a counted string (`key_one`,
+ * `key_other` in the strings) chosen by `values.count` through the language's
+ * plural rules. One i18next instance per language per JS realm (each server
+ * engine, each browser tab), made when this module loads: the strings are
+ * bundled and init is synchronous, so nothing is fetched and a render never
+ * waits. Components read the page's translator with `useT` (see `./context`).
  */
+import i18next, { type i18n } from "i18next";
 import type { Lang } from "../routes";
 import en, { type Strings } from "./en";
 import sw from "./sw";
 
 export const resources: Record<Lang, Strings> = { en, sw };
 
-/** Every key of the strings: `"site.name"`, `"nav.home"`, … */
-type Keys<T, Prefix extends string = ""> = {
-  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Keys<T[K], `${Prefix}${K}.`>;
-}[keyof T & string];
-export type StringKey = Keys<Strings>;
+/** The plural forms the site's languages use (English and Swahili: one, other). */
+type PluralForm = "one" | "other";
 
-/** The text of `key`, `{{name}}` replaced by `values.name`. */
-export type TFunction = (key: StringKey, values?: Record<string, unknown>) => string;
+/** Every string's key as written: `"site.name"`, `"account.resendIn_one"`, … */
+type Leaves<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+type Leaf = Leaves<Strings>;
+
+/** Keys as asked for: a counted string's without its plural form (`"account.resendIn_other"` → `"account.resendIn"`). */
+export type AskedKey<K extends string> = K extends `${infer Base}_other` ? Base : K extends `${string}_${PluralForm}` ? never : K;
+/** The key of a counted string, without its plural form: `"account.resendIn"`. */
+export type CountedKey = Leaf extends infer K ? (K extends `${infer Base}_other` ? Base : never) : never;
+/** The key of a string that takes no count. */
+export type StringKey = Exclude<Leaf, `${string}_${PluralForm}`>;
+
+/** The text of `key`, `{{name}}` replaced by `values.name`; a counted key needs `values.count`. */
+export interface TFunction {
+  (key: StringKey, values?: Record<string, unknown>): string;
+  (key: CountedKey, values: { count: number } & Record<string, unknown>): string;
+}
 
 export interface Translator {
   lang: Lang;
+  /** i18next's `getFixedT(lang)`. */
   t: TFunction;
   /** Whether `key` (typed or not) names a string. */
   exists(key: string): boolean;
 }
 
-function flatten(tree: object, prefix: string, into: Map<string, string>): Map<string, string> {
-  for (const [key, value] of Object.entries(tree)) {
-    if (typeof value === "string") into.set(prefix + key, value);
-    else flatten(value, `${prefix}${key}.`, into);
-  }
-  return into;
+function createTranslator(lang: Lang): Translator {
+  const instance = i18next.createInstance();
+  instance.init({
+    lng: lang,
+    // A language's missing string falls back to English; a missing key reads as itself.
+    fallbackLng: "en",
+    supportedLngs: ["en", "sw"],
+    resources: { en: { translation: en }, sw: { translation: sw } },
+    // Synchronous: the strings are bundled, and a render cannot wait for a promise.
+    initAsync: false,
+    // React escapes what it renders; the head's JSON-LD is serialised as JSON.
+    interpolation: { escapeValue: false },
+    // Keys name strings only, never namespaces: a `:` in one is part of it.
+    nsSeparator: false,
+    returnNull: false,
+    showSupportNotice: false,
+  });
+  return { lang, ...remembered(instance, lang) };
 }
 
-const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
+/** How many answers a language keeps before it starts again (visitors' values, a search query say, are unbounded). */
+const KEPT = 2000;
 
 /**
- * `text` with its placeholders filled as i18next filled them: a value given
- * as null or undefined reads as "", a name not given at all stays as written.
+ * The instance's `getFixedT(lang)` and `exists`, remembering what they gave:
+ * an answer depends on the key and the values alone (the strings are bundled
+ * and never change), and asking i18next costs some 20 µs a call in V8
+ * (`getFixedT` copies the instance's options each call) and ~100 µs in
+ * QuickJS, while a page asks for a hundred texts or more, mostly the same on
+ * every page.
  */
-function fill(text: string, values: Record<string, unknown>): string {
-  return text.replace(PLACEHOLDER, (placeholder, name: string) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? (values[name] == null ? "" : String(values[name])) : placeholder,
-  );
-}
-
-function createTranslator(lang: Lang): Translator {
-  // A language's missing string falls back to English; a missing key reads as itself.
-  const strings = flatten(resources[lang], "", lang === "en" ? new Map() : flatten(en, "", new Map()));
-  return {
-    lang,
-    t: (key, values) => {
-      const text = strings.get(key) ?? key;
-      return values ? fill(text, values) : text;
-    },
-    exists: (key) => strings.has(key),
+function remembered(instance: i18n, lang: Lang): Pick<Translator, "t" | "exists"> {
+  const fixedT = instance.getFixedT(lang) as (key: string, values?: Record<string, unknown>) => string;
+  const plain = new Map<string, string>();
+  const filled = new Map<string, string>();
+  const known = new Map<string, boolean>();
+  const t = (key: string, values?: Record<string, unknown>): string => {
+    if (!values) return plain.get(key) ?? keep(plain, key, fixedT(key));
+    const id = idOf(key, values);
+    if (id === undefined) return fixedT(key, values);
+    return filled.get(id) ?? keep(filled, id, fixedT(key, values));
   };
+  return { t: t as TFunction, exists: (key) => known.get(key) ?? keep(known, key, instance.exists(key)) };
 }
 
-const translators = new Map<Lang, Translator>();
+function keep<T>(kept: Map<string, T>, id: string, answer: T): T {
+  if (kept.size >= KEPT) kept.clear();
+  kept.set(id, answer);
+  return answer;
+}
 
-/** The translator of `lang`, made on first use. */
-export function translator(lang: Lang): Translator {
-  let made = translators.get(lang);
-  if (!made) {
-    made = createTranslator(lang);
-    translators.set(lang, made);
+/**
+ * What tells one call from another: the key, and each value with its type
+ * (i18next counts only a number, and fills in `null` and `undefined` alike
+ * but not an absent name); undefined for a value that is not a string,
+ * number, boolean or nothing, whose text is not remembered.
+ */
+function idOf(key: string, values: Record<string, unknown>): string | undefined {
+  let id = JSON.stringify(key);
+  for (const [name, value] of Object.entries(values)) {
+    const type = value === null ? "null" : typeof value;
+    if (type === "string") id += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+    else if (type === "number" || type === "boolean" || type === "null" || type === "undefined") id += `,${JSON.stringify(name)}:${type}:${String(value)}`;
+    else return undefined;
   }
-  return made;
+  return id;
+}
+
+const translators: Record<Lang, Translator> = { en: createTranslator("en"), sw: createTranslator("sw") };
+
+/** The translator of `lang`. */
+export function translator(lang: Lang): Translator {
+  return translators[lang];
 }

@@ -1,6 +1,10 @@
 import type { Strings } from "./en";
 
-/** Swahili strings; `satisfies Strings` makes a missing key a type error. */
+/**
+ * Swahili strings; `satisfies Strings` makes a missing key a type error. The
+ * counted strings' two forms are alike here: the nouns they count (sekunde,
+ * dakika) are the same in the singular and the plural.
+ */
 const sw = {
   site: {
     name: "Vodacom Tanzania",
@@ -415,8 +419,10 @@ const sw = {
     purchaseReceivedFor: "Ombi Lako Limepokelewa. {{bundle}} kwa {{recipient}}",
     purchaseRepeat: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita. Kinunue tena ikiwa tu unakusudia",
     purchaseUnconfirmed: "Ununuzi wako bado haujathibitishwa. Angalia salio lako kabla ya kujaribu tena",
-    codeWaitSeconds: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
-    codeWaitMinutes: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
+    codeWaitSeconds_one: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
+    codeWaitSeconds_other: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
+    codeWaitMinutes_one: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
+    codeWaitMinutes_other: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
   },
   account: {
     logIn: "Ingia",
@@ -431,7 +437,8 @@ const sw = {
     codeHint: "Msimbo wa tarakimu 6 tuliotuma kwa SMS kwenda {{number}}.",
     verify: "Ingia",
     resend: "Tuma msimbo mpya",
-    resendIn: "Tuma msimbo mpya baada ya sekunde {{seconds}}",
+    resendIn_one: "Tuma msimbo mpya baada ya sekunde {{count}}",
+    resendIn_other: "Tuma msimbo mpya baada ya sekunde {{count}}",
     changeNumber: "Badilisha namba",
     details: "Taarifa zako",
     name: "Jina",
@@ -477,11 +484,13 @@ const sw = {
     check: "Endelea",
     alternative: "Tutatuma msimbo kwa namba iliyosajiliwa kwa ajili ya modemu hii: {{number}}.",
     sendCode: "Tuma msimbo",
-    sendCodeIn: "Tuma msimbo baada ya sekunde {{seconds}}",
+    sendCodeIn_one: "Tuma msimbo baada ya sekunde {{count}}",
+    sendCodeIn_other: "Tuma msimbo baada ya sekunde {{count}}",
     notRegistered: "Bado hakuna namba ya simu iliyosajiliwa kwa ajili ya modemu hii.",
     registerIntro: "Ili kusajili namba yako, kwanza tutatuma msimbo kwenye namba ya modemu yenyewe. Ukiusoma msimbo huo, tutajua kwamba modemu iko mikononi mwako.",
     sendModemCode: "Tuma msimbo kwenye modemu",
-    sendModemCodeIn: "Tuma msimbo kwenye modemu baada ya sekunde {{seconds}}",
+    sendModemCodeIn_one: "Tuma msimbo kwenye modemu baada ya sekunde {{count}}",
+    sendModemCodeIn_other: "Tuma msimbo kwenye modemu baada ya sekunde {{count}}",
     modemCode: "Msimbo kutoka kwenye modemu",
     modemCodeHint:
       "Tumetuma msimbo kwenye modemu {{number}}. Fungua ukurasa wa modemu kwenye kivinjari (kwa kawaida http://192.168.8.1, au anwani iliyoandikwa kwenye lebo yake) kisha usome msimbo kwenye sehemu ya Ujumbe au SMS.",

@@ -1,5 +1,5 @@
 /**
- * Buying for a modem (spec §2 modem-bundle flow, §4): a modem cannot read
+ * Buying a bundle for a modem or router: a modem cannot read
  * an SMS, so its code goes to the phone number registered as its
  * alternative. Check the modem's number (the server shows the alternative
  * number only masked, `2557•••••001`), ask for a code (modems false, otps
@@ -227,7 +227,7 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
         flow.go({ step: "otps", msisdn, alternativeMasked: answer.body.alternativeMasked ?? alternative.alternativeMasked });
       }}
       disabled={wait > 0}
-      submitLabel={wait > 0 ? t("modem.sendCodeIn", { seconds: wait }) : t("modem.sendCode")}
+      submitLabel={wait > 0 ? t("modem.sendCodeIn", { count: wait }) : t("modem.sendCode")}
     />
   );
 }
@@ -276,7 +276,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
         flow.go({ step: "registering", msisdn });
       }}
       disabled={wait > 0}
-      submitLabel={wait > 0 ? t("modem.sendModemCodeIn", { seconds: wait }) : t("modem.sendModemCode")}
+      submitLabel={wait > 0 ? t("modem.sendModemCodeIn", { count: wait }) : t("modem.sendModemCode")}
     />
   );
 }

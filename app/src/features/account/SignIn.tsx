@@ -1,5 +1,5 @@
 /**
- * Signing in with a one-time code (spec §2 login dialog, §4): the number,
+ * Signing in with a one-time code: the number,
  * then the 6-digit code with a resend countdown. The same forms serve the
  * login dialog, the account page (as plain HTML forms without JavaScript,
  * the step coming from `?step=code&msisdn=`) and the CPM pages.
@@ -122,7 +122,7 @@ export function ResendForm({
         return answer.body.notice;
       }}
       disabled={left > 0}
-      submitLabel={left > 0 ? t("account.resendIn", { seconds: left }) : t("account.resend")}
+      submitLabel={left > 0 ? t("account.resendIn", { count: left }) : t("account.resend")}
     >
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

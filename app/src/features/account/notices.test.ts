@@ -7,7 +7,7 @@ const en = translator("en").t;
 const sw = translator("sw").t;
 
 describe("notices as toasts", () => {
-  it("translates a key into the visitor's language (spec §8 texts)", () => {
+  it("translates a key into the visitor's language", () => {
     assert.deepEqual(noticeToast({ type: "warning", key: "purchaseReceived" }, en), {
       type: "warning",
       title: "Success",
@@ -33,6 +33,16 @@ describe("notices as toasts", () => {
       title: "Imefanikiwa",
       text: "Namba yako sasa imesajiliwa kwa ajili ya modemu hii",
     });
+  });
+
+  it("words a wait in the plural its count needs, from the number the server sends", () => {
+    const wait = (key: string, params: Record<string, string>) => ({ type: "error" as const, key, params });
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "1" }), en), "Too many code requests. Please wait 1 second before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "42" }), en), "Too many code requests. Please wait 42 seconds before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "1" }), en), "Too many code requests. Please wait 1 minute before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "4" }), en), "Too many code requests. Please wait 4 minutes before asking for a new code");
+    assert.equal(noticeText(wait("codeWaitMinutes", { minutes: "1" }), sw), "Maombi mengi mno ya msimbo. Tafadhali subiri dakika 1 kabla ya kuomba msimbo mpya");
+    assert.equal(noticeText(wait("codeWaitSeconds", { seconds: "42" }), sw), "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde 42 kabla ya kuomba msimbo mpya");
   });
 
   it("titles errors Error / Hitilafu and keeps a given duration", () => {

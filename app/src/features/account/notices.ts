@@ -1,23 +1,34 @@
 /**
  * What the self-service endpoints answer besides their data: a notice
- * (spec §8) carrying either a key the app translates or the operator's own
+ * (shown as a toast) carrying either a key the app translates or the operator's own
  * text, already in the visitor's language.
  */
-import type { TFunction } from "../../i18n";
+import type { AskedKey, CountedKey, StringKey, TFunction } from "../../i18n";
 import type { Notice } from "../../contract";
 import type { Strings } from "../../i18n/en";
 import en from "../../i18n/en";
 
-export type NoticeKey = keyof Strings["notify"];
+/** A key under `notify.`, a counted string's without its plural form (`codeWaitSeconds`). */
+export type NoticeKey = AskedKey<keyof Strings["notify"]>;
+
+/** The counted notices, and the parameter the server sends the count in (as a string, like every parameter). */
+const COUNTED_BY: Partial<Record<NoticeKey, string>> = { codeWaitSeconds: "seconds", codeWaitMinutes: "minutes" };
+
+function isNoticeKey(key: string): key is NoticeKey {
+  return key in en.notify || `${key}_other` in en.notify;
+}
 
 /** The words of a notice; an unknown key reads as "Something went wrong". */
 export function noticeText(notice: Notice, t: TFunction): string {
   if (notice.text) return notice.text;
-  const key: NoticeKey = notice.key && notice.key in en.notify ? (notice.key as NoticeKey) : "somethingWentWrong";
-  return t(`notify.${key}`, notice.params);
+  const key: NoticeKey = notice.key && isNoticeKey(notice.key) ? notice.key : "somethingWentWrong";
+  const counted = COUNTED_BY[key];
+  return counted
+    ? t(`notify.${key}` as CountedKey, { ...notice.params, count: Number(notice.params?.[counted]) })
+    : t(`notify.${key}` as StringKey, notice.params);
 }
 
-const TITLES: Record<Notice["type"], NoticeKey> = { info: "info", warning: "success", error: "error" };
+const TITLES: Record<Notice["type"], StringKey> = { info: "notify.info", warning: "notify.success", error: "notify.error" };
 
 /**
  * A notice as a toast: titled by its kind ("Error", or "Success" for the
@@ -27,7 +38,7 @@ const TITLES: Record<Notice["type"], NoticeKey> = { info: "info", warning: "succ
 export function noticeToast(notice: Notice, t: TFunction) {
   return {
     type: notice.type,
-    title: t(`notify.${TITLES[notice.type]}`),
+    title: t(TITLES[notice.type]),
     text: noticeText(notice, t),
     ...(notice.duration ? { duration: notice.duration } : {}),
   };

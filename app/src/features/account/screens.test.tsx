@@ -229,7 +229,7 @@ describe("the modem flow's steps", () => {
     assert.match(html, /<form action="\/api\/modem\/request-otp" method="post">/);
     assert.ok(!html.includes("alternativeMsisdn"), "the page never names the alternative number");
     const waiting = renderModemStep({ step: "modems", msisdn: "255754000011", alternativeMasked: "2557•••••001" }, { wait: 42 });
-    assert.match(waiting, /<button type="submit" class="button" disabled="">Send the code in 42 s<\/button>/);
+    assert.match(waiting, /<button type="submit" class="button" disabled="">Send the code in 42 seconds<\/button>/);
   });
 
   it("hints at the masked number in the code step and resends with the modem's number alone", () => {
@@ -256,7 +256,7 @@ describe("the modem flow's steps", () => {
     assert.match(html, /autoComplete="one-time-code"/);
     assert.match(html, /<button type="submit" class="button">Register my number for this modem<\/button>/);
     assert.match(html, /<form class="resend-form" action="\/api\/alternative-number\/request-otp" method="post">/);
-    assert.match(html, /disabled="">Send a new code in 59 s<\/button>/);
+    assert.match(html, /disabled="">Send a new code in 59 seconds<\/button>/);
 
     const sw = renderModemStep({ step: "registering", msisdn: "255754000011" }, { lang: "sw" });
     assert.ok(sw.includes("Tumetuma msimbo kwenye modemu 0754 000 011. Fungua ukurasa wa modemu kwenye kivinjari"), sw);

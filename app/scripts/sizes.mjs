@@ -1,0 +1,50 @@
+// What the scripts a visitor downloads weigh, read from a build's output
+// (build.mjs prints it after each build; bench/render-floor.sh for `make bench`):
+//   node scripts/sizes.mjs <out-dir>
+// A content page loads the enhancement script and nothing else; the islands
+// (React, the translator, the page kind's code) load only where a page is
+// interactive or the visitor opens the login dialog.
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * A content page's budget on a 2G-like link: HTML, CSS and JS transferred in
+ * all, and its JS gzipped (checked in a browser by bench/budget.mjs; the JS
+ * part by every build).
+ */
+export const CONTENT_PAGE_BUDGET = { total: 30 * 1024, jsGzip: 10 * 1024 };
+
+/** Rows `[label, {raw, gzip, brotli}]`: the content page's script, then each island with the chunks it imports. */
+export function scriptSizes(out) {
+  const manifest = JSON.parse(readFileSync(join(out, "assets.json"), "utf8"));
+  const size = (href, suffix) => statSync(join(out, "public", `${href}${suffix}`)).size;
+  const weigh = (hrefs) => {
+    const total = { raw: 0, gzip: 0, brotli: 0 };
+    for (const href of new Set(hrefs)) {
+      total.raw += size(href, "");
+      total.gzip += size(href, ".gz");
+      total.brotli += size(href, ".br");
+    }
+    return total;
+  };
+  return [
+    ["content page (enhancement script)", weigh([manifest.enhance, ...manifest.enhancePreload])],
+    ["login dialog island", weigh(manifest.islands.login)],
+    ...manifest.interactive.map((kind) => [`${kind} page island`, weigh([...manifest.islands.page, ...(manifest.pages[kind] ?? [])])]),
+  ];
+}
+
+/** The rows as a table, bytes. */
+export function sizesTable(rows) {
+  const lines = [`${"scripts, B".padEnd(44)} ${"raw".padStart(8)} ${"gzip".padStart(8)} ${"brotli".padStart(8)}`];
+  for (const [label, { raw, gzip, brotli }] of rows) {
+    lines.push(`${label.padEnd(44)} ${String(raw).padStart(8)} ${String(gzip).padStart(8)} ${String(brotli).padStart(8)}`);
+  }
+  return lines.join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!process.argv[2]) throw new Error("usage: node scripts/sizes.mjs <out-dir>");
+  console.log(sizesTable(scriptSizes(process.argv[2])));
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The app's render cost against React's floor, and the scripts it ships.
+#
+#   bench/render-floor.sh [site-binary]     (default: $SITE_BIN, else target/release/site)
+#
+# Builds the app's bundles (app/scripts/build.mjs, which prints what each
+# script weighs: the content page's enhancement script, each island) and,
+# per page kind (bench/requests/kinds.json: one page of each kind, signed-in
+# ones too), times the app's server bundle against React's own floor for the
+# same markup. bench/floor.mjs renders the app's server bundle in node,
+# builds from its markup an element tree React renders to the same bytes
+# (checked), and times both; `site render-bench` times the app's bundle and
+# that floor bundle in the site's own engine (QuickJS). The bundles are
+# given to the binary, so any build of `site` measures the working tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${1:-${SITE_BIN:-target/release/site}}
+RUNS=${RENDER_RUNS:-100}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+node app/scripts/build.mjs "$WORK/bundle"
+echo
+node bench/floor.mjs "$WORK/bundle" bench/requests/kinds.json --runs $((RUNS * 3)) --out "$WORK/floor" >"$WORK/node.txt" || {
+  cat "$WORK/node.txt"; echo "floor.mjs: the floor's markup differs from the app's (above)" >&2; exit 1; }
+"$BIN" render-bench bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/bundle/server.js" >"$WORK/qjs-app.txt"
+"$BIN" render-bench bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/floor/server.js" >"$WORK/qjs-floor.txt"
+python3 - "$WORK" <<'PY'
+import re, sys
+work = sys.argv[1]
+def rows(name, columns):
+    out = []
+    for line in open(f"{work}/{name}"):
+        m = re.match(r"(\S+(?: \(signed in\))?)\s+(\S+)\s+" + r"\s+".join([r"([\d.]+)"] * columns) + r"\s*$", line)
+        if m:
+            out.append((m.group(1), m.group(2), [float(x) for x in m.groups()[2:]]))
+    return out
+node = rows("node.txt", 3)
+app = rows("qjs-app.txt", 2)
+floor = rows("qjs-floor.txt", 2)
+print(f"{'render, p50 ms':<24} {'url':<40} {'V8 app':>8} {'floor':>7} {'ratio':>6} {'QJS app':>8} {'floor':>7} {'ratio':>6}")
+worst = [(0, ""), (0, "")]
+for (kind, url, (na, nf, nr)), (_, _, (qa, _)), (_, _, (qf, _)) in zip(node, app, floor):
+    qr = qa / qf
+    print(f"{kind:<24} {url[:40]:<40} {na:8.3f} {nf:7.3f} {nr:6.2f} {qa:8.3f} {qf:7.3f} {qr:6.2f}")
+    worst = [max(worst[0], (nr, f"{kind} {url}")), max(worst[1], (qr, f"{kind} {url}"))]
+print(f"worst app/floor ratio (goal <= 3): V8 {worst[0][0]:.2f} ({worst[0][1]}), QuickJS {worst[1][0]:.2f} ({worst[1][1]})")
+PY
