@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::account::msisdn::{InputError, Msisdn, OtpCode};
 use crate::forms::nest::nest;
-use crate::pages::LocalPath;
+use crate::pages::locale::LocalPath;
 use crate::slug::slugify;
 
 fn fixture<T: DeserializeOwned>(name: &str) -> T {

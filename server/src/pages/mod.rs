@@ -29,7 +29,7 @@ mod data;
 mod document;
 mod fast;
 mod form;
-mod locale;
+pub(crate) mod locale;
 mod prerender;
 mod render;
 mod request;
