@@ -133,6 +133,12 @@ struct CompiledRoute {
 pub struct RouteTable {
     routes: Vec<Arc<RouteDef>>,
     compiled: Vec<CompiledRoute>,
+    /// Every page request is matched, the fast path's too: a path is tried
+    /// only against the routes its first segment can match (by their fixed
+    /// first segment, here; or [`Self::any_first`]), positions in `compiled`.
+    by_first: HashMap<String, Vec<usize>>,
+    /// Routes whose first segment is not fixed (a parameter, the rest, none).
+    any_first: Vec<usize>,
     not_found: usize,
 }
 
@@ -168,7 +174,14 @@ impl RouteTable {
             }
             _ => return Err(AppError::Manifest("routes.json must end with a `/*` not-found route".into())),
         };
-        Ok(RouteTable { routes, compiled, not_found })
+        let (mut by_first, mut any_first) = (HashMap::<String, Vec<usize>>::new(), Vec::new());
+        for (position, compiled) in compiled.iter().enumerate() {
+            match compiled.segments.first() {
+                Some(Segment::Static(first)) => by_first.entry(first.clone()).or_default().push(position),
+                _ => any_first.push(position),
+            }
+        }
+        Ok(RouteTable { routes, compiled, by_first, any_first, not_found })
     }
 
     pub fn not_found(&self) -> &Arc<RouteDef> {
@@ -197,9 +210,17 @@ impl RouteTable {
     /// not-found route.
     pub fn matches(&self, path: &str) -> RouteMatch {
         let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        let (index, params) = self
-            .compiled
-            .iter()
+        let fixed = parts.first().and_then(|first| self.by_first.get(*first)).map_or(&[][..], Vec::as_slice);
+        let (mut fixed, mut any) = (fixed.iter().peekable(), self.any_first.iter().peekable());
+        // The two merged in table order, so the first match still wins.
+        let candidates = std::iter::from_fn(|| match (fixed.peek(), any.peek()) {
+            (Some(f), Some(a)) if f < a => fixed.next(),
+            (_, Some(_)) => any.next(),
+            (Some(_), None) => fixed.next(),
+            (None, None) => None,
+        });
+        let (index, params) = candidates
+            .map(|position| &self.compiled[*position])
             .find_map(|compiled| Some((compiled.index, match_segments(&compiled.segments, &parts)?)))
             .unwrap_or((self.not_found, BTreeMap::new()));
         RouteMatch { route: self.routes[index].clone(), params }
@@ -343,6 +364,21 @@ mod tests {
         );
         let error = RouteTable::from_json(&json).unwrap_err().to_string();
         assert!(error.contains("routes.json") && error.contains("unknown variant `contentPage`"), "{error}");
+    }
+
+    #[test]
+    fn the_first_route_in_table_order_wins_whatever_its_first_segment() {
+        let meta = META;
+        let json = format!(
+            r#"[{{"name":"any","path":"/:slug","page":"content","meta":{meta}}},
+               {{"name":"about","path":"/about","page":"content","meta":{meta}}},
+               {{"name":"about-more","path":"/about/more","page":"content","meta":{meta}}},
+               {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
+        );
+        let table = RouteTable::from_json(&json).unwrap();
+        assert_eq!(table.matches("/about").route.name, "any");
+        assert_eq!(table.matches("/about/more").route.name, "about-more");
+        assert_eq!(table.matches("/about/more/still").route.name, "not-found");
     }
 
     #[test]
