@@ -112,7 +112,7 @@ for (const { prefix, who, bundle, words } of VISITS) {
     assert.ok((await toast.locator(".toast-text").textContent()).includes(`${bundle}`), "what was bought, for whom");
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
     assert.equal(shillings(await airtime.textContent()), before - price, "the balance moved by exactly the advertised price");
-    // Spec §4: the page reloads; the balance stays moved.
+    // The page reloads; the balance stays moved.
     await page.waitForEvent("load", { timeout: 8000 });
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
     assert.deepEqual(errors, []);

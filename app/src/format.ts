@@ -14,7 +14,7 @@ export function formatTzs(amount: number): string {
   return `TSh ${formatCount(amount)}`;
 }
 
-/** Spec §8: a message shown to the visitor ends with a full stop (unless it ends a sentence already). */
+/** A message shown to the visitor ends with a full stop (unless it ends a sentence already). */
 export function withFullStop(text: string): string {
   const trimmed = text.trim();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;

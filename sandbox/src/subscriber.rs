@@ -178,7 +178,7 @@ impl PurchaseChannel {
     }
 }
 
-/// Spec §8: the success message, word for word.
+/// The success message, word for word as the operator's site words it.
 const PURCHASE_RECEIVED: Text = Text::new("Your Request has being received", "Ombi Lako Limepokelewa");
 
 /// The token's subscriber pays (airtime or M-Pesa), the recipient's bundle

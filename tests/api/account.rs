@@ -1,5 +1,5 @@
 //! Subscriber self-service over real HTTP against the built-in sandbox: every
-//! endpoint, every spec §8 branch (through the sandbox's fail-next switch),
+//! endpoint, every failure a visitor can meet (through the sandbox's fail-next switch),
 //! throttles, cross-site refusal and cookie flags.
 
 use reqwest::StatusCode;
@@ -198,7 +198,7 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
         .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    // Spec §8's text, and what was bought for whom (in the visitor's language).
+    // The success toast's text, and what was bought for whom (in the visitor's language).
     let name = catalogue["bundles"][1]["name"].as_str().unwrap();
     let english: Value = app.client.get(app.url("/api/bundles")).send().await.unwrap().json().await.unwrap();
     assert_ne!(name, english["bundles"][1]["name"], "the catalogue in Swahili");
@@ -246,8 +246,8 @@ async fn every_purchase_outcome_of_spec_8() {
     // Success.
     let (_, body, _) = amina.post("/api/bundles/purchase", again.clone()).await;
     assert_eq!(body["notice"]["key"], "purchaseReceivedFor");
-    // 401: "Your session has expired", signed out, and left on the page
-    // (spec §8): the page opens the login dialog there, the choice kept.
+    // 401: "Your session has expired", signed out, and left on the page:
+    // the page opens the login dialog there, the choice kept.
     fail_next(&app, "api/v1/gsm-static-bundles/purchase", 401, None).await;
     let (status, body, headers) = amina.post_in("/api/bundles/purchase", again, "sw").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
@@ -320,7 +320,7 @@ async fn balance_and_customer_details_failures() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["notice"]["key"], "balanceError");
     assert!(body["subscriber"]["balance"].is_null());
-    // Customer details failing with 400 or more logs out (spec §4).
+    // Customer details failing with 400 or more logs out.
     fail_next(&app, "api/v1/gsm-config/customer-details", 403, None).await;
     let (status, body) = amina.get("/api/account").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);

@@ -17,7 +17,7 @@ import { CatalogueBundles } from "../sections/BundleTable";
 import { ISLAND_ID } from "./island";
 import { SiteProvider, siteOf } from "./site";
 
-/** Spec §9: the background is white unless the page's content sets one. */
+/** The background is white unless the page's content sets one. */
 export const DEFAULT_BACKGROUND = "#ffffff";
 
 export interface Shown {

@@ -5,8 +5,8 @@ import { navLabel } from "../navigation/menu";
 import { routeByName } from "../routes";
 
 /**
- * In place of a page whose content could not be loaded or shown (spec §8,
- * "Failed to Load Content", a warning titled Error): the frame around it
+ * In place of a page whose content could not be loaded or shown
+ * ("Failed to Load Content", a warning titled Error): the frame around it
  * still works, and the visitor can try again. The server answers 503.
  */
 export function ContentFailure() {

@@ -7,7 +7,7 @@
  * interactive page's island (`interactivePages` in routes.ts): the island's
  * module is imported and hydrates only that part of the page.
  *
- * Navigation (spec §2) fetches the next page's server HTML, the same cached
+ * Navigation fetches the next page's server HTML, the same cached
  * and precompressed bytes a full load gets, and swaps the page in: the app
  * root, the page data, the head's tags, the title and the language. A
  * loading overlay shows meanwhile; then the page scrolls to the top (or to

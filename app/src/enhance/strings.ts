@@ -8,7 +8,7 @@ import type { TFunction } from "../i18n";
 export interface EnhanceStrings {
   /** A toast's close button. */
   close: string;
-  /** The content-failure toast (spec §8): title and text. */
+  /** The content-failure toast: title and text. */
   error: string;
   failedToLoadContent: string;
   /** The loading overlay's label. */

@@ -1,5 +1,5 @@
 /**
- * The main menu as a tree, built from route meta (spec §3): top-level entries
+ * The main menu as a tree, built from route meta: top-level entries
  * are routes without a parent that have a label and are shown; each lists its
  * shown children, nested by `parent`.
  */

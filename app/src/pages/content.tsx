@@ -2,7 +2,7 @@ import type { PageProps } from "../pages";
 import { PageBody } from "../components/PageBody";
 import { GoldenMinutes } from "../features/golden-minutes/GoldenMinutes";
 
-/** Shake-and-win pages tell when the golden minutes are (spec §9). */
+/** Shake-and-win pages tell when the golden minutes are. */
 const GOLDEN_MINUTES_PAGES = new Set(["the-best", "swipe-win"]);
 
 /** A generic CMS page: its title (unless a hero carries it) and its sections. */

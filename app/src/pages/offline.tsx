@@ -3,8 +3,8 @@ import { localePath } from "../routes";
 import type { PageProps } from "../pages";
 
 /**
- * What the service worker answers, offline, for a page it holds no copy of
- * (spec §4). It keeps this page, in each language it was asked for, and
+ * What the service worker answers, offline, for a page it holds no copy of.
+ * It keeps this page, in each language it was asked for, and
  * fills in two things when serving it: the retry link's address (the page
  * asked for) and the list of the pages it does hold.
  */

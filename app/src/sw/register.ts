@@ -1,7 +1,7 @@
 /**
  * Registers the service worker (scope /). When a new build's worker has
- * installed, it takes over at once and the page reloads onto it (spec §4:
- * "a new service-worker version updates automatically and reloads the page").
+ * installed, it takes over at once and the page reloads onto it (as
+ * promised: "a new service-worker version updates automatically and reloads the page").
  * The first install reloads nothing. Once a worker is active it is told the
  * page's language, so that it keeps the offline page in it, and whether the
  * visitor saves data (then it keeps nothing more).

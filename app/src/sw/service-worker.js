@@ -1,6 +1,6 @@
-// The site's service worker (scope /, spec §9). scripts/build.mjs fills in
+// The site's service worker (scope /). scripts/build.mjs fills in
 // BUILD, PRECACHE and PRECACHE_MORE for each build, so every deploy is a new
-// version: the page reloads onto it (spec §4, see src/sw/register.ts).
+// version: the page reloads onto it (see src/sw/register.ts).
 //
 // - Hashed code and styles (/assets/…) never change: cache first.
 // - Static files (/static/…): cache, refreshed in the background.

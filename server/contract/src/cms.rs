@@ -23,7 +23,7 @@ use crate::repair::schema_of;
 
 /// The single type holding the footer links; every other single type is a [`Page`].
 pub const SIDEBAR: &str = "sidebar";
-/// The collection of popups (spec §7), beside the collections of [`Collection`].
+/// The collection of popups, beside the collections of [`Collection`].
 pub const POPUPS: &str = "popups";
 /// Fields of the model that Strapi fills in itself.
 const STRAPI_OWN: [&str; 3] = ["id", "documentId", "__component"];

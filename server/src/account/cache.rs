@@ -52,7 +52,7 @@ pub enum Lookup {
     /// knows is all there is for now.
     Unknown,
     /// The operator refused the session's token (401, or customer details
-    /// failing with 400 or more): spec §4 signs the visitor out.
+    /// failing with 400 or more): the visitor is signed out.
     Refused(OperatorError),
 }
 
@@ -157,7 +157,7 @@ impl AccountCache {
     }
 }
 
-/// Customer details and balances, the four calls at once (spec §3
+/// Customer details and balances, the four calls at once (the operator's
 /// authentication user). Details failing fail the whole; balances failing
 /// (but for a 401) leave them out; the M-Pesa wallet failing leaves it out
 /// alone.

@@ -1,4 +1,4 @@
-//! The client of the operator's digital-service API (spec §7), exactly as
+//! The client of the operator's digital-service API, exactly as
 //! `server/OPERATOR_API.md` fixes it. It points at `DIGITAL_API_URL`, or at
 //! the built-in sandbox, which serves the same contract.
 //!
@@ -75,7 +75,7 @@ impl From<tokio::task::JoinError> for OperatorError {
 pub enum Credential<'a> {
     None,
     Bearer(&'a str),
-    /// Customer permission management's own scheme (spec §6).
+    /// Customer permission management's own scheme.
     Cpm(&'a str),
 }
 
@@ -150,12 +150,12 @@ pub struct AlternativeNumber {
     pub alternative_msisdn: String,
 }
 
-/// The bundle purchase payload of spec §3.
+/// The bundle purchase payload.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Purchase {
     pub bundle_id: Value,
-    /// Sent empty (spec §3).
+    /// Sent empty.
     pub touch_point: String,
     /// The payment method: `AIRTIME` or `MPESA`.
     pub purchase_channel: String,
@@ -356,7 +356,7 @@ impl OperatorClient {
         Ok(answer.message)
     }
 
-    /// Validates a modem code at `path` (spec §7: the caller supplies it).
+    /// Validates a modem code at `path` (the caller supplies it: the modem flow's own).
     pub async fn validate_modem_otp(&self, path: &str, modem: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
         let body = json!({ "msisdn": modem.as_str(), "code": code.as_str() });
         let answer: Data<String> = self.call(Method::POST, path, Credential::None, Some(body)).await?;

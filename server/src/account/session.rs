@@ -4,7 +4,7 @@
 //! the session key so a junk cookie is refused before the store is asked.
 //! Each sign-in gets a new id; logout deletes the session, so a copy of the
 //! cookie is worth nothing afterwards. Customer permission management has
-//! its own session and token (spec §4, §6).
+//! its own session and token.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,7 +32,7 @@ pub struct Session {
     /// before they were kept, and for CPM).
     #[serde(default)]
     pub names: String,
-    /// A modem signed in through its alternative number (spec §4 modem flow).
+    /// A modem signed in through its alternative number (the modem flow).
     #[serde(default)]
     pub modem: Option<ModemLogin>,
 }

@@ -67,7 +67,7 @@ impl From<tokio::task::JoinError> for ContentError {
     }
 }
 
-/// What to load. Names follow spec §7: single types by key, collections by
+/// What to load. Names follow the CMS's: single types by key, collections by
 /// their API name (`news-updates`, …).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ContentQuery {

@@ -4,7 +4,7 @@
 //! media field as `{ data: … }`; v5 answers are already flat (with a
 //! `documentId`). Both leave here flat: `{ id, ...fields }`, relations as the
 //! entity or a list of them. On the way, media URLs become absolute, links to
-//! the CMS's internal file hosts point at the public site (spec §9), and rich
+//! the CMS's internal file hosts point at the public site, and rich
 //! text (`body`: Markdown, or v5 blocks) becomes HTML cleaned by a sanitiser.
 
 use serde_json::{Map, Value};

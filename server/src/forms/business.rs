@@ -1,4 +1,4 @@
-//! The business community form (spec §3): a business asking Vodacom
+//! The business community form: a business asking Vodacom
 //! Business to call back about some of its services.
 
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The foundation partnership application (spec §2 Purpose and foundation):
+//! The foundation partnership application (under Purpose, the foundation):
 //! at least two applicants, the organisation, the project, where it runs,
 //! the team and the budget, whose total the server computes; optionally a
 //! proposal PDF.

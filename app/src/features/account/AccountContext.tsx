@@ -17,7 +17,7 @@ import type { Answer } from "./api";
 import { LoginDialog } from "./LoginDialog";
 import { noticeToast } from "./notices";
 
-/** Spec §4: the modem-bundle marker in session storage; its value is the modem's number. */
+/** The modem-bundle marker in session storage; its value is the modem's number. */
 export const MODEM_BUNDLE_KEY = "modemBundle";
 
 export interface AccountActions {
@@ -44,11 +44,11 @@ export interface Account {
   signedOut(redirect: string): Promise<void>;
   /**
    * A call that did not work: its notice as a toast ("Something went wrong"
-   * when it has none). A 401 means the session is over (spec §4): the
+   * when it has none). A 401 means the session is over: the
    * browser goes home signed out. A form whose input is worth keeping
    * passes `signedInAgain` instead: the page stays as it is (the header
-   * shows "Log in"), the login dialog opens over it saying why (spec §8
-   * "Your session has expired"), and `signedInAgain` runs once the visitor
+   * shows "Log in"), the login dialog opens over it saying why
+   * ("Your session has expired"), and `signedInAgain` runs once the visitor
    * has signed in there.
    */
   failed(answer: Answer<unknown>, signedInAgain?: () => void): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * The signed-in subscriber's details and balances (spec §3 authentication
- * user): the account page's personal part. The server renders it alone for
+ * The signed-in subscriber's details and balances (the operator's
+ * authentication user): the account page's personal part. The server renders it alone for
  * each view (`AccountOverviewOf`) into the page it caches for every
  * subscriber of the same kind (`server/src/pages/account.rs`), so it reads
  * nothing but the language and the subscriber, and its heading ids are its
@@ -107,7 +107,7 @@ function retryDelay(attempt: number): number {
 
 /**
  * Balances the operator has not given (slow, down, failing): "Sorry an
- * Error occured" (spec §8), that they will show here, and a link that reads
+ * Error occured", that they will show here, and a link that reads
  * the page again (without JavaScript the way to try again). With
  * JavaScript they are asked for again (`GET /api/account`) with growing
  * waits, and the answer that has them replaces the subscriber shown.

@@ -1,5 +1,5 @@
 /**
- * Customer permission management (spec §2, §4, §6): its own sign-in, with
+ * Customer permission management: its own sign-in, with
  * its own session, and the permission switches. Each switch is a one-button
  * form: without JavaScript it posts the opposite of the current choice; with
  * it the choice is sent with PUT and the switch flips in place.

@@ -1,5 +1,5 @@
 /**
- * The login dialog (spec §2): a native modal `<dialog>`, which keeps focus
+ * The login dialog: a native modal `<dialog>`, which keeps focus
  * inside and the page behind inert; Escape or the close button closes it,
  * and focus goes back to what opened it (or, once signed in, to the header's
  * account link that replaced it). Notices show inside the dialog: a toast

@@ -1,5 +1,5 @@
 /**
- * Buying a bundle (spec §3 purchase payload) in two steps. First the
+ * Buying a bundle in two steps. First the
  * choice: which bundle (the one a "Buy" link named is chosen already), for
  * whom (the subscriber, a friend's number, or the modem signed in through
  * the modem flow) and paid how (M-Pesa only for a number that has it).
@@ -8,16 +8,16 @@
  * page; without it the choice is a GET of the account page's confirmation
  * step (`?step=confirm&bundleId=…`), whose form posts.
  *
- * After the purchase the answer shows as a toast (spec §8, with what was
+ * After the purchase the answer shows as a toast (with what was
  * bought for whom), the balances are read again and the page reloads after
- * `reloadAfterMs` (spec §4: 5 s); without JavaScript the next page shows
+ * `reloadAfterMs` (5 s); without JavaScript the next page shows
  * the notice.
  *
  * Never bought twice by mistake: the button waits while a purchase is
  * under way; the server refuses the same bundle for the same number again
  * within two minutes until the visitor confirms it, which the confirmation
  * then asks for; an answer that never came is "not confirmed yet, check
- * your balance". A session that lapsed before the purchase (spec §8 "Your
+ * your balance". A session that lapsed before the purchase ("Your
  * session has expired") does not cost the visitor their choice: the login
  * dialog opens over the page and the confirmation stays as it was.
  */
@@ -35,7 +35,7 @@ import type { NoticeKey } from "./notices";
 import { NumberField } from "./SignIn";
 
 const CHANNELS = ["AIRTIME", "MPESA"] as const;
-/** Spec §4, when the server does not say. */
+/** The wait before the page reloads after a purchase, when the server does not say. */
 const RELOAD_AFTER_MS = 5000;
 /** The choice list's groups, by the catalogue's bundle type. */
 const GROUPS = ["DATA", "VOICE", "SMS", "MIXED"] as const;
@@ -111,7 +111,7 @@ export function PurchaseForm({
       setChosen((now) => now && { ...now, again: true });
       return;
     }
-    // Spec §8: a purchase that fails unexpectedly (no answer at all) is "Something is not right!".
+    // A purchase that fails unexpectedly (no answer at all) is "Something is not right!".
     if (answer.status === 0) answer.body.notice = { type: "error", key: "notRight" };
     if (!answer.ok) {
       // Signed in again after a lapsed session, the visitor confirms once

@@ -1,5 +1,5 @@
 /**
- * The business community form (spec §3): who to call back, about which
+ * The business community form: who to call back, about which
  * business, which services. The names of an influencer, an employee or a
  * merchant are asked only when "where did you hear about us" names one:
  * the stylesheet shows each with its answer, JavaScript or not.

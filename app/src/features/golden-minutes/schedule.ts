@@ -1,5 +1,5 @@
 /**
- * Shake-and-win golden minutes (spec §9): every day 19:00–20:00 East Africa
+ * Shake-and-win golden minutes: every day 19:00–20:00 East Africa
  * Time, which is UTC+3 all year (no daylight saving time).
  */
 const EAT_OFFSET_HOURS = 3;

@@ -1,5 +1,5 @@
 /**
- * Toast notifications (spec §8, §9): info grey, warning green, error red,
+ * Toast notifications: info grey, warning green, error red,
  * 380 px wide, 3000 ms unless a duration is given; the text gets a full stop.
  * Plain DOM, no React: the enhancement script shows every toast of a page,
  * its own and those an island asks for (`IslandHost.toast`), in the page's
