@@ -1,4 +1,4 @@
-//! Headers on every response (ARCHITECTURE.md, security defaults). Pages carry
+//! Headers on every response, strict by default. Pages carry
 //! no inline script, so one strict policy serves cached pages too. Photos come
 //! from the site's image endpoint; only what it does not resize (SVG, other
 //! files) and its fallbacks come from the CMS's media origin, the one other

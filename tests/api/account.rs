@@ -220,7 +220,7 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
 }
 
 #[tokio::test]
-async fn every_purchase_outcome_of_spec_8() {
+async fn every_purchase_outcome_is_told_to_the_visitor() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
@@ -286,7 +286,7 @@ async fn buying_after_the_session_ended_says_it_expired() {
 }
 
 #[tokio::test]
-async fn code_request_and_validation_failures_of_spec_8() {
+async fn every_code_request_and_check_failure_is_told_to_the_visitor() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
     fail_next(&app, "api/v1/auth/request-otp", 503, Some(json!({}))).await;

@@ -25,7 +25,7 @@ async fn pages_show_the_cms_content_in_both_answer_shapes() {
 }
 
 #[tokio::test]
-async fn the_requests_sent_match_the_spec() {
+async fn the_requests_sent_are_those_strapi_answers() {
     let cms = FakeCms::start(Shape::V4).await;
     cms.put_page("internet", "sw", "Intaneti", "Habari");
     let app = site_with(&cms, |_| {}).await;

@@ -16,7 +16,7 @@ fn query_string(client: &StrapiClient, query: &ContentQuery, lang: Lang) -> (Str
 }
 
 #[test]
-fn builds_the_spec_requests() {
+fn builds_the_requests_strapi_answers() {
     let client = client(PopulateStrategy::Deep);
     assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw), ("/api/home".into(), "locale=sw&populate=deep,10".into()));
     assert_eq!(query_string(&client, &ContentQuery::single("business-mid"), Lang::En).1, "locale=en&populate=deep,3");
