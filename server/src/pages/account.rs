@@ -33,7 +33,8 @@ use contract::page::{AccountPart, CpmPart, PageData, PageKind, Part, PartOutput,
 use serde_json::Value;
 
 use super::admit::{self, Unbuilt};
-use super::cache::{CachedPage, PRIVATE, PageCache};
+use super::cache::PageCache;
+use super::cached_page::{CachedPage, PRIVATE};
 use super::document;
 use super::render::{Prepared, render_as, render_for};
 use super::splice::{MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};

@@ -1,7 +1,7 @@
-//! Rendered pages for anonymous visitors, kept once per (route, address,
-//! content versions) and precompressed, with a strong `ETag` per encoding.
-//! Content that changes gets a new version, so a stale page is never served
-//! for it; the webhook also drops pages built from content it invalidates.
+//! Rendered pages for anonymous visitors ([`CachedPage`]), kept once per
+//! (route, address, content versions). Content that changes gets a new
+//! version, so a stale page is never served for it; the webhook also drops
+//! pages built from content it invalidates.
 //!
 //! `PAGE_CACHE_MB` bounds the keys as well as the pages, and an address
 //! longer than [`MAX_KEY`] is rendered for its request and not kept: no
@@ -23,27 +23,11 @@
 //! so the engines keep room for pages nobody has.
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
-use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use contract::Lang;
-
+use super::cached_page::CachedPage;
 use super::resolve::LIST_PAGE;
-use super::splice::{OwnParts, Splice};
-use crate::assets::accepts;
-
-/// The cache policy of an answer for one visitor alone.
-pub const PRIVATE: &str = "private, no-store";
-
-/// Marks a page answer as the same for every anonymous visitor: its body,
-/// for the fast path to keep.
-#[derive(Clone)]
-pub struct Shareable(pub Bytes);
 
 /// The longest key (address with the query it keeps, and content versions)
 /// that is cached; the site's own addresses are far shorter.
@@ -54,153 +38,6 @@ const ENTRY_OVERHEAD: usize = 256;
 /// Pages for typed addresses get `1 / TYPED_SHARE` of the capacity, the
 /// pages the site links to the rest.
 const TYPED_SHARE: u64 = 8;
-
-pub struct CachedPage {
-    pub status: StatusCode,
-    pub lang: Lang,
-    identity: Bytes,
-    br: Bytes,
-    gzip: Bytes,
-    etag: String,
-    /// Content versions the page was built from.
-    versions: Vec<u64>,
-    /// How a signed-in subscriber's own parts go in, for a page for everyone.
-    splice: Option<Splice>,
-}
-
-impl CachedPage {
-    /// The page `html`, ready for signed-in visitors' own parts too where
-    /// `splice` finds their places in it.
-    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>, splice: impl FnOnce(&[u8]) -> Option<Splice>) -> CachedPage {
-        let identity = Bytes::from(html);
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        identity.hash(&mut hasher);
-        CachedPage {
-            status,
-            lang,
-            br: Bytes::from(brotli(&identity)),
-            gzip: Bytes::from(gzip(&identity)),
-            splice: splice(&identity),
-            identity,
-            etag: format!("{:016x}", hasher.finish()),
-            versions,
-        }
-    }
-
-    /// Whether a signed-in subscriber can be served this page with their own parts.
-    pub fn spliceable(&self) -> bool {
-        self.splice.is_some()
-    }
-
-    /// The page's HTML.
-    pub fn html(&self) -> &str {
-        std::str::from_utf8(&self.identity).unwrap_or("")
-    }
-
-    /// The bytes this page and its key hold.
-    fn weight(&self, key: &str) -> u32 {
-        let bodies = self.identity.len() + self.br.len() + self.gzip.len() + self.splice.as_ref().map_or(0, Splice::weight);
-        (ENTRY_OVERHEAD + key.len() + bodies + self.etag.len() + 8 * self.versions.len()).try_into().unwrap_or(u32::MAX)
-    }
-
-    /// The page in the best encoding the request accepts, or 304 when its
-    /// `If-None-Match` names this page.
-    pub fn respond(&self, request: &HeaderMap, cache_control: &str) -> Response {
-        self.respond_as(request, cache_control, false)
-    }
-
-    /// The same for every anonymous visitor: marked [`Shareable`] when it is
-    /// answered whole, for the fast path to keep.
-    pub fn respond_shared(&self, request: &HeaderMap, cache_control: &str) -> Response {
-        self.respond_as(request, cache_control, true)
-    }
-
-    fn respond_as(&self, request: &HeaderMap, cache_control: &str, shareable: bool) -> Response {
-        let (body, encoding) = if accepts(request, "br") {
-            (self.br.clone(), Some("br"))
-        } else if accepts(request, "gzip") {
-            (self.gzip.clone(), Some("gzip"))
-        } else {
-            (self.identity.clone(), None)
-        };
-        let etag = match encoding {
-            Some(encoding) => format!("\"{}-{encoding}\"", self.etag),
-            None => format!("\"{}\"", self.etag),
-        };
-        let mut headers = HeaderMap::new();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-        headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_str(cache_control).expect("cache-control"));
-        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-        headers.insert(header::ETAG, HeaderValue::from_str(&etag).expect("etag"));
-        if self.matches(request) {
-            return (StatusCode::NOT_MODIFIED, headers).into_response();
-        }
-        if let Some(encoding) = encoding {
-            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-        }
-        if self.status.is_server_error() {
-            // The page frame without its content: not for indexes, try again soon.
-            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
-            headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
-        }
-        let marker = shareable.then(|| Shareable(body.clone()));
-        let mut response = (self.status, headers, body).into_response();
-        if let Some(marker) = marker {
-            response.extensions_mut().insert(marker);
-        }
-        response
-    }
-
-    /// This page for a signed-in visitor, with `own` parts: gzip when
-    /// accepted, for them alone (`private, no-store`, no `ETag`). `None`
-    /// when the page cannot take them.
-    pub fn respond_own(&self, request: &HeaderMap, own: &OwnParts) -> Option<Response> {
-        let splice = self.splice.as_ref()?;
-        let mut headers = HeaderMap::new();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-        headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PRIVATE));
-        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding, cookie"));
-        let body = if accepts(request, "gzip") {
-            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-            splice.gzip(own)
-        } else {
-            splice.identity(&self.identity, own)
-        };
-        if self.status.is_server_error() {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
-            headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
-        }
-        Some((self.status, headers, body).into_response())
-    }
-
-    /// `If-None-Match` naming this page in any encoding.
-    fn matches(&self, request: &HeaderMap) -> bool {
-        request
-            .get_all(header::IF_NONE_MATCH)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(|tag| tag.trim().trim_start_matches("W/").trim_matches('"'))
-            .any(|tag| tag == "*" || tag.split('-').next() == Some(self.etag.as_str()))
-    }
-}
-
-fn brotli(input: &[u8]) -> Vec<u8> {
-    let mut output = Vec::with_capacity(input.len() / 4);
-    {
-        let mut writer = ::brotli::CompressorWriter::new(&mut output, 4096, 9, 22);
-        writer.write_all(input).expect("compress to memory");
-    }
-    output
-}
-
-fn gzip(input: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(input.len() / 3), flate2::Compression::best());
-    encoder.write_all(input).expect("compress to memory");
-    encoder.finish().expect("compress to memory")
-}
 
 type Pages = moka::future::Cache<String, Arc<CachedPage>>;
 
@@ -238,7 +75,7 @@ impl Shares {
         let build = |capacity| {
             moka::future::Cache::builder()
                 .max_capacity(capacity)
-                .weigher(|key: &String, page: &Arc<CachedPage>| page.weight(key))
+                .weigher(|key: &String, page: &Arc<CachedPage>| (ENTRY_OVERHEAD + key.len() + page.bytes()).try_into().unwrap_or(u32::MAX))
                 .time_to_live(lifetime)
                 .build()
         };
@@ -372,23 +209,10 @@ impl PageCache {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use axum::http::StatusCode;
+    use contract::Lang;
 
-    #[test]
-    fn answers_in_the_accepted_encoding_and_revalidates() {
-        let page = CachedPage::new(StatusCode::OK, Lang::Sw, "<p>habari</p>".repeat(100), vec![1], |_| None);
-        let mut request = HeaderMap::new();
-        request.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
-        let response = page.respond(&request, "public, max-age=0");
-        assert_eq!(response.headers()[header::CONTENT_ENCODING], "gzip");
-        assert_eq!(response.headers()[header::CONTENT_LANGUAGE], "sw");
-        let etag = response.headers()[header::ETAG].clone();
-        request.insert(header::IF_NONE_MATCH, etag);
-        assert_eq!(page.respond(&request, "public").status(), StatusCode::NOT_MODIFIED);
-        request.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"0000\""));
-        assert_eq!(page.respond(&request, "public").status(), StatusCode::OK);
-        assert!(page.br.len() < page.identity.len() / 5);
-    }
+    use super::*;
 
     /// Pages with long keys fill `PAGE_CACHE_MB` by their keys too: tiny
     /// pages under 2 KiB keys do not hold ten times the memory allowed.
@@ -405,7 +229,7 @@ mod tests {
             cache.pages.as_ref().unwrap().linked.run_pending_tasks().await;
         });
         let linked = &cache.pages.as_ref().unwrap().linked;
-        let held = linked.iter().map(|(key, page)| key.len() + page.identity.len() + page.br.len() + page.gzip.len()).sum::<usize>();
+        let held = linked.iter().map(|(key, page)| key.len() + page.bodies()).sum::<usize>();
         assert!(held as u64 <= capacity, "{held} bytes held in {} entries", linked.entry_count());
     }
 

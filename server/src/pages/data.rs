@@ -7,7 +7,7 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum_extra::extract::PrivateCookieJar;
 
-use super::cache::PRIVATE;
+use super::cached_page::PRIVATE;
 use super::locale::LocalPath;
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};

@@ -45,7 +45,8 @@ use axum::response::Response;
 use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
-use super::cache::{MAX_KEY, Shareable};
+use super::cache::MAX_KEY;
+use super::cached_page::Shareable;
 use super::request::{PageRequest, address};
 use crate::AppState;
 use crate::assets::accepts;

@@ -8,7 +8,7 @@ use contract::Lang;
 use contract::page::FormState;
 
 use super::admit::Unbuilt;
-use super::cache::PRIVATE;
+use super::cached_page::PRIVATE;
 use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;

@@ -16,7 +16,8 @@
 //! 4. [`resolve`]: route, content, catalogue and search into the parts of
 //!    the page (or where it must go instead).
 //! 5. [`render`]: the page rendered into its HTML [`document`] when the
-//!    page [`cache`] lacks it, once [`admit`] gives it an engine.
+//!    page [`cache`] lacks it, once [`admit`] gives it an engine; kept and
+//!    answered as a [`cached_page`].
 //!
 //! Beside the request: [`data`] (`/_data/…`), [`form`] (a form posted
 //! without JavaScript, sent back), [`prerender`] (every page of the sitemap
@@ -25,6 +26,7 @@
 mod account;
 mod admit;
 mod cache;
+mod cached_page;
 mod data;
 mod document;
 mod fast;

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use super::admit::Unbuilt;
-use super::cache::CachedPage;
+use super::cached_page::CachedPage;
 use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;

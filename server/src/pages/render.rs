@@ -12,7 +12,8 @@ use contract::page::{PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 use super::admit::{self, Unbuilt};
-use super::cache::{CachedPage, PageCache};
+use super::cache::PageCache;
+use super::cached_page::CachedPage;
 use super::request::address;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};

@@ -17,7 +17,7 @@ use axum_extra::extract::PrivateCookieJar;
 use contract::page::{PageData, PageKind};
 
 use super::admit::Unbuilt;
-use super::cache::{CachedPage, PRIVATE};
+use super::cached_page::{CachedPage, PRIVATE};
 use super::render::{Prepared, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
