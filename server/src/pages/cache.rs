@@ -187,7 +187,7 @@ impl PageCache {
     {
         let Ok(turn) = self.refresh_turns.clone().try_acquire_owned() else { return };
         let address = address(&key).to_owned();
-        if !self.refreshing.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(address.clone()) {
+        if !crate::locks::lock(&self.refreshing).insert(address.clone()) {
             return;
         }
         let cache = self.clone();
@@ -195,7 +195,7 @@ impl PageCache {
             if let Err(error) = cache.get_or_render(key, render).await {
                 tracing::warn!(?error, address, "a page could not be rendered again; its previous copy is served meanwhile");
             }
-            cache.refreshing.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&address);
+            crate::locks::lock(&cache.refreshing).remove(&address);
             drop(turn);
         });
     }

@@ -85,7 +85,7 @@ impl Prerender {
 
     /// What the last completed pass did.
     pub fn last(&self) -> Option<Pass> {
-        self.last.lock().expect("prerender report").clone()
+        crate::locks::lock(&self.last).clone()
     }
 
     /// Pre-renders now and after every [`Prerender::again`], for ever.
@@ -118,7 +118,7 @@ impl Prerender {
             passes += 1;
             let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
             tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
-            *state.prerender.last.lock().expect("prerender report") = Some(pass);
+            *crate::locks::lock(&state.prerender.last) = Some(pass);
             state.sitemap.refresh(&state).await;
             index(&state, built).await;
             // Again after a webhook, or once content refreshed on its
