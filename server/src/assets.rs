@@ -84,7 +84,7 @@ pub fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
 }
 
 async fn serve(State(state): State<AppState>, key: String, cache: &'static str, headers: HeaderMap) -> Response {
-    let Some(file) = state.files.files.get(key.as_str()) else {
+    let Some(file) = state.pages.files.files.get(key.as_str()) else {
         return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], "not found").into_response();
     };
     if headers.get(header::IF_NONE_MATCH).is_some_and(|tag| tag == file.etag) {

@@ -15,7 +15,8 @@
 //! - [`StandIn`] (here): a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox); [`app`]
 //!   (here): every feature's router merged once, the shared layers on top.
-//! - `state`: [`AppState`], what every handler shares, and how it is opened
+//! - `state`: [`AppState`], what every handler shares, grouped as pages,
+//!   content, account, forms and infrastructure, and how it is opened
 //!   from the configuration (`sources`: the content sources and the image
 //!   endpoint as configured).
 //! - `startup`: [`run`]: serving, the background tasks, draining on SIGTERM.
@@ -91,7 +92,7 @@ pub use contract;
 pub use error::AppError;
 pub use render_bench::render_bench;
 pub use startup::{run, shutdown_signal};
-pub use state::{AppState, Shared};
+pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState, Shared};
 pub use tools::{check_cms, content_model};
 
 /// What `build.rs` embeds in the binary: the app's bundles and manifests, the

@@ -137,8 +137,8 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
         Json(serde_json::json!({
             "status": "ok",
             "forms": forms,
-            "pages": { "fastHits": state.fast.hits(), "prerendered": state.prerender.last(), "personalRenders": state.personal_renders.running() },
-            "operator": { "circuit": state.operator.circuit(), "inFlight": state.operator.in_flight() },
+            "pages": { "fastHits": state.pages.fast.hits(), "prerendered": state.pages.prerender.last(), "personalRenders": state.pages.personal_renders.running() },
+            "operator": { "circuit": state.account.operator.circuit(), "inFlight": state.account.operator.in_flight() },
             "memory": crate::memory::held(),
         }))
         .into_response(),
@@ -153,13 +153,13 @@ const READY_CONTENT: &str = "sidebar";
 /// took its first connection, so an answer at all says they did.
 async fn ready(State(state): State<AppState>) -> Response {
     let mut failing = serde_json::Map::new();
-    if state.drain.draining() {
+    if state.infra.drain.draining() {
         failing.insert("draining".into(), "shutting down".into());
     }
-    if let Err(error) = state.content.get(&ContentQuery::single(READY_CONTENT), Lang::En).await {
+    if let Err(error) = state.content.store.get(&ContentQuery::single(READY_CONTENT), Lang::En).await {
         failing.insert("content".into(), error.to_string().into());
     }
-    if let Some(redis) = &state.redis
+    if let Some(redis) = &state.infra.redis
         && let Err(error) = redis.ping().await
     {
         failing.insert("redis".into(), error.to_string().into());
@@ -178,18 +178,18 @@ pub fn metrics_router(state: AppState) -> Router {
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {
-    metrics::gauge!("render_queue_depth").set(state.renderer.in_flight() as f64);
-    metrics::gauge!("page_cache_bytes").set(state.pages.bytes() as f64);
+    metrics::gauge!("render_queue_depth").set(state.pages.renderer.in_flight() as f64);
+    metrics::gauge!("page_cache_bytes").set(state.pages.cache.bytes() as f64);
     if let Some(held) = crate::memory::held() {
         metrics::gauge!("memory_allocated_bytes").set(held.allocated_bytes as f64);
         metrics::gauge!("memory_resident_bytes").set(held.resident_bytes as f64);
     }
-    metrics::gauge!("operator_circuit_open").set(match state.operator.circuit() {
+    metrics::gauge!("operator_circuit_open").set(match state.account.operator.circuit() {
         crate::account::breaker::Circuit::Closed => 0.0,
         crate::account::breaker::Circuit::HalfOpen => 0.5,
         crate::account::breaker::Circuit::Open => 1.0,
     });
-    metrics::gauge!("operator_calls_in_flight").set(state.operator.in_flight() as f64);
+    metrics::gauge!("operator_calls_in_flight").set(state.account.operator.in_flight() as f64);
     if let Ok(Some(backlog)) = state.forms.backlog().await {
         metrics::gauge!("forms_outbox_pending").set(backlog.pending as f64);
     }

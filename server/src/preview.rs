@@ -190,7 +190,7 @@ pub fn router() -> Router<AppState> {
 
 /// `GET /api/preview` (see the module docs).
 async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Result<Response, Reply> {
-    let Some(preview) = &state.preview else {
+    let Some(preview) = &state.content.preview else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no preview: PREVIEW_SECRET and CMS_URL are not both set"));
     };
     let refuse = |why: &str| Reply::refused_text(StatusCode::BAD_REQUEST, why);

@@ -50,7 +50,7 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     };
-    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| state.csp.clone());
+    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| state.pages.csp.clone());
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");

@@ -136,14 +136,14 @@ pub async fn items(state: &AppState) -> Vec<(Lang, String, String)> {
 }
 
 async fn sitemap(State(state): State<AppState>) -> Response {
-    let built = state.sitemap.current(&state).await;
+    let built = state.content.sitemap.current(&state).await;
     let body = built.index.clone().unwrap_or_else(|| built.files[0].clone());
     xml(body)
 }
 
 /// `/sitemaps/<n>.xml`: the `n`th child of the sitemap index.
 async fn child(State(state): State<AppState>, Path(file): Path<String>) -> Response {
-    let built = state.sitemap.current(&state).await;
+    let built = state.content.sitemap.current(&state).await;
     let number = file.strip_suffix(".xml").and_then(|n| n.parse::<usize>().ok()).filter(|n| *n >= 1);
     match number.and_then(|n| built.files.get(n - 1)).filter(|_| built.index.is_some()) {
         Some(body) => xml(body.clone()),
@@ -207,9 +207,9 @@ struct Listed<'a> {
 /// The indexes of every collection with item pages.
 async fn indexes(state: &AppState) -> Vec<Listed<'_>> {
     let mut listed = Vec::new();
-    for route in state.routes.all() {
+    for route in state.pages.routes.all() {
         let Some(collection) = route.item.filter(|_| route.page.is_some() && route.path.contains(":id")) else { continue };
-        let (en, sw) = tokio::join!(state.content.index(collection, Lang::En), state.content.index(collection, Lang::Sw));
+        let (en, sw) = tokio::join!(state.content.store.index(collection, Lang::En), state.content.store.index(collection, Lang::Sw));
         let read = |loaded: Result<LoadedIndex, _>| {
             loaded.map_err(|error| tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable")).ok()
         };
@@ -227,7 +227,7 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
 /// item of the collections with item pages.
 fn entries(state: &AppState, listed: &[Listed]) -> Vec<Entry> {
     let mut entries = Vec::new();
-    for route in state.routes.all() {
+    for route in state.pages.routes.all() {
         let shown = route.is_static()
             && route.page.is_some()
             && route.page != Some(contract::page::PageKind::NotFound)

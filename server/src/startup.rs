@@ -53,10 +53,10 @@ pub async fn run(
         Some(stand_in) => Some((stand_in, (stand_in.open)(&state.config)?)),
         None => None,
     };
-    tokio::spawn(state.sessions.clone().sweep_forever());
-    tokio::spawn(state.limits.clone().sweep_forever());
+    tokio::spawn(state.account.sessions.clone().sweep_forever());
+    tokio::spawn(state.account.limits.clone().sweep_forever());
     tokio::spawn(state.forms.clone().deliver_forever());
-    if let Some(broadcast) = state.broadcast.clone() {
+    if let Some(broadcast) = state.content.broadcast.clone() {
         // Read before any content is fetched (pre-rendering, the first
         // request): the version that content is checked against.
         let seen = broadcast.version_at_start().await;
@@ -73,11 +73,11 @@ pub async fn run(
             let _ = metrics_stop.wait_for(|stopped| *stopped).await;
         }));
     }
-    tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, redis = state.redis.is_some(), "serving");
+    tracing::info!(%address, site_url = %state.config.site_url, operator = %operator_base, redis = state.infra.redis.is_some(), "serving");
     let limits = state.config.connections.limits();
     let grace = state.config.operations.shutdown_grace;
     let delay = state.config.operations.drain_delay;
-    let drain = state.drain.clone();
+    let drain = state.infra.drain.clone();
     let mut draining = metrics_stop;
     let shutdown = async move {
         shutdown.await;

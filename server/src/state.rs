@@ -22,9 +22,21 @@ impl std::ops::Deref for AppState {
     }
 }
 
-/// What [`AppState`] holds.
+/// What [`AppState`] holds, grouped by who reads it: the page path,
+/// the content it is made of, the signed-in area, the forms, and what
+/// every part stands on.
 pub struct Shared {
     pub config: Arc<Config>,
+    pub pages: PagesState,
+    pub content: ContentState,
+    pub account: AccountState,
+    pub forms: forms::Forms,
+    pub infra: Infrastructure,
+}
+
+/// What turns a request into a page: the route table, the bundle's files,
+/// the engines and the caches and limits in front of them.
+pub struct PagesState {
     pub routes: Arc<manifest::RouteTable>,
     pub assets: Arc<manifest::AssetManifest>,
     pub files: Arc<assets::PublicFiles>,
@@ -32,40 +44,54 @@ pub struct Shared {
     pub images: images::Images,
     /// `Content-Security-Policy`: images from the site and the CMS's media origin.
     pub csp: axum::http::HeaderValue,
-    pub content: content::Content,
+    /// Rendered pages, kept while their content is fresh.
+    pub cache: pages::PageCache,
+    /// Whole answers of anonymous pages, served before anything else.
+    pub fast: pages::FastPages,
+    /// Renders every page in the background (`PRERENDER`).
+    pub prerender: pages::Prerender,
+    pub renderer: ssr_runtime::Renderer,
+    /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
+    pub(crate) renders: connections::Shares,
+    /// Renders for one visitor, bounded so they never hold every engine.
+    pub personal_renders: pages::PersonalRenders,
+}
+
+/// The CMS's content and what is built from it.
+pub struct ContentState {
+    /// Content from the CMS (or the embedded defaults), cached.
+    pub store: content::Content,
     /// The CMS's preview of drafts (`PREVIEW_SECRET` with `CMS_URL`).
     pub preview: Option<preview::Preview>,
     /// Item ids answered 404 from the collections' indexes, unasked.
     pub items: content::ItemGate,
     /// The sitemap, built once per version of the indexes.
     pub sitemap: seo::Sitemap,
-    pub pages: pages::PageCache,
-    /// Whole answers of anonymous pages, served before anything else.
-    pub fast: pages::FastPages,
-    /// Renders every page in the background (`PRERENDER`).
-    pub prerender: pages::Prerender,
     /// The site search's index, built by each pre-render pass.
     pub search: search::Search,
-    pub renderer: ssr_runtime::Renderer,
-    /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
-    pub(crate) renders: connections::Shares,
-    /// Renders for one visitor, bounded so they never hold every engine.
-    pub personal_renders: pages::PersonalRenders,
+    /// Tells the other instances what the CMS's webhook changed (with Redis).
+    pub broadcast: Option<content::Broadcast>,
+}
+
+/// The signed-in area: the operator API and the subscriber's session.
+pub struct AccountState {
     pub operator: account::operator::OperatorClient,
     /// The operator's bundle catalogue, kept like content.
     pub catalogue: account::catalogue::Catalogue,
     /// Purchases just made, so none is sent twice unconfirmed.
     pub recent_purchases: Arc<account::repeats::RecentPurchases>,
     /// Subscribers' details and balances per session.
-    pub account_cache: account::cache::AccountCache,
-    pub cookie_key: axum_extra::extract::cookie::Key,
+    pub details: account::cache::AccountCache,
     pub sessions: account::session::Sessions,
     pub limits: Arc<account::limits::Limits>,
-    pub forms: forms::Forms,
+}
+
+/// What every part stands on.
+pub struct Infrastructure {
+    /// Signs and encrypts the cookies (sessions, flash notices) and image addresses.
+    pub cookie_key: axum_extra::extract::cookie::Key,
     /// Redis, when `REDIS_URL` is set.
     pub redis: Option<shared::Redis>,
-    /// Tells the other instances what the CMS's webhook changed (with Redis).
-    pub broadcast: Option<content::Broadcast>,
     /// Set on SIGTERM: `/readyz` answers 503.
     pub drain: monitoring::Drain,
 }
@@ -143,33 +169,37 @@ impl AppState {
         let csp = security::content_security_policy(&config);
         Ok(AppState(Arc::new(Shared {
             config: Arc::new(config),
-            routes: Arc::new(routes),
-            assets: Arc::new(assets),
-            files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
-            images,
-            csp,
-            content,
-            preview,
-            items,
-            sitemap: seo::Sitemap::default(),
-            pages,
-            fast,
-            prerender: pages::Prerender::default(),
-            search: search::Search::default(),
-            renderer,
-            renders,
-            personal_renders,
-            operator,
-            catalogue,
-            recent_purchases: Arc::new(recent_purchases),
-            account_cache,
-            cookie_key,
-            sessions,
-            limits: Arc::new(limits),
+            pages: PagesState {
+                routes: Arc::new(routes),
+                assets: Arc::new(assets),
+                files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
+                images,
+                csp,
+                cache: pages,
+                fast,
+                prerender: pages::Prerender::default(),
+                renderer,
+                renders,
+                personal_renders,
+            },
+            content: ContentState {
+                store: content,
+                preview,
+                items,
+                sitemap: seo::Sitemap::default(),
+                search: search::Search::default(),
+                broadcast,
+            },
+            account: AccountState {
+                operator,
+                catalogue,
+                recent_purchases: Arc::new(recent_purchases),
+                details: account_cache,
+                sessions,
+                limits: Arc::new(limits),
+            },
             forms,
-            redis,
-            broadcast,
-            drain: monitoring::Drain::default(),
+            infra: Infrastructure { cookie_key, redis, drain: monitoring::Drain::default() },
         })))
     }
 }

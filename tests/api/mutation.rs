@@ -316,7 +316,7 @@ async fn no_mutation_of_any_content_file_breaks_a_page() {
         });
         for (bytes, signature, item_id) in marks {
             source.mutate(file, &bytes);
-            state.content.cache().invalidate(|_| true);
+            state.content.store.cache().invalidate(|_| true);
             for (path, is_item) in addresses(&routes, file, item_id) {
                 renders += 1;
                 let (mut status, mut html, location) = get_page(&app, &path).await;

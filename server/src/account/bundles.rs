@@ -23,11 +23,11 @@ use crate::web::{Caller, Notice, NoticeKind, Reply, Submitted, flag};
 /// anyone (public price information, cached like pages); signed in, also
 /// `paymentMethods`, what the subscriber can pay with.
 pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
-    let Some(catalogue) = state.catalogue.get().await else {
+    let Some(catalogue) = state.account.catalogue.get().await else {
         return Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"));
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, caller.lang)).collect();
-    let Some((key, session)) = state.sessions.load_keyed(&jar, Kind::Subscriber).await else {
+    let Some((key, session)) = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await else {
         let public = format!("public, max-age={}", state.config.content.ttl.as_secs());
         let headers = [
             (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
@@ -36,7 +36,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         return Ok((headers, Reply::ok(json!({ "bundles": bundles }))).into_response());
     };
     // From what is kept of the subscriber (read within the budget if nothing is).
-    let known = match state.account_cache.subscriber(&key, &session.token, state.config.operator.budget).await {
+    let known = match state.account.details.subscriber(&key, &session.token, state.config.operator.budget).await {
         Lookup::Known(known) => Some(known),
         Lookup::Unknown | Lookup::Refused(_) => None,
     };
@@ -94,7 +94,7 @@ pub(super) async fn purchase(
     };
     let bundle_id = form.bundle_id.trim().to_owned();
     let mark = PurchaseMark::new(&token, &bundle_id, &recipient);
-    if !state.recent_purchases.mark(&mark, form.again).await? {
+    if !state.account.recent_purchases.mark(&mark, form.again).await? {
         let refusal = AccountError::new(StatusCode::CONFLICT, "purchaseRepeat");
         // Without JavaScript the confirmation step comes back, asking to confirm again.
         return Err(if caller.form { refusal.redirect(confirm_again(&caller, &form)) } else { refusal });
@@ -105,7 +105,7 @@ pub(super) async fn purchase(
         purchase_channel: channel,
         subscriber: friend.as_ref().map(|f| f.to_string()).unwrap_or_default(),
     };
-    let error = match state.operator.purchase(&token, &request).await {
+    let error = match state.account.operator.purchase(&token, &request).await {
         Ok(_) => {
             let notice = received(&state, &caller, &bundle_id, &recipient).await;
             return Ok(Reply::ok(json!({ "reloadAfterMs": 5000 })).with_notice(notice));
@@ -114,7 +114,7 @@ pub(super) async fn purchase(
     };
     // A refusal bought nothing, nor did a call never sent: trying again needs no confirmation.
     if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. } | OperatorError::NotCalled(_)) {
-        state.recent_purchases.forget(&mark).await;
+        state.account.recent_purchases.forget(&mark).await;
     }
     Err(match error {
         OperatorError::Unauthorized => ended_by_operator(&state, jar).await,
@@ -139,7 +139,7 @@ const UNCONFIRMED_MS: u32 = 10_000;
 
 /// The success message, with what was bought for whom.
 async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient: &str) -> Notice {
-    let catalogue = state.catalogue.get().await;
+    let catalogue = state.account.catalogue.get().await;
     let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(caller.lang));
     let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
     Notice::key(NoticeKind::Warning, "purchaseReceivedFor").with_params([("bundle", bundle), ("recipient", recipient.as_str())])

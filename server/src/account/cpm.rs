@@ -24,8 +24,8 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = state.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
-    state.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
+    let message = state.account.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    state.account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
@@ -42,11 +42,11 @@ pub(super) async fn validate_otp(
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
     let (msisdn, code) = checked_code(&state, &form, client).await?;
     let token = state
-        .operator
+        .account.operator
         .cpm_validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
-    let jar = state.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
+    let jar = state.account.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
     Ok((jar, Reply::ok(json!({})).redirect(caller.href("/customer-permission-management"))))
 }
 
@@ -55,7 +55,7 @@ pub(super) async fn validate_otp(
 /// now (failing, busy, its circuit open) is kept, and its page comes
 /// without the permissions until the operator answers again.
 pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<Value, OperatorError>, PrivateCookieJar) {
-    match state.operator.cpm_permissions(&session.token).await {
+    match state.account.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let list: Vec<Value> = permissions
                 .iter()
@@ -65,7 +65,7 @@ pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateC
         }
         Err(OperatorError::Unauthorized) => {
             tracing::info!("CPM session ended: the operator rejected its token");
-            (Err(OperatorError::Unauthorized), state.sessions.end(jar, Kind::Cpm).await)
+            (Err(OperatorError::Unauthorized), state.account.sessions.end(jar, Kind::Cpm).await)
         }
         Err(error) => {
             tracing::warn!(%error, "CPM permissions unavailable; the session is kept");
@@ -80,7 +80,7 @@ pub(super) async fn permissions(
     jar: PrivateCookieJar,
     caller: Caller,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let Some(session) = state.sessions.find(&jar, Kind::Cpm).await? else {
+    let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::session_ended(jar, "sessionExpired"));
     };
     match page_permissions(&state, &session, jar, caller.lang).await {
@@ -104,18 +104,18 @@ pub(super) async fn set_permission(
     Path(id): Path<String>,
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply, AccountError> {
-    let Some(session) = state.sessions.find(&jar, Kind::Cpm).await? else {
+    let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::new(StatusCode::UNAUTHORIZED, "sessionExpired"));
     };
-    match state.operator.cpm_set_permission(&session.token, &id, form.granted).await {
+    match state.account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
         Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))),
-        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.sessions.end(jar, Kind::Cpm).await, "sessionExpired")),
+        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.account.sessions.end(jar, Kind::Cpm).await, "sessionExpired")),
         Err(error) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
     }
 }
 
 /// `POST /api/cpm/logout`: then the CPM sign-in page.
 pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
-    let jar = state.sessions.end(jar, Kind::Cpm).await;
+    let jar = state.account.sessions.end(jar, Kind::Cpm).await;
     (jar, Reply::ok(json!({})).redirect(caller.href("/cpm-login")))
 }

@@ -76,7 +76,7 @@ const BODY_LIMIT: usize = 16 * 1024;
 
 impl FromRef<AppState> for Key {
     fn from_ref(state: &AppState) -> Key {
-        state.cookie_key.clone()
+        state.infra.cookie_key.clone()
     }
 }
 
@@ -137,8 +137,8 @@ impl Visit {
     /// Reads which live sessions the cookies point at. Any other cookie
     /// (junk, expired, forged) counts for nothing.
     pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
-        let cpm = state.sessions.load_keyed(&jar, Kind::Cpm).await;
-        let subscriber = state.sessions.load_keyed(&jar, Kind::Subscriber).await;
+        let cpm = state.account.sessions.load_keyed(&jar, Kind::Cpm).await;
+        let subscriber = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await;
         let flash = flash::is_left(&jar);
         Visit { jar, cpm, subscriber, flash }
     }

@@ -37,7 +37,7 @@ fn shown(pair: &AlternativeNumber) -> serde_json::Value {
 /// The modem's registered alternative number, as the operator has it; a
 /// modem without one and a number that is no modem are both 404.
 async fn alternative_of(state: &AppState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
-    state.operator.alternative_number(modem).await.map_err(|error| match error {
+    state.account.operator.alternative_number(modem).await.map_err(|error| match error {
         OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, "modemNotRegistered"),
         error => AccountError::operator(&error, "somethingWentWrong"),
     })
@@ -53,7 +53,7 @@ pub(super) async fn check(
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
-    if !state.limits.modem_check(&session.msisdn, client).await? {
+    if !state.account.limits.modem_check(&session.msisdn, client).await? {
         return Err(AccountError::too_many());
     }
     let pair = alternative_of(&state, &modem).await?;
@@ -76,8 +76,8 @@ pub(super) async fn request_otp(
     let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, client).await?;
     let pair = alternative_of(&state, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
-    state.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
-    state.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
+    state.account.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
+    state.account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
     let mut answer = shown(&pair);
     answer["modems"] = false.into();
     answer["otps"] = true.into();
@@ -95,12 +95,12 @@ pub(super) async fn validate_otp(
     let mut session = require(&state, &jar).await?;
     let (modem, code) = checked_code(&state, &form, client).await?;
     let token = state
-        .operator
+        .account.operator
         .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
         .await
         .map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
     session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
-    state.sessions.save(&jar, Kind::Subscriber, &session).await?;
+    state.account.sessions.save(&jar, Kind::Subscriber, &session).await?;
     Ok(Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })))
 }
 
@@ -117,9 +117,9 @@ pub(super) async fn registration_request_otp(
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, client).await?;
-    match state.operator.alternative_create_request_otp(&session.token, &modem).await {
+    match state.account.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
-            state.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
+            state.account.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
             Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
                 .with_notice(Notice::key(NoticeKind::Warning, "modemCodeSent")))
         }
@@ -146,7 +146,7 @@ pub(super) async fn register(
     let session = require(&state, &jar).await?;
     let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst"))?;
-    match state.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
+    match state.account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
             let mut answer = shown(&pair);
             answer["registeringNewNumber"] = false.into();

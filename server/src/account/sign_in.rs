@@ -36,7 +36,7 @@ pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
 pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: IpAddr) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
     let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
-    if !state.limits.code_check(msisdn.as_str(), client).await? {
+    if !state.account.limits.code_check(msisdn.as_str(), client).await? {
         return Err(AccountError::too_many());
     }
     Ok((msisdn, code))
@@ -48,7 +48,7 @@ pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: IpAd
 /// customer.
 pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: IpAddr) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
-    if let Some(wait) = state.limits.code_request(purpose, msisdn.as_str(), client).await? {
+    if let Some(wait) = state.account.limits.code_request(purpose, msisdn.as_str(), client).await? {
         return Err(AccountError::too_soon(wait));
     }
     Ok(msisdn)
@@ -79,8 +79,8 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply, AccountError> {
     let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = state.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
-    state.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
+    let message = state.account.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    state.account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
         .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
@@ -96,16 +96,16 @@ pub(super) async fn validate_otp(
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
     let (msisdn, code) = checked_code(&state, &form, client).await?;
     let token = state
-        .operator
+        .account.operator
         .validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
-    let known = state.account_cache.fetch(&token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+    let known = state.account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
     let session = Session::new(token, msisdn.to_string()).named(known.details.names());
-    let jar = state.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
+    let jar = state.account.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
     // The first page after signing in needs no operator call.
-    let known = match state.sessions.key(&jar, Kind::Subscriber) {
-        Some(key) => state.account_cache.keep(key, known),
+    let known = match state.account.sessions.key(&jar, Kind::Subscriber) {
+        Some(key) => state.account.details.keep(key, known),
         None => known.into(),
     };
     let catalogue = catalogue_within_budget(&state).await;

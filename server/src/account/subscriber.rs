@@ -87,7 +87,7 @@ pub(super) fn payment_methods(known: Option<&Known>) -> &'static [&'static str] 
 
 /// The catalogue to name bundle balances by, waited for at most the budget.
 pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::sync::Arc<Snapshot>> {
-    tokio::time::timeout(state.config.operator.budget, state.catalogue.get()).await.ok().flatten()
+    tokio::time::timeout(state.config.operator.budget, state.account.catalogue.get()).await.ok().flatten()
 }
 
 /// The signed-in subscriber of `session` for a page, or `None` when the
@@ -107,7 +107,7 @@ pub async fn page_subscriber(
         return (Some(subscriber_json(session, None, None, lang)), jar);
     }
     let (lookup, catalogue) =
-        tokio::join!(state.account_cache.subscriber(key, &session.token, state.config.operator.budget), catalogue_within_budget(state));
+        tokio::join!(state.account.details.subscriber(key, &session.token, state.config.operator.budget), catalogue_within_budget(state));
     match lookup {
         Lookup::Known(known) => (Some(subscriber_json(session, Some(&known), catalogue.as_deref(), lang)), jar),
         Lookup::Unknown => (Some(subscriber_json(session, None, None, lang)), jar),
@@ -122,7 +122,7 @@ pub async fn page_subscriber(
 /// when the visitor had one that ended (logout elsewhere, lifetimes, the
 /// operator), "Please log in first" when they never had one.
 pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, AccountError> {
-    if let Some(session) = state.sessions.find(jar, Kind::Subscriber).await? {
+    if let Some(session) = state.account.sessions.find(jar, Kind::Subscriber).await? {
         return Ok(session);
     }
     let had_one = jar.get(cookie_name(Kind::Subscriber, state.config.is_https())).is_some();
@@ -131,10 +131,10 @@ pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<
 
 /// Ends the subscriber session and drops what is kept for it.
 pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> PrivateCookieJar {
-    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
-        state.account_cache.forget(&key);
+    if let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) {
+        state.account.details.forget(&key);
     }
-    state.sessions.end(jar, Kind::Subscriber).await
+    state.account.sessions.end(jar, Kind::Subscriber).await
 }
 
 /// The operator no longer accepts the session's token: the session ends,
@@ -147,8 +147,8 @@ pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -
 /// when no answer came), the session's balances are read afresh next.
 pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
     let response = next.run(request).await;
-    if let Some(key) = state.sessions.key(&jar, Kind::Subscriber) {
-        state.account_cache.forget(&key);
+    if let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) {
+        state.account.details.forget(&key);
     }
     response
 }
@@ -159,9 +159,9 @@ pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCook
 /// the page asks again.
 pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let Some(key) = state.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
+    let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
     let (lookup, catalogue) = tokio::join!(
-        state.account_cache.subscriber_afresh(&key, &session.token, state.config.operator.budget),
+        state.account.details.subscriber_afresh(&key, &session.token, state.config.operator.budget),
         catalogue_within_budget(&state)
     );
     let known = match lookup {

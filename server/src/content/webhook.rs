@@ -54,7 +54,7 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         locale: event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(|l| Lang::parse(l).code().to_owned()),
     };
     let dropped = invalidate(&state, &change, "webhook");
-    let shared = match &state.broadcast {
+    let shared = match &state.content.broadcast {
         Some(broadcast) => broadcast.publish(&change).await,
         None => false,
     };
@@ -87,12 +87,12 @@ impl Change {
 pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
     let locale = change.locale.as_deref().map(Lang::parse);
     let model = change.model.as_deref();
-    let versions = state.content.cache().invalidate(|(query, lang)| {
+    let versions = state.content.store.cache().invalidate(|(query, lang)| {
         locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
     });
     let dropped = versions.len();
     if dropped > 0 {
-        state.prerender.again();
+        state.pages.prerender.again();
     }
     metrics::counter!("content_invalidations_total", "source" => source).increment(1);
     dropped

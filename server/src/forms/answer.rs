@@ -65,7 +65,7 @@ pub(super) fn answered(route: MethodRouter<AppState>, state: AppState, kind: For
 
 async fn layer(State(FormPage { state, kind }): State<FormPage>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let Some(route) = state.routes.by_form(kind.name()) else { return response };
+    let Some(route) = state.pages.routes.by_form(kind.name()) else { return response };
     if let Some(Reference { lang, reference }) = response.extensions_mut().remove::<Reference>() {
         let location = format!("{}?reference={reference}", lang.href(&route.path));
         let mut redirect = Location::site(&location).see_other();

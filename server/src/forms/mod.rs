@@ -191,7 +191,7 @@ async fn submit(state: &AppState, kind: FormKind, sent: Sent, client: IpAddr, pa
 /// Keeps a submission that parsed, within the client's budget.
 async fn keep(state: &AppState, kind: FormKind, lang: Lang, idempotency_key: Option<String>, client: IpAddr, parsed: Parsed) -> Result<Kept, FormError> {
     let (data, proposal) = parsed.map_err(FormError::Invalid)?;
-    if !state.limits.form_submission(kind.name(), client).await? {
+    if !state.account.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
     }
     let outbox = state.forms.outbox.as_ref();

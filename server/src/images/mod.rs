@@ -115,7 +115,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn image(State(state): State<AppState>, Path((width, token, path)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
-    let images = state.images.clone();
+    let images = state.pages.images.clone();
     let Some(signer) = images.signer() else { return StatusCode::NOT_FOUND.into_response() };
     let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else { return StatusCode::NOT_FOUND.into_response() };
     let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };

@@ -100,7 +100,7 @@ pub(super) async fn respond_cpm(
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
-    let page = state.pages.get_or_render(shared.key.clone(), || render_for(state, client, shared.clone())).await?;
+    let page = state.pages.cache.get_or_render(shared.key.clone(), || render_for(state, client, shared.clone())).await?;
     Ok(Some(page.respond(headers, PRIVATE)))
 }
 
@@ -112,7 +112,7 @@ async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data
     let template_key = PageCache::key(&format!("{} {kind}", shared.key), "", &[]);
     let page = state
         .pages
-        .get_or_render(template_key, || async {
+        .cache.get_or_render(template_key, || async {
             let _share = admit::client_share(state, client).await?;
             let page = Prepared { key: shared.key.clone(), url: shared.url.clone(), data, versions: shared.versions.clone() };
             render_as(state, page, true).await.map_err(Unbuilt::Render)
@@ -144,10 +144,10 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, sub
 async fn render_part(state: &AppState, session: Option<SessionKey>, request: &PartRequest, part: PageKind) -> Result<String, Unbuilt> {
     let rendered = async {
         let _turn = match session {
-            Some(session) => Some(state.personal_renders.session_turn(session, state.renderer.queue_wait()).await?),
+            Some(session) => Some(state.pages.personal_renders.session_turn(session, state.pages.renderer.queue_wait()).await?),
             None => None,
         };
-        state.renderer.render::<_, PartOutput>(request).await.map_err(Unbuilt::Render)
+        state.pages.renderer.render::<_, PartOutput>(request).await.map_err(Unbuilt::Render)
     };
     let started = std::time::Instant::now();
     let rendered = rendered.await;

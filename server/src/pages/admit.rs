@@ -47,7 +47,7 @@ impl From<connections::NoShare> for Unbuilt {
 /// [`connections::WAITING_PER_SHARE`] times that it is refused at once (429).
 /// Requests that wait for a page another request is rendering hold no share.
 pub async fn client_share(state: &AppState, client: IpAddr) -> Result<connections::Share<IpAddr>, Unbuilt> {
-    Ok(state.renders.take(client, state.renderer.queue_wait()).await?)
+    Ok(state.pages.renders.take(client, state.pages.renderer.queue_wait()).await?)
 }
 
 /// Renders for one visitor (the account page, CPM, a page with a flash

@@ -22,7 +22,7 @@ pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar,
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let request = PageRequest::at(&state, LocalPath::parse(if path.is_empty() { "/" } else { path }), uri.query());
     let visit = Visit::read(&state, private).await;
-    match resolve(&state, &state.content, &request, visit.cpm_signed_in()).await {
+    match resolve(&state, &state.content.store, &request, visit.cpm_signed_in()).await {
         Ok(Resolved::Redirect { location, .. }) => {
             (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
                 .into_response()

@@ -98,14 +98,14 @@ impl FastPages {
 /// keeps what it marked shareable.
 pub async fn serve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let page = PageRequest::parse(&state, request.uri(), request.headers(), request.extensions());
-    let kept = state.fast.kept.as_ref().zip(key(&state, &request, &page));
+    let kept = state.pages.fast.kept.as_ref().zip(key(&state, &request, &page));
     request.extensions_mut().insert(page);
     let Some((kept, (key, status))) = kept else {
         return next.run(request).await;
     };
-    let generation = state.content.generation() + state.catalogue.changes();
+    let generation = state.content.store.generation() + state.account.catalogue.changes();
     if let Some(entry) = kept.get(&key).filter(|entry| entry.generation == generation) {
-        state.fast.hits.fetch_add(1, Ordering::Relaxed);
+        state.pages.fast.hits.fetch_add(1, Ordering::Relaxed);
         metrics::counter!("page_fast_hits_total").increment(1);
         let mut response = Response::new(Body::from(entry.body.clone()));
         *response.status_mut() = entry.status;
@@ -140,7 +140,7 @@ fn cookies_matter(state: &AppState, headers: &HeaderMap) -> bool {
             let name = cookie.name().to_owned();
             let mut jar = cookie::CookieJar::new();
             jar.add_original(cookie);
-            jar.private(&state.cookie_key).get(&name).is_some()
+            jar.private(&state.infra.cookie_key).get(&name).is_some()
         })
 }
 

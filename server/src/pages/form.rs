@@ -18,7 +18,7 @@ use crate::{AppError, AppState};
 /// The page at `path` in `lang` with `form` on it, answered with `status`.
 pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
     let request = PageRequest::at(state, LocalPath { lang, path: path.to_owned() }, None);
-    let parts = match resolve(state, &state.content, &request, false).await {
+    let parts = match resolve(state, &state.content.store, &request, false).await {
         Ok(Resolved::Page(parts)) => *parts,
         Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
         Err(error) => return error.into_page(lang),
@@ -27,7 +27,7 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
     page.data.status = status.as_u16();
     page.data.form = Some(form);
     let rendered = async {
-        let _turn = state.personal_renders.turn(None, state.renderer.queue_wait()).await?;
+        let _turn = state.pages.personal_renders.turn(None, state.pages.renderer.queue_wait()).await?;
         render(state, page).await.map_err(Unbuilt::Render)
     };
     match rendered.await {

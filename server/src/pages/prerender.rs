@@ -33,7 +33,7 @@ pub const ITEMS_PER_COLLECTION: usize = 100;
 /// Builds the site search's index from the pages of a pass and the items
 /// it did not render, off the async threads.
 async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedPage>)>) {
-    let search = state.search.clone();
+    let search = state.content.search.clone();
     let started = Instant::now();
     let items = crate::seo::items(state).await;
     let built = tokio::task::spawn_blocking(move || {
@@ -94,11 +94,11 @@ impl Prerender {
         loop {
             let started = Instant::now();
             let addresses = crate::seo::addresses(&state, ITEMS_PER_COLLECTION).await;
-            let generation = state.content.generation();
+            let generation = state.content.store.generation();
             let (mut rendered, mut failed) = (0, 0);
             let mut built = Vec::with_capacity(addresses.len());
             for address in &addresses {
-                while state.renderer.in_flight() > 0 {
+                while state.pages.renderer.in_flight() > 0 {
                     tokio::time::sleep(IDLE_POLL).await;
                 }
                 match prerender(&state, address).await {
@@ -118,17 +118,17 @@ impl Prerender {
             passes += 1;
             let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
             tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
-            *crate::locks::lock(&state.prerender.last) = Some(pass);
-            state.sitemap.refresh(&state).await;
+            *crate::locks::lock(&state.pages.prerender.last) = Some(pass);
+            state.content.sitemap.refresh(&state).await;
             index(&state, built).await;
             // Again after a webhook, or once content refreshed on its
             // time-to-live has changed.
             let period = Duration::from_secs(state.config.content.ttl.as_secs().max(1));
             loop {
                 tokio::select! {
-                    () = state.prerender.again.notified() => break,
+                    () = state.pages.prerender.again.notified() => break,
                     () = tokio::time::sleep(period) => {
-                        if state.content.generation() != generation {
+                        if state.content.store.generation() != generation {
                             break;
                         }
                     }
@@ -143,7 +143,7 @@ impl Prerender {
 /// now. A redirect is nothing to render.
 async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<CachedPage>, bool)>, AppError> {
     let request = PageRequest::at(state, LocalPath::parse(address), None);
-    let parts = match resolve(state, &state.content, &request, false).await? {
+    let parts = match resolve(state, &state.content.store, &request, false).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { .. } => return Ok(None),
     };
@@ -154,6 +154,6 @@ async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<Cached
         rendered = true;
         render(state, page).await.map_err(Unbuilt::Render)
     };
-    let kept = state.pages.get_or_render(key, || build).await?;
+    let kept = state.pages.cache.get_or_render(key, || build).await?;
     Ok(Some((kept, rendered)))
 }

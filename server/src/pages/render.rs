@@ -68,10 +68,10 @@ pub async fn render_as(state: &AppState, page: Prepared, personal_part: bool) ->
 
 async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
     let Prepared { url, data, versions, .. } = page;
-    let assets = state.assets.for_page(data.route.page);
+    let assets = state.pages.assets.for_page(data.route.page);
     let account_slot = for_everyone(&data).then(|| splice::NAME_SLOT.to_owned());
     let request = RenderRequest { url, data, assets, account_slot, personal_part };
-    let (output, data) = match state.renderer.render::<_, RenderOutput>(&request).await {
+    let (output, data) = match state.pages.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
         // Content that passed the parser and still breaks a component:
         // the frame (header, menu, footer) with the content-failure message instead.
@@ -81,11 +81,11 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
             data.content = PageContent { failed: true, ..PageContent::default() };
             data.status = failure_status(data.status);
             let request = RenderRequest { url, data, assets, account_slot, personal_part };
-            (state.renderer.render::<_, RenderOutput>(&request).await?, request.data)
+            (state.pages.renderer.render::<_, RenderOutput>(&request).await?, request.data)
         }
         Err(error) => return Err(error),
     };
-    let html = document::document(data.lang, &output, &data, &state.assets.enhance);
+    let html = document::document(data.lang, &output, &data, &state.pages.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
     // The personal part's member of the page data: the CPM page's permissions, the account page's subscriber.
     let member = (data.cpm.as_ref().map(|cpm| (splice::PersonalData::Cpm, cpm)))

@@ -35,7 +35,7 @@ impl PageRequest {
         let query = query_pairs(uri.query());
         let redirect = locale::canonical(uri.path(), uri.query(), &local, &query, headers);
         let client = crate::connections::client_address(extensions);
-        PageRequest { route: state.routes.matches(&local.path), local, query, client, redirect }
+        PageRequest { route: state.pages.routes.matches(&local.path), local, query, client, redirect }
     }
 
     /// The page at `local` with `query` for the server itself (pre-rendering,
@@ -43,7 +43,7 @@ impl PageRequest {
     /// redirect comes before.
     pub fn at(state: &AppState, local: LocalPath, query: Option<&str>) -> PageRequest {
         let client = IpAddr::from([0, 0, 0, 0]);
-        PageRequest { route: state.routes.matches(&local.path), local, query: query_pairs(query), client, redirect: None }
+        PageRequest { route: state.pages.routes.matches(&local.path), local, query: query_pairs(query), client, redirect: None }
     }
 
     /// The first value of the query parameter `name`.

@@ -30,8 +30,8 @@ use crate::{AppError, AppState};
 /// say; `headers` for its encodings and revalidation.
 pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, private: PrivateCookieJar) -> Result<Response, AppError> {
     // A preview of the CMS's drafts: read for this request, rendered for it alone.
-    let previewing = state.preview.as_ref().filter(|preview| preview.active(&private));
-    let content = previewing.map_or(&state.content, |preview| preview.content());
+    let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
+    let content = previewing.map_or(&state.content.store, |preview| preview.content());
     let visit = Visit::read(state, private).await;
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
@@ -72,7 +72,7 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
     };
     let shared = match stale_while_refreshing(state, page).await {
         Some(stale) => stale,
-        None => state.pages.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
+        None => state.pages.cache.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
     };
     Ok(shared.respond_own(headers, &own))
 }
@@ -103,7 +103,7 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     }
     with_extras(&mut page.data, extras);
     let signed_in_session = session.is_some();
-    let _turn = state.personal_renders.turn(session, state.renderer.queue_wait()).await?;
+    let _turn = state.pages.personal_renders.turn(session, state.pages.renderer.queue_wait()).await?;
     // A subscriber's renders are bounded by their session, not shared
     // with the pages for everyone of their address (a carrier's NAT).
     let rendered = if signed_in_session { render(state, page).await.map_err(Unbuilt::Render)? } else { render_for(state, client, page).await? };
@@ -120,7 +120,7 @@ async fn shared(state: &AppState, client: IpAddr, page: Prepared, headers: &Head
         // Kept by no other cache (and not by the fast path): its new copy is on its way.
         return Ok(stale.respond(headers, "no-cache"));
     }
-    let kept = state.pages.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
+    let kept = state.pages.cache.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if kept.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(kept.respond_shared(headers, &cache_control))
@@ -131,9 +131,9 @@ async fn shared(state: &AppState, client: IpAddr, page: Prepared, headers: &Head
 /// `cache`): a page that has a kept copy is never refused or made to wait
 /// for a render. `None` when there is no such copy.
 async fn stale_while_refreshing(state: &AppState, page: &Prepared) -> Option<Arc<CachedPage>> {
-    let stale = state.pages.stale(&page.key).await?;
+    let stale = state.pages.cache.stale(&page.key).await?;
     let (owned, page) = (state.clone(), page.clone());
-    state.pages.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
+    state.pages.cache.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
     Some(stale)
 }
 

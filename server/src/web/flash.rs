@@ -26,7 +26,7 @@ pub fn leave(state: &AppState, notice: &Notice, headers: &mut HeaderMap) {
         .same_site(SameSite::Lax)
         .max_age(cookie::time::Duration::seconds(LIFETIME_SECS))
         .build();
-    let jar = PrivateCookieJar::new(state.cookie_key.clone()).add(cookie);
+    let jar = PrivateCookieJar::new(state.infra.cookie_key.clone()).add(cookie);
     for set_cookie in jar.into_response().headers().get_all(header::SET_COOKIE) {
         headers.append(header::SET_COOKIE, set_cookie.clone());
     }

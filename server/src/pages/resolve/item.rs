@@ -18,7 +18,7 @@ pub fn query(state: &AppState, content: &Content, matched: &RouteMatch) -> Optio
     let collection = matched.route.item?;
     // Only a positive whole number is an item id worth asking the CMS for.
     let id = matched.param("id")?.parse::<u32>().ok().filter(|id| *id > 0)?;
-    (state.items.verdict(content, collection, id) == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
+    (state.content.items.verdict(content, collection, id) == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
 }
 
 /// The item `loaded` for `query` on `request`'s page: none for a page
@@ -38,7 +38,7 @@ pub async fn found(
             if let Some(ContentQuery::Item { collection, id }) = query
                 && !content.is_preview()
             {
-                state.items.missed(*collection, *id);
+                state.content.items.missed(*collection, *id);
             }
             match by_slug(content, route, request.route.param("slug"), request.local.lang).await {
                 Some(moved) => Err(Stop::Moved(moved)),

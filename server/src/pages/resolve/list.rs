@@ -81,7 +81,7 @@ fn page_number(asked: Option<&str>) -> Option<u32> {
 async fn pages(state: &AppState, list: &CollectionList, lang: Lang) -> Option<(u32, u64)> {
     let filter = list.filter.as_ref().map(|f| (f.field.as_str(), f.value.as_str()));
     let count = |lang| async move {
-        match state.content.index(list.collection, lang).await {
+        match state.content.store.index(list.collection, lang).await {
             Ok(loaded) => Some((loaded.index().count(filter), loaded.version)),
             Err(error) => {
                 tracing::warn!(%error, collection = list.collection.api_name(), "list page: index unavailable; pages estimated");

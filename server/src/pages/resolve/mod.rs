@@ -115,7 +115,7 @@ fn guard(state: &AppState, route: &RouteDef, lang: Lang, cpm_signed_in: bool) ->
         return Some(Resolved::Redirect { location, permanent: redirect.permanent });
     }
     if route.meta.requires_auth && !cpm_signed_in {
-        let login = state.routes.by_kind(PageKind::CpmLogin).map_or("/", |r| r.path.as_str());
+        let login = state.pages.routes.by_kind(PageKind::CpmLogin).map_or("/", |r| r.path.as_str());
         return Some(Resolved::Redirect { location: Location::site(&lang.href(login)), permanent: false });
     }
     None
@@ -155,7 +155,7 @@ fn has_question(page: &Option<Loaded>, slug: &str) -> bool {
 /// parent's page) shows its parent's.
 fn content_key<'a>(state: &'a AppState, route: &'a RouteDef) -> Option<&'a str> {
     if route.meta.is_pass_through {
-        if let Some(parent) = route.parent.as_deref().and_then(|p| state.routes.by_name(p)) {
+        if let Some(parent) = route.parent.as_deref().and_then(|p| state.pages.routes.by_name(p)) {
             return parent.content.as_deref();
         }
     }
@@ -174,7 +174,7 @@ async fn page_bundles(state: &AppState, kind: PageKind, page: &Option<Loaded>, l
         return None;
     }
     // A page waits for the operator at most its budget; the reading goes on for the next one.
-    let catalogue = tokio::time::timeout(state.config.operator.budget, state.catalogue.get()).await.ok().flatten();
+    let catalogue = tokio::time::timeout(state.config.operator.budget, state.account.catalogue.get()).await.ok().flatten();
     Some(match catalogue {
         Some(catalogue) => {
             let offers = if account { catalogue.purchasable(lang) } else { catalogue.for_sections(sections, lang) };
@@ -187,6 +187,6 @@ async fn page_bundles(state: &AppState, kind: PageKind, page: &Option<Loaded>, l
 /// What the site search finds for the search page's `?q=`, and the build of
 /// the index it searched (its results change with each).
 fn search(state: &AppState, request: &PageRequest) -> (contract::page::SearchResults, u64) {
-    let build = state.search.builds();
-    (state.search.search(request.local.lang, request.param("q").unwrap_or_default()), build)
+    let build = state.content.search.builds();
+    (state.content.search.search(request.local.lang, request.param("q").unwrap_or_default()), build)
 }

@@ -125,7 +125,7 @@ impl PageParts {
     /// cost no render. Having no address of its own, its links (the
     /// language switch, the way back after signing in) lead home.
     pub fn not_found(state: &AppState, lang: Lang, sidebar: Option<Loaded>) -> Resolved {
-        let route = state.routes.not_found();
+        let route = state.pages.routes.not_found();
         let matched = MatchedRoute { name: route.name.clone(), page: PageKind::NotFound, params: Default::default() };
         PageParts::frame(lang, "/", 404, matched, route.clone(), sidebar, false)
     }
