@@ -3,7 +3,7 @@
 //! a render past its budget.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -234,10 +234,10 @@ impl Watchdog {
 
     fn watch(shared: &(Mutex<WatchState>, Condvar)) {
         let (lock, wake) = shared;
-        let mut state = lock.lock().unwrap();
+        let mut state = watched(lock);
         while !state.stopped {
             match state.deadline {
-                None => state = wake.wait(state).unwrap(),
+                None => state = wake.wait(state).unwrap_or_else(PoisonError::into_inner),
                 Some(deadline) => {
                     let now = Instant::now();
                     if now >= deadline {
@@ -245,7 +245,7 @@ impl Watchdog {
                         state.fired = true;
                         state.deadline = None;
                     } else {
-                        state = wake.wait_timeout(state, deadline - now).unwrap().0;
+                        state = wake.wait_timeout(state, deadline - now).unwrap_or_else(PoisonError::into_inner).0;
                     }
                 }
             }
@@ -254,7 +254,7 @@ impl Watchdog {
 
     fn arm(&self, deadline: Instant) {
         let (lock, wake) = &*self.shared;
-        let mut state = lock.lock().unwrap();
+        let mut state = watched(lock);
         state.deadline = Some(deadline);
         state.fired = false;
         wake.notify_one();
@@ -263,18 +263,25 @@ impl Watchdog {
     /// Stops watching; tells whether the render was terminated.
     fn disarm(&self) -> bool {
         let (lock, _) = &*self.shared;
-        let mut state = lock.lock().unwrap();
+        let mut state = watched(lock);
         state.deadline = None;
         state.fired
     }
 
     fn set_handle(&self, handle: TerminateHandle) {
-        self.shared.0.lock().unwrap().handle = handle;
+        watched(&self.shared.0).handle = handle;
     }
 
     fn stop(&self) {
         let (lock, wake) = &*self.shared;
-        lock.lock().unwrap().stopped = true;
+        watched(lock).stopped = true;
         wake.notify_one();
     }
+}
+
+/// The watchdog's state, taken whether or not a holder panicked: it is a
+/// deadline and three flags, each written whole, so a panic cannot leave
+/// it half-changed, and refusing it would stop every later render's watch.
+fn watched(lock: &Mutex<WatchState>) -> MutexGuard<'_, WatchState> {
+    lock.lock().unwrap_or_else(PoisonError::into_inner)
 }
