@@ -132,14 +132,14 @@ fn cookies_matter(state: &AppState, headers: &HeaderMap) -> bool {
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter(|pair| pair.split_once('=').is_some_and(|(name, _)| crate::account::reads_cookie(name.trim()) || crate::preview::reads_cookie(name.trim())))
-        // Decoded as the full path's cookie jars decode them.
-        .filter_map(|pair| Cookie::parse_encoded(pair.trim().to_owned()).ok())
+        // Split and decoded as the full path's cookie jars do.
+        .flat_map(Cookie::split_parse_encoded)
+        .filter_map(Result::ok)
+        .filter(|cookie| crate::account::reads_cookie(cookie.name()) || crate::preview::reads_cookie(cookie.name()))
         .any(|cookie| {
             let name = cookie.name().to_owned();
             let mut jar = cookie::CookieJar::new();
-            jar.add_original(cookie);
+            jar.add_original(cookie.into_owned());
             jar.private(&state.infra.cookie_key).get(&name).is_some()
         })
 }
