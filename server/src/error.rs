@@ -19,7 +19,7 @@ use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
 use crate::sampled::Sampled;
-use crate::web::Reply;
+use crate::web::{NoticeKey, Reply};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -81,9 +81,9 @@ impl AppError {
     pub fn reply(&self) -> Reply {
         let status = self.status();
         let key = match status {
-            StatusCode::SERVICE_UNAVAILABLE => "serviceUnavailable",
-            StatusCode::TOO_MANY_REQUESTS => "rateLimited",
-            _ => "somethingWentWrong",
+            StatusCode::SERVICE_UNAVAILABLE => NoticeKey::ServiceUnavailable,
+            StatusCode::TOO_MANY_REQUESTS => NoticeKey::RateLimited,
+            _ => NoticeKey::SomethingWentWrong,
         };
         Reply::refused_key(status, key)
     }
