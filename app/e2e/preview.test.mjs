@@ -73,10 +73,24 @@ test("inside the admin's frame: the bar, and a reload on the admin's update mess
   assert.match(await frame.locator(".preview-bar").textContent(), /Onyesho la awali: rasimu — toka/);
   const inner = page.frames().find((f) => f.url().startsWith(site.base));
   await inner.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
-  await inner.evaluate(() => (window.marker = "before"));
+  await inner.evaluate(() => {
+    window.marker = "before";
+    // `location.reload()` fires the Navigation API's `navigate` event within
+    // the call; kept in sessionStorage, which the reloaded page still reads.
+    navigation.addEventListener("navigate", (event) => sessionStorage.setItem("e2e-navigate", event.navigationType));
+  });
   // Posted by the page itself (its own origin, not the admin's): nothing happens.
-  await inner.evaluate(() => window.postMessage({ type: "strapiUpdate" }, "*"));
-  await page.waitForTimeout(300);
+  // The page's listener was added before `data-ready`, this one now: in the
+  // message's one dispatch the page's runs first, so once this one has the
+  // message the page has handled it, and a reload would have been recorded.
+  await inner.evaluate(
+    () =>
+      new Promise((handled) => {
+        window.addEventListener("message", (event) => event.data?.type === "strapiUpdate" && handled());
+        window.postMessage({ type: "strapiUpdate" }, "*");
+      }),
+  );
+  assert.equal(await inner.evaluate(() => sessionStorage.getItem("e2e-navigate")), null, "no navigation started");
   assert.equal(await inner.evaluate(() => window.marker), "before", "a message from another origin does not reload");
   // Posted by the admin: the preview reloads.
   const reloaded = inner.waitForNavigation();
@@ -84,6 +98,8 @@ test("inside the admin's frame: the bar, and a reload on the admin's update mess
   await reloaded;
   await inner.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
   assert.equal(await inner.evaluate(() => window.marker), undefined, "reloaded");
+  // The record that stayed empty above saw this reload: its silence meant none.
+  assert.equal(await inner.evaluate(() => sessionStorage.getItem("e2e-navigate")), "reload", "the reload was recorded");
   assert.ok(await frame.locator(".preview-bar").isVisible());
   assert.deepEqual(errors, []);
   await page.close();

@@ -134,7 +134,7 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
     // when the last has ended; `stop`: tells them to finish.
     let (signal, closing) = watch::channel(());
     let (stop, stopping) = watch::channel(false);
-    let refused = crate::error::Sampled::new();
+    let refused = crate::sampled::Sampled::new();
     let mut shutdown = pin!(shutdown.fuse());
     loop {
         let (stream, remote) = tokio::select! {

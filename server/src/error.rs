@@ -18,7 +18,8 @@ use contract::Lang;
 use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
-use crate::web::Reply;
+use crate::sampled::Sampled;
+use crate::web::{NoticeKey, Reply};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -80,9 +81,9 @@ impl AppError {
     pub fn reply(&self) -> Reply {
         let status = self.status();
         let key = match status {
-            StatusCode::SERVICE_UNAVAILABLE => "serviceUnavailable",
-            StatusCode::TOO_MANY_REQUESTS => "rateLimited",
-            _ => "somethingWentWrong",
+            StatusCode::SERVICE_UNAVAILABLE => NoticeKey::ServiceUnavailable,
+            StatusCode::TOO_MANY_REQUESTS => NoticeKey::RateLimited,
+            _ => NoticeKey::SomethingWentWrong,
         };
         Reply::refused_key(status, key)
     }
@@ -155,43 +156,8 @@ impl AppError {
 static SHED: Sampled = Sampled::new();
 static CLIENT_BUSY: Sampled = Sampled::new();
 
-/// Counts events and says, at most once a second, how many there were.
-pub(crate) struct Sampled {
-    count: std::sync::atomic::AtomicU64,
-    last: std::sync::atomic::AtomicU64,
-}
-
-impl Sampled {
-    pub(crate) const fn new() -> Sampled {
-        Sampled { count: std::sync::atomic::AtomicU64::new(0), last: std::sync::atomic::AtomicU64::new(0) }
-    }
-
-    /// One more event; the count so far when it is time to log it.
-    pub(crate) fn tick(&self) -> Option<u64> {
-        use std::sync::atomic::Ordering::Relaxed;
-        self.count.fetch_add(1, Relaxed);
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let last = self.last.load(Relaxed);
-        (now > last && self.last.compare_exchange(last, now, Relaxed, Relaxed).is_ok()).then(|| self.count.swap(0, Relaxed))
-    }
-}
-
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         self.into_page(Lang::En)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Sampled;
-
-    #[test]
-    fn a_burst_is_one_line_with_its_count() {
-        let sampled = Sampled::new();
-        assert_eq!(sampled.tick(), Some(1));
-        let logged: Vec<_> = (0..10_000).filter_map(|_| sampled.tick()).collect();
-        // Within one second nothing more, or (across a second boundary) one line counting all.
-        assert!(logged.is_empty() || logged == vec![logged[0]], "{logged:?}");
     }
 }

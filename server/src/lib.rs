@@ -32,6 +32,8 @@
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
+//! - `sampled`: log lines for events that come in floods (renders shed,
+//!   connections refused): one a second, with the count since the last.
 //! - `bounded_dir`: the cache directories bounded in bytes (content's last
 //!   good answers, resized photos) that instances sharing `DATA_DIR` share.
 //! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
@@ -67,6 +69,7 @@ mod monitoring;
 mod pages;
 mod preview;
 mod render_bench;
+mod sampled;
 pub mod search;
 mod security;
 pub mod seo;

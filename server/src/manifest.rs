@@ -85,19 +85,7 @@ pub struct RedirectDef {
 impl RouteDef {
     /// The route's address with `params` filled in (`/devices/:id/:slug?`).
     pub fn href(&self, params: &[(&str, &str)]) -> String {
-        let filled: Vec<String> = self
-            .path
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .filter_map(|segment| match segment.strip_prefix(':') {
-                Some(name) => {
-                    let name = name.trim_end_matches('?');
-                    params.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
-                }
-                None => Some(segment.to_owned()),
-            })
-            .collect();
-        format!("/{}", filled.join("/"))
+        fill_path(&self.path, params)
     }
 
     /// An address with no parameters (a page a sitemap can list as it is).
@@ -111,6 +99,25 @@ impl RouteDef {
     pub fn is_unrouted(&self) -> bool {
         self.redirect.is_none() && !self.meta.requires_auth && matches!(self.page, None | Some(PageKind::NotFound))
     }
+}
+
+/// `pattern` (`/devices/:id/:slug?`) with its `:param` segments filled in
+/// from `params`; a segment without a value is left out. The app's
+/// `fillPath` (`app/src/navigation/paths.ts`) fills the same patterns:
+/// `tests/twins/route-hrefs.json` holds the cases both are checked against.
+pub fn fill_path(pattern: &str, params: &[(&str, &str)]) -> String {
+    let filled: Vec<String> = pattern
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .filter_map(|segment| match segment.strip_prefix(':') {
+            Some(name) => {
+                let name = name.trim_end_matches('?');
+                params.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+            }
+            None => Some(segment.to_owned()),
+        })
+        .collect();
+    format!("/{}", filled.join("/"))
 }
 
 #[derive(Debug, Clone, PartialEq)]

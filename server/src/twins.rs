@@ -1,8 +1,10 @@
 //! The server's side of `tests/twins/`: rules the app runs too (phone
-//! numbers, codes, slugs, language paths, nested form fields), checked
+//! numbers, codes, slugs, language paths, nested form fields, route
+//! addresses), checked
 //! against the same cases as the app's `*.twins.test.ts`, so that a change
 //! to one side alone fails here or there.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use contract::Lang;
@@ -12,6 +14,7 @@ use serde_json::Value;
 
 use crate::account::msisdn::{InputError, Msisdn, OtpCode};
 use crate::forms::nest::nest;
+use crate::manifest::fill_path;
 use crate::pages::locale::LocalPath;
 use crate::slug::slugify;
 
@@ -124,5 +127,23 @@ fn form_fields() {
     }
     for case in fixture::<FormFields>("form-fields.json").cases {
         assert_eq!(nest(&case.pairs), case.value, "{:?}", case.pairs);
+    }
+}
+
+#[test]
+fn route_hrefs() {
+    #[derive(Deserialize)]
+    struct RouteHrefs {
+        cases: Vec<Href>,
+    }
+    #[derive(Deserialize)]
+    struct Href {
+        pattern: String,
+        params: BTreeMap<String, String>,
+        href: String,
+    }
+    for case in fixture::<RouteHrefs>("route-hrefs.json").cases {
+        let params: Vec<(&str, &str)> = case.params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
+        assert_eq!(fill_path(&case.pattern, &params), case.href, "{:?} {:?}", case.pattern, case.params);
     }
 }

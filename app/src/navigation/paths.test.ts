@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { pageData } from "../testing/pageData";
 import { canonicalPath, fillPath, itemPath, languagePaths, pagePath } from "./paths";
 import { pageNumbers } from "../components/Pager";
+import { routeHrefs } from "../testing/twins";
 
 const data = pageData;
 
@@ -14,6 +15,10 @@ describe("paths", () => {
     assert.equal(fillPath("/faq/:item?"), "/faq");
     assert.equal(fillPath("/"), "/");
     assert.equal(fillPath("/*"), undefined);
+  });
+
+  it("fills every pattern in tests/twins as the server does", () => {
+    for (const { pattern, params, href } of routeHrefs) assert.equal(fillPath(pattern, params), href, `${pattern} ${JSON.stringify(params)}`);
   });
 
   it("addresses each collection's items by the route that shows them", () => {

@@ -25,8 +25,8 @@ pub struct Feedback {
     pub redirect: Option<String>,
 }
 
-/// A string key under the app's `notify.` strings (with the values its
-/// text names), or a text already in the visitor's language (the
+/// A string key under the app's `notify.` strings ([`NoticeKey`], with the
+/// values its text names), or a text already in the visitor's language (the
 /// operator's own message).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Notice {
@@ -48,6 +48,50 @@ pub struct Notice {
     pub duration: Option<u32>,
 }
 
+/// A notice the app has words for: the key of one of its `notify.` strings
+/// (`app/src/i18n/en.ts`, and `sw.ts`). The server names its notices only
+/// through this enum, and `tsc` fails on a key the app has no text for
+/// (`app/src/features/account/notices.ts`), so the server cannot send a
+/// notice the app cannot show. On the wire it is [`Notice::key`]'s string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "ServerNoticeKey")]
+pub enum NoticeKey {
+    InvalidMsisdn,
+    InvalidCode,
+    RateLimited,
+    SomethingWentWrong,
+    ServiceUnavailable,
+    SessionExpired,
+    SignInFirst,
+    ErrorOccurred,
+    NotRight,
+    BalanceError,
+    OtpSent,
+    CrossSite,
+    BadRequest,
+    PermissionSaved,
+    CannotSendTo,
+    ModemNotRegistered,
+    ModemCodeSent,
+    ModemRegistered,
+    /// `{{bundle}}` for `{{recipient}}`.
+    PurchaseReceivedFor,
+    PurchaseRepeat,
+    PurchaseUnconfirmed,
+    /// Counted: `{{seconds}}`.
+    CodeWaitSeconds,
+    /// Counted: `{{minutes}}`.
+    CodeWaitMinutes,
+}
+
+/// The key as the app's strings spell it (`crossSite`).
+impl std::fmt::Display for NoticeKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.serialize(f)
+    }
+}
+
 /// How a notice shows.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -59,8 +103,8 @@ pub enum NoticeKind {
 }
 
 impl Notice {
-    pub fn key(kind: NoticeKind, key: &str) -> Notice {
-        Notice { kind, key: Some(key.to_owned()), params: None, text: None, duration: None }
+    pub fn key(kind: NoticeKind, key: NoticeKey) -> Notice {
+        Notice { kind, key: Some(key.to_string()), params: None, text: None, duration: None }
     }
 
     pub fn text(kind: NoticeKind, text: &str) -> Notice {

@@ -17,14 +17,14 @@ use super::sign_in::parse_msisdn;
 use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
-use crate::web::{Caller, Notice, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
 /// `paymentMethods`, what the subscriber can pay with.
 pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
     let Some(catalogue) = state.account.catalogue.get().await else {
-        return Err(AccountError::new(StatusCode::BAD_GATEWAY, "somethingWentWrong"));
+        return Err(AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::SomethingWentWrong));
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, caller.lang)).collect();
     let Some((key, session)) = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await else {
@@ -84,18 +84,18 @@ pub(super) async fn purchase(
     };
     let channel = match form.purchase_channel.to_ascii_uppercase().as_str() {
         channel @ ("AIRTIME" | "MPESA") => channel.to_owned(),
-        _ => return Err(AccountError::new(StatusCode::BAD_REQUEST, "badRequest")),
+        _ => return Err(AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::BadRequest)),
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
     let (token, recipient) = match (form.for_modem, &session.modem) {
         (false, _) => (session.token.clone(), friend.as_ref().map_or(session.msisdn.as_str(), Msisdn::as_str).to_owned()),
         (true, Some(modem)) => (modem.token.clone(), modem.msisdn.clone()),
-        (true, None) => return Err(AccountError::new(StatusCode::CONFLICT, "signInFirst")),
+        (true, None) => return Err(AccountError::new(StatusCode::CONFLICT, NoticeKey::SignInFirst)),
     };
     let bundle_id = form.bundle_id.trim().to_owned();
     let mark = PurchaseMark::new(&token, &bundle_id, &recipient);
     if !state.account.recent_purchases.mark(&mark, form.again).await? {
-        let refusal = AccountError::new(StatusCode::CONFLICT, "purchaseRepeat");
+        let refusal = AccountError::new(StatusCode::CONFLICT, NoticeKey::PurchaseRepeat);
         // Without JavaScript the confirmation step comes back, asking to confirm again.
         return Err(if caller.form { refusal.redirect(confirm_again(&caller, &form)) } else { refusal });
     }
@@ -119,18 +119,18 @@ pub(super) async fn purchase(
     Err(match error {
         OperatorError::Unauthorized => ended_by_operator(&state, jar).await,
         // Whether another number is a subscriber is not the payer's to learn.
-        OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, "cannotSendTo"),
-        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, caller.lang, "errorOccurred"),
+        OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::CannotSendTo),
+        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, caller.lang, NoticeKey::ErrorOccurred),
         OperatorError::TimedOut => {
             tracing::warn!(bundle = %bundle_id, "purchase answer timed out; it may have gone through");
-            AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, Notice::key(NoticeKind::Info, "purchaseUnconfirmed").lasting(UNCONFIRMED_MS))
+            AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, Notice::key(NoticeKind::Info, NoticeKey::PurchaseUnconfirmed).lasting(UNCONFIRMED_MS))
         }
         error @ OperatorError::Unavailable(_) => {
             tracing::error!(%error, "purchase failed unexpectedly");
-            AccountError::new(StatusCode::BAD_GATEWAY, "notRight")
+            AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::NotRight)
         }
         // The circuit is open or the API too busy: nothing was sent, try again shortly.
-        error @ OperatorError::NotCalled(_) => AccountError::operator(&error, "notRight"),
+        error @ OperatorError::NotCalled(_) => AccountError::operator(&error, NoticeKey::NotRight),
     })
 }
 
@@ -142,7 +142,7 @@ async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient:
     let catalogue = state.account.catalogue.get().await;
     let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(caller.lang));
     let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
-    Notice::key(NoticeKind::Warning, "purchaseReceivedFor").with_params([("bundle", bundle), ("recipient", recipient.as_str())])
+    Notice::key(NoticeKind::Warning, NoticeKey::PurchaseReceivedFor).with_params([("bundle", bundle), ("recipient", recipient.as_str())])
 }
 
 /// The account page's confirmation step for this purchase, asking to

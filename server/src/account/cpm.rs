@@ -14,7 +14,7 @@ use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{CodeForm, NumberForm, checked_code, keeping_number, request_code_failure, requested_number};
 use crate::AppState;
-use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
 pub(super) async fn request_otp(
@@ -45,7 +45,7 @@ pub(super) async fn validate_otp(
         .account.operator
         .cpm_validate_otp(&msisdn, &code)
         .await
-        .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
+        .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
     let jar = state.account.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
     Ok((jar, Reply::ok(json!({})).redirect(caller.href("/customer-permission-management"))))
 }
@@ -81,12 +81,12 @@ pub(super) async fn permissions(
     caller: Caller,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
     let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
-        return Err(AccountError::session_ended(jar, "sessionExpired"));
+        return Err(AccountError::session_ended(jar, NoticeKey::SessionExpired));
     };
     match page_permissions(&state, &session, jar, caller.lang).await {
         (Ok(permissions), jar) => Ok((jar, Reply::ok(permissions))),
-        (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, "sessionExpired")),
-        (Err(error), _) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
+        (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, NoticeKey::SessionExpired)),
+        (Err(error), _) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }
 
@@ -105,12 +105,12 @@ pub(super) async fn set_permission(
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply, AccountError> {
     let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
-        return Err(AccountError::new(StatusCode::UNAUTHORIZED, "sessionExpired"));
+        return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SessionExpired));
     };
     match state.account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
-        Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, "permissionSaved"))),
-        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.account.sessions.end(jar, Kind::Cpm).await, "sessionExpired")),
-        Err(error) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
+        Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
+        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired)),
+        Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }
 

@@ -11,7 +11,7 @@ use contract::Lang;
 
 use super::operator::OperatorError;
 use super::session_store::StoreError;
-use crate::web::{Notice, NoticeKind, Reply};
+use crate::web::{Notice, NoticeKey, NoticeKind, Reply};
 
 /// A failed code request shows this long (milliseconds): long enough to read
 /// why, and when to ask again.
@@ -25,7 +25,7 @@ pub struct AccountError {
 }
 
 impl AccountError {
-    pub fn new(status: StatusCode, key: &str) -> AccountError {
+    pub fn new(status: StatusCode, key: NoticeKey) -> AccountError {
         AccountError::with_notice(status, Notice::key(NoticeKind::Error, key))
     }
 
@@ -34,15 +34,15 @@ impl AccountError {
     }
 
     pub fn invalid_msisdn() -> AccountError {
-        AccountError::new(StatusCode::BAD_REQUEST, "invalidMsisdn")
+        AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::InvalidMsisdn)
     }
 
     pub fn invalid_code() -> AccountError {
-        AccountError::new(StatusCode::BAD_REQUEST, "invalidCode")
+        AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::InvalidCode)
     }
 
     pub fn too_many() -> AccountError {
-        AccountError::new(StatusCode::TOO_MANY_REQUESTS, "rateLimited")
+        AccountError::new(StatusCode::TOO_MANY_REQUESTS, NoticeKey::RateLimited)
     }
 
     /// 429 for a code asked for too soon, saying how long to wait (whole
@@ -51,21 +51,21 @@ impl AccountError {
     pub fn too_soon(wait: Duration) -> AccountError {
         let seconds = wait.as_millis().div_ceil(1000).max(1);
         let notice = if seconds < 60 {
-            Notice::key(NoticeKind::Error, "codeWaitSeconds").with_params([("seconds", seconds.to_string().as_str())])
+            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitSeconds).with_params([("seconds", seconds.to_string().as_str())])
         } else {
-            Notice::key(NoticeKind::Error, "codeWaitMinutes").with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
+            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitMinutes).with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
         };
         AccountError::with_notice(StatusCode::TOO_MANY_REQUESTS, notice.lasting(REQUEST_CODE_FAILURE_MS))
     }
 
     /// An operator failure the visitor is told in one message, `key`.
-    pub fn operator(error: &OperatorError, key: &str) -> AccountError {
+    pub fn operator(error: &OperatorError, key: NoticeKey) -> AccountError {
         AccountError::new(status_of(error), key)
     }
 
     /// An operator failure told in the operator's own message in the
     /// visitor's language where it gave one, else as `fallback`.
-    pub fn operator_message(error: &OperatorError, lang: Lang, fallback: &str) -> AccountError {
+    pub fn operator_message(error: &OperatorError, lang: Lang, fallback: NoticeKey) -> AccountError {
         let notice = match error {
             OperatorError::Refused { message: Some(message), .. } => Notice::text(NoticeKind::Error, message.get(lang)),
             OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
@@ -75,7 +75,7 @@ impl AccountError {
     }
 
     /// The session is gone: the cookies that clear it go with the answer.
-    pub fn session_ended(jar: PrivateCookieJar, key: &str) -> AccountError {
+    pub fn session_ended(jar: PrivateCookieJar, key: NoticeKey) -> AccountError {
         AccountError { jar: Some(Box::new(jar)), ..AccountError::new(StatusCode::UNAUTHORIZED, key) }
     }
 
@@ -109,7 +109,7 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
 impl From<StoreError> for AccountError {
     fn from(error: StoreError) -> AccountError {
         tracing::error!(%error, "session store failed");
-        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, NoticeKey::ServiceUnavailable)
     }
 }
 
@@ -118,7 +118,7 @@ impl From<StoreError> for AccountError {
 impl From<super::limits::Unavailable> for AccountError {
     fn from(error: super::limits::Unavailable) -> AccountError {
         tracing::error!(%error, "rate limits unavailable; request refused");
-        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, "serviceUnavailable")
+        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, NoticeKey::ServiceUnavailable)
     }
 }
 

@@ -19,7 +19,8 @@
 //! - `limits`: throttles on code requests and checks; `repeats`: purchases
 //!   just made, so none is sent twice unconfirmed.
 //! - `operator`: the digital-service API client, behind a circuit breaker
-//!   (`breaker`) and a bulkhead; `catalogue`: its bundle catalogue kept in
+//!   (`breaker`) and a bulkhead, and (`operator::answers`) what its calls
+//!   send and answer, typed; `catalogue`: its bundle catalogue kept in
 //!   memory, which bundle tables and purchases share.
 //! - `cache`: what the operator said about each session's subscriber
 //!   (details, balances), kept a short while and waited for at most a

@@ -22,7 +22,7 @@ use super::session::{Kind, ModemLogin};
 use super::sign_in::{CodeForm, NumberForm, checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
 use crate::AppState;
-use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted};
+use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// Path the modem codes are validated at: the operator's API has the
 /// caller name it.
@@ -38,8 +38,8 @@ fn shown(pair: &AlternativeNumber) -> serde_json::Value {
 /// modem without one and a number that is no modem are both 404.
 async fn alternative_of(state: &AppState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
     state.account.operator.alternative_number(modem).await.map_err(|error| match error {
-        OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, "modemNotRegistered"),
-        error => AccountError::operator(&error, "somethingWentWrong"),
+        OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, NoticeKey::ModemNotRegistered),
+        error => AccountError::operator(&error, NoticeKey::SomethingWentWrong),
     })
 }
 
@@ -81,7 +81,7 @@ pub(super) async fn request_otp(
     let mut answer = shown(&pair);
     answer["modems"] = false.into();
     answer["otps"] = true.into();
-    Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, "otpSent")))
+    Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::OtpSent)))
 }
 
 /// `POST /api/modem/validate-otp {msisdn, code}`: keeps the modem's token in
@@ -98,7 +98,7 @@ pub(super) async fn validate_otp(
         .account.operator
         .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
         .await
-        .map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+        .map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
     state.account.sessions.save(&jar, Kind::Subscriber, &session).await?;
     Ok(Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })))
@@ -121,7 +121,7 @@ pub(super) async fn registration_request_otp(
         Ok(_) => {
             state.account.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
             Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
-                .with_notice(Notice::key(NoticeKind::Warning, "modemCodeSent")))
+                .with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemCodeSent)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
         Err(error) => Err(request_code_failure(&error)),
@@ -145,14 +145,14 @@ pub(super) async fn register(
 ) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
     let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, client).await?;
-    let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst"))?;
+    let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
     match state.account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
             let mut answer = shown(&pair);
             answer["registeringNewNumber"] = false.into();
-            Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, "modemRegistered")))
+            Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemRegistered)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
-        Err(error) => Err(AccountError::operator_message(&error, caller.lang, "somethingWentWrong")),
+        Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }

@@ -14,7 +14,7 @@ use super::subscriber::{catalogue_within_budget, sign_out, subscriber_json};
 use std::net::IpAddr;
 
 use crate::AppState;
-use crate::web::{Caller, ClientAddr, Notice, NoticeKind, Reply, Submitted};
+use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 #[derive(Deserialize)]
 pub(super) struct NumberForm {
@@ -65,7 +65,7 @@ pub(super) fn keeping_number(form: &NumberForm) -> impl FnOnce(AccountError) -> 
 pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
     let notice = match error {
         OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
-        _ => Notice::key(NoticeKind::Error, "somethingWentWrong"),
+        _ => Notice::key(NoticeKind::Error, NoticeKey::SomethingWentWrong),
     };
     AccountError::with_notice(status_of(error), notice.lasting(REQUEST_CODE_FAILURE_MS))
 }
@@ -99,8 +99,8 @@ pub(super) async fn validate_otp(
         .account.operator
         .validate_otp(&msisdn, &code)
         .await
-        .map_err(|error| AccountError::operator_message(&error, caller.lang, "somethingWentWrong"))?;
-    let known = state.account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, "somethingWentWrong"))?;
+        .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
+    let known = state.account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     let session = Session::new(token, msisdn.to_string()).named(known.details.names());
     let jar = state.account.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
     // The first page after signing in needs no operator call.

@@ -19,7 +19,7 @@ use super::catalogue::Snapshot;
 use super::operator::BundleBalance;
 use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::AppState;
-use crate::web::{Caller, Notice, NoticeKind, Reply};
+use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 
 /// The authentication user as the app reads it (`Subscriber` in
 /// `app/src/features/account/types.ts`). The details are absent, and the
@@ -126,7 +126,7 @@ pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<
         return Ok(session);
     }
     let had_one = jar.get(cookie_name(Kind::Subscriber, state.config.is_https())).is_some();
-    Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { "sessionExpired" } else { "signInFirst" }))
+    Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { NoticeKey::SessionExpired } else { NoticeKey::SignInFirst }))
 }
 
 /// Ends the subscriber session and drops what is kept for it.
@@ -140,7 +140,7 @@ pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> Private
 /// The operator no longer accepts the session's token: the session ends,
 /// the visitor is told to sign in again.
 pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -> AccountError {
-    AccountError::session_ended(sign_out(state, jar).await, "sessionExpired")
+    AccountError::session_ended(sign_out(state, jar).await, NoticeKey::SessionExpired)
 }
 
 /// Around a purchase: whatever it answered (it may have gone through even
@@ -159,7 +159,7 @@ pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCook
 /// the page asks again.
 pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply, AccountError> {
     let session = require(&state, &jar).await?;
-    let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, "signInFirst")) };
+    let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst)) };
     let (lookup, catalogue) = tokio::join!(
         state.account.details.subscriber_afresh(&key, &session.token, state.config.operator.budget),
         catalogue_within_budget(&state)
@@ -173,5 +173,5 @@ pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar
     let subscriber = subscriber_json(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
     let balance_failed = subscriber["balance"].is_null();
     let reply = Reply::ok(json!({ "subscriber": subscriber }));
-    Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, "balanceError")) } else { reply })
+    Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, NoticeKey::BalanceError)) } else { reply })
 }

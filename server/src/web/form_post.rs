@@ -18,7 +18,7 @@ use contract::Lang;
 use serde::Deserialize;
 
 use super::submitted::is_form;
-use super::{Location, Notice, Reply, body_limit, flash, return_to, visitor_lang};
+use super::{Location, Notice, NoticeKey, Reply, body_limit, flash, return_to, visitor_lang};
 use crate::AppState;
 
 /// Who is asking, read once from the request by [`layer`]: handlers take
@@ -89,7 +89,7 @@ pub async fn layer(State(posts): State<FormPosts>, request: Request, next: Next)
         Ok(read) => read,
         // Not a form a visitor filled in (or a body cut short): told so
         // plainly, not redirected.
-        Err(status) => return Reply::refused_key(status, "badRequest").into_response(),
+        Err(status) => return Reply::refused_key(status, NoticeKey::BadRequest).into_response(),
     };
     request.extensions_mut().insert(caller.clone());
     let mut response = next.run(request).await;

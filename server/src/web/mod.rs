@@ -39,7 +39,7 @@ pub mod submitted;
 pub mod vary;
 
 pub use client_addr::ClientAddr;
-pub use contract::feedback::{Feedback, Notice, NoticeKind};
+pub use contract::feedback::{Feedback, Notice, NoticeKey, NoticeKind};
 pub use form_post::Caller;
 pub use lang::{LANG_COOKIE, visitor_lang};
 pub use location::Location;

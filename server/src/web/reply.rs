@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::form_post::{FormAnswer, QueryEdits, query_edits};
-use super::{Feedback, Notice, NoticeKind};
+use super::{Feedback, Notice, NoticeKey, NoticeKind};
 
 /// Data for the script, a notice, where to go next; or a refusal.
 pub struct Reply {
@@ -38,7 +38,7 @@ impl Reply {
     }
 
     /// A failure told as an error notice with the app's text for `key`.
-    pub fn refused_key(status: StatusCode, key: &str) -> Reply {
+    pub fn refused_key(status: StatusCode, key: NoticeKey) -> Reply {
         Reply::refused(status, Notice::key(NoticeKind::Error, key))
     }
 
@@ -110,7 +110,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_failure_is_its_feedback_alone() {
-        let refused = Reply::refused_key(StatusCode::FORBIDDEN, "crossSite");
+        let refused = Reply::refused_key(StatusCode::FORBIDDEN, NoticeKey::CrossSite);
         assert_eq!(body(refused).await, (StatusCode::FORBIDDEN, json!({ "notice": { "type": "error", "key": "crossSite" } })));
         let invalid = Reply::invalid(StatusCode::UNPROCESSABLE_ENTITY, BTreeMap::from([("name".to_owned(), "Required".to_owned())]));
         assert_eq!(body(invalid).await, (StatusCode::UNPROCESSABLE_ENTITY, json!({ "errors": { "name": "Required" } })));

@@ -7,7 +7,7 @@ use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::{Notice, NoticeKind, Reply};
+use super::{Notice, NoticeKey, NoticeKind, Reply};
 use crate::AppState;
 
 /// Refuses state-changing requests that do not come from the site itself:
@@ -26,5 +26,5 @@ pub async fn same_origin_only(State(state): State<AppState>, request: Request, n
         return next.run(request).await;
     }
     tracing::warn!(path = %request.uri().path(), "cross-site request refused");
-    Reply::refused(StatusCode::FORBIDDEN, Notice::key(NoticeKind::Error, "crossSite")).into_response()
+    Reply::refused(StatusCode::FORBIDDEN, Notice::key(NoticeKind::Error, NoticeKey::CrossSite)).into_response()
 }

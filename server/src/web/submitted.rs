@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::Reply;
+use super::{NoticeKey, Reply};
 
 /// Whether the body is an HTML form's.
 pub fn is_form(headers: &HeaderMap) -> bool {
@@ -38,7 +38,7 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Submitted<T>
 fn malformed(status: StatusCode, detail: &str) -> Reply {
     tracing::debug!(detail, "malformed request body");
     let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else { StatusCode::BAD_REQUEST };
-    Reply::refused_key(status, "badRequest")
+    Reply::refused_key(status, NoticeKey::BadRequest)
 }
 
 /// A yes/no field: a JSON boolean, or the text a form sends.

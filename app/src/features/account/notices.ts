@@ -4,12 +4,20 @@
  * text, already in the visitor's language.
  */
 import type { AskedKey, CountedKey, StringKey, TFunction } from "../../i18n";
-import type { Notice } from "../../contract";
+import type { Notice, ServerNoticeKey } from "../../contract";
 import type { Strings } from "../../i18n/en";
 import en from "../../i18n/en";
 
 /** A key under `notify.`, a counted string's without its plural form (`codeWaitSeconds`). */
 export type NoticeKey = AskedKey<keyof Strings["notify"]>;
+
+/**
+ * Every key the server sends (`contract::feedback::NoticeKey`) has a text
+ * under `notify.`: `tsc` fails here, naming the key, while `en.ts` has none
+ * (and `sw.ts` must have every key `en.ts` has).
+ */
+export type ServerNoticesHaveTexts = HasText<ServerNoticeKey>;
+type HasText<K extends NoticeKey> = K;
 
 /** The counted notices, and the parameter the server sends the count in (as a string, like every parameter). */
 const COUNTED_BY: Partial<Record<NoticeKey, string>> = { codeWaitSeconds: "seconds", codeWaitMinutes: "minutes" };
