@@ -83,8 +83,9 @@ pub struct RedirectDef {
 }
 
 impl RouteDef {
-    /// The route's address with `params` filled in (`/devices/:id/:slug?`).
-    pub fn href(&self, params: &[(&str, &str)]) -> String {
+    /// The route's address with `params` filled in (`/devices/:id/:slug?`);
+    /// `None` without a required one ([`fill_path`]).
+    pub fn href(&self, params: &[(&str, &str)]) -> Option<String> {
         fill_path(&self.path, params)
     }
 
@@ -102,23 +103,40 @@ impl RouteDef {
 }
 
 /// `pattern` (`/devices/:id/:slug?`) with its `:param` segments filled in
-/// from `params`; a segment without a value is left out. The app's
-/// `fillPath` (`app/src/navigation/paths.ts`) fills the same patterns:
+/// from `params`, each value percent-encoded as one path segment; an
+/// optional parameter without a value, or with an empty one, is left out
+/// (an item whose heading gives no slug is `/news-event/3`, not
+/// `/news-event/3/`, which would redirect back). `None` when a required
+/// parameter has no value or the pattern ends in the catch-all `*`. The
+/// app's `fillPath` (`app/src/navigation/paths.ts`) fills the same patterns:
 /// `tests/twins/route-hrefs.json` holds the cases both are checked against.
-pub fn fill_path(pattern: &str, params: &[(&str, &str)]) -> String {
-    let filled: Vec<String> = pattern
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .filter_map(|segment| match segment.strip_prefix(':') {
-            Some(name) => {
-                let name = name.trim_end_matches('?');
-                params.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+pub fn fill_path(pattern: &str, params: &[(&str, &str)]) -> Option<String> {
+    let mut path = String::new();
+    for segment in pattern.split('/').filter(|s| !s.is_empty()) {
+        if segment == "*" {
+            return None;
+        }
+        let Some(name) = segment.strip_prefix(':') else {
+            path.push('/');
+            path.push_str(segment);
+            continue;
+        };
+        let (name, optional) = name.strip_suffix('?').map_or((name, false), |name| (name, true));
+        match params.iter().find(|(key, _)| *key == name).map(|(_, value)| *value).filter(|value| !value.is_empty()) {
+            Some(value) => {
+                path.push('/');
+                path.extend(percent_encoding::utf8_percent_encode(value, URI_COMPONENT));
             }
-            None => Some(segment.to_owned()),
-        })
-        .collect();
-    format!("/{}", filled.join("/"))
+            None if optional => {}
+            None => return None,
+        }
+    }
+    Some(if path.is_empty() { "/".to_owned() } else { path })
 }
+
+/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
+const URI_COMPONENT: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'!').remove(b'~').remove(b'*').remove(b'\'').remove(b'(').remove(b')');
 
 #[derive(Debug, Clone, PartialEq)]
 enum Segment {

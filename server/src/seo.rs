@@ -253,22 +253,22 @@ fn items_of(listed: &Listed) -> Vec<Entry> {
     en.index()
         .entries()
         .iter()
-        .map(|item| {
+        .filter_map(|item| {
             let same = match &item.document_id {
                 Some(document) => by_document.get(document.as_str()),
                 None => by_id.get(&item.id),
             };
             let sw = same.copied().unwrap_or(item);
             let (id, sw_id) = (item.id.to_string(), sw.id.to_string());
-            Entry {
-                en: listed.route.href(&[("id", &id), ("slug", &item.slug)]),
-                sw: listed.route.href(&[("id", &sw_id), ("slug", &sw.slug)]),
+            Some(Entry {
+                en: listed.route.href(&[("id", &id), ("slug", &item.slug)])?,
+                sw: listed.route.href(&[("id", &sw_id), ("slug", &sw.slug)])?,
                 item: Some(ItemParts {
                     collection: listed.collection,
                     title: [item.title.clone(), sw.title.clone()],
                     updated: [item.updated_at.clone(), sw.updated_at.clone()],
                 }),
-            }
+            })
         })
         .collect()
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
+use reqwest::header::LOCATION;
 use serde_json::{Value, json};
 
 use crate::fake_cms::{FakeCms, Paging, Shape};
@@ -322,4 +323,23 @@ async fn search_finds_stories_past_those_pre_rendered() {
         assert!(started.elapsed() < Duration::from_secs(300), "the search index was never built");
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+}
+
+#[tokio::test]
+async fn a_story_whose_title_gives_no_slug_is_at_its_number_alone() {
+    let cms = FakeCms::start(Shape::V5).await;
+    newsroom(&cms, NEWS, 3);
+    // No slug in the CMS and no letter or digit of a-z, 0-9 in the title.
+    let bare = json!({ "id": 4, "documentId": "d4", "locale": "en", "title": "🎉 !!!", "slug": "", "publishDate": date(4), "updatedAt": date(4) });
+    cms.add_item(NEWS, "en", bare);
+    let app = site_with(&cms, |_| {}).await;
+    let page = app.get("/news-event/4").await;
+    assert_eq!(page.status(), StatusCode::OK, "answered at its number, not sent to /news-event/4/ and back");
+    for other in ["/news-event/4/x", "/news-event/4/"] {
+        let moved = app.get(other).await;
+        assert_eq!(moved.status(), StatusCode::PERMANENT_REDIRECT, "{other}");
+        assert_eq!(moved.headers()[LOCATION], "/news-event/4", "{other}");
+    }
+    let locs = sitemap(&app).await;
+    assert!(items_in(&locs, &app, "/news-event/").contains("/news-event/4"), "listed at its number");
 }

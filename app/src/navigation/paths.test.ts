@@ -18,7 +18,7 @@ describe("paths", () => {
   });
 
   it("fills every pattern in tests/twins as the server does", () => {
-    for (const { pattern, params, href } of routeHrefs) assert.equal(fillPath(pattern, params), href, `${pattern} ${JSON.stringify(params)}`);
+    for (const { pattern, params, href } of routeHrefs) assert.equal(fillPath(pattern, params) ?? null, href, `${pattern} ${JSON.stringify(params)}`);
   });
 
   it("addresses each collection's items by the route that shows them", () => {

@@ -27,4 +27,4 @@ export const languagePaths = twins<{ paths: { path: string; lang: Lang; local: s
   "language-paths.json",
 );
 export const formFields = twins<{ cases: { pairs: [string, string][]; value: Record<string, Json> }[] }>("form-fields.json").cases;
-export const routeHrefs = twins<{ cases: { pattern: string; params: Record<string, string>; href: string }[] }>("route-hrefs.json").cases;
+export const routeHrefs = twins<{ cases: { pattern: string; params: Record<string, string>; href: string | null }[] }>("route-hrefs.json").cases;

@@ -67,16 +67,18 @@ pub async fn alternates(
     // The item's own id: in Strapi 5 each language's version has its own.
     let (id, slug) = address(loaded).unwrap_or_default();
     let id = id.to_string();
-    if matched.param("slug") != Some(slug.as_str()) || matched.param("id") != Some(id.as_str()) {
-        return Err(Stop::Moved(route.href(&[("id", &id), ("slug", &slug)])));
+    let own = route.href(&[("id", &id), ("slug", &slug)]);
+    // An item without a slug is addressed without one.
+    if matched.param("slug").unwrap_or_default() != slug || matched.param("id") != Some(id.as_str()) {
+        return own.map_or(Ok(None), |own| Err(Stop::Moved(own)));
     }
     // Each language has its own slug (and perhaps id): alternates point at both.
     let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
     let other_address = content.get(query, other).await.ok().and_then(|l| address(&l));
     let (other_id, other_slug) = other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
     let mut paths = BTreeMap::new();
-    paths.insert(lang, route.href(&[("id", &id), ("slug", &slug)]));
-    paths.insert(other, route.href(&[("id", &other_id), ("slug", &other_slug)]));
+    paths.extend(own.map(|own| (lang, own)));
+    paths.extend(route.href(&[("id", &other_id), ("slug", &other_slug)]).map(|path| (other, path)));
     Ok(Some(paths))
 }
 
@@ -89,13 +91,13 @@ async fn by_slug(content: &Content, route: &RouteDef, slug: Option<&str>, lang: 
     if let Some(loaded) = content.index_now(collection, lang) {
         // The index holds every item: no need to ask.
         let item = loaded.index().by_slug(slug)?;
-        return Some(route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]));
+        return route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]);
     }
     let query = ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
     let found = content.get(&query, lang).await.ok()?;
     let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
     let id = item.0.to_string();
-    Some(route.href(&[("id", &id), ("slug", &item.1)]))
+    route.href(&[("id", &id), ("slug", &item.1)])
 }
 
 /// The id and slug that address an item.
