@@ -4,15 +4,10 @@
  * chunks by that name, so the server can preload the right ones. The server
  * bundle inlines them (the promise resolves within the same render).
  */
-import type { ComponentType } from "react";
-import type { PageData } from "./contract";
+import type { PageModule } from "./pages/props";
 import type { PageKind } from "./routes";
 
-export interface PageProps {
-  data: PageData;
-}
-
-export type PageModule = { default: ComponentType<PageProps> };
+export type { PageModule, PageProps } from "./pages/props";
 
 export const pages: Record<PageKind, () => Promise<PageModule>> = {
   content: () => import("./pages/content"),

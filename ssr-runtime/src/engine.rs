@@ -4,7 +4,7 @@
 
 use deno_core::{JsRuntime, PollEventLoopOptions, RuntimeOptions, op2, v8};
 
-use crate::pool::RenderError;
+use crate::error::RenderError;
 
 /// `console.*` from JS, routed to `tracing` under the `ssr` target.
 #[op2(fast)]

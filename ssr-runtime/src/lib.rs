@@ -5,12 +5,15 @@
 //!   past its time budget is terminated and its engine replaced. It renders any serialisable request into any
 //!   deserialisable output: the bundle's `globalThis.__ssr.render(request)`
 //!   defines the contract, the caller owns both types.
+//! - [`RenderError`] (`error`): why a render gave no page.
 //! - `engine` (private): everything that touches deno_core, including the
 //!   polyfills the bundle needs and `console` routed to `tracing`.
 //!
 //! Nothing here knows about HTTP.
 
 mod engine;
+mod error;
 mod pool;
 
-pub use pool::{RenderError, Renderer, RendererConfig};
+pub use error::RenderError;
+pub use pool::{Renderer, RendererConfig};

@@ -12,24 +12,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
 use crate::engine::{Engine, TerminateHandle};
-
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum RenderError {
-    #[error("render exceeded its time budget of {0:?}")]
-    Timeout(Duration),
-    #[error("JS error: {message}")]
-    Js { message: String, stack: Option<String> },
-    #[error("render queue is full")]
-    Overloaded,
-    #[error("no render engine was free within {0:?}")]
-    QueueTimeout(Duration),
-    #[error("no render engine is available")]
-    Unavailable,
-    #[error("engine failed to start: {0}")]
-    Startup(String),
-    #[error("render contract violated: {0}")]
-    Contract(String),
-}
+use crate::error::RenderError;
 
 #[derive(Debug, Clone)]
 pub struct RendererConfig {

@@ -2,7 +2,7 @@
 import type { ComponentType } from "react";
 import { useT } from "../i18n/context";
 import type { PageData } from "../contract";
-import type { PageProps } from "../pages";
+import type { PageProps } from "../pages/props";
 import { Header } from "../components/Header";
 import { Footer } from "../components/Footer";
 import { Breadcrumbs } from "../components/Breadcrumbs";

@@ -10,7 +10,7 @@
 import { useMemo, useState, type ComponentType } from "react";
 import { Router, createPath, type Navigator } from "react-router";
 import type { PageData, Subscriber } from "../contract";
-import type { PageProps } from "../pages";
+import type { PageProps } from "../pages/props";
 import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
 import { LanguageProvider } from "../i18n/context";
 import { CatalogueBundles } from "../sections/BundleTable";

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { useSite } from "../app/site";
 import { formatTzs } from "../format";

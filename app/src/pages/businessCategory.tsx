@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useT } from "../i18n/context";
 import { useSearchParams } from "react-router";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
 import { navLabel } from "../navigation/menu";

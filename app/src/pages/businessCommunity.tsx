@@ -1,6 +1,6 @@
 import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { BusinessCommunityForm } from "../features/forms/BusinessCommunityForm";
 import { referenceIn } from "../features/forms/Fields";
 

@@ -1,4 +1,4 @@
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { GoldenMinutes } from "../features/golden-minutes/GoldenMinutes";
 

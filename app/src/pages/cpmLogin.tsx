@@ -1,4 +1,4 @@
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { CpmNumberForm } from "../features/account/Cpm";
 

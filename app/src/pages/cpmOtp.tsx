@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { CpmCodeForm } from "../features/account/Cpm";
 

@@ -1,5 +1,5 @@
 import { useT } from "../i18n/context";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
 import { Picture } from "../components/Picture";

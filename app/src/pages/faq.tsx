@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { OpenQuestion } from "../sections/Faq";
 

@@ -1,6 +1,6 @@
 import { useT } from "../i18n/context";
 import { useLocation } from "react-router";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
 import { FoundationApplicationForm } from "../features/forms/FoundationApplicationForm";
 import { referenceIn } from "../features/forms/Fields";

@@ -1,6 +1,6 @@
 import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { Picture } from "../components/Picture";
 import { trickList } from "../content/collections";

@@ -1,6 +1,6 @@
 import { ContentHtml } from "../content/contacts";
 import { useT } from "../i18n/context";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { LocalLink, useSite } from "../app/site";
 import { ItemImage } from "../components/ItemImage";
 import { formatDate } from "../format";

@@ -1,6 +1,6 @@
 import { useT } from "../i18n/context";
 import { localePath } from "../routes";
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 
 /**
  * What the service worker answers, offline, for a page it holds no copy of.

@@ -1,4 +1,4 @@
-import type { PageProps } from "../pages";
+import type { PageProps } from "./props";
 import { useT } from "../i18n/context";
 import { SearchForm } from "../components/SearchForm";
 

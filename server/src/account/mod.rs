@@ -14,6 +14,7 @@
 //!   module per part of the self-service area.
 //! - `msisdn`: phone numbers and codes parsed once.
 //! - `session`: the sessions (subscriber, CPM) and their cookies;
+//!   `session_record`: what a session is and holds;
 //!   `session_store`: where they live (SQLite in `DATA_DIR`), or
 //!   `session_redis` (Redis, shared by every instance, with `REDIS_URL`).
 //! - `limits`: throttles on code requests and checks; `repeats`: purchases
@@ -50,6 +51,7 @@ pub mod operator;
 mod outcomes;
 pub mod repeats;
 pub mod session;
+pub mod session_record;
 pub mod session_redis;
 pub mod session_store;
 mod sign_in;

@@ -11,47 +11,10 @@ use std::time::Duration;
 
 use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use super::session_record::{Kind, ModemLogin, Session};
 use super::session_store::{SessionId, SessionStore, StoreError};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Subscriber,
-    Cpm,
-}
-
-/// What a session holds.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Session {
-    pub token: String,
-    pub msisdn: String,
-    /// The subscriber's names as the operator gave them at sign-in, so a
-    /// page can name them without asking it again (empty in sessions from
-    /// before they were kept, and for CPM).
-    #[serde(default)]
-    pub names: String,
-    /// A modem signed in through its alternative number (the modem flow).
-    #[serde(default)]
-    pub modem: Option<ModemLogin>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ModemLogin {
-    pub msisdn: String,
-    pub token: String,
-}
-
-impl Session {
-    pub fn new(token: String, msisdn: String) -> Session {
-        Session { token, msisdn, names: String::new(), modem: None }
-    }
-
-    pub fn named(self, names: String) -> Session {
-        Session { names, ..self }
-    }
-}
 
 /// What per-session caches key a session by: a digest of its id, never
 /// the id itself.

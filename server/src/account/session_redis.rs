@@ -10,7 +10,8 @@
 use async_trait::async_trait;
 
 use super::session::{Kind, Session};
-use super::session_store::{Lifetimes, SessionId, SessionStore, StoreError, kind_name};
+use super::session_record::kind_name;
+use super::session_store::{Lifetimes, SessionId, SessionStore, StoreError};
 use crate::shared::{PREFIX, Redis};
 
 pub struct RedisSessionStore {

@@ -16,7 +16,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::session::{Kind, Session};
+use super::session_record::{Kind, Session, kind_name};
 
 /// Random bytes of an id: 256 bits, far past guessing.
 const ID_BYTES: usize = 32;
@@ -121,12 +121,6 @@ fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
-pub(super) fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Subscriber => "subscriber",
-        Kind::Cpm => "cpm",
-    }
-}
 
 impl SqliteSessionStore {
     /// Opens or creates `<data_dir>/sessions.sqlite3`.

@@ -25,7 +25,7 @@ use contract::Lang;
 use serde_json::Value;
 
 use super::disk::DiskCache;
-use super::{ContentError, ContentQuery, ContentSource, ContentValue, parse_answer};
+use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
 use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
@@ -41,8 +41,6 @@ pub struct CacheSettings {
     /// Where the last good answers are kept on disk, if anywhere.
     pub disk: Option<DiskCache>,
 }
-
-pub type Key = (ContentQuery, Lang);
 
 #[derive(Debug, Clone)]
 pub struct Entry {

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::cache::Key;
+use super::Key;
 use crate::bounded_dir::{self, Kept};
 
 #[derive(Clone)]

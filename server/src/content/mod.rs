@@ -67,6 +67,9 @@ impl From<tokio::task::JoinError> for ContentError {
     }
 }
 
+/// What an answer is kept by, in memory and on disk: the query and its language.
+pub type Key = (ContentQuery, Lang);
+
 /// What to load. Names follow the CMS's: single types by key, collections by
 /// their API name (`news-updates`, …).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
