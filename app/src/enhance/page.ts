@@ -1,0 +1,72 @@
+/**
+ * What each page gets once shown, the first or a swapped-in one: the
+ * menu's disclosures, a popup's close button, golden minutes, the form
+ * post's notice as a toast, the offline copy's notice, and the FAQ question
+ * its address names.
+ */
+import { attachMenuDisclosures } from "../components/menuDisclosures";
+import { isGoldenMinutes } from "../features/golden-minutes/schedule";
+import { rememberDismissal, wasDismissed } from "../features/popups/dismissal";
+import { toast } from "./feedback";
+import { pageData, strings } from "./inline";
+
+const GOLDEN_CHECK_MS = 15_000;
+
+/** Undoes the last page's enhancements (timers, the header's listeners). */
+let cleanups: (() => void)[] = [];
+
+export function enhancePage() {
+  cleanups.forEach((cleanup) => cleanup());
+  cleanups = [];
+  const header = document.querySelector<HTMLElement>("header.site-header");
+  if (header) cleanups.push(attachMenuDisclosures(header));
+
+  const banner = document.querySelector<HTMLElement>(".popup-banner[data-popup]");
+  if (banner) {
+    const id = banner.dataset.popup!;
+    if (wasDismissed(id)) banner.remove();
+    banner.querySelector(".popup-close")?.addEventListener("click", () => {
+      rememberDismissal(id);
+      banner.remove();
+    });
+  }
+
+  const golden = document.querySelector<HTMLElement>(".golden-minutes");
+  if (golden) {
+    const status = golden.querySelector('[role="status"]');
+    const check = () => {
+      const live = isGoldenMinutes(new Date());
+      golden.classList.toggle("golden-minutes-live", live);
+      if (!status) return;
+      if (live && !status.firstChild) status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
+      // Not replaceChildren: engines that run this module may be older than it.
+      if (!live) status.textContent = "";
+    };
+    check();
+    const timer = setInterval(check, GOLDEN_CHECK_MS);
+    cleanups.push(() => clearInterval(timer));
+  }
+
+  // A form post's notice (the flash cookie) becomes a toast like every other notice.
+  const flash = document.querySelector<HTMLElement>(".flash-notice");
+  if (flash) {
+    const notice = pageData()?.notice;
+    const title = flash.querySelector("strong")?.textContent ?? "";
+    const text = (flash.textContent ?? "").slice(title.length).trim();
+    flash.remove();
+    toast({ type: notice?.type ?? "info", title, text, duration: notice?.duration });
+  }
+
+  // The service worker's copy of a page read before, served offline.
+  if (document.documentElement.hasAttribute("data-offline-copy")) {
+    const box = document.createElement("p");
+    box.className = "notice-box notice-info offline-copy";
+    box.setAttribute("role", "status");
+    box.textContent = strings().staleCopy;
+    document.getElementById("main")?.prepend(box);
+  }
+
+  // `/faq/<question>` opens that question: show it.
+  const last = decodeURIComponent(location.pathname.split("/").pop() || "");
+  if (last && !location.hash) document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
+}
