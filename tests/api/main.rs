@@ -23,6 +23,7 @@ mod operator_faults;
 mod pages;
 mod preview;
 mod purchase;
+mod readme;
 mod sandbox;
 mod scale;
 mod search;
