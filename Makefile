@@ -2,7 +2,7 @@
 # they need on a fresh Debian machine (apt packages, npm packages).
 
 SHELL := /bin/bash
-APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish
+APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
@@ -75,7 +75,7 @@ clean:
 ## The Strapi 5 CMS (cms/): installs it, generates its schema from the site's
 ## content model (`site content-model`), imports content/ into an empty
 ## database and serves it on 127.0.0.1:1337 in the foreground.
-.PHONY: cms cms-deps test-cms test-scale test-caches
+.PHONY: cms cms-deps test-cms test-scale test-caches test-small-browsers
 cms: build cms-deps
 	SITE_BIN=$(abspath $(SITE_BIN)) ./cms/run.sh
 
@@ -100,7 +100,7 @@ test-cms: deps cms-deps
 ## binary the Rust tests build, like test-e2e.
 test-scale: deps
 	cargo test --workspace --all-targets --no-run
-	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/scale/run.sh
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/scale/
 
 ## deploy/'s nginx cache and Varnish VCL in front of one instance on loopback
 ## (tests/caches/): pages for everyone served from each cache, and whatever
@@ -108,4 +108,14 @@ test-scale: deps
 ## account area, the API) theirs alone. Uses the binary the Rust tests build.
 test-caches: deps
 	cargo test --workspace --all-targets --no-run
-	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/caches/run.sh
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/caches/
+
+## The small engines of cheap phones and proxy browsers against one instance
+## (tests/small-browsers/): NetSurf at 240×320 under Xvfb (heading on the
+## first screen, no sideways scroll, a legible header, a menu that opens),
+## Lynx signing in and buying a bundle for a friend without JavaScript, and
+## where the heading falls in w3m's and Lynx's text at 40 columns. Uses the
+## binary the Rust tests build.
+test-small-browsers: deps
+	cargo test --workspace --all-targets --no-run
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/small-browsers/

@@ -6,7 +6,7 @@
 // them, their language on `/`, the account area, the API) is theirs alone.
 // Starts the site (embedded content, the built-in sandbox), nginx and
 // varnishd on free loopback ports and stops them all when done
-// (tests/caches/run.sh adds a trap for the process group).
+// (tests/in-own-group.sh adds a trap for the process group).
 //
 //   SITE_BIN=target/debug/site node --test tests/caches/
 //

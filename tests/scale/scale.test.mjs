@@ -3,7 +3,7 @@
 // the shared state, as a visitor and an operator would see it. Starts
 // redis-server, nginx, tools/strapi_fixture.py (the CMS, taking form
 // entries) and the instances itself, on free loopback ports, and stops them
-// all when done (tests/scale/run.sh adds a trap for the process group).
+// all when done (tests/in-own-group.sh adds a trap for the process group).
 //
 //   SITE_BIN=target/debug/site node --test --test-concurrency=1 tests/scale/
 
