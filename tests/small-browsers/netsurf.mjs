@@ -81,6 +81,24 @@ class Pixels {
   equals(other) {
     return this.data.equals(other.data);
   }
+
+  /** How far left of `before` this screenshot shows the same page: the shift that matches the most pixels. */
+  shiftFrom(before) {
+    let best = { shift: 0, same: -1 };
+    for (let shift = 1; shift < this.width; shift++) {
+      let same = 0;
+      for (let y = 0; y < this.height; y += 2) {
+        for (let x = 0; x + shift < this.width; x += 2) {
+          const i = 3 * (y * this.width + x);
+          const j = 3 * (y * this.width + x + shift);
+          if (this.data[i] === before.data[j] && this.data[i + 1] === before.data[j + 1] && this.data[i + 2] === before.data[j + 2]) same++;
+        }
+      }
+      same /= this.width - shift;
+      if (same > best.same) best = { shift, same };
+    }
+    return best.shift;
+  }
 }
 
 /** Within anti-aliasing's reach of `[r, g, b]`. */

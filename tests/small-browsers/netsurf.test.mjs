@@ -77,11 +77,11 @@ for (const path of PAGES) {
       if (header) problems.push(header);
       await plain.pointAtCorner();
       const still = await plain.settled();
-      await plain.wheelRight(5);
+      await plain.wheelRight(20);
       const turned = await plain.settled();
       if (!turned.equals(still)) {
         await plain.save(join(shots, `${name}.sideways.png`));
-        problems.push("the page scrolls sideways");
+        problems.push(`the page scrolls sideways (by about ${turned.shiftFrom(still)} px)`);
       }
     } finally {
       await plain.stop();
