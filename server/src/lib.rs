@@ -170,6 +170,7 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
         .with_state(state.clone())
         .layer(CompressionLayer::new())
         .layer(axum::middleware::map_response(web::vary::one_line))
+        .layer(axum::middleware::map_response(web::set_cookie::path_first))
         .layer(axum::middleware::map_response(web::retry_after::when_refused))
         .layer(CatchPanicLayer::new())
         // 5xx detail is logged once, where the error is mapped (`error`), and

@@ -51,7 +51,7 @@ pub async fn render_bench(server_js: &str, requests: &str, assets_json: &str, ru
             if !crate::pages::for_everyone(&data) {
                 continue;
             }
-            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()), personal_part: false };
+            let request = RenderRequest { url: page.url.clone(), assets: assets.for_page(kind), data, account_slot: Some(crate::pages::NAME_SLOT.into()), csrf_slot: Some(crate::pages::CSRF_SLOT.into()), personal_part: false };
             let output: RenderOutput = renderer.render(&request).await?;
             let report_lines = crate::pages::splice_bench(&output, &request.data, &assets.enhance, runs).unwrap_or_else(|| "not spliceable\n".into());
             let _ = write!(report, "{label} {}\n{report_lines}", page.url);

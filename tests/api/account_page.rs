@@ -10,7 +10,7 @@ use reqwest::header::{CACHE_CONTROL, SET_COOKIE};
 use serde_json::{Value, json};
 
 use crate::account::{AMINA, JUMA, Visitor, fail_next};
-use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with};
+use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with, masking_csrf};
 
 /// One public address for servers whose pages are compared: it is in every page.
 pub(crate) const SITE_URL: &str = "http://site.test";
@@ -65,10 +65,11 @@ async fn sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
 }
 
 /// A page as `cookie`'s browser gets it: status, `Cache-Control` and the
-/// HTML (un-gzipped when it came gzipped).
+/// HTML (un-gzipped when it came gzipped), its form tokens masked (a
+/// browser that keeps no cookie gets a new one with each page).
 pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, String, String) {
     let (status, headers, html) = crate::signed_in_pages::page(app, path, cookie, encoding).await;
-    (status, headers[CACHE_CONTROL].to_str().unwrap().to_owned(), html)
+    (status, headers[CACHE_CONTROL].to_str().unwrap().to_owned(), masking_csrf(&html))
 }
 
 /// Where two pages first differ, for a failure message.

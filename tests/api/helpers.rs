@@ -216,3 +216,26 @@ impl Drop for RedisServer {
 pub fn shared_session_key() -> server::config::Secret {
     "c2hhcmVkLXNlc3Npb24ta2V5LWZvci10ZXN0cy1vbmx5LTY0LWJ5dGVzLW9yLW1vcmUtc28tdGhpcy1pcy1sb25nLWVub3VnaA==".parse().unwrap()
 }
+
+/// `html` with the browser session's form tokens masked as `TOKEN`: a
+/// browser without the `csrf` cookie gets a new token with each page
+/// rendered for it.
+pub fn masking_csrf(html: &str) -> String {
+    let mut masked = html.to_owned();
+    for marker in [r#"name="csrf" value=""#, r#""csrf":""#] {
+        let mut from = 0;
+        while let Some(at) = masked[from..].find(marker) {
+            let start = from + at + marker.len();
+            let end = start + masked[start..].find('"').expect("a closing quote");
+            masked.replace_range(start..end, "TOKEN");
+            from = start + "TOKEN".len();
+        }
+    }
+    masked
+}
+
+/// `html` without its form tokens, fields and page data member: a page for
+/// everyone carries one only in a signed-in visitor's account control.
+pub fn without_csrf(html: &str) -> String {
+    masking_csrf(html).replace(r#"<input type="hidden" name="csrf" value="TOKEN"/>"#, "").replace(r#","csrf":"TOKEN""#, "")
+}

@@ -12,6 +12,7 @@ mod assets;
 mod content;
 mod cpm_page;
 mod crawl;
+mod csrf;
 mod fuzz;
 mod images;
 mod forms;

@@ -29,13 +29,13 @@ const noToast = () => {};
 
 /**
  * The header's account control of the page `data` alone, as `App` renders
- * it there: signed out, or for a subscriber named `names`. The server puts
- * the signed-in one in place of the other in the page it caches for
- * everyone, for a signed-in visitor.
+ * it there: signed out, or for a subscriber named `names` whose logout form
+ * carries the token `csrf`. The server puts the signed-in one in place of
+ * the other in the page it caches for everyone, for a signed-in visitor.
  */
-export function AccountControlOf({ data, names }: { data: PageData; names?: string }) {
+export function AccountControlOf({ data, names, csrf }: { data: PageData; names?: string; csrf?: string }) {
   return (
-    <SiteProvider value={siteOf(data)}>
+    <SiteProvider value={{ ...siteOf(data), csrf }}>
       <AccountProvider subscriber={names === undefined ? null : { msisdn: "", names, balance: null }} toast={noToast}>
         <AccountControl />
       </AccountProvider>

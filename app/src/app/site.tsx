@@ -12,6 +12,8 @@ export interface Site {
   route: string;
   /** This page's path in each language (see `languagePaths`). */
   paths: Record<Lang, string>;
+  /** The browser session's form token, on a page rendered for one visitor (see `CsrfField`). */
+  csrf?: string;
 }
 
 /** A page's site context where only its language matters. */
@@ -25,7 +27,7 @@ export const SiteProvider = SiteContext.Provider;
 
 /** The site context of the page `data`. */
 export function siteOf(data: PageData): Site {
-  return { lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data) };
+  return { lang: data.lang, path: data.path, route: data.route.name, paths: languagePaths(data), csrf: data.csrf };
 }
 
 export function useSite(): Site {

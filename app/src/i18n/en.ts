@@ -406,6 +406,7 @@ const en = {
     balanceError: "Sorry an Error occured",
     otpSent: "Sent The OTP to your Phone Number",
     crossSite: "This request did not come from this website and was refused",
+    sendAgain: "For your security, please check the form and send it again",
     signInFirst: "Please log in first",
     badRequest: "The form could not be read. Please check it and try again",
     chooseBundle: "Choose a bundle",

@@ -407,6 +407,7 @@ const sw = {
     balanceError: "Samahani, hitilafu imetokea",
     otpSent: "Msimbo wa uthibitisho (OTP) umetumwa kwenye namba yako ya simu",
     crossSite: "Ombi hili halikutoka kwenye tovuti hii, kwa hiyo limekataliwa",
+    sendAgain: "Kwa usalama wako, tafadhali angalia fomu kisha uitume tena",
     signInFirst: "Tafadhali ingia kwanza",
     badRequest: "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
     chooseBundle: "Chagua kifurushi",

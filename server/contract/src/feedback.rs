@@ -69,6 +69,8 @@ pub enum NoticeKey {
     BalanceError,
     OtpSent,
     CrossSite,
+    /// A post that said nothing of where it came from and carried no token.
+    SendAgain,
     BadRequest,
     PermissionSaved,
     CannotSendTo,

@@ -139,6 +139,12 @@ pub struct PageData {
     pub preview: Option<PagePreview>,
     /// Public address of the site, for canonical and alternate links.
     pub site_url: String,
+    /// The browser session's token for the page's forms (a hidden `csrf`
+    /// field; the scripts' `x-csrf-token` header), on a page rendered for
+    /// one visitor alone. Pages for everyone have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub csrf: Option<String>,
     /// The signed-in subscriber, if any. Last:
     /// a signed-in visitor's page is the page for everyone with this put
     /// in, and the less of the page follows it, the less is compressed
@@ -241,6 +247,11 @@ pub struct RenderRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub account_slot: Option<String>,
+    /// With `account_slot`: the text the signed-in control's form token is
+    /// rendered as.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub csrf_slot: Option<String>,
     /// Set for the account page of a subscriber and the CPM page: its
     /// personal part rendered alone too, as [`RenderOutput::personal`].
     #[serde(default)]
@@ -290,13 +301,17 @@ pub struct AccountPart {
 }
 
 /// The CPM page's permissions of the signed-in number, on the page at
-/// `path` (without language prefix), which its forms return to.
+/// `path` (without language prefix), which its forms return to carrying
+/// the browser session's token `csrf`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CpmPart {
     pub lang: Lang,
     pub path: String,
     #[ts(type = "{ msisdn: string; permissions: Permission[] }")]
     pub cpm: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub csrf: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -68,6 +68,7 @@ use serde_json::Value;
 
 use crate::AppState;
 use crate::web::form_post::{self, FormPosts};
+use crate::web::csrf::CsrfToken;
 use crate::web::{flash, same_origin_only};
 pub use error::AccountError;
 use limits::CodeFor;
@@ -123,6 +124,7 @@ pub struct OwnParts {
 /// A page request's visitor: their cookies and what they say.
 pub struct Visit {
     jar: PrivateCookieJar,
+    https: bool,
     cpm: Option<(session::SessionKey, session::Session)>,
     subscriber: Option<(session::SessionKey, session::Session)>,
     flash: bool,
@@ -134,6 +136,8 @@ pub struct PageExtras {
     pub subscriber: Option<Value>,
     pub notice: Option<Value>,
     pub cpm: Option<Value>,
+    /// The browser session's form token.
+    pub csrf: Option<CsrfToken>,
 }
 
 impl Visit {
@@ -143,7 +147,20 @@ impl Visit {
         let cpm = state.account.sessions.load_keyed(&jar, Kind::Cpm).await;
         let subscriber = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await;
         let flash = flash::is_left(&jar);
-        Visit { jar, cpm, subscriber, flash }
+        Visit { jar, https: state.config.is_https(), cpm, subscriber, flash }
+    }
+
+    /// The browser session's form token, made (with its cookie) if the
+    /// browser has none yet: for a page served to this visitor alone.
+    pub fn csrf(&mut self) -> Option<CsrfToken> {
+        let (token, jar) = CsrfToken::ensure(self.jar.clone(), self.https);
+        self.jar = jar;
+        token
+    }
+
+    /// The visitor's cookies, with any this request set: to answer with.
+    pub fn cookies(&self) -> PrivateCookieJar {
+        self.jar.clone()
     }
 
     /// A live CPM session: only with one may the permission page be seen.
@@ -194,14 +211,14 @@ impl Visit {
         Some(OwnParts { name, subscriber: subscriber::subscriber_json(session, None, None, lang) })
     }
 
-    /// The visitor's own parts of a page of kind `page` in `lang`: the subscriber
+    /// The visitor's own parts of a page of kind `page` in `lang`: the form token, the subscriber
     /// (with details and balances on the account page, the only one that
     /// shows them, from the session alone on every other), the flash notice
     /// (taken out of the cookies when `take_flash`) and the CPM permissions
     /// where the page shows them. The operator is waited for at most
     /// `DIGITAL_API_BUDGET_MS`. A session the operator refuses is ended.
-    pub async fn extras(self, state: &AppState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
-        let mut extras = PageExtras::default();
+    pub async fn extras(mut self, state: &AppState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
+        let mut extras = PageExtras { csrf: self.csrf(), ..PageExtras::default() };
         let mut jar = self.jar;
         if let Some((key, session)) = &self.subscriber {
             let account_page = page == PageKind::Account;

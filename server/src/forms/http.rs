@@ -24,7 +24,7 @@ pub const UPLOAD_LIMIT: usize = MAX_PROPOSAL_BYTES + TEXT_LIMIT;
 /// The hidden field a person leaves empty and a bot fills in.
 pub const HONEYPOT: &str = "leaveEmpty";
 /// Fields every post may carry besides the form's own.
-const COMMON: [&str; 3] = ["lang", "returnTo", HONEYPOT];
+const COMMON: [&str; 4] = ["lang", "returnTo", crate::web::csrf::FIELD, HONEYPOT];
 /// An `Idempotency-Key` longer than this is no key a page made.
 const MAX_KEY: usize = 200;
 

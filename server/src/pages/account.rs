@@ -37,7 +37,7 @@ use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE};
 use super::document;
 use super::render::{Prepared, render_as, render_for};
-use super::splice::{MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
+use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
 use crate::{AppError, AppState};
@@ -55,6 +55,7 @@ pub(super) async fn respond(
     shared: &Prepared,
     subscriber: Value,
     confirm: bool,
+    csrf: String,
 ) -> Result<Option<Response>, AppError> {
     let kind = kind_of(&subscriber, confirm);
     let page = page_for_kind(state, client, shared, PageData { subscriber: Some(kind), ..shared.data.clone() }).await?;
@@ -70,6 +71,7 @@ pub(super) async fn respond(
         msisdn_html: escape_text(&Msisdn::parse(msisdn).map_or_else(|_| msisdn.to_owned(), |number| number.local())),
         personal_html,
         subscriber_json: document::script_escaped(&subscriber.to_string()),
+        csrf,
         ..OwnParts::default()
     };
     Ok(page.respond_own(headers, &own))
@@ -87,6 +89,7 @@ pub(super) async fn respond_cpm(
     headers: &HeaderMap,
     shared: &Prepared,
     cpm: Option<Value>,
+    csrf: String,
 ) -> Result<Option<Response>, AppError> {
     if let Some(cpm) = cpm {
         let page = page_for_kind(state, client, shared, PageData { cpm: Some(cpm_kind()), ..shared.data.clone() }).await?;
@@ -94,9 +97,10 @@ pub(super) async fn respond_cpm(
             return Ok(None);
         }
         let cpm_json = document::script_escaped(&cpm.to_string());
-        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm }) };
+        let token = (!csrf.is_empty()).then(|| csrf.clone());
+        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm, csrf: token }) };
         if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
-            return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, ..OwnParts::default() }));
+            return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, csrf, ..OwnParts::default() }));
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
@@ -105,9 +109,10 @@ pub(super) async fn respond_cpm(
 }
 
 /// The page `shared` with `data` (for a kind of visitor, whose parts are
-/// placeholders or slots), with its personal part alone, kept under its key
-/// and the kind.
+/// placeholders or slots; the form token a slot too), with its personal
+/// part alone, kept under its key and the kind.
 async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
+    let data = PageData { csrf: Some(CSRF_SLOT.to_owned()), ..data };
     let kind = serde_json::json!([data.subscriber, data.cpm]);
     let template_key = PageCache::key(&format!("{} {kind}", shared.key), "", &[]);
     let page = state

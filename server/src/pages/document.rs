@@ -70,6 +70,7 @@ mod tests {
             pager: None,
             preview: None,
             site_url: "http://localhost".into(),
+            csrf: None,
         };
         let json = script_json(&data);
         assert!(!json.contains('<') && !json.contains('>') && !json.contains('&'));

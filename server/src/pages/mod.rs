@@ -53,7 +53,7 @@ pub(crate) use fast::serve as fast_path;
 pub(crate) use form::form_page;
 pub use prerender::Prerender;
 pub(crate) use render::{for_everyone, splice_bench};
-pub(crate) use splice::NAME_SLOT;
+pub(crate) use splice::{CSRF_SLOT, NAME_SLOT};
 
 use crate::AppState;
 use request::PageRequest;

@@ -69,18 +69,20 @@ pub async fn render_as(state: &AppState, page: Prepared, personal_part: bool) ->
 async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
     let Prepared { url, data, versions, .. } = page;
     let assets = state.pages.assets.for_page(data.route.page);
-    let account_slot = for_everyone(&data).then(|| splice::NAME_SLOT.to_owned());
-    let request = RenderRequest { url, data, assets, account_slot, personal_part };
+    let everyone = for_everyone(&data);
+    let account_slot = everyone.then(|| splice::NAME_SLOT.to_owned());
+    let csrf_slot = everyone.then(|| splice::CSRF_SLOT.to_owned());
+    let request = RenderRequest { url, data, assets, account_slot, csrf_slot, personal_part };
     let (output, data) = match state.pages.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
         // Content that passed the parser and still breaks a component:
         // the frame (header, menu, footer) with the content-failure message instead.
         Err(RenderError::Js { message, stack }) if !request.data.content.failed => {
             tracing::error!(url = %request.url, %message, stack = stack.as_deref().unwrap_or(""), "render threw; serving the page frame without its content");
-            let RenderRequest { url, mut data, assets, account_slot, personal_part } = request;
+            let RenderRequest { url, mut data, assets, account_slot, csrf_slot, personal_part } = request;
             data.content = PageContent { failed: true, ..PageContent::default() };
             data.status = failure_status(data.status);
-            let request = RenderRequest { url, data, assets, account_slot, personal_part };
+            let request = RenderRequest { url, data, assets, account_slot, csrf_slot, personal_part };
             (state.pages.renderer.render::<_, RenderOutput>(&request).await?, request.data)
         }
         Err(error) => return Err(error),
@@ -108,6 +110,7 @@ pub(crate) fn for_everyone(data: &PageData) -> bool {
         && data.cpm.is_none()
         && data.notice.is_none()
         && data.form.is_none()
+        && data.csrf.is_none()
         && data.route.page != contract::page::PageKind::Account
 }
 

@@ -32,7 +32,7 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
     // A preview of the CMS's drafts: read for this request, rendered for it alone.
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
-    let visit = Visit::read(state, private).await;
+    let mut visit = Visit::read(state, private).await;
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
         // A draft's address is not for browsers to remember.
@@ -42,7 +42,7 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
     let mut page = Prepared::new(state, parts, &request.query);
     page.data.preview = previewing.map(|preview| preview.page(request.local.lang, &request.local.path));
     if previewing.is_none()
-        && let Some(response) = spliced(state, request, &page, &visit, headers).await?
+        && let Some(response) = spliced(state, request, &page, &mut visit, headers).await?
     {
         return Ok(response);
     }
@@ -60,7 +60,7 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
 /// (`splice`), where that is all they have of their own. `None` for anyone
 /// else, or for a page that cannot take them (said when it was rendered):
 /// rendered for them instead.
-async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &Visit, headers: &HeaderMap) -> Result<Option<Response>, AppError> {
+async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &mut Visit, headers: &HeaderMap) -> Result<Option<Response>, AppError> {
     if page.data.route.page == PageKind::Account {
         return Ok(None);
     }
@@ -68,13 +68,14 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
     let own = splice::OwnParts {
         name_html: splice::escape_text(&own.name),
         subscriber_json: document::script_escaped(&own.subscriber.to_string()),
+        csrf: visit.csrf().map(|token| token.as_str().to_owned()).unwrap_or_default(),
         ..splice::OwnParts::default()
     };
     let shared = match stale_while_refreshing(state, page).await {
         Some(stale) => stale,
         None => state.pages.cache.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
     };
-    Ok(shared.respond_own(headers, &own))
+    Ok(shared.respond_own(headers, &own).map(|response| (visit.cookies(), response).into_response()))
 }
 
 /// The page rendered for this visitor alone, or the account and CPM pages
@@ -90,14 +91,15 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     // page for every CPM session with its permissions put in.
     let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();
     let (extras, private) = visit.extras(state, kind, lang, true).await;
+    let csrf = extras.csrf.as_ref().map(|token| token.as_str().to_owned()).unwrap_or_default();
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
         let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
-        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm).await? {
+        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm, csrf.clone()).await? {
             return Ok((private, response).into_response());
         }
     }
     if let Some(cpm_session) = cpm_view
-        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone()).await?
+        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), csrf).await?
     {
         return Ok((private, response).into_response());
     }
@@ -153,4 +155,5 @@ pub fn with_extras(data: &mut PageData, extras: PageExtras) {
     data.subscriber = extras.subscriber;
     data.notice = extras.notice;
     data.cpm = extras.cpm;
+    data.csrf = extras.csrf.map(|token| token.as_str().to_owned());
 }

@@ -8,8 +8,8 @@
 //! visitor instead.
 //!
 //! - The render of a page for everyone also renders its account control
-//!   alone, signed out and signed in with a name slot
-//!   ([`contract::page::AccountControls`]). The page is spliceable when the
+//!   alone, signed out and signed in with slots for the name and the
+//!   browser session's form token ([`contract::page::AccountControls`]). The page is spliceable when the
 //!   signed-out control is in its markup exactly once and `"subscriber":null`
 //!   in its page data exactly once; a page that is not gets its
 //!   signed-in visitors a render of their own, as before.
@@ -44,6 +44,9 @@ pub const NAME_SLOT: &str = "\u{E000}account-name\u{E000}";
 /// The text a subscriber's number is rendered as in the account page cached
 /// for every subscriber of its kind: no number, so shown as it is.
 pub const MSISDN_SLOT: &str = "\u{E000}account-msisdn\u{E000}";
+/// The text the browser session's form token is rendered as, in the
+/// signed-in control and in pages cached for every subscriber of a kind.
+pub const CSRF_SLOT: &str = "\u{E000}csrf\u{E000}";
 
 /// The subscriber in the page data of a page for everyone.
 const NO_SUBSCRIBER: &str = "\"subscriber\":null";
@@ -68,6 +71,9 @@ pub struct OwnParts {
     pub names_html: String,
     pub msisdn_html: String,
     pub personal_html: Option<String>,
+    /// The browser session's form token (none: empty, and the forms rely on
+    /// what the browser says of their origin).
+    pub csrf: String,
 }
 
 /// What goes into one of a page's holes.
@@ -79,6 +85,8 @@ enum Hole {
     Names,
     /// Their number ([`MSISDN_SLOT`]).
     Msisdn,
+    /// Their browser session's form token ([`CSRF_SLOT`]).
+    Csrf,
     /// The account page's personal part.
     Personal,
     /// The page data's subscriber.
@@ -115,8 +123,8 @@ pub struct Splice {
     deflated: Vec<Bytes>,
     /// Their CRC-32s.
     crcs: Vec<u32>,
-    /// The signed-in control before and after its name.
-    control: (String, String),
+    /// The signed-in control with its slots (name, token).
+    control: String,
     /// The account page's personal part as it rendered, with its slots.
     personal: String,
 }
@@ -148,7 +156,7 @@ pub fn prepare_personal(html: &[u8], personal: &str, member: PersonalData, membe
             return None;
         }
         let mut holes = vec![(personal_at.clone(), Hole::Personal), (subscriber_at.clone(), data_hole)];
-        for (slot, hole) in [(NAME_SLOT, Hole::Names), (MSISDN_SLOT, Hole::Msisdn)] {
+        for (slot, hole) in [(NAME_SLOT, Hole::Names), (MSISDN_SLOT, Hole::Msisdn), (CSRF_SLOT, Hole::Csrf)] {
             let outside = |at: &Range<usize>| at.end <= personal_at.start || (at.start >= personal_at.end && at.end <= subscriber_at.start) || at.start >= subscriber_at.end;
             holes.extend(text.match_indices(slot).map(|(at, _)| at..at + slot.len()).filter(outside).map(|at| (at, hole)));
         }
@@ -159,23 +167,22 @@ pub fn prepare_personal(html: &[u8], personal: &str, member: PersonalData, membe
         tracing::warn!(field, "a personal page without its personal part or page data member where expected: its visitors get it rendered for them");
         return None;
     };
-    Some(Splice::new(html, holes, (String::new(), String::new()), personal.to_owned()))
+    Some(Splice::new(html, holes, String::new(), personal.to_owned()))
 }
 
 /// The account control and the page data's subscriber in `html`, and the
-/// signed-in control split at its name.
-fn locate(html: &[u8], controls: &AccountControls) -> Option<(Range<usize>, Range<usize>, (String, String))> {
+/// signed-in control, its name's slot in it once.
+fn locate(html: &[u8], controls: &AccountControls) -> Option<(Range<usize>, Range<usize>, String)> {
     let html = std::str::from_utf8(html).ok()?;
     let control = only(html, &controls.signed_out, 0)?;
     let data = html.rfind(PAGE_DATA)? + PAGE_DATA.len();
     let subscriber = only(html, NO_SUBSCRIBER, data)?;
     // `null`, the value alone.
     let subscriber = subscriber.end - "null".len()..subscriber.end;
-    let (before, after) = controls.signed_in.split_once(NAME_SLOT)?;
-    if after.contains(NAME_SLOT) || control.end > subscriber.start {
+    if controls.signed_in.matches(NAME_SLOT).count() != 1 || control.end > subscriber.start {
         return None;
     }
-    Some((control, subscriber, (before.to_owned(), after.to_owned())))
+    Some((control, subscriber, controls.signed_in.clone()))
 }
 
 /// Where `needle` is in `haystack` from `from` on, if it is there exactly once.
@@ -187,7 +194,7 @@ fn only(haystack: &str, needle: &str, from: usize) -> Option<Range<usize>> {
 
 impl Splice {
     /// `html` cut around `holes` (in order, not overlapping).
-    fn new(html: &[u8], holes: Vec<(Range<usize>, Hole)>, control: (String, String), personal: String) -> Splice {
+    fn new(html: &[u8], holes: Vec<(Range<usize>, Hole)>, control: String, personal: String) -> Splice {
         let mut pieces = Vec::with_capacity(holes.len() + 1);
         let mut start = 0;
         for (at, _) in &holes {
@@ -208,7 +215,7 @@ impl Splice {
 
     /// The bytes it holds, for the cache's weigher.
     pub fn weight(&self) -> usize {
-        self.deflated.iter().map(Bytes::len).sum::<usize>() + self.control.0.len() + self.control.1.len() + self.personal.len() + 64 + 24 * self.pieces.len()
+        self.deflated.iter().map(Bytes::len).sum::<usize>() + self.control.len() + self.personal.len() + 64 + 24 * self.pieces.len()
     }
 
     /// The page `html` for the visitor whose parts are `own`: identity.
@@ -253,12 +260,13 @@ impl Splice {
         self.holes
             .iter()
             .map(|hole| match hole {
-                Hole::Control => Cow::Owned([self.control.0.as_str(), &own.name_html, &self.control.1].concat()),
+                Hole::Control => Cow::Owned(self.control.replace(NAME_SLOT, &own.name_html).replace(CSRF_SLOT, &own.csrf)),
                 Hole::Names => Cow::Borrowed(own.names_html.as_str()),
                 Hole::Msisdn => Cow::Borrowed(own.msisdn_html.as_str()),
+                Hole::Csrf => Cow::Borrowed(own.csrf.as_str()),
                 Hole::Personal => match &own.personal_html {
                     Some(personal) => Cow::Borrowed(personal.as_str()),
-                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html)),
+                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html).replace(CSRF_SLOT, &own.csrf)),
                 },
                 Hole::Subscriber => Cow::Borrowed(own.subscriber_json.as_str()),
                 Hole::Cpm => Cow::Borrowed(own.cpm_json.as_str()),
@@ -368,7 +376,7 @@ mod tests {
     fn controls() -> AccountControls {
         AccountControls {
             signed_out: "<a id=\"account-control\">Log in</a>".into(),
-            signed_in: format!("<div class=\"account-control\"><a id=\"account-control\">{NAME_SLOT}</a><form></form></div>"),
+            signed_in: format!("<div class=\"account-control\"><a id=\"account-control\">{NAME_SLOT}</a><form><input name=\"csrf\" value=\"{CSRF_SLOT}\"></form></div>"),
         }
     }
 
@@ -386,7 +394,7 @@ mod tests {
     }
 
     fn amina() -> OwnParts {
-        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), ..OwnParts::default() }
+        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), csrf: "tok".into(), ..OwnParts::default() }
     }
 
     #[test]
@@ -397,7 +405,7 @@ mod tests {
             .unwrap()
             .replace(
                 "<a id=\"account-control\">Log in</a>",
-                "<div class=\"account-control\"><a id=\"account-control\">Amina &lt;b&gt;&quot;O&#x27;Neil&quot;&lt;/b&gt; &amp; co</a><form></form></div>",
+                "<div class=\"account-control\"><a id=\"account-control\">Amina &lt;b&gt;&quot;O&#x27;Neil&quot;&lt;/b&gt; &amp; co</a><form><input name=\"csrf\" value=\"tok\"></form></div>",
             )
             .replace("\"subscriber\":null", "\"subscriber\":{\"names\":\"Amina\"}");
         assert_eq!(gunzip(&splice.gzip(&amina())), expected);

@@ -11,7 +11,7 @@
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
@@ -115,14 +115,23 @@ fn answer_form(state: &AppState, caller: &Caller, mut response: Response) -> Res
     let back = answer.redirect.or_else(|| Some(with_query(caller.return_to.as_deref()?, &answer.back_query)));
     let back = back.unwrap_or_else(|| caller.href("/"));
     let (mut parts, _) = response.into_parts();
-    parts.status = StatusCode::SEE_OTHER;
     parts.headers.remove(header::CONTENT_TYPE);
     parts.headers.remove(header::CONTENT_LENGTH);
-    parts.headers.insert(header::LOCATION, Location::site(&back).header());
-    let mut response = Response::from_parts(parts, Body::empty());
-    if let Some(notice) = answer.notice {
-        flash::leave(state, &notice, response.headers_mut());
+    let mut response = see_other(state, &back, answer.notice.as_ref(), parts.headers);
+    *response.extensions_mut() = parts.extensions;
+    response
+}
+
+/// A 303 to `back` (a path of the site) with `headers` (the answer's
+/// cookies), leaving `notice` for the page there in the flash cookie.
+pub fn see_other(state: &AppState, back: &str, notice: Option<&Notice>, mut headers: HeaderMap) -> Response {
+    headers.insert(header::LOCATION, Location::site(back).header());
+    if let Some(notice) = notice {
+        flash::leave(state, notice, &mut headers);
     }
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::SEE_OTHER;
+    *response.headers_mut() = headers;
     response
 }
 

@@ -4,7 +4,8 @@
 //!   cookie's name ([`LANG_COOKIE`]).
 //! - [`client_addr`]: [`ClientAddr`], the client a request came from.
 //! - [`same_origin`]: the guard that takes state-changing requests only
-//!   from the site's own pages.
+//!   from the site's own pages; [`csrf`]: the browser session's token that
+//!   vouches for a post where the browser says nothing of where it comes from.
 //! - [`Reply`]: an API answer, its data beside its [`Feedback`]
 //!   (`{ notice?, errors?, redirect? }`, the one body of every API
 //!   failure, with its [`Notice`] for the toast: both in `contract`, which
@@ -18,7 +19,8 @@
 //! - [`body_deadline`]: one time limit for reading a whole request body.
 //! - [`location`]: every `Location` the site writes, normalised so that no
 //!   redirect leaves the site unless the route table says so.
-//! - [`vary`]: one `Vary` line per answer, for shared caches.
+//! - [`vary`]: one `Vary` line per answer, for shared caches;
+//!   [`set_cookie`]: every cookie's attributes in an order every browser reads.
 //! - [`retry_after`]: every 503 and 429 says when to come back.
 //! - [`request_metrics`]: requests counted and timed by the router that
 //!   answered them.
@@ -26,6 +28,7 @@
 pub mod body_deadline;
 pub mod body_limit;
 pub mod client_addr;
+pub mod csrf;
 pub mod flash;
 pub mod form_post;
 pub mod lang;
@@ -35,6 +38,7 @@ pub mod request_metrics;
 pub mod retry_after;
 pub mod return_to;
 pub mod same_origin;
+pub mod set_cookie;
 pub mod submitted;
 pub mod vary;
 

@@ -10,6 +10,7 @@ import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
+import { CsrfField } from "../../app/csrf";
 import { withFullStop } from "../../format";
 import { callApi, type Answer } from "./api";
 import { noticeText, type NoticeKey } from "./notices";
@@ -84,7 +85,7 @@ export function checkedByScript(form: HTMLFormElement | null) {
 }
 
 export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
-  const { lang, path } = useSite();
+  const { lang, path, csrf } = useSite();
   const [busy, setBusy] = useState(false);
   const { message, setMessage, check } = useFieldCheck();
   const messageId = useId();
@@ -96,7 +97,7 @@ export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, 
     if (!body) return;
     setBusy(true);
     try {
-      const answer = await callApi<T>(method, action, lang, body);
+      const answer = await callApi<T>(method, action, lang, body, csrf);
       setMessage((await onAnswer(answer, body)) || null);
     } finally {
       setBusy(false);
@@ -105,6 +106,7 @@ export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, 
 
   return (
     <form method="post" action={action} className={className} onSubmit={submit} aria-describedby={message ? messageId : undefined} ref={checkedByScript}>
+      <CsrfField />
       <input type="hidden" name="lang" value={lang} />
       <input type="hidden" name="returnTo" value={returnTo ?? localePath(lang, path)} />
       {children}

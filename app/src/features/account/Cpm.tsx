@@ -149,10 +149,10 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
 const noToast = () => {};
 
 /** `Permissions` alone, as the CPM page at `path` renders it for `cpm` in `lang`. */
-export function PermissionsOf({ lang, path, cpm }: { lang: Lang; path: string; cpm: CpmSession }) {
+export function PermissionsOf({ lang, path, cpm, csrf }: { lang: Lang; path: string; cpm: CpmSession; csrf?: string }) {
   return (
     <LanguageProvider lang={lang}>
-      <SiteProvider value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path } }}>
+      <SiteProvider value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path }, csrf }}>
         <AccountProvider subscriber={null} toast={noToast}>
           <StaticRouter location={localePath(lang, path)}>
             <Permissions cpm={cpm} />

@@ -5,6 +5,7 @@
  */
 import type { Feedback, Notice } from "../../contract";
 import type { Lang } from "../../routes";
+import { csrfHeader } from "../../app/csrf";
 
 /**
  * An endpoint's answer: its data, with the server's `Feedback` beside it
@@ -20,14 +21,15 @@ export interface Answer<T> {
 const UNREACHABLE: Notice = { type: "error", key: "somethingWentWrong" };
 
 /**
- * Sends `body` as JSON in the visitor's language. A network failure or an
- * answer that is not JSON comes back as status 0 with "Something went wrong".
+ * Sends `body` as JSON in the visitor's language, with the page's form token
+ * `csrf` if it has one. A network failure or an answer that is not JSON
+ * comes back as status 0 with "Something went wrong".
  */
-export async function callApi<T = Record<string, never>>(method: "GET" | "POST" | "PUT", path: string, lang: Lang, body?: object): Promise<Answer<T>> {
+export async function callApi<T = Record<string, never>>(method: "GET" | "POST" | "PUT", path: string, lang: Lang, body?: object, csrf?: string): Promise<Answer<T>> {
   try {
     const response = await fetch(path, {
       method,
-      headers: { accept: "application/json", "x-site-lang": lang, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: { accept: "application/json", "x-site-lang": lang, ...csrfHeader(csrf), ...(body ? { "content-type": "application/json" } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       cache: "no-store",
     });

@@ -178,6 +178,18 @@ describe("self-service screens without JavaScript", () => {
     assert.match(html, /<button type="submit" class="button switch" role="switch" aria-checked="true" aria-labelledby="[^"]+-name" aria-describedby="[^"]+-description">On<\/button>/);
     assert.match(html, /action="\/api\/cpm\/logout"/);
   });
+
+  it("every form that posts carries the page's form token first, and a page for everyone none", async () => {
+    const token = "tPq8Zr0Kc5bY3mWvN1sXa7LdE2fGh4Jk";
+    const html = await render({ ...account, subscriber: amina, csrf: token }, "/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME");
+    const posting = html.match(/<form[^>]*method="post"[^>]*>/g) ?? [];
+    assert.ok(posting.length >= 2, "the purchase and the logout post");
+    const fields = html.match(/<form[^>]*method="post"[^>]*><input type="hidden" name="csrf" value="([^"]+)"\/>/g) ?? [];
+    assert.equal(fields.length, posting.length, html);
+    assert.ok(fields.every((field) => field.includes(token)));
+    const anonymous = await render(account, "/account");
+    assert.ok(anonymous.includes('method="post"') && !anonymous.includes('name="csrf"'), anonymous);
+  });
 });
 
 describe("reading the forms", () => {

@@ -7,8 +7,9 @@
 import { useEffect, useRef } from "react";
 import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
-import { routes } from "../../routes";
+import { localePath, routes } from "../../routes";
 import { LocalLink, useSite } from "../../app/site";
+import { CsrfField } from "../../app/csrf";
 import { navLabel } from "../../navigation/menu";
 import { Choices, ErrorSummary, FormValuesProvider, Honeypot, Received, Select, TextField } from "./Fields";
 import { useFormPost } from "./useFormPost";
@@ -29,7 +30,7 @@ export function businessServices(): { slug: string; nav: string }[] {
 
 export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
   const t = useT();
-  const { lang } = useSite();
+  const { lang, path } = useSite();
   const post = useFormPost(sentBack?.errors ?? {}, { lists: ["services"] });
   const summary = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -79,7 +80,9 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
   return (
     <FormValuesProvider value={{ values: sentBack?.values ?? {}, errors: post.errors }}>
       <form method="post" action={ACTION} className="site-form" onSubmit={post.submit} noValidate>
+        <CsrfField />
         <input type="hidden" name="lang" value={lang} />
+        <input type="hidden" name="returnTo" value={localePath(lang, path)} />
         <div ref={summary}>
           <ErrorSummary errors={post.errors} order={ORDER} label={label} />
         </div>

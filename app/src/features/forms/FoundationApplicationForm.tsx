@@ -11,6 +11,8 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
 import { LocalLink, useSite } from "../../app/site";
+import { CsrfField } from "../../app/csrf";
+import { localePath } from "../../routes";
 import { formatTzs } from "../../format";
 import { ErrorSummary, FileField, FormValuesProvider, Honeypot, Received, Select, TextArea, TextField, fieldId } from "./Fields";
 import { fieldPairs, newKey } from "./send";
@@ -75,7 +77,7 @@ function fill(form: HTMLFormElement, pairs: [string, string][]) {
 
 export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
   const t = useT();
-  const { lang } = useSite();
+  const { lang, path } = useSite();
   const [enhanced, setEnhanced] = useState(false);
   const [step, setStep] = useState(0);
   const sentNames = Object.keys(sentBack?.values ?? {});
@@ -236,7 +238,9 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         onInput={changed}
         onChange={changed}
       >
+        <CsrfField />
         <input type="hidden" name="lang" value={lang} />
+        <input type="hidden" name="returnTo" value={localePath(lang, path)} />
         <div ref={summary}>
           <ErrorSummary errors={post.errors} order={ORDER} label={label} onPick={enhanced ? pick : undefined} />
         </div>

@@ -7,6 +7,7 @@
  */
 import type { Feedback } from "../../contract";
 import type { Lang } from "../../routes";
+import { CSRF_FIELD, csrfHeader } from "../../app/csrf";
 
 export type Errors = Record<string, string>;
 
@@ -18,8 +19,8 @@ export function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function sendForm(action: string, lang: Lang, key: string, body: object, file?: File | null): Promise<Sent> {
-  const headers: Record<string, string> = { accept: "application/json", "x-site-lang": lang, "idempotency-key": key };
+export async function sendForm(action: string, lang: Lang, key: string, body: object, file?: File | null, csrf?: string): Promise<Sent> {
+  const headers: Record<string, string> = { accept: "application/json", "x-site-lang": lang, "idempotency-key": key, ...csrfHeader(csrf) };
   let payload: BodyInit;
   if (file) {
     const multipart = new FormData();
@@ -43,7 +44,7 @@ export async function sendForm(action: string, lang: Lang, key: string, body: ob
 }
 
 /** Fields every post carries besides the form's own (see the server's `forms::http`). */
-const COMMON = new Set(["lang", "returnTo", "proposal"]);
+const COMMON = new Set(["lang", "returnTo", CSRF_FIELD, "proposal"]);
 
 /** The form's text fields as pairs, in document order (files left out). */
 export function fieldPairs(form: HTMLFormElement): [string, string][] {

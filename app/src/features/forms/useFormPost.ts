@@ -22,7 +22,7 @@ export interface FormPost {
 }
 
 export function useFormPost(initialErrors: Errors, { lists = [], onErrors, onSent }: { lists?: string[]; onErrors?(errors: Errors): void; onSent?(): void } = {}): FormPost {
-  const { lang } = useSite();
+  const { lang, csrf } = useSite();
   const [busy, setBusy] = useState(false);
   const [reference, setReference] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>(initialErrors);
@@ -37,7 +37,7 @@ export function useFormPost(initialErrors: Errors, { lists = [], onErrors, onSen
     const file = (form.elements.namedItem("proposal") as HTMLInputElement | null)?.files?.[0] ?? null;
     setBusy(true);
     setOffline(false);
-    const sent = await sendForm(form.action, lang, currentKey(), nest(fieldPairs(form), lists), file);
+    const sent = await sendForm(form.action, lang, currentKey(), nest(fieldPairs(form), lists), file, csrf);
     setBusy(false);
     if ("reference" in sent) {
       key.current = null;

@@ -116,6 +116,7 @@ impl PageParts {
             pager: self.pager.map(|(pager, _)| pager),
             preview: None,
             site_url: site_url.to_owned(),
+            csrf: None,
             path: self.path,
         }
     }
