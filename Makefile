@@ -113,9 +113,9 @@ test-caches: deps
 ## The small engines of cheap phones and proxy browsers against one instance
 ## (tests/small-browsers/): NetSurf at 240×320 under Xvfb (heading on the
 ## first screen, no sideways scroll, a legible header, a menu that opens),
-## Lynx signing in and buying a bundle for a friend without JavaScript, and
-## where the heading falls in w3m's and Lynx's text at 40 columns. Uses the
-## binary the Rust tests build.
+## NetSurf and Lynx signing in and buying a bundle for a friend without
+## JavaScript, and where the heading falls in w3m's and Lynx's text at 40
+## columns. Uses the binary the Rust tests build.
 test-small-browsers: deps
 	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/small-browsers/

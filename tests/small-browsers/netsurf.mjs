@@ -9,12 +9,17 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before } from "node:test";
 import { run } from "./site.mjs";
 
 /** The page area a feature phone shows. */
 export const PHONE = { width: 240, height: 320 };
+/**
+ * The virtual screen: NetSurf's window in its top left corner, and room
+ * to its right for a list's pop-up menu, which GTK opens at the mouse.
+ */
+const SCREEN = { x: 0, y: 0, width: 1024, height: 768 };
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -27,7 +32,7 @@ const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 export function withScreen(assign) {
   let server;
   before(async () => {
-    server = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "400x480x24", "-nolisten", "tcp", "-noreset"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+    server = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", `${SCREEN.width}x${SCREEN.height}x24`, "-nolisten", "tcp", "-noreset"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
     const display = await new Promise((ok, fail) => {
       let said = "";
       server.stdio[3].on("data", (chunk) => {
@@ -52,20 +57,25 @@ class Pixels {
     return [this.data[i], this.data[i + 1], this.data[i + 2]];
   }
 
-  /** The pixels `test([r, g, b])` accepts in the rows `top` to `bottom` (excluded): how many, and their centre. */
+  /**
+   * The pixels `test([r, g, b])` accepts in the rows `top` to `bottom`
+   * (excluded): how many, their centre and their leftmost column.
+   */
   find(test, top = 0, bottom = this.height) {
     let count = 0;
     let sumX = 0;
     let sumY = 0;
+    let left = this.width;
     for (let y = top; y < bottom; y++) {
       for (let x = 0; x < this.width; x++) {
         if (!test(this.at(x, y))) continue;
         count++;
         sumX += x;
         sumY += y;
+        left = Math.min(left, x);
       }
     }
-    return { count, x: Math.round(sumX / count), y: Math.round(sumY / count) };
+    return { count, x: Math.round(sumX / count), y: Math.round(sumY / count), left };
   }
 
   /** The commonest colour of row `y`. */
@@ -113,7 +123,14 @@ export const colour = {
   green: near([0, 255, 0]),
   magenta: near([255, 0, 255]),
   cyan: near([0, 255, 255]),
+  yellow: near([255, 255, 0]),
+  orange: near([255, 136, 0]),
+  purple: near([136, 0, 255]),
+  azure: near([0, 136, 255]),
 };
+
+/** Fewest pixels of a marker colour that count as the thing shown. */
+export const SHOWN = 20;
 
 export const hex = (rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
 
@@ -144,29 +161,84 @@ export async function openNetSurf(display, url, { window, area, userCss = "", lo
       if (!header) throw new Error("import gave no PPM image");
       return new Pixels(Number(header[1]), Number(header[2]), ppm.subarray(header[0].length));
     },
-    /** The page area's pixels once they stopped changing (the page loaded, laid out and painted). */
-    async settled(ms = 20_000) {
+    /**
+     * The page area's pixels once they stopped changing (the page loaded,
+     * laid out and painted): the same `times` times `every` ms apart.
+     */
+    async settled({ ms = 20_000, times = 3, every = 250 } = {}) {
       const until = Date.now() + ms;
       let last = await browser.capture();
       let same = 0;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`NetSurf ended (${child.exitCode}): ${Buffer.concat(said).toString().slice(-2000)}`);
-        await sleep(250);
+        await sleep(every);
         const now = await browser.capture();
         same = now.equals(last) ? same + 1 : 0;
         last = now;
-        if (same >= 3) return now;
+        if (same >= times) return now;
         if (Date.now() > until) throw new Error(`NetSurf's page still changing after ${ms} ms`);
+      }
+    },
+    /** Does `act` (a click, a key) and waits for the next page to show and settle. */
+    async navigate(act, ms = 20_000) {
+      const before = await browser.capture();
+      await act();
+      const until = Date.now() + ms;
+      while ((await browser.capture()).equals(before)) {
+        if (Date.now() > until) throw new Error(`NetSurf showed no other page within ${ms} ms`);
+        await sleep(100);
+      }
+      return browser.settled();
+    },
+    /**
+     * Scrolls the page down until pixels of `test` show, at least `SHOWN`;
+     * returns where (`find`). Fails naming `what` at the page's end.
+     */
+    async scrollTo(test, what) {
+      let shown = await browser.settled();
+      for (;;) {
+        const found = shown.find(test);
+        if (found.count >= SHOWN) return found;
+        await x("mousemove", String(browser.area.x + browser.area.width / 2), String(browser.area.y + browser.area.height / 2), "click", "--repeat", "8", "5");
+        const next = await browser.settled({ times: 2, every: 100 });
+        if (next.equals(shown)) throw new Error(`${what} is nowhere on the page`);
+        shown = next;
       }
     },
     /** Saves the page area as a PNG. */
     save(file) {
+      mkdirSync(dirname(file), { recursive: true });
       const { x: left, y: top, width, height } = browser.area;
       return run("import", ["-window", "root", "-crop", `${width}x${height}+${left}+${top}`, file], { env: { DISPLAY: display } });
     },
     /** Clicks the page at (`left`, `top`) of its area. */
     click(left, top) {
       return x("mousemove", String(browser.area.x + left), String(browser.area.y + top), "click", "1");
+    },
+    /** Types `text` where the focus is. */
+    type(text) {
+      return x("type", "--delay", "20", text);
+    },
+    /** Presses keys (xdotool's names: `Return`, `Down`). */
+    key(...keys) {
+      return x("key", ...keys);
+    },
+    /**
+     * Clicks the list at (`left`, `top`) of the page area and waits for its
+     * pop-up menu; then moves the mouse off it, so that no option is
+     * highlighted and the first Down highlights the first option.
+     */
+    async openList(left, top) {
+      const before = await browser.capture(SCREEN);
+      await browser.click(left, top);
+      const until = Date.now() + 10_000;
+      while ((await browser.capture(SCREEN)).equals(before)) {
+        if (Date.now() > until) throw new Error("the list opened no menu");
+        await sleep(100);
+      }
+      await sleep(300);
+      await x("mousemove", "0", String(browser.area.y + browser.area.height + 60));
+      await sleep(300);
     },
     /** Puts the mouse over the page's top left corner, where the sideways wheel turns. */
     pointAtCorner() {
@@ -178,7 +250,10 @@ export async function openNetSurf(display, url, { window, area, userCss = "", lo
       return x("click", "--repeat", String(times), "7");
     },
     async stop() {
-      if (log) writeFileSync(log, Buffer.concat(said));
+      if (log) {
+        mkdirSync(dirname(log), { recursive: true });
+        writeFileSync(log, Buffer.concat(said));
+      }
       if (child.exitCode !== null || child.signalCode !== null) return;
       const ended = new Promise((ok) => child.once("exit", ok));
       child.kill("SIGTERM");
@@ -196,9 +271,8 @@ export async function openNetSurf(display, url, { window, area, userCss = "", lo
 export async function calibrate(display, dir) {
   const page = join(dir, "calibrate.html");
   writeFileSync(page, '<!doctype html><body style="margin:0;background:#f0f"><div style="height:4000px"></div>');
-  const screen = { x: 0, y: 0, width: 400, height: 480 };
   const measure = async (window) => {
-    const browser = await openNetSurf(display, `file://${page}`, { window, area: screen });
+    const browser = await openNetSurf(display, `file://${page}`, { window, area: SCREEN });
     try {
       const pixels = await browser.settled();
       let left = Infinity;

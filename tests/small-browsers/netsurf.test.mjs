@@ -17,13 +17,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { calibrate, colour, hex, openNetSurf, withScreen } from "./netsurf.mjs";
+import { calibrate, colour, hex, openNetSurf, SHOWN, withScreen } from "./netsurf.mjs";
 import { fileName, heading, keep, language, menuTarget, RESULTS, withSite } from "./site.mjs";
 
 const PATHS = ["/", "/mpesa", "/vodacom-business", "/account"];
 const PAGES = PATHS.flatMap((path) => [path, path === "/" ? "/sw" : `/sw${path}`]);
-/** Fewest pixels of a marker colour that count as the thing shown. */
-const SHOWN = 20;
 
 let site;
 let display;
