@@ -5,7 +5,7 @@
 // so a key sequence reaches any of them: the number and Enter. That is the
 // one setting changed from Debian's (`DEFAULT_KEYPAD_MODE`); the cookies,
 // the Referer and everything else Lynx sends are its own.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { keep, run } from "./site.mjs";
@@ -28,14 +28,14 @@ export class Lynx {
     const cfg = join(dir, "lynx.cfg");
     writeFileSync(cfg, "INCLUDE:/etc/lynx/lynx.cfg\nDEFAULT_KEYPAD_MODE:LINKS_AND_FIELDS_ARE_NUMBERED\n");
     writeFileSync(join(dir, "cookies"), "");
-    const lynx = new Lynx(join(dir, "tmux.sock"), folder);
+    const lynx = new Lynx(dir, folder);
     const command = ["lynx", `-cfg=${cfg}`, "-accept_all_cookies", `-cookie_file=${join(dir, "cookies")}`, "-nopause", url];
     await run("tmux", ["-S", lynx.socket, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "1000", "--", ...command], { env: { HOME: dir, LANG: "C.UTF-8" } });
     return lynx;
   }
 
-  constructor(socket, folder) {
-    Object.assign(this, { socket, folder, steps: 0 });
+  constructor(dir, folder) {
+    Object.assign(this, { dir, socket: join(dir, "tmux.sock"), folder, steps: 0 });
   }
 
   tmux(...args) {
@@ -107,8 +107,9 @@ export class Lynx {
     await sleep(200);
   }
 
-  stop() {
-    return this.tmux("kill-server").catch(() => {});
+  async stop() {
+    await this.tmux("kill-server").catch(() => {});
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

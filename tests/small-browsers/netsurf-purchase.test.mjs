@@ -7,8 +7,6 @@
 // (netsurf.mjs); each step's screenshot goes to RESULTS/netsurf-purchase/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calibrate, colour, openNetSurf, SHOWN, withScreen } from "./netsurf.mjs";
 import { RESULTS, withSite } from "./site.mjs";
@@ -35,7 +33,7 @@ withSite((started) => (site = started));
 withScreen((chosen) => (display = chosen));
 
 test("NetSurf at 240×320, in Swahili: sign in with the sandbox's code, see the balances, buy a bundle for a friend", async (t) => {
-  const screen = await calibrate(display, mkdtempSync(join(tmpdir(), "small-calibrate-")));
+  const screen = await calibrate(display);
   const shots = join(RESULTS, "netsurf-purchase");
   const browser = await openNetSurf(display, `${site.base}/sw`, { ...screen, userCss: MARKERS, log: join(shots, "netsurf.log") });
   let steps = 0;

@@ -7,7 +7,7 @@
 // from its configuration folder) that paints chosen elements in marker
 // colours without moving anything.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before } from "node:test";
@@ -58,24 +58,25 @@ class Pixels {
   }
 
   /**
-   * The pixels `test([r, g, b])` accepts in the rows `top` to `bottom`
-   * (excluded): how many, their centre and their leftmost column.
+   * The pixels `test([r, g, b])` accepts in the rows `from` to `to`
+   * (excluded): how many, their centre (`x`, `y`) and the box around them
+   * (`left`, `top`, `right`, `bottom`, all included).
    */
-  find(test, top = 0, bottom = this.height) {
-    let count = 0;
-    let sumX = 0;
-    let sumY = 0;
-    let left = this.width;
-    for (let y = top; y < bottom; y++) {
+  find(test, from = 0, to = this.height) {
+    const found = { count: 0, x: 0, y: 0, left: Infinity, top: Infinity, right: -1, bottom: -1 };
+    for (let y = from; y < to; y++) {
       for (let x = 0; x < this.width; x++) {
         if (!test(this.at(x, y))) continue;
-        count++;
-        sumX += x;
-        sumY += y;
-        left = Math.min(left, x);
+        found.count++;
+        found.x += x;
+        found.y += y;
+        found.left = Math.min(found.left, x);
+        found.top = Math.min(found.top, y);
+        found.right = Math.max(found.right, x);
+        found.bottom = Math.max(found.bottom, y);
       }
     }
-    return { count, x: Math.round(sumX / count), y: Math.round(sumY / count), left };
+    return { ...found, x: Math.round(found.x / found.count), y: Math.round(found.y / found.count) };
   }
 
   /** The commonest colour of row `y`. */
@@ -254,10 +255,12 @@ export async function openNetSurf(display, url, { window, area, userCss = "", lo
         mkdirSync(dirname(log), { recursive: true });
         writeFileSync(log, Buffer.concat(said));
       }
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const ended = new Promise((ok) => child.once("exit", ok));
-      child.kill("SIGTERM");
-      await ended;
+      if (child.exitCode === null && child.signalCode === null) {
+        const ended = new Promise((ok) => child.once("exit", ok));
+        child.kill("SIGTERM");
+        await ended;
+      }
+      rmSync(home, { recursive: true, force: true });
     },
   };
   return browser;
@@ -268,38 +271,30 @@ export async function openNetSurf(display, url, { window, area, userCss = "", lo
  * toolbar, status bar and scroll bar depend on the GTK theme and fonts), and
  * where that page area shows: measured on a tall magenta page, then checked.
  */
-export async function calibrate(display, dir) {
+export async function calibrate(display) {
+  const dir = mkdtempSync(join(tmpdir(), "small-calibrate-"));
   const page = join(dir, "calibrate.html");
   writeFileSync(page, '<!doctype html><body style="margin:0;background:#f0f"><div style="height:4000px"></div>');
   const measure = async (window) => {
     const browser = await openNetSurf(display, `file://${page}`, { window, area: SCREEN });
     try {
-      const pixels = await browser.settled();
-      let left = Infinity;
-      let top = Infinity;
-      let right = -1;
-      let bottom = -1;
-      for (let y = 0; y < pixels.height; y++) {
-        for (let x = 0; x < pixels.width; x++) {
-          if (!colour.magenta(pixels.at(x, y))) continue;
-          left = Math.min(left, x);
-          top = Math.min(top, y);
-          right = Math.max(right, x);
-          bottom = Math.max(bottom, y);
-        }
-      }
-      if (right < 0) throw new Error("NetSurf showed no page on the screen");
-      return { x: left, y: top, width: right - left + 1, height: bottom - top + 1 };
+      const page = (await browser.settled()).find(colour.magenta);
+      if (!page.count) throw new Error("NetSurf showed no page on the screen");
+      return { x: page.left, y: page.top, width: page.right - page.left + 1, height: page.bottom - page.top + 1 };
     } finally {
       await browser.stop();
     }
   };
-  const guess = { width: 300, height: 420 };
-  const seen = await measure(guess);
-  const window = { width: guess.width + PHONE.width - seen.width, height: guess.height + PHONE.height - seen.height };
-  const area = await measure(window);
-  if (area.width !== PHONE.width || area.height !== PHONE.height) {
-    throw new Error(`a ${window.width}×${window.height} window shows a ${area.width}×${area.height} page area, not ${PHONE.width}×${PHONE.height}`);
+  try {
+    const guess = { width: 300, height: 420 };
+    const seen = await measure(guess);
+    const window = { width: guess.width + PHONE.width - seen.width, height: guess.height + PHONE.height - seen.height };
+    const area = await measure(window);
+    if (area.width !== PHONE.width || area.height !== PHONE.height) {
+      throw new Error(`a ${window.width}×${window.height} window shows a ${area.width}×${area.height} page area, not ${PHONE.width}×${PHONE.height}`);
+    }
+    return { window, area };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return { window, area };
 }

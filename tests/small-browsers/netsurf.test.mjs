@@ -14,8 +14,6 @@
 // NetSurf's output go to RESULTS/netsurf/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { calibrate, colour, hex, openNetSurf, SHOWN, withScreen } from "./netsurf.mjs";
 import { fileName, heading, keep, language, menuTarget, RESULTS, withSite } from "./site.mjs";
@@ -53,7 +51,7 @@ function headerProblem(pixels) {
 }
 
 test("NetSurf's window shows a 240×320 page area", async () => {
-  screen = await calibrate(display, mkdtempSync(join(tmpdir(), "small-calibrate-")));
+  screen = await calibrate(display);
 });
 
 for (const path of PAGES) {

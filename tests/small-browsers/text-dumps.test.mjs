@@ -4,7 +4,7 @@
 // Keeps each dump under RESULTS/text/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileName, heading, keep, run, withSite } from "./site.mjs";
@@ -49,6 +49,7 @@ for (const path of PAGES) {
       keep("text", `${fileName(path)}.${name}.txt`, dump);
       found[name] = { line: headingLine(dump, title), of: dump.trimEnd().split("\n").length };
     }
+    rmSync(home, { recursive: true, force: true });
     t.diagnostic(`"${title}": ${Object.entries(found).map(([name, { line, of }]) => `${name} line ${line ?? "none"} of ${of}`).join(", ")}`);
     for (const [name, { line }] of Object.entries(found)) {
       assert.ok(line, `${name} shows no line starting the heading "${title}"`);
