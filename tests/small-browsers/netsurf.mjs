@@ -93,10 +93,13 @@ class Pixels {
     return this.data.equals(other.data);
   }
 
-  /** How far left of `before` this screenshot shows the same page: the shift that matches the most pixels. */
+  /**
+   * How far left of `before` this screenshot shows the same page: the shift
+   * under half the width that matches the largest share of pixels.
+   */
   shiftFrom(before) {
     let best = { shift: 0, same: -1 };
-    for (let shift = 1; shift < this.width; shift++) {
+    for (let shift = 1; shift < this.width / 2; shift++) {
       let same = 0;
       for (let y = 0; y < this.height; y += 2) {
         for (let x = 0; x + shift < this.width; x += 2) {

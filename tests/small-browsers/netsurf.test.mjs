@@ -44,9 +44,10 @@ function headerProblem(pixels) {
   if (!colour.brandRed(background)) return `the header's background is ${hex(background)}, not the brand red`;
   let rows = 0;
   while (rows < pixels.height && colour.brandRed(pixels.commonest(rows))) rows++;
-  const light = pixels.find(colour.light, 0, rows).count;
-  const dark = pixels.find(colour.dark, 0, rows).count;
-  if (light < SHOWN || light <= dark) return `the header's ${rows} red rows hold ${light} light pixels and ${dark} dark ones: no light text on the red`;
+  // What is drawn on the red: light text (and white fields), not dark.
+  const light = pixels.find((rgb) => !colour.brandRed(rgb) && colour.light(rgb), 0, rows).count;
+  const dark = pixels.find((rgb) => !colour.brandRed(rgb) && colour.dark(rgb), 0, rows).count;
+  if (light < SHOWN || light <= dark) return `the header's ${rows} red rows hold ${light} light pixels and ${dark} dark ones besides the red: no light text on it`;
   return undefined;
 }
 
