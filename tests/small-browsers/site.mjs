@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { after, before } from "node:test";
 import { startSite } from "../../app/e2e/harness.mjs";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /** Screenshots, dumps and screens of every run: `RESULTS_DIR`, else target/small-browsers. */
 export const RESULTS = resolve(ROOT, process.env.RESULTS_DIR ?? "target/small-browsers");
