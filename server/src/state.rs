@@ -121,7 +121,7 @@ impl AppState {
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
-        let items = content::ItemGate::new(ttl, ttl * 2 + Duration::from_secs(10));
+        let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));
         let pages = pages::PageCache::new(
             config.pages.cache_bytes,
             config.content.ttl + config.content.stale_if_error,

@@ -137,6 +137,12 @@ impl Cached {
         entry
     }
 
+    /// The entry for `query` in `lang` fetched from the source now, whatever
+    /// memory holds (joining a fetch under way).
+    pub async fn reload(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
+        self.load((query.clone(), lang)).await
+    }
+
     /// The shared upstream fetch for `key`, started if none is running.
     fn load(&self, key: Key) -> Flight<Arc<Entry>, ContentError> {
         let inner = self.inner.clone();

@@ -44,7 +44,7 @@ pub use cache::{CacheSettings, Cached};
 pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
 pub use index::{CollectionIndex, IndexEntry, LoadedIndex};
-pub use known::{ASKS_PER_SECOND, ItemGate, Verdict};
+pub use known::{ItemGate, REREAD_EVERY, Verdict};
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
@@ -242,6 +242,14 @@ impl Content {
             return None;
         }
         LoadedIndex::of(&*self.cache.peek(&ContentQuery::Index(collection), lang)?)
+    }
+
+    /// The index of `collection` in `lang` read from the source again now
+    /// (joining a read under way), whatever memory holds.
+    pub async fn reread_index(&self, collection: Collection, lang: Lang) {
+        if let Err(error) = self.cache.reload(&ContentQuery::Index(collection), lang).await {
+            tracing::warn!(%error, model = collection.api_name(), "an index could not be read again; the one in memory stays");
+        }
     }
 
     /// The index of `collection` in `lang`, read now if memory lacks it.

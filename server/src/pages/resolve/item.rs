@@ -14,32 +14,20 @@ use crate::manifest::{RouteDef, RouteMatch};
 
 /// What to load for `matched`'s item, if its route shows one and the
 /// collection's indexes do not already say it is not there.
-pub fn query(state: &AppState, content: &Content, matched: &RouteMatch) -> Option<ContentQuery> {
+pub async fn query(state: &AppState, content: &Content, matched: &RouteMatch) -> Option<ContentQuery> {
     let collection = matched.route.item?;
     // Only a positive whole number is an item id worth asking the CMS for.
     let id = matched.param("id")?.parse::<u32>().ok().filter(|id| *id > 0)?;
-    (state.content.items.verdict(content, collection, id) == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
+    (state.content.items.verdict(content, collection, id).await == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
 }
 
-/// The item `loaded` for `query` on `request`'s page: none for a page
+/// The item `loaded` on `request`'s page: none for a page
 /// without one. An item the CMS does not have is not found, unless its
 /// slug names one whose id changed ([`Stop::Moved`]).
-pub async fn found(
-    state: &AppState,
-    content: &Content,
-    request: &PageRequest,
-    query: &Option<ContentQuery>,
-    loaded: Result<Option<Loaded>, ContentError>,
-) -> Result<Option<Loaded>, Stop> {
+pub async fn found(content: &Content, request: &PageRequest, loaded: Result<Option<Loaded>, ContentError>) -> Result<Option<Loaded>, Stop> {
     let route = &request.route.route;
     match loaded {
         Ok(item) if route.item.is_some() && item.as_ref().is_none_or(|l| l.value.is_none()) => {
-            // A draft missing says nothing of what is published.
-            if let Some(ContentQuery::Item { collection, id }) = query
-                && !content.is_preview()
-            {
-                state.content.items.missed(*collection, *id);
-            }
             match by_slug(content, route, request.route.param("slug"), request.local.lang).await {
                 Some(moved) => Err(Stop::Moved(moved)),
                 None => Err(Stop::NotFound),

@@ -60,7 +60,7 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
         return Ok(PageParts::not_found(state, lang, sidebar));
     };
     let listing = Listing::asked(state, route, lang, request.param(LIST_PAGE)).await;
-    let item_query = item::query(state, content, &request.route);
+    let item_query = item::query(state, content, &request.route).await;
     let (page, sidebar, list, item, popups) = tokio::join!(
         load(content_key(state, route).map(ContentQuery::single)),
         load(sidebar_query()),
@@ -73,7 +73,7 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
     let matched = MatchedRoute { name: route.name.clone(), page: kind, params: request.route.params.clone() };
 
     let shown = async {
-        let item = item::found(state, content, request, &item_query, item).await?;
+        let item = item::found(content, request, item).await?;
         let page = page_content(state, request, page)?;
         if kind == PageKind::Faq && request.route.param("item").is_some_and(|slug| !has_question(&page, slug)) {
             return Err(Stop::NotFound);
