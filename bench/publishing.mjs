@@ -14,8 +14,7 @@ import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createServer } from "node:net";
-import { startSite } from "../app/e2e/harness.mjs";
+import { freePort, startSite } from "../app/e2e/harness.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 process.env.SITE_BIN ||= resolve(root, "target/release/site");
@@ -23,16 +22,10 @@ const SECONDS = Number(process.env.WALK_SECONDS || 30);
 const CONNECTIONS = Number(process.env.CONNECTIONS || 16);
 const EDITION_SECS = Number(process.env.EDITION_SECS || 10);
 
-const port = () =>
-  new Promise((ok) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => ok(port));
-    });
-  });
+
 
 async function startCms(editionEvery) {
-  const cmsPort = await port();
+  const cmsPort = await freePort();
   const args = [join(root, "tools/strapi_fixture.py"), "--port", String(cmsPort), "--shape", "v5", "--edition-every", String(editionEvery)];
   const cms = spawn("python3", args, { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise((ok) => cms.stdout.on("data", (chunk) => String(chunk).includes("listening") && ok()));
@@ -66,7 +59,7 @@ const sum = (values, prefix) => [...values].filter(([name]) => name.startsWith(p
 
 async function run(name, editionEvery) {
   const cms = await startCms(editionEvery);
-  const metricsPort = await port();
+  const metricsPort = await freePort();
   const site = await startSite({ CMS_URL: cms.url, CONTENT_TTL_SECS: "5", METRICS_ADDR: `127.0.0.1:${metricsPort}`, CONTENT_DISK_CACHE_MB: "0" });
   const metricsBase = `http://127.0.0.1:${metricsPort}`;
   try {
