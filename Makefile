@@ -52,6 +52,7 @@ bench: deps release
 	./bench/account.sh
 	node bench/operator-hang.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
+	SITE_BIN=$(abspath target/release/site) node bench/publishing.mjs
 
 ## Three instances behind nginx on Redis against one (release build).
 bench-scale: deps release

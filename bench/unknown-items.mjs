@@ -13,21 +13,14 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createServer } from "node:net";
-import { startSite } from "../app/e2e/harness.mjs";
+import { freePort, startSite } from "../app/e2e/harness.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 process.env.SITE_BIN ||= resolve(root, "target/release/site");
 const STORIES = Number(process.env.STORIES || 250);
 const SECONDS = Number(process.env.SECONDS || 5);
 
-const port = () =>
-  new Promise((ok) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => ok(port));
-    });
-  });
+
 
 // content/ with `STORIES` news stories per language (v4 shape, as stored).
 const content = mkdtempSync(join(tmpdir(), "newsroom-"));
@@ -39,11 +32,11 @@ for (const lang of ["en", "sw"]) {
   }));
   writeFileSync(join(content, lang, "collections", "news-updates.json"), JSON.stringify({ data }));
 }
-const cmsPort = await port();
+const cmsPort = await freePort();
 const cms = spawn("python3", [join(root, "tools/strapi_fixture.py"), "--port", String(cmsPort), "--shape", "v5", "--content", content], { stdio: ["ignore", "pipe", "inherit"] });
 await new Promise((ok) => cms.stdout.on("data", (chunk) => String(chunk).includes("listening") && ok()));
 
-const metricsPort = await port();
+const metricsPort = await freePort();
 const site = await startSite({ RENDER_WORKERS: "1", PRERENDER: "false", CMS_URL: `http://127.0.0.1:${cmsPort}`, METRICS_ADDR: `127.0.0.1:${metricsPort}`, CONTENT_DISK_CACHE_MB: "0" });
 const cmsRequests = async () => {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();

@@ -10,7 +10,9 @@ the form collections take entries (`POST /api/business-community-leads`,
 `/api/foundation-applications`), each appended to FILE as a JSON line; a second
 entry with the same `reference` is refused as Strapi refuses a unique attribute.
 With --media DIR, any other path is a file of DIR (`/uploads/photo.jpg`), as
-Strapi's media library serves its uploads.
+Strapi's media library serves its uploads. With --edition-every SECS, a newsroom
+that never stops publishing: every title in every answer names the edition, a
+new one every SECS seconds, so every page and list changes that often.
 
     python3 tools/strapi_fixture.py --port 1337 [--shape v5] [--content DIR] [--media DIR]
     CMS_URL=http://127.0.0.1:1337 make run
@@ -23,6 +25,7 @@ import mimetypes
 import pathlib
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -59,6 +62,7 @@ class Handler(BaseHTTPRequestHandler):
     shape: str
     posts: pathlib.Path | None = None
     media: pathlib.Path | None = None
+    edition_every: float = 0
     lock = threading.Lock()
 
     def log_message(self, *args):
@@ -143,9 +147,20 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
     def respond(self, body):
+        if self.edition_every:
+            body = with_edition(body, int(time.time() // self.edition_every))
         if self.shape == "v5":
             body = {"data": flatten_v5(body["data"]), "meta": body.get("meta", {})}
         self.answer(200, body)
+
+
+def with_edition(value, edition):
+    """`value` with every `title` naming `edition`."""
+    if isinstance(value, dict):
+        return {k: (f"{v} · {edition}" if k == "title" and isinstance(v, str) else with_edition(v, edition)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [with_edition(v, edition) for v in value]
+    return value
 
 
 def main():
@@ -156,7 +171,9 @@ def main():
     parser.add_argument("--content", default=str(pathlib.Path(__file__).resolve().parent.parent / "content"))
     parser.add_argument("--posts", help="take form entries, appending each to this file")
     parser.add_argument("--media", help="serve the files of this directory as the media library (/uploads/...)")
+    parser.add_argument("--edition-every", type=float, default=0, help="a new edition of every title every so many seconds")
     args = parser.parse_args()
+    Handler.edition_every = args.edition_every
     Handler.media = pathlib.Path(args.media) if args.media else None
     Handler.content = pathlib.Path(args.content)
     Handler.posts = pathlib.Path(args.posts) if args.posts else None

@@ -182,9 +182,10 @@ test("at 240×320 without JavaScript Tab visits every control once a round, each
 });
 
 /**
- * Makes `context`'s pages as an engine without `<details>` (KaiOS 2.5's Gecko 48) sees them:
- * `details` and `summary` become elements it does not know, in the HTML and in the stylesheets'
- * selectors, so a disclosure's content always shows and its summary is inert text.
+ * Makes `context`'s pages as an engine without `<details>` and older than `@supports selector()`
+ * (KaiOS 2.5's Gecko 48) sees them: `details` and `summary` become elements it does not know, in
+ * the HTML and in the stylesheets' selectors, so a disclosure's content always shows and its
+ * summary is inert text; and the stylesheets' `@supports selector(…)` blocks do not apply.
  */
 async function withoutDetails(context) {
   await context.route("**/*", async (route) => {
@@ -192,12 +193,15 @@ async function withoutDetails(context) {
     if (type !== "document" && type !== "stylesheet") return route.continue();
     const response = await route.fetch();
     const text = await response.text();
-    const body = type === "document" ? text.replace(/(<\/?)(details|summary)\b/g, "$1x-$2") : text.replace(/(?<![\w.:-])(details|summary)(?![\w-])/g, "x-$1");
+    const body =
+      type === "document"
+        ? text.replace(/(<\/?)(details|summary)\b/g, "$1x-$2")
+        : text.replace(/(?<![\w.:-])(details|summary)(?![\w-])/g, "x-$1").replace(/@supports selector\(/g, "@supports x-selector(");
     await route.fulfill({ response, body });
   });
 }
 
-test("at 240×320 without JavaScript on an engine without <details> the menu stays closed, its link opens it by keyboard and its close link closes it", async () => {
+test("at 240×320 without JavaScript on an engine without <details> the menu is below the content, whole, and the header's Menu link leads to it by keyboard", async () => {
   const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
   await withoutDetails(context);
   const page = await context.newPage();
@@ -208,40 +212,44 @@ test("at 240×320 without JavaScript on an engine without <details> the menu sta
     const { width, heading } = await page.evaluate(measure);
     assert.ok(width <= 240, `${address} is ${width} px wide`);
     assert.ok(heading !== null && heading < 320, `${address}: the heading starts at ${heading} px`);
+    const [menuTop, mainBottom] = await page.evaluate(() => [document.getElementById("menu").getBoundingClientRect().top, document.getElementById("main").getBoundingClientRect().bottom]);
+    assert.ok(menuTop >= mainBottom, `${address}: the menu (${menuTop} px) is below the content (${mainBottom} px)`);
   }
-  assert.equal(await menu.isVisible(), false);
 
-  await tabTo(page, (at) => at.href === "#menu", "the menu's link");
+  await tabTo(page, (at) => at.href === "#menu", "the header's Menu link");
   await page.keyboard.press("Enter");
-  await menu.getByRole("link", { name: "Intaneti", exact: true }).waitFor();
-  assert.ok(await page.locator("#menu-search-q").isVisible(), "the menu's search shows");
+  const internet = menu.getByRole("link", { name: "Intaneti", exact: true });
+  assert.ok(await internet.isVisible(), "every entry of the menu shows");
+  assert.ok(await internet.evaluate((link) => link.getBoundingClientRect().top < window.innerHeight), "the menu is scrolled onto the screen");
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 240);
-  await tabTo(page, (at) => at.href === "#", "the menu's close link");
-  await page.keyboard.press("Enter");
-  await menu.waitFor({ state: "hidden" });
-  assert.ok((await page.evaluate(measure)).heading < 320);
+  await tabTo(page, (at) => at.label === "Intaneti", "a link of the menu");
+  await enter(page);
+  assert.equal(new URL(page.url()).pathname, "/sw/internet-overview");
 
-  // Opened again, it leads on by keyboard: its language switch.
-  await tabTo(page, (at) => at.href === "#menu", "the menu's link");
-  await page.keyboard.press("Enter");
+  // The language switch is in the header, reached by keyboard.
   await tabTo(page, (at) => at.label === "English", "the language switch");
   await enter(page);
   assert.equal(await page.getAttribute("html", "lang"), "en");
   await context.close();
 });
 
-test("an engine with <details> never shows the menu's fallback links, closed or open, at any width", async () => {
+test("an engine with <details> shows the menu at the top and the header's Menu link only while it has keyboard focus, closed or open, at any width", async () => {
   for (const width of [240, 390, 1280]) {
     const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(site.base + "/");
-    const fallback = page.locator('.menu a[href="#menu"], .menu a[href="#"]');
-    for (const element of await fallback.all()) assert.equal(await element.isVisible(), false, `${width} px, closed`);
+    const link = page.locator('header a.menu-link[href="#menu"]');
+    const onScreen = () => link.evaluate((element) => element.getBoundingClientRect().right > 0 && element.getBoundingClientRect().left < window.innerWidth);
+    assert.equal(await onScreen(), false, `${width} px, closed`);
+    const [menuTop, headingTop] = await page.evaluate(() => [document.getElementById("menu").getBoundingClientRect().top, document.querySelector("h1").getBoundingClientRect().top]);
+    assert.ok(menuTop < headingTop, `${width} px: the menu (${menuTop} px) shows above the heading (${headingTop} px)`);
     if (await page.locator("details.menu > summary").isVisible()) {
       await page.locator("details.menu > summary").click();
       assert.equal(await page.locator("details.menu").getAttribute("open"), "");
-      for (const element of await fallback.all()) assert.equal(await element.isVisible(), false, `${width} px, open`);
+      assert.equal(await onScreen(), false, `${width} px, open`);
     }
+    await link.focus();
+    assert.equal(await onScreen(), true, `${width} px, focused`);
     await context.close();
   }
 });

@@ -10,7 +10,7 @@ import { chromium } from "playwright-core";
 
 const root = resolve(import.meta.dirname, "../..");
 
-function freePort() {
+export function freePort() {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.once("error", fail);

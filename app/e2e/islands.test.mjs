@@ -72,11 +72,11 @@ test("an interactive page hydrates its island only: the header and footer stay s
   assert.ok((await reactKeys("#island form")) > 0, "its form is hydrated");
   for (const outside of ["header.site-header", "nav[aria-label]", "footer", "#main"]) assert.equal(await reactKeys(outside), 0, `${outside} is not React's`);
   // The menu works without React: one group open at a time, Escape closes it.
-  const menu = page.getByRole("navigation").first();
-  await menu.locator("summary").first().click();
-  assert.equal(await page.locator("header details[open]").count() > 0, true);
+  const menu = page.getByRole("navigation", { name: "Menyu kuu" });
+  await menu.locator(".menu-group > summary").first().click();
+  assert.equal(await page.locator("#menu details[open]").count() > 0, true);
   await page.keyboard.press("Escape");
-  await page.waitForFunction(() => !document.querySelector("header nav details[open]"));
+  await page.waitForFunction(() => !document.querySelector("#menu details[open]"));
   // The island's form still checks its fields in the page's language.
   await page.getByRole("main").getByRole("button", { name: /Tuma/ }).click();
   await page.getByRole("main").getByRole("alert").first().waitFor();

@@ -95,3 +95,51 @@ test("without JavaScript the menu opens and its links work", async () => {
   assert.ok(await page.getByRole("heading", { level: 1 }).first().isVisible());
   await context.close();
 });
+
+test("the page's heading comes before the menu in the document, and the menu shows right under the header: a bar on wide screens, a toggle on narrow ones", async () => {
+  for (const [viewport, javaScriptEnabled] of [[WIDE, true], [NARROW, true], [WIDE, false], [NARROW, false]]) {
+    const context = await browser.newContext({ viewport, javaScriptEnabled });
+    const page = await context.newPage();
+    for (const path of ["/", "/sw/mpesa", "/news-events"]) {
+      await page.goto(site.base + path);
+      const where = `${viewport.width} px ${javaScriptEnabled ? "with" : "without"} JavaScript, ${path}`;
+      const layout = await page.evaluate(() => {
+        const menu = document.getElementById("menu");
+        const box = (element) => element.getBoundingClientRect();
+        return {
+          headingFirst: Boolean(document.querySelector("h1").compareDocumentPosition(menu) & Node.DOCUMENT_POSITION_FOLLOWING),
+          headerBottom: box(document.querySelector("header.site-header")).bottom,
+          menuTop: box(menu).top,
+          menuBottom: box(menu).bottom,
+          mainTop: box(document.getElementById("main")).top,
+        };
+      });
+      assert.ok(layout.headingFirst, `${where}: the heading comes first in the document`);
+      assert.ok(Math.abs(layout.menuTop - layout.headerBottom) < 1 && layout.menuBottom <= layout.mainTop + 1, `${where}: ${JSON.stringify(layout)}`);
+    }
+    const menu = page.getByRole("navigation", { name: "Main menu" });
+    assert.equal(await menu.locator("summary", { hasText: "Personal" }).isVisible(), viewport === WIDE, `${viewport.width} px: the top-level entries`);
+    assert.equal(await page.locator("details.menu > summary").isVisible(), viewport === NARROW, `${viewport.width} px: the toggle`);
+    await context.close();
+  }
+});
+
+test("with JavaScript the header's Menu link opens the narrow screens' menu and moves focus to it; on wide screens it leads to the menu", async () => {
+  const page = await browser.newPage({ viewport: NARROW });
+  await page.goto(site.base + "/");
+  await hydrated(page);
+  await tabTo(page, "Menu");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("href")), "#menu");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator("details.menu").getAttribute("open"), "");
+  assert.equal(await page.evaluate(() => document.activeElement.matches("details.menu > summary")), true);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("details.menu").getAttribute("open"), null, "Escape closes it");
+  await page.setViewportSize(WIDE);
+  await page.locator("header .menu-link").focus();
+  await page.keyboard.press("Enter");
+  assert.equal(new URL(page.url()).hash, "#menu");
+  await page.keyboard.press("Tab");
+  assert.equal(await focusedText(page), "Personal");
+  await page.close();
+});

@@ -27,6 +27,10 @@ describe("route table", () => {
     }
   });
 
+  it("gives popups only to content pages, whose body shows them after the heading", () => {
+    for (const route of routes.filter((r) => r.popups)) assert.equal(route.page, "content", route.name);
+  });
+
   it("names the parent of every pass-through route", () => {
     for (const route of routes.filter((r) => r.meta.isPassThrough)) {
       assert.ok(routes.some((r) => r.name === route.parent), route.name);

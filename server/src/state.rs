@@ -125,8 +125,8 @@ impl AppState {
         let pages = pages::PageCache::new(
             config.pages.cache_bytes,
             config.content.ttl + config.content.stale_if_error,
-            config.content.ttl,
-            config.pages.renderer().workers.div_ceil(2),
+            config.pages.stale_max,
+            config.pages.renderer().workers,
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.

@@ -368,6 +368,53 @@ async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
     }
 }
 
+/// A newsroom that keeps publishing: the sidebar changes every 300 ms for
+/// four seconds (far longer than `CONTENT_TTL_SECS`), while visitors behind
+/// one address ask for a dozen pages at once, again and again. Every answer
+/// is a page (served stale while its new render waits its turn, however
+/// long the publishing goes on), none a refusal; and when publishing stops
+/// every page shows the last edition.
+#[tokio::test]
+async fn a_newsroom_publishing_all_day_refuses_no_visitor() {
+    let cms = FakeCms::start(Shape::V5).await;
+    let keys = ["voice", "internet", "digital", "roaming", "international", "jimixie", "redrlx", "tuzo-points", "uni-offer", "showmax", "pinduapindua", "home"];
+    let paths = ["/voice-sms", "/internet-overview", "/digital", "/international-roaming", "/international-calling", "/jimixie", "/redrlx", "/tuzo-points", "/uni-offer", "/showmax", "/pinduapindua", "/"];
+    for key in keys {
+        cms.put_page(key, "en", &format!("Page {key}"), "Body");
+    }
+    // Renders of 150 ms on one engine: a dozen pages take longer to render
+    // again than content stays the same (with pages served stale only for
+    // `CONTENT_TTL_SECS`, as before, a tenth of the answers were 429).
+    let url = cms.url.clone();
+    let app = crate::helpers::spawn_bundle_with(crate::helpers::slow_bundle(150), move |c| {
+        c.cms.url = Some(url.parse().unwrap());
+        c.cms.webhook_secret = Some("hook-secret".parse().unwrap());
+        c.content.ttl = Duration::from_secs(1);
+        c.pages.renders_per_address = Some(1);
+    })
+    .await;
+    for path in paths {
+        assert_eq!(app.get(path).await.status(), StatusCode::OK, "{path}");
+    }
+    let started = std::time::Instant::now();
+    let mut edition = 0;
+    let mut statuses = Vec::new();
+    while started.elapsed() < Duration::from_secs(4) {
+        edition += 1;
+        cms.put("sidebar", "en", serde_json::json!({ "links": [ { "label": "Voice", "url": "/voice-sms" } ], "footerNote": format!("Edition {edition}.") }));
+        let event = serde_json::json!({ "event": "entry.update", "model": "sidebar" });
+        app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+        let requests = paths.iter().flat_map(|path| std::iter::repeat_n(path.to_string(), 2)).map(|path| app.get_owned(path));
+        statuses.extend(futures::future::join_all(requests).await.iter().map(reqwest::Response::status));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let refused: Vec<_> = statuses.iter().filter(|status| **status != StatusCode::OK).collect();
+    assert!(refused.is_empty(), "{} of {} answers were no page: {refused:?}", refused.len(), statuses.len());
+    for path in paths {
+        assert!(eventually_shows(&app, path, &format!("Edition {edition}.")).await, "{path} never got the last edition");
+    }
+}
+
 /// Whether `path` shows `text` within a few seconds (a background render).
 async fn eventually_shows(app: &crate::helpers::TestApp, path: &str, text: &str) -> bool {
     for _ in 0..100 {

@@ -52,6 +52,25 @@ async fn interactive_pages_hydrate_only_their_island_and_preload_its_code() {
     assert!(!content.contains(r#"id="island""#) && !content.contains("modulepreload"));
 }
 
+/// Content first: every page kind's heading and content come before the main
+/// menu in the document (the header links to it), and the search and the
+/// language switch are there once, so a text browser or a small screen reaches
+/// the heading first.
+#[tokio::test]
+async fn every_page_puts_its_heading_before_the_main_menu() {
+    let app = spawn_app().await;
+    for path in ["/", "/sw/mpesa", "/vodacom-business", "/news-events", "/faq", "/account", "/sw/vodacom-business/community", "/search?q=mpesa", "/no-such-page"] {
+        let html = app.get(path).await.text().await.unwrap();
+        let heading = html.find("<h1").unwrap_or_else(|| panic!("{path}: no heading"));
+        let main_end = html.find("</main>").unwrap();
+        let menu = html.find(r#"<nav class="site-menu" id="menu""#).unwrap_or_else(|| panic!("{path}: no menu"));
+        assert!(heading < main_end && main_end < menu, "{path}");
+        assert!(html.find(r##"<a class="menu-link" href="#menu">"##).unwrap() < heading, "{path}: the header's link to the menu");
+        assert_eq!(html.matches(r#"<form role="search""#).count(), usize::from(path.starts_with("/search")) + 1, "{path}");
+        assert_eq!(html.matches(r#"<ul class="lang-switch""#).count(), 1, "{path}");
+    }
+}
+
 #[tokio::test]
 async fn swahili_lives_under_sw() {
     let app = spawn_app().await;

@@ -88,7 +88,7 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
         assert!(daily.len() >= 3);
         for bundle in &daily {
             let (name, price) = (bundle["name"].as_str().unwrap(), bundle["price"].as_f64().unwrap());
-            let row = format!("<th scope=\"row\">{name}</th><td data-label=\"");
+            let row = format!("<th scope=\"row\">{name}</th><td><span class=\"cell-label\">");
             let at = html.find(&row).unwrap_or_else(|| panic!("{name} on {prefix}/internet-overview"));
             let rest = &html[at..at + html[at..].find("</tr>").unwrap()];
             assert!(rest.contains(&tzs(price)), "{rest}");

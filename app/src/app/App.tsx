@@ -1,14 +1,14 @@
-/** The whole page as the server renders it (header, main, footer); an interactive page's main holds its island. */
+/** The whole page as the server renders it (header, main, the menu, footer); an interactive page's main holds its island. */
 import type { ComponentType } from "react";
 import { useT } from "../i18n/context";
 import type { PageData } from "../contract";
 import type { PageProps } from "../pages/props";
 import { Header } from "../components/Header";
 import { Footer } from "../components/Footer";
+import { MainMenu } from "../components/MainMenu";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentFailure } from "../components/ContentFailure";
 import { PreviewBar } from "../components/PreviewBar";
-import { PopupBanner } from "../features/popups/PopupBanner";
 import { AccountProvider } from "../features/account/AccountContext";
 import { AccountControl } from "../features/account/AccountControl";
 import { FlashNotice } from "../features/account/FlashNotice";
@@ -63,7 +63,6 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
         <Header account={<AccountControl />} />
         <main id="main" tabIndex={-1} style={{ backgroundColor: background }}>
           <FlashNotice notice={data.notice} />
-          <PopupBanner popups={data.content.popups} />
           <Breadcrumbs data={data} />
           <CatalogueBundles.Provider value={data.bundles}>
             {data.content.failed ? (
@@ -75,6 +74,7 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
             )}
           </CatalogueBundles.Provider>
         </main>
+        <MainMenu />
         <Footer sidebar={data.content.sidebar} />
         <div className={TOASTS_CLASS} role="status" aria-live="polite" />
       </AccountProvider>

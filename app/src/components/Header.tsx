@@ -2,13 +2,19 @@ import type { ReactNode } from "react";
 import { useT } from "../i18n/context";
 import { LANGS, localePath, type Lang } from "../routes";
 import { LocalLink, useSite } from "../app/site";
-import { MainMenu } from "./MainMenu";
+import { MENU_ID } from "./menuDisclosures";
 import { SearchForm } from "./SearchForm";
 
 /**
  * The site's header; `account` is the self-service control (log in, or the
  * subscriber), given by the app. Server HTML on every page: the enhancement
- * script adds the menu's behaviour, the login dialog and the language switch.
+ * script adds the login dialog and the language switch.
+ *
+ * The main menu (`MainMenu`) comes after the page's content, so that a text
+ * browser or a small screen reaches the page's heading first; the header's
+ * Menu link leads to it in every browser. Where the stylesheet lifts the menu
+ * into the header (see styles/app.css), the menu's own toggle stands for that
+ * link, which then shows only when it has keyboard focus.
  */
 export function Header({ account }: { account?: ReactNode }) {
   const t = useT();
@@ -25,27 +31,11 @@ export function Header({ account }: { account?: ReactNode }) {
           {account}
           <LanguageSwitch />
         </div>
-      </div>
-      <SearchForm lang={lang} id="site-search-q" className="search-form site-search" />
-      {/* Narrow screens: the whole menu behind one disclosure, without JavaScript too;
-          on the smallest (feature phones) the search and the language switch are behind it as well.
-          An engine without <details> (KaiOS 2.5) shows a disclosure's content and ignores its summary:
-          there, on the smallest screens, the two links open the menu (it becomes the page's :target)
-          and close it; an engine with <details> never shows them (see styles/app.css). */}
-      <details className="menu" id="menu">
-        <summary>{t("nav.menu")}</summary>
-        <a className="menu-open" href="#menu">
+        <a className="menu-link" href={`#${MENU_ID}`}>
           {t("nav.menu")}
         </a>
-        <a className="menu-close" href="#">
-          {t("nav.closeMenu")}
-        </a>
-        <div className="menu-tools">
-          <SearchForm lang={lang} id="menu-search-q" className="search-form" />
-          <LanguageSwitch />
-        </div>
-        <MainMenu />
-      </details>
+      </div>
+      <SearchForm lang={lang} id="site-search-q" className="search-form site-search" />
     </header>
   );
 }

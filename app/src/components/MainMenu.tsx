@@ -1,9 +1,13 @@
 /**
- * The main menu from the route table (see `navigation/menu.ts`). Every
- * top-level entry with children is a `<details>` disclosure, so the menu
- * opens by mouse, touch and keyboard without JavaScript; the enhancement
- * script adds one-open-at-a-time, Escape and click-outside
- * (`menuDisclosures.ts`).
+ * The main menu from the route table (see `navigation/menu.ts`), placed after
+ * the page's content: the header's Menu link leads to it. The whole menu is
+ * one `<details>` disclosure, opened on narrow screens by its summary, and
+ * every top-level entry with children is one too, so the menu opens by mouse,
+ * touch and keyboard without JavaScript. An engine without `<details>` shows
+ * it all, below the content. The stylesheet shows it at the top, in the
+ * header's colours, where it can (see styles/app.css); the enhancement script
+ * adds one-open-at-a-time, Escape, click-outside and the header's link
+ * opening the disclosure (`menuDisclosures.ts`).
  *
  * The menu is the same on every page of a language but for the link to the
  * page itself (`aria-current`), and its ~150 links were most of a page's
@@ -17,6 +21,7 @@ import type { TFunction } from "../i18n";
 import { useTranslator } from "../i18n/context";
 import { buildMenu, navLabel, type MenuEntry } from "../navigation/menu";
 import { routes, type Lang } from "../routes";
+import { MENU_ID } from "./menuDisclosures";
 
 const MENU = buildMenu(routes);
 
@@ -37,8 +42,11 @@ export function MainMenu() {
   }
   const current = NAMES.findIndex((names) => names.has(route));
   return (
-    <nav aria-label={t("nav.mainMenu")}>
-      <ul className="menu-bar">{current < 0 ? items : items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item))}</ul>
+    <nav className="site-menu" id={MENU_ID} aria-label={t("nav.mainMenu")}>
+      <details className="menu">
+        <summary>{t("nav.menu")}</summary>
+        <ul className="menu-bar">{current < 0 ? items : items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item))}</ul>
+      </details>
     </nav>
   );
 }

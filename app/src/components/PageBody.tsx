@@ -7,13 +7,15 @@ import { routeByName } from "../routes";
 import { Sections } from "../sections";
 
 /**
- * A CMS page: its title as the `<h1>` unless a hero carries it, then `lead`
- * (right below the hero or title), the sections and `children`. With `title`,
+ * A CMS page: its title as the `<h1>` unless a hero carries it, then
+ * `banner` (a popup: after the heading, so that it never pushes the heading
+ * off a small screen or down a text browser's page), `lead` (right below the
+ * hero or title), the sections and `children`. With `title`,
  * the page shows another page's content (pass-through): `title` is the `<h1>`
  * and that page's hero, which would be a second `<h1>`, is left out. A page
  * the CMS left without a title or hero is headed by its menu label.
  */
-export function PageBody({ page, title, lead, children }: { page: Page | null; title?: string; lead?: ReactNode; children?: ReactNode }) {
+export function PageBody({ page, title, banner, lead, children }: { page: Page | null; title?: string; banner?: ReactNode; lead?: ReactNode; children?: ReactNode }) {
   const sections = page?.sections ?? [];
   const heroAt = sections.findIndex((s) => s.__component === "sections.hero");
   const intro = title !== undefined || heroAt < 0 ? [] : sections.slice(0, heroAt + 1);
@@ -26,6 +28,7 @@ export function PageBody({ page, title, lead, children }: { page: Page | null; t
     <>
       {heading && <h1 className="page-title">{heading}</h1>}
       <Sections sections={intro} />
+      {banner}
       {lead}
       <Sections sections={rest} />
       {children}

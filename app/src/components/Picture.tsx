@@ -39,15 +39,17 @@ export interface PictureProps {
  */
 export function Picture({ image, slot, main, lazy, className, fallbackSize }: PictureProps) {
   const srcset = image.srcset ?? undefined;
+  const fallback = srcset ? defaultCandidate(srcset) : undefined;
+  const [width, height] = shownSize(image, fallback?.width) ?? fallbackSize ?? [];
   return (
     <img
       className={className}
-      src={srcset ? defaultCandidate(srcset) : image.url}
+      src={fallback?.url ?? image.url}
       srcSet={srcset}
       sizes={srcset ? SIZES[slot] : undefined}
       alt={image.alternativeText ?? ""}
-      width={image.width ?? fallbackSize?.[0]}
-      height={image.height ?? fallbackSize?.[1]}
+      width={width}
+      height={height}
       loading={lazy && !main ? "lazy" : undefined}
       fetchPriority={main ? "high" : undefined}
     />
@@ -55,10 +57,22 @@ export function Picture({ image, slot, main, lazy, className, fallbackSize }: Pi
 }
 
 /** For browsers without `srcset`: the first candidate 640 pixels wide or more, else the widest. */
-function defaultCandidate(srcset: string): string {
+function defaultCandidate(srcset: string): { url: string; width: number } {
   const candidates = srcset.split(", ").map((candidate) => {
     const [url, descriptor] = candidate.split(" ");
     return { url, width: Number.parseInt(descriptor ?? "", 10) };
   });
-  return (candidates.find((c) => c.width >= 640) ?? candidates[candidates.length - 1]).url;
+  return candidates.find((c) => c.width >= 640) ?? candidates[candidates.length - 1];
+}
+
+/**
+ * The size attributes: the photo's proportions at the width of what an engine
+ * without `srcset` fetches, at most. An engine that reads the attributes but
+ * not `max-width` (Dillo) then shows a camera's photo 640 pixels wide rather
+ * than thousands; the others take only the proportions from them.
+ */
+function shownSize(image: Media, fetched: number | undefined): [number, number] | undefined {
+  if (!image.width || !image.height) return undefined;
+  if (!fetched || fetched >= image.width) return [image.width, image.height];
+  return [fetched, Math.round((image.height * fetched) / image.width)];
 }

@@ -1,13 +1,17 @@
 /**
- * Behaviour of the header's menu disclosures once JavaScript runs (React-free:
+ * Behaviour of the main menu's disclosures once JavaScript runs (React-free:
  * the enhancement script and the React header share it): opening one closes
  * the others; Escape, a click outside and focus leaving an open panel close
- * them. Only the DOM's `open` state changes, so the server's HTML and a
- * hydrated tree stay the same.
+ * them; the header's Menu link opens the narrow screens' toggle and moves
+ * focus to it, where the toggle shows. Only the DOM's `open` state changes,
+ * so the server's HTML and a hydrated tree stay the same.
  */
 const GROUP = "details.menu-group";
 
-/** The menu toggle of narrow screens; hidden (and so left alone) on wide ones. */
+/** The menu's own address: the header's Menu link leads there. */
+export const MENU_ID = "menu";
+
+/** The menu toggle of narrow screens; hidden (and so left alone) on wide ones, and where the menu stays below the content. */
 function visibleToggle(root: HTMLElement): HTMLDetailsElement | null {
   const toggle = root.querySelector<HTMLDetailsElement>("details.menu");
   const summary = toggle?.querySelector("summary");
@@ -18,7 +22,7 @@ function openGroups(root: HTMLElement): HTMLDetailsElement[] {
   return Array.from(root.querySelectorAll<HTMLDetailsElement>(`${GROUP}[open]`));
 }
 
-/** Adds the behaviour to the header `root`; returns what removes it. */
+/** Adds the behaviour to the menu `root` (the element the header's Menu link leads to); returns what removes it. */
 export function attachMenuDisclosures(root: HTMLElement): () => void {
   const closeAll = () => {
     openGroups(root).forEach((group) => (group.open = false));
@@ -43,6 +47,16 @@ export function attachMenuDisclosures(root: HTMLElement): () => void {
   const onPointerDown = (event: PointerEvent) => {
     if (!root.contains(event.target as Node)) closeAll();
   };
+  // The header's link to the menu: without a toggle shown it is an ordinary link to it.
+  const onClick = (event: MouseEvent) => {
+    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    if (link?.getAttribute("href") !== `#${root.id}`) return;
+    const toggle = visibleToggle(root);
+    if (!toggle) return;
+    event.preventDefault();
+    toggle.open = true;
+    toggle.querySelector("summary")?.focus();
+  };
   const onFocusOut = (event: FocusEvent) => {
     const group = (event.target as Element).closest?.(GROUP) as HTMLDetailsElement | null;
     const next = event.relatedTarget as Node | null;
@@ -52,10 +66,12 @@ export function attachMenuDisclosures(root: HTMLElement): () => void {
   root.addEventListener("focusout", onFocusOut);
   document.addEventListener("keydown", onKeyDown);
   document.addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("click", onClick);
   return () => {
     root.removeEventListener("toggle", onToggle, true);
     root.removeEventListener("focusout", onFocusOut);
     document.removeEventListener("keydown", onKeyDown);
     document.removeEventListener("pointerdown", onPointerDown);
+    document.removeEventListener("click", onClick);
   };
 }

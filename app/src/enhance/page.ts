@@ -4,7 +4,7 @@
  * post's notice as a toast, the offline copy's notice, and the FAQ question
  * its address names.
  */
-import { attachMenuDisclosures } from "../components/menuDisclosures";
+import { MENU_ID, attachMenuDisclosures } from "../components/menuDisclosures";
 import { isGoldenMinutes } from "../features/golden-minutes/schedule";
 import { rememberDismissal, wasDismissed } from "../features/popups/dismissal";
 import { toast } from "./feedback";
@@ -12,14 +12,14 @@ import { pageData, strings } from "./inline";
 
 const GOLDEN_CHECK_MS = 15_000;
 
-/** Undoes the last page's enhancements (timers, the header's listeners). */
+/** Undoes the last page's enhancements (timers, the menu's listeners). */
 let cleanups: (() => void)[] = [];
 
 export function enhancePage() {
   cleanups.forEach((cleanup) => cleanup());
   cleanups = [];
-  const header = document.querySelector<HTMLElement>("header.site-header");
-  if (header) cleanups.push(attachMenuDisclosures(header));
+  const menu = document.getElementById(MENU_ID);
+  if (menu) cleanups.push(attachMenuDisclosures(menu));
 
   const banner = document.querySelector<HTMLElement>(".popup-banner[data-popup]");
   if (banner) {

@@ -17,7 +17,6 @@ const en = {
   },
   nav: {
     menu: "Menu",
-    closeMenu: "Close menu",
     search: "Search",
     mainMenu: "Main menu",
     home: "Home",

@@ -18,7 +18,6 @@ const sw = {
   },
   nav: {
     menu: "Menyu",
-    closeMenu: "Funga menyu",
     search: "Tafuta",
     mainMenu: "Menyu kuu",
     home: "Mwanzo",

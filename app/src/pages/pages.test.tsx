@@ -68,7 +68,7 @@ describe("pages", () => {
     assert.equal(h1Count(html), 1);
   });
 
-  it("shows the newest popup at the top of the page and the golden minutes on the-best", async () => {
+  it("shows the newest popup right after the page's heading, then the golden minutes on the-best", async () => {
     const html = await render(
       {
         ...base,
@@ -85,11 +85,12 @@ describe("pages", () => {
       },
       "/the-best",
     );
-    assert.match(html, /<main[^>]*><aside class="popup-banner" id="announcement" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
+    // After the heading (here the hero that carries it), so that it never pushes the heading off a small screen.
+    assert.match(html, /The best of entertainment<\/h1><\/div><\/section><aside class="popup-banner" id="announcement" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
     // Its close links to the banner itself, which CSS hides as the target: it closes without JavaScript.
     assert.ok(html.includes('<a href="#announcement" class="popup-close" aria-label="Dismiss announcement">'), html);
     assert.ok(!html.includes("Older"), html);
-    assert.ok(html.indexOf("The best of entertainment</h1>") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
+    assert.ok(html.indexOf("Shake &amp; win tonight") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
     assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");
   });
 
@@ -106,6 +107,17 @@ describe("pages", () => {
     assert.ok(html.includes('<a href="#fake-agent">The fake agent</a>'), html);
     assert.ok(html.includes('<section id="fake-agent" class="trick" aria-labelledby="fake-agent-title"><h3 id="fake-agent-title">The fake agent</h3>'), html);
     assert.ok(html.includes("<p>Never share your PIN.</p>"), html);
+  });
+
+  it("puts the content before the main menu, which the header's Menu link leads to, and the search and language switch once", async () => {
+    const html = await render({ ...base, path: "/songesha", route: { name: "songesha", page: "content", params: {} }, content: { page: { title: "Songesha", sections: [] }, sidebar: null } }, "/songesha");
+    const menu = html.indexOf('<nav class="site-menu" id="menu" aria-label="Main menu"><details class="menu"><summary>Menu</summary>');
+    assert.ok(menu > 0, html);
+    assert.ok(html.indexOf('<header class="site-header">') < html.indexOf('<a class="menu-link" href="#menu">Menu</a>'), html);
+    assert.ok(html.indexOf('<h1 class="page-title">Songesha</h1>') < html.indexOf("</main>"), html);
+    assert.ok(html.indexOf("</main>") < menu && menu < html.indexOf('<footer class="site-footer">'), html);
+    assert.equal(html.match(/<form role="search"/g)?.length, 1, html);
+    assert.equal(html.match(/<ul class="lang-switch"/g)?.length, 1, html);
   });
 
   it("marks the current page in the menu and the breadcrumbs", async () => {

@@ -10,6 +10,7 @@ import { useT } from "../i18n/context";
 import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
 import { LocalLink } from "../app/site";
+import { LabelledCell } from "./DataTable";
 
 /** The page's catalogue bundles; undefined when the catalogue could not be read. */
 export const CatalogueBundles = createContext<BundleOffer[] | undefined>(undefined);
@@ -54,17 +55,17 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
               {rows.map((bundle) => (
                 <tr key={bundle.id}>
                   <th scope="row">{bundle.name}</th>
-                  <td data-label={t("bundles.price")}>{formatTzs(bundle.price)}</td>
-                  <td data-label={t("bundles.validity")}>{bundle.validity}</td>
-                  <td data-label={t("bundles.dial")}>
+                  <LabelledCell label={t("bundles.price")}>{formatTzs(bundle.price)}</LabelledCell>
+                  <LabelledCell label={t("bundles.validity")}>{bundle.validity}</LabelledCell>
+                  <LabelledCell label={t("bundles.dial")}>
                     {bundle.ussd && (
                       <a className="contact contact-ussd" href={`tel:${bundle.ussd.replace(/#/g, "%23")}`}>
                         {bundle.ussd}
                       </a>
                     )}
-                  </td>
+                  </LabelledCell>
                   {sold && (
-                    <td data-label={t("checkout.buyColumn")}>
+                    <LabelledCell label={t("checkout.buyColumn")}>
                       {bundle.purchasable && (
                         // For a signed-out visitor with JavaScript it opens the login dialog first.
                         <LocalLink to={purchaseHref(bundle.id)} data-purchase="" className="bundle-buy">
@@ -72,7 +73,7 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
                           <span className="visually-hidden"> {bundle.name}</span>
                         </LocalLink>
                       )}
-                    </td>
+                    </LabelledCell>
                   )}
                 </tr>
               ))}

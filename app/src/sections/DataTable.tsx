@@ -1,6 +1,21 @@
 import { useId, type ReactNode } from "react";
 
 /**
+ * A body cell that carries its column's name as text: hidden while the table
+ * shows as a table, shown where narrow screens make each row a card
+ * (`styles/app.css`), and there for engines that read no CSS or no
+ * generated content.
+ */
+export function LabelledCell({ label, children }: { label: string; children?: ReactNode }) {
+  return (
+    <td>
+      {label && <span className="cell-label">{`${label} `}</span>}
+      {children}
+    </td>
+  );
+}
+
+/**
  * The frame every tabular section shares: an optional heading that labels
  * the table, horizontal scrolling on narrow screens, column headers, and
  * whatever follows the table (a note).

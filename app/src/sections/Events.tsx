@@ -1,7 +1,7 @@
 import { useT } from "../i18n/context";
 import { useSite } from "../app/site";
 import { formatDate } from "../format";
-import { DataTable } from "./DataTable";
+import { DataTable, LabelledCell } from "./DataTable";
 
 export interface EventEntry {
   id?: number;
@@ -20,11 +20,11 @@ export function Events({ title, events }: { title?: string | null; events: Event
       {events.map((event, index) => (
         <tr key={event.id ?? index}>
           <th scope="row">{event.title}</th>
-          <td data-label={t("events.date")}>
+          <LabelledCell label={t("events.date")}>
             <time dateTime={event.date}>{formatDate(event.date, lang)}</time>
-          </td>
-          <td data-label={t("events.time")}>{event.time}</td>
-          <td data-label={t("events.location")}>{event.location}</td>
+          </LabelledCell>
+          <LabelledCell label={t("events.time")}>{event.time}</LabelledCell>
+          <LabelledCell label={t("events.location")}>{event.location}</LabelledCell>
         </tr>
       ))}
     </DataTable>

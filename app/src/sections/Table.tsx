@@ -1,4 +1,4 @@
-import { DataTable } from "./DataTable";
+import { DataTable, LabelledCell } from "./DataTable";
 import { ContactText, isCallHeader } from "../content/contacts";
 
 export interface TableRow {
@@ -24,9 +24,9 @@ export function Table({ title, columns, rows }: { title?: string | null; columns
                   <ContactText text={cell} context={context} />
                 </th>
               ) : (
-                <td key={index} data-label={columns[index]}>
+                <LabelledCell key={index} label={columns[index] ?? ""}>
                   <ContactText text={cell} context={context} callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])} />
-                </td>
+                </LabelledCell>
               ),
             )}
           </tr>

@@ -1,6 +1,6 @@
 import { useT } from "../i18n/context";
 import { formatTzs } from "../format";
-import { DataTable } from "./DataTable";
+import { DataTable, LabelledCell } from "./DataTable";
 
 export interface TariffBand {
   id?: number;
@@ -19,8 +19,8 @@ export function TariffBands({ title, note, bands }: { title?: string | null; not
       {bands.map((band, index) => (
         <tr key={band.id ?? index}>
           <th scope="row">{t("tariff.range", { min: formatTzs(band.min), max: formatTzs(band.max) })}</th>
-          <td data-label={t("tariff.send")}>{formatTzs(band.send)}</td>
-          <td data-label={t("tariff.withdraw")}>{formatTzs(band.withdraw)}</td>
+          <LabelledCell label={t("tariff.send")}>{formatTzs(band.send)}</LabelledCell>
+          <LabelledCell label={t("tariff.withdraw")}>{formatTzs(band.withdraw)}</LabelledCell>
         </tr>
       ))}
     </DataTable>

@@ -84,7 +84,7 @@ describe("table sections", () => {
     assert.ok(id, html);
     assert.ok(html.includes(`<table aria-labelledby="${id}">`), html);
     assert.ok(html.includes('<th scope="col">Country</th><th scope="col">Calls</th>'), html);
-    assert.ok(html.includes('<th scope="row">Kenya</th><td data-label="Calls">TSh 500/min</td>'), html);
+    assert.ok(html.includes('<th scope="row">Kenya</th><td><span class="cell-label">Calls </span>TSh 500/min</td>'), html);
   });
 
   it("writes tariff bands in shillings, in Swahili on Swahili pages", () => {
@@ -95,7 +95,7 @@ describe("table sections", () => {
       "sw",
     );
     assert.ok(html.includes('<th scope="col">Kiasi</th><th scope="col">Ada ya kutuma</th>'), html);
-    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td data-label="Ada ya kutuma">TSh 50</td><td data-label="Ada ya kutoa">TSh 1,500</td>'), html);
+    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td><span class="cell-label">Ada ya kutuma </span>TSh 50</td><td><span class="cell-label">Ada ya kutoa </span>TSh 1,500</td>'), html);
     assert.ok(html.includes("Bei zinajumuisha VAT."), html);
   });
 
@@ -103,7 +103,7 @@ describe("table sections", () => {
     const html = render(
       <Sections sections={[{ __component: "sections.events", title: "Calendar", events: [{ id: 1, title: "Annual general meeting", date: "2025-06-26", time: "10:00", location: "Dar es Salaam" }] }]} />,
     );
-    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td data-label="Date"><time dateTime="2025-06-26">26 June 2025</time></td><td data-label="Time">10:00</td><td data-label="Venue">Dar es Salaam</td>'), html);
+    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td><span class="cell-label">Date </span><time dateTime="2025-06-26">26 June 2025</time></td><td><span class="cell-label">Time </span>10:00</td><td><span class="cell-label">Venue </span>Dar es Salaam</td>'), html);
   });
 });
 
@@ -159,7 +159,7 @@ describe("bundle tables from the catalogue", () => {
 
   it("lists a category's bundles with the catalogue's prices, each sold online with a Buy link to its purchase", () => {
     const html = withCatalogue(table({ category: "daily" }), catalogue);
-    assert.ok(html.includes("<th scope=\"row\">Name of a</th><td data-label=\"Price\">TSh 500</td>"), html);
+    assert.ok(html.includes("<th scope=\"row\">Name of a</th><td><span class=\"cell-label\">Price </span>TSh 500</td>"), html);
     assert.ok(html.includes("TSh 1,000") && !html.includes("Name of c"), html);
     assert.ok(html.includes('<a href="/account?bundleId=a" data-purchase="" class="bundle-buy">Buy<span class="visually-hidden"> Name of a</span></a>'), html);
     assert.ok(html.includes('href="tel:*149*01%23"'), html);

@@ -97,6 +97,13 @@ pub struct PagesConfig {
     #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "64", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
+    /// Seconds after content changed that a page rendered for earlier
+    /// content is still served while its new render is on its way (however
+    /// often content changes meanwhile); past it the visitor waits for the
+    /// render.
+    #[arg(id = "page-stale-max-secs", long = "page-stale-max-secs", env = "PAGE_STALE_MAX_SECS", default_value = "60", value_parser = secs)]
+    pub stale_max: Duration,
+
     /// JS engines rendering pages (default: one per core).
     #[arg(id = "render-workers", long = "render-workers", env = "RENDER_WORKERS")]
     pub render_workers: Option<usize>,

@@ -13,20 +13,24 @@
 //! pages the site links to.
 //!
 //! When content changes, an address's page for the new content is not kept
-//! yet, but the one for the previous content usually is: that one is served
+//! yet, but the one for an earlier content usually is: that one is served
 //! ([`PageCache::stale`]) while the new one renders in the background
 //! ([`PageCache::refresh`]), as HTTP's stale-while-revalidate does, for at
-//! most `stale_for` after the change was first asked for. So a publish
-//! (which may touch every page, through the sidebar) costs visitors no
-//! wait and no refusal; only an address never rendered waits for its
-//! render. Refreshes are one per address, and at most `refreshes` at once,
-//! so the engines keep room for pages nobody has.
+//! most `stale_for` (`PAGE_STALE_MAX_SECS`) after the change was first asked
+//! for, however often content changes meanwhile (a newsroom publishing all
+//! day). So a publish (which may touch every page, through the sidebar)
+//! costs visitors no wait and no refusal; only an address never rendered,
+//! or one whose refresh has not come in that time, waits for its render.
+//! Refreshes wait in a queue of their own (`refresh`): one per address,
+//! the newest content asked for replacing what it waited with, the address
+//! asked for last rendered first, at most `refreshes` at once, and never
+//! charged to a visitor's share of renders.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cached_page::CachedPage;
+use super::refresh::Refreshes;
 use super::resolve::LIST_PAGE;
 
 /// The longest key (address with the query it keeps, and content versions)
@@ -48,9 +52,8 @@ pub struct PageCache {
     /// By address (a key without its content versions): the key of the
     /// newest page kept for it.
     latest: moka::sync::Cache<String, Arc<Latest>>,
-    /// Addresses whose page is being rendered again in the background.
-    refreshing: Arc<Mutex<HashSet<String>>>,
-    refresh_turns: Arc<tokio::sync::Semaphore>,
+    /// Pages being rendered again in the background, and those waiting to be.
+    refreshes: Refreshes,
     stale_for: Duration,
 }
 
@@ -114,8 +117,7 @@ impl PageCache {
         PageCache {
             pages,
             latest,
-            refreshing: Arc::default(),
-            refresh_turns: Arc::new(tokio::sync::Semaphore::new(refreshes.max(1))),
+            refreshes: Refreshes::new(refreshes.max(1)),
             stale_for,
         }
     }
@@ -167,37 +169,38 @@ impl PageCache {
             return None;
         }
         let latest = self.latest.get(address(key)).filter(|latest| latest.key != key)?;
-        let superseded = *latest.superseded.get_or_init(Instant::now);
-        if superseded.elapsed() > self.stale_for {
+        let age = latest.superseded.get_or_init(Instant::now).elapsed();
+        if age > self.stale_for {
+            metrics::counter!("page_cache_lookups_total", "result" => "too_stale").increment(1);
             return None;
         }
         // A page whose content had failed is no copy worth serving.
         let page = pages.get(&latest.key).await.filter(|page| !page.status.is_server_error())?;
         metrics::counter!("page_cache_lookups_total", "result" => "stale").increment(1);
+        metrics::histogram!("page_stale_age_seconds").record(age.as_secs_f64());
         Some(page)
     }
 
-    /// Renders `key`'s page in the background and keeps it, unless its
-    /// address is being refreshed already or every refresh turn is taken
-    /// (a later request asks again, and pre-rendering gets there too).
+    /// Renders `key`'s page in the background and keeps it: queued for its
+    /// address, in place of any older content's render waiting there.
     pub fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static)
     where
         E: Clone + Send + Sync + std::fmt::Debug + 'static,
         F: Future<Output = Result<CachedPage, E>> + Send + 'static,
     {
-        let Ok(turn) = self.refresh_turns.clone().try_acquire_owned() else { return };
         let address = address(&key).to_owned();
-        if !crate::locks::lock(&self.refreshing).insert(address.clone()) {
-            return;
-        }
         let cache = self.clone();
-        tokio::spawn(async move {
-            if let Err(error) = cache.get_or_render(key, render).await {
-                tracing::warn!(?error, address, "a page could not be rendered again; its previous copy is served meanwhile");
-            }
-            crate::locks::lock(&cache.refreshing).remove(&address);
-            drop(turn);
-        });
+        let logged = address.clone();
+        self.refreshes.push(
+            address,
+            Box::new(move || {
+                Box::pin(async move {
+                    if let Err(error) = cache.get_or_render(key, render).await {
+                        tracing::warn!(?error, address = logged, "a page could not be rendered again; its previous copy is served meanwhile");
+                    }
+                })
+            }),
+        );
     }
 
     /// Bytes held (`/metrics`).

@@ -21,7 +21,8 @@
 //!
 //! Beside the request: [`data`] (`/_data/…`), [`form`] (a form posted
 //! without JavaScript, sent back), [`prerender`] (every page of the sitemap
-//! rendered ahead of visitors).
+//! rendered ahead of visitors), [`refresh`] (the queue of pages rendered
+//! again in the background while their earlier copy is served).
 
 mod account;
 mod admit;
@@ -33,6 +34,7 @@ mod fast;
 mod form;
 pub(crate) mod locale;
 mod prerender;
+mod refresh;
 mod render;
 mod request;
 mod resolve;
