@@ -19,6 +19,7 @@
 //! - [`location`]: every `Location` the site writes, normalised so that no
 //!   redirect leaves the site unless the route table says so.
 //! - [`vary`]: one `Vary` line per answer, for shared caches.
+//! - [`etag`]: one entity tag per encoding of a body kept in several.
 //! - [`retry_after`]: every 503 and 429 says when to come back.
 //! - [`request_metrics`]: requests counted and timed by the router that
 //!   answered them.
@@ -26,6 +27,7 @@
 pub mod body_deadline;
 pub mod body_limit;
 pub mod client_addr;
+pub mod etag;
 pub mod flash;
 pub mod form_post;
 pub mod lang;
