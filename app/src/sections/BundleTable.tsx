@@ -10,6 +10,7 @@ import { useT } from "../i18n/context";
 import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
 import { LocalLink } from "../app/site";
+import { TitledSection } from "../components/TitledSection";
 
 /** The page's catalogue bundles; undefined when the catalogue could not be read. */
 export const CatalogueBundles = createContext<BundleOffer[] | undefined>(undefined);
@@ -34,8 +35,7 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
   if (catalogue && rows.length === 0) return null;
   const sold = rows.some((bundle) => bundle.purchasable);
   return (
-    <section className="bundle-table" aria-labelledby={title ? heading : undefined}>
-      {title && <h2 id={heading}>{title}</h2>}
+    <TitledSection className="bundle-table" title={title} headingId={heading} aria-labelledby={title ? heading : undefined}>
       {!catalogue ? (
         <p className="notice-box notice-info">{t("checkout.pricesUnavailable")}</p>
       ) : (
@@ -80,6 +80,6 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
           </table>
         </div>
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from "react";
+import { TitledSection } from "../components/TitledSection";
 
 /**
  * The frame every tabular section shares: an optional heading that labels
@@ -19,8 +20,7 @@ export function DataTable({
 }) {
   const heading = useId();
   return (
-    <section className="data-table">
-      {title && <h2 id={heading}>{title}</h2>}
+    <TitledSection className="data-table" title={title} headingId={heading}>
       <div className="table-scroll">
         <table aria-labelledby={title ? heading : undefined}>
           <thead>
@@ -36,6 +36,6 @@ export function DataTable({
         </table>
       </div>
       {after}
-    </section>
+    </TitledSection>
   );
 }
