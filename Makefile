@@ -6,7 +6,7 @@ APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps run build release test test-rust test-app test-e2e bench bench-scale bench-memory soak clean
+.PHONY: deps run build release test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
 
 ## Install system and npm packages if missing.
 deps: app/node_modules/.package-lock.json
@@ -45,6 +45,33 @@ test-app:
 test-e2e:
 	cargo test --workspace --all-targets --no-run
 	cd app && SITE_BIN=$(abspath $(SITE_BIN)) node --test --test-concurrency=1 e2e/
+
+## REDbot (lint for HTTP) and the Nu Html Checker over the site on loopback
+## (tests/lint/): fails on any error they report, prints their warnings.
+## REDbot from PyPI (pinned in tools/lint/requirements.txt, into
+## tools/lint/.venv), the checker from npm (tools/lint/package-lock.json)
+## with Java from apt. Uses the binary the Rust tests build, like test-e2e.
+LINT_APT_PACKAGES := default-jre-headless python3-venv
+test-lint: deps lint-deps
+	cargo test --workspace --all-targets --no-run
+	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/lint/run.sh
+
+lint-deps: tools/lint/.venv/bin/redbot tools/lint/node_modules/.package-lock.json
+	@missing=""; for p in $(LINT_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+tools/lint/.venv/bin/redbot: tools/lint/requirements.txt
+	python3 -m venv tools/lint/.venv
+	tools/lint/.venv/bin/pip install -q -r tools/lint/requirements.txt
+	@touch $@
+
+# --ignore-scripts: vnu-jar's install script would download a Java; apt's is used.
+tools/lint/node_modules/.package-lock.json: tools/lint/package.json tools/lint/package-lock.json
+	cd tools/lint && npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 ## Load benchmark on loopback (release build); prints ratios against baselines.
 bench: deps release

@@ -2,7 +2,8 @@
 //! (immutable for a year) and files served as they are under `/static/`
 //! (an hour, with an `ETag`), and the service worker at `/sw.js` (always
 //! revalidated, so a new build reaches browsers at once). Each is sent
-//! precompressed when the browser accepts brotli or gzip.
+//! precompressed when the browser accepts brotli or gzip, with the `ETag` of
+//! that encoding (`web::etag`).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -14,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::AppState;
+use crate::web::etag;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const STATIC: &str = "public, max-age=3600";
@@ -27,10 +29,15 @@ pub fn router() -> Router<AppState> {
 }
 
 struct PublicFile {
-    identity: &'static [u8],
-    br: Option<&'static [u8]>,
-    gzip: Option<&'static [u8]>,
+    identity: Encoded,
+    br: Option<Encoded>,
+    gzip: Option<Encoded>,
     content_type: HeaderValue,
+}
+
+/// The file in one encoding, and that encoding's tag.
+struct Encoded {
+    body: &'static [u8],
     etag: HeaderValue,
 }
 
@@ -54,12 +61,16 @@ impl PublicFiles {
                 };
                 let mut hasher = std::collections::hash_map::DefaultHasher::new();
                 identity.hash(&mut hasher);
+                let hash = format!("{:016x}", hasher.finish());
+                let twin = |suffix: &str, encoding: &str| {
+                    let body = twins.get(format!("{path}.{suffix}").as_str()).copied()?;
+                    Some(Encoded { body, etag: etag::tag(&hash, Some(encoding)) })
+                };
                 let file = PublicFile {
-                    identity,
-                    br: twins.get(format!("{path}.br").as_str()).copied(),
-                    gzip: twins.get(format!("{path}.gz").as_str()).copied(),
+                    identity: Encoded { body: identity, etag: etag::tag(&hash, None) },
+                    br: twin("br", "br"),
+                    gzip: twin("gz", "gzip"),
                     content_type: HeaderValue::from_str(&content_type).expect("valid content type"),
-                    etag: HeaderValue::from_str(&format!("\"{:016x}\"", hasher.finish())).expect("valid etag"),
                 };
                 (path, file)
             })
@@ -87,25 +98,21 @@ async fn serve(State(state): State<AppState>, key: String, cache: &'static str, 
     let Some(file) = state.pages.files.files.get(key.as_str()) else {
         return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], "not found").into_response();
     };
-    if headers.get(header::IF_NONE_MATCH).is_some_and(|tag| tag == file.etag) {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, file.etag.clone()), (header::CACHE_CONTROL, HeaderValue::from_static(cache))])
-            .into_response();
-    }
-    let (body, encoding) = match (file.br, file.gzip) {
+    let (encoded, encoding) = match (&file.br, &file.gzip) {
         (Some(br), _) if accepts(&headers, "br") => (br, Some("br")),
         (_, Some(gz)) if accepts(&headers, "gzip") => (gz, Some("gzip")),
-        _ => (file.identity, None),
+        _ => (&file.identity, None),
     };
-    let mut response = (
-        [
-            (header::CONTENT_TYPE, file.content_type.clone()),
-            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
-            (header::ETAG, file.etag.clone()),
-            (header::VARY, HeaderValue::from_static("accept-encoding")),
-        ],
-        body,
-    )
-        .into_response();
+    // A 304 carries what the 200 would have said of caching, `Vary` too.
+    let validators = [
+        (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+        (header::ETAG, encoded.etag.clone()),
+        (header::VARY, HeaderValue::from_static("accept-encoding")),
+    ];
+    if etag::none_match(&headers, &encoded.etag) {
+        return (StatusCode::NOT_MODIFIED, validators).into_response();
+    }
+    let mut response = ([(header::CONTENT_TYPE, file.content_type.clone())], validators, encoded.body).into_response();
     if let Some(encoding) = encoding {
         response.headers_mut().insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
     }

@@ -85,8 +85,10 @@ mod twins;
 mod web;
 
 use axum::Router;
+use axum::http::{Extensions, HeaderMap, StatusCode, Version, header};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 use tower_http::trace::TraceLayer;
 
 pub use config::Config;
@@ -168,7 +170,7 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
         .layer(axum::middleware::from_fn_with_state(body_read, web::body_deadline::layer))
         .with_state(state.clone())
-        .layer(CompressionLayer::new())
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(untagged)))
         .layer(axum::middleware::map_response(web::vary::one_line))
         .layer(axum::middleware::map_response(web::set_cookie::path_first))
         .layer(axum::middleware::map_response(web::retry_after::when_refused))
@@ -176,6 +178,12 @@ fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
         // 5xx detail is logged once, where the error is mapped (`error`), and
         // shed load at most once a second: the trace layer only traces.
         .layer(TraceLayer::new_for_http().on_failure(()))
+}
+
+/// An answer with an `ETag` is left in the encoding its handler chose: the
+/// tag names that body (`web::etag`), and would name another once compressed.
+fn untagged(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    !headers.contains_key(header::ETAG)
 }
 
 /// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what

@@ -89,9 +89,12 @@ impl RouteDef {
         fill_path(&self.path, params)
     }
 
-    /// An address with no parameters (a page a sitemap can list as it is).
-    pub fn is_static(&self) -> bool {
-        !self.path.is_empty() && !self.path.contains(':') && !self.path.contains('*')
+    /// The address of the route's page with no parameters, its optional
+    /// parts left out (`/faq/:item?` is `/faq`): what a sitemap lists.
+    /// `None` for a menu heading, a route that needs a parameter (an item's
+    /// `:id`) and the catch-all.
+    pub fn address(&self) -> Option<String> {
+        if self.path.is_empty() { None } else { self.href(&[]) }
     }
 
     /// Whether an address that matched this route is no page: it gets the
@@ -356,6 +359,7 @@ mod tests {
             r#"[{{"name":"home","path":"/","page":"content","meta":{meta}}},
                {{"name":"device","path":"/devices/:id/:slug?","page":"deviceItem","meta":{meta}}},
                {{"name":"internet","path":"/internet-overview","page":"content","meta":{meta}}},
+               {{"name":"faq","path":"/faq/:item?","page":"faq","meta":{meta}}},
                {{"name":"group","path":"","meta":{meta}}},
                {{"name":"not-found","path":"/*","page":"notFound","meta":{meta}}}]"#
         );
@@ -412,7 +416,10 @@ mod tests {
         let device = table.by_name("device").unwrap();
         assert_eq!(device.href(&[("id", "12"), ("slug", "galaxy-a15")]), Some("/devices/12/galaxy-a15".to_owned()));
         assert_eq!(device.href(&[("id", "12")]), Some("/devices/12".to_owned()));
-        assert!(!device.is_static());
-        assert!(table.by_name("internet").unwrap().is_static());
+        assert_eq!(device.address(), None);
+        assert_eq!(table.by_name("internet").unwrap().address().as_deref(), Some("/internet-overview"));
+        assert_eq!(table.by_name("faq").unwrap().address().as_deref(), Some("/faq"));
+        assert_eq!(table.by_name("group").unwrap().address(), None);
+        assert_eq!(table.by_name("not-found").unwrap().address(), None);
     }
 }

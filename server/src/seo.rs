@@ -223,18 +223,18 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
     listed.iter().flat_map(|listed| listed.indexes.iter().map(|index| index.as_ref().map_or(0, |index| index.version))).collect()
 }
 
-/// The listed pages: static routes that are pages for everyone, and every
-/// item of the collections with item pages.
+/// The listed pages: every route's page for everyone at its address without
+/// parameters (`/faq` for `/faq/:item?`), and every item of the collections
+/// with item pages.
 fn entries(state: &AppState, listed: &[Listed]) -> Vec<Entry> {
     let mut entries = Vec::new();
     for route in state.pages.routes.all() {
-        let shown = route.is_static()
-            && route.page.is_some()
+        let shown = route.page.is_some()
             && route.page != Some(contract::page::PageKind::NotFound)
             && !route.meta.requires_auth
             && !route.meta.noindex;
-        if shown {
-            entries.push(Entry { en: route.path.clone(), sw: route.path.clone(), item: None });
+        if let Some(address) = route.address().filter(|_| shown) {
+            entries.push(Entry { en: address.clone(), sw: address, item: None });
         }
         for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, &**route)) {
             entries.extend(items_of(listed));

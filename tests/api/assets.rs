@@ -1,3 +1,5 @@
+use std::collections::{HashMap, HashSet};
+
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 
@@ -40,6 +42,46 @@ async fn static_files_revalidate_with_etag() {
     let etag = response.headers()[ETAG].clone();
     let again = app.client.get(app.url("/static/logo.svg")).header(IF_NONE_MATCH, etag).send().await.unwrap();
     assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+}
+
+/// Each encoding of a file is a body of its own, so each has its own
+/// `ETag` (a cache must not take a gzip body for the brotli one it
+/// revalidates), and each is revalidated by its own: every hashed asset,
+/// static file and the service worker, plain, gzip and brotli. A 304 says
+/// what the 200 said of caching, `Vary` too.
+#[tokio::test]
+async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
+    let app = spawn_app().await;
+    let served = |path: &&str| (path.starts_with("assets/") || path.starts_with("static/") || *path == "sw.js") && !path.ends_with(".br") && !path.ends_with(".gz");
+    let paths: Vec<&str> = site::bundle().public_files.iter().map(|(path, _)| *path).filter(served).collect();
+    assert!(paths.len() > 10 && paths.contains(&"static/logo.svg") && paths.contains(&"sw.js"), "{paths:?}");
+    let mut compressed = 0;
+    for path in paths {
+        let url = app.url(&format!("/{path}"));
+        let mut tags: HashMap<String, String> = HashMap::new();
+        for accept in ["identity", "gzip", "br"] {
+            let response = app.client.get(&url).header("accept-encoding", accept).send().await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{path} {accept}");
+            let encoding = response.headers().get(CONTENT_ENCODING).map_or("identity", |v| v.to_str().unwrap()).to_owned();
+            let tag = response.headers()[ETAG].to_str().unwrap().to_owned();
+            let again = app.client.get(&url).header("accept-encoding", accept).header(IF_NONE_MATCH, &tag).send().await.unwrap();
+            assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path} {accept} revalidated by its own tag");
+            assert_eq!(again.headers()[ETAG], tag.as_str(), "{path} {accept}");
+            assert_eq!(again.headers()[VARY], "accept-encoding", "{path} {accept}: the 304 says what it varies by");
+            assert_eq!(again.headers()[CACHE_CONTROL], response.headers()[CACHE_CONTROL], "{path} {accept}");
+            if let Some(other) = tags.insert(encoding.clone(), tag.clone()) {
+                assert_eq!(other, tag, "{path}: one {encoding} body, one tag");
+            }
+        }
+        let distinct: HashSet<&String> = tags.values().collect();
+        assert_eq!(distinct.len(), tags.len(), "{path}: a tag per encoding: {tags:?}");
+        if let (Some(plain), Some(_)) = (tags.get("identity"), tags.get("br")) {
+            compressed += 1;
+            let other = app.client.get(&url).header("accept-encoding", "br").header(IF_NONE_MATCH, plain).send().await.unwrap();
+            assert_eq!(other.status(), StatusCode::OK, "{path}: the plain body's tag does not revalidate the brotli one");
+        }
+    }
+    assert!(compressed > 10, "{compressed} files sent compressed");
 }
 
 #[tokio::test]

@@ -58,7 +58,7 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
                 assert!(cpm["permissions"].as_array().unwrap().len() >= 4, "{path}");
                 let local = format!("{} {} {}", &number[..4], &number[4..7], &number[7..]);
                 assert!(html.contains(&local), "{path}: the number signed in");
-                assert!(html.contains("role=\"switch\""), "{path}: the switches");
+                assert!(html.contains("aria-pressed="), "{path}: the switches");
                 let swahili = lang == "/sw";
                 assert_eq!(html.contains("SMS za matangazo"), swahili, "{path}: named in the page's language");
             }
@@ -79,7 +79,7 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
             let (html, rendered_html) = (without_csrf(&html), without_csrf(&rendered_html));
             assert!(html == rendered_html, "{path} ({encoding}) {}", first_difference(&html, &rendered_html));
             assert!(embedded_page_data(&html)["cpm"].is_null(), "{path}: no permissions");
-            assert!(!html.contains("role=\"switch\""), "{path}");
+            assert!(!html.contains("aria-pressed="), "{path}");
         }
     }
 }
@@ -135,7 +135,7 @@ async fn permissions_that_fail_to_render_leave_the_page_without_them() {
         for encoding in ["gzip", "identity"] {
             let (status, _, html) = page(&app, path, &cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
-            assert!(!html.contains("role=\"switch\""), "{path}: no permissions");
+            assert!(!html.contains("aria-pressed="), "{path}: no permissions");
             assert!(embedded_page_data(&html)["cpm"].is_null(), "{path}");
         }
     }
@@ -159,9 +159,9 @@ async fn an_operator_failure_keeps_the_cpm_session() {
     fail_next(&app, "cpm/permissions", 500, None).await;
     let (status, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(!html.contains("role=\"switch\""), "no permissions while the operator fails");
+    assert!(!html.contains("aria-pressed="), "no permissions while the operator fails");
     let (_, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
-    assert!(html.contains("role=\"switch\""), "the same session sees its permissions again");
+    assert!(html.contains("aria-pressed="), "the same session sees its permissions again");
     let again = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(again.status(), StatusCode::OK);
 }

@@ -1,7 +1,8 @@
 //! A crawler's view of the whole site with the embedded content: every route
-//! of the manifest in both languages, every sitemap URL, redirects, 404s.
+//! of the manifest in both languages, every sitemap URL, the pages reached by
+//! following links against the sitemap, redirects, 404s.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use reqwest::StatusCode;
 use reqwest::header::LOCATION;
@@ -48,15 +49,24 @@ async fn check_page(app: &TestApp, path: &str, lang: &str, titles: &mut HashMap<
     }
 }
 
+/// A route's address with its optional parts left out (`/faq/:item?` is
+/// `/faq`); none for a menu heading or a route that needs a parameter.
+fn address(route: &Value) -> Option<String> {
+    let path = route["path"].as_str().unwrap();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !(s.starts_with(':') && s.ends_with('?'))).collect();
+    if path.is_empty() || segments.iter().any(|s| s.starts_with(':') || *s == "*") {
+        return None;
+    }
+    Some(format!("/{}", segments.join("/")))
+}
+
 #[tokio::test]
 async fn every_route_answers_in_both_languages_with_a_unique_title() {
     let app = spawn_app().await;
     let mut titles = HashMap::new();
     for route in routes() {
-        let path = route["path"].as_str().unwrap();
-        if path.is_empty() || path.contains(':') || path.contains('*') {
-            continue;
-        }
+        let Some(path) = address(&route) else { continue };
+        let path = path.as_str();
         for (lang, address) in [("en", path.to_owned()), ("sw", if path == "/" { "/sw".into() } else { format!("/sw{path}") })] {
             if let Some(redirect) = route.get("redirect").filter(|r| r.is_object()) {
                 let response = app.get(&address).await;
@@ -76,6 +86,71 @@ async fn every_route_answers_in_both_languages_with_a_unique_title() {
             check_page(&app, &address, lang, &mut titles).await;
         }
     }
+}
+
+/// The sitemap's addresses, without the site's origin.
+async fn sitemap_paths(app: &TestApp) -> BTreeSet<String> {
+    let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
+    sitemap.split("<loc>").skip(1).map(|s| s[..s.find("</loc>").unwrap()].strip_prefix(&app.address).unwrap().to_owned()).collect()
+}
+
+/// The same-site addresses `html` links to, without fragments, leaving out
+/// what is no page (the API, data, files, the sandbox).
+fn page_links(html: &str) -> Vec<String> {
+    const NO_PAGES: [&str; 8] = ["/api/", "/_data/", "/sw/_data/", "/sandbox/", "/static/", "/assets/", "/img/", "/sw.js"];
+    html.split("<a ")
+        .skip(1)
+        .filter_map(|tag| between(&tag[..tag.find('>').unwrap_or(tag.len())], "href=\"", "\""))
+        .map(|href| href.split('#').next().unwrap().replace("&amp;", "&"))
+        .filter(|href| href.starts_with('/') && !href.starts_with("//") && !NO_PAGES.iter().any(|prefix| href.starts_with(prefix)))
+        .collect()
+}
+
+/// A crawler that starts at `/` and `/sw` and follows every same-site link
+/// and redirect finds the pages the sitemap lists, by their canonical
+/// addresses (`<link rel="canonical">` of every page answered 200 and not
+/// `noindex`), and no other: a page a route shows with an optional part
+/// left out (`/faq`) included. The pages of a list past the first
+/// (`?page=2`) are canonical each but left to links, as the sitemap lists
+/// every item they link to.
+#[tokio::test]
+async fn the_sitemap_lists_the_canonical_address_of_every_page_a_crawler_reaches() {
+    let app = spawn_app().await;
+    let listed = sitemap_paths(&app).await;
+    let mut queue: VecDeque<String> = ["/".to_owned(), "/sw".to_owned()].into();
+    let mut seen: HashSet<String> = queue.iter().cloned().collect();
+    let mut canonical = BTreeSet::new();
+    let mut broken = Vec::new();
+    while let Some(path) = queue.pop_front() {
+        let response = app.get(&path).await;
+        let status = response.status();
+        let next: Vec<String> = if status.is_redirection() {
+            let location = response.headers()[LOCATION].to_str().unwrap().to_owned();
+            page_links(&format!("<a href=\"{location}\">"))
+        } else if status == StatusCode::OK {
+            let html = response.text().await.unwrap();
+            if !html.contains(r#"<meta name="robots" content="noindex"#) {
+                let href = between(&html, r#"<link rel="canonical" href=""#, "\"").unwrap_or_else(|| panic!("{path}: no canonical link"));
+                canonical.insert(href.replace("&amp;", "&").strip_prefix(&app.address).expect("canonical links use SITE_URL").to_owned());
+            }
+            page_links(&html)
+        } else {
+            broken.push(format!("{path}: {status}"));
+            Vec::new()
+        };
+        for link in next {
+            if seen.insert(link.clone()) {
+                queue.push_back(link);
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links to no page: {broken:?}");
+    let (list_pages, pages): (BTreeSet<String>, BTreeSet<String>) = canonical.into_iter().partition(|path| path.contains("?page="));
+    assert!(pages.contains("/faq") && pages.contains("/sw/faq"), "{pages:?}");
+    assert!(list_pages.contains("/news-events?page=2") && list_pages.contains("/sw/news-events?page=2"), "{list_pages:?}");
+    let unlisted: Vec<&String> = pages.difference(&listed).collect();
+    let unreached: Vec<&String> = listed.difference(&pages).collect();
+    assert!(unlisted.is_empty() && unreached.is_empty(), "canonical pages the sitemap lacks: {unlisted:?}; sitemap addresses no link reaches: {unreached:?}");
 }
 
 #[tokio::test]

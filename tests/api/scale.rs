@@ -254,8 +254,13 @@ async fn without_redis_pages_serve_sign_in_is_503_and_both_recover() {
     assert_eq!(Replay::new(&app, &cookie).buy(json!({ "recipient": "self" })).await, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::SERVICE_UNAVAILABLE);
     assert!(started.elapsed() < Duration::from_secs(8), "each answered within Redis's time limit: {:?}", started.elapsed());
+    // Each refusal says when to come back.
+    let account = app.client.get(app.url("/api/account")).header("cookie", &cookie).send().await.unwrap();
+    assert_eq!(account.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(account.headers().contains_key("retry-after"), "{:?}", account.headers());
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(ready.headers().contains_key("retry-after"), "{:?}", ready.headers());
     assert!(ready.json::<Value>().await.unwrap()["failing"]["redis"].is_string());
 
     redis.resume().await;

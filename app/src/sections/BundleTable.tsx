@@ -11,6 +11,7 @@ import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
 import { LocalLink } from "../app/site";
 import { LabelledCell } from "./DataTable";
+import { TitledSection } from "../components/TitledSection";
 
 /** The page's catalogue bundles; undefined when the catalogue could not be read. */
 export const CatalogueBundles = createContext<BundleOffer[] | undefined>(undefined);
@@ -35,8 +36,7 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
   if (catalogue && rows.length === 0) return null;
   const sold = rows.some((bundle) => bundle.purchasable);
   return (
-    <section className="bundle-table" aria-labelledby={title ? heading : undefined}>
-      {title && <h2 id={heading}>{title}</h2>}
+    <TitledSection className="bundle-table" title={title} headingId={heading} aria-labelledby={title ? heading : undefined}>
       {!catalogue ? (
         <p className="notice-box notice-info">{t("checkout.pricesUnavailable")}</p>
       ) : (
@@ -81,6 +81,6 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
           </table>
         </div>
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -2,6 +2,7 @@ import { ContactText } from "../content/contacts";
 import type { Media } from "../contract";
 import { LocalLink } from "../app/site";
 import { Picture } from "../components/Picture";
+import { TitledSection, itemHeading } from "../components/TitledSection";
 
 export interface Card {
   id?: number;
@@ -12,21 +13,21 @@ export interface Card {
 }
 
 export function CardGrid({ title, cards }: { title?: string | null; cards: Card[] }) {
+  const Heading = itemHeading(title);
   return (
-    <section className="card-grid">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="card-grid" title={title}>
       <ul>
         {cards.map((card, index) => (
           <li key={card.id ?? index} className="card">
             {card.image && (
               <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />
             )}
-            <h3>{card.title}</h3>
+            <Heading>{card.title}</Heading>
             {card.text && <p><ContactText text={card.text} /></p>}
             {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from "react";
+import { TitledSection } from "../components/TitledSection";
 
 /**
  * A body cell that carries its column's name as text: hidden while the table
@@ -34,8 +35,7 @@ export function DataTable({
 }) {
   const heading = useId();
   return (
-    <section className="data-table">
-      {title && <h2 id={heading}>{title}</h2>}
+    <TitledSection className="data-table" title={title} headingId={heading}>
       <div className="table-scroll">
         <table aria-labelledby={title ? heading : undefined}>
           <thead>
@@ -51,6 +51,6 @@ export function DataTable({
         </table>
       </div>
       {after}
-    </section>
+    </TitledSection>
   );
 }

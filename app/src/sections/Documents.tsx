@@ -1,6 +1,7 @@
 import type { Media } from "../contract";
 import { useSite } from "../app/site";
 import { formatDate } from "../format";
+import { TitledSection } from "../components/TitledSection";
 
 export interface DocumentEntry {
   id?: number;
@@ -13,8 +14,7 @@ export interface DocumentEntry {
 export function Documents({ title, documents }: { title?: string | null; documents: DocumentEntry[] }) {
   const { lang } = useSite();
   return (
-    <section className="documents">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="documents" title={title}>
       <ul>
         {documents.map((document, index) => (
           <li key={document.id ?? index}>
@@ -23,6 +23,6 @@ export function Documents({ title, documents }: { title?: string | null; documen
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

@@ -2,6 +2,7 @@ import { createContext, useContext } from "react";
 import { ContactText } from "../content/contacts";
 import { slugify } from "../slug";
 import type { FaqItem } from "../contract";
+import { TitledSection } from "../components/TitledSection";
 
 /** The slug of the question `/faq/<item>` opens. */
 export const OpenQuestion = createContext<string | undefined>(undefined);
@@ -10,8 +11,7 @@ export const OpenQuestion = createContext<string | undefined>(undefined);
 export function Faq({ title, items }: { title?: string | null; items: FaqItem[] }) {
   const open = useContext(OpenQuestion);
   return (
-    <section className="faq">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="faq" title={title}>
       {items.map((item, index) => {
         const slug = slugify(item.question);
         return (
@@ -21,6 +21,6 @@ export function Faq({ title, items }: { title?: string | null; items: FaqItem[] 
           </details>
         );
       })}
-    </section>
+    </TitledSection>
   );
 }

@@ -1,5 +1,6 @@
 import type { Media } from "../contract";
 import { Picture } from "../components/Picture";
+import { TitledSection, itemHeading } from "../components/TitledSection";
 
 export interface Person {
   id?: number;
@@ -11,21 +12,21 @@ export interface Person {
 
 /** The executive team, the board. */
 export function People({ title, people }: { title?: string | null; people: Person[] }) {
+  const Heading = itemHeading(title);
   return (
-    <section className="people">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="people" title={title}>
       <ul>
         {people.map((person, index) => (
           <li key={person.id ?? index} className="card">
             {person.photo && (
               <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />
             )}
-            <h3>{person.name}</h3>
+            <Heading>{person.name}</Heading>
             {person.role && <p className="person-role">{person.role}</p>}
             {person.bio && <p>{person.bio}</p>}
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

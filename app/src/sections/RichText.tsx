@@ -1,4 +1,5 @@
 import { ContentHtml } from "../content/contacts";
+import { TitledSection } from "../components/TitledSection";
 
 export interface RichTextProps {
   title?: string | null;
@@ -8,9 +9,8 @@ export interface RichTextProps {
 
 export function RichText({ title, body }: RichTextProps) {
   return (
-    <section className="rich-text">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="rich-text" title={title}>
       <ContentHtml html={body} />
-    </section>
+    </TitledSection>
   );
 }

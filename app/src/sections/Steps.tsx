@@ -1,4 +1,5 @@
 import { ContactText } from "../content/contacts";
+import { TitledSection, itemHeading } from "../components/TitledSection";
 export interface Step {
   id?: number;
   title: string;
@@ -7,17 +8,17 @@ export interface Step {
 
 /** Numbered instructions, e.g. how to register a SIM. */
 export function Steps({ title, steps }: { title?: string | null; steps: Step[] }) {
+  const Heading = itemHeading(title);
   return (
-    <section className="steps">
-      {title && <h2>{title}</h2>}
+    <TitledSection className="steps" title={title}>
       <ol>
         {steps.map((step, index) => (
           <li key={step.id ?? index}>
-            <h3>{step.title}</h3>
+            <Heading>{step.title}</Heading>
             {step.text && <p><ContactText text={step.text} /></p>}
           </li>
         ))}
       </ol>
-    </section>
+    </TitledSection>
   );
 }

@@ -49,6 +49,16 @@ describe("Sections", () => {
   it("renders nothing for a page without sections", () => {
     assert.equal(render(<Sections sections={undefined} />), "");
   });
+
+  it("makes a section only of a part with a heading, and skips no heading level without one", () => {
+    const card = { title: "Daily", text: "1 GB" };
+    const titled = render(<Sections sections={[{ __component: "sections.rich-text", title: "About", body: "<p>Hi</p>" }, { __component: "sections.card-grid", title: "Bundles", cards: [card] }]} />);
+    assert.ok(titled.includes('<section class="rich-text"><h2>About</h2>'), titled);
+    assert.ok(titled.includes('<section class="card-grid"><h2>Bundles</h2>') && titled.includes("<h3>Daily</h3>"), titled);
+    const untitled = render(<Sections sections={[{ __component: "sections.rich-text", body: "<p>Hi</p>" }, { __component: "sections.card-grid", cards: [card] }]} />);
+    assert.ok(!untitled.includes("<section"), untitled);
+    assert.ok(untitled.includes('<div class="rich-text">') && untitled.includes('<div class="card-grid">') && untitled.includes("<h2>Daily</h2>"), untitled);
+  });
 });
 
 describe("FAQ section", () => {

@@ -14,6 +14,7 @@ use contract::Lang;
 
 use super::splice::{OwnParts, Splice};
 use crate::assets::accepts;
+use crate::web::etag;
 
 /// The cache policy of an answer for one visitor alone.
 pub const PRIVATE: &str = "private, no-store";
@@ -77,7 +78,7 @@ impl CachedPage {
     }
 
     /// The page in the best encoding the request accepts, or 304 when its
-    /// `If-None-Match` names this page.
+    /// `If-None-Match` names this page in that encoding.
     pub fn respond(&self, request: &HeaderMap, cache_control: &str) -> Response {
         self.respond_as(request, cache_control, false)
     }
@@ -96,17 +97,15 @@ impl CachedPage {
         } else {
             (self.identity.clone(), None)
         };
-        let etag = match encoding {
-            Some(encoding) => format!("\"{}-{encoding}\"", self.etag),
-            None => format!("\"{}\"", self.etag),
-        };
+        let etag = etag::tag(&self.etag, encoding);
         let mut headers = HeaderMap::new();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
         headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_str(cache_control).expect("cache-control"));
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-        headers.insert(header::ETAG, HeaderValue::from_str(&etag).expect("etag"));
-        if self.matches(request) {
+        let matched = etag::none_match(request, &etag);
+        headers.insert(header::ETAG, etag);
+        if matched {
             return (StatusCode::NOT_MODIFIED, headers).into_response();
         }
         if let Some(encoding) = encoding {
@@ -148,16 +147,6 @@ impl CachedPage {
         Some((self.status, headers, body).into_response())
     }
 
-    /// `If-None-Match` naming this page in any encoding.
-    fn matches(&self, request: &HeaderMap) -> bool {
-        request
-            .get_all(header::IF_NONE_MATCH)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .map(|tag| tag.trim().trim_start_matches("W/").trim_matches('"'))
-            .any(|tag| tag == "*" || tag.split('-').next() == Some(self.etag.as_str()))
-    }
 }
 
 fn brotli(input: &[u8]) -> Vec<u8> {
@@ -188,8 +177,13 @@ mod tests {
         assert_eq!(response.headers()[header::CONTENT_ENCODING], "gzip");
         assert_eq!(response.headers()[header::CONTENT_LANGUAGE], "sw");
         let etag = response.headers()[header::ETAG].clone();
-        request.insert(header::IF_NONE_MATCH, etag);
+        request.insert(header::IF_NONE_MATCH, etag.clone());
         assert_eq!(page.respond(&request, "public").status(), StatusCode::NOT_MODIFIED);
+        request.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("br, gzip"));
+        let br = page.respond(&request, "public");
+        assert_eq!(br.status(), StatusCode::OK, "the gzip body's tag does not revalidate the brotli one");
+        assert_ne!(br.headers()[header::ETAG], etag);
+        request.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip"));
         request.insert(header::IF_NONE_MATCH, HeaderValue::from_static("\"0000\""));
         assert_eq!(page.respond(&request, "public").status(), StatusCode::OK);
         assert!(page.br.len() < page.identity.len() / 5);

@@ -21,6 +21,7 @@
 //!   redirect leaves the site unless the route table says so.
 //! - [`vary`]: one `Vary` line per answer, for shared caches;
 //!   [`set_cookie`]: every cookie's attributes in an order every browser reads.
+//! - [`etag`]: one entity tag per encoding of a body kept in several.
 //! - [`retry_after`]: every 503 and 429 says when to come back.
 //! - [`request_metrics`]: requests counted and timed by the router that
 //!   answered them.
@@ -29,6 +30,7 @@ pub mod body_deadline;
 pub mod body_limit;
 pub mod client_addr;
 pub mod csrf;
+pub mod etag;
 pub mod flash;
 pub mod form_post;
 pub mod lang;

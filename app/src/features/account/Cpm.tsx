@@ -133,9 +133,11 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         }}
         submitLabel={granted ? t("cpm.on") : t("cpm.off")}
         submitAttributes={{
-          role: "switch",
-          "aria-checked": granted,
-          "aria-labelledby": `${id}-name`,
+          // A toggle button, as a submit button may be (not a `switch`): it posts without
+          // JavaScript too. Its name is the permission's and the "On"/"Off" it shows.
+          id: `${id}-state`,
+          "aria-pressed": granted,
+          "aria-labelledby": `${id}-name ${id}-state`,
           "aria-describedby": `${id}-description`,
           className: "button switch",
         }}

@@ -281,12 +281,16 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
             <TextArea name="project.summary" label={t("forms.foundation.summary")} hint={t("forms.foundation.summaryHint")} required maxLength={3000} />
             <TextField name="project.startDate" type="date" label={t("forms.foundation.startDate")} required />
             <TextField name="project.endDate" type="date" label={t("forms.foundation.endDate")} required />
-            <h3>{t("forms.foundation.location")}</h3>
-            <Select name="location.region" label={t("forms.foundation.region")} required options={REGIONS.map((region) => [region, region])} />
-            <TextField name="location.district" label={t("forms.foundation.district")} required maxLength={100} />
-            <h3>{t("forms.foundation.team")}</h3>
-            <TextField name="team.size" inputMode="numeric" label={t("forms.foundation.teamSize")} required maxLength={6} />
-            <TextArea name="team.description" label={t("forms.foundation.teamDescription")} required maxLength={3000} />
+            <fieldset className="form-subgroup">
+              <legend>{t("forms.foundation.location")}</legend>
+              <Select name="location.region" label={t("forms.foundation.region")} required options={REGIONS.map((region) => [region, region])} />
+              <TextField name="location.district" label={t("forms.foundation.district")} required maxLength={100} />
+            </fieldset>
+            <fieldset className="form-subgroup">
+              <legend>{t("forms.foundation.team")}</legend>
+              <TextField name="team.size" inputMode="numeric" label={t("forms.foundation.teamSize")} required maxLength={6} />
+              <TextArea name="team.description" label={t("forms.foundation.teamDescription")} required maxLength={3000} />
+            </fieldset>
           </>,
         )}
         {fieldset(
