@@ -126,7 +126,7 @@ impl AppState {
             config.pages.cache_bytes,
             config.content.ttl + config.content.stale_if_error,
             config.pages.stale_max,
-            config.pages.renderer().workers,
+            config.pages.renderer().workers.div_ceil(2),
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
