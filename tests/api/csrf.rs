@@ -227,3 +227,26 @@ async fn a_multipart_form_is_vouched_for_by_its_token_field() {
     let taken = post(Some(&token)).await.unwrap();
     assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY, "read and answered by the form: its fields are wrong, not its origin");
 }
+
+/// A script in a browser that sends no `Origin` or `Referer` posts JSON
+/// with the token in its header: the guard hands the body on whole.
+#[tokio::test]
+async fn a_scripts_json_is_vouched_for_by_its_token_header() {
+    let app = spawn_app().await;
+    let browser = SmallBrowser::new(&app, KAIOS);
+    browser.post("/api/auth/request-otp", &browser.referer("/account"), &[("msisdn", AMINA), ("returnTo", "/account")]).await;
+    let token = token_in(&browser.get("/account?step=code").await).expect("a token");
+    let post = |token: Option<&str>| {
+        let mut request = browser.client.post(app.url("/api/auth/request-otp")).json(&serde_json::json!({ "msisdn": JUMA }));
+        if let Some(token) = token {
+            request = request.header("x-csrf-token", token);
+        }
+        request.send()
+    };
+    let refused = post(None).await.unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let taken = post(Some(&token)).await.unwrap();
+    assert_eq!(taken.status(), StatusCode::OK, "the number in its body was read");
+    let answer: serde_json::Value = taken.json().await.unwrap();
+    assert_eq!(answer["step"], "code");
+}

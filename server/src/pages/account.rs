@@ -40,6 +40,7 @@ use super::render::{Prepared, render_as, render_for};
 use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
+use crate::web::csrf::CsrfToken;
 use crate::{AppError, AppState};
 
 /// One view of the account page for `subscriber` (with whatever balances
@@ -55,7 +56,7 @@ pub(super) async fn respond(
     shared: &Prepared,
     subscriber: Value,
     confirm: bool,
-    csrf: String,
+    csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
     let kind = kind_of(&subscriber, confirm);
     let page = page_for_kind(state, client, shared, PageData { subscriber: Some(kind), ..shared.data.clone() }).await?;
@@ -89,7 +90,7 @@ pub(super) async fn respond_cpm(
     headers: &HeaderMap,
     shared: &Prepared,
     cpm: Option<Value>,
-    csrf: String,
+    csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
     if let Some(cpm) = cpm {
         let page = page_for_kind(state, client, shared, PageData { cpm: Some(cpm_kind()), ..shared.data.clone() }).await?;
@@ -97,7 +98,7 @@ pub(super) async fn respond_cpm(
             return Ok(None);
         }
         let cpm_json = document::script_escaped(&cpm.to_string());
-        let token = (!csrf.is_empty()).then(|| csrf.clone());
+        let token = csrf.as_ref().map(|token| token.as_str().to_owned());
         let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm, csrf: token }) };
         if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
             return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, csrf, ..OwnParts::default() }));

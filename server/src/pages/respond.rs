@@ -23,6 +23,7 @@ use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
 use crate::account::{PageExtras, Visit};
+use crate::web::csrf::CsrfToken;
 use crate::preview::Preview;
 use crate::{AppError, AppState};
 
@@ -68,7 +69,7 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
     let own = splice::OwnParts {
         name_html: splice::escape_text(&own.name),
         subscriber_json: document::script_escaped(&own.subscriber.to_string()),
-        csrf: visit.csrf().map(|token| token.as_str().to_owned()).unwrap_or_default(),
+        csrf: visit.csrf(),
         ..splice::OwnParts::default()
     };
     let shared = match stale_while_refreshing(state, page).await {
@@ -91,15 +92,14 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     // page for every CPM session with its permissions put in.
     let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();
     let (extras, private) = visit.extras(state, kind, lang, true).await;
-    let csrf = extras.csrf.as_ref().map(|token| token.as_str().to_owned()).unwrap_or_default();
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
         let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
-        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm, csrf.clone()).await? {
+        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm, extras.csrf.clone()).await? {
             return Ok((private, response).into_response());
         }
     }
     if let Some(cpm_session) = cpm_view
-        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), csrf).await?
+        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), extras.csrf.clone()).await?
     {
         return Ok((private, response).into_response());
     }
@@ -155,5 +155,5 @@ pub fn with_extras(data: &mut PageData, extras: PageExtras) {
     data.subscriber = extras.subscriber;
     data.notice = extras.notice;
     data.cpm = extras.cpm;
-    data.csrf = extras.csrf.map(|token| token.as_str().to_owned());
+    data.csrf = extras.csrf.map(CsrfToken::into_string);
 }

@@ -38,6 +38,8 @@ use axum::body::Bytes;
 use contract::page::AccountControls;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
+use crate::web::csrf::CsrfToken;
+
 /// The text the name is rendered as in the signed-in control: private-use
 /// characters, which no escaping touches and no name contains.
 pub const NAME_SLOT: &str = "\u{E000}account-name\u{E000}";
@@ -71,9 +73,16 @@ pub struct OwnParts {
     pub names_html: String,
     pub msisdn_html: String,
     pub personal_html: Option<String>,
-    /// The browser session's form token (none: empty, and the forms rely on
-    /// what the browser says of their origin).
-    pub csrf: String,
+    /// The browser session's form token (none: the forms rely on what the
+    /// browser says of their origin).
+    pub csrf: Option<CsrfToken>,
+}
+
+impl OwnParts {
+    /// The token as it goes into the page: empty without one.
+    fn csrf(&self) -> &str {
+        self.csrf.as_ref().map_or("", CsrfToken::as_str)
+    }
 }
 
 /// What goes into one of a page's holes.
@@ -260,13 +269,13 @@ impl Splice {
         self.holes
             .iter()
             .map(|hole| match hole {
-                Hole::Control => Cow::Owned(self.control.replace(NAME_SLOT, &own.name_html).replace(CSRF_SLOT, &own.csrf)),
+                Hole::Control => Cow::Owned(self.control.replace(NAME_SLOT, &own.name_html).replace(CSRF_SLOT, own.csrf())),
                 Hole::Names => Cow::Borrowed(own.names_html.as_str()),
                 Hole::Msisdn => Cow::Borrowed(own.msisdn_html.as_str()),
-                Hole::Csrf => Cow::Borrowed(own.csrf.as_str()),
+                Hole::Csrf => Cow::Borrowed(own.csrf()),
                 Hole::Personal => match &own.personal_html {
                     Some(personal) => Cow::Borrowed(personal.as_str()),
-                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html).replace(CSRF_SLOT, &own.csrf)),
+                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html).replace(CSRF_SLOT, own.csrf())),
                 },
                 Hole::Subscriber => Cow::Borrowed(own.subscriber_json.as_str()),
                 Hole::Cpm => Cow::Borrowed(own.cpm_json.as_str()),
@@ -394,7 +403,7 @@ mod tests {
     }
 
     fn amina() -> OwnParts {
-        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), csrf: "tok".into(), ..OwnParts::default() }
+        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), csrf: Some(CsrfToken::from("tok")), ..OwnParts::default() }
     }
 
     #[test]

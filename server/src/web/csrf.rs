@@ -10,8 +10,9 @@
 //! query, a browser told to send no `Referer`).
 //!
 //! The cookie lasts as long as the browser session and is set where the
-//! server first answers that browser for it alone: a post the guard takes
-//! or refuses, a page rendered for it. Pages for everyone carry no token.
+//! server first answers that browser for it alone: a page rendered or
+//! spliced for it, or a form the guard sends back. Pages for everyone
+//! carry no token.
 
 use axum::http::HeaderMap;
 use axum_extra::extract::PrivateCookieJar;
@@ -68,6 +69,18 @@ impl CsrfToken {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// A token of the given text, for tests of what carries one.
+#[cfg(test)]
+impl From<&str> for CsrfToken {
+    fn from(text: &str) -> CsrfToken {
+        CsrfToken(text.to_owned())
     }
 }
 

@@ -83,26 +83,24 @@ pub async fn same_origin_only(State(state): State<AppState>, request: Request, n
     }
     let (parts, body) = request.into_parts();
     let html_form = is_html_form(&parts.headers);
-    let bytes = if html_form {
+    // A form's token is in its body, read whole here and handed on; a script's is in its header.
+    let (body, posted) = if html_form {
         match body_limit::read(body, MAX_BODY).await {
-            Ok(bytes) => bytes,
+            Ok(bytes) => (Body::from(bytes.clone()), read_posted(&parts, bytes).await),
             Err(status) => return Reply::refused_key(status, NoticeKey::BadRequest).into_response(),
         }
     } else {
-        Bytes::new()
+        (body, Posted::default())
     };
-    let posted = if html_form { read_posted(&parts, bytes.clone()).await } else { Posted::default() };
     let https = state.config.is_https();
     let jar = PrivateCookieJar::from_headers(&parts.headers, state.infra.cookie_key.clone());
     if provenance == Provenance::Unknown {
         let presented = csrf::from_header(&parts.headers).or(posted.csrf.as_deref());
         let token = CsrfToken::of(&jar, https);
         if token.zip(presented).is_some_and(|(token, presented)| token.accepts(presented)) {
-            let body = if html_form { Body::from(bytes) } else { Body::empty() };
             return next.run(Request::from_parts(parts, body)).await;
         }
     }
-    // A script's post without a token has an empty body here: it is refused, never run.
     tracing::warn!(path = %parts.uri.path(), ?provenance, "state-changing request of unknown or other origin refused");
     let key = if provenance == Provenance::CrossSite { NoticeKey::CrossSite } else { NoticeKey::SendAgain };
     let notice = Notice::key(NoticeKind::Error, key);
