@@ -118,7 +118,8 @@ fn no_store(mut response: Response) -> Response {
 /// (`pages.prerendered`: pages, rendered, failed, secs, passes; null before
 /// the first ends), the renders for one visitor under way
 /// (`pages.personalRenders`, at most half the engines), and the operator API's circuit breaker
-/// (`operator.circuit`: closed, open, half-open) and calls under way, and
+/// (`operator.circuit`: closed, open, half-open) and calls under way, the
+/// originals the image endpoint decoded (`images.decoded`), and
 /// what the allocator holds (`memory`: `allocatedBytes`, `residentBytes`;
 /// see `memory`).
 async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>) -> Response {
@@ -139,6 +140,7 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
             "forms": forms,
             "pages": { "fastHits": state.pages.fast.hits(), "prerendered": state.pages.prerender.last(), "personalRenders": state.pages.personal_renders.running() },
             "operator": { "circuit": state.account.operator.circuit(), "inFlight": state.account.operator.in_flight() },
+            "images": { "decoded": state.pages.images.decoded() },
             "memory": crate::memory::held(),
         }))
         .into_response(),

@@ -202,15 +202,18 @@ impl FakeCms {
         self.store.lock().unwrap().file_delay = delay;
     }
 
-    /// An upload entity as Strapi gives it in this shape: `/uploads/<name>`
-    /// with its `formats` (`small_<name>`, 500 wide) when `small` is set.
-    pub fn photo(&self, id: u64, name: &str, mime: &str, width: u32, height: u32, small: bool) -> Value {
+    /// An upload entity as Strapi gives it in this shape: `/uploads/<name>`,
+    /// its `size` in KB (of the file put, else 0), and its `formats`, one
+    /// `<format>_<name>` per (format, width) given.
+    pub fn photo(&self, id: u64, name: &str, mime: &str, width: u32, height: u32, formats: &[(&str, u32)]) -> Value {
+        let bytes = self.store.lock().unwrap().files.get(&format!("/uploads/{name}")).map_or(0, |(bytes, _)| bytes.len());
         let mut attributes = json!({
             "url": format!("/uploads/{name}"), "mime": mime, "alternativeText": "A photo", "width": width, "height": height,
+            "size": (bytes as f64 / 10.24).round() / 100.0,
             "hash": name.split('.').next(), "updatedAt": "2026-01-01T00:00:00.000Z", "provider": "local"
         });
-        if small {
-            attributes["formats"] = json!({ "small": { "url": format!("/uploads/small_{name}"), "mime": mime, "width": 500, "height": 500 * height / width } });
+        for (format, format_width) in formats {
+            attributes["formats"][*format] = json!({ "url": format!("/uploads/{format}_{name}"), "mime": mime, "width": format_width, "height": format_width * height / width });
         }
         self.related(id, attributes)
     }

@@ -1,8 +1,10 @@
 //! The image endpoint against the fake CMS's media library: photos named in
 //! content reach pages as a `srcset` of the site's `/img/…` addresses, each
 //! answered in WebP or the original's type by `Accept`, from a fixed set of
-//! widths, only for the CMS's media, with bombs refused, broken files sent
-//! to the CMS's own smaller file, and one fetch and encode per burst.
+//! widths, only for the CMS's media; a phone's 48-megapixel photo is made,
+//! an animated GIF answered as a still, what cannot be made sent as the
+//! CMS's own smaller file (bombs refused where there is none), and one
+//! fetch and decode serves every width and format.
 
 use std::time::Duration;
 
@@ -25,24 +27,36 @@ fn jpeg(width: u32, height: u32) -> Vec<u8> {
     bytes
 }
 
-/// A JPEG whose header says 40000×40000 pixels (1.6 gigapixels) in a few hundred bytes.
+/// A JPEG whose header says 60000×60000 pixels (3.6 gigapixels) in a few
+/// hundred bytes: even at 1/8 scale, 56 million pixels to decode.
 fn bomb() -> Vec<u8> {
     let mut bytes = jpeg(16, 16);
     let sof = bytes.windows(2).position(|w| w == [0xFF, 0xC0]).expect("a baseline JPEG");
     // Marker, length (2), precision (1), then height and width.
-    bytes[sof + 5..sof + 9].copy_from_slice(&[0x9C, 0x40, 0x9C, 0x40]);
+    bytes[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]);
     bytes
 }
 
-/// The site on the fake CMS, whose home page's hero is the photo `name`.
-async fn site_with_photo(cms: &FakeCms, name: &str, mime: &str, width: u32, height: u32) -> TestApp {
+/// Strapi's usual formats of a wide photo.
+const FORMATS: &[(&str, u32)] = &[("small", 500), ("large", 1000)];
+
+/// The site on the fake CMS, whose home page's hero is the photo `name` with Strapi's `formats`.
+async fn site_with_photo(cms: &FakeCms, name: &str, mime: &str, (width, height): (u32, u32), formats: &[(&str, u32)]) -> TestApp {
+    site_with_photo_and(cms, name, mime, (width, height), formats, |_| {}).await
+}
+
+async fn site_with_photo_and(cms: &FakeCms, name: &str, mime: &str, (width, height): (u32, u32), formats: &[(&str, u32)], configure: impl FnOnce(&mut server::Config)) -> TestApp {
     cms.put(
         "home",
         "en",
-        json!({ "title": "Home", "sections": [ { "__component": "sections.hero", "id": 1, "title": "Welcome", "image": cms.photo(5, name, mime, width, height, true) } ] }),
+        json!({ "title": "Home", "sections": [ { "__component": "sections.hero", "id": 1, "title": "Welcome", "image": cms.photo(5, name, mime, width, height, formats) } ] }),
     );
     let url = cms.url.clone();
-    spawn_app_with(|config| config.cms.url = Some(url.parse().unwrap())).await
+    spawn_app_with(|config| {
+        config.cms.url = Some(url.parse().unwrap());
+        configure(config);
+    })
+    .await
 }
 
 /// The `srcset` candidates of the page's first `<img>` that has one: (address, descriptor width).
@@ -71,7 +85,7 @@ fn at_width(candidates: &[(String, u32)], width: u32) -> String {
 async fn a_photo_reaches_the_page_at_fixed_widths_in_webp_or_its_own_type_by_accept() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_file("harbour_a1.jpg", jpeg(1200, 800), "image/jpeg");
-    let app = site_with_photo(&cms, "harbour_a1.jpg", "image/jpeg", 1200, 800).await;
+    let app = site_with_photo(&cms, "harbour_a1.jpg", "image/jpeg", (1200, 800), FORMATS).await;
     let candidates = candidates(&app, "/").await;
     let widths: Vec<u32> = candidates.iter().map(|(_, w)| *w).collect();
     assert_eq!(widths, [160, 240, 320, 480, 640, 800, 1080, 1200], "the fixed widths up to the photo's own");
@@ -103,7 +117,7 @@ async fn widths_outside_the_set_and_addresses_content_did_not_name_are_refused()
     let cms = FakeCms::start(Shape::V4).await;
     cms.put_file("harbour_b2.jpg", jpeg(800, 600), "image/jpeg");
     cms.put_file("secret.jpg", jpeg(800, 600), "image/jpeg");
-    let app = site_with_photo(&cms, "harbour_b2.jpg", "image/jpeg", 800, 600).await;
+    let app = site_with_photo(&cms, "harbour_b2.jpg", "image/jpeg", (800, 600), FORMATS).await;
     let address = at_width(&candidates(&app, "/").await, 320);
     let (_, rest) = address.split_once("/img/320/").unwrap();
     let (token, path) = rest.split_once('/').unwrap();
@@ -124,29 +138,104 @@ async fn widths_outside_the_set_and_addresses_content_did_not_name_are_refused()
 }
 
 #[tokio::test]
-async fn a_bomb_is_refused_undecoded_and_a_broken_photo_sends_the_cms_file_instead() {
+async fn what_cannot_be_made_sends_the_cms_file_instead_and_without_one_a_bomb_is_refused() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_file("bomb_c3.jpg", bomb(), "image/jpeg");
-    let app = site_with_photo(&cms, "bomb_c3.jpg", "image/jpeg", 40000, 40000).await;
+    let app = site_with_photo(&cms, "bomb_c3.jpg", "image/jpeg", (60000, 60000), &[]).await;
     let bomb = get(&app, &at_width(&candidates(&app, "/").await, 640), CHROMIUM_ACCEPT).await;
-    assert_eq!(bomb.status(), 422);
+    assert_eq!(bomb.status(), 422, "no file of the CMS to send instead");
     assert_eq!(bomb.headers()[CACHE_CONTROL], "public, max-age=300");
+    drop(app);
+
+    // A PNG cannot be decoded at reduced scale: past the bound it is not decoded, and Strapi's nearest file is sent.
+    let png = image::RgbImage::from_pixel(1600, 1000, image::Rgb([20, 120, 60]));
+    let mut bytes = Vec::new();
+    png.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
+    cms.put_file("chart_f6.png", bytes, "image/png");
+    let app = site_with_photo_and(&cms, "chart_f6.png", "image/png", (1600, 1000), FORMATS, |config| config.images.max_pixels = 1_000_000).await;
+    let refused = get(&app, &at_width(&candidates(&app, "/").await, 800), CHROMIUM_ACCEPT).await;
+    assert_eq!(refused.status(), 302);
+    assert_eq!(refused.headers()[LOCATION], format!("{}/uploads/large_chart_f6.png", cms.url).as_str(), "the narrowest of Strapi's files at least 800 wide");
     drop(app);
 
     let truncated = jpeg(1200, 800);
     cms.put_file("broken_d4.jpg", truncated[..400].to_vec(), "image/jpeg");
-    let app = site_with_photo(&cms, "broken_d4.jpg", "image/jpeg", 1200, 800).await;
+    let app = site_with_photo(&cms, "broken_d4.jpg", "image/jpeg", (1200, 800), FORMATS).await;
     let candidates = candidates(&app, "/").await;
-    for width in [320, 1080] {
+    for (width, format) in [(320, "small"), (1080, "large")] {
         let broken = get(&app, &at_width(&candidates, width), CHROMIUM_ACCEPT).await;
         assert_eq!(broken.status(), 302);
-        assert_eq!(broken.headers()[LOCATION], format!("{}/uploads/small_broken_d4.jpg", cms.url).as_str(), "Strapi's own smaller file");
+        assert_eq!(broken.headers()[LOCATION], format!("{}/uploads/{format}_broken_d4.jpg", cms.url).as_str(), "Strapi's own file");
         assert_eq!(broken.headers()[CACHE_CONTROL], "public, max-age=300", "not kept for long: the real one may come");
     }
     assert_eq!(app.get("/").await.status(), 200, "the page is unaffected");
     let again = get(&app, &at_width(&candidates, 320), CHROMIUM_ACCEPT).await;
     assert_eq!(again.status(), 302);
-    assert_eq!(cms.file_requests("broken_d4.jpg"), 2, "one fetch per width, the failure remembered");
+    assert_eq!(cms.file_requests("broken_d4.jpg"), 1, "one fetch for the photo, its failure remembered for every width");
+}
+
+#[tokio::test]
+async fn a_phones_48_megapixel_photo_is_made_at_every_width_from_one_decode() {
+    let cms = FakeCms::start(Shape::V5).await;
+    // 8000×6000, past the default IMAGE_MAX_PIXELS (25 million) by its header; decoded at 1/4, 2000×1500.
+    let photo = image::RgbImage::from_fn(8000, 6000, |x, y| image::Rgb([(x / 32) as u8, (y / 24) as u8, 90]));
+    let mut bytes = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, 50).encode_image(&photo).unwrap();
+    drop(photo);
+    cms.put_file("market_g7.jpg", bytes, "image/jpeg");
+    let app = site_with_photo(&cms, "market_g7.jpg", "image/jpeg", (8000, 6000), FORMATS).await;
+    let candidates = candidates(&app, "/").await;
+    assert_eq!(candidates.len(), 9, "every width: {candidates:?}");
+
+    let photo = get(&app, &at_width(&candidates, 800), CHROMIUM_ACCEPT).await;
+    assert_eq!(photo.status(), 200);
+    assert_eq!(photo.headers()[CONTENT_TYPE], "image/webp");
+    let decoded = image::load_from_memory(&photo.bytes().await.unwrap()).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (800, 600));
+
+    let every: Vec<_> = candidates
+        .iter()
+        .flat_map(|(address, width)| [(address.clone(), *width, CHROMIUM_ACCEPT), (address.clone(), *width, "image/jpeg,image/*;q=0.8")])
+        .map(|(address, width, accept)| {
+            let request = app.client.get(app.url(&address)).header(ACCEPT, accept);
+            async move { (width, request.send().await.unwrap()) }
+        })
+        .collect();
+    for (width, answer) in futures::future::join_all(every).await {
+        assert_eq!(answer.status(), 200);
+        assert_eq!(image::load_from_memory(&answer.bytes().await.unwrap()).unwrap().width(), width);
+    }
+    let health: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+    assert_eq!(health["images"]["decoded"], 1, "18 photos from one decode: {health}");
+    assert_eq!(cms.file_requests("market_g7.jpg"), 1);
+}
+
+#[tokio::test]
+async fn an_animated_gif_is_answered_as_a_still_and_the_page_links_to_the_animation() {
+    let cms = FakeCms::start(Shape::V4).await;
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = image::codecs::gif::GifEncoder::new(&mut bytes);
+        encoder.set_repeat(image::codecs::gif::Repeat::Infinite).unwrap();
+        for colour in [[200, 30, 30, 255], [30, 30, 200, 255]] {
+            encoder.encode_frame(image::Frame::new(image::RgbaImage::from_pixel(480, 270, image::Rgba(colour)))).unwrap();
+        }
+    }
+    cms.put_file("dance_h8.gif", bytes, "image/gif");
+    let app = site_with_photo(&cms, "dance_h8.gif", "image/gif", (480, 270), &[("small", 400)]).await;
+    let candidates = candidates(&app, "/").await;
+    let still = get(&app, &at_width(&candidates, 320), CHROMIUM_ACCEPT).await;
+    assert_eq!(still.status(), 200);
+    assert_eq!(still.headers()[CONTENT_TYPE], "image/webp");
+    let decoded = image::load_from_memory(&still.bytes().await.unwrap()).unwrap().to_rgb8();
+    assert_eq!((decoded.width(), decoded.height()), (320, 180));
+    let [r, _, b] = decoded.get_pixel(160, 90).0;
+    assert!(r > 150 && b < 80, "the first frame");
+    let older = get(&app, &at_width(&candidates, 320), "image/png,image/*;q=0.8").await;
+    assert_eq!(older.headers()[CONTENT_TYPE], "image/jpeg", "opaque: a JPEG for a browser without WebP");
+
+    let html = app.get("/").await.text().await.unwrap();
+    assert!(html.contains(&format!("href=\"{}/uploads/dance_h8.gif\"", cms.url)), "a link to the animation: {html}");
 }
 
 #[tokio::test]
@@ -154,7 +243,7 @@ async fn a_burst_of_first_requests_makes_one_fetch_and_encode_and_later_ones_com
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_file("crowd_e5.jpg", jpeg(1600, 1000), "image/jpeg");
     cms.delay_files(Duration::from_millis(300));
-    let app = site_with_photo(&cms, "crowd_e5.jpg", "image/jpeg", 1600, 1000).await;
+    let app = site_with_photo(&cms, "crowd_e5.jpg", "image/jpeg", (1600, 1000), FORMATS).await;
     let address = at_width(&candidates(&app, "/").await, 640);
     let burst: Vec<_> = (0..24)
         .map(|_| {

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
+import { LanguageProvider } from "../i18n/context";
 import { Picture } from "./Picture";
 
 const photo = {
@@ -34,5 +35,33 @@ describe("Picture", () => {
     assert.match(html, /src="\/static\/hero.svg"/);
     assert.doesNotMatch(html, /srcset|srcSet|sizes=/);
     assert.match(html, /width="320" height="180"/);
+  });
+
+  it("shows a GIF as the server's still, inside a plain link to the animation that says its size in either language", () => {
+    const gif = {
+      url: "https://cms.example.co.tz/uploads/dance.gif",
+      alternativeText: "Dancers",
+      mime: "image/gif",
+      size: 286.7,
+      width: 480,
+      height: 270,
+      srcset: "/img/160/t/uploads/dance.gif 160w, /img/320/t/uploads/dance.gif 320w, /img/480/t/uploads/dance.gif 480w",
+    };
+    const html = renderToString(<Picture image={gif} slot="card" />);
+    assert.match(html, /<a class="animation-link" href="https:\/\/cms.example.co.tz\/uploads\/dance.gif"><img [^>]*src="\/img\/480\/t\/uploads\/dance.gif"[^>]*\/>/);
+    assert.match(html, /<span class="animation-label">Play the animation \(287 KB\)<\/span><\/a>$/);
+    const sw = renderToString(
+      <LanguageProvider lang="sw">
+        <Picture image={gif} slot="card" />
+      </LanguageProvider>,
+    );
+    assert.match(sw, />Cheza uhuishaji \(KB 287\)</);
+    assert.match(renderToString(<Picture image={{ ...gif, size: undefined }} slot="card" />), />Play the animation<\/span>/);
+  });
+
+  it("links no picture but a GIF the server makes a still of", () => {
+    assert.doesNotMatch(renderToString(<Picture image={{ ...photo, mime: "image/jpeg", size: 900 }} slot="card" />), /<a /);
+    const untouched = renderToString(<Picture image={{ url: "https://elsewhere.example/dance.gif", mime: "image/gif", size: 300 }} slot="card" />);
+    assert.doesNotMatch(untouched, /<a /, "a GIF the server does not make is shown as it is");
   });
 });

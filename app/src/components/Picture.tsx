@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import type { Media } from "../contract";
+import { useT } from "../i18n/context";
 
 /**
  * How wide each kind of slot is shown, as `sizes`, from the layout in
@@ -35,9 +37,36 @@ export interface PictureProps {
 /**
  * A picture of content. A photo the server resizes comes with its `srcset`
  * (the server's image endpoint at fixed widths, WebP where the browser takes
- * it) and the slot's `sizes`; anything else (SVG) keeps its own URL.
+ * it) and the slot's `sizes`; anything else (SVG) keeps its own URL. A GIF
+ * the server resizes is its first frame, linked to the animation.
  */
-export function Picture({ image, slot, main, lazy, className, fallbackSize }: PictureProps) {
+export function Picture(props: PictureProps) {
+  const { image } = props;
+  if (image.mime !== "image/gif" || !image.srcset) return <Photo {...props} />;
+  return (
+    <AnimationLink image={image}>
+      <Photo {...props} />
+    </AnimationLink>
+  );
+}
+
+/**
+ * An animated GIF is shown as the server's still (its bytes predictable, and
+ * every browser shows one); the visitor chooses to spend the animation's,
+ * by a plain link to the CMS's file that says what it weighs.
+ */
+function AnimationLink({ image, children }: { image: Media; children: ReactNode }) {
+  const t = useT();
+  const label = image.size ? t("picture.playAnimationSize", { size: Math.max(1, Math.round(image.size)) }) : t("picture.playAnimation");
+  return (
+    <a className="animation-link" href={image.url}>
+      {children}
+      <span className="animation-label">{label}</span>
+    </a>
+  );
+}
+
+function Photo({ image, slot, main, lazy, className, fallbackSize }: PictureProps) {
   const srcset = image.srcset ?? undefined;
   const fallback = srcset ? defaultCandidate(srcset) : undefined;
   const [width, height] = shownSize(image, fallback?.width) ?? fallbackSize ?? [];

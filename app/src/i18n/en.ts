@@ -204,6 +204,11 @@ const en = {
     time: "Time",
     location: "Venue",
   },
+  picture: {
+    /** Under a GIF shown as a still: its link to the animation, and what the animation costs. */
+    playAnimation: "Play the animation",
+    playAnimationSize: "Play the animation ({{size}} KB)",
+  },
   pager: {
     label: "Pages",
     status: "Page {{page}} of {{pages}}",

@@ -205,6 +205,10 @@ const sw = {
     time: "Saa",
     location: "Mahali",
   },
+  picture: {
+    playAnimation: "Cheza uhuishaji",
+    playAnimationSize: "Cheza uhuishaji (KB {{size}})",
+  },
   pager: {
     label: "Kurasa",
     status: "Ukurasa {{page}} kati ya {{pages}}",

@@ -29,8 +29,9 @@ pub const PREFIX: &str = "/img";
 /// letter that names each in a token.
 const FORMATS: [(&str, char); 4] = [("thumbnail", 't'), ("small", 's'), ("medium", 'm'), ("large", 'l')];
 
-/// Media types the endpoint decodes; anything else (SVG, GIF, PDF) keeps the CMS's URL.
-const RESIZABLE: [&str; 3] = ["image/jpeg", "image/png", "image/webp"];
+/// Media types the endpoint decodes (a GIF into a still of its first
+/// frame); anything else (SVG, PDF) keeps the CMS's URL.
+const RESIZABLE: [&str; 4] = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 
 /// Signs and checks addresses for the media under one base URL.
 #[derive(Clone)]

@@ -2,7 +2,9 @@
 //! the CMS's media at one of a fixed set of widths, in WebP when the
 //! browser's `Accept` takes it, else in the original's type (addresses:
 //! [`address`]). A visitor whose browser sends `Save-Data: on` gets the
-//! next smaller width.
+//! next smaller width. An animated GIF is answered as its first frame, a
+//! still: the page links to the animation ([`address`] says which uploads
+//! are made).
 //!
 //! - Originals come only from `CMS_MEDIA_URL` (the address's path below it,
 //!   signed by the site): no open proxy.
@@ -10,20 +12,29 @@
 //!   addresses, so a CDN in front keeps them for every instance; `Vary:
 //!   Accept, Save-Data`.
 //! - Each result is kept on disk ([`disk`], bounded); a burst of first
-//!   requests for one makes one fetch and one encode ([`SingleFlight`]);
-//!   encodes run on the blocking pool, `IMAGE_ENCODES` at once, each within
-//!   `IMAGE_TIMEOUT_MS` with fetching, and refused past `IMAGE_MAX_PIXELS`
-//!   by the header before decoding ([`transform`]).
-//! - A photo that cannot be fetched or processed is answered with a
-//!   redirect to the CMS's own file (Strapi's nearest `formats` entry where
-//!   it has one), kept for a few minutes and logged once: never a broken
-//!   image or a 5xx; a decompression bomb is refused (422).
+//!   requests for one makes one encode ([`SingleFlight`]).
+//! - One decode serves every width and format: the original is fetched and
+//!   decoded once into its master ([`master`]: at reduced scale for a JPEG,
+//!   at most 1920 pixels wide), kept in memory for a minute within
+//!   `MASTERS_BYTES`, so the burst of widths a page's `srcset` brings from
+//!   many visitors decodes once; each width is resized from it
+//!   ([`transform`]). Decodes and encodes run on the blocking pool,
+//!   `IMAGE_ENCODES` at once, each photo within `IMAGE_TIMEOUT_MS` with
+//!   fetching; a decode is bounded by `IMAGE_MAX_PIXELS` (the pixels it
+//!   decodes).
+//! - A photo that cannot be fetched or processed, a refused bomb included,
+//!   is answered with a redirect to the CMS's own smaller file (Strapi's
+//!   nearest `formats` entry), kept for a few minutes and logged once:
+//!   never a broken image or a 5xx. Without any `formats` entry a failure
+//!   sends the original, a refused photo is 422 and a missing one 404.
 
 pub mod address;
 mod disk;
+mod master;
 mod transform;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -36,7 +47,8 @@ use axum::routing::get;
 pub use address::Signer;
 use address::{Token, WIDTHS};
 pub use disk::ImageDisk;
-use transform::{Refusal, Want};
+use master::{Master, Refusal};
+use transform::Want;
 
 use crate::AppState;
 use crate::single_flight::SingleFlight;
@@ -45,6 +57,11 @@ use crate::single_flight::SingleFlight;
 const MAX_ORIGINAL_BYTES: usize = 40 << 20;
 /// How long a failure is remembered: its fallback answered without fetching again.
 const FAILURE_KEPT: Duration = Duration::from_secs(300);
+/// Memory for masters: a few photos at 1920 pixels wide (a 4:3 one is 8 MB).
+const MASTERS_BYTES: u64 = 64 << 20;
+/// How long a master is kept: a page's photos are asked at every width by
+/// its first visitors within seconds of each other.
+const MASTER_KEPT: Duration = Duration::from_secs(60);
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// A fallback may be replaced by the real answer once the CMS's file is fixed.
 const FALLBACK_CACHE: &str = "public, max-age=300";
@@ -67,7 +84,12 @@ struct Inner {
     client: reqwest::Client,
     encodes: Arc<tokio::sync::Semaphore>,
     flights: SingleFlight<String, Bytes, Failure>,
+    masters: moka::sync::Cache<String, Arc<Master>>,
+    master_flights: SingleFlight<String, Arc<Master>, Failure>,
+    /// By photo (version and path), not by width: the original failed.
     failures: moka::sync::Cache<String, Failure>,
+    /// Originals decoded since start.
+    decoded: AtomicU64,
 }
 
 #[derive(Debug, Clone)]
@@ -101,7 +123,26 @@ impl Images {
         let client = reqwest::Client::builder().timeout(settings.timeout).build()?;
         let encodes = Arc::new(tokio::sync::Semaphore::new(settings.encodes.max(1)));
         let failures = moka::sync::Cache::builder().max_capacity(10_000).time_to_live(FAILURE_KEPT).build();
-        Ok(Images(Arc::new(Inner { settings, client, encodes, flights: SingleFlight::default(), failures })))
+        let masters = moka::sync::Cache::builder()
+            .max_capacity(MASTERS_BYTES)
+            .weigher(|_, master: &Arc<Master>| u32::try_from(master.bytes()).unwrap_or(u32::MAX))
+            .time_to_live(MASTER_KEPT)
+            .build();
+        Ok(Images(Arc::new(Inner {
+            settings,
+            client,
+            encodes,
+            flights: SingleFlight::default(),
+            masters,
+            master_flights: SingleFlight::default(),
+            failures,
+            decoded: AtomicU64::new(0),
+        })))
+    }
+
+    /// Originals decoded since start (`/healthz?detail`).
+    pub fn decoded(&self) -> u64 {
+        self.0.decoded.load(Ordering::Relaxed)
     }
 
     /// What content needs to name photos through the endpoint (`None` without a CMS).
@@ -121,54 +162,59 @@ async fn image(State(state): State<AppState>, Path((width, token, path)): Path<(
     let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };
     let width = if save_data(&headers) { WIDTHS.iter().rev().copied().find(|w| *w < width).unwrap_or(width) } else { width };
     let want = if accepts_webp(&headers) { Want::Webp } else { Want::Original };
-    let key = format!("{}/{path}/{width}/{}", token.version, want.name());
-    match images.variant(&key, signer.original_url(&path), width, want).await {
+    let photo = Photo { key: format!("{}/{path}", token.version), original: signer.original_url(&path) };
+    match images.variant(photo, width, want).await {
         Ok(bytes) => found(bytes),
         Err(failure) => fallback(signer, &token, &path, width, &failure),
     }
 }
 
+/// One original, by its version and path.
+#[derive(Clone)]
+struct Photo {
+    key: String,
+    original: String,
+}
+
 impl Images {
-    /// The photo for `key`: from disk, or made once for every waiter.
-    async fn variant(&self, key: &str, original: String, width: u32, want: Want) -> Result<Bytes, Failure> {
+    /// `photo` at `width` in the format wanted: from disk, or made once for every waiter.
+    async fn variant(&self, photo: Photo, width: u32, want: Want) -> Result<Bytes, Failure> {
+        let key = format!("{}/{width}/{}", photo.key, want.name());
         if let Some(disk) = self.0.settings.disk.clone() {
-            let owned = key.to_owned();
+            let owned = key.clone();
             if let Ok(Some(bytes)) = tokio::task::spawn_blocking(move || disk.read(&owned)).await {
                 return Ok(Bytes::from(bytes));
             }
         }
-        if let Some(failure) = self.0.failures.get(key) {
+        if let Some(failure) = self.0.failures.get(&photo.key) {
             return Err(failure);
         }
         let images = self.clone();
-        let owned = key.to_owned();
-        let result = self.0.flights.run(key.to_owned(), move || async move { images.make(owned, original, width, want).await }).await;
+        let failed = photo.key.clone();
+        let result = self.0.flights.run(key.clone(), move || async move { images.make(key, photo, width, want).await }).await;
         if let Err(failure) = &result
-            && !self.0.failures.contains_key(key)
+            && !self.0.failures.contains_key(&failed)
         {
-            self.0.failures.insert(key.to_owned(), failure.clone());
-            tracing::warn!(key, %failure, "photo not resized (remembered for 5 minutes)");
+            self.0.failures.insert(failed.clone(), failure.clone());
+            tracing::warn!(photo = failed, %failure, "photo not resized (remembered for 5 minutes)");
         }
         result
     }
 
-    async fn make(self, key: String, original: String, width: u32, want: Want) -> Result<Bytes, Failure> {
-        let settings = &self.0.settings;
+    async fn make(self, key: String, photo: Photo, width: u32, want: Want) -> Result<Bytes, Failure> {
         let work = async {
-            let bytes = self.fetch(&original).await?;
+            let master = self.master(photo).await?;
             let permit = self.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
-            let max_pixels = settings.max_pixels;
-            let encoded = tokio::task::spawn_blocking(move || {
-                // Held until the encode ends, even past the time limit: the bound holds.
-                let _permit = permit;
-                transform::transform(&bytes, width, want, max_pixels)
-            })
-            .await?;
-            encoded.map_err(|refusal| match refusal {
-                Refusal::TooLarge { .. } => Failure::Refused(refusal.to_string()),
-                Refusal::Undecodable(_) => Failure::Failed(refusal.to_string()),
-            })
+            Ok::<_, Failure>(
+                tokio::task::spawn_blocking(move || {
+                    // Held until the encode ends, even past the time limit: the bound holds.
+                    let _permit = permit;
+                    transform::transform(&master, width, want)
+                })
+                .await?,
+            )
         };
+        let settings = &self.0.settings;
         let encoded = tokio::time::timeout(settings.timeout, work).await.map_err(|_| Failure::Failed("past IMAGE_TIMEOUT_MS".into()))??;
         let bytes = Bytes::from(encoded);
         if let Some(disk) = settings.disk.clone() {
@@ -176,6 +222,39 @@ impl Images {
             let _ = tokio::task::spawn_blocking(move || disk.keep(&key, &kept)).await;
         }
         Ok(bytes)
+    }
+
+    /// The photo's master: kept in memory, or fetched and decoded once for every waiter.
+    async fn master(&self, photo: Photo) -> Result<Arc<Master>, Failure> {
+        if let Some(master) = self.0.masters.get(&photo.key) {
+            return Ok(master);
+        }
+        let images = self.clone();
+        let key = photo.key.clone();
+        self.0
+            .master_flights
+            .run(key, move || async move {
+                // A flight that ended between the look-up above and this one kept its master.
+                if let Some(master) = images.0.masters.get(&photo.key) {
+                    return Ok(master);
+                }
+                let bytes = images.fetch(&photo.original).await?;
+                let permit = images.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
+                let max_pixels = images.0.settings.max_pixels;
+                let decoded = tokio::task::spawn_blocking(move || {
+                    let _permit = permit;
+                    master::decode(&bytes, max_pixels)
+                })
+                .await?;
+                images.0.decoded.fetch_add(1, Ordering::Relaxed);
+                let master = Arc::new(decoded.map_err(|refusal| match refusal {
+                    Refusal::TooLarge { .. } => Failure::Refused(refusal.to_string()),
+                    Refusal::Undecodable(_) => Failure::Failed(refusal.to_string()),
+                })?);
+                images.0.masters.insert(photo.key, master.clone());
+                Ok(master)
+            })
+            .await
     }
 
     async fn fetch(&self, url: &str) -> Result<Vec<u8>, Failure> {
@@ -212,6 +291,7 @@ fn found(bytes: Bytes) -> Response {
 
 fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Failure) -> Response {
     let status = match failure {
+        _ if !token.fallbacks.is_empty() => StatusCode::FOUND,
         Failure::Missing => StatusCode::NOT_FOUND,
         Failure::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
         Failure::Failed(_) => StatusCode::FOUND,

@@ -49,6 +49,12 @@ pub struct Media {
     pub width: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<u32>,
+    /// The file's media type (`image/gif`), as the CMS gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime: Option<String>,
+    /// The file's size in KB, as Strapi gives it (`287.35`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<f64>,
     /// Set by the site, never by the CMS: a photo the site resizes, at each
     /// of its fixed widths through its image endpoint, as the value of an
     /// `<img srcset>` (`/img/… 160w, …`). Absent for SVG, other files and
