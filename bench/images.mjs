@@ -9,8 +9,9 @@
 // served (through the image endpoint) and as the markup before it cost (each
 // photo shown sent as uploaded: `asUploaded` of tools/photo_budget.mjs).
 // Then the encode cost: for 8 other photos (stories 10 to 17), each width of the endpoint's set in
-// WebP and in JPEG (a browser without WebP), the first request (fetching the
-// original from the fixture, decoding, resizing, encoding) and the same again
+// WebP and in JPEG (a browser without WebP), the first request (resizing and
+// encoding from the photo's master, which the narrowest WebP, asked first,
+// also fetches from the fixture and decodes) and the same again
 // (from disk), median ms and KB; and the disk the endpoint takes per 1,000
 // photos, for the widths the two visits asked for and for every width.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -76,7 +77,7 @@ async function main() {
         }
       }
     }
-    console.log(`\nencode cost, ${photos.length} photos (2400×1600 JPEG originals); ms median: first request (fetch, decode, resize, encode) and again (disk)`);
+    console.log(`\nencode cost, ${photos.length} photos (2400×1600 JPEG originals); ms median: first request (resize and encode from the photo's master; the 160 WebP, asked first, also fetches and decodes it) and again (disk)`);
     console.log(`${"width".padStart(6)} ${"format".padEnd(6)} ${"first ms".padStart(9)} ${"again ms".padStart(9)} ${"KB".padStart(7)}`);
     for (const entry of [...cost.values()].sort((a, b) => a.width - b.width || a.format.localeCompare(b.format))) {
       console.log(`${String(entry.width).padStart(6)} ${entry.format.padEnd(6)} ${median(entry.first).toFixed(1).padStart(9)} ${median(entry.again).toFixed(1).padStart(9)} ${kb(median(entry.bytes)).padStart(7)}`);

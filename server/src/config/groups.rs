@@ -160,13 +160,15 @@ pub struct ImageConfig {
     #[arg(id = "image-cache-mb", long = "image-cache-mb", env = "IMAGE_CACHE_MB", default_value = "512", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
-    /// Photos decoded and encoded at once by the image endpoint; more wait.
+    /// Photos decoded or encoded at once by the image endpoint; more wait.
     /// Default: half the cores, at least one.
     #[arg(id = "image-encodes", long = "image-encodes", env = "IMAGE_ENCODES")]
     pub encodes: Option<usize>,
 
-    /// Largest photo the image endpoint decodes, in pixels (width × height,
-    /// read from its header first); a larger one is refused undecoded.
+    /// Most pixels one decode of the image endpoint holds (width × height):
+    /// a JPEG's at the reduced scale it is decoded at (a 100-megapixel
+    /// photo at 1/4), other formats' by their header before decoding.
+    /// Past it the photo is not decoded; the CMS's smaller file is sent.
     #[arg(id = "image-max-pixels", long = "image-max-pixels", env = "IMAGE_MAX_PIXELS", default_value_t = 25_000_000)]
     pub max_pixels: u64,
 
