@@ -387,7 +387,7 @@ mod tests {
 
     #[test]
     fn what_the_site_sets_itself_is_not_expected_from_the_cms() {
-        let parsed = parse::<crate::content::Media>(json!({ "url": "/a.jpg", "alternativeText": null, "width": 1, "height": 1 }));
+        let parsed = parse::<crate::content::Media>(json!({ "url": "/a.jpg", "alternativeText": null, "width": 1, "height": 1, "mime": "image/jpeg", "size": 12.5 }));
         assert_eq!(parsed.absent, Vec::<String>::new());
     }
 

@@ -88,7 +88,7 @@ struct Inner {
     master_flights: SingleFlight<String, Arc<Master>, Failure>,
     /// By photo (version and path), not by width: the original failed.
     failures: moka::sync::Cache<String, Failure>,
-    /// Originals decoded since start.
+    /// Masters made since start: originals decoded.
     decoded: AtomicU64,
 }
 
@@ -246,11 +246,11 @@ impl Images {
                     master::decode(&bytes, max_pixels)
                 })
                 .await?;
-                images.0.decoded.fetch_add(1, Ordering::Relaxed);
                 let master = Arc::new(decoded.map_err(|refusal| match refusal {
                     Refusal::TooLarge { .. } => Failure::Refused(refusal.to_string()),
                     Refusal::Undecodable(_) => Failure::Failed(refusal.to_string()),
                 })?);
+                images.0.decoded.fetch_add(1, Ordering::Relaxed);
                 images.0.masters.insert(photo.key, master.clone());
                 Ok(master)
             })
