@@ -15,9 +15,9 @@
 //!   requests for one makes one encode ([`SingleFlight`]).
 //! - One decode serves every width and format: the original is fetched and
 //!   decoded once into its master ([`master`]: at reduced scale for a JPEG,
-//!   at most 1920 pixels wide), kept in memory for a minute within
-//!   `MASTERS_BYTES`, so the burst of widths a page's `srcset` brings from
-//!   many visitors decodes once; each width is resized from it
+//!   at most 1920 pixels wide), kept in memory within `MASTERS_BYTES` until
+//!   a minute after its last use, so the widths a page's `srcset` brings
+//!   from its first visitors decode once; each width is resized from it
 //!   ([`transform`]). Decodes and encodes run on the blocking pool,
 //!   `IMAGE_ENCODES` at once, each photo within `IMAGE_TIMEOUT_MS` with
 //!   fetching; a decode is bounded by `IMAGE_MAX_PIXELS` (the pixels it
@@ -59,8 +59,8 @@ const MAX_ORIGINAL_BYTES: usize = 40 << 20;
 const FAILURE_KEPT: Duration = Duration::from_secs(300);
 /// Memory for masters: a few photos at 1920 pixels wide (a 4:3 one is 8 MB).
 const MASTERS_BYTES: u64 = 64 << 20;
-/// How long a master is kept: a page's photos are asked at every width by
-/// its first visitors within seconds of each other.
+/// How long a master is kept after it was last used: a page's photos are
+/// asked at every width by its first visitors within seconds of each other.
 const MASTER_KEPT: Duration = Duration::from_secs(60);
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// A fallback may be replaced by the real answer once the CMS's file is fixed.
@@ -126,7 +126,7 @@ impl Images {
         let masters = moka::sync::Cache::builder()
             .max_capacity(MASTERS_BYTES)
             .weigher(|_, master: &Arc<Master>| u32::try_from(master.bytes()).unwrap_or(u32::MAX))
-            .time_to_live(MASTER_KEPT)
+            .time_to_idle(MASTER_KEPT)
             .build();
         Ok(Images(Arc::new(Inner {
             settings,
