@@ -96,9 +96,9 @@ struct Inner {
 enum Failure {
     /// The CMS has no such file.
     Missing,
-    /// More pixels than allowed: not decoded, and not sent on either.
+    /// More pixels than allowed: not decoded, nor the original sent on.
     Refused(String),
-    /// Anything else: the CMS's own file is sent instead.
+    /// Anything else: the CMS's original is sent when it has no smaller file.
     Failed(String),
 }
 
@@ -289,6 +289,8 @@ fn found(bytes: Bytes) -> Response {
     (headers, bytes).into_response()
 }
 
+/// Strapi's nearest smaller file whenever it has one; without, the original
+/// for a failure, 422 for a refused photo, 404 for a missing one.
 fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Failure) -> Response {
     let status = match failure {
         _ if !token.fallbacks.is_empty() => StatusCode::FOUND,
