@@ -17,6 +17,13 @@ use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader};
 const WEBP_QUALITY: f32 = 65.0;
 /// JPEG quality for browsers that take no WebP.
 const JPEG_QUALITY: u8 = 75;
+/// The qualities of [`Quality::Dense`]: on a screen of two device pixels
+/// per CSS pixel each pixel is half as wide, and a photo at this quality
+/// looks as good as one at the qualities above on a screen of one, for
+/// about four fifths of the bytes (a detailed photograph at 800 px: 94 KB
+/// at 65, 76 KB at 45).
+const WEBP_QUALITY_DENSE: f32 = 45.0;
+const JPEG_QUALITY_DENSE: u8 = 60;
 
 /// What the browser takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,6 +38,23 @@ impl Want {
         match self {
             Want::Webp => "webp",
             Want::Original => "original",
+        }
+    }
+}
+
+/// How finely the photo is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quality {
+    Standard,
+    /// For a dense screen or a slow network (see the endpoint's module).
+    Dense,
+}
+
+impl Quality {
+    pub fn name(self) -> &'static str {
+        match self {
+            Quality::Standard => "q",
+            Quality::Dense => "dense",
         }
     }
 }
@@ -53,7 +77,7 @@ impl std::fmt::Display for Refusal {
 }
 
 /// `original` at `width` (never wider than it is), encoded in the format wanted.
-pub fn transform(original: &[u8], width: u32, want: Want, max_pixels: u64) -> Result<Vec<u8>, Refusal> {
+pub fn transform(original: &[u8], width: u32, want: Want, quality: Quality, max_pixels: u64) -> Result<Vec<u8>, Refusal> {
     let undecodable = |e: image::ImageError| Refusal::Undecodable(e.to_string());
     let mut reader = ImageReader::new(Cursor::new(original)).with_guessed_format().map_err(|e| Refusal::Undecodable(e.to_string()))?;
     match reader.format() {
@@ -86,7 +110,7 @@ pub fn transform(original: &[u8], width: u32, want: Want, max_pixels: u64) -> Re
         Resizer::new().resize(&source, &mut target, &ResizeOptions::new()).map_err(|e| Refusal::Undecodable(e.to_string()))?;
         target.into_vec()
     };
-    Ok(encode(&resized, target_width, target_height, alpha, want))
+    Ok(encode(&resized, target_width, target_height, alpha, want, quality))
 }
 
 /// The JPEG decoder fills a truncated file's missing rows with grey rather
@@ -97,11 +121,15 @@ fn jpeg_ends(bytes: &[u8]) -> bool {
     last_scan.is_some_and(|start| bytes[start..].windows(2).any(|w| w == [0xFF, 0xD9]))
 }
 
-fn encode(pixels: &[u8], width: u32, height: u32, alpha: bool, want: Want) -> Vec<u8> {
+fn encode(pixels: &[u8], width: u32, height: u32, alpha: bool, want: Want, quality: Quality) -> Vec<u8> {
+    let (webp_quality, jpeg_quality) = match quality {
+        Quality::Standard => (WEBP_QUALITY, JPEG_QUALITY),
+        Quality::Dense => (WEBP_QUALITY_DENSE, JPEG_QUALITY_DENSE),
+    };
     match want {
         Want::Webp => {
             let encoder = if alpha { webp::Encoder::from_rgba(pixels, width, height) } else { webp::Encoder::from_rgb(pixels, width, height) };
-            encoder.encode(WEBP_QUALITY).to_vec()
+            encoder.encode(webp_quality).to_vec()
         }
         Want::Original if alpha => {
             let mut bytes = Vec::new();
@@ -111,7 +139,7 @@ fn encode(pixels: &[u8], width: u32, height: u32, alpha: bool, want: Want) -> Ve
         }
         Want::Original => {
             let mut bytes = Vec::new();
-            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY)
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, jpeg_quality)
                 .encode(pixels, width, height, image::ExtendedColorType::Rgb8)
                 .expect("JPEG encodes what was decoded");
             bytes
@@ -146,20 +174,31 @@ mod tests {
     #[test]
     fn a_photo_is_resized_to_the_width_asked_and_never_enlarged() {
         let original = jpeg(1200, 800);
-        let webp = transform(&original, 480, Want::Webp, 40_000_000).unwrap();
+        let webp = transform(&original, 480, Want::Webp, Quality::Standard, 40_000_000).unwrap();
         assert_eq!(sniff(&webp), Some("image/webp"));
         let decoded = image::load_from_memory(&webp).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (480, 320));
-        let jpeg = transform(&original, 1920, Want::Original, 40_000_000).unwrap();
+        let jpeg = transform(&original, 1920, Want::Original, Quality::Standard, 40_000_000).unwrap();
         assert_eq!(sniff(&jpeg), Some("image/jpeg"));
         assert_eq!(image::load_from_memory(&jpeg).unwrap().width(), 1200);
     }
 
     #[test]
+    fn a_dense_photo_is_the_same_size_in_fewer_bytes() {
+        let original = jpeg(1200, 800);
+        for want in [Want::Webp, Want::Original] {
+            let standard = transform(&original, 800, want, Quality::Standard, 40_000_000).unwrap();
+            let dense = transform(&original, 800, want, Quality::Dense, 40_000_000).unwrap();
+            assert!(dense.len() < standard.len(), "{want:?}: {} bytes dense, {} standard", dense.len(), standard.len());
+            assert_eq!(image::load_from_memory(&dense).unwrap().width(), 800);
+        }
+    }
+
+    #[test]
     fn a_header_claiming_too_many_pixels_is_refused_and_a_truncated_file_is_undecodable() {
         let original = jpeg(400, 300);
-        assert!(matches!(transform(&original, 160, Want::Webp, 100_000), Err(Refusal::TooLarge { width: 400, height: 300 })));
-        assert!(matches!(transform(&original[..original.len() / 2], 160, Want::Webp, 40_000_000), Err(Refusal::Undecodable(_))));
-        assert!(matches!(transform(b"<svg/>", 160, Want::Webp, 40_000_000), Err(Refusal::Undecodable(_))));
+        assert!(matches!(transform(&original, 160, Want::Webp, Quality::Standard, 100_000), Err(Refusal::TooLarge { width: 400, height: 300 })));
+        assert!(matches!(transform(&original[..original.len() / 2], 160, Want::Webp, Quality::Standard, 40_000_000), Err(Refusal::Undecodable(_))));
+        assert!(matches!(transform(b"<svg/>", 160, Want::Webp, Quality::Standard, 40_000_000), Err(Refusal::Undecodable(_))));
     }
 }
