@@ -4,7 +4,9 @@
 //! files) and its fallbacks come from the CMS's media origin, the one other
 //! place images may load from. Nothing may frame the site
 //! (`frame-ancestors 'none'`, `X-Frame-Options: DENY`) but the CMS's admin,
-//! a preview ([`Framable`]).
+//! a preview ([`Framable`]). Pages ask for the client hints the image
+//! endpoint chooses a photo's quality by (`Accept-CH`,
+//! [`crate::images::ACCEPT_CH`]).
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
@@ -57,6 +59,9 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     set(headers, header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
     if !framable {
         set(headers, header::X_FRAME_OPTIONS, "DENY");
+    }
+    if headers.get(header::CONTENT_TYPE).is_some_and(|kind| kind.as_bytes().starts_with(b"text/html")) {
+        set(headers, header::HeaderName::from_static("accept-ch"), crate::images::ACCEPT_CH);
     }
     if state.config.is_https() {
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");

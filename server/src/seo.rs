@@ -2,7 +2,9 @@
 //! latter listing every page with an address of its own and every item of
 //! the collections that have item pages (from their indexes, so every item
 //! the CMS holds, with `<lastmod>` from its `updatedAt`), each in both
-//! languages with its alternates.
+//! languages with its alternates. An item's photo is listed as an
+//! `<image:image>` of its page (the photo lists show of it too, listed once,
+//! under the page it belongs to).
 //!
 //! The sitemap is built once per version of the indexes it lists (they are
 //! content: refreshed on their time-to-live, dropped by the webhook) and
@@ -24,7 +26,7 @@ use contract::Lang;
 use contract::content::Collection;
 
 use crate::AppState;
-use crate::content::{IndexEntry, LoadedIndex};
+use crate::content::{IndexEntry, IndexImage, LoadedIndex};
 use crate::manifest::RouteDef;
 
 /// Addresses one sitemap file holds at most.
@@ -32,7 +34,7 @@ pub const MAX_URLS: usize = 50_000;
 /// Bytes one sitemap file holds at most (uncompressed).
 pub const MAX_BYTES: usize = 50 * 1024 * 1024;
 const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
-                           xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+                           xmlns:xhtml=\"http://www.w3.org/1999/xhtml\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\">\n";
 const URLSET_CLOSE: &str = "</urlset>\n";
 const XML: &str = "application/xml; charset=utf-8";
 
@@ -60,6 +62,8 @@ pub struct ItemParts {
     pub collection: Collection,
     pub title: [String; 2],
     pub updated: [Option<String>; 2],
+    /// The item's photo in each language.
+    pub images: [Option<IndexImage>; 2],
 }
 
 /// The sitemap as last built, and the index versions it was built from.
@@ -163,12 +167,14 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
         let en = format!("{site}{}", Lang::En.href(&entry.en));
         let sw = format!("{site}{}", Lang::Sw.href(&entry.sw));
         let updated = entry.item.as_ref().map_or([None, None], |item| item.updated.clone());
-        for (loc, updated) in [(&en, &updated[0]), (&sw, &updated[1])] {
+        let images = entry.item.as_ref().map_or([None, None], |item| item.images.clone());
+        for ((loc, updated), image) in [(&en, &updated[0]), (&sw, &updated[1])].into_iter().zip(images) {
             let lastmod = updated.as_deref().map(|date| format!("<lastmod>{}</lastmod>", escape(date))).unwrap_or_default();
+            let image = image.map(|image| image_entry(site, &image)).unwrap_or_default();
             let url = format!(
                 "<url><loc>{}</loc>{lastmod}<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{}\"/>\
                  <xhtml:link rel=\"alternate\" hreflang=\"sw\" href=\"{}\"/>\
-                 <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\"/></url>\n",
+                 <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\"/>{image}</url>\n",
                 escape(loc),
                 escape(&en),
                 escape(&sw),
@@ -194,6 +200,17 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
         Bytes::from(index)
     });
     Built { versions, files, index }
+}
+
+/// A page's photo: its address, absolute (one the CMS gives below the site
+/// itself, `/static/…`, on the site's origin), and its description as title.
+fn image_entry(site: &str, image: &IndexImage) -> String {
+    let loc = if image.url.starts_with('/') && !image.url.starts_with("//") { format!("{site}{}", image.url) } else { image.url.clone() };
+    if !loc.starts_with("https://") && !loc.starts_with("http://") {
+        return String::new();
+    }
+    let title = image.alt.as_deref().map(|alt| format!("<image:title>{}</image:title>", escape(alt))).unwrap_or_default();
+    format!("<image:image><image:loc>{}</image:loc>{title}</image:image>", escape(&loc))
 }
 
 /// The index of a collection with item pages, in each language (`None`
@@ -267,6 +284,7 @@ fn items_of(listed: &Listed) -> Vec<Entry> {
                     collection: listed.collection,
                     title: [item.title.clone(), sw.title.clone()],
                     updated: [item.updated_at.clone(), sw.updated_at.clone()],
+                    images: [item.image.clone(), sw.image.clone()],
                 }),
             })
         })
@@ -285,7 +303,12 @@ mod tests {
         Entry {
             en: format!("/news-event/{n}/story-{n}"),
             sw: format!("/news-event/{n}/habari-{n}"),
-            item: Some(ItemParts { collection: Collection::NewsUpdates, title: [String::new(), String::new()], updated: [Some("2025-01-02T03:04:05.000Z".into()), None] }),
+            item: Some(ItemParts {
+                collection: Collection::NewsUpdates,
+                title: [String::new(), String::new()],
+                updated: [Some("2025-01-02T03:04:05.000Z".into()), None],
+                images: [Some(IndexImage { url: format!("https://cms.site.tz/uploads/photo_{n}.jpg"), alt: Some("Towers & <masts>".into()) }), None],
+            }),
         }
     }
 
@@ -298,6 +321,11 @@ mod tests {
         assert_eq!(text.matches("<url>").count(), 20);
         assert!(text.contains("<loc>https://site.tz/news-event/1/story-1</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod>"), "{text}");
         assert!(text.contains("<loc>https://site.tz/sw/news-event/1/habari-1</loc><xhtml:link"), "{text}");
+        assert!(
+            text.contains("<image:image><image:loc>https://cms.site.tz/uploads/photo_1.jpg</image:loc><image:title>Towers &amp; &lt;masts&gt;</image:title></image:image></url>"),
+            "{text}"
+        );
+        assert_eq!(text.matches("<image:image>").count(), 10, "one per item, in the language it has one");
         let large: Vec<Entry> = (1..=30_001).map(item).collect();
         let built = build("https://site.tz", &large, vec![]);
         let counts: Vec<usize> = built.files.iter().map(|f| std::str::from_utf8(f).unwrap().matches("<url>").count()).collect();

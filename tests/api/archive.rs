@@ -164,6 +164,17 @@ async fn the_sitemap_lists_every_item_with_its_last_change_in_either_pagination_
         // Strapi 4 has no documentId: the languages' versions share their id here.
         let sw_ids = if shape == Shape::V4 { 0 } else { SW_IDS };
         newsroom_numbered(&cms, NEWS, 250, sw_ids);
+        // Every third English story has a photo: the sitemap lists it beside the story.
+        let photographed = (1..=250)
+            .map(|n| {
+                let mut item = story_numbered(n, "en", sw_ids);
+                if n % 3 == 0 {
+                    item["image"] = cms.photo(n as u64, &format!("photo_{n}.jpg"), "image/jpeg", 1200, 800, &[]);
+                }
+                item
+            })
+            .collect();
+        cms.put_collection(NEWS, "en", photographed);
         let app = site_with(&cms, |_| {}).await;
         let locs = sitemap(&app).await;
         let english = items_in(&locs, &app, "/news-event/");
@@ -175,7 +186,14 @@ async fn the_sitemap_lists_every_item_with_its_last_change_in_either_pagination_
         // Read page by page with only the fields it needs.
         let reads: Vec<String> = cms.requests().into_iter().filter(|r| r.starts_with("/api/news-updates?") && r.contains("fields[")).collect();
         assert_eq!(reads.len(), 6, "3 pages of 100 per language, no request per item: {reads:?}");
-        assert!(reads.iter().all(|r| !r.contains("populate")), "{reads:?}");
+        // The photo's address and description alone, populated beside the fields.
+        assert!(reads.iter().all(|r| r.contains("populate[image][fields][0]=url&populate[image][fields][1]=mime&populate[image][fields][2]=alternativeText")), "{reads:?}");
+        assert!(reads.iter().all(|r| r.matches("populate").count() == 3), "{reads:?}");
+        let photo = format!("<loc>{}/news-event/3/story-3</loc><lastmod>{}</lastmod>", app.address, date(10));
+        let entry = &xml[xml.find(&photo).expect("story 3 listed")..];
+        let entry = &entry[..entry.find("</url>").unwrap()];
+        assert!(entry.contains(&format!("<image:image><image:loc>{}/uploads/photo_3.jpg</image:loc><image:title>A photo</image:title></image:image>", cms.url)), "{shape:?}: {entry}");
+        assert_eq!(xml.matches("<image:image>").count(), 83, "{shape:?}: one per photographed story");
         assert!(reads.iter().all(|r| r.contains("fields[0]=slug&fields[1]=title&fields[2]=updatedAt&fields[3]=publishDate")), "{reads:?}");
     }
 }

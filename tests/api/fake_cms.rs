@@ -403,6 +403,8 @@ impl FakeCms {
             return (StatusCode::INTERNAL_SERVER_ERROR, r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#).into_response();
         }
         let fields: Vec<&str> = params.iter().filter(|(k, _)| k.starts_with("fields[")).map(|(_, v)| v.as_str()).collect();
+        // A relation or media asked with `populate[<key>]…` stays beside the fields, as in Strapi.
+        let populated: Vec<&str> = params.iter().filter_map(|(k, _)| k.strip_prefix("populate[")?.split(']').next()).collect();
         let shape = *self.shape.lock().unwrap();
         let data: Vec<Value> = items
             .into_iter()
@@ -412,7 +414,7 @@ impl FakeCms {
                 let mut item = item.clone();
                 if !fields.is_empty() {
                     let kept = ["id", "documentId", "locale"];
-                    item.as_object_mut().unwrap().retain(|key, _| kept.contains(&key.as_str()) || fields.contains(&key.as_str()));
+                    item.as_object_mut().unwrap().retain(|key, _| kept.contains(&key.as_str()) || fields.contains(&key.as_str()) || populated.contains(&key.as_str()));
                 }
                 match shape {
                     Shape::V5 => item,

@@ -94,7 +94,7 @@ async fn a_photo_reaches_the_page_at_fixed_widths_in_webp_or_its_own_type_by_acc
     assert_eq!(webp.status(), 200);
     assert_eq!(webp.headers()[CONTENT_TYPE], "image/webp");
     assert_eq!(webp.headers()[CACHE_CONTROL], "public, max-age=31536000, immutable");
-    assert_eq!(webp.headers()[VARY], "Accept, Save-Data");
+    assert_eq!(webp.headers()[VARY], "Accept, Save-Data, Sec-CH-DPR, ECT");
     let decoded = image::load_from_memory(&webp.bytes().await.unwrap()).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (480, 320));
 
@@ -108,7 +108,19 @@ async fn a_photo_reaches_the_page_at_fixed_widths_in_webp_or_its_own_type_by_acc
     let saving = app.client.get(app.url(&at_width(&candidates, 480))).header(ACCEPT, CHROMIUM_ACCEPT).header("save-data", "on").send().await.unwrap();
     assert_eq!(image::load_from_memory(&saving.bytes().await.unwrap()).unwrap().width(), 320, "Save-Data gets the next smaller width");
 
-    let policy = app.get("/").await.headers()[CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+    // A phone's screen (its browser sends the hint pages ask for) gets the same width in fewer bytes.
+    let page = app.get("/").await;
+    assert_eq!(page.headers()["accept-ch"], "Sec-CH-DPR, ECT");
+    let standard = get(&app, &at_width(&candidates, 800), CHROMIUM_ACCEPT).await.bytes().await.unwrap();
+    let phone = app.client.get(app.url(&at_width(&candidates, 800))).header(ACCEPT, CHROMIUM_ACCEPT).header("sec-ch-dpr", "2").header("ect", "4g").send().await.unwrap();
+    let phone = phone.bytes().await.unwrap();
+    assert_eq!(image::load_from_memory(&phone).unwrap().width(), 800);
+    assert!(phone.len() < standard.len(), "{} bytes at DPR 2, {} at 1", phone.len(), standard.len());
+    let slow = app.client.get(app.url(&at_width(&candidates, 800))).header(ACCEPT, CHROMIUM_ACCEPT).header("ect", "2g").send().await.unwrap();
+    assert_eq!(image::load_from_memory(&slow.bytes().await.unwrap()).unwrap().width(), 640, "a 2G network gets the next smaller width");
+    assert!(app.get("/static/logo.svg").await.headers().get("accept-ch").is_none(), "only pages ask for hints");
+
+    let policy = page.headers()[CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
     assert!(policy.contains(&format!("img-src 'self' {};", cms.url)), "images from the site and the CMS's media only: {policy}");
 }
 

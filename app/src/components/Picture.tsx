@@ -8,7 +8,8 @@ import { useT } from "../i18n/context";
  * 46rem, `.hero` two fifths of the row from 48rem, `.cards` and card grids
  * columns of at least 14rem with 1rem gaps (one column below 31rem, two
  * below 46rem, three below 61rem, then four), the picture inside a card's
- * 1rem padding and 1px border, a popup's picture 4rem. A browser picks from
+ * 1rem padding and 1px border, a news card's thumbnail 5rem in one column
+ * and a card's picture in more, a popup's picture 4rem. A browser picks from
  * the server's widths the narrowest at least this wide times its pixel
  * ratio, so a slot said wider than it is costs bytes on every phone.
  */
@@ -17,6 +18,7 @@ const SIZES = {
   wide: "(min-width: 74rem) 70rem, calc(100vw - 2rem)",
   hero: "(min-width: 74rem) 28rem, (min-width: 48rem) 40vw, calc(100vw - 2rem)",
   card: "(min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), (min-width: 31rem) calc(50vw - 3.6rem), calc(100vw - 4rem - 2px)",
+  thumb: "(max-width: 31rem) 5rem, (min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), calc(50vw - 3.6rem)",
   icon: "4rem",
 } as const;
 

@@ -8,7 +8,11 @@ import { newsList } from "../content/collections";
 import { Pager } from "../components/Pager";
 import { Picture } from "../components/Picture";
 
-/** News, sport news or foundation news: the page's sections, then the latest items as cards, a page of them at a time. */
+/**
+ * News, sport news or foundation news: the page's sections, then the latest
+ * items as cards, a page of them at a time; on a phone each card's photo is a
+ * thumbnail beside its title, as news apps show them.
+ */
 export default function NewsListPage({ data }: PageProps) {
   const t = useT();
   const { lang } = useSite();
@@ -21,12 +25,12 @@ export default function NewsListPage({ data }: PageProps) {
         {items.length === 0 ? (
           <p>{t("news.empty")}</p>
         ) : (
-          <ul className="cards">
+          <ul className="cards news-cards">
             {items.map((item, index) => {
               const path = list && itemPath(list.collection, item);
               return (
                 <li key={item.id} className="card">
-                  {item.image && <Picture image={item.image} slot="card" lazy={index > 0} fallbackSize={[320, 180]} />}
+                  {item.image && <Picture image={item.image} slot="thumb" lazy={index > 0} fallbackSize={[320, 180]} />}
                   <h3>{path ? <LocalLink to={path}>{item.title}</LocalLink> : item.title}</h3>
                   {item.publishDate && (
                     <p className="card-meta">

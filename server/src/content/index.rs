@@ -1,5 +1,5 @@
 //! The index of a collection in one language: every item's id, slug,
-//! heading and dates, read through every page of the CMS with only those
+//! heading, dates and photo, read through every page of the CMS with only those
 //! fields ([`ContentQuery::Index`](super::ContentQuery::Index)). It is
 //! content like any other (cached, refreshed on its time-to-live, dropped by
 //! the webhook, its last complete copy kept while the CMS fails), and what
@@ -29,6 +29,42 @@ pub fn fields(collection: Collection) -> Vec<&'static str> {
     fields
 }
 
+/// The media field of an item whose photo the sitemap lists beside its page,
+/// asked for with only [`IMAGE_FIELDS`] (`None`: items without a photo).
+pub fn image_field(collection: Collection) -> Option<&'static str> {
+    match collection {
+        Collection::NewsUpdates | Collection::SportUpdates | Collection::FoundationUpdates | Collection::DeviceUpdates => Some("image"),
+        Collection::VbuServices | Collection::TrickMobiles => None,
+    }
+}
+
+/// What the index asks of an item's photo: enough for the normaliser to
+/// know it as media and make its address absolute, and its description.
+pub const IMAGE_FIELDS: [&str; 3] = ["url", "mime", "alternativeText"];
+
+/// Every key the index asks for: a CMS that refuses one is asked without it.
+pub fn keys(collection: Collection) -> Vec<&'static str> {
+    let mut keys = fields(collection);
+    keys.extend(image_field(collection));
+    keys
+}
+
+/// An item's photo: its address (absolute where the CMS's media are) and
+/// its description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexImage {
+    pub url: String,
+    pub alt: Option<String>,
+}
+
+impl IndexImage {
+    fn parse(media: &Value) -> Option<IndexImage> {
+        let url = media.get("url")?.as_str().filter(|url| !url.is_empty())?.to_owned();
+        let alt = media.get("alternativeText").and_then(Value::as_str).map(str::trim).filter(|alt| !alt.is_empty()).map(str::to_owned);
+        Some(IndexImage { url, alt })
+    }
+}
+
 /// One item as the index knows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntry {
@@ -40,6 +76,8 @@ pub struct IndexEntry {
     pub updated_at: Option<String>,
     pub publish_date: Option<String>,
     pub category_id: Option<u32>,
+    /// Its photo, where it has one (a malformed one counts as none).
+    pub image: Option<IndexImage>,
 }
 
 impl IndexEntry {
@@ -63,6 +101,7 @@ impl IndexEntry {
             updated_at: text("updatedAt"),
             publish_date: text("publishDate"),
             category_id,
+            image: item.get("image").and_then(IndexImage::parse),
         })
     }
 

@@ -43,7 +43,7 @@ use serde_json::Value;
 pub use cache::{CacheSettings, Cached};
 pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
-pub use index::{CollectionIndex, IndexEntry, LoadedIndex};
+pub use index::{CollectionIndex, IndexEntry, IndexImage, LoadedIndex};
 pub use known::{ItemGate, REREAD_EVERY, Verdict};
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};

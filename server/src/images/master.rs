@@ -268,6 +268,7 @@ mod tests {
     #[test]
     #[ignore = "measures the whole process: run it alone"]
     fn a_100_megapixel_photo_costs_the_pixels_of_its_scaled_decode() {
+        use crate::images::transform::{Quality, Want, transform};
         let (width, height) = (12000u16, 8400u16);
         let original = {
             // Smooth fields and grain, as a camera's: 28 MB at quality 85.
@@ -292,7 +293,7 @@ mod tests {
         let started = std::time::Instant::now();
         let master = decode(&original, 25_000_000).unwrap();
         let decoded = started.elapsed();
-        let webp = super::super::transform::transform(&master, 800, super::super::transform::Want::Webp);
+        let webp = transform(&master, 800, Want::Webp, Quality::Standard);
         let (_, peak) = resident();
         let added = peak.saturating_sub(before);
         println!(

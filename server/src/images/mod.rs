@@ -1,16 +1,25 @@
 //! The image endpoint: `GET /img/<width>/<token>/<path>` answers a photo of
 //! the CMS's media at one of a fixed set of widths, in WebP when the
 //! browser's `Accept` takes it, else in the original's type (addresses:
-//! [`address`]). A visitor whose browser sends `Save-Data: on` gets the
-//! next smaller width. An animated GIF is answered as its first frame, a
-//! still: the page links to the animation ([`address`] says which uploads
-//! are made).
+//! [`address`]). What the browser says of its screen and network (pages ask
+//! for the hints with `Accept-CH`, [`ACCEPT_CH`]) chooses how finely:
+//!
+//! - `Sec-CH-DPR` of 1.5 or more (a phone's screen): encoded at a lower
+//!   quality ([`Quality::Dense`]), which looks as good on such a screen for
+//!   about four fifths of the bytes;
+//! - `ECT: 3g`: the same; `ECT: 2g` or `slow-2g`, or `Save-Data: on`: the
+//!   next smaller width at that quality;
+//! - no hint (browsers other than Chromium's): the width asked, standard
+//!   quality.
+//!
+//! An animated GIF is answered as its first frame, a still: the page links
+//! to the animation ([`address`] says which uploads are made).
 //!
 //! - Originals come only from `CMS_MEDIA_URL` (the address's path below it,
 //!   signed by the site): no open proxy.
 //! - Answers are immutable (`max-age` a year): a replaced file has new
 //!   addresses, so a CDN in front keeps them for every instance; `Vary:
-//!   Accept, Save-Data`.
+//!   Accept, Save-Data, Sec-CH-DPR, ECT`.
 //! - Each result is kept on disk ([`disk`], bounded); a burst of first
 //!   requests for one makes one encode ([`SingleFlight`]).
 //! - One decode serves every width and format: the original is fetched and
@@ -48,7 +57,7 @@ pub use address::Signer;
 use address::{Token, WIDTHS};
 pub use disk::ImageDisk;
 use master::{Master, Refusal};
-use transform::Want;
+use transform::{Quality, Want};
 
 use crate::AppState;
 use crate::single_flight::SingleFlight;
@@ -65,7 +74,11 @@ const MASTER_KEPT: Duration = Duration::from_secs(60);
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// A fallback may be replaced by the real answer once the CMS's file is fixed.
 const FALLBACK_CACHE: &str = "public, max-age=300";
-const VARY: &str = "Accept, Save-Data";
+const VARY: &str = "Accept, Save-Data, Sec-CH-DPR, ECT";
+/// What pages ask browsers to send with their photos' requests.
+pub const ACCEPT_CH: &str = "Sec-CH-DPR, ECT";
+/// Device pixels per CSS pixel from which a photo is encoded [`Quality::Dense`].
+const DENSE_DPR: f32 = 1.5;
 
 pub struct Settings {
     pub signer: Option<Signer>,
@@ -160,10 +173,11 @@ async fn image(State(state): State<AppState>, Path((width, token, path)): Path<(
     let Some(signer) = images.signer() else { return StatusCode::NOT_FOUND.into_response() };
     let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else { return StatusCode::NOT_FOUND.into_response() };
     let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };
-    let width = if save_data(&headers) { WIDTHS.iter().rev().copied().find(|w| *w < width).unwrap_or(width) } else { width };
+    let (smaller, quality) = fineness(&headers);
+    let width = if smaller { WIDTHS.iter().rev().copied().find(|w| *w < width).unwrap_or(width) } else { width };
     let want = if accepts_webp(&headers) { Want::Webp } else { Want::Original };
     let photo = Photo { key: format!("{}/{path}", token.version), original: signer.original_url(&path) };
-    match images.variant(photo, width, want).await {
+    match images.variant(photo, width, want, quality).await {
         Ok(bytes) => found(bytes),
         Err(failure) => fallback(signer, &token, &path, width, &failure),
     }
@@ -177,9 +191,9 @@ struct Photo {
 }
 
 impl Images {
-    /// `photo` at `width` in the format wanted: from disk, or made once for every waiter.
-    async fn variant(&self, photo: Photo, width: u32, want: Want) -> Result<Bytes, Failure> {
-        let key = format!("{}/{width}/{}", photo.key, want.name());
+    /// `photo` at `width` in the format and quality wanted: from disk, or made once for every waiter.
+    async fn variant(&self, photo: Photo, width: u32, want: Want, quality: Quality) -> Result<Bytes, Failure> {
+        let key = format!("{}/{width}/{}/{}", photo.key, want.name(), quality.name());
         if let Some(disk) = self.0.settings.disk.clone() {
             let owned = key.clone();
             if let Ok(Some(bytes)) = tokio::task::spawn_blocking(move || disk.read(&owned)).await {
@@ -191,7 +205,7 @@ impl Images {
         }
         let images = self.clone();
         let failed = photo.key.clone();
-        let result = self.0.flights.run(key.clone(), move || async move { images.make(key, photo, width, want).await }).await;
+        let result = self.0.flights.run(key.clone(), move || async move { images.make(key, photo, width, want, quality).await }).await;
         if let Err(failure) = &result
             && !self.0.failures.contains_key(&failed)
         {
@@ -201,7 +215,7 @@ impl Images {
         result
     }
 
-    async fn make(self, key: String, photo: Photo, width: u32, want: Want) -> Result<Bytes, Failure> {
+    async fn make(self, key: String, photo: Photo, width: u32, want: Want, quality: Quality) -> Result<Bytes, Failure> {
         let work = async {
             let master = self.master(photo).await?;
             let permit = self.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
@@ -209,7 +223,7 @@ impl Images {
                 tokio::task::spawn_blocking(move || {
                     // Held until the encode ends, even past the time limit: the bound holds.
                     let _permit = permit;
-                    transform::transform(&master, width, want)
+                    transform::transform(&master, width, want, quality)
                 })
                 .await?,
             )
@@ -310,8 +324,17 @@ fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Fa
     response
 }
 
-fn save_data(headers: &HeaderMap) -> bool {
-    headers.get("save-data").and_then(|v| v.to_str().ok()).is_some_and(|v| v.trim().eq_ignore_ascii_case("on"))
+/// Whether to send the next smaller width, and at which quality, by the
+/// browser's hints (see the module docs). A hint that does not parse counts
+/// as absent.
+fn fineness(headers: &HeaderMap) -> (bool, Quality) {
+    let hint = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim().trim_matches('"').to_ascii_lowercase());
+    let save_data = hint("save-data").is_some_and(|v| v == "on");
+    let slow = matches!(hint("ect").as_deref(), Some("2g" | "slow-2g"));
+    let dense = hint("sec-ch-dpr").and_then(|v| v.parse::<f32>().ok()).is_some_and(|dpr| dpr.is_finite() && dpr >= DENSE_DPR);
+    let smaller = save_data || slow;
+    let quality = if smaller || dense || hint("ect").as_deref() == Some("3g") { Quality::Dense } else { Quality::Standard };
+    (smaller, quality)
 }
 
 /// `Accept` names `image/webp` with a quality above 0.
@@ -331,6 +354,26 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(header::ACCEPT, HeaderValue::from_str(value).unwrap());
         headers
+    }
+
+    #[test]
+    fn a_dense_screen_or_a_slow_network_gets_a_lighter_photo() {
+        let hints = |pairs: &[(&'static str, &'static str)]| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in pairs {
+                headers.insert(*name, HeaderValue::from_static(value));
+            }
+            fineness(&headers)
+        };
+        assert_eq!(hints(&[]), (false, Quality::Standard));
+        assert_eq!(hints(&[("sec-ch-dpr", "1")]), (false, Quality::Standard));
+        assert_eq!(hints(&[("sec-ch-dpr", "2"), ("ect", "4g")]), (false, Quality::Dense));
+        assert_eq!(hints(&[("sec-ch-dpr", "2.625")]), (false, Quality::Dense));
+        assert_eq!(hints(&[("ect", "3g")]), (false, Quality::Dense));
+        assert_eq!(hints(&[("ect", "slow-2g")]), (true, Quality::Dense));
+        assert_eq!(hints(&[("save-data", "on"), ("sec-ch-dpr", "1")]), (true, Quality::Dense));
+        // Junk is no hint.
+        assert_eq!(hints(&[("sec-ch-dpr", "NaN"), ("ect", "5g"), ("save-data", "yes")]), (false, Quality::Standard));
     }
 
     #[test]

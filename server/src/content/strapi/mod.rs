@@ -27,7 +27,8 @@
 //! all is sent once more.
 //!
 //! A whole collection (the fraudster tricks, and every collection's index,
-//! asked with `fields[…]` for the few fields it needs and no populate) is
+//! asked with `fields[…]` for the few fields it needs and its photo's
+//! address alone) is
 //! read page after page of [`PAGE_SIZE`], Strapi's largest, until the
 //! answers' `meta.pagination` says there is no more: `page`/`pageCount`,
 //! or `start`/`limit`/`total`, whichever the CMS answers with (without
@@ -195,6 +196,10 @@ impl StrapiClient {
             ContentQuery::Index(collection) => {
                 let fields = super::index::fields(*collection).into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
                 params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
+                let image = super::index::image_field(*collection).filter(|image| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *image));
+                if let Some(image) = image {
+                    params.extend(super::index::IMAGE_FIELDS.iter().enumerate().map(|(n, field)| (format!("populate[{image}][fields][{n}]"), (*field).to_owned())));
+                }
                 // Oldest first: an item published while the pages are read comes last, shifting none.
                 params.push(("sort".into(), "id:asc".into()));
                 collection.api_name().to_owned()
@@ -245,7 +250,7 @@ impl StrapiClient {
                 Answer::Missing => return Ok(None),
                 Answer::Refused(body) => {
                     let learnt = match query {
-                        ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::fields(*collection)),
+                        ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::keys(*collection)),
                         _ => learn(&accepted, &body),
                     };
                     let learnt = learnt.ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;

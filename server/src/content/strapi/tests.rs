@@ -28,7 +28,7 @@ fn builds_the_requests_strapi_answers() {
     let index = ContentQuery::Index(Collection::DeviceUpdates);
     assert_eq!(
         query_string(&client, &index, Lang::Sw),
-        ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&sort=id:asc".into())
+        ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&populate[image][fields][0]=url&populate[image][fields][1]=mime&populate[image][fields][2]=alternativeText&sort=id:asc".into())
     );
     let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())), page: 1 };
     assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc"));
@@ -147,4 +147,18 @@ fn a_key_refused_at_a_path_goes_from_there_only() {
     assert_eq!(params.len(), everything.len(), "nothing else changes: {params:?}");
     // A path that is not asked for changes nothing.
     assert_eq!(client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["nowhere"])), everything);
+}
+
+#[test]
+fn an_index_whose_photo_is_refused_is_asked_without_it() {
+    let client = client(PopulateStrategy::Deep);
+    let asked = Accepted { strategy: PopulateStrategy::Deep, invalid_keys: vec![], no_populate: false };
+    let refusal = r#"{"data":null,"error":{"status":400,"name":"ValidationError","message":"Invalid key image","details":{"key":"image","path":"image"}}}"#;
+    let learnt = learn_field(&asked, refusal, &super::super::index::keys(Collection::NewsUpdates)).unwrap();
+    let (_, params) = client.request(&ContentQuery::Index(Collection::NewsUpdates), Lang::En, &learnt);
+    assert!(params.iter().all(|(key, _)| !key.starts_with("populate")), "{params:?}");
+    assert!(params.iter().any(|(key, value)| key == "fields[1]" && value == "title"), "{params:?}");
+    // A collection without photos asks for none.
+    let (_, params) = client.request(&ContentQuery::Index(Collection::VbuServices), Lang::En, &asked);
+    assert!(params.iter().all(|(key, _)| !key.starts_with("populate")), "{params:?}");
 }
