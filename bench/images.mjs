@@ -1,19 +1,22 @@
-// Photos on a phone (make bench): a newsroom of camera photos
-// (tools/photo_fixture.mjs: 2400×1600 JPEGs of about 1 MB with Strapi's
+// Photos on a phone (make bench): a newsroom of real photographs in the
+// shapes editors upload (tools/photo_fixture.mjs: Debian's
+// plasma-workspace-wallpapers as camera photos, a phone portrait, CMYK,
+// transparency, an animated GIF, a 48-megapixel photo, …, with Strapi's
 // formats) behind tools/strapi_fixture.py, and the site at SITE_BIN on it.
 //
 //   SITE_BIN=target/release/site node bench/images.mjs
 //
-// Prints, at 390 px, DPR 2, empty cache: the first view of a news list and of
-// a story, and a news list's photos after scrolling to the end, in KB, as
-// served (through the image endpoint) and as the markup before it cost (each
-// photo shown sent as uploaded: `asUploaded` of tools/photo_budget.mjs).
-// Then the encode cost: for 8 other photos (stories 10 to 17), each width of the endpoint's set in
-// WebP and in JPEG (a browser without WebP), the first request (resizing and
-// encoding from the photo's master, which the narrowest WebP, asked first,
-// also fetches from the fixture and decodes) and the same again
-// (from disk), median ms and KB; and the disk the endpoint takes per 1,000
-// photos, for the widths the two visits asked for and for every width.
+// Prints, at 390 px, DPR 2, empty cache, as Chromium loads pages (its lazy
+// loading included): the first view of a news list in each language and its
+// photos after scrolling to the end, and the first view of each upload's
+// story, in KB, as served (through the image endpoint) and as the markup
+// before it cost (each photo shown sent as uploaded: `asUploaded` of
+// tools/photo_budget.mjs). Then the encode cost: for the 8 uploads of stories
+// 10 to 17, each width of the endpoint's set in WebP and in JPEG (a browser
+// without WebP), the first request (resizing and encoding from the photo's
+// master, which the narrowest WebP, asked first, also fetches from the
+// fixture and decodes) and the same again (from disk), median ms and KB; and the disk the endpoint takes per 1,000 photos, for the widths the
+// visits asked for and for every width.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,20 +51,31 @@ async function main() {
   let newsroom;
   let site;
   try {
-    newsroom = await startNewsroom(dir, browser);
+    newsroom = await startNewsroom(dir);
     site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false", METRICS_ADDR: "off" });
     const list = await visit(browser, `${site.base}/news-events`, { scroll: true });
-    const story = await visit(browser, `${site.base}/news-event/1/newsroom-story-1`);
-    console.log("photos at 390 px, DPR 2, empty cache (KB transferred; before: each photo sent as uploaded)");
-    console.log(`${"".padEnd(40)} ${"before".padStart(8)} ${"now".padStart(8)} ${"ratio".padStart(7)}`);
-    const row = (label, before, now) => console.log(`${label.padEnd(40)} ${kb(before).padStart(8)} ${kb(now).padStart(8)} ${(now / before).toFixed(3).padStart(7)}`);
-    row("news list, first view (all-in)", asUploaded(list.firstView, newsroom.photos, list.firstImages), list.firstView);
-    row("news list, photos after scrolling", asUploaded(list.imageBytes, newsroom.photos, list.images), list.imageBytes);
-    row("story, first view (all-in)", asUploaded(story.firstView, newsroom.photos, story.firstImages), story.firstView);
+    const listSw = await visit(browser, `${site.base}/sw/news-events`, { scroll: true });
+    console.log("photos at 390 px, DPR 2, empty cache (KB transferred; before: each photo sent as uploaded); budget: 100 KB a first view, 300 KB a list's photos");
+    console.log(`${"".padEnd(58)} ${"before".padStart(8)} ${"now".padStart(8)} ${"ratio".padStart(7)}`);
+    const row = (label, before, now) => console.log(`${label.padEnd(58)} ${kb(before).padStart(8)} ${kb(now).padStart(8)} ${(now / before).toFixed(3).padStart(7)}`);
+    for (const [lang, visited] of [["en", list], ["sw", listSw]]) {
+      row(`news list (${lang}), first view (all-in)`, asUploaded(visited.firstView, newsroom.photos, visited.firstImages), visited.firstView);
+      row(`news list (${lang}), photos after scrolling`, asUploaded(visited.imageBytes, newsroom.photos, visited.images), visited.imageBytes);
+    }
+    const stories = [];
+    for (const upload of newsroom.uploads) {
+      const id = upload.story;
+      const path = id % 2 ? `/news-event/${id}/newsroom-story-${id}` : `/sw/news-event/${id}/habari-${id}`;
+      const visited = await visit(browser, `${site.base}${path}`);
+      stories.push(visited);
+      row(`story, first view: ${upload.shape}`, asUploaded(visited.firstView, newsroom.photos, visited.firstImages), visited.firstView);
+    }
+    const worst = stories.reduce((a, b) => (b.firstView > a.firstView ? b : a));
+    console.log(`worst story first view: ${kb(worst.firstView)} KB; median ${kb(median(stories.map((v) => v.firstView)))} KB`);
 
     // Stories 10 to 17: photos no visit above asked for (the list shows stories 1 to 9).
     const photos = [];
-    for (let id = 10; id < 18; id++) photos.push(...(await srcsets(site.base, `/news-event/${id}/newsroom-story-${id}`)));
+    for (let id = 10; id < 18; id++) photos.push(...(await srcsets(site.base, `/news-event/${id}/newsroom-story-${id}`)).slice(0, 1));
     const cost = new Map();
     for (const candidates of photos) {
       for (const { url, width } of candidates) {
@@ -77,14 +91,14 @@ async function main() {
         }
       }
     }
-    console.log(`\nencode cost, ${photos.length} photos (2400×1600 JPEG originals); ms median: first request (resize and encode from the photo's master; the 160 WebP, asked first, also fetches and decodes it) and again (disk)`);
+    console.log(`\nencode cost, ${photos.length} uploads (stories 10 to 17: ${newsroom.uploads.slice(9, 17).map((u) => u.shape).join("; ")}); ms median: first request (resize and encode from the photo's master; the 160 WebP, asked first, also fetches and decodes it) and again (disk)`);
     console.log(`${"width".padStart(6)} ${"format".padEnd(6)} ${"first ms".padStart(9)} ${"again ms".padStart(9)} ${"KB".padStart(7)}`);
     for (const entry of [...cost.values()].sort((a, b) => a.width - b.width || a.format.localeCompare(b.format))) {
       console.log(`${String(entry.width).padStart(6)} ${entry.format.padEnd(6)} ${median(entry.first).toFixed(1).padStart(9)} ${median(entry.again).toFixed(1).padStart(9)} ${kb(median(entry.bytes)).padStart(7)}`);
     }
     const perPhoto = (rows) => rows.reduce((sum, entry) => sum + median(entry.bytes), 0);
     const asked = new Set(
-      [...list.images, ...story.images].map((r) => new URL(r.url).pathname).filter((path) => path.startsWith("/img/")).map((path) => path.split("/")[2]),
+      [...list.images, ...listSw.images, ...stories.flatMap((visited) => visited.images)].map((r) => new URL(r.url).pathname).filter((path) => path.startsWith("/img/")).map((path) => path.split("/")[2]),
     );
     const webp = [...cost.values()].filter((entry) => entry.format === "webp");
     // The originals are wider than every width: a candidate's descriptor is its endpoint width.

@@ -13,8 +13,8 @@ const root = resolve(import.meta.dirname, "..");
 export const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 /** The newsroom in `dir` served Strapi 5-style; resolves to { url, photos, stop }. */
-export async function startNewsroom(dir, browser) {
-  const { content, media, photos } = await makeNewsroom(dir, { browser });
+export async function startNewsroom(dir) {
+  const { content, media, photos, uploads } = await makeNewsroom(dir);
   const child = spawn("python3", [join(root, "tools/strapi_fixture.py"), "--port", "0", "--shape", "v5", "--content", content, "--media", media], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -28,6 +28,7 @@ export async function startNewsroom(dir, browser) {
   return {
     url,
     photos,
+    uploads,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => (child.exitCode === null ? child.once("exit", r) : r()));
@@ -75,7 +76,7 @@ export async function visit(browser, url, { scroll = false } = {}) {
     const shown = await page.evaluate(() =>
       [...document.images]
         .filter((img) => img.complete && img.naturalWidth > 0 && img.currentSrc)
-        .map((img) => ({ src: img.currentSrc, natural: img.naturalWidth, devicePixels: img.getBoundingClientRect().width * devicePixelRatio, lazy: img.loading === "lazy" })),
+        .map((img) => ({ src: img.currentSrc, natural: img.naturalWidth, naturalHeight: img.naturalHeight, devicePixels: img.getBoundingClientRect().width * devicePixelRatio, lazy: img.loading === "lazy" })),
     );
     const images = [...requests.values()].filter((r) => r.type === "Image");
     return {

@@ -1,129 +1,118 @@
 // A newsroom's photos for the image budget (app/e2e/images.test.mjs, make
 // bench): `content/` copied to a directory with a few hundred news stories
-// per language, each with a camera-sized JPEG (2400×1600, about 1 MB) and
-// the `formats` Strapi's upload plugin makes (large 1000, medium 750, small
-// 500, thumbnail 245×156), generated here in Chromium's canvas (smooth colour
-// fields and grain, so they compress as photos do, not as flat colour or pure
-// noise). Serve it with
+// per language, each with one of the uploads below, made by ImageMagick from
+// the photographs of Debian's plasma-workspace-wallpapers (installed by
+// `make deps` and CI, not committed) in the shapes editors upload, with the
+// `formats` Strapi's upload plugin makes beside each (large, medium and small
+// at most 1000, 750 and 500 px on the longest side, thumbnail within
+// 245×156; none for a file smaller than one, none for a GIF). Serve it with
 //
 //   python3 tools/strapi_fixture.py --content <dir>/content --media <dir>/media
 //
-// `makeNewsroom(dir, { browser })` returns { content, media, photos } where
-// `photos` maps each original's path (`/uploads/…`) to its size in bytes.
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+// `makeNewsroom(dir)` returns { content, media, photos, uploads } where
+// `photos` maps each original's path (`/uploads/…`) to its size in bytes and
+// `uploads` lists each upload's shape, the id of its first story, its path
+// and its width and height as shown (after the EXIF orientation). The
+// made files are kept in the system's temporary directory between runs.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
-const WIDTH = 2400;
-const HEIGHT = 1600;
+const WALLPAPERS = "/usr/share/wallpapers";
 /** Strapi's default breakpoints: the longest side at most this. */
 const FORMATS = { large: 1000, medium: 750, small: 500 };
+const THUMBNAIL = [245, 156];
 
-/** JPEGs as base64: the original and its formats, for each seed. */
-async function drawPhotos(browser, seeds) {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(
-      ({ seeds, width, height, formats }) => {
-        const jpeg = (canvas, quality) => canvas.toDataURL("image/jpeg", quality).split(",")[1];
-        const scaled = (source, w, h) => {
-          const canvas = document.createElement("canvas");
-          canvas.width = w;
-          canvas.height = h;
-          const context = canvas.getContext("2d");
-          context.imageSmoothingQuality = "high";
-          context.drawImage(source, 0, 0, w, h);
-          return canvas;
-        };
-        return seeds.map((seed) => {
-          let state = (seed * 2654435761) >>> 0 || 1;
-          const random = () => {
-            state ^= state << 13;
-            state ^= state >>> 17;
-            state ^= state << 5;
-            return (state >>> 0) / 4294967296;
-          };
-          // Colour fields at a quarter of the size, smoothed up: the scene.
-          const small = document.createElement("canvas");
-          small.width = width / 4;
-          small.height = height / 4;
-          const waves = Array.from({ length: 18 }, (_, i) => {
-            const frequency = 1 + random() * (2 + i * 1.5);
-            const angle = random() * 6.28;
-            return { fx: frequency * Math.cos(angle), fy: frequency * Math.sin(angle), phase: random() * 6.28, amplitude: 60 / (1 + i * 0.35), channel: i % 3 };
-          });
-          const field = small.getContext("2d").createImageData(small.width, small.height);
-          for (let y = 0; y < small.height; y++) {
-            for (let x = 0; x < small.width; x++) {
-              const u = (x / small.width) * 6.28;
-              const v = (y / small.height) * 6.28;
-              const colour = [110, 120, 100];
-              for (const w of waves) {
-                const t = Math.sin(w.fx * u + w.fy * v + w.phase) * w.amplitude;
-                colour[w.channel] += t;
-                colour[(w.channel + 1) % 3] += t * 0.4;
-              }
-              const i = (y * small.width + x) * 4;
-              field.data.set([colour[0], colour[1], colour[2], 255], i);
-            }
-          }
-          small.getContext("2d").putImageData(field, 0, 0);
-          const photo = scaled(small, width, height);
-          // Grain at full size: the sensor's noise.
-          const context = photo.getContext("2d");
-          const pixels = context.getImageData(0, 0, width, height);
-          for (let i = 0; i < pixels.data.length; i += 4) {
-            const grain = (random() - 0.5) * 14;
-            pixels.data[i] += grain;
-            pixels.data[i + 1] += grain;
-            pixels.data[i + 2] += grain;
-          }
-          context.putImageData(pixels, 0, 0);
-          const made = { original: jpeg(photo, 0.92) };
-          for (const [name, side] of Object.entries(formats)) made[name] = jpeg(scaled(photo, side, Math.round((side * height) / width)), 0.8);
-          made.thumbnail = jpeg(scaled(photo, 234, 156), 0.8);
-          return made;
-        });
-      },
-      { seeds, width: WIDTH, height: HEIGHT, formats: FORMATS },
-    );
-  } finally {
-    await page.close();
+/**
+ * What editors upload, in story order (story `k + 1` gets upload `k % length`):
+ * the wallpaper it is made from, ImageMagick's arguments between source and
+ * output, and the output's extension.
+ */
+export const UPLOADS = [
+  { shape: "photograph, 2560×1600 JPEG", from: "Autumn/contents/images/2560x1600.jpg", ext: "jpg" },
+  { shape: "phone portrait (4032×3024 stored, EXIF orientation 6)", from: "Path/contents/images/2560x1600.jpg", args: ["-resize", "4032x3024!", "-quality", "90", "-orient", "RightTop"], ext: "jpg" },
+  { shape: "photograph, 2560×1600 JPEG", from: "BytheWater/contents/images/2560x1600.jpg", ext: "jpg" },
+  { shape: "photograph, 5120×2880 JPEG of 4.6 MB", from: "Volna/contents/images/5120x2880.jpg", ext: "jpg" },
+  { shape: "animated GIF", gif: true, from: "EveningGlow/contents/images/2560x1600.jpg", ext: "gif" },
+  { shape: "CMYK JPEG", from: "ColorfulCups/contents/images/2560x1600.jpg", args: ["-colorspace", "CMYK", "-quality", "90"], ext: "jpg" },
+  { shape: "photograph, 2560×1600 JPEG", from: "EveningGlow/contents/images/2560x1600.jpg", ext: "jpg" },
+  { shape: "PNG with transparency", from: "FallenLeaf/contents/images/2560x1600.jpg", args: ["-resize", "1600x1000", "-alpha", "set", "-background", "none", "-vignette", "0x120"], ext: "png" },
+  { shape: "progressive JPEG", from: "OneStandsOut/contents/images/2560x1600.jpg", args: ["-interlace", "Plane", "-quality", "92"], ext: "jpg" },
+  { shape: "48-megapixel phone photo (8000×6000)", from: "SafeLanding/contents/images/5120x2880.jpg", args: ["-resize", "8000x6000^", "-gravity", "center", "-extent", "8000x6000", "-quality", "88"], ext: "jpg" },
+  { shape: "grayscale JPEG", from: "Grey/contents/images/2560x1600.jpg", ext: "jpg" },
+  { shape: "WebP", from: "Kite/contents/images/2560x1600.jpg", args: ["-quality", "85"], ext: "webp" },
+  { shape: "180×120 JPEG (never enlarged)", from: "ColdRipple/contents/images/2560x1600.jpg", args: ["-resize", "180x120!"], ext: "jpg" },
+  { shape: "panorama, 6000×1200 JPEG", from: "ColdRipple/contents/images/2560x1600.jpg", args: ["-resize", "6000x1200^", "-gravity", "center", "-extent", "6000x1200", "-quality", "88"], ext: "jpg" },
+  { shape: "large PNG, 5120×2880", from: "Kay/contents/images/5120x2880.png", ext: "png" },
+  { shape: "photograph, 2560×1600 JPEG", from: "summer_1am/contents/images/2560x1600.jpg", ext: "jpg" },
+  { shape: "photograph, 5120×2880 JPEG", from: "Honeywave/contents/images/5120x2880.jpg", ext: "jpg" },
+  { shape: "photograph, 2560×1600 JPEG", from: "DarkestHour/contents/images/2560x1600.jpg", ext: "jpg" },
+];
+
+const MIME = { jpg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif" };
+
+/** ImageMagick's warnings (the wallpapers' XMP) are dropped; a failure throws with them. */
+function magick(...args) {
+  execFileSync("convert", args, { stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/** Width and height as shown: after the EXIF orientation. */
+function dimensions(file) {
+  const [width, height, orientation] = execFileSync("identify", ["-format", "%w %h %[orientation]\\n", file], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).split("\n")[0].split(" ");
+  const turned = ["RightTop", "LeftBottom", "LeftTop", "RightBottom"].includes(orientation);
+  return turned ? [Number(height), Number(width)] : [Number(width), Number(height)];
+}
+
+/** Makes upload `i` and its formats in `dir` (once); returns its Strapi entity's attributes. */
+function makeUpload(dir, upload, i) {
+  const source = join(WALLPAPERS, upload.from);
+  if (!existsSync(source)) throw new Error(`${source} is missing: install plasma-workspace-wallpapers (make deps)`);
+  const hash = `newsroom_${i}_${(0x9e3779b1 * (i + 1)).toString(16).slice(0, 8)}`;
+  const file = `${hash}.${upload.ext}`;
+  const path = join(dir, file);
+  if (!existsSync(path)) {
+    const partial = `${path}.part.${upload.ext}`;
+    if (upload.gif) {
+      // Eight frames panning across the photograph, 480×300: what a newsroom's banner GIF weighs.
+      const frames = Array.from({ length: 8 }, (_, f) => ["(", source, "-resize", "960x600", "-crop", `480x300+${f * 60}+${f * 35}`, "+repage", ")"]).flat();
+      magick("-delay", "25", ...frames, "-loop", "0", "-layers", "Optimize", partial);
+    } else if (upload.args) {
+      magick(source, ...upload.args, partial);
+    } else {
+      copyFileSync(source, partial);
+    }
+    renameSync(partial, path);
   }
+  const [width, height] = dimensions(path);
+  const entity = (url, name, w, h, bytes) => ({ name, hash: name.replace(/\.[a-z]+$/, ""), ext: `.${upload.ext}`, mime: MIME[upload.ext], url, width: w, height: h, size: Math.round(bytes / 10.24) / 100 });
+  const formats = {};
+  if (!upload.gif) {
+    const sizes = [...Object.entries(FORMATS).map(([name, side]) => [name, side, side]), ["thumbnail", ...THUMBNAIL]];
+    for (const [name, maxWidth, maxHeight] of sizes) {
+      if (name !== "thumbnail" && Math.max(width, height) <= maxWidth) continue;
+      const made = `${name}_${file}`;
+      if (!existsSync(join(dir, made))) magick(path, "-auto-orient", "-resize", `${maxWidth}x${maxHeight}>`, "-quality", "80", join(dir, made));
+      const [w, h] = dimensions(join(dir, made));
+      formats[name] = entity(`/uploads/${made}`, made, w, h, statSync(join(dir, made)).size);
+    }
+  }
+  return { name: file, hash, provider: "local", updatedAt: "2026-11-01T08:00:00.000Z", formats, ...entity(`/uploads/${file}`, file, width, height, statSync(path).size) };
 }
 
-function entry(url, width, height, bytes) {
-  return { url, mime: "image/jpeg", ext: ".jpg", width, height, size: Math.round(bytes / 10.24) / 100 };
-}
-
-/** `items` stories per language, photo `i % photos` for story `i`, newest first. */
-export async function makeNewsroom(dir, { browser, items = 300, photos = 24 }) {
+/** `items` stories per language, upload `k % UPLOADS.length` for story `k + 1`, newest first. */
+export async function makeNewsroom(dir, { items = 300 } = {}) {
   const content = join(dir, "content");
   const media = join(dir, "media");
+  const made = join(tmpdir(), "photo-fixture-v2");
+  mkdirSync(made, { recursive: true });
   cpSync(join(root, "content"), content, { recursive: true });
-  mkdirSync(join(media, "uploads"), { recursive: true });
+  mkdirSync(media, { recursive: true });
   symlinkSync(join(root, "assets"), join(media, "static"));
-  const drawn = await drawPhotos(
-    browser,
-    Array.from({ length: photos }, (_, i) => i + 1),
-  );
-  const sizes = {};
-  const uploads = drawn.map((made, i) => {
-    const hash = `newsroom_${i}_${(0x9e3779b1 * (i + 1)).toString(16).slice(0, 8)}`;
-    const write = (name, base64) => {
-      const bytes = Buffer.from(base64, "base64");
-      writeFileSync(join(media, "uploads", name), bytes);
-      return bytes.length;
-    };
-    const size = write(`${hash}.jpg`, made.original);
-    sizes[`/uploads/${hash}.jpg`] = size;
-    const formats = {};
-    for (const [name, side] of Object.entries(FORMATS)) {
-      formats[name] = { name: `${name}_${hash}.jpg`, hash: `${name}_${hash}`, ...entry(`/uploads/${name}_${hash}.jpg`, side, Math.round((side * HEIGHT) / WIDTH), write(`${name}_${hash}.jpg`, made[name])) };
-    }
-    formats.thumbnail = { name: `thumbnail_${hash}.jpg`, hash: `thumbnail_${hash}`, ...entry(`/uploads/thumbnail_${hash}.jpg`, 234, 156, write(`thumbnail_${hash}.jpg`, made.thumbnail)) };
-    return { id: 1000 + i, attributes: { name: `${hash}.jpg`, hash, provider: "local", updatedAt: "2026-11-01T08:00:00.000Z", formats, ...entry(`/uploads/${hash}.jpg`, WIDTH, HEIGHT, size) } };
-  });
+  symlinkSync(made, join(media, "uploads"));
+  const uploads = UPLOADS.map((upload, i) => ({ id: 1000 + i, attributes: makeUpload(made, upload, i) }));
+  const photos = Object.fromEntries(readdirSync(made).filter((name) => name.startsWith("newsroom_")).map((name) => [`/uploads/${name}`, statSync(join(made, name)).size]));
   for (const lang of ["en", "sw"]) {
     const stories = Array.from({ length: items }, (_, k) => {
       const id = k + 1;
@@ -144,5 +133,6 @@ export async function makeNewsroom(dir, { browser, items = 300, photos = 24 }) {
     });
     writeFileSync(join(content, lang, "collections", "news-updates.json"), JSON.stringify({ data: stories, meta: {} }));
   }
-  return { content, media, photos: sizes };
+  const shown = (i) => ({ path: uploads[i].attributes.url, width: uploads[i].attributes.width, height: uploads[i].attributes.height });
+  return { content, media, photos, uploads: UPLOADS.map((upload, i) => ({ ...upload, story: i + 1, ...shown(i) })) };
 }

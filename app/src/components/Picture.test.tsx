@@ -37,7 +37,7 @@ describe("Picture", () => {
     assert.match(html, /width="320" height="180"/);
   });
 
-  it("shows a GIF as the server's still, inside a plain link to the animation that says its size in either language", () => {
+  it("shows a page's GIF as the server's still, inside a plain link to the animation that says its size in either language", () => {
     const gif = {
       url: "https://cms.example.co.tz/uploads/dance.gif",
       alternativeText: "Dancers",
@@ -47,16 +47,22 @@ describe("Picture", () => {
       height: 270,
       srcset: "/img/160/t/uploads/dance.gif 160w, /img/320/t/uploads/dance.gif 320w, /img/480/t/uploads/dance.gif 480w",
     };
-    const html = renderToString(<Picture image={gif} slot="card" />);
+    const html = renderToString(<Picture image={gif} slot="article" main />);
     assert.match(html, /<a class="animation-link" href="https:\/\/cms.example.co.tz\/uploads\/dance.gif"><img [^>]*src="\/img\/480\/t\/uploads\/dance.gif"[^>]*\/>/);
     assert.match(html, /<span class="animation-label">Play the animation \(287 KB\)<\/span><\/a>$/);
     const sw = renderToString(
       <LanguageProvider lang="sw">
-        <Picture image={gif} slot="card" />
+        <Picture image={gif} slot="article" />
       </LanguageProvider>,
     );
     assert.match(sw, />Cheza uhuishaji \(KB 287\)</);
-    assert.match(renderToString(<Picture image={{ ...gif, size: undefined }} slot="card" />), />Play the animation<\/span>/);
+    assert.match(renderToString(<Picture image={{ ...gif, size: undefined }} slot="article" />), />Play the animation<\/span>/);
+    // In a card the still stands for the story the card links to, whose page offers the animation.
+    for (const slot of ["card", "thumb", "icon"] as const) {
+      const card = renderToString(<Picture image={gif} slot={slot} lazy />);
+      assert.doesNotMatch(card, /<a /, slot);
+      assert.match(card, /src="\/img\/480\/t\/uploads\/dance.gif"/, slot);
+    }
   });
 
   it("links no picture but a GIF the server makes a still of", () => {

@@ -40,17 +40,21 @@ export interface PictureProps {
  * A picture of content. A photo the server resizes comes with its `srcset`
  * (the server's image endpoint at fixed widths, WebP where the browser takes
  * it) and the slot's `sizes`; anything else (SVG) keeps its own URL. A GIF
- * the server resizes is its first frame, linked to the animation.
+ * the server resizes is its first frame, linked to the animation where it is
+ * a page's own picture.
  */
 export function Picture(props: PictureProps) {
-  const { image } = props;
-  if (image.mime !== "image/gif" || !image.srcset) return <Photo {...props} />;
+  const { image, slot } = props;
+  if (image.mime !== "image/gif" || !image.srcset || STILL_ONLY.has(slot)) return <Photo {...props} />;
   return (
     <AnimationLink image={image}>
       <Photo {...props} />
     </AnimationLink>
   );
 }
+
+/** Slots whose still stands for a page the card links to (which offers the animation): no link of their own. */
+const STILL_ONLY = new Set<Slot>(["card", "thumb", "icon"]);
 
 /**
  * An animated GIF is shown as the server's still (its bytes predictable, and
