@@ -12,8 +12,8 @@
  * The menu is the same on every page of a language but for the link to the
  * page itself (`aria-current`), and its ~150 links were most of a page's
  * render when each was a component: each language's top-level items are
- * built as elements once per JS realm, and only the item holding the
- * current page is built again for it.
+ * built as elements once per JS realm, and so is the item holding the
+ * current page for each route (the route table bounds them).
  */
 import type { ReactElement } from "react";
 import { localAnchor, useSite } from "../app/site";
@@ -31,24 +31,37 @@ const NAMES = MENU.map(function names(entry: MenuEntry): Set<string> {
 });
 
 const itemsByLanguage = new Map<Lang, ReactElement[]>();
+/** The top-level items with the page's own link marked, by language and route. */
+const itemsByRoute = new Map<string, ReactElement[]>();
 
 export function MainMenu() {
   const { lang, t } = useTranslator();
   const { route } = useSite();
+  return (
+    <nav className="site-menu" id={MENU_ID} aria-label={t("nav.mainMenu")}>
+      <details className="menu">
+        <summary>{t("nav.menu")}</summary>
+        <ul className="menu-bar">{menuItems(lang, t, route)}</ul>
+      </details>
+    </nav>
+  );
+}
+
+function menuItems(lang: Lang, t: TFunction, route: string): ReactElement[] {
   let items = itemsByLanguage.get(lang);
   if (!items) {
     items = MENU.map((entry) => topItem(entry, { lang, t, route: undefined }));
     itemsByLanguage.set(lang, items);
   }
   const current = NAMES.findIndex((names) => names.has(route));
-  return (
-    <nav className="site-menu" id={MENU_ID} aria-label={t("nav.mainMenu")}>
-      <details className="menu">
-        <summary>{t("nav.menu")}</summary>
-        <ul className="menu-bar">{current < 0 ? items : items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item))}</ul>
-      </details>
-    </nav>
-  );
+  if (current < 0) return items;
+  const key = `${lang} ${route}`;
+  let marked = itemsByRoute.get(key);
+  if (!marked) {
+    marked = items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item));
+    itemsByRoute.set(key, marked);
+  }
+  return marked;
 }
 
 /** What the menu's elements depend on: the language, and the page's route if it is among them. */

@@ -95,19 +95,24 @@ function keep<T>(kept: Map<string, T>, id: string, answer: T): T {
   return answer;
 }
 
+/** The letter `idOf` writes for each type of value it remembers. */
+const TYPE_LETTERS: Partial<Record<string, string>> = { string: "s", number: "n", boolean: "b", undefined: "u" };
+
 /**
  * What tells one call from another: the key, and each value with its type
  * (i18next counts only a number, and fills in `null` and `undefined` alike
  * but not an absent name); undefined for a value that is not a string,
- * number, boolean or nothing, whose text is not remembered.
+ * number, boolean or nothing, whose text is not remembered. The key, names
+ * and strings go in with their lengths, so no two calls share an id; it is
+ * built by concatenation alone, as a page asks for tens of filled texts.
  */
 function idOf(key: string, values: Record<string, unknown>): string | undefined {
-  let id = JSON.stringify(key);
-  for (const [name, value] of Object.entries(values)) {
-    const type = value === null ? "null" : typeof value;
-    if (type === "string") id += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
-    else if (type === "number" || type === "boolean" || type === "null" || type === "undefined") id += `,${JSON.stringify(name)}:${type}:${String(value)}`;
-    else return undefined;
+  let id = `${key.length}:${key}`;
+  for (const name of Object.keys(values)) {
+    const value = values[name];
+    const letter = value === null ? "l" : TYPE_LETTERS[typeof value];
+    if (letter === undefined) return undefined;
+    id += `|${name.length}:${name}${letter}${typeof value === "string" ? `${value.length}:${value}` : String(value)}`;
   }
   return id;
 }
