@@ -4,6 +4,20 @@
  * unknown question, so both must change together.
  */
 export function slugify(text: string): string {
+  let slug = slugs.get(text);
+  if (slug === undefined) {
+    // Questions repeat from render to render, and normalising is slow in the server's engine: each is slugged once per realm (up to a bound).
+    if (slugs.size >= MAX_SLUGS) slugs.clear();
+    slug = slugOf(text);
+    slugs.set(text, slug);
+  }
+  return slug;
+}
+
+const MAX_SLUGS = 2000;
+const slugs = new Map<string, string>();
+
+function slugOf(text: string): string {
   return text
     .toLowerCase()
     .normalize("NFKD")

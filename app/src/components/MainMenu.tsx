@@ -33,8 +33,14 @@ const NAMES = MENU.map(function names(entry: MenuEntry): Set<string> {
   return new Set([entry.name, ...entry.children.flatMap((child) => [...names(child)])]);
 });
 
-/** Each top-level item's HTML, by language. */
-const itemsByLanguage = new Map<Lang, string[]>();
+/** Each language's menu bar: its top-level items' HTML, and the bar's HTML before and after the item at an index, made when first asked. */
+interface MenuBar {
+  items: string[];
+  whole: string;
+  around: Map<number, [string, string]>;
+}
+
+const barsByLanguage = new Map<Lang, MenuBar>();
 /** The HTML of the top-level item holding a route, its link marked, by language and route. */
 const markedByRoute = new Map<string, string>();
 
@@ -51,21 +57,32 @@ export function MainMenu() {
   );
 }
 
+/**
+ * The menu bar's HTML on a page of `route` in `lang`: the kept HTML, the
+ * item holding the route in its marked form. Joined strings only (a
+ * renderer's output is made of many pieces, and one page asks for them all).
+ */
 function menuBarHtml(lang: Lang, t: TFunction, route: string): string {
-  let items = itemsByLanguage.get(lang);
-  if (!items) {
-    items = MENU.map((entry) => itemHtml(entry, { lang, t, route: undefined }));
-    itemsByLanguage.set(lang, items);
+  let bar = barsByLanguage.get(lang);
+  if (!bar) {
+    const items = MENU.map((entry) => itemHtml(entry, { lang, t, route: undefined }));
+    bar = { items, whole: items.join(""), around: new Map() };
+    barsByLanguage.set(lang, bar);
   }
   const current = NAMES.findIndex((names) => names.has(route));
-  if (current < 0) return items.join("");
+  if (current < 0) return bar.whole;
   const key = `${lang} ${route}`;
   let marked = markedByRoute.get(key);
   if (marked === undefined) {
     marked = itemHtml(MENU[current], { lang, t, route });
     markedByRoute.set(key, marked);
   }
-  return items.map((item, index) => (index === current ? marked : item)).join("");
+  let around = bar.around.get(current);
+  if (!around) {
+    around = [bar.items.slice(0, current).join(""), bar.items.slice(current + 1).join("")];
+    bar.around.set(current, around);
+  }
+  return around[0] + marked + around[1];
 }
 
 /**

@@ -65,7 +65,7 @@ export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(tex
  * headed by a call word.
  */
 export function ContactText({ text, context, callContext }: { text: string; context?: string; callContext?: boolean }): ReactNode {
-  const pieces = linkContacts(text, MENTIONS_WHATSAPP.test(context ?? text), callContext);
+  const pieces = contactPieces(text, MENTIONS_WHATSAPP.test(context ?? text), Boolean(callContext));
   if (pieces.length === 1 && typeof pieces[0] === "string") return text;
   return pieces.map((piece, index) =>
     typeof piece === "string" ? (
@@ -76,6 +76,26 @@ export function ContactText({ text, context, callContext }: { text: string; cont
       </a>
     ),
   );
+}
+
+/** How many texts' pieces a realm keeps before it starts again. */
+const MAX_KEPT = 2000;
+const keptPieces = new Map<string, Piece[]>();
+
+/**
+ * `linkContacts` of a text, remembered: content repeats from render to
+ * render, and its patterns cost more than the rest of a text's render. The
+ * pieces are shared, so they are never changed.
+ */
+function contactPieces(text: string, whatsapp: boolean, callContext: boolean): Piece[] {
+  const key = `${whatsapp ? "w" : "-"}${callContext ? "c" : "-"}${text}`;
+  let pieces = keptPieces.get(key);
+  if (pieces === undefined) {
+    if (keptPieces.size >= MAX_KEPT) keptPieces.clear();
+    pieces = linkContacts(text, whatsapp, callContext);
+    keptPieces.set(key, pieces);
+  }
+  return pieces;
 }
 
 const ATTRIBUTE_UNSAFE = /["<>&]/;
@@ -90,14 +110,13 @@ export function linkContactsInHtml(html: string): string {
   let linked = linkedBodies.get(html);
   if (linked === undefined) {
     // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
-    if (linkedBodies.size >= MAX_LINKED_BODIES) linkedBodies.clear();
+    if (linkedBodies.size >= MAX_KEPT) linkedBodies.clear();
     linked = link(html);
     linkedBodies.set(html, linked);
   }
   return linked;
 }
 
-const MAX_LINKED_BODIES = 2000;
 const linkedBodies = new Map<string, string>();
 
 function link(html: string): string {
