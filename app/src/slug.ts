@@ -1,21 +1,16 @@
+import { Kept } from "./kept";
+
 /**
  * The slug of a text, as used in `/faq/<item>` (a question's slug) and
  * anchors. The Rust server implements the same rule to answer 404 for an
  * unknown question, so both must change together.
  */
 export function slugify(text: string): string {
-  let slug = slugs.get(text);
-  if (slug === undefined) {
-    // Questions repeat from render to render, and normalising is slow in the server's engine: each is slugged once per realm (up to a bound).
-    if (slugs.size >= MAX_SLUGS) slugs.clear();
-    slug = slugOf(text);
-    slugs.set(text, slug);
-  }
-  return slug;
+  // Questions repeat from render to render, and normalising is slow in the server's engine.
+  return slugs.get(text) ?? slugs.keep(text, slugOf(text));
 }
 
-const MAX_SLUGS = 2000;
-const slugs = new Map<string, string>();
+const slugs = new Kept<string>();
 
 function slugOf(text: string): string {
   return text

@@ -13,6 +13,7 @@
  * Numbers never wrap across lines; long emails may (see `.contact` in the CSS).
  */
 import type { ReactNode } from "react";
+import { Kept } from "../kept";
 
 export type ContactKind = "tel" | "whatsapp" | "ussd" | "email";
 
@@ -78,9 +79,7 @@ export function ContactText({ text, context, callContext }: { text: string; cont
   );
 }
 
-/** How many texts' pieces a realm keeps before it starts again. */
-const MAX_KEPT = 2000;
-const keptPieces = new Map<string, Piece[]>();
+const keptPieces = new Kept<Piece[]>();
 
 /**
  * `linkContacts` of a text, remembered: content repeats from render to
@@ -89,13 +88,7 @@ const keptPieces = new Map<string, Piece[]>();
  */
 function contactPieces(text: string, whatsapp: boolean, callContext: boolean): Piece[] {
   const key = `${whatsapp ? "w" : "-"}${callContext ? "c" : "-"}${text}`;
-  let pieces = keptPieces.get(key);
-  if (pieces === undefined) {
-    if (keptPieces.size >= MAX_KEPT) keptPieces.clear();
-    pieces = linkContacts(text, whatsapp, callContext);
-    keptPieces.set(key, pieces);
-  }
-  return pieces;
+  return keptPieces.get(key) ?? keptPieces.keep(key, linkContacts(text, whatsapp, callContext));
 }
 
 const ATTRIBUTE_UNSAFE = /["<>&]/;
@@ -107,17 +100,11 @@ const ATTRIBUTE_UNSAFE = /["<>&]/;
  * contact pattern crosses.
  */
 export function linkContactsInHtml(html: string): string {
-  let linked = linkedBodies.get(html);
-  if (linked === undefined) {
-    // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
-    if (linkedBodies.size >= MAX_KEPT) linkedBodies.clear();
-    linked = link(html);
-    linkedBodies.set(html, linked);
-  }
-  return linked;
+  // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
+  return linkedBodies.get(html) ?? linkedBodies.keep(html, link(html));
 }
 
-const linkedBodies = new Map<string, string>();
+const linkedBodies = new Kept<string>();
 
 function link(html: string): string {
   let inLink = 0;

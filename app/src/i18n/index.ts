@@ -8,6 +8,7 @@
  * waits. Components read the page's translator with `useT` (see `./context`).
  */
 import i18next, { type i18n } from "i18next";
+import { Kept } from "../kept";
 import type { Lang } from "../routes";
 import en, { type Strings } from "./en";
 import sw from "./sw";
@@ -64,9 +65,6 @@ function createTranslator(lang: Lang): Translator {
   return { lang, ...remembered(instance, lang) };
 }
 
-/** How many answers a language keeps before it starts again (visitors' values, a search query say, are unbounded). */
-const KEPT = 2000;
-
 /**
  * The instance's `getFixedT(lang)` and `exists`, remembering what they gave:
  * an answer depends on the key and the values alone (the strings are bundled
@@ -77,22 +75,17 @@ const KEPT = 2000;
  */
 function remembered(instance: i18n, lang: Lang): Pick<Translator, "t" | "exists"> {
   const fixedT = instance.getFixedT(lang) as (key: string, values?: Record<string, unknown>) => string;
-  const plain = new Map<string, string>();
-  const filled = new Map<string, string>();
-  const known = new Map<string, boolean>();
+  // Bounded: visitors' values (a search query, say) are not.
+  const plain = new Kept<string>();
+  const filled = new Kept<string>();
+  const known = new Kept<boolean>();
   const t = (key: string, values?: Record<string, unknown>): string => {
-    if (!values) return plain.get(key) ?? keep(plain, key, fixedT(key));
+    if (!values) return plain.get(key) ?? plain.keep(key, fixedT(key));
     const id = idOf(key, values);
     if (id === undefined) return fixedT(key, values);
-    return filled.get(id) ?? keep(filled, id, fixedT(key, values));
+    return filled.get(id) ?? filled.keep(id, fixedT(key, values));
   };
-  return { t: t as TFunction, exists: (key) => known.get(key) ?? keep(known, key, instance.exists(key)) };
-}
-
-function keep<T>(kept: Map<string, T>, id: string, answer: T): T {
-  if (kept.size >= KEPT) kept.clear();
-  kept.set(id, answer);
-  return answer;
+  return { t: t as TFunction, exists: (key) => known.get(key) ?? known.keep(key, instance.exists(key)) };
 }
 
 /** The letter `idOf` writes for each type of value it remembers. */

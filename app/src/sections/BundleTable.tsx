@@ -9,6 +9,7 @@ import { createContext, useContext, useId } from "react";
 import { useT } from "../i18n/context";
 import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
+import { Kept } from "../kept";
 import { localAnchor, useSite } from "../app/site";
 import { labelledCell } from "./DataTable";
 import { TitledSection } from "../components/TitledSection";
@@ -25,8 +26,11 @@ export function tableRows(section: Pick<BundleTableSection, "bundleIds" | "categ
 
 /** Where "Buy" leads: the account page's purchase, this bundle chosen. */
 export function purchaseHref(bundleId: string): string {
-  return `/account?${new URLSearchParams({ bundleId })}`;
+  // URLSearchParams is a script of its own in the server's engine (core-js) and in node.
+  return purchaseHrefs.get(bundleId) ?? purchaseHrefs.keep(bundleId, `/account?${new URLSearchParams({ bundleId })}`);
 }
+
+const purchaseHrefs = new Kept<string>();
 
 export function BundleTable({ title, bundleIds, category }: BundleTableSection) {
   const t = useT();
