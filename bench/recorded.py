@@ -66,7 +66,7 @@ def line(name, value, rows, source):
         return f"{shown}: {value:.2f}×; none recorded in {source}"
     when = ", ".join(part for part in (date, machine) if part)
     slower = value < figure * (1 - SLOWER_BY) if more_is_better else value > figure * (1 + SLOWER_BY)
-    against = f"{value:.2f}× against {figure:.2f}× recorded ({when})"
+    against = f"{value:.2f}× against {figure:.2f}× recorded" + (f" ({when})" if when else "")
     return f"SLOWER: {shown} {against}" if slower else f"{shown}: {against}"
 
 
