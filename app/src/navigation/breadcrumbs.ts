@@ -23,12 +23,12 @@ const trails = new WeakMap<PageData, { t: TFunction; crumbs: Crumb[] }>();
 export function breadcrumbs(data: PageData, t: TFunction): Crumb[] {
   const kept = trails.get(data);
   if (kept?.t === t) return kept.crumbs;
-  const crumbs = trail(data, t);
+  const crumbs = crumbsOf(data, t);
   trails.set(data, { t, crumbs });
   return crumbs;
 }
 
-function trail(data: PageData, t: TFunction): Crumb[] {
+function crumbsOf(data: PageData, t: TFunction): Crumb[] {
   if (data.route.name === "home") return [];
   const trail = routeTrail(data.route.name);
   const crumbs: Crumb[] = [{ label: navLabel(t, "home"), path: "/" }];
