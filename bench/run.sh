@@ -6,7 +6,8 @@
 # hostile load against its unloaded p99 and against a control of twice the
 # load (with the server and the clients sharing every core, and with the
 # server alone on core 0); the cached home page against nginx serving the
-# same bytes (gzip_static) at 64 connections; signed-in visitors in a
+# same bytes (gzip_static) at 64 connections, beside the ratio last recorded
+# (bench/recorded.py); signed-in visitors in a
 # random walk over the sitemap (bench/mixed.sh); the server's RSS with
 # every page cached and the client JS a page ships (gzip, over HTTP); and the
 # render cost of each page kind against React's own floor for the same
@@ -215,6 +216,8 @@ if cmp -s <(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$NGINX_PORT/") 
   echo
   awk -v sr="$SITE_RPS" -v nr="$NGINX_RPS" -v sp="$(to_ms "$SITE_P99")" -v np="$(to_ms "$NGINX_P99")" \
     'BEGIN { printf "cached / against nginx on the same bytes, 64 connections: %.0f req/s against %.0f, %.2fx (goal >= 0.6); p99 %.3f ms against %.3f ms (goal <= 5 ms)\n", sr, nr, sr/nr, sp, np }'
+  # Beside the last recorded ratio (the README's performance table), SLOWER when more than 10% below it.
+  python3 bench/recorded.py nginx "$(awk -v sr="$SITE_RPS" -v nr="$NGINX_RPS" 'BEGIN { printf "%.4f", sr/nr }')"
 else
   echo
   echo "nginx did not serve the page's bytes (see $NGINX_BIN, $WORK/nginx-error.log); no comparison" >&2

@@ -14,6 +14,7 @@ import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { CONTENT_PAGE_BUDGET, scriptSizes, sizesTable } from "./sizes.mjs";
 
@@ -25,6 +26,30 @@ const COMPRESSIBLE = new Set([".js", ".css", ".svg", ".json", ".webmanifest", ".
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(publicDir, { recursive: true });
+
+/**
+ * React's CommonJS modules as ES modules that export each name as a
+ * constant. esbuild otherwise reads every name through a getter of its
+ * CommonJS wrapper, so each `jsx()` and hook call of a render paid a getter
+ * call: about a tenth of a server render in V8. The names are those of the
+ * module node loads here (development's are production's and a few more,
+ * which read undefined, as they would).
+ */
+const reactExports = {
+  name: "react-exports",
+  setup(builder) {
+    const fromApp = createRequire(join(appDir, "package.json"));
+    // The app's imports only: React's own modules keep requiring React as it is.
+    builder.onResolve({ filter: /^react(\/jsx-runtime)?$/ }, (args) =>
+      args.kind !== "import-statement" || args.pluginData === "wrapper" ? undefined : { path: args.path, namespace: "react-exports" },
+    );
+    builder.onLoad({ filter: /.*/, namespace: "react-exports" }, (args) => {
+      const names = Object.keys(fromApp(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default");
+      const contents = `import * as cjs from ${JSON.stringify(args.path)};\nexport const { ${names.join(", ")} } = cjs;\nexport default cjs.default;\n`;
+      return { contents, resolveDir: appDir, pluginData: "wrapper" };
+    });
+  },
+};
 
 // Server bundle: one script defining globalThis.__ssr, no imports left.
 await build({
@@ -42,6 +67,7 @@ await build({
   legalComments: "none",
   define,
   logLevel: "warning",
+  plugins: [reactExports],
 });
 
 // Client: ES modules split per page, content-hashed names: the islands (the

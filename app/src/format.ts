@@ -6,7 +6,17 @@ import type { Lang } from "./routes";
 
 /** `1,250,000`: a whole number with its thousands grouped. */
 export function formatCount(amount: number): string {
-  return Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const text = Math.round(amount).toString();
+  // Digits after an optional sign, grouped by slicing (a page writes tens of
+  // prices); anything else ("1e+21", "NaN") by the pattern, which leaves it.
+  const first = text.charCodeAt(0) === 45 ? 1 : 0;
+  for (let at = first; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 48 || code > 57) return text.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+  let grouped = text.slice(0, first + ((text.length - first - 1) % 3) + 1);
+  for (let at = grouped.length; at < text.length; at += 3) grouped += `,${text.slice(at, at + 3)}`;
+  return grouped;
 }
 
 /** `TSh 25,000`. */

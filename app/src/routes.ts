@@ -318,8 +318,12 @@ export function splitLang(pathname: string): { lang: Lang; path: string } {
 }
 
 export function routeByName(name: string): RouteDef | undefined {
-  return routes.find((r) => r.name === name);
+  return routesByName.get(name);
 }
+
+/** The table by name, the first of a name winning as in a search of the table (a page asks several times per render). */
+const routesByName = new Map<string, RouteDef>();
+for (const route of routes) if (!routesByName.has(route.name)) routesByName.set(route.name, route);
 
 /** The route and its ancestors, outermost first (for breadcrumbs). */
 export function routeTrail(name: string): RouteDef[] {

@@ -57,6 +57,18 @@ function structuredData(data: PageData, url: string, t: TFunction): JsonLd[] {
   return all.filter((entry): entry is JsonLd => Boolean(entry));
 }
 
+/** The enhancement script's strings as the head carries them, by translator: the same on every page of a language. */
+const stringsTexts = new WeakMap<TFunction, string>();
+
+function enhanceStringsText(t: TFunction): string {
+  let text = stringsTexts.get(t);
+  if (text === undefined) {
+    text = jsonLdText(enhanceStrings(t));
+    stringsTexts.set(t, text);
+  }
+  return text;
+}
+
 export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; t: TFunction }) {
   const page = data.content.page;
   const item = itemSummary(data.content.item);
@@ -100,7 +112,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       {assets.preload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}
-      <script type="application/json" id={STRINGS_ID} dangerouslySetInnerHTML={{ __html: jsonLdText(enhanceStrings(t)) }} />
+      <script type="application/json" id={STRINGS_ID} dangerouslySetInnerHTML={{ __html: enhanceStringsText(t) }} />
       {indexable &&
         structuredData(data, url(data.lang), t).map((entry) => (
           <script key={String(entry["@type"])} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(entry) }} />

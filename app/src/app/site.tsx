@@ -38,7 +38,8 @@ export function isExternal(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
-type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">;
+/** An anchor's attributes but its address; `data-*` ones too, which JSX allows but the attribute type does not name. */
+type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { [data: `data-${string}`]: string | undefined };
 
 /**
  * A link to a path of the site in the current language. It renders a plain

@@ -11,11 +11,14 @@
  *
  * The menu is the same on every page of a language but for the link to the
  * page itself (`aria-current`), and its ~150 links were most of a page's
- * render when each was a component: each language's top-level items are
- * built as elements once per JS realm, and only the item holding the
- * current page is built again for it.
+ * render, even as elements built once (React still walked them on every
+ * page, as much as the rest of the page together): each language's
+ * top-level items are rendered to HTML once per JS realm, and so is the item
+ * holding the current page for each route (the route table bounds them);
+ * a page puts that HTML in its menu bar as it is.
  */
 import type { ReactElement } from "react";
+import { renderToString } from "react-dom/server";
 import { localAnchor, useSite } from "../app/site";
 import type { TFunction } from "../i18n";
 import { useTranslator } from "../i18n/context";
@@ -30,25 +33,66 @@ const NAMES = MENU.map(function names(entry: MenuEntry): Set<string> {
   return new Set([entry.name, ...entry.children.flatMap((child) => [...names(child)])]);
 });
 
-const itemsByLanguage = new Map<Lang, ReactElement[]>();
+/** Each language's menu bar: its top-level items' HTML, and the bar's HTML before and after the item at an index, made when first asked. */
+interface MenuBar {
+  items: string[];
+  whole: string;
+  around: Map<number, [string, string]>;
+}
+
+const barsByLanguage = new Map<Lang, MenuBar>();
+/** The HTML of the top-level item holding a route, its link marked, by language and route. */
+const markedByRoute = new Map<string, string>();
 
 export function MainMenu() {
   const { lang, t } = useTranslator();
   const { route } = useSite();
-  let items = itemsByLanguage.get(lang);
-  if (!items) {
-    items = MENU.map((entry) => topItem(entry, { lang, t, route: undefined }));
-    itemsByLanguage.set(lang, items);
-  }
-  const current = NAMES.findIndex((names) => names.has(route));
   return (
     <nav className="site-menu" id={MENU_ID} aria-label={t("nav.mainMenu")}>
       <details className="menu">
         <summary>{t("nav.menu")}</summary>
-        <ul className="menu-bar">{current < 0 ? items : items.map((item, index) => (index === current ? topItem(MENU[index], { lang, t, route }) : item))}</ul>
+        <ul className="menu-bar" dangerouslySetInnerHTML={{ __html: menuBarHtml(lang, t, route) }} />
       </details>
     </nav>
   );
+}
+
+/**
+ * The menu bar's HTML on a page of `route` in `lang`: the kept HTML, the
+ * item holding the route in its marked form. Joined strings only (a
+ * renderer's output is made of many pieces, and one page asks for them all).
+ */
+function menuBarHtml(lang: Lang, t: TFunction, route: string): string {
+  let bar = barsByLanguage.get(lang);
+  if (!bar) {
+    const items = MENU.map((entry) => itemHtml(entry, { lang, t, route: undefined }));
+    bar = { items, whole: items.join(""), around: new Map() };
+    barsByLanguage.set(lang, bar);
+  }
+  const current = NAMES.findIndex((names) => names.has(route));
+  if (current < 0) return bar.whole;
+  const key = `${lang} ${route}`;
+  let marked = markedByRoute.get(key);
+  if (marked === undefined) {
+    marked = itemHtml(MENU[current], { lang, t, route });
+    markedByRoute.set(key, marked);
+  }
+  let around = bar.around.get(current);
+  if (!around) {
+    around = [bar.items.slice(0, current).join(""), bar.items.slice(current + 1).join("")];
+    bar.around.set(current, around);
+  }
+  return around[0] + marked + around[1];
+}
+
+/**
+ * A top-level item as the page's render writes it. It is HTML elements
+ * alone (no component, no hook), so rendering it apart, even from inside
+ * the page's render, gives the same bytes and touches none of that
+ * render's state.
+ */
+function itemHtml(entry: MenuEntry, context: MenuContext): string {
+  return renderToString(topItem(entry, context));
 }
 
 /** What the menu's elements depend on: the language, and the page's route if it is among them. */

@@ -13,6 +13,7 @@
  * Numbers never wrap across lines; long emails may (see `.contact` in the CSS).
  */
 import type { ReactNode } from "react";
+import { Kept } from "../kept";
 
 export type ContactKind = "tel" | "whatsapp" | "ussd" | "email";
 
@@ -65,7 +66,7 @@ export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(tex
  * headed by a call word.
  */
 export function ContactText({ text, context, callContext }: { text: string; context?: string; callContext?: boolean }): ReactNode {
-  const pieces = linkContacts(text, MENTIONS_WHATSAPP.test(context ?? text), callContext);
+  const pieces = contactPieces(text, MENTIONS_WHATSAPP.test(context ?? text), Boolean(callContext));
   if (pieces.length === 1 && typeof pieces[0] === "string") return text;
   return pieces.map((piece, index) =>
     typeof piece === "string" ? (
@@ -78,6 +79,18 @@ export function ContactText({ text, context, callContext }: { text: string; cont
   );
 }
 
+const keptPieces = new Kept<Piece[]>();
+
+/**
+ * `linkContacts` of a text, remembered: content repeats from render to
+ * render, and its patterns cost more than the rest of a text's render. The
+ * pieces are shared, so they are never changed.
+ */
+function contactPieces(text: string, whatsapp: boolean, callContext: boolean): Piece[] {
+  const key = `${whatsapp ? "w" : "-"}${callContext ? "c" : "-"}${text}`;
+  return keptPieces.get(key) ?? keptPieces.keep(key, linkContacts(text, whatsapp, callContext));
+}
+
 const ATTRIBUTE_UNSAFE = /["<>&]/;
 
 /**
@@ -87,18 +100,11 @@ const ATTRIBUTE_UNSAFE = /["<>&]/;
  * contact pattern crosses.
  */
 export function linkContactsInHtml(html: string): string {
-  let linked = linkedBodies.get(html);
-  if (linked === undefined) {
-    // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
-    if (linkedBodies.size >= MAX_LINKED_BODIES) linkedBodies.clear();
-    linked = link(html);
-    linkedBodies.set(html, linked);
-  }
-  return linked;
+  // Content repeats from render to render: each body is linked once per JS realm (up to a bound).
+  return linkedBodies.get(html) ?? linkedBodies.keep(html, link(html));
 }
 
-const MAX_LINKED_BODIES = 2000;
-const linkedBodies = new Map<string, string>();
+const linkedBodies = new Kept<string>();
 
 function link(html: string): string {
   let inLink = 0;

@@ -8,6 +8,7 @@
  * waits. Components read the page's translator with `useT` (see `./context`).
  */
 import i18next, { type i18n } from "i18next";
+import { Kept } from "../kept";
 import type { Lang } from "../routes";
 import en, { type Strings } from "./en";
 import sw from "./sw";
@@ -64,9 +65,6 @@ function createTranslator(lang: Lang): Translator {
   return { lang, ...remembered(instance, lang) };
 }
 
-/** How many answers a language keeps before it starts again (visitors' values, a search query say, are unbounded). */
-const KEPT = 2000;
-
 /**
  * The instance's `getFixedT(lang)` and `exists`, remembering what they gave:
  * an answer depends on the key and the values alone (the strings are bundled
@@ -77,37 +75,37 @@ const KEPT = 2000;
  */
 function remembered(instance: i18n, lang: Lang): Pick<Translator, "t" | "exists"> {
   const fixedT = instance.getFixedT(lang) as (key: string, values?: Record<string, unknown>) => string;
-  const plain = new Map<string, string>();
-  const filled = new Map<string, string>();
-  const known = new Map<string, boolean>();
+  // Bounded: visitors' values (a search query, say) are not.
+  const plain = new Kept<string>();
+  const filled = new Kept<string>();
+  const known = new Kept<boolean>();
   const t = (key: string, values?: Record<string, unknown>): string => {
-    if (!values) return plain.get(key) ?? keep(plain, key, fixedT(key));
+    if (!values) return plain.get(key) ?? plain.keep(key, fixedT(key));
     const id = idOf(key, values);
     if (id === undefined) return fixedT(key, values);
-    return filled.get(id) ?? keep(filled, id, fixedT(key, values));
+    return filled.get(id) ?? filled.keep(id, fixedT(key, values));
   };
-  return { t: t as TFunction, exists: (key) => known.get(key) ?? keep(known, key, instance.exists(key)) };
+  return { t: t as TFunction, exists: (key) => known.get(key) ?? known.keep(key, instance.exists(key)) };
 }
 
-function keep<T>(kept: Map<string, T>, id: string, answer: T): T {
-  if (kept.size >= KEPT) kept.clear();
-  kept.set(id, answer);
-  return answer;
-}
+/** The letter `idOf` writes for each type of value it remembers. */
+const TYPE_LETTERS: Partial<Record<string, string>> = { string: "s", number: "n", boolean: "b", undefined: "u" };
 
 /**
  * What tells one call from another: the key, and each value with its type
  * (i18next counts only a number, and fills in `null` and `undefined` alike
  * but not an absent name); undefined for a value that is not a string,
- * number, boolean or nothing, whose text is not remembered.
+ * number, boolean or nothing, whose text is not remembered. The key, names
+ * and strings go in with their lengths, so no two calls share an id; it is
+ * built by concatenation alone, as a page asks for tens of filled texts.
  */
 function idOf(key: string, values: Record<string, unknown>): string | undefined {
-  let id = JSON.stringify(key);
-  for (const [name, value] of Object.entries(values)) {
-    const type = value === null ? "null" : typeof value;
-    if (type === "string") id += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
-    else if (type === "number" || type === "boolean" || type === "null" || type === "undefined") id += `,${JSON.stringify(name)}:${type}:${String(value)}`;
-    else return undefined;
+  let id = `${key.length}:${key}`;
+  for (const name of Object.keys(values)) {
+    const value = values[name];
+    const letter = value === null ? "l" : TYPE_LETTERS[typeof value];
+    if (letter === undefined) return undefined;
+    id += `|${name.length}:${name}${letter}${typeof value === "string" ? `${value.length}:${value}` : String(value)}`;
   }
   return id;
 }

@@ -17,7 +17,18 @@ export interface Crumb {
   path?: string;
 }
 
+/** Each page's trail, asked for by the page and by its head (the JSON-LD): made once per page data and translator. */
+const trails = new WeakMap<PageData, { t: TFunction; crumbs: Crumb[] }>();
+
 export function breadcrumbs(data: PageData, t: TFunction): Crumb[] {
+  const kept = trails.get(data);
+  if (kept?.t === t) return kept.crumbs;
+  const crumbs = crumbsOf(data, t);
+  trails.set(data, { t, crumbs });
+  return crumbs;
+}
+
+function crumbsOf(data: PageData, t: TFunction): Crumb[] {
   if (data.route.name === "home") return [];
   const trail = routeTrail(data.route.name);
   const crumbs: Crumb[] = [{ label: navLabel(t, "home"), path: "/" }];

@@ -9,8 +9,9 @@ import { createContext, useContext, useId } from "react";
 import { useT } from "../i18n/context";
 import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
-import { LocalLink } from "../app/site";
-import { LabelledCell } from "./DataTable";
+import { Kept } from "../kept";
+import { localAnchor, useSite } from "../app/site";
+import { labelledCell } from "./DataTable";
 import { TitledSection } from "../components/TitledSection";
 
 /** The page's catalogue bundles; undefined when the catalogue could not be read. */
@@ -25,16 +26,21 @@ export function tableRows(section: Pick<BundleTableSection, "bundleIds" | "categ
 
 /** Where "Buy" leads: the account page's purchase, this bundle chosen. */
 export function purchaseHref(bundleId: string): string {
-  return `/account?${new URLSearchParams({ bundleId })}`;
+  // URLSearchParams is a script of its own in the server's engine (core-js) and in node.
+  return purchaseHrefs.get(bundleId) ?? purchaseHrefs.keep(bundleId, `/account?${new URLSearchParams({ bundleId })}`);
 }
+
+const purchaseHrefs = new Kept<string>();
 
 export function BundleTable({ title, bundleIds, category }: BundleTableSection) {
   const t = useT();
   const heading = useId();
   const catalogue = useContext(CatalogueBundles);
+  const { lang } = useSite();
   const rows = catalogue ? tableRows({ bundleIds, category }, catalogue) : [];
   if (catalogue && rows.length === 0) return null;
   const sold = rows.some((bundle) => bundle.purchasable);
+  const [price, validity, dial, buyColumn] = [t("bundles.price"), t("bundles.validity"), t("bundles.dial"), t("checkout.buyColumn")];
   return (
     <TitledSection className="bundle-table" title={title} headingId={heading} aria-labelledby={title ? heading : undefined}>
       {!catalogue ? (
@@ -45,36 +51,42 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
             <thead>
               <tr>
                 <th scope="col">{t("bundles.bundle")}</th>
-                <th scope="col">{t("bundles.price")}</th>
-                <th scope="col">{t("bundles.validity")}</th>
-                <th scope="col">{t("bundles.dial")}</th>
-                {sold && <th scope="col">{t("checkout.buyColumn")}</th>}
+                <th scope="col">{price}</th>
+                <th scope="col">{validity}</th>
+                <th scope="col">{dial}</th>
+                {sold && <th scope="col">{buyColumn}</th>}
               </tr>
             </thead>
             <tbody>
               {rows.map((bundle) => (
                 <tr key={bundle.id}>
                   <th scope="row">{bundle.name}</th>
-                  <LabelledCell label={t("bundles.price")}>{formatTzs(bundle.price)}</LabelledCell>
-                  <LabelledCell label={t("bundles.validity")}>{bundle.validity}</LabelledCell>
-                  <LabelledCell label={t("bundles.dial")}>
-                    {bundle.ussd && (
+                  {labelledCell(price, formatTzs(bundle.price))}
+                  {labelledCell(validity, bundle.validity)}
+                  {labelledCell(
+                    dial,
+                    bundle.ussd && (
                       <a className="contact contact-ussd" href={`tel:${bundle.ussd.replace(/#/g, "%23")}`}>
                         {bundle.ussd}
                       </a>
-                    )}
-                  </LabelledCell>
-                  {sold && (
-                    <LabelledCell label={t("checkout.buyColumn")}>
-                      {bundle.purchasable && (
-                        // For a signed-out visitor with JavaScript it opens the login dialog first.
-                        <LocalLink to={purchaseHref(bundle.id)} data-purchase="" className="bundle-buy">
-                          {t("checkout.buy")}
-                          <span className="visually-hidden"> {bundle.name}</span>
-                        </LocalLink>
-                      )}
-                    </LabelledCell>
+                    ),
                   )}
+                  {sold &&
+                    labelledCell(
+                      buyColumn,
+                      bundle.purchasable &&
+                        // For a signed-out visitor with JavaScript it opens the login dialog first.
+                        localAnchor(lang, purchaseHref(bundle.id), undefined, {
+                          "data-purchase": "",
+                          className: "bundle-buy",
+                          children: (
+                            <>
+                              {t("checkout.buy")}
+                              <span className="visually-hidden"> {bundle.name}</span>
+                            </>
+                          ),
+                        }),
+                    )}
                 </tr>
               ))}
             </tbody>

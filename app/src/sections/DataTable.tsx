@@ -1,15 +1,16 @@
-import { useId, type ReactNode } from "react";
+import { useId, type Key, type ReactNode } from "react";
 import { TitledSection } from "../components/TitledSection";
 
 /**
  * A body cell that carries its column's name as text: hidden while the table
  * shows as a table, shown where narrow screens make each row a card
  * (`styles/app.css`), and there for engines that read no CSS or no
- * generated content.
+ * generated content. A function rather than a component: tables have many
+ * cells, and a component each cost the server's render as much again.
  */
-export function LabelledCell({ label, children }: { label: string; children?: ReactNode }) {
+export function labelledCell(label: string, children?: ReactNode, key?: Key) {
   return (
-    <td>
+    <td key={key}>
       {label && <span className="cell-label">{`${label} `}</span>}
       {children}
     </td>

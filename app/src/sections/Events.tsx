@@ -1,7 +1,7 @@
 import { useT } from "../i18n/context";
 import { useSite } from "../app/site";
 import { formatDate } from "../format";
-import { DataTable, LabelledCell } from "./DataTable";
+import { DataTable, labelledCell } from "./DataTable";
 
 export interface EventEntry {
   id?: number;
@@ -15,16 +15,15 @@ export interface EventEntry {
 export function Events({ title, events }: { title?: string | null; events: EventEntry[] }) {
   const t = useT();
   const { lang } = useSite();
+  const [date, time, location] = [t("events.date"), t("events.time"), t("events.location")];
   return (
-    <DataTable title={title} columns={[t("events.event"), t("events.date"), t("events.time"), t("events.location")]}>
+    <DataTable title={title} columns={[t("events.event"), date, time, location]}>
       {events.map((event, index) => (
         <tr key={event.id ?? index}>
           <th scope="row">{event.title}</th>
-          <LabelledCell label={t("events.date")}>
-            <time dateTime={event.date}>{formatDate(event.date, lang)}</time>
-          </LabelledCell>
-          <LabelledCell label={t("events.time")}>{event.time}</LabelledCell>
-          <LabelledCell label={t("events.location")}>{event.location}</LabelledCell>
+          {labelledCell(date, <time dateTime={event.date}>{formatDate(event.date, lang)}</time>)}
+          {labelledCell(time, event.time)}
+          {labelledCell(location, event.location)}
         </tr>
       ))}
     </DataTable>

@@ -1,4 +1,4 @@
-import { DataTable, LabelledCell } from "./DataTable";
+import { DataTable, labelledCell } from "./DataTable";
 import { ContactText, isCallHeader } from "../content/contacts";
 
 export interface TableRow {
@@ -24,9 +24,11 @@ export function Table({ title, columns, rows }: { title?: string | null; columns
                   <ContactText text={cell} context={context} />
                 </th>
               ) : (
-                <LabelledCell key={index} label={columns[index] ?? ""}>
-                  <ContactText text={cell} context={context} callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])} />
-                </LabelledCell>
+                labelledCell(
+                  columns[index] ?? "",
+                  <ContactText text={cell} context={context} callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])} />,
+                  index,
+                )
               ),
             )}
           </tr>

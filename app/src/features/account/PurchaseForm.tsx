@@ -40,6 +40,11 @@ const RELOAD_AFTER_MS = 5000;
 /** The choice list's groups, by the catalogue's bundle type. */
 const GROUPS = ["DATA", "VOICE", "SMS", "MIXED"] as const;
 
+/** The group a bundle is listed under: its type, or mixed. */
+function groupOf(bundle: BundleOffer): (typeof GROUPS)[number] {
+  return GROUPS.includes(bundle.type as (typeof GROUPS)[number]) ? (bundle.type as (typeof GROUPS)[number]) : "MIXED";
+}
+
 /** Fields as a form or a page address carries them. */
 type Fields = Pick<FormData, "get">;
 
@@ -192,6 +197,8 @@ function ChoiceForm({
   const chosenBundle = bundles.some((b) => b.id === named) ? named! : "";
   const channel = methods.includes(query.get("purchaseChannel") ?? "") ? query.get("purchaseChannel") : methods[0];
   const forFriend = query.get("recipient") === "friend";
+  const byGroup = new Map(GROUPS.map((group) => [group, [] as BundleOffer[]]));
+  for (const bundle of bundles) byGroup.get(groupOf(bundle))?.push(bundle);
 
   function choose(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -207,7 +214,7 @@ function ChoiceForm({
         <select id={`${id}-bundle`} name="bundleId" required defaultValue={chosenBundle}>
           <option value="">{t("checkout.choose")}</option>
           {GROUPS.map((group) => {
-            const inGroup = bundles.filter((b) => (GROUPS.includes(b.type as (typeof GROUPS)[number]) ? b.type : "MIXED") === group);
+            const inGroup = byGroup.get(group) ?? [];
             return (
               inGroup.length > 0 && (
                 <optgroup key={group} label={t(`checkout.groups.${group}`)}>

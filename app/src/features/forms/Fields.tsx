@@ -9,6 +9,7 @@
  * page's script has loaded on a slow connection is never reset.
  */
 import { createContext, useContext, type ReactNode } from "react";
+import type { TFunction } from "../../i18n";
 import { useT } from "../../i18n/context";
 import type { Errors } from "./send";
 
@@ -36,8 +37,13 @@ function describedBy(id: string, hint?: ReactNode, error?: string): string | und
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 
-function Label({ id, label, required }: { id: string; label: ReactNode; required?: boolean }) {
-  const t = useT();
+/*
+ * A field's label, hint and error message are functions rather than
+ * components: a form has tens of fields, and a component each cost the
+ * server's render more than its markup.
+ */
+
+function fieldLabel(id: string, label: ReactNode, required: boolean | undefined, t: TFunction) {
   return (
     <label htmlFor={id}>
       {label}
@@ -46,7 +52,7 @@ function Label({ id, label, required }: { id: string; label: ReactNode; required
   );
 }
 
-function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
+function fieldHint(id: string, hint?: ReactNode) {
   return hint ? (
     <p id={`${id}-hint`} className="field-hint">
       {hint}
@@ -54,7 +60,7 @@ function Hint({ id, hint }: { id: string; hint?: ReactNode }) {
   ) : null;
 }
 
-function Message({ id, error }: { id: string; error?: string }) {
+function fieldMessage(id: string, error?: string) {
   return error ? (
     <p id={`${id}-error`} className="field-error">
       {error}
@@ -74,11 +80,12 @@ interface InputProps {
 }
 
 export function TextField({ name, label, hint, required = false, type = "text", autoComplete, inputMode, maxLength }: InputProps) {
+  const t = useT();
   const { id, value, error } = useField(name);
   return (
     <div className="field">
-      <Label id={id} label={label} required={required} />
-      <Hint id={id} hint={hint} />
+      {fieldLabel(id, label, required, t)}
+      {fieldHint(id, hint)}
       <input
         id={id}
         name={name}
@@ -91,17 +98,18 @@ export function TextField({ name, label, hint, required = false, type = "text", 
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
       />
-      <Message id={id} error={error} />
+      {fieldMessage(id, error)}
     </div>
   );
 }
 
 export function TextArea({ name, label, hint, required = false, maxLength }: Omit<InputProps, "type" | "autoComplete" | "inputMode">) {
+  const t = useT();
   const { id, value, error } = useField(name);
   return (
     <div className="field field-wide">
-      <Label id={id} label={label} required={required} />
-      <Hint id={id} hint={hint} />
+      {fieldLabel(id, label, required, t)}
+      {fieldHint(id, hint)}
       <textarea
         id={id}
         name={name}
@@ -112,7 +120,7 @@ export function TextArea({ name, label, hint, required = false, maxLength }: Omi
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
       />
-      <Message id={id} error={error} />
+      {fieldMessage(id, error)}
     </div>
   );
 }
@@ -122,8 +130,8 @@ export function Select({ name, label, hint, required = false, options, onChange 
   const { id, value, error } = useField(name);
   return (
     <div className="field">
-      <Label id={id} label={label} required={required} />
-      <Hint id={id} hint={hint} />
+      {fieldLabel(id, label, required, t)}
+      {fieldHint(id, hint)}
       <select
         id={id}
         name={name}
@@ -140,20 +148,21 @@ export function Select({ name, label, hint, required = false, options, onChange 
           </option>
         ))}
       </select>
-      <Message id={id} error={error} />
+      {fieldMessage(id, error)}
     </div>
   );
 }
 
 /** A file input (the foundation's proposal PDF). */
 export function FileField({ name, label, hint, accept }: { name: string; label: ReactNode; hint?: ReactNode; accept: string }) {
+  const t = useT();
   const { id, error } = useField(name);
   return (
     <div className="field">
-      <Label id={id} label={label} />
-      <Hint id={id} hint={hint} />
+      {fieldLabel(id, label, undefined, t)}
+      {fieldHint(id, hint)}
       <input id={id} name={name} type="file" accept={accept} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} />
-      <Message id={id} error={error} />
+      {fieldMessage(id, error)}
     </div>
   );
 }
@@ -191,7 +200,7 @@ export function Choices({
           <span>{text}</span>
         </label>
       ))}
-      <Message id={id} error={error} />
+      {fieldMessage(id, error)}
     </fieldset>
   );
 }
