@@ -2,7 +2,7 @@
 # they need on a fresh Debian machine (apt packages, npm packages).
 
 SHELL := /bin/bash
-APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers
+APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 

@@ -1,6 +1,7 @@
 // A newsroom's photos for the image budget (app/e2e/images.test.mjs, make
 // bench): `content/` copied to a directory with a few hundred news stories
-// per language, each with one of the uploads below, made by ImageMagick from
+// per language, each with one of the uploads below, made by ImageMagick (and
+// netpbm) from
 // the photographs of Debian's plasma-workspace-wallpapers (installed by
 // `make deps` and CI, not committed) in the shapes editors upload, with the
 // `formats` Strapi's upload plugin makes beside each (large, medium and small
@@ -49,6 +50,8 @@ export const UPLOADS = [
   { shape: "photograph, 2560×1600 JPEG", from: "summer_1am/contents/images/2560x1600.jpg", ext: "jpg" },
   { shape: "photograph, 5120×2880 JPEG", from: "Honeywave/contents/images/5120x2880.jpg", ext: "jpg" },
   { shape: "photograph, 2560×1600 JPEG", from: "DarkestHour/contents/images/2560x1600.jpg", ext: "jpg" },
+  // ImageMagick's policy (Debian's) refuses a pixel cache this large: netpbm scales it streaming.
+  { shape: "100-megapixel photo (12000×8400)", from: "Shell/contents/images/5120x2880.jpg", scale: [12000, 8400], ext: "jpg" },
 ];
 
 const MIME = { jpg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif" };
@@ -78,6 +81,9 @@ function makeUpload(dir, upload, i) {
       // Eight frames panning across the photograph, 480×300: what a newsroom's banner GIF weighs.
       const frames = Array.from({ length: 8 }, (_, f) => ["(", source, "-resize", "960x600", "-crop", `480x300+${f * 60}+${f * 35}`, "+repage", ")"]).flat();
       magick("-delay", "25", ...frames, "-loop", "0", "-layers", "Optimize", partial);
+    } else if (upload.scale) {
+      const [w, h] = upload.scale;
+      execFileSync("sh", ["-c", `jpegtopnm "$0" 2>/dev/null | pamscale -width ${w} -height ${h} | pnmtojpeg -quality 85 > "$1"`, source, partial], { stdio: ["ignore", "ignore", "pipe"] });
     } else if (upload.args) {
       magick(source, ...upload.args, partial);
     } else {

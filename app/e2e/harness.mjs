@@ -46,6 +46,8 @@ export async function startSite(env = {}) {
   }
   return {
     base,
+    /** The server's process id (its memory is in /proc/<pid>/status). */
+    pid: child.pid,
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
