@@ -157,7 +157,14 @@ impl PageCache {
         let result = if missed { "miss" } else { "hit" };
         metrics::counter!("page_cache_lookups_total", "result" => result).increment(1);
         if missed && page.is_ok() {
-            self.latest.insert(address(&key).to_owned(), Arc::new(Latest { key, superseded: OnceLock::new() }));
+            let address = address(&key).to_owned();
+            // The page it supersedes is served no more (only the newest
+            // is served stale): dropped, so a newsroom publishing all day
+            // keeps one page per address, not one per edition.
+            if let Some(previous) = self.latest.get(&address).filter(|previous| previous.key != key) {
+                pages.invalidate(&previous.key).await;
+            }
+            self.latest.insert(address, Arc::new(Latest { key, superseded: OnceLock::new() }));
         }
         page
     }
@@ -265,6 +272,25 @@ mod tests {
             }
             assert!(shares.typed.weighted_size() <= capacity / TYPED_SHARE, "{} bytes of searches", shares.typed.weighted_size());
             assert!(shares.typed.entry_count() > 10);
+        });
+    }
+
+    /// Content changes again and again: each address keeps its newest
+    /// page (served stale while the next renders), not one per edition.
+    #[test]
+    fn a_page_for_newer_content_drops_the_one_it_supersedes() {
+        let cache = PageCache::new(4 << 20, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let page = |edition: u64| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>edition {edition}</p>"), vec![edition], |_| None);
+        futures::executor::block_on(async {
+            for edition in 1..=5 {
+                let key = PageCache::key("voice", "/voice-sms", &[edition]);
+                assert_eq!(cache.stale(&key).await.is_some(), edition > 1, "edition {edition}: the previous page served stale");
+                cache.get_or_render(key, || async { Ok::<_, ()>(page(edition)) }).await.unwrap();
+            }
+            let linked = &cache.pages.as_ref().unwrap().linked;
+            linked.run_pending_tasks().await;
+            let kept: Vec<String> = linked.iter().map(|(key, _)| key.to_string()).collect();
+            assert_eq!(kept, [PageCache::key("voice", "/voice-sms", &[5])]);
         });
     }
 
