@@ -84,15 +84,16 @@ async function run(name, editionEvery) {
     const p99ms = Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]];
     const requests = Number(out.match(/(\d+) requests in/)[1]);
     const notPages = Number(out.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] || 0);
-    const stale = delta('page_cache_lookups_total{result="stale"}');
+    // Every answer served stale, by either path, records its age.
+    const stale = delta("page_stale_age_seconds_count");
+    const fast = delta("page_fast_hits_total");
     const tooStale = delta('page_cache_lookups_total{result="too_stale"}');
-    const ageCount = delta("page_stale_age_seconds_count");
-    const ageMean = ageCount ? delta("page_stale_age_seconds_sum") / ageCount : 0;
+    const ageMean = stale ? delta("page_stale_age_seconds_sum") / stale : 0;
     const rendered = delta('page_refreshes_total{outcome="rendered"}');
     const coalesced = delta('page_refreshes_total{outcome="coalesced"}');
     console.log(
       `${name.padEnd(10)} ${paths.length} pages, ${CONNECTIONS} connections, ${SECONDS} s: ${rps.toFixed(0)} req/s, p99 ${p99ms.toFixed(1)} ms, ` +
-        `${notPages} of ${requests} answers no page; served stale ${((100 * stale) / requests).toFixed(1)}% (mean age ${ageMean.toFixed(1)} s), ` +
+        `${notPages} of ${requests} answers no page; from memory ${((100 * fast) / requests).toFixed(1)}%; served stale ${((100 * stale) / requests).toFixed(1)}% (mean age ${ageMean.toFixed(1)} s), ` +
         `past the bound ${tooStale}; background renders ${rendered} (${coalesced} coalesced)`,
     );
     return { rps, p99ms, notPages };

@@ -5,7 +5,9 @@
 // tools/operator-proxy.mjs, under load for SOAK_MINUTES (default 10) while a
 // schedule of faults runs: CMS slow, answering 500, malformed JSON and hung;
 // the operator API hung and failing; Redis restarted; one instance `kill
-// -9`ed and one drained with SIGTERM, each started again. Load throughout,
+// -9`ed and one drained with SIGTERM, each started again. Throughout, the
+// CMS publishes a new edition of every title every SOAK_EDITION_SECS (5;
+// `--edition-every`, 0 for none), so every page keeps changing. Load throughout,
 // every request through nginx: anonymous visitors walking the sitemap (5%
 // of views with a subscriber's session), sign-ins, purchases for self and
 // friends, form submissions and hostile clients (junk cookies, random
@@ -14,7 +16,10 @@
 // Prints per minute the requests, answers by kind and status, the
 // documented sheds (429 or 503 with Retry-After) apart from unplanned errors
 // (any other 5xx but the account API's documented ones, a connection error
-// or timeout), p50/p99, and each instance's RSS and open files; at the end,
+// or timeout), p50/p99, the share of anonymous pages served stale
+// (`Cache-Control: no-cache`) with their mean age and those past
+// PAGE_STALE_MAX_SECS (the instances' /metrics), the pages refused, and
+// each instance's RSS and open files; at the end,
 // every accepted purchase looked up in the operator's books, every accepted
 // form in the export and the CMS's entries, and a verdict against the goals.
 // Everything runs on loopback and is stopped on exit (bench/soak.sh also
@@ -34,6 +39,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/release/site");
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const WALKERS = Number(process.env.SOAK_WALKERS ?? 6);
+const EDITION_SECS = Number(process.env.SOAK_EDITION_SECS ?? 5);
 const TOTAL_MS = MINUTES * 60_000;
 /** The first minute (a fifth of a shorter run) warms the caches: no faults, and the RSS baseline. */
 const WARM_MS = Math.min(60_000, TOTAL_MS * 0.2);
@@ -253,11 +259,11 @@ const minutes = [];
 const unplannedSamples = [];
 /** Pages for everyone answered "Failed to Load Content" (503, Retry-After: 30). */
 const contentSamples = [];
-const totals = { requests: 0, shed: 0, unplanned: 0, unplannedPages: 0, documented: 0 };
+const totals = { requests: 0, shed: 0, unplanned: 0, unplannedPages: 0, documented: 0, pages: 0, stale: 0, ageSum: 0, ageCount: 0, tooStale: 0 };
 const shedsByKind = {};
 
 function newMinute() {
-  return { requests: 0, byKind: {}, shed: {}, unplanned: {}, documented: {}, latencies: [] };
+  return { requests: 0, byKind: {}, shed: {}, unplanned: {}, documented: {}, latencies: [], pages: 0, stale: 0 };
 }
 
 const bump = (map, key) => (map[key] = (map[key] ?? 0) + 1);
@@ -330,9 +336,37 @@ function sample() {
 const rssSeen = new Map();
 const bornAt = new Map();
 
-function closeMinute() {
+/** Each instance's stale-page figures at the last scrape, by pid (a restarted instance counts from 0). */
+const staleSeen = new Map();
+
+/** The instances' stale pages since the last call: answers, the sum of their ages, and those refused past the bound. */
+async function staleSinceLast() {
+  const since = { ageSum: 0, ageCount: 0, tooStale: 0 };
+  await Promise.all(sites.map(async (child, n) => {
+    let text;
+    try {
+      text = (await plainGet(`http://127.0.0.1:${ports.metrics[n]}/metrics`)).body;
+    } catch {
+      return;
+    }
+    const value = (series) => Number(new RegExp(`^${series.replace(/[{}"]/g, "\\$&")} ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
+    const now = { ageSum: value("page_stale_age_seconds_sum"), ageCount: value("page_stale_age_seconds_count"), tooStale: value('page_cache_lookups_total{result="too_stale"}') };
+    const last = staleSeen.get(child.pid) ?? { ageSum: 0, ageCount: 0, tooStale: 0 };
+    staleSeen.set(child.pid, now);
+    for (const key of Object.keys(since)) since[key] += Math.max(0, now[key] - last[key]);
+  }));
+  return since;
+}
+
+const pct = (part, whole) => (whole ? ((100 * part) / whole).toFixed(1) : "0.0");
+
+async function closeMinute() {
   const done = minute;
   minute = newMinute();
+  const stale = await staleSinceLast();
+  totals.ageSum += stale.ageSum;
+  totals.ageCount += stale.ageCount;
+  totals.tooStale += stale.tooStale;
   const sorted = Float64Array.from(done.latencies).sort();
   const resources = sample();
   for (const [n, seen] of resources.entries()) {
@@ -345,6 +379,11 @@ function closeMinute() {
   const list = (map) => Object.entries(map).map(([k, v]) => `${k}: ${v}`).join(", ") || "none";
   console.log(`\n== minute ${minutes.length} (${clock()}): ${done.requests} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
   for (const [kind, statuses] of Object.entries(done.byKind)) console.log(`   ${kind.padEnd(9)} ${list(statuses)}`);
+  const refused = Object.entries(done.shed).filter(([key]) => key.startsWith("page ")).reduce((sum, [, n]) => sum + n, 0);
+  console.log(
+    `   pages: ${done.pages} anonymous, served stale ${pct(done.stale, done.pages)}% (mean age ${(stale.ageCount ? stale.ageSum / stale.ageCount : 0).toFixed(1)} s), ` +
+      `past PAGE_STALE_MAX_SECS ${stale.tooStale}; refused ${refused}`,
+  );
   console.log(`   sheds (Retry-After): ${list(done.shed)}`);
   console.log(`   documented API errors: ${list(done.documented)}`);
   console.log(`   UNPLANNED: ${list(done.unplanned)}`);
@@ -370,6 +409,12 @@ async function walker() {
     if (signedIn) Object.assign(headers, { cookie: signedIn.cookie, "x-forwarded-for": signedIn.address });
     const result = await send({ path, headers });
     record(signedIn ? "signed-in" : "page", result, `GET ${path}`);
+    if (!signedIn && !result.error) {
+      minute.pages++;
+      totals.pages++;
+      // A page for earlier content, its new one rendering: the only anonymous page answered so.
+      if (result.headers["cache-control"] === "no-cache") minute.stale++, totals.stale++;
+    }
   }
 }
 
@@ -591,7 +636,7 @@ async function setUp() {
   mkdirSync(join(dir, "data"));
   mkdirSync(join(dir, "operator"));
   await startRedis();
-  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl")]);
+  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl"), "--edition-every", String(EDITION_SECS)]);
   await waitFor("CMS", async () => (await plainGet(`http://127.0.0.1:${ports.cms}/api/home`)).status === 200);
   cmsProxy = await startOperatorProxy(`http://127.0.0.1:${ports.cms}`);
   // The operator: a fourth `site` serving the sandbox, its books in its own DATA_DIR.
@@ -702,6 +747,10 @@ async function finish() {
   console.log(`chaos:\n  ${chaosLog.join("\n  ")}`);
   const all = Float64Array.from(minutes.flatMap((m) => m.latencies)).sort();
   console.log(`requests: ${totals.requests}; p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms; slow-header clients cut: ${slowCut}`);
+  console.log(
+    `publishing every ${EDITION_SECS} s: ${totals.pages} anonymous pages, served stale ${pct(totals.stale, totals.pages)}% ` +
+      `(mean age ${(totals.ageCount ? totals.ageSum / totals.ageCount : 0).toFixed(1)} s), past PAGE_STALE_MAX_SECS ${totals.tooStale}`,
+  );
   console.log(`sheds with Retry-After: ${totals.shed} (${Object.entries(shedsByKind).map(([k, v]) => `${k}: ${v}`).join(", ") || "none"}); documented API errors: ${totals.documented}`);
   console.log(`unplanned: ${totals.unplanned}, of them on pages for everyone: ${totals.unplannedPages}`);
   for (const line of unplannedSamples) console.log(`  ${line}`);
@@ -714,8 +763,10 @@ async function finish() {
   for (const [fill, count] of formsDoubled.slice(0, 10)) console.log(`  ${fill} stored ${count} times`);
   for (const g of growth) console.log(`RSS instance ${g.instance} (pid ${g.pid}): ${mb(g.first)} MB after its first minute, ${mb(g.last)} MB ${g.minutes} min later (${g.pct >= 0 ? "+" : ""}${g.pct.toFixed(1)}%)`);
   const worst = growth.length ? Math.max(...growth.map((g) => g.pct)) : NaN;
+  const pagesRefused = Object.entries(shedsByKind).filter(([key]) => key.startsWith("page ")).reduce((sum, [, n]) => sum + n, 0);
   const goals = [
     [`0 unplanned 5xx on pages for everyone`, totals.unplannedPages === 0, `${totals.unplannedPages}`],
+    [`0 pages for everyone refused (429/503 with Retry-After)`, !pagesRefused, `${pagesRefused}`],
     [`0 accepted purchases lost or doubled`, lost === 0 && doubled === 0, `lost ${lost}, doubled ${doubled}`],
     [`0 accepted forms lost or doubled`, formsLost.length === 0 && formsDoubled.length === 0 && notDelivered.length === 0, `lost ${formsLost.length}, doubled ${formsDoubled.length}, not delivered once ${notDelivered.length}`],
     [`RSS growth <= 10% after warm-up`, worst <= 10, `worst ${worst.toFixed(1)}%`],
@@ -748,7 +799,7 @@ try {
   clearInterval(ticker);
   await schedule;
   await Promise.all(load);
-  if (minute.requests) closeMinute();
+  if (minute.requests) await closeMinute();
   keepLogs = !(await finish());
 } catch (error) {
   console.error(error);

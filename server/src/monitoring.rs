@@ -55,8 +55,11 @@ fn describe() {
     describe_histogram!("http_request_duration_seconds", Unit::Seconds, "Time to answer a request (to its headers), by the router that answered (kind) and status");
     describe_histogram!("render_duration_seconds", Unit::Seconds, "Server renders in the JS engines, by outcome");
     describe_gauge!("render_queue_depth", "Renders queued or running");
-    describe_counter!("page_cache_lookups_total", "Page cache lookups, by result (hit, miss)");
-    describe_counter!("page_fast_hits_total", "Anonymous pages answered whole from memory");
+    describe_counter!("page_cache_lookups_total", "Page cache lookups, by result (hit, miss, stale, too_stale: a copy for earlier content served, or past PAGE_STALE_MAX_SECS)");
+    describe_counter!("page_fast_hits_total", "Anonymous pages answered whole from memory (served stale included)");
+    describe_histogram!("page_stale_age_seconds", Unit::Seconds, "Pages served for earlier content while their new page renders: one per answer, how long since the newer content was first asked for");
+    describe_counter!("page_refreshes_total", "Background renders of pages whose content changed, by outcome (rendered, coalesced, dropped)");
+    describe_gauge!("page_refreshes_waiting", "Background renders waiting for an engine");
     describe_gauge!("page_cache_bytes", Unit::Bytes, "Bytes held by the page cache");
     describe_counter!("content_fetches_total", "Content fetched from its source, by model and outcome");
     describe_gauge!("content_stale_seconds", Unit::Seconds, "Age of the copy served because the source failed (0 once it answers), by model");

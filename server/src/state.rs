@@ -130,7 +130,7 @@ impl AppState {
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
-        let fast = pages::FastPages::new(config.pages.cache_bytes / 8, config.content.ttl);
+        let fast = pages::FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Shares::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);

@@ -121,6 +121,12 @@ pub fn render_number(html: &str) -> u64 {
     html[start..start + html[start..].find('"').unwrap()].parse().unwrap()
 }
 
+/// How many pages the fast path answered, from `/healthz?detail`.
+pub async fn fast_hits(app: &TestApp) -> u64 {
+    let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+    detail["pages"]["fastHits"].as_u64().expect("pages.fastHits")
+}
+
 /// The page data embedded in a server-rendered page.
 pub fn embedded_page_data(html: &str) -> serde_json::Value {
     let start = html.find(r#"<script type="application/json" id="page-data">"#).expect("page data script")

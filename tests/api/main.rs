@@ -29,4 +29,5 @@ mod sandbox;
 mod scale;
 mod search;
 mod signed_in_pages;
+mod stale_pages;
 mod twins;

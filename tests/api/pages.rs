@@ -3,7 +3,7 @@ use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG
 
 use std::time::{Duration, Instant};
 
-use crate::helpers::{bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, slow_bundle, spawn_app, spawn_bundle_with};
+use crate::helpers::{bundle_wrapping_render, counting_bundle, embedded_page_data, fast_hits, render_number, slow_bundle, spawn_app, spawn_bundle_with};
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
@@ -385,12 +385,6 @@ async fn addresses_too_long_to_cache_are_rendered_and_not_kept() {
         let second = render_number(&app.get(&path).await.text().await.unwrap());
         assert_eq!(first == second, kept, "{} bytes: renders {first} and {second}", path.len());
     }
-}
-
-/// How many pages the fast path answered, from `/healthz?detail`.
-async fn fast_hits(app: &crate::helpers::TestApp) -> u64 {
-    let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
-    detail["pages"]["fastHits"].as_u64().expect("pages.fastHits")
 }
 
 /// An anonymous page asked for again is answered whole from memory (the fast

@@ -24,13 +24,15 @@
 //! Refreshes wait in a queue of their own (`refresh`): one per address,
 //! the newest content asked for replacing what it waited with, the address
 //! asked for last rendered first, at most `refreshes` at once, and never
-//! charged to a visitor's share of renders.
+//! charged to a visitor's share of renders. A stale page's answer carries
+//! when its content was superseded and when its refresh has ended, so the
+//! fast path serves it again within the same bound ([`super::fast`]).
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::cached_page::CachedPage;
-use super::refresh::Refreshes;
+use super::refresh::{Refreshed, Refreshes};
 use super::resolve::LIST_PAGE;
 
 /// The longest key (address with the query it keeps, and content versions)
@@ -155,21 +157,30 @@ impl PageCache {
         let result = if missed { "miss" } else { "hit" };
         metrics::counter!("page_cache_lookups_total", "result" => result).increment(1);
         if missed && page.is_ok() {
-            self.latest.insert(address(&key).to_owned(), Arc::new(Latest { key, superseded: OnceLock::new() }));
+            let address = address(&key).to_owned();
+            // The page it supersedes is served no more (only the newest
+            // is served stale): dropped, so a newsroom publishing all day
+            // keeps one page per address, not one per edition.
+            if let Some(previous) = self.latest.get(&address).filter(|previous| previous.key != key) {
+                pages.invalidate(&previous.key).await;
+            }
+            self.latest.insert(address, Arc::new(Latest { key, superseded: OnceLock::new() }));
         }
         page
     }
 
     /// When `key`'s page is not kept: the page kept for the same address
-    /// from older content, unless that content changed longer than
-    /// `stale_for` ago. The caller starts its [`refresh`](Self::refresh).
-    pub async fn stale(&self, key: &str) -> Option<Arc<CachedPage>> {
+    /// from older content, and when newer content was first asked for,
+    /// unless that was longer than `stale_for` ago. The caller starts its
+    /// [`refresh`](Self::refresh).
+    pub async fn stale(&self, key: &str) -> Option<(Arc<CachedPage>, Instant)> {
         let pages = self.pages.as_ref()?.of(key);
         if pages.contains_key(key) {
             return None;
         }
         let latest = self.latest.get(address(key)).filter(|latest| latest.key != key)?;
-        let age = latest.superseded.get_or_init(Instant::now).elapsed();
+        let superseded = *latest.superseded.get_or_init(Instant::now);
+        let age = superseded.elapsed();
         if age > self.stale_for {
             metrics::counter!("page_cache_lookups_total", "result" => "too_stale").increment(1);
             return None;
@@ -178,12 +189,13 @@ impl PageCache {
         let page = pages.get(&latest.key).await.filter(|page| !page.status.is_server_error())?;
         metrics::counter!("page_cache_lookups_total", "result" => "stale").increment(1);
         metrics::histogram!("page_stale_age_seconds").record(age.as_secs_f64());
-        Some(page)
+        Some((page, superseded))
     }
 
     /// Renders `key`'s page in the background and keeps it: queued for its
-    /// address, in place of any older content's render waiting there.
-    pub fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static)
+    /// address, in place of any older content's render waiting there. The
+    /// answer says when that render has ended.
+    pub fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static) -> Refreshed
     where
         E: Clone + Send + Sync + std::fmt::Debug + 'static,
         F: Future<Output = Result<CachedPage, E>> + Send + 'static,
@@ -200,7 +212,7 @@ impl PageCache {
                     }
                 })
             }),
-        );
+        )
     }
 
     /// Bytes held (`/metrics`).
@@ -260,6 +272,25 @@ mod tests {
             }
             assert!(shares.typed.weighted_size() <= capacity / TYPED_SHARE, "{} bytes of searches", shares.typed.weighted_size());
             assert!(shares.typed.entry_count() > 10);
+        });
+    }
+
+    /// Content changes again and again: each address keeps its newest
+    /// page (served stale while the next renders), not one per edition.
+    #[test]
+    fn a_page_for_newer_content_drops_the_one_it_supersedes() {
+        let cache = PageCache::new(4 << 20, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let page = |edition: u64| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>edition {edition}</p>"), vec![edition], |_| None);
+        futures::executor::block_on(async {
+            for edition in 1..=5 {
+                let key = PageCache::key("voice", "/voice-sms", &[edition]);
+                assert_eq!(cache.stale(&key).await.is_some(), edition > 1, "edition {edition}: the previous page served stale");
+                cache.get_or_render(key, || async { Ok::<_, ()>(page(edition)) }).await.unwrap();
+            }
+            let linked = &cache.pages.as_ref().unwrap().linked;
+            linked.run_pending_tasks().await;
+            let kept: Vec<String> = linked.iter().map(|(key, _)| key.to_string()).collect();
+            assert_eq!(kept, [PageCache::key("voice", "/voice-sms", &[5])]);
         });
     }
 

@@ -6,23 +6,43 @@
 
 use std::hash::{Hash, Hasher};
 use std::io::Write;
+use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
 
+use super::refresh::Refreshed;
 use super::splice::{OwnParts, Splice};
 use crate::assets::accepts;
 use crate::web::etag;
 
 /// The cache policy of an answer for one visitor alone.
 pub const PRIVATE: &str = "private, no-store";
+/// The cache policy of a page for earlier content while its new copy
+/// renders: browsers and shared caches ask again next time.
+pub const STALE: &str = "no-cache";
 
 /// Marks a page answer as the same for every anonymous visitor: its body,
-/// for the fast path to keep.
+/// for the fast path to keep, and for a copy from earlier content how long
+/// it may be.
 #[derive(Clone)]
-pub struct Shareable(pub Bytes);
+pub struct Shareable {
+    pub body: Bytes,
+    pub stale: Option<Stale>,
+}
+
+/// A page served for content that has changed since, while its page for
+/// the new content renders in the background.
+#[derive(Clone)]
+pub struct Stale {
+    /// When the newer content was first asked for: the copy is served
+    /// `PAGE_STALE_MAX_SECS` after it at most.
+    pub superseded: Instant,
+    /// Whether the page for the new content has been rendered since.
+    pub refreshed: Refreshed,
+}
 
 pub struct CachedPage {
     pub status: StatusCode,
@@ -80,16 +100,22 @@ impl CachedPage {
     /// The page in the best encoding the request accepts, or 304 when its
     /// `If-None-Match` names this page in that encoding.
     pub fn respond(&self, request: &HeaderMap, cache_control: &str) -> Response {
-        self.respond_as(request, cache_control, false)
+        self.respond_as(request, cache_control).0
     }
 
     /// The same for every anonymous visitor: marked [`Shareable`] when it is
-    /// answered whole, for the fast path to keep.
-    pub fn respond_shared(&self, request: &HeaderMap, cache_control: &str) -> Response {
-        self.respond_as(request, cache_control, true)
+    /// answered whole, for the fast path to keep (a [`Stale`] copy while it
+    /// is one).
+    pub fn respond_shared(&self, request: &HeaderMap, cache_control: &str, stale: Option<Stale>) -> Response {
+        let (mut response, body) = self.respond_as(request, cache_control);
+        if let Some(body) = body {
+            response.extensions_mut().insert(Shareable { body, stale });
+        }
+        response
     }
 
-    fn respond_as(&self, request: &HeaderMap, cache_control: &str, shareable: bool) -> Response {
+    /// The answer, and its body when it is the page whole (not a 304).
+    fn respond_as(&self, request: &HeaderMap, cache_control: &str) -> (Response, Option<Bytes>) {
         let (body, encoding) = if accepts(request, "br") {
             (self.br.clone(), Some("br"))
         } else if accepts(request, "gzip") {
@@ -106,7 +132,7 @@ impl CachedPage {
         let matched = etag::none_match(request, &etag);
         headers.insert(header::ETAG, etag);
         if matched {
-            return (StatusCode::NOT_MODIFIED, headers).into_response();
+            return ((StatusCode::NOT_MODIFIED, headers).into_response(), None);
         }
         if let Some(encoding) = encoding {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
@@ -116,12 +142,7 @@ impl CachedPage {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
             headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
         }
-        let marker = shareable.then(|| Shareable(body.clone()));
-        let mut response = (self.status, headers, body).into_response();
-        if let Some(marker) = marker {
-            response.extensions_mut().insert(marker);
-        }
-        response
+        ((self.status, headers, body.clone()).into_response(), Some(body))
     }
 
     /// This page for a signed-in visitor, with `own` parts: gzip when

@@ -30,6 +30,19 @@
 //!   and is served only while neither has changed since; it lives at most
 //!   `CONTENT_TTL_SECS`, after which the full path asks the content cache
 //!   again (which refreshes what is stale).
+//! - Stale while revalidating: when the full path answered a page for
+//!   earlier content while its new page renders in the background
+//!   ([`super::cache`]), that answer is kept too ([`Stale`]), and served
+//!   whatever the generation until its new page has been rendered, and
+//!   never longer than `PAGE_STALE_MAX_SECS` after the newer content was
+//!   first asked for (the full path's own bound, from the same instant);
+//!   then the full path answers again, and the fresh page it answers is
+//!   kept. So while a newsroom keeps publishing, an address goes the full
+//!   way about twice per new render of it (once to find its content changed
+//!   and start the render, once to take the new page), not for every
+//!   visitor until the render is in. The stale answer has the very headers
+//!   the full path gave it (`Cache-Control: no-cache`), and is counted in
+//!   `page_stale_age_seconds` as the full path's are.
 //! - `PAGE_CACHE_MB=0` turns it off with the page cache.
 
 use std::sync::Arc;
@@ -46,7 +59,7 @@ use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
 use super::cache::MAX_KEY;
-use super::cached_page::Shareable;
+use super::cached_page::{Shareable, Stale};
 use super::request::{PageRequest, address};
 use crate::AppState;
 use crate::assets::accepts;
@@ -57,6 +70,8 @@ struct Kept {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
+    /// For a page for earlier content: served until it is rendered again.
+    stale: Option<Stale>,
 }
 
 /// An entry's key: the encoding answered (0 none, 1 br, 2 gzip) and the address.
@@ -67,6 +82,8 @@ pub struct FastPages {
     kept: Option<moka::sync::Cache<Key, Arc<Kept>>>,
     /// Requests answered here (`/healthz?detail`).
     hits: Arc<AtomicU64>,
+    /// `PAGE_STALE_MAX_SECS`.
+    stale_for: Duration,
 }
 
 /// What an entry costs besides its key: its headers and bookkeeping (the
@@ -75,8 +92,9 @@ const ENTRY_COST: usize = 1024;
 
 impl FastPages {
     /// Entries for about `capacity_bytes / ENTRY_COST` addresses, each kept
-    /// `lifetime` at most; none with a capacity of 0.
-    pub fn new(capacity_bytes: u64, lifetime: Duration) -> FastPages {
+    /// `lifetime` at most, a stale one served `stale_for` after its content
+    /// was superseded at most; none with a capacity of 0.
+    pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration) -> FastPages {
         let kept = (capacity_bytes > 0).then(|| {
             moka::sync::Cache::builder()
                 .max_capacity(capacity_bytes)
@@ -84,12 +102,27 @@ impl FastPages {
                 .time_to_live(lifetime)
                 .build()
         });
-        FastPages { kept, hits: Arc::default() }
+        FastPages { kept, hits: Arc::default(), stale_for }
     }
 
     /// Requests answered from the kept entries since the start.
     pub fn hits(&self) -> u64 {
         self.hits.load(Ordering::Relaxed)
+    }
+
+    /// Whether a page for earlier content may still be served: its new page
+    /// is not rendered yet, and its content was superseded `stale_for` ago
+    /// at most (its age recorded as the full path records it).
+    fn still_servable(&self, stale: &Stale) -> bool {
+        if stale.refreshed.done() {
+            return false;
+        }
+        let age = stale.superseded.elapsed();
+        if age > self.stale_for {
+            return false;
+        }
+        metrics::histogram!("page_stale_age_seconds").record(age.as_secs_f64());
+        true
     }
 }
 
@@ -104,20 +137,26 @@ pub async fn serve(State(state): State<AppState>, mut request: Request, next: Ne
         return next.run(request).await;
     };
     let generation = state.content.store.generation() + state.account.catalogue.changes();
-    if let Some(entry) = kept.get(&key).filter(|entry| entry.generation == generation) {
-        state.pages.fast.hits.fetch_add(1, Ordering::Relaxed);
-        metrics::counter!("page_fast_hits_total").increment(1);
-        let mut response = Response::new(Body::from(entry.body.clone()));
-        *response.status_mut() = entry.status;
-        *response.headers_mut() = entry.headers.clone();
-        return response;
+    if let Some(entry) = kept.get(&key) {
+        let servable = match &entry.stale {
+            None => entry.generation == generation,
+            Some(stale) => state.pages.fast.still_servable(stale),
+        };
+        if servable {
+            state.pages.fast.hits.fetch_add(1, Ordering::Relaxed);
+            metrics::counter!("page_fast_hits_total").increment(1);
+            let mut response = Response::new(Body::from(entry.body.clone()));
+            *response.status_mut() = entry.status;
+            *response.headers_mut() = entry.headers.clone();
+            return response;
+        }
     }
     let mut response = next.run(request).await;
-    if let Some(Shareable(body)) = response.extensions_mut().remove::<Shareable>()
+    if let Some(Shareable { body, stale }) = response.extensions_mut().remove::<Shareable>()
         && response.status() == status
         && !response.headers().contains_key(header::SET_COOKIE)
     {
-        let entry = Kept { generation, status, headers: response.headers().clone(), body };
+        let entry = Kept { generation, status, headers: response.headers().clone(), body, stale };
         kept.insert(key, Arc::new(entry));
     }
     response

@@ -98,7 +98,14 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
         (None, Some(personal), Some((member, json))) => splice::prepare_personal(html, personal, *member, json),
         _ => None,
     };
-    Ok(CachedPage::new(status, data.lang, html, versions, splice))
+    let lang = data.lang;
+    // Compressing a page (brotli 9, gzip 9) takes milliseconds of CPU: off
+    // the runtime's threads, so the requests they answer meanwhile (pages
+    // from memory) do not wait behind it while content is republished.
+    match tokio::task::spawn_blocking(move || CachedPage::new(status, lang, html, versions, splice)).await {
+        Ok(page) => Ok(page),
+        Err(error) => std::panic::resume_unwind(error.into_panic()),
+    }
 }
 
 /// A page the same for everyone, that a signed-in subscriber gets with

@@ -17,7 +17,7 @@ use axum_extra::extract::PrivateCookieJar;
 use contract::page::{PageData, PageKind};
 
 use super::admit::Unbuilt;
-use super::cached_page::{CachedPage, PRIVATE};
+use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
 use super::render::{Prepared, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
@@ -73,7 +73,7 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
         ..splice::OwnParts::default()
     };
     let shared = match stale_while_refreshing(state, page).await {
-        Some(stale) => stale,
+        Some((stale, _)) => stale,
         None => state.pages.cache.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
     };
     Ok(shared.respond_own(headers, &own).map(|response| (visit.cookies(), response).into_response()))
@@ -118,25 +118,26 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
 
 /// The page for everyone, from the page cache.
 async fn shared(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, AppError> {
-    if let Some(stale) = stale_while_refreshing(state, &page).await {
-        // Kept by no other cache (and not by the fast path): its new copy is on its way.
-        return Ok(stale.respond(headers, "no-cache"));
+    if let Some((stale, copy)) = stale_while_refreshing(state, &page).await {
+        // Kept by no other cache: its new copy is on its way. The fast path
+        // serves it again, headers and all, until then (within the bound).
+        return Ok(stale.respond_shared(headers, STALE, Some(copy)));
     }
     let kept = state.pages.cache.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if kept.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
-    Ok(kept.respond_shared(headers, &cache_control))
+    Ok(kept.respond_shared(headers, &cache_control, None))
 }
 
 /// The page kept for this address from the content before the last change,
 /// with the page for the current content rendering in the background (see
 /// `cache`): a page that has a kept copy is never refused or made to wait
 /// for a render. `None` when there is no such copy.
-async fn stale_while_refreshing(state: &AppState, page: &Prepared) -> Option<Arc<CachedPage>> {
-    let stale = state.pages.cache.stale(&page.key).await?;
+async fn stale_while_refreshing(state: &AppState, page: &Prepared) -> Option<(Arc<CachedPage>, Stale)> {
+    let (stale, superseded) = state.pages.cache.stale(&page.key).await?;
     let (owned, page) = (state.clone(), page.clone());
-    state.pages.cache.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
-    Some(stale)
+    let refreshed = state.pages.cache.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
+    Some((stale, Stale { superseded, refreshed }))
 }
 
 /// Anonymous pages: browsers revalidate (cheap, by `ETag`), a CDN keeps them
