@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The cached home page of two builds side by side, and nginx serving the
+# newer one's bytes from memory (gzip_static), on loopback: what `make
+# bench`'s nginx comparison says of one build, for two, in one run.
+#
+#   bench/against.sh OLD_BIN [NEW_BIN]    (NEW_BIN: target/release/site)
+#
+# Build the old commit's release binary in a worktree of its own (its own
+# CARGO_TARGET_DIR, a copy of this one's `release/` to start warm). Each of
+# ROUNDS rounds (3) runs wrk (64 connections, BENCH_SECONDS s, gzip) against
+# the old build, the new one and nginx in turn and prints their requests/s
+# and p99; then the new build's requests/s against the old one's and
+# against nginx's, per round.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OLD=${1:?usage: bench/against.sh OLD_BIN [NEW_BIN]}
+NEW=${2:-target/release/site}
+DURATION=${BENCH_SECONDS:-5}
+ROUNDS=${ROUNDS:-3}
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+start() { # name binary: a server on a port of its own; prints its base URL
+  local port; port=$(free_port)
+  mkdir -p "$WORK/$1"
+  PORT=$port HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$1" RUST_LOG=warn METRICS_ADDR=off "$2" >"$WORK/$1.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 600); do curl -s "http://127.0.0.1:$port/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
+  echo "http://127.0.0.1:$port"
+}
+OLD_BASE=$(start old "$OLD")
+NEW_BASE=$(start new "$NEW")
+
+NGINX_PORT=$(free_port)
+mkdir -p "$WORK/www"
+curl -s "$NEW_BASE/" -o "$WORK/www/index.html"
+curl -s -H 'Accept-Encoding: gzip' "$NEW_BASE/" -o "$WORK/www/index.html.gz"
+cat >"$WORK/nginx.conf" <<NGINX
+daemon off;
+worker_processes auto;
+user $(id -un) $(id -gn);
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  open_file_cache max=16;
+  types { text/html html; }
+  gzip_static on;
+  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; index index.html; }
+}
+NGINX
+"$(command -v nginx || echo /usr/sbin/nginx)" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
+PIDS+=($!)
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
+
+run() { # url: "req/s p99-ms"
+  local out
+  out=$(wrk -t2 -c64 -d"${DURATION}s" --latency -H 'Accept-Encoding: gzip' "$1")
+  local rps p99
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v/=1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1000}; print v}' <<<"$out")
+  echo "$rps $p99"
+}
+echo "cached / (gzip, 64 connections, ${DURATION} s each, in turn): old $OLD, new $NEW, nginx on the new one's bytes"
+printf '%-6s %12s %9s %12s %9s %12s %9s %9s %9s\n' round "old req/s" "p99 ms" "new req/s" "p99 ms" "nginx r/s" "p99 ms" "new/old" "new/ngx"
+for round in $(seq "$ROUNDS"); do
+  read -r OR OP <<<"$(run "$OLD_BASE/")"
+  read -r NR NP <<<"$(run "$NEW_BASE/")"
+  read -r XR XP <<<"$(run "http://127.0.0.1:$NGINX_PORT/")"
+  awk -v n="$round" -v or="$OR" -v op="$OP" -v nr="$NR" -v np="$NP" -v xr="$XR" -v xp="$XP" \
+    'BEGIN { printf "%-6d %12.0f %9.3f %12.0f %9.3f %12.0f %9.3f %8.2fx %8.2fx\n", n, or, op, nr, np, xr, xp, nr/or, nr/xr }'
+done
