@@ -23,16 +23,16 @@ cleanup() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; rm -rf
 trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-start() { # name binary: a server on a port of its own; prints its base URL
+start() { # name binary: a server on a port of its own, pre-rendered; its base URL in BASE
   local port; port=$(free_port)
   mkdir -p "$WORK/$1"
   PORT=$port HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$1" RUST_LOG=warn METRICS_ADDR=off "$2" >"$WORK/$1.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 600); do curl -s "http://127.0.0.1:$port/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
-  echo "http://127.0.0.1:$port"
+  BASE="http://127.0.0.1:$port"
+  for _ in $(seq 600); do curl -s "$BASE/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
 }
-OLD_BASE=$(start old "$OLD")
-NEW_BASE=$(start new "$NEW")
+start old "$OLD"; OLD_BASE=$BASE
+start new "$NEW"; NEW_BASE=$BASE
 
 NGINX_PORT=$(free_port)
 mkdir -p "$WORK/www"
