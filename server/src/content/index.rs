@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use contract::cms::TypeShape;
 use contract::content::Collection;
 use serde_json::Value;
 
@@ -30,12 +31,17 @@ pub fn fields(collection: Collection) -> Vec<&'static str> {
 }
 
 /// The media field of an item whose photo the sitemap lists beside its page,
-/// asked for with only [`IMAGE_FIELDS`] (`None`: items without a photo).
+/// asked for with only [`IMAGE_FIELDS`]: `image`, where the content model
+/// gives the collection's type a media field of that name (`None`: items
+/// without a photo).
 pub fn image_field(collection: Collection) -> Option<&'static str> {
-    match collection {
-        Collection::NewsUpdates | Collection::SportUpdates | Collection::FoundationUpdates | Collection::DeviceUpdates => Some("image"),
-        Collection::VbuServices | Collection::TrickMobiles => None,
-    }
+    image_in(&TypeShape::of_collection(collection).populate())
+}
+
+/// `image` where a type's populate tree has it as a media field (marked `true`).
+fn image_in(populate: &Value) -> Option<&'static str> {
+    const IMAGE: &str = "image";
+    (populate.get(IMAGE) == Some(&Value::Bool(true))).then_some(IMAGE)
 }
 
 /// What the index asks of an item's photo: enough for the normaliser to
@@ -195,6 +201,15 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_photo_asked_for_is_the_content_models_media_field() {
+        // Every collection's type has its photo as `image` today.
+        assert!(Collection::ALL.into_iter().all(|c| image_field(c) == Some("image")));
+        // A type without it, or with `image` as something else, asks for none.
+        assert_eq!(image_in(&json!({ "seo": { "populate": { "shareImage": true } } })), None);
+        assert_eq!(image_in(&json!({ "image": { "populate": "*" } })), None);
+    }
 
     #[test]
     fn keeps_each_usable_item_once_newest_first() {
