@@ -330,10 +330,11 @@ fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Fa
 fn fineness(headers: &HeaderMap) -> (bool, Quality) {
     let hint = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim().trim_matches('"').to_ascii_lowercase());
     let save_data = hint("save-data").is_some_and(|v| v == "on");
-    let slow = matches!(hint("ect").as_deref(), Some("2g" | "slow-2g"));
+    let ect = hint("ect");
+    let slow = matches!(ect.as_deref(), Some("2g" | "slow-2g"));
     let dense = hint("sec-ch-dpr").and_then(|v| v.parse::<f32>().ok()).is_some_and(|dpr| dpr.is_finite() && dpr >= DENSE_DPR);
     let smaller = save_data || slow;
-    let quality = if smaller || dense || hint("ect").as_deref() == Some("3g") { Quality::Dense } else { Quality::Standard };
+    let quality = if smaller || dense || ect.as_deref() == Some("3g") { Quality::Dense } else { Quality::Standard };
     (smaller, quality)
 }
 
