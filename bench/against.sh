@@ -38,26 +38,7 @@ NGINX_PORT=$(free_port)
 mkdir -p "$WORK/www"
 curl -s "$NEW_BASE/" -o "$WORK/www/index.html"
 curl -s -H 'Accept-Encoding: gzip' "$NEW_BASE/" -o "$WORK/www/index.html.gz"
-cat >"$WORK/nginx.conf" <<NGINX
-daemon off;
-worker_processes auto;
-user $(id -un) $(id -gn);
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_requests 1000000;
-  open_file_cache max=16;
-  types { text/html html; }
-  gzip_static on;
-  server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; index index.html; }
-}
-NGINX
-"$(command -v nginx || echo /usr/sbin/nginx)" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
+bench/static-nginx.sh "$WORK" "$NGINX_PORT" &
 PIDS+=($!)
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
 

@@ -178,31 +178,7 @@ NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0
 mkdir -p "$WORK/www"
 curl -s "$BASE/" -o "$WORK/www/index.html"
 curl -s -H 'Accept-Encoding: gzip' "$BASE/" -o "$WORK/www/index.html.gz"
-cat >"$WORK/nginx.conf" <<NGINX
-daemon off;
-worker_processes auto;
-user $(id -un) $(id -gn);
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_requests 1000000;
-  open_file_cache max=16;
-  types { text/html html; }
-  gzip_static on;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    root $WORK/www;
-    index index.html;
-  }
-}
-NGINX
-NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
-"$NGINX_BIN" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
+bench/static-nginx.sh "$WORK" "$NGINX_PORT" &
 NGINX_PID=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
 gzip_run() { # name url: 64 connections, gzip only
@@ -226,7 +202,7 @@ if cmp -s <(curl -s -H 'Accept-Encoding: gzip' "http://127.0.0.1:$NGINX_PORT/") 
   python3 bench/recorded.py nginx "$(printf '%s\n' "${RATIOS[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
 else
   echo
-  echo "nginx did not serve the page's bytes (see $NGINX_BIN, $WORK/nginx-error.log); no comparison" >&2
+  echo "nginx did not serve the page's bytes (see $WORK/nginx-error.log); no comparison" >&2
 fi
 kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; NGINX_PID=
 
