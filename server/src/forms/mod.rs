@@ -46,50 +46,12 @@ use crate::AppState;
 use crate::manifest::RouteTable;
 use crate::web::{ClientAddr, same_origin_only};
 use answer::{Received, answered};
+pub use contract::route::FormKind;
 pub use error::FormError;
 use error::Refusal;
 use http::Sent;
 pub use store::{FormStore, StoreError};
 use store::{Kept, NewSubmission};
-
-/// The forms the site takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormKind {
-    BusinessCommunity,
-    FoundationApplication,
-}
-
-impl FormKind {
-    pub const ALL: [FormKind; 2] = [FormKind::BusinessCommunity, FormKind::FoundationApplication];
-
-    /// Its name in addresses (`/api/forms/<name>`, `?form=<name>`) and in the route table.
-    pub fn name(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "business-community",
-            FormKind::FoundationApplication => "foundation-application",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<FormKind> {
-        FormKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-
-    /// The CMS collection its submissions go to.
-    fn collection(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "business-community-leads",
-            FormKind::FoundationApplication => "foundation-applications",
-        }
-    }
-
-    /// The start of its references: `BC-…`, `FA-…`.
-    fn prefix(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "BC",
-            FormKind::FoundationApplication => "FA",
-        }
-    }
-}
 
 /// What the form endpoints share.
 #[derive(Clone)]

@@ -23,7 +23,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer, Notice, Subscriber } from "../../contract";
+import type { BundleOffer, Notice, PurchaseReceived, Subscriber, SubscriberAnswer } from "../../contract";
 import { formatTzs } from "../../format";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
@@ -103,14 +103,14 @@ export function PurchaseForm({
   const bundle = chosen && bundles.find((b) => b.id === chosen.body.bundleId);
 
   async function readBalances() {
-    const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
+    const answer = await callApi<SubscriberAnswer>("GET", "/api/account", lang);
     if (!answer.ok) return account.failed(answer);
     // "Sorry an Error occured" comes with the subscriber when only the balances failed.
     if (answer.body.notice) account.notify(answer.body.notice);
     if (answer.body.subscriber) account.setSubscriber(answer.body.subscriber);
   }
 
-  async function answered(answer: Answer<{ reloadAfterMs: number }>): Promise<Notice | void> {
+  async function answered(answer: Answer<PurchaseReceived>): Promise<Notice | void> {
     setSignedInAgain(false);
     if (answer.status === 409 && answer.body.notice?.key === "purchaseRepeat") {
       setChosen((now) => now && { ...now, again: true });
@@ -327,7 +327,7 @@ function Confirmation({
           {t("notify.purchaseRepeat")}
         </p>
       )}
-      <ApiForm<{ reloadAfterMs: number }>
+      <ApiForm<PurchaseReceived>
         action="/api/bundles/purchase"
         className="purchase-form"
         read={() => ({ body: sent })}

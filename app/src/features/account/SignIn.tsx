@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { useT } from "../../i18n/context";
+import type { CodeSent, SubscriberAnswer } from "../../contract";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { ApiForm, type Read } from "./ApiForm";
@@ -173,7 +174,7 @@ export function LoginFlow({
   return (
     <div className="login-flow" ref={container}>
       {step === "number" ? (
-        <ApiForm<{ msisdn: string }>
+        <ApiForm<CodeSent>
           action="/api/auth/request-otp"
           returnTo={address()}
           read={readNumber}
@@ -189,7 +190,7 @@ export function LoginFlow({
         </ApiForm>
       ) : (
         <>
-          <ApiForm<{ subscriber: unknown }>
+          <ApiForm<SubscriberAnswer>
             action="/api/auth/validate-otp"
             returnTo={address({ step: "code", msisdn })}
             read={readCode}
