@@ -5,9 +5,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
 use contract::account::PaymentMethod;
-use contract::api::{BundlesAnswer, PurchaseReceived};
+use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
 use contract::page::PageKind;
-use serde::Deserialize;
 
 use super::catalogue::offer;
 use super::error::AccountError;
@@ -19,7 +18,7 @@ use super::sign_in::parse_msisdn;
 use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
-use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
@@ -44,25 +43,6 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
     };
     let methods = payment_methods(known.as_deref());
     Ok(Reply::ok(BundlesAnswer { bundles, payment_methods: Some(methods) }).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct PurchaseForm {
-    bundle_id: String,
-    purchase_channel: String,
-    /// `self` or `friend`; with `self` a friend's number left in the form is ignored.
-    #[serde(default)]
-    recipient: Option<String>,
-    #[serde(default)]
-    subscriber: Option<String>,
-    /// Buy for the modem signed in through the modem flow.
-    #[serde(default, deserialize_with = "flag")]
-    for_modem: bool,
-    /// The visitor confirmed buying the bundle for the number again,
-    /// although they did so less than `repeats::WINDOW` ago.
-    #[serde(default, deserialize_with = "flag")]
-    again: bool,
 }
 
 /// `POST /api/bundles/purchase {bundleId, purchaseChannel, subscriber?, again?}`.

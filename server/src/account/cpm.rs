@@ -6,17 +6,16 @@ use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
 use contract::Lang;
 use contract::account::{CpmPermissions, Permission};
-use contract::api::{CpmCodeSent, PermissionSet};
+use contract::api::{CodeForm, CpmCodeSent, NumberForm, PermissionForm, PermissionSet};
 use contract::page::PageKind;
-use serde::Deserialize;
 
 use super::limits::CodeFor;
 use super::error::AccountError;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::sign_in::{CodeForm, NumberForm, checked_code, keeping_number, request_code_failure, requested_number};
+use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
 use crate::AppState;
-use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
 pub(super) async fn request_otp(
@@ -91,12 +90,6 @@ pub(super) async fn permissions(
         (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, NoticeKey::SessionExpired)),
         (Err(error), _) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
-}
-
-#[derive(Deserialize)]
-pub(super) struct PermissionForm {
-    #[serde(deserialize_with = "flag")]
-    granted: bool,
 }
 
 /// `PUT /api/cpm/permissions/{id} {granted}` (POST from a form).

@@ -11,15 +11,14 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
-use contract::api::{ModemAlternative, ModemRegistered, ModemSignedIn, RegistrationCodeSent};
-use serde::Deserialize;
+use contract::api::{CodeForm, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent};
 
 use super::limits::CodeFor;
 use super::error::AccountError;
 use super::msisdn::Msisdn;
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
-use super::sign_in::{CodeForm, NumberForm, checked_code, parse_msisdn, request_code_failure, requested_number};
+use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
 use crate::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
@@ -122,12 +121,6 @@ pub(super) async fn registration_request_otp(
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct RegistrationForm {
-    msisdn: String,
-    code: String,
-}
-
 /// `POST /api/alternative-number {msisdn, code}`: registers the signed-in
 /// number as the modem's alternative, with the code the modem received.
 pub(super) async fn register(
@@ -135,10 +128,10 @@ pub(super) async fn register(
     jar: PrivateCookieJar,
     caller: Caller,
     ClientAddr(client): ClientAddr,
-    Submitted(form): Submitted<RegistrationForm>,
+    Submitted(form): Submitted<CodeForm>,
 ) -> Result<Reply<ModemRegistered>, AccountError> {
     let session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, client).await?;
+    let (modem, code) = checked_code(&state, &form, client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
     match state.account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {

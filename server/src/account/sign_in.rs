@@ -2,8 +2,7 @@
 
 use axum::extract::State;
 use axum_extra::extract::PrivateCookieJar;
-use contract::api::{CodeSent, SignInStep, SubscriberAnswer};
-use serde::Deserialize;
+use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer};
 
 use super::limits::CodeFor;
 use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
@@ -15,17 +14,6 @@ use std::net::IpAddr;
 
 use crate::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
-
-#[derive(Deserialize)]
-pub(super) struct NumberForm {
-    pub msisdn: String,
-}
-
-#[derive(Deserialize)]
-pub(super) struct CodeForm {
-    pub msisdn: String,
-    pub code: String,
-}
 
 pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
     Msisdn::parse(input).map_err(|_| AccountError::invalid_msisdn())

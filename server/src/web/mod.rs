@@ -54,4 +54,4 @@ pub use location::Location;
 pub use reply::Reply;
 pub use same_origin::same_origin_only;
 pub use strings::Strings;
-pub use submitted::{Submitted, flag};
+pub use submitted::Submitted;

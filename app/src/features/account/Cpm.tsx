@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { LanguageProvider, useT } from "../../i18n/context";
 import { StaticRouter, useLocation, useNavigate } from "react-router";
-import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionSet } from "../../contract";
+import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../contract";
 import { LocalLink, SiteProvider, useSite } from "../../app/site";
 import { localePath } from "../../routes";
 import { LogoutForm } from "./AccountControl";
@@ -119,11 +119,11 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         </span>
         <p id={`${id}-description`}>{permission.description}</p>
       </div>
-      <ApiForm<PermissionSet>
+      <ApiForm<PermissionSet, PermissionForm>
         action={`/api/cpm/permissions/${encodeURIComponent(permission.id)}`}
         method="PUT"
         // The server reads `granted` as form text ("true"/"false"), in JSON too.
-        read={() => ({ body: { granted: String(!granted) } })}
+        read={() => ({ body: { granted: granted ? "false" : "true" } })}
         onAnswer={(answer) => {
           notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
           if (answer.ok) setGranted(answer.body.granted ?? !granted);

@@ -17,7 +17,7 @@
  */
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer, ModemAlternative, ModemRegistered, ModemSignedIn, RegistrationCodeSent } from "../../contract";
+import type { BundleOffer, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent } from "../../contract";
 import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
 import type { Failure } from "./api";
@@ -139,13 +139,13 @@ export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; b
   switch (state.step) {
     case "number":
       return (
-        <ApiForm<ModemAlternative>
+        <ApiForm<ModemAlternative, NumberForm>
           action="/api/modem/check"
           read={readNumber}
           onAnswer={(answer, sent) => {
             const { msisdn, alternativeMasked } = answer.body;
             if (answer.ok && msisdn && alternativeMasked) flow.go({ step: "modems", msisdn, alternativeMasked });
-            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: String(sent.msisdn) });
+            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: sent.msisdn });
             else return flow.failed(answer);
           }}
           submitLabel={t("modem.check")}
