@@ -338,6 +338,8 @@ const bornAt = new Map();
 
 /** Each instance's stale-page figures at the last scrape, by pid (a restarted instance counts from 0). */
 const staleSeen = new Map();
+/** Where each instance's memory is at the last scrape, by pid: the allocator's live and resident bytes, the page cache's. */
+const heldSeen = new Map();
 
 /** The instances' stale pages since the last call: answers, the sum of their ages, and those refused past the bound. */
 async function staleSinceLast() {
@@ -351,6 +353,7 @@ async function staleSinceLast() {
     }
     const value = (series) => Number(new RegExp(`^${series.replace(/[{}"]/g, "\\$&")} ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
     const now = { ageSum: value("page_stale_age_seconds_sum"), ageCount: value("page_stale_age_seconds_count"), tooStale: value('page_cache_lookups_total{result="too_stale"}') };
+    heldSeen.set(child.pid, { allocated: value("memory_allocated_bytes"), resident: value("memory_resident_bytes"), pages: value("page_cache_bytes") });
     const last = staleSeen.get(child.pid) ?? { ageSum: 0, ageCount: 0, tooStale: 0 };
     staleSeen.set(child.pid, now);
     for (const key of Object.keys(since)) since[key] += Math.max(0, now[key] - last[key]);
@@ -387,7 +390,11 @@ async function closeMinute() {
   console.log(`   sheds (Retry-After): ${list(done.shed)}`);
   console.log(`   documented API errors: ${list(done.documented)}`);
   console.log(`   UNPLANNED: ${list(done.unplanned)}`);
-  console.log(`   instances: ${resources.map((r, n) => `${n + 1}: pid ${r.pid} ${r.rssKb === null ? "down" : `${mb(r.rssKb)} MB, ${r.fds} fds`}`).join(" | ")}`);
+  const held = (pid) => {
+    const seen = heldSeen.get(pid);
+    return seen ? ` (jemalloc ${mb(seen.allocated / 1024)} live/${mb(seen.resident / 1024)} resident, pages ${mb(seen.pages / 1024)})` : "";
+  };
+  console.log(`   instances: ${resources.map((r, n) => `${n + 1}: pid ${r.pid} ${r.rssKb === null ? "down" : `${mb(r.rssKb)} MB${held(r.pid)}, ${r.fds} fds`}`).join(" | ")}`);
 }
 
 // ------------------------------------------------------------------- load
