@@ -16,7 +16,7 @@
 //! A client is its peer address ([`client_address`]), unless the peer is a
 //! proxy named in `TRUSTED_PROXIES`: then it is the rightmost address of
 //! `X-Forwarded-For` that is not such a proxy ([`resolve_client`]).
-//! [`PerAddress`] caps the connections one peer holds, and [`Shares`] the
+//! [`PerAddress`] caps the connections one peer holds, and [`Admission`] the
 //! renders one client runs in `pages`.
 
 use std::collections::HashMap;
@@ -260,49 +260,49 @@ impl Drop for AddressSlot {
 }
 
 /// What one client address (or another holder `K`: a session) may run at
-/// once, each at most `running`, with up to [`WAITING_PER_SHARE`] times as
+/// once, each at most `running`, with up to [`WAITING_PER_RUNNING`] times as
 /// many more waiting their turn behind them (a crawler fetching a few pages
 /// in parallel, or the visitors behind one carrier address, are served one
-/// after another, not refused). Past that, [`Shares::take`] refuses at
+/// after another, not refused). Past that, [`Admission::take`] refuses at
 /// once; a wait is bounded by the caller.
-pub struct Shares<K = IpAddr> {
+pub struct Admission<K = IpAddr> {
     holders: Holders<K>,
     running: usize,
 }
 
 type Holders<K> = Arc<Mutex<HashMap<K, (Arc<Semaphore>, usize)>>>;
 
-impl<K> Clone for Shares<K> {
-    fn clone(&self) -> Shares<K> {
-        Shares { holders: self.holders.clone(), running: self.running }
+impl<K> Clone for Admission<K> {
+    fn clone(&self) -> Admission<K> {
+        Admission { holders: self.holders.clone(), running: self.running }
     }
 }
 
 /// How many requests of one address may wait, per one it may run.
-pub const WAITING_PER_SHARE: usize = 4;
+pub const WAITING_PER_RUNNING: usize = 4;
 
-/// Why [`Shares::take`] gave no share.
+/// Why [`Admission::take`] admitted nothing.
 #[derive(Debug, PartialEq, Eq)]
-pub enum NoShare {
+pub enum NotAdmitted {
     /// The address already runs and queues all it may.
     Busy,
     /// Its turn did not come within the wait.
     Waited(Duration),
 }
 
-impl<K: std::hash::Hash + Eq + Clone> Shares<K> {
-    pub fn new(running: usize) -> Shares<K> {
-        Shares { holders: Arc::default(), running: running.max(1) }
+impl<K: std::hash::Hash + Eq + Clone> Admission<K> {
+    pub fn new(running: usize) -> Admission<K> {
+        Admission { holders: Arc::default(), running: running.max(1) }
     }
 
-    /// A share for `address`, waiting at most `wait` for one of its own to
-    /// end.
-    pub async fn take(&self, address: K, wait: Duration) -> Result<Share<K>, NoShare> {
+    /// Admits one more of `address`'s, waiting at most `wait` for one of its
+    /// own to end.
+    pub async fn take(&self, address: K, wait: Duration) -> Result<Admitted<K>, NotAdmitted> {
         let semaphore = {
             let mut map = locks::lock(&self.holders);
             let (semaphore, holders) = map.entry(address.clone()).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
-            if *holders >= self.running * (1 + WAITING_PER_SHARE) {
-                return Err(NoShare::Busy);
+            if *holders >= self.running * (1 + WAITING_PER_RUNNING) {
+                return Err(NotAdmitted::Busy);
             }
             *holders += 1;
             semaphore.clone()
@@ -311,15 +311,15 @@ impl<K: std::hash::Hash + Eq + Clone> Shares<K> {
         // left) is uncounted when this is dropped.
         let held = Held { holders: self.holders.clone(), address };
         match tokio::time::timeout(wait, semaphore.acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(Share { _permit: permit, _held: held }),
+            Ok(Ok(permit)) => Ok(Admitted { _permit: permit, _held: held }),
             // The semaphore is never closed.
-            Ok(Err(_)) | Err(_) => Err(NoShare::Waited(wait)),
+            Ok(Err(_)) | Err(_) => Err(NotAdmitted::Waited(wait)),
         }
     }
 }
 
-/// A running share of an address, given back when dropped.
-pub struct Share<K: std::hash::Hash + Eq = IpAddr> {
+/// One of an address's admitted to run, given back when dropped.
+pub struct Admitted<K: std::hash::Hash + Eq = IpAddr> {
     _permit: tokio::sync::OwnedSemaphorePermit,
     _held: Held<K>,
 }

@@ -1,6 +1,6 @@
 //! The site's HTTP server. A request enters [`app`]: the fast path for
 //! pages kept whole, else the feature router that owns its address (see
-//! the README's table), through the shared layers.
+//! the README's table), through the common layers.
 //!
 //! - [`config`]: typed configuration from flags and environment.
 //! - `manifest`: the route table and asset manifest generated from `app/`.
@@ -14,7 +14,7 @@
 //! - `connections`: accepting connections with time limits and caps.
 //! - [`StandIn`] (here): a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox); [`app`]
-//!   (here): every feature's router merged once, the shared layers on top.
+//!   (here): every feature's router merged once, the common layers on top.
 //! - `state`: [`AppState`], what every handler shares, grouped as pages,
 //!   content, account, forms and infrastructure, and how it is opened
 //!   from the configuration (`sources`: the content sources and the image
@@ -97,7 +97,7 @@ pub use contract;
 pub use error::AppError;
 pub use render_bench::render_bench;
 pub use startup::{run, shutdown_signal};
-pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState, Shared};
+pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};
 
 /// What `build.rs` embeds in the binary: the app's bundles and manifests, the
@@ -132,7 +132,7 @@ pub struct StandIn {
     pub open: fn(&Config) -> Result<Router, AppError>,
 }
 
-/// The whole application: feature routers merged once, shared layers on top.
+/// The whole application: feature routers merged once, common layers on top.
 pub fn app(state: AppState) -> Router {
     app_with_stand_in(state, None)
 }
@@ -161,12 +161,12 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
     // Pages are what no route answers, and they alone go through the fast
     // path first: a page kept whole skips everything else but the request
     // metrics, which count and time every answer.
-    let pages = shared_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    shared_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
+    let pages = common_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
+    common_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
 }
 
 /// The layers every answer but the fast path's passes through.
-fn shared_layers(router: Router<AppState>, state: &AppState) -> Router {
+fn common_layers(router: Router<AppState>, state: &AppState) -> Router {
     let body_read = state.config.connections.body_read_timeout;
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))

@@ -12,12 +12,12 @@ use crate::{account, assets, connections, content, forms, images, keys, manifest
 /// Shared by every handler: one allocation, so that the handlers and
 /// layers a request passes through each take it for one reference count.
 #[derive(Clone)]
-pub struct AppState(Arc<Shared>);
+pub struct AppState(Arc<Groups>);
 
 impl std::ops::Deref for AppState {
-    type Target = Shared;
+    type Target = Groups;
 
-    fn deref(&self) -> &Shared {
+    fn deref(&self) -> &Groups {
         &self.0
     }
 }
@@ -25,7 +25,7 @@ impl std::ops::Deref for AppState {
 /// What [`AppState`] holds, grouped by who reads it: the page path,
 /// the content it is made of, the signed-in area, the forms, and what
 /// every part stands on.
-pub struct Shared {
+pub struct Groups {
     pub config: Arc<Config>,
     pub pages: PagesState,
     pub content: ContentState,
@@ -54,7 +54,7 @@ pub struct PagesState {
     pub prerender: pages::Prerender,
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
-    pub(crate) renders: connections::Shares,
+    pub(crate) renders: connections::Admission,
     /// Renders for one visitor, bounded so they never hold every engine.
     pub personal_renders: pages::PersonalRenders,
 }
@@ -135,7 +135,7 @@ impl AppState {
         // keys and headers.
         let fast = pages::FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
-        let renders = connections::Shares::new(config.pages.renders_per_address());
+        let renders = connections::Admission::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
         let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(AppError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
@@ -170,7 +170,7 @@ impl AppState {
             None => account::repeats::RecentPurchases::local(),
         };
         let csp = security::content_security_policy(&config);
-        Ok(AppState(Arc::new(Shared {
+        Ok(AppState(Arc::new(Groups {
             config: Arc::new(config),
             pages: PagesState {
                 routes: Arc::new(routes),

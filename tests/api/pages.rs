@@ -294,7 +294,7 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
     // The sign-in's code step reads ?msisdn=: each number is a page to render.
     let miss = |n: u32, prefix: &str| app.get_owned(format!("{prefix}/account?step=code&msisdn=07540{n:05}"));
-    let queued = (1 + server::connections::WAITING_PER_SHARE) as u32;
+    let queued = (1 + server::connections::WAITING_PER_RUNNING) as u32;
     let started = Instant::now();
     let mut served = Vec::new();
     for n in 0..queued {

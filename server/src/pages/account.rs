@@ -44,7 +44,7 @@ use crate::web::csrf::CsrfToken;
 use crate::{AppError, AppState};
 
 /// One view of the account page for `subscriber` (with whatever balances
-/// the operator gave in time), whose page for everyone is `shared`;
+/// the operator gave in time), whose page for everyone is `for_everyone`;
 /// `confirm` for the purchase's confirmation step. `None` when the page for
 /// their kind cannot take their parts (logged when it was rendered): the
 /// caller renders it whole.
@@ -53,13 +53,13 @@ pub(super) async fn respond(
     client: IpAddr,
     session: Option<SessionKey>,
     headers: &HeaderMap,
-    shared: &Prepared,
+    for_everyone: &Prepared,
     subscriber: Subscriber,
     confirm: bool,
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
     let kind = kind_of(&subscriber, confirm);
-    let page = page_for_kind(state, client, shared, PageData { subscriber: Some(kind), ..shared.data.clone() }).await?;
+    let page = page_for_kind(state, client, for_everyone, PageData { subscriber: Some(kind), ..for_everyone.data.clone() }).await?;
     if !page.spliceable() {
         return Ok(None);
     }
@@ -79,7 +79,7 @@ pub(super) async fn respond(
 
 /// One view of the CPM page for the CPM session `session`, whose
 /// permissions are `cpm` (`None`: the operator did not give them), whose
-/// page without them is `shared`. `None` when the page for every CPM
+/// page without them is `for_everyone`. `None` when the page for every CPM
 /// session cannot take their parts (logged when it was rendered): the
 /// caller renders it whole.
 pub(super) async fn respond_cpm(
@@ -87,39 +87,39 @@ pub(super) async fn respond_cpm(
     client: IpAddr,
     session: SessionKey,
     headers: &HeaderMap,
-    shared: &Prepared,
+    for_everyone: &Prepared,
     cpm: Option<CpmPermissions>,
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
     if let Some(cpm) = cpm {
-        let page = page_for_kind(state, client, shared, PageData { cpm: Some(cpm_kind()), ..shared.data.clone() }).await?;
+        let page = page_for_kind(state, client, for_everyone, PageData { cpm: Some(cpm_kind()), ..for_everyone.data.clone() }).await?;
         if !page.spliceable() {
             return Ok(None);
         }
         let cpm_json = document::script_json(&cpm);
         let token = csrf.as_ref().map(|token| token.as_str().to_owned());
-        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm, csrf: token }) };
+        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: for_everyone.data.path.clone(), cpm, csrf: token }) };
         if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
             return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, csrf, ..OwnParts::default() }));
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
-    let page = state.pages.cache.get_or_render(shared.key.clone(), || render_for(state, client, shared.clone())).await?;
+    let page = state.pages.cache.get_or_render(for_everyone.key.clone(), || render_for(state, client, for_everyone.clone())).await?;
     Ok(Some(page.respond(headers, PRIVATE)))
 }
 
-/// The page `shared` with `data` (for a kind of visitor, whose parts are
+/// The page `for_everyone` with `data` (for a kind of visitor, whose parts are
 /// placeholders or slots; the form token a slot too), with its personal
 /// part alone, kept under its key and the kind.
-async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
+async fn page_for_kind(state: &AppState, client: IpAddr, for_everyone: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
     let data = PageData { csrf: Some(CSRF_SLOT.to_owned()), ..data };
     let kind = serde_json::to_string(&(&data.subscriber, &data.cpm)).expect("the page data's parts serialise");
-    let template_key = PageCache::key(&format!("{} {kind}", shared.key), "", &[]);
+    let template_key = PageCache::key(&format!("{} {kind}", for_everyone.key), "", &[]);
     let page = state
         .pages
         .cache.get_or_render(template_key, || async {
-            let _share = admit::client_share(state, client).await?;
-            let page = Prepared { key: shared.key.clone(), url: shared.url.clone(), data, versions: shared.versions.clone() };
+            let _share = admit::admit_client(state, client).await?;
+            let page = Prepared { key: for_everyone.key.clone(), url: for_everyone.url.clone(), data, versions: for_everyone.versions.clone() };
             render_as(state, page, true).await.map_err(Unbuilt::Render)
         })
         .await?;

@@ -1,6 +1,6 @@
 //! Whether a render may start now: the engines are shared out so that no
 //! client, and no kind of render, holds them all. A page for everyone takes
-//! its client address's share ([`client_share`], `RENDERS_PER_ADDRESS`); a
+//! its client address's share ([`admit_client`], `RENDERS_PER_ADDRESS`); a
 //! page for one visitor takes a turn among the personal renders
 //! ([`PersonalRenders`]). What waits too long or asks too much is refused
 //! ([`Unbuilt`]) and answered 503 or 429.
@@ -32,11 +32,11 @@ impl From<Unbuilt> for AppError {
     }
 }
 
-impl From<connections::NoShare> for Unbuilt {
-    fn from(refused: connections::NoShare) -> Unbuilt {
+impl From<connections::NotAdmitted> for Unbuilt {
+    fn from(refused: connections::NotAdmitted) -> Unbuilt {
         match refused {
-            connections::NoShare::Busy => Unbuilt::ClientBusy,
-            connections::NoShare::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
+            connections::NotAdmitted::Busy => Unbuilt::ClientBusy,
+            connections::NotAdmitted::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
         }
     }
 }
@@ -44,9 +44,9 @@ impl From<connections::NoShare> for Unbuilt {
 /// `client`'s share of the engines, so that no address holds every engine:
 /// past its share a request waits its turn behind the address's own renders
 /// (as long as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
-/// [`connections::WAITING_PER_SHARE`] times that it is refused at once (429).
+/// [`connections::WAITING_PER_RUNNING`] times that it is refused at once (429).
 /// Requests that wait for a page another request is rendering hold no share.
-pub async fn client_share(state: &AppState, client: IpAddr) -> Result<connections::Share<IpAddr>, Unbuilt> {
+pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connections::Admitted<IpAddr>, Unbuilt> {
     Ok(state.pages.renders.take(client, state.pages.renderer.queue_wait()).await?)
 }
 
@@ -61,19 +61,19 @@ pub async fn client_share(state: &AppState, client: IpAddr) -> Result<connection
 pub struct PersonalRenders {
     engines: Arc<Semaphore>,
     limit: usize,
-    sessions: connections::Shares<SessionKey>,
+    sessions: connections::Admission<SessionKey>,
 }
 
 /// A personal render's turn, given back when dropped.
 pub struct Turn {
     _engine: OwnedSemaphorePermit,
-    _session: Option<connections::Share<SessionKey>>,
+    _session: Option<connections::Admitted<SessionKey>>,
 }
 
 impl PersonalRenders {
     pub fn new(workers: usize) -> PersonalRenders {
         let limit = (workers / 2).max(1);
-        PersonalRenders { engines: Arc::new(Semaphore::new(limit)), limit, sessions: connections::Shares::new(1) }
+        PersonalRenders { engines: Arc::new(Semaphore::new(limit)), limit, sessions: connections::Admission::new(1) }
     }
 
     /// Personal renders under way (`/healthz?detail`).
@@ -97,7 +97,7 @@ impl PersonalRenders {
     /// The session's turn alone, for a render as small as a page for
     /// everyone's share of one (the account page's personal part): one at a
     /// time per session, on any engine.
-    pub async fn session_turn(&self, session: SessionKey, wait: Duration) -> Result<connections::Share<SessionKey>, Unbuilt> {
+    pub async fn session_turn(&self, session: SessionKey, wait: Duration) -> Result<connections::Admitted<SessionKey>, Unbuilt> {
         self.sessions.take(session, wait).await.map_err(|refused| shed(refused.into()))
     }
 }

@@ -50,7 +50,7 @@ type Pages = moka::future::Cache<String, Arc<CachedPage>>;
 #[derive(Clone)]
 pub struct PageCache {
     /// None with `PAGE_CACHE_MB=0`: every page is rendered for its request.
-    pages: Option<Shares>,
+    pages: Option<Partitions>,
     /// By address (a key without its content versions): the key of the
     /// newest page kept for it.
     latest: moka::sync::Cache<String, Arc<Latest>>,
@@ -66,17 +66,18 @@ struct Latest {
     superseded: OnceLock<Instant>,
 }
 
-/// The page cache's two parts, each bounded by its own share.
+/// The page cache's two partitions, each bounded by its own share of the
+/// capacity.
 #[derive(Clone)]
-struct Shares {
+struct Partitions {
     /// Pages for addresses the site links to (no query, or a list's page).
     linked: Pages,
     /// Pages for addresses a visitor typed.
     typed: Pages,
 }
 
-impl Shares {
-    fn new(capacity_bytes: u64, lifetime: Duration) -> Shares {
+impl Partitions {
+    fn new(capacity_bytes: u64, lifetime: Duration) -> Partitions {
         let build = |capacity| {
             moka::future::Cache::builder()
                 .max_capacity(capacity)
@@ -85,7 +86,7 @@ impl Shares {
                 .build()
         };
         let typed = capacity_bytes / TYPED_SHARE;
-        Shares { linked: build(capacity_bytes - typed), typed: build(typed) }
+        Partitions { linked: build(capacity_bytes - typed), typed: build(typed) }
     }
 
     /// The part that keeps `key`'s page.
@@ -110,7 +111,7 @@ impl PageCache {
     /// content changed the page for the previous content may still be
     /// served; `refreshes`: background renders at once.
     pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration, refreshes: usize) -> PageCache {
-        let pages = (capacity_bytes > 0).then(|| Shares::new(capacity_bytes, lifetime));
+        let pages = (capacity_bytes > 0).then(|| Partitions::new(capacity_bytes, lifetime));
         let latest = moka::sync::Cache::builder()
             .max_capacity(capacity_bytes / 8)
             .weigher(|address: &String, latest: &Arc<Latest>| (address.len() + latest.key.len() + ENTRY_OVERHEAD).try_into().unwrap_or(u32::MAX))

@@ -1,6 +1,6 @@
 //! A rendered page as it is kept: its HTML precompressed (brotli, gzip),
 //! with a strong `ETag` per encoding, and how it answers a request: in the
-//! best encoding accepted, 304 when revalidated, marked [`Shareable`] for
+//! best encoding accepted, 304 when revalidated, marked [`ForEveryone`] for
 //! the fast path when it is the same for every anonymous visitor, or with a
 //! signed-in visitor's own parts put in (`splice`).
 
@@ -28,7 +28,7 @@ pub const STALE: &str = "no-cache";
 /// for the fast path to keep, and for a copy from earlier content how long
 /// it may be.
 #[derive(Clone)]
-pub struct Shareable {
+pub struct ForEveryone {
     pub body: Bytes,
     pub stale: Option<Stale>,
 }
@@ -103,13 +103,13 @@ impl CachedPage {
         self.respond_as(request, cache_control).0
     }
 
-    /// The same for every anonymous visitor: marked [`Shareable`] when it is
+    /// The same for every anonymous visitor: marked [`ForEveryone`] when it is
     /// answered whole, for the fast path to keep (a [`Stale`] copy while it
     /// is one).
-    pub fn respond_shared(&self, request: &HeaderMap, cache_control: &str, stale: Option<Stale>) -> Response {
+    pub fn respond_for_everyone(&self, request: &HeaderMap, cache_control: &str, stale: Option<Stale>) -> Response {
         let (mut response, body) = self.respond_as(request, cache_control);
         if let Some(body) = body {
-            response.extensions_mut().insert(Shareable { body, stale });
+            response.extensions_mut().insert(ForEveryone { body, stale });
         }
         response
     }

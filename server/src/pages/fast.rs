@@ -4,11 +4,12 @@
 //! and bytes the full path answered it with.
 //!
 //! - An entry is made only from a full-path answer that the page handler
-//!   marked shareable ([`Shareable`]: an anonymous page, status 200, from the
-//!   page cache) and that sets no cookie. It is keyed by the encoding
-//!   answered (br, gzip or none) and the address as the page cache keys it:
-//!   the path and only the query parameters its route reads (`services`,
-//!   `q`), so `?utm_source=…` or any other parameter finds the same entry.
+//!   marked as the same for everyone ([`ForEveryone`]: an anonymous page,
+//!   status 200, from the page cache) and that sets no cookie. It is keyed
+//!   by the encoding answered (br, gzip or none) and the address as the page
+//!   cache keys it: the path and only the query parameters its route reads
+//!   (`services`, `q`), so `?utm_source=…` or any other parameter finds the
+//!   same entry.
 //! - Addresses no route has (what scanners and random links ask for) all get
 //!   the one not-found page of their language, kept once per language and
 //!   encoding.
@@ -59,7 +60,7 @@ use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
 use super::cache::MAX_KEY;
-use super::cached_page::{Shareable, Stale};
+use super::cached_page::{ForEveryone, Stale};
 use super::request::{PageRequest, address};
 use crate::AppState;
 use crate::assets::accepts;
@@ -128,7 +129,7 @@ impl FastPages {
 
 /// The layer: reads the request ([`PageRequest`], handed on to the page
 /// handler), then answers from the kept entries, or runs the full path and
-/// keeps what it marked shareable.
+/// keeps what it marked as the same for everyone.
 pub async fn serve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let page = PageRequest::parse(&state, request.uri(), request.headers(), request.extensions());
     let kept = state.pages.fast.kept.as_ref().zip(key(&state, &request, &page));
@@ -152,7 +153,7 @@ pub async fn serve(State(state): State<AppState>, mut request: Request, next: Ne
         }
     }
     let mut response = next.run(request).await;
-    if let Some(Shareable { body, stale }) = response.extensions_mut().remove::<Shareable>()
+    if let Some(ForEveryone { body, stale }) = response.extensions_mut().remove::<ForEveryone>()
         && response.status() == status
         && !response.headers().contains_key(header::SET_COOKIE)
     {
@@ -164,7 +165,7 @@ pub async fn serve(State(state): State<AppState>, mut request: Request, next: Ne
 
 /// Whether a cookie may change the answer: a session, flash or preview
 /// notice that decrypts with this server's key (the full path answers junk,
-/// forged or expired-key cookies with the shared page too). The language
+/// forged or expired-key cookies with the page for everyone too). The language
 /// cookie matters only where it redirects ([`PageRequest::redirect`]).
 fn cookies_matter(state: &AppState, headers: &HeaderMap) -> bool {
     headers

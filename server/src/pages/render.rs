@@ -42,9 +42,9 @@ impl Prepared {
 }
 
 /// [`render`] on behalf of `client`, within its share of the engines
-/// ([`admit::client_share`]).
+/// ([`admit::admit_client`]).
 pub async fn render_for(state: &AppState, client: IpAddr, page: Prepared) -> Result<CachedPage, Unbuilt> {
-    let _share = admit::client_share(state, client).await?;
+    let _share = admit::admit_client(state, client).await?;
     render(state, page).await.map_err(Unbuilt::Render)
 }
 

@@ -49,12 +49,12 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
     }
     // Built for this visitor alone: their names (and balances, on the account
     // page) in the first HTML, or the notice a form post left them. Any other
-    // cookie (junk, expired, forged) gets the shared cached page, so no cookie
+    // cookie (junk, expired, forged) gets the cached page for everyone, so no cookie
     // buys a render.
     if previewing.is_some() || visit.has_flash() || visit.signed_in() {
         return personal(state, request, page, visit, headers, previewing).await;
     }
-    shared(state, request.client, page, headers).await
+    page_for_everyone(state, request.client, page, headers).await
 }
 
 /// The page for everyone, with a signed-in subscriber's own parts put in
@@ -72,11 +72,11 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
         csrf: visit.csrf(),
         ..splice::OwnParts::default()
     };
-    let shared = match stale_while_refreshing(state, page).await {
+    let for_everyone = match stale_while_refreshing(state, page).await {
         Some((stale, _)) => stale,
         None => state.pages.cache.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
     };
-    Ok(shared.respond_own(headers, &own).map(|response| (visit.cookies(), response).into_response()))
+    Ok(for_everyone.respond_own(headers, &own).map(|response| (visit.cookies(), response).into_response()))
 }
 
 /// The page rendered for this visitor alone, or the account and CPM pages
@@ -117,16 +117,16 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
 }
 
 /// The page for everyone, from the page cache.
-async fn shared(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, AppError> {
+async fn page_for_everyone(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, AppError> {
     if let Some((stale, copy)) = stale_while_refreshing(state, &page).await {
         // Kept by no other cache: its new copy is on its way. The fast path
         // serves it again, headers and all, until then (within the bound).
-        return Ok(stale.respond_shared(headers, STALE, Some(copy)));
+        return Ok(stale.respond_for_everyone(headers, STALE, Some(copy)));
     }
     let kept = state.pages.cache.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if kept.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
-    Ok(kept.respond_shared(headers, &cache_control, None))
+    Ok(kept.respond_for_everyone(headers, &cache_control, None))
 }
 
 /// The page kept for this address from the content before the last change,
