@@ -28,7 +28,7 @@
 //! - `keys`: the session key; `memory`: the allocator's figures; `slug`:
 //!   slugs of titles.
 //! - `security`: headers every response carries.
-//! - [`shared`]: Redis, shared by every instance behind one address
+//! - [`redis`]: Redis, shared by every instance behind one address
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
 //! - `error`: one error type mapped to HTTP once.
@@ -53,7 +53,7 @@ pub mod account;
 pub mod config;
 pub mod content;
 pub mod forms;
-pub mod shared;
+pub mod redis;
 pub mod telemetry;
 
 mod assets;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::sources::{content_cache, content_source, drafts_source, image_signer, writable_data_dir};
 use crate::{AppBundle, AppError, Config};
-use crate::{account, assets, connections, content, forms, images, keys, manifest, monitoring, pages, preview, search, security, seo, shared};
+use crate::{account, assets, connections, content, forms, images, keys, manifest, monitoring, pages, preview, search, security, seo};
 
 /// Shared by every handler: one allocation, so that the handlers and
 /// layers a request passes through each take it for one reference count.
@@ -93,7 +93,7 @@ pub struct Infrastructure {
     /// Signs and encrypts the cookies (sessions, flash notices) and image addresses.
     pub cookie_key: axum_extra::extract::cookie::Key,
     /// Redis, when `REDIS_URL` is set.
-    pub redis: Option<shared::Redis>,
+    pub redis: Option<crate::redis::Redis>,
     /// Set on SIGTERM: `/readyz` answers 503.
     pub drain: monitoring::Drain,
 }
@@ -143,7 +143,7 @@ impl AppState {
         let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
-            Some(url) => Some(shared::Redis::open(url.expose()).map_err(AppError::Redis)?),
+            Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(AppError::Redis)?),
             None => None,
         };
         let resend = config.sessions.otp_resend;

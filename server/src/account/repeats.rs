@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use crate::shared::{PREFIX, Redis, hashed};
+use crate::redis::{PREFIX, Redis, hashed};
 
 use super::limits::Unavailable;
 

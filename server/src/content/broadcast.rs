@@ -18,7 +18,7 @@ use futures::StreamExt;
 
 use super::webhook::{Change, invalidate};
 use crate::AppState;
-use crate::shared::{PREFIX, Redis, within};
+use crate::redis::{PREFIX, Redis, within};
 
 /// How often the version key is compared, and a lost subscription retried.
 const CHECK_EVERY: Duration = Duration::from_secs(1);

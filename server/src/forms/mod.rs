@@ -68,7 +68,7 @@ pub struct Forms {
 impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
-    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::shared::Redis>) -> Result<Forms, crate::AppError> {
+    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, crate::AppError> {
         let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {

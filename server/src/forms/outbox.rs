@@ -43,7 +43,7 @@ pub struct Outbox {
     first_wait: Duration,
     wake: Arc<Notify>,
     /// Where leases are taken, when instances share the store.
-    leases: Option<crate::shared::Redis>,
+    leases: Option<crate::redis::Redis>,
 }
 
 /// How long a lease on an entry lasts: longer than one delivery (an upload
@@ -67,7 +67,7 @@ impl Outbox {
         base: &str,
         token: Option<String>,
         first_wait: Duration,
-        leases: Option<crate::shared::Redis>,
+        leases: Option<crate::redis::Redis>,
     ) -> Result<Outbox, reqwest::Error> {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).user_agent(concat!("site/", env!("CARGO_PKG_VERSION"))).build()?;
         Ok(Outbox { store, http, base: base.trim_end_matches('/').to_owned(), token, first_wait, wake: Arc::default(), leases })
@@ -136,7 +136,7 @@ impl Outbox {
     }
 
     fn lease_key(reference: &str) -> String {
-        format!("{}outbox:lease:{reference}", crate::shared::PREFIX)
+        format!("{}outbox:lease:{reference}", crate::redis::PREFIX)
     }
 
     /// Whether this instance may send `reference` now: always without
