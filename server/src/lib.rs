@@ -11,7 +11,9 @@
 //!   fixed widths, WebP by `Accept`, kept on disk.
 //! - `forms`: the business community form and the foundation application,
 //!   kept in SQLite before they are answered, exported for staff.
-//! - `connections`: accepting connections with time limits and caps.
+//! - `connections`: accepting connections with time limits and caps, who
+//!   a request's client is, and what one client address may hold at once
+//!   (connections, renders).
 //! - [`StandIn`] (here): a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox); [`app`]
 //!   (here): every feature's router merged once, the common layers on top.
