@@ -1,3 +1,5 @@
+use std::process::ExitCode;
+
 use clap::{Parser, Subcommand};
 
 /// The site, or one of its tools for operators.
@@ -36,25 +38,13 @@ enum Tool {
 }
 
 #[tokio::main]
-async fn main() -> std::process::ExitCode {
+async fn main() -> ExitCode {
     let Cli { command, config } = Cli::parse();
     server::telemetry::init(&config);
     match command {
-        None => serve(config).await,
-        Some(Tool::ContentModel) => match server::content_model(site::bundle()) {
-            Ok(model) => {
-                println!("{model:#}");
-                std::process::ExitCode::SUCCESS
-            }
-            Err(error) => fail(&error),
-        },
-        Some(Tool::CheckCms) => match server::check_cms(&config, site::bundle()).await {
-            Ok(report) => {
-                print!("{}", report.text);
-                if report.complete { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE }
-            }
-            Err(error) => fail(&error),
-        },
+        None => server::serve(config, site::bundle(), Some(site::sandbox())).await,
+        Some(Tool::ContentModel) => server::content_model(site::bundle()),
+        Some(Tool::CheckCms) => server::check_cms(&config, site::bundle()).await,
         Some(Tool::RenderBench { requests, bundle, runs, splice, part }) => {
             let read = |path: &std::path::Path| {
                 std::fs::read_to_string(path).map_err(|e| server::AppError::ToolInput { what: path.display().to_string(), source: e.into() })
@@ -71,32 +61,10 @@ async fn main() -> std::process::ExitCode {
             match result.await {
                 Ok(report) => {
                     print!("{report}");
-                    std::process::ExitCode::SUCCESS
+                    ExitCode::SUCCESS
                 }
-                Err(error) => fail(&error),
+                Err(error) => error.exit(),
             }
         }
     }
-}
-
-async fn serve(config: server::Config) -> std::process::ExitCode {
-    let listener = match tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await {
-        Ok(listener) => listener,
-        Err(error) => {
-            tracing::error!(host = %config.host, port = config.port, %error, "cannot listen");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
-    match server::run(listener, config, site::bundle(), Some(site::sandbox()), server::shutdown_signal()).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(error) => fail(&error),
-    }
-}
-
-/// Logs why, and says it on stderr too: logs go to stdout, and a start that
-/// fails should tell whoever started it.
-fn fail(error: &server::AppError) -> std::process::ExitCode {
-    tracing::error!(%error, "stopped");
-    eprintln!("site: {error}");
-    std::process::ExitCode::FAILURE
 }

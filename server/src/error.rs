@@ -11,6 +11,7 @@
 //! decided.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -67,6 +68,15 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// Why the server or a tool stopped: logged, and said on stderr too
+    /// (logs go to stdout, and a start that fails should tell whoever
+    /// started it).
+    pub fn exit(&self) -> ExitCode {
+        tracing::error!(error = %self, "stopped");
+        eprintln!("site: {self}");
+        ExitCode::FAILURE
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => StatusCode::SERVICE_UNAVAILABLE,

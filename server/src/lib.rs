@@ -98,7 +98,7 @@ pub use config::Config;
 pub use contract;
 pub use error::AppError;
 pub use render_bench::render_bench;
-pub use startup::{run, shutdown_signal};
+pub use startup::{run, serve, shutdown_signal};
 pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};
 

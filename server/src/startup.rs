@@ -5,11 +5,28 @@
 //! and drained.
 
 use std::future::Future;
+use std::process::ExitCode;
 
 use tokio::net::TcpListener;
 
 use crate::{AppBundle, AppError, AppState, Config, StandIn};
 use crate::{app_with_stand_in, connections, memory, monitoring, pages};
+
+/// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
+/// exit code says how it ended.
+pub async fn serve(config: Config, bundle: AppBundle, stand_in: Option<StandIn>) -> ExitCode {
+    let listener = match TcpListener::bind((config.host.as_str(), config.port)).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::error!(host = %config.host, port = config.port, %error, "cannot listen");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(listener, config, bundle, stand_in, shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => error.exit(),
+    }
+}
 
 /// Serves until `shutdown` completes, then drains: `/readyz` answers 503,
 /// new connections are taken for `DRAIN_DELAY_SECS` more, then none, and

@@ -1,14 +1,26 @@
 //! The binary's tools besides serving: `site content-model` (what a CMS
 //! must hold) and `site check-cms` (a CMS checked against it).
 
+use std::process::ExitCode;
+
 use crate::sources::content_source;
 use crate::{AppBundle, AppError, Config};
 use crate::{content, forms, manifest, preview};
 
-/// `site content-model`: the content model as a CMS must hold it (JSON),
-/// with the collection types the forms are delivered to (`formTypes`) and
-/// where each type is seen on the site (`previewPaths`).
-pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
+/// `site content-model`: prints the content model as a CMS must hold it
+/// (JSON), with the collection types the forms are delivered to
+/// (`formTypes`) and where each type is seen on the site (`previewPaths`).
+pub fn content_model(bundle: AppBundle) -> ExitCode {
+    match model(bundle) {
+        Ok(model) => {
+            println!("{model:#}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => error.exit(),
+    }
+}
+
+fn model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let mut model = content::check::content_model(&routes);
     model["formTypes"] = forms::cms_types();
@@ -16,8 +28,19 @@ pub fn content_model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
     Ok(model)
 }
 
-/// `site check-cms`: checks the CMS at `CMS_URL` against the content model.
-pub async fn check_cms(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
+/// `site check-cms`: checks the CMS at `CMS_URL` against the content model
+/// and prints what it found; fails when the CMS lacks anything.
+pub async fn check_cms(config: &Config, bundle: AppBundle) -> ExitCode {
+    match check(config, bundle).await {
+        Ok(report) => {
+            print!("{}", report.text);
+            if report.complete { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+        }
+        Err(error) => error.exit(),
+    }
+}
+
+async fn check(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
     if config.cms.url.is_none() {
         return Err(AppError::Required { setting: "CMS_URL", why: "for check-cms: it checks the CMS there" });
     }
