@@ -6,7 +6,7 @@ APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps run build release test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
+.PHONY: deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
 
 ## Install system and npm packages if missing.
 deps: app/node_modules/.package-lock.json
@@ -29,6 +29,11 @@ build: deps
 
 release: deps
 	cargo build --release --bin site
+
+## `site-bench` (bench/site-bench/): render timings and the account pages'
+## baseline, which the `site` binary does not carry.
+bench-tool: deps
+	cargo build --release --example site-bench
 
 ## Every test: Rust unit and integration tests, app tests, browser tests.
 ## The Redis tests skip themselves where redis-server is missing, unless
@@ -74,7 +79,7 @@ tools/lint/node_modules/.package-lock.json: tools/lint/package.json tools/lint/p
 	@touch $@
 
 ## Load benchmark on loopback (release build); prints ratios against baselines.
-bench: deps release
+bench: deps release bench-tool
 	./bench/run.sh
 	./bench/account.sh
 	node bench/operator-hang.mjs

@@ -6,17 +6,18 @@
 # account cache (ACCOUNT_CACHE_SECS=0: every view asks the operator), 64
 # sessions in turn over 64 connections. The same release binary serves
 # twice: as it is (the page for the subscriber's kind from the cache, their
-# part rendered alone) and with ACCOUNT_FULL_RENDER=true (the whole page
+# part rendered alone) and as `site-bench serve-whole` (the whole page
 # rendered for each view, as before). Prints views/s, p99 and answers that
 # were not 2xx for each, /account as a ratio of /api/account (goal >= 0.25,
 # none shed), and the engine ms of a view, whole against the part alone
-# (`site render-bench --part`). Then the CPM page the same way: 64 CPM
+# (`site-bench render --part`). Then the CPM page the same way: 64 CPM
 # sessions viewing /customer-permission-management against
 # /api/cpm/permissions, as it is and rendered whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${SITE_BIN:-target/release/site}
+BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
 DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${ACCOUNT_CONNECTIONS:-64}
 SESSIONS=64
@@ -106,13 +107,13 @@ PIDS+=($!)
 for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/api/v1/gsm-static-bundles" && break; sleep 0.1; done
 
 # The site twice on that operator: as it is, and rendering the page whole.
-start_site() { # name extra-env…; sets SITE_PORT
+start_site() { # name command…; sets SITE_PORT
   local name=$1 port
   shift
   port=$(free_port)
-  env "$@" PORT="$port" HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$name" RUST_LOG=warn METRICS_ADDR=off \
+  env PORT="$port" HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$name" RUST_LOG=warn METRICS_ADDR=off \
     PRERENDER=false DIGITAL_API_URL="http://127.0.0.1:$NGINX_PORT/" ACCOUNT_CACHE_SECS=0 OTP_RESEND_SECS=0 TRUSTED_PROXIES=127.0.0.1 \
-    "$BIN" >"$WORK/$name.log" 2>&1 &
+    "$@" >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
   wait_for "http://127.0.0.1:$port/healthz"
   SITE_PORT=$port
@@ -131,9 +132,9 @@ sign_in_all() { # port file [api: auth or cpm]: a session cookie per line
   done
   [ "$(wc -l <"$2")" -eq "$SESSIONS" ] || { echo "account: only $(wc -l <"$2") of $SESSIONS sessions signed in at $base ($(cat "$WORK/answer"))" >&2; exit 1; }
 }
-start_site spliced
+start_site spliced "$BIN"
 SPLICED=$SITE_PORT
-start_site whole ACCOUNT_FULL_RENDER=true
+start_site whole "$BENCH_BIN" serve-whole
 WHOLE=$SITE_PORT
 sign_in_all "$SPLICED" "$WORK/spliced.cookies"
 sign_in_all "$WHOLE" "$WORK/whole.cookies"
@@ -187,5 +188,5 @@ curl -sf -H "Cookie: $(head -1 "$WORK/spliced-cpm.cookies")" "http://127.0.0.1:$
   { echo "account: $CPM shows no permissions" >&2; exit 1; }
 echo "CPM sessions' views, the same way:"
 compare /api/cpm/permissions $CPM "CPM page" -cpm
-echo "engine time of one view (site render-bench --part, p50):"
-"$BIN" render-bench bench/requests/kinds.json --part --runs 200 | sed 's/^/  /'
+echo "engine time of one view (site-bench render --part, p50):"
+"$BENCH_BIN" render bench/requests/kinds.json --part --runs 200 | sed 's/^/  /'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The app's render cost against React's floor, and the scripts it ships.
 #
-#   bench/render-floor.sh [site-binary]     (default: $SITE_BIN, else target/release/site)
+#   bench/render-floor.sh [site-bench-binary]   (default: $SITE_BENCH_BIN, else target/release/examples/site-bench)
 #
 # Builds the app's bundles (app/scripts/build.mjs, which prints what each
 # script weighs: the content page's enhancement script, each island) and,
@@ -9,9 +9,9 @@
 # ones too), times the app's server bundle against React's own floor for the
 # same markup. bench/floor.mjs renders the app's server bundle in node,
 # builds from its markup an element tree React renders to the same bytes
-# (checked), and times both; `site render-bench` times the app's bundle and
+# (checked), and times both; `site-bench render` times the app's bundle and
 # that floor bundle in the site's own engine (QuickJS). The bundles are
-# given to the binary, so any build of `site` measures the working tree.
+# given to the binary, so any build of `site-bench` measures the working tree.
 #
 # node times the app and the floor in turn, render by render. The binary
 # times one bundle at a time, so QuickJS runs the app's and the floor's in
@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=${1:-${SITE_BIN:-target/release/site}}
+BENCH_BIN=${1:-${SITE_BENCH_BIN:-target/release/examples/site-bench}}
 RUNS=${RENDER_RUNS:-100}
 ROUNDS=${RENDER_ROUNDS:-3}
 WORK=$(mktemp -d)
@@ -34,8 +34,8 @@ echo
 node bench/floor.mjs "$WORK/bundle" bench/requests/kinds.json --runs $((RUNS * 3)) --out "$WORK/floor" >"$WORK/node.txt" || {
   cat "$WORK/node.txt"; echo "floor.mjs: the floor's markup differs from the app's (above)" >&2; exit 1; }
 for round in $(seq "$ROUNDS"); do
-  "$BIN" render-bench bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/bundle/server.js" >"$WORK/qjs-app.$round.txt"
-  "$BIN" render-bench bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/floor/server.js" >"$WORK/qjs-floor.$round.txt"
+  "$BENCH_BIN" render bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/bundle/server.js" >"$WORK/qjs-app.$round.txt"
+  "$BENCH_BIN" render bench/requests/kinds.json --runs "$RUNS" --bundle "$WORK/floor/server.js" >"$WORK/qjs-floor.$round.txt"
 done
 python3 - "$WORK" "$ROUNDS" <<'PY'
 import re, sys

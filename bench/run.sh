@@ -16,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${SITE_BIN:-target/release/site}
+BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
 DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${BENCH_CONNECTIONS:-8}
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -210,8 +211,8 @@ kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null; NGINX_PID=
 # pieces spliced, as served, against the whole page compressed again), then
 # the random walk over the sitemap with 0%, 1% and 5% of views signed in.
 echo
-echo "a signed-in view of / compressed (site render-bench --splice): p50 us, bytes, time against the pieces'"
-"$BIN" render-bench bench/requests/kinds.json --splice --runs 300 | sed -n '2,5p'
+echo "a signed-in view of / compressed (site-bench render --splice): p50 us, bytes, time against the pieces'"
+"$BENCH_BIN" render bench/requests/kinds.json --splice --runs 300 | sed -n '2,5p'
 ./bench/mixed.sh "$BASE"
 
 RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$PID/status)
@@ -231,7 +232,7 @@ echo "home page ships: HTML ${HTML_GZ} B gzip; JS $((TOTAL_RAW / 1024)) KiB raw,
 # Render cost against React's floor per page kind, and the bytes of each
 # script the build writes (bench/render-floor.sh).
 echo
-./bench/render-floor.sh "$BIN"
+./bench/render-floor.sh "$BENCH_BIN"
 
 # What a first visit costs on a 2G-like link (bench/budget.mjs): bytes by type
 # per page kind, first paint and load; content pages must stay within the

@@ -22,8 +22,7 @@
 //!   from the configuration (`sources`: the content sources and the image
 //!   endpoint as configured).
 //! - `startup`: [`run`]: serving, the background tasks, draining on SIGTERM.
-//! - `tools`: `site content-model` and `site check-cms`; `render_bench`:
-//!   `site render-bench`.
+//! - `tools`: `site content-model` and `site check-cms`.
 //! - `search`: the site search's index; `seo`: the sitemap and robots.
 //! - `account`: the self-service backend (`/api/auth`, `/api/account`,
 //!   `/api/bundles`, `/api/modem`, `/api/cpm`) and the operator API client.
@@ -65,12 +64,11 @@ mod error;
 mod images;
 mod keys;
 mod locks;
-mod manifest;
+pub mod manifest;
 mod memory;
 mod monitoring;
-mod pages;
+pub mod pages;
 mod preview;
-mod render_bench;
 mod sampled;
 pub mod search;
 mod security;
@@ -97,7 +95,6 @@ pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;
 pub use error::AppError;
-pub use render_bench::render_bench;
 pub use startup::{run, serve, shutdown_signal};
 pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};

@@ -130,8 +130,9 @@ pub struct PagesConfig {
 
     /// Renders the whole account page (and CPM page) for each view of a
     /// subscriber (CPM session), as before they were cached for everyone
-    /// but their part: `make bench`'s baseline, not a setting for a site.
-    #[arg(id = "account-full-render", long = "account-full-render", env = "ACCOUNT_FULL_RENDER", hide = true)]
+    /// but their part: the tests' and `site-bench serve-whole`'s baseline,
+    /// no setting of the `site` binary.
+    #[arg(skip)]
     pub account_full_render: bool,
 }
 

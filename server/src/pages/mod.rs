@@ -29,7 +29,7 @@ mod admit;
 mod cache;
 mod cached_page;
 mod data;
-mod document;
+pub mod document;
 mod fast;
 mod form;
 pub(crate) mod locale;
@@ -39,7 +39,7 @@ mod render;
 mod request;
 mod resolve;
 mod respond;
-mod splice;
+pub mod splice;
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -54,8 +54,7 @@ pub use fast::FastPages;
 pub(crate) use fast::serve as fast_path;
 pub(crate) use form::form_page;
 pub use prerender::Prerender;
-pub(crate) use render::{for_everyone, splice_bench};
-pub(crate) use splice::{CSRF_SLOT, NAME_SLOT};
+pub use render::{for_everyone, render_request};
 
 use crate::AppState;
 use request::PageRequest;

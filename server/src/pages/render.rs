@@ -18,6 +18,7 @@ use super::request::address;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
 use crate::AppState;
+use crate::manifest::AssetManifest;
 
 /// A page ready to render: its address, its data and the content versions
 /// it is built from, and the key the page cache keeps it under.
@@ -68,11 +69,7 @@ pub async fn render_as(state: &AppState, page: Prepared, personal_part: bool) ->
 
 async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
     let Prepared { url, data, versions, .. } = page;
-    let assets = state.pages.assets.for_page(data.route.page);
-    let everyone = for_everyone(&data);
-    let account_slot = everyone.then(|| splice::NAME_SLOT.to_owned());
-    let csrf_slot = everyone.then(|| splice::CSRF_SLOT.to_owned());
-    let request = RenderRequest { url, data, assets, account_slot, csrf_slot, personal_part };
+    let request = render_request(url, data, &state.pages.assets, personal_part);
     let (output, data) = match state.pages.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
         // Content that passed the parser and still breaks a component:
@@ -107,10 +104,20 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
     }
 }
 
+/// What the engine renders for `data` at `url` (with its personal part
+/// alone too when `personal_part`): a page for everyone with slots where a
+/// signed-in subscriber's own parts go ([`splice`]).
+pub fn render_request(url: String, data: PageData, assets: &AssetManifest, personal_part: bool) -> RenderRequest {
+    let everyone = for_everyone(&data);
+    let account_slot = everyone.then(|| splice::NAME_SLOT.to_owned());
+    let csrf_slot = everyone.then(|| splice::CSRF_SLOT.to_owned());
+    RenderRequest { url, assets: assets.for_page(data.route.page), data, account_slot, csrf_slot, personal_part }
+}
+
 /// A page the same for everyone, that a signed-in subscriber gets with
 /// their own parts put in: no visitor's parts in it, and not the account
 /// page, which is all the subscriber's own.
-pub(crate) fn for_everyone(data: &PageData) -> bool {
+pub fn for_everyone(data: &PageData) -> bool {
     data.subscriber.is_none()
         && data.preview.is_none()
         && data.cpm.is_none()
@@ -118,10 +125,4 @@ pub(crate) fn for_everyone(data: &PageData) -> bool {
         && data.form.is_none()
         && data.csrf.is_none()
         && data.route.page != contract::page::PageKind::Account
-}
-
-/// [`splice::bench`] for the page a render gave: `output` of `data`, its
-/// document loading `entry`. `None` when it cannot take a subscriber's parts.
-pub(crate) fn splice_bench(output: &RenderOutput, data: &PageData, entry: &str, runs: usize) -> Option<String> {
-    splice::bench(document::document(data.lang, output, data, entry), output.account.as_ref()?, runs)
 }

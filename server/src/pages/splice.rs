@@ -20,7 +20,7 @@
 //!   the gzip trailer's CRC-32 combined from the pieces' (crc32fast).
 //!   Deflating the parts too (a few hundred bytes) saved about 200 bytes an
 //!   answer and cost a fifth of a signed-in view's CPU (miniz building
-//!   Huffman tables for each). `site render-bench --splice` measures it
+//!   Huffman tables for each). `site-bench render --splice` measures it
 //!   against compressing the page again: a body some 10% larger than gzip
 //!   level 9's (the pieces cannot refer back across the parts) for a small
 //!   fraction of level 1's time. Brotli streams cannot be joined that way: a
@@ -31,7 +31,6 @@
 //!   is byte for byte the page a render for that visitor would give.
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::ops::Range;
 
 use axum::body::Bytes;
@@ -318,47 +317,6 @@ fn deflate(input: &[u8], level: Compression, last: bool) -> Vec<u8> {
         }
         output.reserve(output.capacity().max(64));
     }
-}
-
-/// `site render-bench --splice`: what a signed-in view of the page `html`
-/// (for everyone, with `controls`) costs to compress, its pieces spliced as
-/// served against the whole page compressed again at each level, `runs`
-/// times each: a line per way (p50 µs, bytes, time against the pieces').
-pub fn bench(html: String, controls: &AccountControls, runs: usize) -> Option<String> {
-    let splice = prepare(html.as_bytes(), controls)?;
-    let own = OwnParts {
-        name_html: escape_text("Amina Mwakyusa"),
-        subscriber_json: r#"{"msisdn":"255754000001","names":"Amina Mwakyusa","balance":null,"paymentMethods":["AIRTIME","MPESA"]}"#.into(),
-        ..OwnParts::default()
-    };
-    let identity = splice.identity(html.as_bytes(), &own);
-    let time = |answer: &dyn Fn() -> usize| {
-        let bytes = answer();
-        let mut times: Vec<f64> = (0..runs.max(1))
-            .map(|_| {
-                let started = std::time::Instant::now();
-                std::hint::black_box(answer());
-                started.elapsed().as_secs_f64() * 1e6
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        (times[times.len() / 2], bytes)
-    };
-    let whole = |level: u32| {
-        let identity = identity.clone();
-        move || {
-            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), Compression::new(level));
-            encoder.write_all(&identity).expect("compress to memory");
-            encoder.finish().expect("compress to memory").len()
-        }
-    };
-    let (pieces_us, pieces_bytes) = time(&|| splice.gzip(&own).len());
-    let mut report = format!("{:<28} {:>9.1} {:>7} {:>8}\n", "pieces spliced (served)", pieces_us, pieces_bytes, "1.0x");
-    for level in [1, 6, 9] {
-        let (us, bytes) = time(&whole(level));
-        report.push_str(&format!("{:<28} {:>9.1} {:>7} {:>7.1}x\n", format!("whole page, gzip level {level}"), us, bytes, us / pieces_us));
-    }
-    Some(report)
 }
 
 #[cfg(test)]

@@ -1,0 +1,78 @@
+//! `site-bench`: what `make bench` measures with the site's own code rather
+//! than over HTTP (bench/README.md): a server bundle's renders in the
+//! site's engine, what a signed-in view costs to compress, and the site
+//! serving its account pages whole, the baseline of `bench/account.sh`.
+//! None of it is in the `site` binary:
+//! `cargo build --release --example site-bench` builds it.
+//!
+//! - `render`: render times, a page's pieces against its whole render;
+//! - `splice`: a signed-in view's compression, spliced against whole.
+
+mod render;
+mod splice;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "site-bench", about = "The site's benchmark tools (bench/README.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Time renders of a server bundle in the site's JS engine: one line per page (url, kind, p50 and mean ms).
+    Render {
+        /// The requests, as `bench/render-node.mjs --save` writes them: `[{url, data}, ...]`.
+        requests: PathBuf,
+        /// A bundle defining `globalThis.__ssr.render` (default: the app's, built into this binary).
+        #[arg(long)]
+        bundle: Option<PathBuf>,
+        /// Timed renders per page, after a warm-up.
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+        /// Time instead what a signed-in view of each page for everyone costs to compress: its pieces spliced against the whole page compressed again.
+        #[arg(long)]
+        splice: bool,
+        /// Time instead, for each signed-in account page, its whole render against its personal part rendered alone (what a view renders).
+        #[arg(long)]
+        part: bool,
+    },
+    /// Serve the site as `site` does, but render the account and CPM pages whole for each view of a subscriber (CPM session), as before they were cached for everyone but their part: bench/account.sh's baseline.
+    ServeWhole {
+        #[command(flatten)]
+        config: server::Config,
+    },
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Render { requests, bundle, runs, splice, part } => {
+            let timed = match (splice, part) {
+                (true, _) => render::Timed::Splice,
+                (false, true) => render::Timed::Part,
+                (false, false) => render::Timed::Renders,
+            };
+            match render::bench(&requests, bundle.as_deref(), runs, timed).await {
+                Ok(report) => {
+                    print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("site-bench: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::ServeWhole { mut config } => {
+            server::telemetry::init(&config);
+            config.pages.account_full_render = true;
+            server::serve(config, site::bundle(), Some(site::sandbox())).await
+        }
+    }
+}
