@@ -28,13 +28,13 @@ pub fn sandbox() -> server::StandIn {
 const SANDBOX_PATH: &str = "/sandbox";
 
 /// Opens `DATA_DIR/sandbox.sqlite3`; a damaged one stops the start.
-fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::AppError> {
+fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::StartError> {
     let options = sandbox::SandboxOptions {
         log_codes: !config.production,
         resend_after: config.sessions.otp_resend,
         ..Default::default()
     };
-    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::AppError::StandIn(error.into()))?;
+    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::StartError::StandIn(error.into()))?;
     tracing::warn!(
         "the sandbox operator API is on at {SANDBOX_PATH}: made-up subscribers, and every code readable at {SANDBOX_PATH}/inbox; set DIGITAL_API_URL for the operator's own"
     );

@@ -1,39 +1,30 @@
-//! [`AppError`]: why the server cannot start, or why a page cannot be
-//! answered, mapped to HTTP once: the one HTML error page
-//! ([`AppError::into_page`], in the app's strings) for a page, the one API body
-//! ([`AppError::reply`]) for a page's data. Detail of 5xx errors is logged
-//! here and never shown to the visitor.
-//!
-//! The API's features have an error of their own each, answered as the
-//! same JSON body ([`crate::web::Feedback`]): `account::AccountError`,
-//! `forms::FormError`. The errors of what they call (the operator API, the
-//! CMS, the stores) are turned into those where the visitor's message is
-//! decided.
+//! [`StartError`]: why the server, or one of its tools, cannot start: each
+//! says what to set or to mend, and [`StartError::exit`] says it once. What
+//! fails once the server serves is answered by the feature it fails in: a
+//! page's error is the error page (`pages::PageError`), an API's the one
+//! API body (`account::AccountError`, `forms::FormError`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use contract::Lang;
 use ssr_runtime::RenderError;
 
+use crate::account::operator::OperatorError;
 use crate::content::ContentError;
-use crate::sampled::Sampled;
-use crate::web::strings::escape_text;
-use crate::web::{NoticeKey, Reply, Strings};
+use crate::keys::KeyError;
+use crate::manifest::ManifestError;
+use crate::{account, forms};
 
 #[derive(Debug, thiserror::Error)]
-pub enum AppError {
+pub enum StartError {
+    /// The render engines cannot start.
     #[error("render failed: {0}")]
-    Render(#[from] RenderError),
+    Engines(#[from] RenderError),
+    /// The content source cannot be made.
     #[error("content unavailable: {0}")]
     Content(#[from] ContentError),
-    /// The client's address has as many renders under way as it may.
-    #[error("too many renders for one client")]
-    ClientBusy,
-    #[error("invalid build manifest: {0}")]
-    Manifest(String),
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
     /// `DATA_DIR` cannot be created or written.
     #[error("DATA_DIR {} cannot be written ({source}): set DATA_DIR to a directory this user may write, or give it write permission", dir.display())]
     DataDir { dir: PathBuf, source: std::io::Error },
@@ -41,33 +32,29 @@ pub enum AppError {
     #[error("the {what} in DATA_DIR {}: {source}", dir.display())]
     Disk { what: &'static str, dir: PathBuf, source: std::io::Error },
     #[error(transparent)]
-    SessionStore(#[from] crate::account::session_store::StoreError),
+    SessionStore(#[from] account::session_store::StoreError),
     #[error(transparent)]
-    FormStore(#[from] crate::forms::StoreError),
+    Forms(#[from] forms::OpenError),
     #[error("REDIS_URL: {0}")]
     Redis(#[source] redis::RedisError),
     #[error("the operator API's client: {0}")]
-    Operator(#[source] crate::account::operator::OperatorError),
-    /// An HTTP client (the image endpoint's, the form outbox's) cannot be made.
+    Operator(#[source] OperatorError),
+    /// An HTTP client (the image endpoint's) cannot be made.
     #[error("the {what}'s HTTP client: {source}")]
     HttpClient { what: &'static str, source: reqwest::Error },
     #[error(transparent)]
-    SessionKey(#[from] crate::keys::KeyError),
+    SessionKey(#[from] KeyError),
     /// A setting the server cannot do without.
     #[error("{setting} is required {why}")]
     Required { setting: &'static str, why: &'static str },
     /// The stand-in operator API cannot be opened.
     #[error("{0}")]
     StandIn(#[source] Box<dyn std::error::Error + Send + Sync>),
-    /// What a tool reads (a file, a page's data in it) cannot be read, or
-    /// is not what it should be; `what` names it.
-    #[error("{what}: {source}")]
-    ToolInput { what: String, source: Box<dyn std::error::Error + Send + Sync> },
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 
-impl AppError {
+impl StartError {
     /// Why the server or a tool stopped: logged, and said on stderr too
     /// (logs go to stdout, and a start that fails should tell whoever
     /// started it).
@@ -76,77 +63,4 @@ impl AppError {
         eprintln!("site: {self}");
         ExitCode::FAILURE
     }
-
-    pub fn status(&self) -> StatusCode {
-        match self {
-            AppError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::Content(_) => StatusCode::SERVICE_UNAVAILABLE,
-            // This client's doing, not the server's state: it is told to slow down.
-            AppError::ClientBusy => StatusCode::TOO_MANY_REQUESTS,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// The one API body for a page's data (`/_data/…`): the status, and a
-    /// notice the app has a text for.
-    pub fn reply(&self) -> Reply {
-        let status = self.status();
-        let key = match status {
-            StatusCode::SERVICE_UNAVAILABLE => NoticeKey::ServiceUnavailable,
-            StatusCode::TOO_MANY_REQUESTS => NoticeKey::RateLimited,
-            _ => NoticeKey::SomethingWentWrong,
-        };
-        Reply::refused_key(status, key)
-    }
-
-    /// The error page in the visitor's language, worded in the app's
-    /// strings (`errorPage` in `app/src/i18n`): plain HTML, no script, so it
-    /// shows whatever else is broken.
-    pub fn into_page(self, strings: &Strings, lang: Lang) -> Response {
-        let status = self.status();
-        self.log();
-        let page = match status {
-            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
-            StatusCode::TOO_MANY_REQUESTS => "busy",
-            _ => "failed",
-        };
-        let text = |key: &str| escape_text(strings.text(lang, key));
-        let (title, text, home) = (text(&format!("errorPage.{page}.title")), text(&format!("errorPage.{page}.text")), text("errorPage.home"));
-        let home_path = lang.href("/");
-        let html = format!(
-            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <meta name=\"robots\" content=\"noindex\"><title>{title}</title></head>\
-             <body style=\"font-family:system-ui,sans-serif;text-align:center;padding:3rem 1rem\">\
-             <h1>{title}</h1><p>{text}</p><p><a href=\"{home_path}\">{home}</a></p></body></html>",
-            lang = lang.code(),
-        );
-        let mut response = (status, [("content-type", "text/html; charset=utf-8")], html).into_response();
-        response.headers_mut().insert("cache-control", axum::http::HeaderValue::from_static("no-store"));
-        response
-    }
-
-    fn log(&self) {
-        match self {
-            // Shedding is the server working as meant, and under attack it
-            // happens thousands of times a second: a warning a second at most.
-            AppError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
-                if let Some(shed) = SHED.tick() {
-                    tracing::warn!(shed, "render queue full or no engine free in time: requests answered 503 since the last warning");
-                }
-            }
-            AppError::ClientBusy => {
-                if let Some(refused) = CLIENT_BUSY.tick() {
-                    tracing::warn!(refused, "a client address at its limit of renders: requests answered 429 since the last warning");
-                }
-            }
-            AppError::Render(RenderError::Js { message, stack }) => {
-                tracing::error!(%message, stack = stack.as_deref().unwrap_or(""), "render error");
-            }
-            other => tracing::error!(error = %other, "request failed"),
-        }
-    }
 }
-
-static SHED: Sampled = Sampled::new();
-static CLIENT_BUSY: Sampled = Sampled::new();

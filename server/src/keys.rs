@@ -9,7 +9,7 @@ use std::io::Write;
 use axum_extra::extract::cookie::Key;
 use base64::Engine;
 
-use crate::{AppError, Config};
+use crate::Config;
 
 const KEY_FILE: &str = "session.key";
 
@@ -22,16 +22,18 @@ pub enum KeyError {
     TooShort,
     #[error("{} is not a valid key", .0.display())]
     InvalidFile(std::path::PathBuf),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
-pub fn session_key(config: &Config) -> Result<Key, AppError> {
+pub fn session_key(config: &Config) -> Result<Key, KeyError> {
     if let Some(secret) = &config.sessions.key {
-        let bytes = base64::engine::general_purpose::STANDARD.decode(secret.expose().trim()).map_err(KeyError::from)?;
-        return Ok(Key::try_from(bytes.as_slice()).map_err(|_| KeyError::TooShort)?);
+        let bytes = base64::engine::general_purpose::STANDARD.decode(secret.expose().trim())?;
+        return Key::try_from(bytes.as_slice()).map_err(|_| KeyError::TooShort);
     }
     let path = config.data_dir.join(KEY_FILE);
     if let Ok(bytes) = fs::read(&path) {
-        return Ok(Key::try_from(bytes.as_slice()).map_err(|_| KeyError::InvalidFile(path))?);
+        return Key::try_from(bytes.as_slice()).map_err(|_| KeyError::InvalidFile(path));
     }
     fs::create_dir_all(&config.data_dir)?;
     let key = Key::generate();

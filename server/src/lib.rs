@@ -32,7 +32,7 @@
 //! - [`redis`]: Redis, shared by every instance behind one address
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
 //! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
-//! - `error`: one error type mapped to HTTP once.
+//! - `error`: [`StartError`], why the server or a tool cannot start.
 //! - `sampled`: log lines for events that come in floods (renders shed,
 //!   connections refused): one a second, with the count since the last.
 //! - `bounded_dir`: the cache directories bounded in bytes (content's last
@@ -94,7 +94,7 @@ use tower_http::trace::TraceLayer;
 pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;
-pub use error::AppError;
+pub use error::StartError;
 pub use startup::{run, serve, shutdown_signal};
 pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};
@@ -128,7 +128,7 @@ pub struct StandIn {
     pub api: &'static str,
     /// Opens it for this configuration (its `DATA_DIR`, production mode);
     /// an error stops the start.
-    pub open: fn(&Config) -> Result<Router, AppError>,
+    pub open: fn(&Config) -> Result<Router, StartError>,
 }
 
 /// The whole application: feature routers merged once, common layers on top.

@@ -10,7 +10,11 @@ use contract::route::FormKind;
 pub use contract::route::{CollectionList, RouteDef};
 use serde::Deserialize;
 
-use crate::AppError;
+/// A manifest `build.rs` embedded that the server cannot read: the build
+/// is broken, and the server does not start.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid build manifest: {0}")]
+pub struct ManifestError(pub String);
 
 #[derive(Debug, Clone, PartialEq)]
 enum Segment {
@@ -57,9 +61,9 @@ impl RouteMatch {
 }
 
 impl RouteTable {
-    pub fn from_json(json: &str) -> Result<RouteTable, AppError> {
+    pub fn from_json(json: &str) -> Result<RouteTable, ManifestError> {
         // An unknown page kind fails here, naming the kind and where it stands.
-        let routes: Vec<RouteDef> = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("routes.json: {e}")))?;
+        let routes: Vec<RouteDef> = serde_json::from_str(json).map_err(|e| ManifestError(format!("routes.json: {e}")))?;
         let routes: Vec<Arc<RouteDef>> = routes.into_iter().map(Arc::new).collect();
         let compiled = routes
             .iter()
@@ -71,7 +75,7 @@ impl RouteTable {
             Some(last) if last.segments == [Segment::Rest] && routes[last.index].page == Some(PageKind::NotFound) => {
                 last.index
             }
-            _ => return Err(AppError::Manifest("routes.json must end with a `/*` not-found route".into())),
+            _ => return Err(ManifestError("routes.json must end with a `/*` not-found route".into())),
         };
         let (mut by_first, mut any_first) = (HashMap::<String, Vec<usize>>::new(), Vec::new());
         for (position, compiled) in compiled.iter().enumerate() {
@@ -200,10 +204,10 @@ pub struct AssetManifest {
 }
 
 impl AssetManifest {
-    pub fn from_json(json: &str) -> Result<AssetManifest, AppError> {
-        let manifest: AssetManifest = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("assets.json: {e}")))?;
+    pub fn from_json(json: &str) -> Result<AssetManifest, ManifestError> {
+        let manifest: AssetManifest = serde_json::from_str(json).map_err(|e| ManifestError(format!("assets.json: {e}")))?;
         if !manifest.islands.contains_key("page") {
-            return Err(AppError::Manifest("assets.json: no page island".into()));
+            return Err(ManifestError("assets.json: no page island".into()));
         }
         Ok(manifest)
     }

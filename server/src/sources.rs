@@ -5,16 +5,16 @@
 
 use std::sync::Arc;
 
-use crate::{AppBundle, AppError, Config};
+use crate::{AppBundle, Config, StartError};
 use crate::{content, images};
 
 /// The content cache's settings, with the disk for the CMS's last good
 /// answers when there is a CMS and `CONTENT_DISK_CACHE_MB` is not 0.
-pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, AppError> {
+pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, StartError> {
     let mut settings = config.content_cache();
     if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {
         let disk = content::DiskCache::open(&config.data_dir, config.content.disk_cache_bytes)
-            .map_err(|source| AppError::Disk { what: "content disk cache", dir: config.data_dir.clone(), source })?;
+            .map_err(|source| StartError::Disk { what: "content disk cache", dir: config.data_dir.clone(), source })?;
         settings.disk = Some(disk);
     }
     Ok(settings)
@@ -28,10 +28,10 @@ pub(crate) fn image_signer(config: &Config, key: &axum_extra::extract::cookie::K
 }
 
 /// The image endpoint, its disk in `DATA_DIR/image-cache/` (`IMAGE_CACHE_MB`).
-pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, AppError> {
+pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) -> Result<images::Images, StartError> {
     let disk = if config.images.cache_bytes > 0 {
         let disk = images::ImageDisk::open(&config.data_dir, config.images.cache_bytes)
-            .map_err(|source| AppError::Disk { what: "image disk cache", dir: config.data_dir.clone(), source })?;
+            .map_err(|source| StartError::Disk { what: "image disk cache", dir: config.data_dir.clone(), source })?;
         Some(disk)
     } else {
         None
@@ -43,7 +43,7 @@ pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) ->
         max_pixels: config.images.max_pixels,
         timeout: config.images.timeout,
     };
-    images::Images::new(settings).map_err(|source| AppError::HttpClient { what: "image endpoint", source })
+    images::Images::new(settings).map_err(|source| StartError::HttpClient { what: "image endpoint", source })
 }
 
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error
@@ -51,18 +51,18 @@ pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) ->
 /// Instances sharing one `DATA_DIR` start together, so each probes with a
 /// file of its own: with one shared name, one instance's remove could find
 /// the file already removed by another and refuse to start.
-pub(crate) fn writable_data_dir(dir: &std::path::Path) -> Result<(), AppError> {
+pub(crate) fn writable_data_dir(dir: &std::path::Path) -> Result<(), StartError> {
     static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let probe_number = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let probe = dir.join(format!(".write-probe-{}-{probe_number}", std::process::id()));
     std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&probe, b""))
         .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|source| AppError::DataDir { dir: dir.to_owned(), source })
+        .map_err(|source| StartError::DataDir { dir: dir.to_owned(), source })
 }
 
 /// The Strapi client when `CMS_URL` is set, else the embedded content.
-pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, AppError> {
+pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, StartError> {
     let normalizer = normalizer(config, images);
     Ok(match strapi_settings(config) {
         Some(settings) => {
@@ -75,7 +75,7 @@ pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<
 
 /// A Strapi client of its own reading drafts, for the preview: with
 /// `PREVIEW_SECRET` and `CMS_URL` only.
-pub(crate) fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, AppError> {
+pub(crate) fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, StartError> {
     let Some(settings) = strapi_settings(config).filter(|_| config.cms.preview_secret.is_some()) else { return Ok(None) };
     let settings = content::StrapiSettings { draft: true, ..settings };
     Ok(Some(Arc::new(content::StrapiClient::new(settings, normalizer(config, images))?)))

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use tokio::net::TcpListener;
 
-use crate::{AppBundle, AppError, AppState, Config, StandIn};
+use crate::{AppBundle, AppState, Config, StandIn, StartError};
 use crate::{app_with_stand_in, connections, memory, monitoring, pages};
 
 /// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
@@ -39,16 +39,16 @@ pub async fn run(
     bundle: AppBundle,
     stand_in: Option<StandIn>,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), AppError> {
+) -> Result<(), StartError> {
     let address = listener.local_addr()?;
     memory::return_freed_pages();
     let stand_in = stand_in.filter(|_| config.operator.url.is_none());
     let operator_base = match (&config.operator.url, stand_in) {
         (Some(url), _) => url.to_string(),
         (None, _) if config.production && !config.enable_sandbox => {
-            return Err(AppError::Required { setting: "DIGITAL_API_URL", why: "in production (or set ENABLE_SANDBOX)" });
+            return Err(StartError::Required { setting: "DIGITAL_API_URL", why: "in production (or set ENABLE_SANDBOX)" });
         }
-        (None, None) => return Err(AppError::Required { setting: "DIGITAL_API_URL", why: "here: this server has no stand-in operator API" }),
+        (None, None) => return Err(StartError::Required { setting: "DIGITAL_API_URL", why: "here: this server has no stand-in operator API" }),
         (None, Some(StandIn { path, api, .. })) => {
             let host = if address.ip().is_unspecified() { "127.0.0.1".to_owned() } else { address.ip().to_string() };
             let host = if host.contains(':') { format!("[{host}]") } else { host };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::sources::{content_cache, content_source, drafts_source, image_signer, writable_data_dir};
-use crate::{AppBundle, AppError, Config};
+use crate::{AppBundle, Config, StartError};
 use crate::{account, assets, connections, content, forms, images, keys, manifest, monitoring, pages, preview, search, security, seo};
 
 /// Shared by every handler: one allocation, so that the handlers and
@@ -102,7 +102,7 @@ impl AppState {
     /// Parses the manifests, opens the keys and starts the render engines.
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
     /// or a stand-in this server mounts).
-    pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, AppError> {
+    pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, StartError> {
         // The image addresses in content are signed with the session key,
         // read (or made) in DATA_DIR: checked first, to name it if it fails.
         writable_data_dir(&config.data_dir)?;
@@ -117,7 +117,7 @@ impl AppState {
         bundle: AppBundle,
         operator_base: &str,
         source: Arc<dyn content::ContentSource>,
-    ) -> Result<AppState, AppError> {
+    ) -> Result<AppState, StartError> {
         writable_data_dir(&config.data_dir)?;
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
@@ -137,13 +137,13 @@ impl AppState {
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Admission::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
-        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(AppError::Operator)?;
+        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(StartError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
         let cookie_key = keys::session_key(&config)?;
         let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
-            Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(AppError::Redis)?),
+            Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
             None => None,
         };
         let resend = config.sessions.otp_resend;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use crate::sources::content_source;
-use crate::{AppBundle, AppError, Config};
+use crate::{AppBundle, Config, StartError};
 use crate::{content, forms, manifest, preview};
 
 /// `site content-model`: prints the content model as a CMS must hold it
@@ -20,7 +20,7 @@ pub fn content_model(bundle: AppBundle) -> ExitCode {
     }
 }
 
-fn model(bundle: AppBundle) -> Result<serde_json::Value, AppError> {
+fn model(bundle: AppBundle) -> Result<serde_json::Value, StartError> {
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let mut model = content::check::content_model(&routes);
     model["formTypes"] = forms::cms_types();
@@ -40,9 +40,9 @@ pub async fn check_cms(config: &Config, bundle: AppBundle) -> ExitCode {
     }
 }
 
-async fn check(config: &Config, bundle: AppBundle) -> Result<content::check::Report, AppError> {
+async fn check(config: &Config, bundle: AppBundle) -> Result<content::check::Report, StartError> {
     if config.cms.url.is_none() {
-        return Err(AppError::Required { setting: "CMS_URL", why: "for check-cms: it checks the CMS there" });
+        return Err(StartError::Required { setting: "CMS_URL", why: "for check-cms: it checks the CMS there" });
     }
     let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
     let source = content_source(config, bundle, None)?;

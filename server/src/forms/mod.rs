@@ -54,6 +54,15 @@ use http::Sent;
 pub use store::{FormStore, StoreError};
 use store::{Kept, NewSubmission};
 
+/// Why the forms cannot open at start.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the form outbox's HTTP client: {0}")]
+    Outbox(#[source] reqwest::Error),
+}
+
 /// What the form endpoints share.
 #[derive(Clone)]
 pub struct Forms {
@@ -68,14 +77,14 @@ pub struct Forms {
 impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
-    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, crate::AppError> {
+    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
         let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {
                 let token = config.cms.token.as_ref().map(|t| t.expose().to_owned());
                 let first_wait = config.forms.retry.max(std::time::Duration::from_millis(1));
                 let outbox = outbox::Outbox::new(store.clone(), base.as_str(), token, first_wait, redis)
-                    .map_err(|source| crate::AppError::HttpClient { what: "form outbox", source })?;
+                    .map_err(OpenError::Outbox)?;
                 Some(outbox)
             }
             None => None,

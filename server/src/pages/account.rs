@@ -36,12 +36,13 @@ use super::admit::{self, Unbuilt};
 use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE};
 use super::document;
+use super::error::PageError;
 use super::render::{Prepared, render_as, render_for};
 use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
+use crate::AppState;
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
 use crate::web::csrf::CsrfToken;
-use crate::{AppError, AppState};
 
 /// One view of the account page for `subscriber` (with whatever balances
 /// the operator gave in time), whose page for everyone is `for_everyone`;
@@ -57,7 +58,7 @@ pub(super) async fn respond(
     subscriber: Subscriber,
     confirm: bool,
     csrf: Option<CsrfToken>,
-) -> Result<Option<Response>, AppError> {
+) -> Result<Option<Response>, PageError> {
     let kind = kind_of(&subscriber, confirm);
     let page = page_for_kind(state, client, for_everyone, PageData { subscriber: Some(kind), ..for_everyone.data.clone() }).await?;
     if !page.spliceable() {
@@ -90,7 +91,7 @@ pub(super) async fn respond_cpm(
     for_everyone: &Prepared,
     cpm: Option<CpmPermissions>,
     csrf: Option<CsrfToken>,
-) -> Result<Option<Response>, AppError> {
+) -> Result<Option<Response>, PageError> {
     if let Some(cpm) = cpm {
         let page = page_for_kind(state, client, for_everyone, PageData { cpm: Some(cpm_kind()), ..for_everyone.data.clone() }).await?;
         if !page.spliceable() {
@@ -111,7 +112,7 @@ pub(super) async fn respond_cpm(
 /// The page `for_everyone` with `data` (for a kind of visitor, whose parts are
 /// placeholders or slots; the form token a slot too), with its personal
 /// part alone, kept under its key and the kind.
-async fn page_for_kind(state: &AppState, client: IpAddr, for_everyone: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
+async fn page_for_kind(state: &AppState, client: IpAddr, for_everyone: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, PageError> {
     let data = PageData { csrf: Some(CSRF_SLOT.to_owned()), ..data };
     let kind = serde_json::to_string(&(&data.subscriber, &data.cpm)).expect("the page data's parts serialise");
     let template_key = PageCache::key(&format!("{} {kind}", for_everyone.key), "", &[]);

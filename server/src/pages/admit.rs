@@ -12,8 +12,9 @@ use std::time::Duration;
 use ssr_runtime::RenderError;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::error::PageError;
 use crate::account::session::SessionKey;
-use crate::{AppError, AppState, connections};
+use crate::{AppState, connections};
 
 /// Why a page was not built: its client has as many renders under way as it
 /// may, or the render failed. Shared by every request waiting for the page.
@@ -23,11 +24,11 @@ pub enum Unbuilt {
     Render(RenderError),
 }
 
-impl From<Unbuilt> for AppError {
-    fn from(unbuilt: Unbuilt) -> AppError {
+impl From<Unbuilt> for PageError {
+    fn from(unbuilt: Unbuilt) -> PageError {
         match unbuilt {
-            Unbuilt::ClientBusy => AppError::ClientBusy,
-            Unbuilt::Render(error) => AppError::Render(error),
+            Unbuilt::ClientBusy => PageError::ClientBusy,
+            Unbuilt::Render(error) => PageError::Render(error),
         }
     }
 }

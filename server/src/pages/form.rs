@@ -9,11 +9,12 @@ use contract::page::FormState;
 
 use super::admit::Unbuilt;
 use super::cached_page::PRIVATE;
+use super::error::PageError;
 use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
-use crate::{AppError, AppState};
+use crate::AppState;
 
 /// The page at `path` in `lang` with `form` on it, answered with `status`.
 pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
@@ -36,6 +37,6 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
             *response.status_mut() = status;
             response
         }
-        Err(error) => AppError::from(error).into_page(&state.pages.strings, lang),
+        Err(error) => PageError::from(error).into_page(&state.pages.strings, lang),
     }
 }

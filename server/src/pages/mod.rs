@@ -30,6 +30,7 @@ mod cache;
 mod cached_page;
 mod data;
 pub mod document;
+mod error;
 mod fast;
 mod form;
 pub(crate) mod locale;

@@ -21,11 +21,12 @@ use tokio::sync::Notify;
 
 use super::admit::Unbuilt;
 use super::cached_page::CachedPage;
+use super::error::PageError;
 use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
-use crate::{AppError, AppState};
+use crate::AppState;
 
 /// Items of each collection pre-rendered, newest first.
 pub const ITEMS_PER_COLLECTION: usize = 100;
@@ -141,7 +142,7 @@ impl Prerender {
 /// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
 /// the page cache unless it is there: the page, and whether it was rendered
 /// now. A redirect is nothing to render.
-async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<CachedPage>, bool)>, AppError> {
+async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<CachedPage>, bool)>, PageError> {
     let request = PageRequest::at(state, LocalPath::parse(address), None);
     let parts = match resolve(state, &state.content.store, &request, false).await? {
         Resolved::Page(parts) => *parts,

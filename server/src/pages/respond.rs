@@ -18,18 +18,19 @@ use contract::page::{PageData, PageKind};
 
 use super::admit::Unbuilt;
 use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
+use super::error::PageError;
 use super::render::{Prepared, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
+use crate::AppState;
 use crate::account::{PageExtras, Visit};
-use crate::web::csrf::CsrfToken;
 use crate::preview::Preview;
-use crate::{AppError, AppState};
+use crate::web::csrf::CsrfToken;
 
 /// The page `request` asks for, for the visitor its cookies (`private`)
 /// say; `headers` for its encodings and revalidation.
-pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, private: PrivateCookieJar) -> Result<Response, AppError> {
+pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, private: PrivateCookieJar) -> Result<Response, PageError> {
     // A preview of the CMS's drafts: read for this request, rendered for it alone.
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
@@ -61,7 +62,7 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
 /// (`splice`), where that is all they have of their own. `None` for anyone
 /// else, or for a page that cannot take them (said when it was rendered):
 /// rendered for them instead.
-async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &mut Visit, headers: &HeaderMap) -> Result<Option<Response>, AppError> {
+async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &mut Visit, headers: &HeaderMap) -> Result<Option<Response>, PageError> {
     if page.data.route.page == PageKind::Account {
         return Ok(None);
     }
@@ -81,7 +82,7 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
 
 /// The page rendered for this visitor alone, or the account and CPM pages
 /// at the cost of their data (`account`).
-async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, visit: Visit, headers: &HeaderMap, previewing: Option<&Preview>) -> Result<Response, AppError> {
+async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, visit: Visit, headers: &HeaderMap, previewing: Option<&Preview>) -> Result<Response, PageError> {
     let (lang, kind, client) = (request.local.lang, page.data.route.page, request.client);
     let session = visit.session_key();
     let by_parts = !state.config.pages.account_full_render;
@@ -117,7 +118,7 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
 }
 
 /// The page for everyone, from the page cache.
-async fn page_for_everyone(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, AppError> {
+async fn page_for_everyone(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, PageError> {
     if let Some((stale, copy)) = stale_while_refreshing(state, &page).await {
         // Kept by no other cache: its new copy is on its way. The fast path
         // serves it again, headers and all, until then (within the bound).

@@ -1,7 +1,7 @@
 //! The app's strings (`app/src/i18n/en.ts` and `sw.ts`, which the build
 //! embeds as `strings.json`), for the one page the server words without
 //! the app: the error page of a page that cannot be rendered
-//! ([`crate::AppError::into_page`]). Everything else the server tells a
+//! (`PageError::into_page`, in `pages`). Everything else the server tells a
 //! visitor it names by key (`contract::feedback`) and the app words it, in
 //! the server's render and in the browser alike. And text escaped as the
 //! app's renderer escapes it, for what the server puts into its pages.
@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use contract::Lang;
 use serde::Deserialize;
 
-use crate::AppError;
+use crate::manifest::ManifestError;
 
 /// The strings the server words with: a build whose strings lack one of
 /// them, in either language, stops the start.
@@ -40,17 +40,17 @@ enum Tree {
 }
 
 impl Strings {
-    pub fn from_json(json: &str) -> Result<Strings, AppError> {
+    pub fn from_json(json: &str) -> Result<Strings, ManifestError> {
         #[derive(Deserialize)]
         struct ByLang {
             en: Tree,
             sw: Tree,
         }
-        let by_lang: ByLang = serde_json::from_str(json).map_err(|e| AppError::Manifest(format!("strings.json: {e}")))?;
+        let by_lang: ByLang = serde_json::from_str(json).map_err(|e| ManifestError(format!("strings.json: {e}")))?;
         let strings = Strings { en: flat(by_lang.en), sw: flat(by_lang.sw) };
         for lang in Lang::ALL {
             if let Some(key) = WORDED_BY_THE_SERVER.iter().find(|key| !strings.of(lang).contains_key(**key)) {
-                return Err(AppError::Manifest(format!("strings.json: no {} string `{key}`", lang.code())));
+                return Err(ManifestError(format!("strings.json: no {} string `{key}`", lang.code())));
             }
         }
         Ok(strings)

@@ -33,16 +33,17 @@ use contract::page::{MatchedRoute, PageKind};
 use list::Listing;
 use parts::{PageBundles, Stop, or_leave_out};
 
+use super::error::PageError;
 use super::request::PageRequest;
+use crate::AppState;
 use crate::content::{Content, ContentQuery, ContentValue, Loaded};
 use crate::manifest::RouteDef;
 use crate::web::Location;
-use crate::{AppError, AppState};
 
 /// What `request` shows, with the content read from `content` (the
 /// published content, or a preview's drafts); `cpm_signed_in` opens the
 /// pages behind the CPM sign-in.
-pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageRequest, cpm_signed_in: bool) -> Result<Resolved, AppError> {
+pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageRequest, cpm_signed_in: bool) -> Result<Resolved, PageError> {
     let route = &request.route.route;
     let lang = request.local.lang;
     if let Some(redirect) = guard(state, route, lang, cpm_signed_in) {
