@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::etag;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

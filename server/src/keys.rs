@@ -9,7 +9,7 @@ use std::io::Write;
 use axum_extra::extract::cookie::Key;
 use base64::Engine;
 
-use crate::Config;
+use crate::config::Config;
 
 const KEY_FILE: &str = "session.key";
 

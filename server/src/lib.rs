@@ -14,9 +14,10 @@
 //! - `connections`: accepting connections with time limits and caps, who
 //!   a request's client is, and what one client address may hold at once
 //!   (connections, renders).
-//! - [`StandIn`] (here): a stand-in operator API this server mounts when
-//!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox); [`app`]
-//!   (here): every feature's router merged once, the common layers on top.
+//! - `app`: [`app`], every feature's router merged once, the common layers
+//!   on top; [`StandIn`], a stand-in operator API this server mounts when
+//!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
+//! - `bundle`: [`AppBundle`], what `build.rs` embeds.
 //! - `state`: [`AppState`], what every handler shares, grouped as pages,
 //!   content, account, forms and infrastructure, and how it is opened
 //!   from the configuration (`sources`: the content sources and the image
@@ -57,8 +58,10 @@ pub mod forms;
 pub mod redis;
 pub mod telemetry;
 
+mod app;
 mod assets;
 mod bounded_dir;
+mod bundle;
 pub mod connections;
 mod error;
 mod images;
@@ -84,13 +87,8 @@ mod tools;
 mod twins;
 mod web;
 
-use axum::Router;
-use axum::http::{Extensions, HeaderMap, StatusCode, Version, header};
-use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
-use tower_http::compression::predicate::{DefaultPredicate, Predicate};
-use tower_http::trace::TraceLayer;
-
+pub use app::{StandIn, app};
+pub use bundle::AppBundle;
 pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;
@@ -98,106 +96,3 @@ pub use error::StartError;
 pub use startup::{run, serve, shutdown_signal};
 pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};
-
-/// What `build.rs` embeds in the binary: the app's bundles and manifests, the
-/// public files and the default content.
-#[derive(Clone, Copy)]
-pub struct AppBundle {
-    pub server_js: &'static str,
-    pub assets_json: &'static str,
-    pub routes_json: &'static str,
-    /// The app's strings by language (`app/src/i18n`), for the error page.
-    pub strings_json: &'static str,
-    /// Paths relative to the public root (`assets/…`, `static/…`), with `.br`/`.gz` twins.
-    pub public_files: &'static [(&'static str, &'static [u8])],
-    /// Paths relative to `content/`.
-    pub content_files: &'static [(&'static str, &'static [u8])],
-}
-
-/// A stand-in for the operator's digital-service API that this server serves
-/// itself when `DIGITAL_API_URL` is unset: the `site` binary passes its
-/// sandbox, so that sign-in and purchases work with no operator account.
-#[derive(Clone, Copy)]
-pub struct StandIn {
-    /// Where it is nested: `/sandbox`.
-    pub path: &'static str,
-    /// Where, below `path`, the operator API answers: `/digital/`. This
-    /// server calls it itself, with no browser headers, so it is open; the
-    /// rest below `path` (switches that change what every visitor gets)
-    /// answers only the site's own pages.
-    pub api: &'static str,
-    /// Opens it for this configuration (its `DATA_DIR`, production mode);
-    /// an error stops the start.
-    pub open: fn(&Config) -> Result<Router, StartError>,
-}
-
-/// The whole application: feature routers merged once, common layers on top.
-pub fn app(state: AppState) -> Router {
-    app_with_stand_in(state, None)
-}
-
-/// The same with an opened stand-in operator API nested at its path.
-fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Router {
-    use web::request_metrics::{RouteKind, marked, record};
-    let router = Router::new()
-        .merge(marked(monitoring::router(), RouteKind::Health))
-        .merge(marked(assets::router(), RouteKind::Asset))
-        .merge(marked(images::router(), RouteKind::Image))
-        .merge(marked(content::router(), RouteKind::Webhook))
-        .merge(marked(preview::router(), RouteKind::Preview))
-        .merge(marked(account::router(state.clone()), RouteKind::Account))
-        .merge(marked(forms::router(state.clone()), RouteKind::Forms))
-        .merge(marked(seo::router(), RouteKind::Seo))
-        .merge(marked(pages::router(), RouteKind::Data));
-    let router = match stand_in {
-        Some((StandIn { path, api, .. }, service)) => {
-            let guard = move |state, request, next| stand_in_guard(api, state, request, next);
-            let service = service.layer(axum::middleware::from_fn_with_state(state.clone(), guard));
-            router.nest_service(path, marked(service, RouteKind::Sandbox))
-        }
-        None => router,
-    };
-    // Pages are what no route answers, and they alone go through the fast
-    // path first: a page kept whole skips everything else but the request
-    // metrics, which count and time every answer.
-    let pages = common_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    common_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
-}
-
-/// The layers every answer but the fast path's passes through.
-fn common_layers(router: Router<AppState>, state: &AppState) -> Router {
-    let body_read = state.config.connections.body_read_timeout;
-    router
-        .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
-        .layer(axum::middleware::from_fn_with_state(body_read, web::body_deadline::layer))
-        .with_state(state.clone())
-        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(untagged)))
-        .layer(axum::middleware::map_response(web::vary::one_line))
-        .layer(axum::middleware::map_response(web::set_cookie::path_first))
-        .layer(axum::middleware::map_response(web::retry_after::when_refused))
-        .layer(CatchPanicLayer::new())
-        // 5xx detail is logged once, where the error is mapped (`error`), and
-        // shed load at most once a second: the trace layer only traces.
-        .layer(TraceLayer::new_for_http().on_failure(()))
-}
-
-/// An answer with an `ETag` is left in the encoding its handler chose: the
-/// tag names that body (`web::etag`), and would name another once compressed.
-fn untagged(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
-    !headers.contains_key(header::ETAG)
-}
-
-/// A stand-in's switches (the sandbox's `/sandbox/fail-next`) change what
-/// every visitor gets: only the site's own pages may use them. Its operator
-/// API (`api`, paths as seen below the stand-in's own) stays open.
-async fn stand_in_guard(
-    api: &'static str,
-    state: axum::extract::State<AppState>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    if request.uri().path().starts_with(api) {
-        return next.run(request).await;
-    }
-    web::same_origin_only(state, request, next).await
-}

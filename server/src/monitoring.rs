@@ -22,8 +22,8 @@ use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
-use crate::AppState;
 use crate::content::ContentQuery;
+use crate::state::AppState;
 use contract::Lang;
 
 /// Histogram buckets, in seconds: from a page kept in memory (well under a

@@ -39,8 +39,9 @@ use crate::config::Secret;
 use crate::content::{Content, ContentSource};
 use crate::manifest::RouteTable;
 use contract::content::Collection;
+use crate::security;
+use crate::state::AppState;
 use crate::web::{Location, Reply};
-use crate::{AppState, security};
 
 /// How long a preview lasts once the CMS's link opened it.
 const LIFETIME: Duration = Duration::from_secs(60 * 60);
@@ -73,7 +74,7 @@ impl Preview {
     /// The preview of `content`'s CMS, its drafts read from `drafts`;
     /// `None` without a secret or a CMS, or with an admin address that is
     /// no origin (logged).
-    pub fn new(config: &crate::Config, content: &Content, drafts: Option<Arc<dyn ContentSource>>) -> Option<Preview> {
+    pub fn new(config: &crate::config::Config, content: &Content, drafts: Option<Arc<dyn ContentSource>>) -> Option<Preview> {
         let secret = config.cms.preview_secret.clone().filter(|secret| !secret.expose().is_empty())?;
         let drafts = drafts?;
         let admin = config.cms.admin_url.as_ref().or(config.cms.url.as_ref())?;

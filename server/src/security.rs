@@ -13,11 +13,11 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::AppState;
+use crate::state::AppState;
 
 /// The policy for this configuration: images from the site and the CMS's
 /// media origin; no page may frame the site.
-pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
+pub fn content_security_policy(config: &crate::config::Config) -> HeaderValue {
     policy(config, "'none'").unwrap_or_else(|| {
         tracing::error!(media_base = ?config.cms.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
         HeaderValue::from_static(
@@ -29,7 +29,7 @@ pub fn content_security_policy(config: &crate::Config) -> HeaderValue {
 
 /// The same policy letting `frame_ancestors` (a source list) frame the
 /// answer; `None` when it cannot be a header.
-pub fn policy(config: &crate::Config, frame_ancestors: &str) -> Option<HeaderValue> {
+pub fn policy(config: &crate::config::Config, frame_ancestors: &str) -> Option<HeaderValue> {
     let media = config.cms.media_base().map(|base| format!(" {}", base.origin())).unwrap_or_default();
     let policy = format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \

@@ -25,9 +25,9 @@ use axum::routing::get;
 use contract::Lang;
 use contract::content::Collection;
 
-use crate::AppState;
 use crate::content::{IndexEntry, IndexImage, LoadedIndex};
 use crate::manifest::RouteDef;
+use crate::state::AppState;
 
 /// Addresses one sitemap file holds at most.
 pub const MAX_URLS: usize = 50_000;

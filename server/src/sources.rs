@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use crate::{AppBundle, Config, StartError};
+use crate::bundle::AppBundle;
+use crate::config::Config;
+use crate::error::StartError;
 use crate::{content, images};
 
 /// The content cache's settings, with the disk for the CMS's last good

@@ -9,8 +9,12 @@ use std::process::ExitCode;
 
 use tokio::net::TcpListener;
 
-use crate::{AppBundle, AppState, Config, StandIn, StartError};
-use crate::{app_with_stand_in, connections, memory, monitoring, pages};
+use crate::app::{StandIn, app_with_stand_in};
+use crate::bundle::AppBundle;
+use crate::config::Config;
+use crate::error::StartError;
+use crate::state::AppState;
+use crate::{connections, memory, monitoring, pages};
 
 /// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
 /// exit code says how it ended.

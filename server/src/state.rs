@@ -5,8 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::bundle::AppBundle;
+use crate::config::Config;
+use crate::error::StartError;
 use crate::sources::{content_cache, content_source, drafts_source, image_signer, writable_data_dir};
-use crate::{AppBundle, Config, StartError};
 use crate::{account, assets, connections, content, forms, images, keys, manifest, monitoring, pages, preview, search, security, seo};
 
 /// Shared by every handler: one allocation, so that the handlers and

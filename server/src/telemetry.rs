@@ -2,7 +2,7 @@
 
 use tracing_subscriber::EnvFilter;
 
-use crate::Config;
+use crate::config::Config;
 use crate::config::LogFormat;
 
 pub fn init(config: &Config) {

@@ -3,8 +3,10 @@
 
 use std::process::ExitCode;
 
+use crate::bundle::AppBundle;
+use crate::config::Config;
+use crate::error::StartError;
 use crate::sources::content_source;
-use crate::{AppBundle, Config, StartError};
 use crate::{content, forms, manifest, preview};
 
 /// `site content-model`: prints the content model as a CMS must hold it

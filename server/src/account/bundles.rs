@@ -8,6 +8,7 @@ use contract::account::PaymentMethod;
 use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
 use contract::page::PageKind;
 
+use super::cache::Lookup;
 use super::catalogue::offer;
 use super::error::AccountError;
 use super::msisdn::Msisdn;
@@ -15,9 +16,8 @@ use super::operator::{OperatorError, Purchase};
 use super::repeats::PurchaseMark;
 use super::session::Kind;
 use super::sign_in::parse_msisdn;
-use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for

@@ -9,12 +9,12 @@ use contract::account::{CpmPermissions, Permission};
 use contract::api::{CodeForm, CpmCodeSent, NumberForm, PermissionForm, PermissionSet};
 use contract::page::PageKind;
 
-use super::limits::CodeFor;
 use super::error::AccountError;
+use super::limits::CodeFor;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.

@@ -67,9 +67,9 @@ use contract::account::{CpmPermissions, Subscriber};
 use contract::feedback::Notice;
 use contract::page::PageKind;
 
-use crate::AppState;
-use crate::web::form_post::{self, FormPosts};
+use crate::state::AppState;
 use crate::web::csrf::CsrfToken;
+use crate::web::form_post::{self, FormPosts};
 use crate::web::{flash, same_origin_only};
 pub use error::AccountError;
 use limits::CodeFor;

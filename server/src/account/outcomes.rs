@@ -12,7 +12,7 @@ use axum::response::Response;
 use axum::routing::MethodRouter;
 
 use super::limits::CodeFor;
-use crate::AppState;
+use crate::state::AppState;
 
 /// What a route's answers count as.
 #[derive(Debug, Clone, Copy)]

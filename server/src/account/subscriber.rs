@@ -14,10 +14,10 @@ use contract::account::{Balance, BundleBalance, PaymentMethod, Subscriber};
 use contract::api::SubscriberAnswer;
 
 use super::cache::{Known, Lookup};
-use super::error::AccountError;
 use super::catalogue::Snapshot;
+use super::error::AccountError;
 use super::session::{Kind, Session, SessionKey, cookie_name};
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 
 /// The subscriber of `session` with what the operator said, if anything

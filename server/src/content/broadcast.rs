@@ -17,8 +17,8 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use super::webhook::{Change, invalidate};
-use crate::AppState;
 use crate::redis::{PREFIX, Redis, within};
+use crate::state::AppState;
 
 /// How often the version key is compared, and a lost subscription retried.
 const CHECK_EVERY: Duration = Duration::from_secs(1);

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use contract::Lang;
 use subtle::ConstantTimeEq;
 
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::Reply;
 
 /// The parts of Strapi's webhook body this needs.

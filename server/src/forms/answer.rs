@@ -15,7 +15,7 @@ use contract::api::FormReceived;
 
 use super::FormKind;
 use super::error::SendBack;
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::Location;
 
 /// A submission kept (or replayed by its idempotency key).

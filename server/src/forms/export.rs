@@ -15,7 +15,7 @@ use subtle::ConstantTimeEq;
 
 use super::FormKind;
 use super::store::Submission;
-use crate::AppState;
+use crate::state::AppState;
 use crate::web::Reply;
 
 #[derive(Deserialize)]

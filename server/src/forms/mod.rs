@@ -43,8 +43,8 @@ use axum::routing::{get, post};
 use contract::Lang;
 use serde_json::{Value, json};
 
-use crate::AppState;
 use crate::manifest::RouteTable;
+use crate::state::AppState;
 use crate::web::{ClientAddr, same_origin_only};
 use answer::{Received, answered};
 pub use contract::route::FormKind;
@@ -77,7 +77,7 @@ pub struct Forms {
 impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
-    pub fn open(config: &crate::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
+    pub fn open(config: &crate::config::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
         let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {

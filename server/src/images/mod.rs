@@ -59,8 +59,8 @@ pub use disk::ImageDisk;
 use master::{Master, Refusal};
 use transform::{Quality, Want};
 
-use crate::AppState;
 use crate::single_flight::SingleFlight;
+use crate::state::AppState;
 
 /// Largest original fetched from the CMS.
 const MAX_ORIGINAL_BYTES: usize = 40 << 20;

@@ -39,9 +39,9 @@ use super::document;
 use super::error::PageError;
 use super::render::{Prepared, render_as, render_for};
 use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
-use crate::AppState;
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
+use crate::state::AppState;
 use crate::web::csrf::CsrfToken;
 
 /// One view of the account page for `subscriber` (with whatever balances

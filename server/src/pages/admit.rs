@@ -14,7 +14,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::PageError;
 use crate::account::session::SessionKey;
-use crate::{AppState, connections};
+use crate::connections;
+use crate::state::AppState;
 
 /// Why a page was not built: its client has as many renders under way as it
 /// may, or the render failed. Shared by every request waiting for the page.

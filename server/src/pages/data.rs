@@ -13,8 +13,8 @@ use super::locale::LocalPath;
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::respond::{public_cache_control, with_extras};
-use crate::AppState;
 use crate::account::Visit;
+use crate::state::AppState;
 
 /// Where the page data is served, before the page's own path.
 const DATA_PREFIX: &str = "/_data";

@@ -62,8 +62,8 @@ use contract::Lang;
 use super::cache::MAX_KEY;
 use super::cached_page::{ForEveryone, Stale};
 use super::request::{PageRequest, address};
-use crate::AppState;
 use crate::assets::accepts;
+use crate::state::AppState;
 
 /// A page answer kept whole.
 struct Kept {

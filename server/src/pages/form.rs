@@ -14,7 +14,7 @@ use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
-use crate::AppState;
+use crate::state::AppState;
 
 /// The page at `path` in `lang` with `form` on it, answered with `status`.
 pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {

@@ -57,7 +57,7 @@ pub(crate) use form::form_page;
 pub use prerender::Prerender;
 pub use render::{for_everyone, render_request};
 
-use crate::AppState;
+use crate::state::AppState;
 use request::PageRequest;
 
 /// The page data (`/_data/…`).

@@ -26,7 +26,7 @@ use super::locale::LocalPath;
 use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
-use crate::AppState;
+use crate::state::AppState;
 
 /// Items of each collection pre-rendered, newest first.
 pub const ITEMS_PER_COLLECTION: usize = 100;

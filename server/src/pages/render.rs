@@ -17,8 +17,8 @@ use super::cached_page::CachedPage;
 use super::request::address;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
-use crate::AppState;
 use crate::manifest::AssetManifest;
+use crate::state::AppState;
 
 /// A page ready to render: its address, its data and the content versions
 /// it is built from, and the key the page cache keeps it under.

@@ -11,8 +11,8 @@ use axum::http::request::Parts;
 use axum::http::{Extensions, HeaderMap, Uri};
 
 use super::locale::{self, Canonical, LocalPath};
-use crate::AppState;
 use crate::manifest::RouteMatch;
+use crate::state::AppState;
 
 #[derive(Debug, Clone)]
 pub struct PageRequest {

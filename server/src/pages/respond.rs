@@ -23,9 +23,9 @@ use super::render::{Prepared, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
-use crate::AppState;
 use crate::account::{PageExtras, Visit};
 use crate::preview::Preview;
+use crate::state::AppState;
 use crate::web::csrf::CsrfToken;
 
 /// The page `request` asks for, for the visitor its cookies (`private`)

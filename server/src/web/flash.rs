@@ -9,7 +9,7 @@ use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 
 use super::Notice;
-use crate::AppState;
+use crate::state::AppState;
 
 /// The flash cookie's name.
 pub const COOKIE: &str = "flash";

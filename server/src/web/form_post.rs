@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use super::submitted::is_form;
 use super::{Location, Notice, NoticeKey, Reply, body_limit, flash, return_to, visitor_lang};
-use crate::AppState;
+use crate::state::AppState;
 
 /// Who is asking, read once from the request by [`layer`]: handlers take
 /// it as an extractor.

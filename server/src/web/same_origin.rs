@@ -25,7 +25,7 @@ use serde::Deserialize;
 use super::csrf::{self, CsrfToken};
 use super::form_post::see_other;
 use super::{Notice, NoticeKey, NoticeKind, Reply, body_limit, return_to, submitted, visitor_lang};
-use crate::AppState;
+use crate::state::AppState;
 
 /// What the guard reads of a body to find a form's token: more than any
 /// form of the site posts (a proposal upload included).

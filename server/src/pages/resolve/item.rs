@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use contract::Lang;
 
 use super::parts::Stop;
-use crate::AppState;
-use crate::pages::request::PageRequest;
 use crate::content::{Content, ContentError, ContentQuery, ContentValue, Loaded, Verdict};
 use crate::manifest::{RouteDef, RouteMatch};
+use crate::pages::request::PageRequest;
+use crate::state::AppState;
 
 /// What to load for `matched`'s item, if its route shows one and the
 /// collection's indexes do not already say it is not there.

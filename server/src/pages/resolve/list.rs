@@ -5,9 +5,9 @@ use contract::Lang;
 use contract::page::Pager;
 
 use super::parts::Stop;
-use crate::AppState;
 use crate::content::{ContentQuery, ContentValue, Loaded};
 use crate::manifest::{CollectionList, RouteDef};
+use crate::state::AppState;
 
 /// The query parameter of a list page's number.
 pub const LIST_PAGE: &str = "page";

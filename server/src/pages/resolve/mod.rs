@@ -35,9 +35,9 @@ use parts::{PageBundles, Stop, or_leave_out};
 
 use super::error::PageError;
 use super::request::PageRequest;
-use crate::AppState;
 use crate::content::{Content, ContentQuery, ContentValue, Loaded};
 use crate::manifest::RouteDef;
+use crate::state::AppState;
 use crate::web::Location;
 
 /// What `request` shows, with the content read from `content` (the

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use contract::Lang;
 use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind, Pager, SearchResults};
 
-use crate::AppState;
 use crate::content::{ContentError, ContentValue, Loaded};
 use crate::manifest::RouteDef;
+use crate::state::AppState;
 use crate::web::Location;
 
 /// What a path resolves to.
