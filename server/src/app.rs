@@ -92,12 +92,12 @@ fn untagged(_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> b
 /// API (`api`, paths as seen below the stand-in's own) stays open.
 async fn stand_in_guard(
     api: &'static str,
-    state: axum::extract::State<AppState>,
+    site: axum::extract::State<web::Site>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     if request.uri().path().starts_with(api) {
         return next.run(request).await;
     }
-    web::same_origin_only(state, request, next).await
+    web::same_origin_only(site, request, next).await
 }

@@ -7,21 +7,25 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::state::AppState;
 use crate::web::etag;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const STATIC: &str = "public, max-age=3600";
 const WORKER: &str = "no-cache";
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    PublicFiles: FromRef<S>,
+{
     Router::new()
         .route("/assets/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("assets/{path}"), IMMUTABLE, headers)))
         .route("/static/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("static/{path}"), STATIC, headers)))
@@ -41,8 +45,10 @@ struct Encoded {
     etag: HeaderValue,
 }
 
+/// Every public file by its path, shared by every handler.
+#[derive(Clone)]
 pub struct PublicFiles {
-    files: HashMap<&'static str, PublicFile>,
+    files: Arc<HashMap<&'static str, PublicFile>>,
 }
 
 impl PublicFiles {
@@ -75,7 +81,7 @@ impl PublicFiles {
                 (path, file)
             })
             .collect();
-        PublicFiles { files }
+        PublicFiles { files: Arc::new(files) }
     }
 }
 
@@ -94,8 +100,8 @@ pub fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
         })
 }
 
-async fn serve(State(state): State<AppState>, key: String, cache: &'static str, headers: HeaderMap) -> Response {
-    let Some(file) = state.pages.files.files.get(key.as_str()) else {
+async fn serve(State(files): State<PublicFiles>, key: String, cache: &'static str, headers: HeaderMap) -> Response {
+    let Some(file) = files.files.get(key.as_str()) else {
         return (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")], "not found").into_response();
     };
     let (encoded, encoding) = match (&file.br, &file.gzip) {

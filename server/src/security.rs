@@ -13,11 +13,26 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::state::AppState;
+use crate::config::Config;
+
+/// What [`headers`] sets that depends on the configuration.
+#[derive(Clone)]
+pub struct Policy {
+    /// `Content-Security-Policy`: images from the site and the CMS's media origin.
+    csp: HeaderValue,
+    /// `Strict-Transport-Security`, for a site served over https.
+    hsts: bool,
+}
+
+impl Policy {
+    pub fn new(config: &Config) -> Policy {
+        Policy { csp: content_security_policy(config), hsts: config.is_https() }
+    }
+}
 
 /// The policy for this configuration: images from the site and the CMS's
 /// media origin; no page may frame the site.
-pub fn content_security_policy(config: &crate::config::Config) -> HeaderValue {
+fn content_security_policy(config: &Config) -> HeaderValue {
     policy(config, "'none'").unwrap_or_else(|| {
         tracing::error!(media_base = ?config.cms.media_base(), "the CMS's media origin cannot be put in a header: images from the site only");
         HeaderValue::from_static(
@@ -29,7 +44,7 @@ pub fn content_security_policy(config: &crate::config::Config) -> HeaderValue {
 
 /// The same policy letting `frame_ancestors` (a source list) frame the
 /// answer; `None` when it cannot be a header.
-pub fn policy(config: &crate::config::Config, frame_ancestors: &str) -> Option<HeaderValue> {
+pub fn policy(config: &Config, frame_ancestors: &str) -> Option<HeaderValue> {
     let media = config.cms.media_base().map(|base| format!(" {}", base.origin())).unwrap_or_default();
     let policy = format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'{media}; font-src 'self'; \
@@ -45,14 +60,14 @@ pub fn policy(config: &crate::config::Config, frame_ancestors: &str) -> Option<H
 #[derive(Clone, Copy)]
 pub struct Framable;
 
-pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn headers(State(policy): State<Policy>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let framable = response.extensions().get::<Framable>().is_some();
     let headers = response.headers_mut();
     let set = |headers: &mut axum::http::HeaderMap, name, value: &'static str| {
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     };
-    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| state.pages.csp.clone());
+    headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| policy.csp.clone());
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");
@@ -63,7 +78,7 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     if headers.get(header::CONTENT_TYPE).is_some_and(|kind| kind.as_bytes().starts_with(b"text/html")) {
         set(headers, header::HeaderName::from_static("accept-ch"), crate::images::ACCEPT_CH);
     }
-    if state.config.is_https() {
+    if policy.hsts {
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }
     response

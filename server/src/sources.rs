@@ -1,19 +1,27 @@
 //! What the configuration turns into before the state is put together: the
 //! content source (Strapi or the embedded content), the drafts' source for
-//! the preview, the content cache's disk, the image endpoint and its signer,
-//! and the check that `DATA_DIR` takes writes.
+//! the preview, the content cache and its disk, the image endpoint and its
+//! signer, the operator client's settings, the sessions' lifetimes, and the
+//! check that `DATA_DIR` takes writes.
 
 use std::sync::Arc;
 
 use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
-use crate::{content, images};
+use crate::{account, content, images};
 
-/// The content cache's settings, with the disk for the CMS's last good
+/// The content cache's settings (freshness from `content`, the time limit
+/// of a CMS request from `cms`), with the disk for the CMS's last good
 /// answers when there is a CMS and `CONTENT_DISK_CACHE_MB` is not 0.
 pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, StartError> {
-    let mut settings = config.content_cache();
+    let mut settings = content::CacheSettings {
+        fresh: config.content.ttl,
+        stale_if_error: config.content.stale_if_error,
+        timeout: config.cms.timeout,
+        capacity: 20_000,
+        disk: None,
+    };
     if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {
         let disk = content::DiskCache::open(&config.data_dir, config.content.disk_cache_bytes)
             .map_err(|source| StartError::Disk { what: "content disk cache", dir: config.data_dir.clone(), source })?;
@@ -46,6 +54,21 @@ pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) ->
         timeout: config.images.timeout,
     };
     images::Images::new(settings).map_err(|source| StartError::HttpClient { what: "image endpoint", source })
+}
+
+/// How the operator API is called (`DIGITAL_API_…`).
+pub(crate) fn operator_settings(config: &Config) -> account::operator::OperatorSettings {
+    let operator = &config.operator;
+    account::operator::OperatorSettings {
+        timeout: operator.timeout,
+        max_requests: operator.max_requests,
+        breaker: account::breaker::BreakerSettings { failures: operator.breaker_failures.max(1), cooldown: operator.breaker_cooldown },
+    }
+}
+
+/// How long a session lives (`SESSION_IDLE_SECS`, `SESSION_ABSOLUTE_SECS`).
+pub(crate) fn session_lifetimes(config: &Config) -> account::session_store::Lifetimes {
+    account::session_store::Lifetimes { idle: config.sessions.idle, absolute: config.sessions.absolute }
 }
 
 /// `DATA_DIR` exists (it is created) and takes writes; if not, the error

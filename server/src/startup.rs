@@ -14,7 +14,7 @@ use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
 use crate::state::AppState;
-use crate::{connections, memory, monitoring, pages};
+use crate::{connections, memory, monitoring, pages, telemetry};
 
 /// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
 /// exit code says how it ended.
@@ -59,7 +59,7 @@ pub async fn run(
             format!("http://{host}:{}{path}{api}", address.port())
         }
     };
-    monitoring::install();
+    telemetry::install();
     // A metrics address in use (another instance on this host) costs the
     // metrics, not the site.
     let metrics_listener = match config.operations.metrics_addr {
@@ -81,12 +81,12 @@ pub async fn run(
         // Read before any content is fetched (pre-rendering, the first
         // request): the version that content is checked against.
         let seen = broadcast.version_at_start().await;
-        tokio::spawn(broadcast.listen_forever(state.clone(), seen));
+        tokio::spawn(broadcast.listen_forever(state.content.invalidation.clone(), seen));
     }
     if state.config.pages.prerender && state.config.pages.cache_bytes > 0 {
         tokio::spawn(pages::Prerender::run_forever(state.clone()));
     }
-    tokio::spawn(monitoring::upkeep_forever());
+    tokio::spawn(telemetry::upkeep_forever());
     let (stopped, metrics_stop) = tokio::sync::watch::channel(false);
     if let Some(metrics_listener) = metrics_listener {
         let mut metrics_stop = metrics_stop.clone();

@@ -1,15 +1,21 @@
 //! [`AppState`], what every handler and layer shares, and how it is opened
 //! from the configuration: the manifests parsed, the keys read, the engines
-//! started, the stores opened.
+//! started, the stores opened. A feature that needs less than all of it
+//! takes its part by [`FromRef`] (the impls below): its handlers name that
+//! part, not `AppState`.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+use axum::extract::FromRef;
+use axum_extra::extract::cookie::Key;
 
 use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
-use crate::sources::{content_cache, content_source, drafts_source, image_signer, writable_data_dir};
-use crate::{account, assets, connections, content, forms, images, keys, manifest, monitoring, pages, preview, search, security, seo};
+use crate::sources::{content_cache, content_source, drafts_source, image_signer, operator_settings, session_lifetimes, writable_data_dir};
+use crate::{account, assets, connections, content, forms, images, keys, manifest, pages, preview, search, security, seo, web};
 
 /// Shared by every handler: one allocation, so that the handlers and
 /// layers a request passes through each take it for one reference count.
@@ -43,11 +49,9 @@ pub struct PagesState {
     /// The app's strings, for the error page.
     pub strings: crate::web::Strings,
     pub assets: Arc<manifest::AssetManifest>,
-    pub files: Arc<assets::PublicFiles>,
+    pub files: assets::PublicFiles,
     /// The image endpoint.
     pub images: images::Images,
-    /// `Content-Security-Policy`: images from the site and the CMS's media origin.
-    pub csp: axum::http::HeaderValue,
     /// Rendered pages, kept while their content is fresh.
     pub cache: pages::PageCache,
     /// Whole answers of anonymous pages, served before anything else.
@@ -73,6 +77,8 @@ pub struct ContentState {
     pub sitemap: seo::Sitemap,
     /// The site search's index, built by each pre-render pass.
     pub search: search::Search,
+    /// Drops what the CMS changed: the webhook's, the broadcast's.
+    pub invalidation: content::Invalidation,
     /// Tells the other instances what the CMS's webhook changed (with Redis).
     pub broadcast: Option<content::Broadcast>,
 }
@@ -92,12 +98,71 @@ pub struct AccountState {
 
 /// What every part stands on.
 pub struct Infrastructure {
-    /// Signs and encrypts the cookies (sessions, flash notices) and image addresses.
-    pub cookie_key: axum_extra::extract::cookie::Key,
+    /// The site's origin, its scheme, and the key that signs and encrypts
+    /// the cookies (sessions, flash notices) and image addresses.
+    pub site: web::Site,
+    /// The headers every answer carries.
+    pub security: security::Policy,
     /// Redis, when `REDIS_URL` is set.
     pub redis: Option<crate::redis::Redis>,
     /// Set on SIGTERM: `/readyz` answers 503.
-    pub drain: monitoring::Drain,
+    pub drain: Drain,
+}
+
+/// Ready or draining: set once, on SIGTERM.
+#[derive(Clone, Default)]
+pub struct Drain {
+    draining: Arc<AtomicBool>,
+}
+
+impl Drain {
+    pub fn start(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    pub fn draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+}
+
+impl FromRef<AppState> for Key {
+    fn from_ref(state: &AppState) -> Key {
+        state.infra.site.cookie_key.clone()
+    }
+}
+
+impl FromRef<AppState> for web::Site {
+    fn from_ref(state: &AppState) -> web::Site {
+        state.infra.site.clone()
+    }
+}
+
+impl FromRef<AppState> for security::Policy {
+    fn from_ref(state: &AppState) -> security::Policy {
+        state.infra.security.clone()
+    }
+}
+
+impl FromRef<AppState> for images::Images {
+    fn from_ref(state: &AppState) -> images::Images {
+        state.pages.images.clone()
+    }
+}
+
+impl FromRef<AppState> for content::Webhook {
+    fn from_ref(state: &AppState) -> content::Webhook {
+        content::Webhook {
+            secret: state.config.cms.webhook_secret.clone(),
+            invalidation: state.content.invalidation.clone(),
+            broadcast: state.content.broadcast.clone(),
+        }
+    }
+}
+
+impl FromRef<AppState> for assets::PublicFiles {
+    fn from_ref(state: &AppState) -> assets::PublicFiles {
+        state.pages.files.clone()
+    }
 }
 
 impl AppState {
@@ -139,7 +204,7 @@ impl AppState {
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Admission::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
-        let operator = account::operator::OperatorClient::new(operator_base, config.operator.settings()).map_err(StartError::Operator)?;
+        let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config)).map_err(StartError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
         let cookie_key = keys::session_key(&config)?;
         let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
@@ -151,11 +216,11 @@ impl AppState {
         let resend = config.sessions.otp_resend;
         let (session_store, limits): (Arc<dyn account::session_store::SessionStore>, _) = match &redis {
             Some(redis) => (
-                Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), config.sessions.lifetimes())),
+                Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), session_lifetimes(&config))),
                 account::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
-                Arc::new(account::session_store::SqliteSessionStore::open(&config.data_dir, config.sessions.lifetimes())?),
+                Arc::new(account::session_store::SqliteSessionStore::open(&config.data_dir, session_lifetimes(&config))?),
                 account::limits::Limits::new(resend),
             ),
         };
@@ -171,19 +236,22 @@ impl AppState {
             Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
             None => account::repeats::RecentPurchases::local(),
         };
-        let csp = security::content_security_policy(&config);
+        // Content an invalidation drops asks pre-rendering for another pass.
+        let dropped = Arc::new(tokio::sync::Notify::new());
+        let invalidation = content::Invalidation { store: content.clone(), dropped: dropped.clone() };
+        let security = security::Policy::new(&config);
+        let site = web::Site { origin: config.site_url.origin().into(), https: config.is_https(), cookie_key };
         Ok(AppState(Arc::new(Groups {
             config: Arc::new(config),
             pages: PagesState {
                 routes: Arc::new(routes),
                 strings,
                 assets: Arc::new(assets),
-                files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
+                files: assets::PublicFiles::new(bundle.public_files),
                 images,
-                csp,
                 cache: pages,
                 fast,
-                prerender: pages::Prerender::default(),
+                prerender: pages::Prerender::new(dropped),
                 renderer,
                 renders,
                 personal_renders,
@@ -194,6 +262,7 @@ impl AppState {
                 items,
                 sitemap: seo::Sitemap::default(),
                 search: search::Search::default(),
+                invalidation,
                 broadcast,
             },
             account: AccountState {
@@ -205,7 +274,7 @@ impl AppState {
                 limits: Arc::new(limits),
             },
             forms,
-            infra: Infrastructure { cookie_key, redis, drain: monitoring::Drain::default() },
+            infra: Infrastructure { site, security, redis, drain: Drain::default() },
         })))
     }
 }

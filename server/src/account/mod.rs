@@ -58,10 +58,9 @@ mod sign_in;
 mod subscriber;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, FromRef};
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
 use axum_extra::extract::PrivateCookieJar;
-use axum_extra::extract::cookie::Key;
 use contract::Lang;
 use contract::account::{CpmPermissions, Subscriber};
 use contract::feedback::Notice;
@@ -78,12 +77,6 @@ use session::Kind;
 
 /// Every account body is a few short fields; more is refused with 413.
 const BODY_LIMIT: usize = 16 * 1024;
-
-impl FromRef<AppState> for Key {
-    fn from_ref(state: &AppState) -> Key {
-        state.infra.cookie_key.clone()
-    }
-}
 
 pub fn router(state: AppState) -> Router<AppState> {
     Router::new()
@@ -110,7 +103,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/cpm/permissions/{id}", put(cpm::set_permission).post(cpm::set_permission))
         .route("/api/cpm/logout", post(cpm::logout))
         .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
-        .layer(axum::middleware::from_fn_with_state(FormPosts { state, body_limit: BODY_LIMIT }, form_post::layer))
+        .layer(axum::middleware::from_fn_with_state(FormPosts { site: state.infra.site.clone(), body_limit: BODY_LIMIT }, form_post::layer))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::values::{HttpUrl, LogFormat, Secret, listen_or_off, mebibytes, millis, secs};
-use crate::content::PopulateStrategy;
+use super::values::{HttpUrl, LogFormat, PopulateStrategy, Secret, listen_or_off, mebibytes, millis, secs};
 
 /// The CMS the content comes from, its webhook and its preview of drafts.
 #[derive(Debug, Clone, Args)]
@@ -262,16 +261,6 @@ pub struct OperatorConfig {
     pub account_cache: Duration,
 }
 
-impl OperatorConfig {
-    pub fn settings(&self) -> crate::account::operator::OperatorSettings {
-        crate::account::operator::OperatorSettings {
-            timeout: self.timeout,
-            max_requests: self.max_requests,
-            breaker: crate::account::breaker::BreakerSettings { failures: self.breaker_failures.max(1), cooldown: self.breaker_cooldown },
-        }
-    }
-}
-
 /// Sessions, their cookies and one-time codes.
 #[derive(Debug, Clone, Args)]
 pub struct SessionConfig {
@@ -293,12 +282,6 @@ pub struct SessionConfig {
     /// number alike; the sandbox applies it too).
     #[arg(id = "otp-resend-secs", long = "otp-resend-secs", env = "OTP_RESEND_SECS", default_value = "60", value_parser = secs)]
     pub otp_resend: Duration,
-}
-
-impl SessionConfig {
-    pub fn lifetimes(&self) -> crate::account::session_store::Lifetimes {
-        crate::account::session_store::Lifetimes { idle: self.idle, absolute: self.absolute }
-    }
 }
 
 /// The forms' export and their delivery to the CMS.

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 pub use groups::{CmsConfig, ConnectionConfig, ContentConfig, FormsConfig, ImageConfig, OperationsConfig, OperatorConfig, PagesConfig, SessionConfig};
-pub use values::{HttpUrl, LogFormat, Secret};
+pub use values::{HttpUrl, LogFormat, PopulateStrategy, Secret};
 
 #[derive(Debug, Clone, Parser)]
 #[command(name = "site", about = "The operator's public website and self-service area")]
@@ -84,18 +84,6 @@ impl Config {
     /// Whether the site is served over https (cookies get `Secure`, HSTS is sent).
     pub fn is_https(&self) -> bool {
         self.site_url.is_https()
-    }
-
-    /// The content cache's settings: freshness from `content`, the time
-    /// limit of a CMS request from `cms`.
-    pub fn content_cache(&self) -> crate::content::CacheSettings {
-        crate::content::CacheSettings {
-            fresh: self.content.ttl,
-            stale_if_error: self.content.stale_if_error,
-            timeout: self.cms.timeout,
-            capacity: 20_000,
-            disk: None,
-        }
     }
 }
 

@@ -113,6 +113,35 @@ pub fn listen_or_off(value: &str) -> Result<Option<std::net::SocketAddr>, String
     }
 }
 
+/// How the Strapi client asks for relations, media and components first
+/// (`CMS_POPULATE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PopulateStrategy {
+    /// `populate=deep,N`: the strapi-plugin-populate-deep plugin for v4;
+    /// explicit parameters when the CMS refuses it.
+    #[default]
+    Deep,
+    /// `pLevel=N`: the Strapi 5 forks of that plugin; explicit parameters
+    /// when the CMS refuses it.
+    Level,
+    /// Explicit `populate[…]` parameters from the content model: a stock
+    /// Strapi 4 or 5 with no plugin.
+    Explicit,
+}
+
+impl FromStr for PopulateStrategy {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        match value {
+            "deep" | "auto" => Ok(PopulateStrategy::Deep),
+            "plevel" => Ok(PopulateStrategy::Level),
+            "explicit" => Ok(PopulateStrategy::Explicit),
+            other => Err(format!("unknown populate strategy {other:?}: use deep, plevel or explicit")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::HttpUrl;

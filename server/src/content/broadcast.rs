@@ -1,8 +1,8 @@
 //! Cross-instance invalidation, with `REDIS_URL`: the instance the CMS's
 //! webhook reached bumps a content version key and publishes the change on
 //! one channel, in one Lua script (so messages go out in version order);
-//! every instance subscribes and runs the same [`invalidate`] the webhook
-//! ran, within milliseconds.
+//! every instance subscribes and runs the same invalidation the webhook ran
+//! ([`Invalidation::invalidate`]), within milliseconds.
 //!
 //! A message can be missed (Redis restarted, a connection dropped): each
 //! instance compares the version key with the last version it saw every
@@ -16,9 +16,8 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
-use super::webhook::{Change, invalidate};
+use super::webhook::{Change, Invalidation};
 use crate::redis::{PREFIX, Redis, within};
-use crate::state::AppState;
 
 /// How often the version key is compared, and a lost subscription retried.
 const CHECK_EVERY: Duration = Duration::from_secs(1);
@@ -89,10 +88,10 @@ impl Broadcast {
     /// a change made before the first subscription took (Redis slow or down
     /// at start, a busy machine) is caught up from it, not taken as the
     /// starting point.
-    pub async fn listen_forever(self, state: AppState, mut seen: Option<i64>) {
+    pub async fn listen_forever(self, invalidation: Invalidation, mut seen: Option<i64>) {
         let mut down = false;
         loop {
-            match self.listen(&state, &mut seen, &mut down).await {
+            match self.listen(&invalidation, &mut seen, &mut down).await {
                 Ok(()) => {}
                 Err(error) if !down => {
                     tracing::warn!(%error, "content invalidation channel lost; local caches serve on, retrying every second");
@@ -105,10 +104,10 @@ impl Broadcast {
     }
 
     /// One subscription, until it fails.
-    async fn listen(&self, state: &AppState, seen: &mut Option<i64>, down: &mut bool) -> redis::RedisResult<()> {
+    async fn listen(&self, invalidation: &Invalidation, seen: &mut Option<i64>, down: &mut bool) -> redis::RedisResult<()> {
         let mut pubsub = within(self.redis.client().get_async_pubsub()).await?;
         within(pubsub.subscribe(channel())).await?;
-        self.catch_up(state, seen).await?;
+        self.catch_up(invalidation, seen).await?;
         if std::mem::take(down) {
             tracing::info!("content invalidation channel back");
         }
@@ -121,13 +120,13 @@ impl Broadcast {
                         return Err((redis::ErrorKind::Io, "subscription closed").into());
                     };
                     let payload: String = message.get_payload()?;
-                    self.receive(state, seen, &payload);
+                    self.receive(invalidation, seen, &payload);
                 }
                 _ = every.tick() => {
                     if self.unpublished.swap(false, Ordering::AcqRel) && !self.publish(&Change::everything()).await {
                         return Err((redis::ErrorKind::Io, "change still not published").into());
                     }
-                    self.catch_up(state, seen).await?;
+                    self.catch_up(invalidation, seen).await?;
                 }
             }
         }
@@ -136,16 +135,16 @@ impl Broadcast {
     /// Drops everything if the version moved past what was seen (a missed
     /// message, or a Redis that lost its data), or if what was seen is not
     /// known (Redis did not answer at start).
-    async fn catch_up(&self, state: &AppState, seen: &mut Option<i64>) -> redis::RedisResult<()> {
+    async fn catch_up(&self, invalidation: &Invalidation, seen: &mut Option<i64>) -> redis::RedisResult<()> {
         let version = self.version().await?;
         match *seen {
             Some(before) if before == version => {}
             Some(before) => {
-                let dropped = invalidate(state, &Change::everything(), "catch-up");
+                let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
                 tracing::info!(before, version, dropped, "content version moved without a message: every content entry dropped");
             }
             None => {
-                let dropped = invalidate(state, &Change::everything(), "catch-up");
+                let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
                 tracing::info!(version, dropped, "content version first read after content was fetched: every content entry dropped");
             }
         }
@@ -154,7 +153,7 @@ impl Broadcast {
     }
 
     /// A message: `<version> <instance> <change>`.
-    fn receive(&self, state: &AppState, seen: &mut Option<i64>, payload: &str) {
+    fn receive(&self, invalidation: &Invalidation, seen: &mut Option<i64>, payload: &str) {
         let mut parts = payload.splitn(3, ' ');
         let (Some(version), Some(origin), Some(change)) = (parts.next(), parts.next(), parts.next()) else {
             return tracing::warn!(payload, "unreadable content invalidation message");
@@ -164,10 +163,10 @@ impl Broadcast {
         };
         let in_order = seen.is_some_and(|before| version <= before + 1);
         if !in_order {
-            let dropped = invalidate(state, &Change::everything(), "catch-up");
+            let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
             tracing::info!(?seen, version, dropped, "content invalidation message out of order: every content entry dropped");
         } else if origin != self.redis.instance() {
-            let dropped = invalidate(state, &change, "broadcast");
+            let dropped = invalidation.invalidate(&change, "broadcast");
             tracing::info!(model = change.model.as_deref().unwrap_or("*"), dropped, "content invalidated by another instance's webhook");
         }
         *seen = Some(seen.map_or(version, |before| before.max(version)));

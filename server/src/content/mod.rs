@@ -49,7 +49,7 @@ pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
 pub use broadcast::Broadcast;
-pub use webhook::router;
+pub use webhook::{Invalidation, Webhook, router};
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ContentError {

@@ -5,7 +5,9 @@
 //! next visitor gets fresh ones. With `REDIS_URL` every other instance is
 //! told too (`broadcast`).
 
-use axum::extract::State;
+use std::sync::Arc;
+
+use axum::extract::{FromRef, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Json;
 use axum::routing::post;
@@ -13,8 +15,10 @@ use axum::Router;
 use serde::{Deserialize, Serialize};
 use contract::Lang;
 use subtle::ConstantTimeEq;
+use tokio::sync::Notify;
 
-use crate::state::AppState;
+use super::{Broadcast, Content};
+use crate::config::Secret;
 use crate::web::Reply;
 
 /// The parts of Strapi's webhook body this needs.
@@ -31,7 +35,20 @@ pub struct WebhookEntry {
     pub locale: Option<String>,
 }
 
-pub fn router() -> Router<AppState> {
+/// What the webhook reads.
+#[derive(Clone)]
+pub struct Webhook {
+    /// `CMS_WEBHOOK_SECRET`: without one the webhook answers 404.
+    pub secret: Option<Secret>,
+    pub invalidation: Invalidation,
+    pub broadcast: Option<Broadcast>,
+}
+
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Webhook: FromRef<S>,
+{
     Router::new().route("/api/cms/webhook", post(webhook))
 }
 
@@ -41,8 +58,8 @@ struct Invalidated {
     dropped: usize,
 }
 
-async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<Invalidated>, Reply> {
-    let Some(secret) = state.config.cms.webhook_secret.as_ref() else {
+async fn webhook(State(webhook): State<Webhook>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<Invalidated>, Reply> {
+    let Some(secret) = webhook.secret.as_ref() else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "webhook not configured"));
     };
     let presented = headers
@@ -59,8 +76,8 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         model: event.model.clone().filter(|_| !event.event.starts_with("media.")),
         locale: event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(|l| Lang::parse(l).code().to_owned()),
     };
-    let dropped = invalidate(&state, &change, "webhook");
-    let shared = match &state.content.broadcast {
+    let dropped = webhook.invalidation.invalidate(&change, "webhook");
+    let shared = match &webhook.broadcast {
         Some(broadcast) => broadcast.publish(&change).await,
         None => false,
     };
@@ -84,24 +101,34 @@ impl Change {
     }
 }
 
-/// Drops the content entries `change` names (the content generation moves,
-/// so the fast path follows; pages built from them are served only while
-/// their new render runs, see `pages::cache`) and asks for another
-/// pre-render pass; returns how many entries were dropped. The one
-/// invalidation, whether the webhook came here or to another instance
-/// (`broadcast`); `source` is for the metrics.
-pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
-    let locale = change.locale.as_deref().map(Lang::parse);
-    let model = change.model.as_deref();
-    let versions = state.content.store.cache().invalidate(|(query, lang)| {
-        locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
-    });
-    let dropped = versions.len();
-    if dropped > 0 {
-        state.pages.prerender.again();
+/// What invalidating content acts on: the content cache, and whoever waits
+/// to hear that entries were dropped (pre-rendering, for another pass).
+#[derive(Clone)]
+pub struct Invalidation {
+    pub store: Content,
+    pub dropped: Arc<Notify>,
+}
+
+impl Invalidation {
+    /// Drops the content entries `change` names (the content generation
+    /// moves, so the fast path follows; pages built from them are served
+    /// only while their new render runs, see `pages::cache`) and asks for
+    /// another pre-render pass; returns how many entries were dropped. The
+    /// one invalidation, whether the webhook came here or to another
+    /// instance (`broadcast`); `source` is for the metrics.
+    pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
+        let locale = change.locale.as_deref().map(Lang::parse);
+        let model = change.model.as_deref();
+        let versions = self.store.cache().invalidate(|(query, lang)| {
+            locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
+        });
+        let dropped = versions.len();
+        if dropped > 0 {
+            self.dropped.notify_one();
+        }
+        metrics::counter!("content_invalidations_total", "source" => source).increment(1);
+        dropped
     }
-    metrics::counter!("content_invalidations_total", "source" => source).increment(1);
-    dropped
 }
 
 /// Strapi names models in the singular (`news-update`); collections are read

@@ -48,7 +48,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -60,7 +60,6 @@ use master::{Master, Refusal};
 use transform::{Quality, Want};
 
 use crate::single_flight::SingleFlight;
-use crate::state::AppState;
 
 /// Largest original fetched from the CMS.
 const MAX_ORIGINAL_BYTES: usize = 40 << 20;
@@ -164,12 +163,15 @@ impl Images {
     }
 }
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Images: FromRef<S>,
+{
     Router::new().route("/img/{width}/{token}/{*path}", get(image))
 }
 
-async fn image(State(state): State<AppState>, Path((width, token, path)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
-    let images = state.pages.images.clone();
+async fn image(State(images): State<Images>, Path((width, token, path)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
     let Some(signer) = images.signer() else { return StatusCode::NOT_FOUND.into_response() };
     let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else { return StatusCode::NOT_FOUND.into_response() };
     let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };

@@ -180,7 +180,7 @@ fn cookies_matter(state: &AppState, headers: &HeaderMap) -> bool {
             let name = cookie.name().to_owned();
             let mut jar = cookie::CookieJar::new();
             jar.add_original(cookie.into_owned());
-            jar.private(&state.infra.cookie_key).get(&name).is_some()
+            jar.private(&state.infra.site.cookie_key).get(&name).is_some()
         })
 }
 

@@ -56,10 +56,11 @@ async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedP
 /// How often an idle engine is looked for while visitors keep them busy.
 const IDLE_POLL: Duration = Duration::from_millis(2);
 
-/// The handle the webhook asks for another pass with, and what the last
-/// pass did.
-#[derive(Clone, Default)]
+/// When the next pass starts, and what the last pass did.
+#[derive(Clone)]
 pub struct Prerender {
+    /// Notified when an invalidation dropped content
+    /// (`content::Invalidation`): another pass once the current one ends.
     again: Arc<Notify>,
     last: Arc<Mutex<Option<Pass>>>,
 }
@@ -79,9 +80,9 @@ pub struct Pass {
 }
 
 impl Prerender {
-    /// Another pass once the current one (if any) ends.
-    pub fn again(&self) {
-        self.again.notify_one();
+    /// Passes that start again when `again` is notified.
+    pub fn new(again: Arc<Notify>) -> Prerender {
+        Prerender { again, last: Arc::default() }
     }
 
     /// What the last completed pass did.
@@ -89,7 +90,7 @@ impl Prerender {
         crate::locks::lock(&self.last).clone()
     }
 
-    /// Pre-renders now and after every [`Prerender::again`], for ever.
+    /// Pre-renders now and after every notification of `again`, for ever.
     pub async fn run_forever(state: AppState) {
         let mut passes = 0;
         loop {

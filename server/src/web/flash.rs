@@ -8,8 +8,7 @@ use axum::response::IntoResponse;
 use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 
-use super::Notice;
-use crate::state::AppState;
+use super::{Notice, Site};
 
 /// The flash cookie's name.
 pub const COOKIE: &str = "flash";
@@ -18,15 +17,15 @@ pub const COOKIE: &str = "flash";
 const LIFETIME_SECS: i64 = 60;
 
 /// Adds the cookie keeping `notice` to the answer's `headers`.
-pub fn leave(state: &AppState, notice: &Notice, headers: &mut HeaderMap) {
+pub fn leave(site: &Site, notice: &Notice, headers: &mut HeaderMap) {
     let cookie = Cookie::build((COOKIE, serde_json::to_string(notice).expect("notice serialises")))
         .path("/")
         .http_only(true)
-        .secure(state.config.is_https())
+        .secure(site.https)
         .same_site(SameSite::Lax)
         .max_age(cookie::time::Duration::seconds(LIFETIME_SECS))
         .build();
-    let jar = PrivateCookieJar::new(state.infra.cookie_key.clone()).add(cookie);
+    let jar = PrivateCookieJar::new(site.cookie_key.clone()).add(cookie);
     for set_cookie in jar.into_response().headers().get_all(header::SET_COOKIE) {
         headers.append(header::SET_COOKIE, set_cookie.clone());
     }

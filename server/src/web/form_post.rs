@@ -18,8 +18,7 @@ use contract::Lang;
 use serde::Deserialize;
 
 use super::submitted::is_form;
-use super::{Location, Notice, NoticeKey, Reply, body_limit, flash, return_to, visitor_lang};
-use crate::state::AppState;
+use super::{Location, Notice, NoticeKey, Reply, Site, body_limit, flash, return_to, visitor_lang};
 
 /// Who is asking, read once from the request by [`layer`]: handlers take
 /// it as an extractor.
@@ -56,11 +55,11 @@ struct Common {
     return_to: Option<String>,
 }
 
-/// What [`layer`] needs: the cookie key and scheme of the flash cookie, and
-/// how long a body may be.
+/// What [`layer`] needs: the site, for the flash cookie, and how long a
+/// body may be.
 #[derive(Clone)]
 pub struct FormPosts {
-    pub state: AppState,
+    pub site: Site,
     pub body_limit: usize,
 }
 
@@ -94,7 +93,7 @@ pub async fn layer(State(posts): State<FormPosts>, request: Request, next: Next)
     request.extensions_mut().insert(caller.clone());
     let mut response = next.run(request).await;
     response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
-    answer_form(&posts.state, &caller, response)
+    answer_form(&posts.site, &caller, response)
 }
 
 /// What a [`Reply`] leaves for [`layer`] to make a form's redirect of.
@@ -107,7 +106,7 @@ pub(super) struct FormAnswer {
 
 /// A form post's answer: a 303 to where the answer or the form says, the
 /// notice kept for that page. A script's answer is left as it is.
-fn answer_form(state: &AppState, caller: &Caller, mut response: Response) -> Response {
+fn answer_form(site: &Site, caller: &Caller, mut response: Response) -> Response {
     let Some(answer) = response.extensions_mut().remove::<FormAnswer>() else { return response };
     if !caller.form {
         return response;
@@ -117,17 +116,17 @@ fn answer_form(state: &AppState, caller: &Caller, mut response: Response) -> Res
     let (mut parts, _) = response.into_parts();
     parts.headers.remove(header::CONTENT_TYPE);
     parts.headers.remove(header::CONTENT_LENGTH);
-    let mut response = see_other(state, &back, answer.notice.as_ref(), parts.headers);
+    let mut response = see_other(site, &back, answer.notice.as_ref(), parts.headers);
     *response.extensions_mut() = parts.extensions;
     response
 }
 
 /// A 303 to `back` (a path of the site) with `headers` (the answer's
 /// cookies), leaving `notice` for the page there in the flash cookie.
-pub fn see_other(state: &AppState, back: &str, notice: Option<&Notice>, mut headers: HeaderMap) -> Response {
+pub fn see_other(site: &Site, back: &str, notice: Option<&Notice>, mut headers: HeaderMap) -> Response {
     headers.insert(header::LOCATION, Location::site(back).header());
     if let Some(notice) = notice {
-        flash::leave(state, notice, &mut headers);
+        flash::leave(site, notice, &mut headers);
     }
     let mut response = Response::new(Body::empty());
     *response.status_mut() = StatusCode::SEE_OTHER;

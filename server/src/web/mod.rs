@@ -1,5 +1,7 @@
 //! The site's HTTP toolkit: what every feature's handlers share.
 //!
+//! - [`Site`]: the site's origin, scheme and cookie key, which the guard,
+//!   the form posts and the flash notices read.
 //! - [`lang`]: the visitor's language on an API call, and the language
 //!   cookie's name ([`LANG_COOKIE`]).
 //! - [`client_addr`]: [`ClientAddr`], the client a request came from.
@@ -42,6 +44,7 @@ pub mod retry_after;
 pub mod return_to;
 pub mod same_origin;
 pub mod set_cookie;
+mod site;
 pub mod strings;
 pub mod submitted;
 pub mod vary;
@@ -53,5 +56,6 @@ pub use lang::{LANG_COOKIE, visitor_lang};
 pub use location::Location;
 pub use reply::Reply;
 pub use same_origin::same_origin_only;
+pub use site::Site;
 pub use strings::Strings;
 pub use submitted::Submitted;

@@ -24,8 +24,7 @@ use serde::Deserialize;
 
 use super::csrf::{self, CsrfToken};
 use super::form_post::see_other;
-use super::{Notice, NoticeKey, NoticeKind, Reply, body_limit, return_to, submitted, visitor_lang};
-use crate::state::AppState;
+use super::{Notice, NoticeKey, NoticeKind, Reply, Site, body_limit, return_to, submitted, visitor_lang};
 
 /// What the guard reads of a body to find a form's token: more than any
 /// form of the site posts (a proposal upload included).
@@ -73,11 +72,11 @@ struct Posted {
 
 /// The guard: takes a state-changing request whose provenance is the site
 /// itself or that carries the browser session's token; refuses the rest.
-pub async fn same_origin_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn same_origin_only(State(site): State<Site>, request: Request, next: Next) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
         return next.run(request).await;
     }
-    let provenance = Provenance::of(request.headers(), &state.config.site_url.origin());
+    let provenance = Provenance::of(request.headers(), &site.origin);
     if provenance == Provenance::SameOrigin {
         return next.run(request).await;
     }
@@ -92,8 +91,8 @@ pub async fn same_origin_only(State(state): State<AppState>, request: Request, n
     } else {
         (body, Posted::default())
     };
-    let https = state.config.is_https();
-    let jar = PrivateCookieJar::from_headers(&parts.headers, state.infra.cookie_key.clone());
+    let https = site.https;
+    let jar = PrivateCookieJar::from_headers(&parts.headers, site.cookie_key.clone());
     if provenance == Provenance::Unknown {
         let presented = csrf::from_header(&parts.headers).or(posted.csrf.as_deref());
         let token = CsrfToken::of(&jar, https);
@@ -111,7 +110,7 @@ pub async fn same_origin_only(State(state): State<AppState>, request: Request, n
     let lang = visitor_lang(&parts.headers, posted.lang.as_deref());
     let back = posted.return_to.unwrap_or_else(|| lang.href("/"));
     let (_, jar) = CsrfToken::ensure(jar, https);
-    (jar, see_other(&state, &back, Some(&notice), HeaderMap::new())).into_response()
+    (jar, see_other(&site, &back, Some(&notice), HeaderMap::new())).into_response()
 }
 
 /// A body an HTML form posted: urlencoded, or multipart with a file.

@@ -93,7 +93,7 @@ impl OperatorClient {
     ) -> Result<T, OperatorError> {
         let Some(permit) = self.breaker.permit() else { return Err(not_called("circuit-open")) };
         let Ok(_slot) = self.calls.try_acquire() else { return Err(not_called("bulkhead-full")) };
-        let result = crate::monitoring::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
+        let result = crate::telemetry::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
             Ok(_) => "ok",
             Err(OperatorError::Unauthorized) => "unauthorized",
             Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",

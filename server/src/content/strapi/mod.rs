@@ -61,7 +61,7 @@ mod populate;
 mod tests;
 
 use paging::{MAX_PAGES, Pagination, Paging};
-pub use populate::PopulateStrategy;
+pub use crate::config::PopulateStrategy;
 use populate::{Accepted, learn, learn_field, without};
 
 /// Single types populated three levels deep instead of ten: the business
@@ -291,7 +291,7 @@ impl StrapiClient {
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
-        crate::monitoring::time_upstream("cms", self.get_once(path, params), |result| match result {
+        crate::telemetry::time_upstream("cms", self.get_once(path, params), |result| match result {
             Ok(Answer::Found(..)) => "ok",
             Ok(Answer::Missing) => "missing",
             Ok(Answer::Refused(_)) => "refused",

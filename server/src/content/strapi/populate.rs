@@ -2,37 +2,10 @@
 //! [`PopulateStrategy`] first, then what the CMS's refusals teach (a plugin
 //! it lacks, a key its schema lacks, and where), kept per content type.
 
-use std::str::FromStr;
-
 use serde_json::{Map, Value, json};
 
-/// How relations, media and components are asked for first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PopulateStrategy {
-    /// `populate=deep,N`: the strapi-plugin-populate-deep plugin for v4;
-    /// explicit parameters when the CMS refuses it.
-    #[default]
-    Deep,
-    /// `pLevel=N`: the Strapi 5 forks of that plugin; explicit parameters
-    /// when the CMS refuses it.
-    Level,
-    /// Explicit `populate[…]` parameters from the content model: a stock
-    /// Strapi 4 or 5 with no plugin.
-    Explicit,
-}
+use crate::config::PopulateStrategy;
 
-impl FromStr for PopulateStrategy {
-    type Err = String;
-
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        match value {
-            "deep" | "auto" => Ok(PopulateStrategy::Deep),
-            "plevel" => Ok(PopulateStrategy::Level),
-            "explicit" => Ok(PopulateStrategy::Explicit),
-            other => Err(format!("unknown populate strategy {other:?}: use deep, plevel or explicit")),
-        }
-    }
-}
 /// A key the CMS called invalid, and where it did.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Refused {
