@@ -94,5 +94,5 @@ pub use config::Config;
 pub use contract;
 pub use error::StartError;
 pub use startup::{run, serve, shutdown_signal};
-pub use state::{AccountState, AppState, ContentState, Infrastructure, PagesState};
+pub use state::{AppState, ContentState, Infrastructure, PagesState};
 pub use tools::{check_cms, content_model};

@@ -24,12 +24,12 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
-use axum::extract::{RawQuery, State};
+use axum::extract::{FromRef, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum_extra::extract::PrivateCookieJar;
-use axum_extra::extract::cookie::{Cookie, SameSite};
+use axum_extra::extract::cookie::{Cookie, Key, SameSite};
 use contract::Lang;
 use contract::page::PagePreview;
 use sha2::{Digest, Sha256};
@@ -40,7 +40,6 @@ use crate::content::{Content, ContentSource};
 use crate::manifest::RouteTable;
 use contract::content::Collection;
 use crate::security;
-use crate::state::AppState;
 use crate::web::{Location, Reply};
 
 /// How long a preview lasts once the CMS's link opened it.
@@ -60,6 +59,7 @@ pub fn reads_cookie(name: &str) -> bool {
 }
 
 /// The preview, when `PREVIEW_SECRET` and `CMS_URL` are set.
+#[derive(Clone)]
 pub struct Preview {
     secret: Secret,
     https: bool,
@@ -185,13 +185,18 @@ pub fn paths(routes: &RouteTable) -> serde_json::Value {
     serde_json::Value::Object(paths)
 }
 
-pub fn router() -> Router<AppState> {
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Option<Preview>: FromRef<S>,
+    Key: FromRef<S>,
+{
     Router::new().route(PATH, get(preview))
 }
 
 /// `GET /api/preview` (see the module docs).
-async fn preview(State(state): State<AppState>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Result<Response, Reply> {
-    let Some(preview) = &state.content.preview else {
+async fn preview(State(preview): State<Option<Preview>>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Result<Response, Reply> {
+    let Some(preview) = &preview else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no preview: PREVIEW_SECRET and CMS_URL are not both set"));
     };
     let refuse = |why: &str| Reply::refused_text(StatusCode::BAD_REQUEST, why);

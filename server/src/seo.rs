@@ -18,16 +18,15 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{FromRef, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use contract::Lang;
 use contract::content::Collection;
 
-use crate::content::{IndexEntry, IndexImage, LoadedIndex};
-use crate::manifest::RouteDef;
-use crate::state::AppState;
+use crate::content::{Content, IndexEntry, IndexImage, LoadedIndex};
+use crate::manifest::{RouteDef, RouteTable};
 
 /// Addresses one sitemap file holds at most.
 pub const MAX_URLS: usize = 50_000;
@@ -38,14 +37,41 @@ const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset x
 const URLSET_CLOSE: &str = "</urlset>\n";
 const XML: &str = "application/xml; charset=utf-8";
 
-pub fn router() -> Router<AppState> {
+/// What the sitemap and `robots.txt` are made of: the route table, the
+/// content, the site's address; and the sitemap as last built.
+#[derive(Clone)]
+pub struct Seo {
+    routes: Arc<RouteTable>,
+    content: Content,
+    /// `SITE_URL`, the sitemap's addresses' origin.
+    site_url: Arc<str>,
+    sitemap: Arc<Sitemap>,
+}
+
+impl Seo {
+    pub fn new(routes: Arc<RouteTable>, content: Content, site_url: &str) -> Seo {
+        Seo { routes, content, site_url: site_url.into(), sitemap: Arc::default() }
+    }
+
+    /// Builds the sitemap now if an index changed (the pre-render pass
+    /// asks), so that no crawler waits for it.
+    pub async fn refresh_sitemap(&self) {
+        self.sitemap.current(self).await;
+    }
+}
+
+pub fn router<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Seo: FromRef<S>,
+{
     Router::new().route("/robots.txt", get(robots)).route("/sitemap.xml", get(sitemap)).route("/sitemaps/{file}", get(child))
 }
 
-async fn robots(State(state): State<AppState>) -> Response {
+async fn robots(State(seo): State<Seo>) -> Response {
     let body = format!(
         "User-agent: *\nDisallow: /_data/\nDisallow: /api/\nDisallow: /sandbox/\nDisallow: /sw/_data/\n\nSitemap: {}/sitemap.xml\n",
-        state.config.site_url
+        seo.site_url
     );
     ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], body).into_response()
 }
@@ -68,7 +94,7 @@ pub struct ItemParts {
 
 /// The sitemap as last built, and the index versions it was built from.
 #[derive(Default)]
-pub struct Sitemap {
+struct Sitemap {
     built: tokio::sync::Mutex<Option<Arc<Built>>>,
 }
 
@@ -83,34 +109,28 @@ struct Built {
 impl Sitemap {
     /// The sitemap of the current indexes: the one kept, or built now if
     /// an index changed since (one build at a time; the others wait for it).
-    async fn current(&self, state: &AppState) -> Arc<Built> {
+    async fn current(&self, seo: &Seo) -> Arc<Built> {
         let mut built = self.built.lock().await;
-        let listed = indexes(state).await;
+        let listed = indexes(seo).await;
         let versions = versions(&listed);
         if let Some(kept) = built.as_ref().filter(|kept| kept.versions == versions) {
             return kept.clone();
         }
-        let entries = entries(state, &listed);
+        let entries = entries(seo, &listed);
         drop(listed);
-        let site = state.config.site_url.to_string();
+        let site = seo.site_url.to_string();
         let fresh = tokio::task::spawn_blocking(move || build(&site, &entries, versions)).await.expect("sitemap build");
         tracing::info!(files = fresh.files.len(), "sitemap built");
         let fresh = Arc::new(fresh);
         *built = Some(fresh.clone());
         fresh
     }
-
-    /// Builds it now if an index changed (the pre-render pass asks), so
-    /// that no crawler waits for it.
-    pub async fn refresh(&self, state: &AppState) {
-        self.current(state).await;
-    }
 }
 
 /// Every page the sitemap lists, in both languages, but only the newest
 /// `items` of each collection: the addresses pre-rendering warms.
-pub async fn addresses(state: &AppState, items: usize) -> Vec<String> {
-    let entries = entries(state, &indexes(state).await);
+pub async fn addresses(seo: &Seo, items: usize) -> Vec<String> {
+    let entries = entries(seo, &indexes(seo).await);
     let mut per_collection: HashMap<Collection, usize> = HashMap::new();
     entries
         .into_iter()
@@ -127,8 +147,8 @@ pub async fn addresses(state: &AppState, items: usize) -> Vec<String> {
 }
 
 /// Every item the indexes hold: its address and heading in each language.
-pub async fn items(state: &AppState) -> Vec<(Lang, String, String)> {
-    let entries = entries(state, &indexes(state).await);
+pub async fn items(seo: &Seo) -> Vec<(Lang, String, String)> {
+    let entries = entries(seo, &indexes(seo).await);
     entries
         .into_iter()
         .filter_map(|entry| {
@@ -139,15 +159,15 @@ pub async fn items(state: &AppState) -> Vec<(Lang, String, String)> {
         .collect()
 }
 
-async fn sitemap(State(state): State<AppState>) -> Response {
-    let built = state.content.sitemap.current(&state).await;
+async fn sitemap(State(seo): State<Seo>) -> Response {
+    let built = seo.sitemap.current(&seo).await;
     let body = built.index.clone().unwrap_or_else(|| built.files[0].clone());
     xml(body)
 }
 
 /// `/sitemaps/<n>.xml`: the `n`th child of the sitemap index.
-async fn child(State(state): State<AppState>, Path(file): Path<String>) -> Response {
-    let built = state.content.sitemap.current(&state).await;
+async fn child(State(seo): State<Seo>, Path(file): Path<String>) -> Response {
+    let built = seo.sitemap.current(&seo).await;
     let number = file.strip_suffix(".xml").and_then(|n| n.parse::<usize>().ok()).filter(|n| *n >= 1);
     match number.and_then(|n| built.files.get(n - 1)).filter(|_| built.index.is_some()) {
         Some(body) => xml(body.clone()),
@@ -222,11 +242,11 @@ struct Listed<'a> {
 }
 
 /// The indexes of every collection with item pages.
-async fn indexes(state: &AppState) -> Vec<Listed<'_>> {
+async fn indexes(seo: &Seo) -> Vec<Listed<'_>> {
     let mut listed = Vec::new();
-    for route in state.pages.routes.all() {
+    for route in seo.routes.all() {
         let Some(collection) = route.item.filter(|_| route.page.is_some() && route.path.contains(":id")) else { continue };
-        let (en, sw) = tokio::join!(state.content.store.index(collection, Lang::En), state.content.store.index(collection, Lang::Sw));
+        let (en, sw) = tokio::join!(seo.content.index(collection, Lang::En), seo.content.index(collection, Lang::Sw));
         let read = |loaded: Result<LoadedIndex, _>| {
             loaded.map_err(|error| tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable")).ok()
         };
@@ -243,9 +263,9 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
 /// The listed pages: every route's page for everyone at its address without
 /// parameters (`/faq` for `/faq/:item?`), and every item of the collections
 /// with item pages.
-fn entries(state: &AppState, listed: &[Listed]) -> Vec<Entry> {
+fn entries(seo: &Seo, listed: &[Listed]) -> Vec<Entry> {
     let mut entries = Vec::new();
-    for route in state.pages.routes.all() {
+    for route in seo.routes.all() {
         let shown = route.page.is_some()
             && route.page != Some(contract::page::PageKind::NotFound)
             && !route.meta.requires_auth

@@ -37,7 +37,7 @@ pub struct Groups {
     pub config: Arc<Config>,
     pub pages: PagesState,
     pub content: ContentState,
-    pub account: AccountState,
+    pub account: Arc<account::AccountState>,
     pub forms: forms::Forms,
     pub infra: Infrastructure,
 }
@@ -73,27 +73,14 @@ pub struct ContentState {
     pub preview: Option<preview::Preview>,
     /// Item ids answered 404 from the collections' indexes, unasked.
     pub items: content::ItemGate,
-    /// The sitemap, built once per version of the indexes.
-    pub sitemap: seo::Sitemap,
+    /// The sitemap (built once per version of the indexes) and `robots.txt`.
+    pub seo: seo::Seo,
     /// The site search's index, built by each pre-render pass.
     pub search: search::Search,
     /// Drops what the CMS changed: the webhook's, the broadcast's.
     pub invalidation: content::Invalidation,
     /// Tells the other instances what the CMS's webhook changed (with Redis).
     pub broadcast: Option<content::Broadcast>,
-}
-
-/// The signed-in area: the operator API and the subscriber's session.
-pub struct AccountState {
-    pub operator: account::operator::OperatorClient,
-    /// The operator's bundle catalogue, kept like content.
-    pub catalogue: account::catalogue::Catalogue,
-    /// Purchases just made, so none is sent twice unconfirmed.
-    pub recent_purchases: Arc<account::repeats::RecentPurchases>,
-    /// Subscribers' details and balances per session.
-    pub details: account::cache::AccountCache,
-    pub sessions: account::session::Sessions,
-    pub limits: Arc<account::limits::Limits>,
 }
 
 /// What every part stands on.
@@ -128,6 +115,30 @@ impl Drain {
 impl FromRef<AppState> for Key {
     fn from_ref(state: &AppState) -> Key {
         state.infra.site.cookie_key.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<account::AccountState> {
+    fn from_ref(state: &AppState) -> Arc<account::AccountState> {
+        state.account.clone()
+    }
+}
+
+impl FromRef<AppState> for Option<preview::Preview> {
+    fn from_ref(state: &AppState) -> Option<preview::Preview> {
+        state.content.preview.clone()
+    }
+}
+
+impl FromRef<AppState> for forms::Forms {
+    fn from_ref(state: &AppState) -> forms::Forms {
+        state.forms.clone()
+    }
+}
+
+impl FromRef<AppState> for seo::Seo {
+    fn from_ref(state: &AppState) -> seo::Seo {
+        state.content.seo.clone()
     }
 }
 
@@ -225,7 +236,6 @@ impl AppState {
             ),
         };
         let sessions = account::session::Sessions::new(session_store, config.is_https());
-        let forms = forms::Forms::open(&config, &routes, redis.clone())?;
         let broadcast = redis.clone().map(content::Broadcast::new);
         let catalogue = account::catalogue::Catalogue::new(
             operator.clone(),
@@ -241,10 +251,26 @@ impl AppState {
         let invalidation = content::Invalidation { store: content.clone(), dropped: dropped.clone() };
         let security = security::Policy::new(&config);
         let site = web::Site { origin: config.site_url.origin().into(), https: config.is_https(), cookie_key };
+        let routes = Arc::new(routes);
+        let limits = Arc::new(limits);
+        let forms = forms::Forms::open(&config, routes.clone(), limits.clone(), redis.clone())?;
+        let seo = seo::Seo::new(routes.clone(), content.clone(), &config.site_url.to_string());
+        let account = Arc::new(account::AccountState {
+            operator,
+            catalogue,
+            recent_purchases,
+            details: account_cache,
+            sessions,
+            limits,
+            routes: routes.clone(),
+            budget: config.operator.budget,
+            catalogue_ttl: config.content.ttl,
+            https: config.is_https(),
+        });
         Ok(AppState(Arc::new(Groups {
             config: Arc::new(config),
             pages: PagesState {
-                routes: Arc::new(routes),
+                routes,
                 strings,
                 assets: Arc::new(assets),
                 files: assets::PublicFiles::new(bundle.public_files),
@@ -260,19 +286,12 @@ impl AppState {
                 store: content,
                 preview,
                 items,
-                sitemap: seo::Sitemap::default(),
+                seo,
                 search: search::Search::default(),
                 invalidation,
                 broadcast,
             },
-            account: AccountState {
-                operator,
-                catalogue,
-                recent_purchases: Arc::new(recent_purchases),
-                details: account_cache,
-                sessions,
-                limits: Arc::new(limits),
-            },
+            account,
             forms,
             infra: Infrastructure { site, security, redis, drain: Drain::default() },
         })))

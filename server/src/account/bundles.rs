@@ -1,5 +1,7 @@
 //! The bundle catalogue and buying a bundle.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -8,6 +10,7 @@ use contract::account::PaymentMethod;
 use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
 use contract::page::PageKind;
 
+use super::AccountState;
 use super::cache::Lookup;
 use super::catalogue::offer;
 use super::error::AccountError;
@@ -17,19 +20,18 @@ use super::repeats::PurchaseMark;
 use super::session::Kind;
 use super::sign_in::parse_msisdn;
 use super::subscriber::{ended_by_operator, payment_methods, require};
-use crate::state::AppState;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
 /// `paymentMethods`, what the subscriber can pay with.
-pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
-    let Some(catalogue) = state.account.catalogue.get().await else {
+pub(super) async fn bundles(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
+    let Some(catalogue) = account.catalogue.get().await else {
         return Err(AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::SomethingWentWrong));
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, caller.lang)).collect();
-    let Some((key, session)) = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await else {
-        let public = format!("public, max-age={}", state.config.content.ttl.as_secs());
+    let Some((key, session)) = account.sessions.load_keyed(&jar, Kind::Subscriber).await else {
+        let public = format!("public, max-age={}", account.catalogue_ttl.as_secs());
         let headers = [
             (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
             (header::VARY, HeaderValue::from_static("cookie, x-site-lang")),
@@ -37,7 +39,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         return Ok((headers, Reply::ok(BundlesAnswer { bundles, payment_methods: None })).into_response());
     };
     // From what is kept of the subscriber (read within the budget if nothing is).
-    let known = match state.account.details.subscriber(&key, &session.token, state.config.operator.budget).await {
+    let known = match account.details.subscriber(&key, &session.token, account.budget).await {
         Lookup::Known(known) => Some(known),
         Lookup::Unknown | Lookup::Refused(_) => None,
     };
@@ -53,12 +55,12 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
 /// says the visitor confirmed it; an answer that does not come in time is
 /// "not confirmed yet" (504), and counts as a purchase made.
 pub(super) async fn purchase(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
     Submitted(form): Submitted<PurchaseForm>,
 ) -> Result<Reply<PurchaseReceived>, AccountError> {
-    let session = require(&state, &jar).await?;
+    let session = require(&account, &jar).await?;
     let for_friend = form.recipient.as_deref() != Some("self");
     let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| for_friend && !s.is_empty()) {
         Some(number) => Some(parse_msisdn(number)?),
@@ -75,10 +77,10 @@ pub(super) async fn purchase(
     };
     let bundle_id = form.bundle_id.trim().to_owned();
     let mark = PurchaseMark::new(&token, &bundle_id, &recipient);
-    if !state.account.recent_purchases.mark(&mark, form.again).await? {
+    if !account.recent_purchases.mark(&mark, form.again).await? {
         let refusal = AccountError::new(StatusCode::CONFLICT, NoticeKey::PurchaseRepeat);
         // Without JavaScript the confirmation step comes back, asking to confirm again.
-        return Err(if caller.form { refusal.redirect(confirm_again(&state, &caller, &form)) } else { refusal });
+        return Err(if caller.form { refusal.redirect(confirm_again(&account, &caller, &form)) } else { refusal });
     }
     let request = Purchase {
         bundle_id: bundle_id.clone(),
@@ -86,19 +88,19 @@ pub(super) async fn purchase(
         purchase_channel: channel.code().to_owned(),
         subscriber: friend.as_ref().map(|f| f.to_string()).unwrap_or_default(),
     };
-    let error = match state.account.operator.purchase(&token, &request).await {
+    let error = match account.operator.purchase(&token, &request).await {
         Ok(_) => {
-            let notice = received(&state, &caller, &bundle_id, &recipient).await;
+            let notice = received(&account, &caller, &bundle_id, &recipient).await;
             return Ok(Reply::ok(PurchaseReceived { reload_after_ms: RELOAD_AFTER_MS }).with_notice(notice));
         }
         Err(error) => error,
     };
     // A refusal bought nothing, nor did a call never sent: trying again needs no confirmation.
     if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. } | OperatorError::NotCalled(_)) {
-        state.account.recent_purchases.forget(&mark).await;
+        account.recent_purchases.forget(&mark).await;
     }
     Err(match error {
-        OperatorError::Unauthorized => ended_by_operator(&state, jar).await,
+        OperatorError::Unauthorized => ended_by_operator(&account, jar).await,
         // Whether another number is a subscriber is not the payer's to learn.
         OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::CannotSendTo),
         error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, caller.lang, NoticeKey::ErrorOccurred),
@@ -122,8 +124,8 @@ const RELOAD_AFTER_MS: u32 = 5000;
 const UNCONFIRMED_MS: u32 = 10_000;
 
 /// The success message, with what was bought for whom.
-async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient: &str) -> Notice {
-    let catalogue = state.account.catalogue.get().await;
+async fn received(account: &AccountState, caller: &Caller, bundle_id: &str, recipient: &str) -> Notice {
+    let catalogue = account.catalogue.get().await;
     let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(caller.lang));
     let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
     Notice::key(NoticeKind::Warning, NoticeKey::PurchaseReceivedFor).with_params([("bundle", bundle), ("recipient", recipient.as_str())])
@@ -131,7 +133,7 @@ async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient:
 
 /// The account page's confirmation step for this purchase, asking to
 /// confirm buying it again.
-fn confirm_again(state: &AppState, caller: &Caller, form: &PurchaseForm) -> String {
+fn confirm_again(account: &AccountState, caller: &Caller, form: &PurchaseForm) -> String {
     let query = serde_urlencoded::to_string([
         ("step", "confirm"),
         ("bundleId", form.bundle_id.as_str()),
@@ -141,5 +143,5 @@ fn confirm_again(state: &AppState, caller: &Caller, form: &PurchaseForm) -> Stri
         ("again", "true"),
     ])
     .unwrap_or_default();
-    format!("{}?{query}", caller.href(state.pages.routes.path_of(PageKind::Account)))
+    format!("{}?{query}", caller.href(account.routes.path_of(PageKind::Account)))
 }

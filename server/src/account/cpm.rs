@@ -1,6 +1,8 @@
 //! Customer permission management: its own sign-in, session
 //! and token, and the permissions a subscriber grants or withdraws.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
@@ -9,26 +11,26 @@ use contract::account::{CpmPermissions, Permission};
 use contract::api::{CodeForm, CpmCodeSent, NumberForm, PermissionForm, PermissionSet};
 use contract::page::PageKind;
 
+use super::AccountState;
 use super::error::AccountError;
 use super::limits::CodeFor;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
-use crate::state::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
 pub(super) async fn request_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<CpmCodeSent>, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = state.account.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
-    state.account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
+    let msisdn = requested_number(&account, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
+    let message = account.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
-    let code_page = caller.href(state.pages.routes.path_of(PageKind::CpmOtp));
+    let code_page = caller.href(account.routes.path_of(PageKind::CpmOtp));
     Ok(Reply::ok(CpmCodeSent { msisdn: msisdn.to_string() })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
         .redirect(format!("{code_page}?{query}")))
@@ -36,28 +38,28 @@ pub(super) async fn request_otp(
 
 /// `POST /api/cpm/validate-otp {msisdn, code}`: the CPM session.
 pub(super) async fn validate_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, client).await?;
-    let token = state
-        .account.operator
+    let (msisdn, code) = checked_code(&account, &form, client).await?;
+    let token = account
+        .operator
         .cpm_validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
-    let jar = state.account.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
-    Ok((jar, Reply::done().redirect(caller.href(state.pages.routes.path_of(PageKind::Cpm)))))
+    let jar = account.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
+    Ok((jar, Reply::done().redirect(caller.href(account.routes.path_of(PageKind::Cpm)))))
 }
 
 /// The CPM session's permissions, for its page. Only a session whose token
 /// the operator rejects is ended: one the operator cannot answer for just
 /// now (failing, busy, its circuit open) is kept, and its page comes
 /// without the permissions until the operator answers again.
-pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<CpmPermissions, OperatorError>, PrivateCookieJar) {
-    match state.account.operator.cpm_permissions(&session.token).await {
+pub async fn page_permissions(account: &AccountState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<CpmPermissions, OperatorError>, PrivateCookieJar) {
+    match account.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let permissions = permissions
                 .into_iter()
@@ -67,7 +69,7 @@ pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateC
         }
         Err(OperatorError::Unauthorized) => {
             tracing::info!("CPM session ended: the operator rejected its token");
-            (Err(OperatorError::Unauthorized), state.account.sessions.end(jar, Kind::Cpm).await)
+            (Err(OperatorError::Unauthorized), account.sessions.end(jar, Kind::Cpm).await)
         }
         Err(error) => {
             tracing::warn!(%error, "CPM permissions unavailable; the session is kept");
@@ -78,14 +80,14 @@ pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateC
 
 /// `GET /api/cpm/permissions`.
 pub(super) async fn permissions(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
 ) -> Result<(PrivateCookieJar, Reply<CpmPermissions>), AccountError> {
-    let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
+    let Some(session) = account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::session_ended(jar, NoticeKey::SessionExpired));
     };
-    match page_permissions(&state, &session, jar, caller.lang).await {
+    match page_permissions(&account, &session, jar, caller.lang).await {
         (Ok(permissions), jar) => Ok((jar, Reply::ok(permissions))),
         (Err(OperatorError::Unauthorized), jar) => Err(AccountError::session_ended(jar, NoticeKey::SessionExpired)),
         (Err(error), _) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
@@ -94,24 +96,24 @@ pub(super) async fn permissions(
 
 /// `PUT /api/cpm/permissions/{id} {granted}` (POST from a form).
 pub(super) async fn set_permission(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
     Path(id): Path<String>,
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply<PermissionSet>, AccountError> {
-    let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
+    let Some(session) = account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SessionExpired));
     };
-    match state.account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
+    match account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
         Ok(()) => Ok(Reply::ok(PermissionSet { id, granted: form.granted }).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
-        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired)),
+        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired)),
         Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }
 
 /// `POST /api/cpm/logout`: then the CPM sign-in page.
-pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
-    let jar = state.account.sessions.end(jar, Kind::Cpm).await;
-    (jar, Reply::done().redirect(caller.href(state.pages.routes.path_of(PageKind::CpmLogin))))
+pub(super) async fn logout(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
+    let jar = account.sessions.end(jar, Kind::Cpm).await;
+    (jar, Reply::done().redirect(caller.href(account.routes.path_of(PageKind::CpmLogin))))
 }

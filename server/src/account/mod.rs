@@ -57,19 +57,23 @@ pub mod session_store;
 mod sign_in;
 mod subscriber;
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::routing::{get, post, put};
 use axum_extra::extract::PrivateCookieJar;
+use axum_extra::extract::cookie::Key;
 use contract::Lang;
 use contract::account::{CpmPermissions, Subscriber};
 use contract::feedback::Notice;
 use contract::page::PageKind;
 
-use crate::state::AppState;
+use crate::manifest::RouteTable;
 use crate::web::csrf::CsrfToken;
 use crate::web::form_post::{self, FormPosts};
-use crate::web::{flash, same_origin_only};
+use crate::web::{Site, flash, same_origin_only};
 pub use error::AccountError;
 use limits::CodeFor;
 use outcomes::{Counted, counted};
@@ -78,7 +82,36 @@ use session::Kind;
 /// Every account body is a few short fields; more is refused with 413.
 const BODY_LIMIT: usize = 16 * 1024;
 
-pub fn router(state: AppState) -> Router<AppState> {
+/// What the account area reads: the operator API and what is kept of what
+/// it said, the sessions and the limits on codes, and the little of the
+/// site it answers with. Pages read it too, for a visit ([`Visit`]).
+pub struct AccountState {
+    pub operator: operator::OperatorClient,
+    /// The operator's bundle catalogue, kept like content.
+    pub catalogue: catalogue::Catalogue,
+    /// Purchases just made, so none is sent twice unconfirmed.
+    pub recent_purchases: repeats::RecentPurchases,
+    /// Subscribers' details and balances per session.
+    pub details: cache::AccountCache,
+    pub sessions: session::Sessions,
+    pub limits: Arc<limits::Limits>,
+    /// The route table: the account pages' addresses, by kind.
+    pub routes: Arc<RouteTable>,
+    /// `DIGITAL_API_BUDGET_MS`: how long a page waits for the operator.
+    pub budget: Duration,
+    /// `CONTENT_TTL_SECS`: how long the bundle catalogue may be kept.
+    pub catalogue_ttl: Duration,
+    /// The site is served over https (cookies' names and `Secure`).
+    pub https: bool,
+}
+
+pub fn router<S>(state: S) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<AccountState>: FromRef<S>,
+    Key: FromRef<S>,
+    Site: FromRef<S>,
+{
     Router::new()
         .route("/api/auth/request-otp", counted(post(sign_in::request_otp), Counted::CodeRequest(CodeFor::SignIn)))
         .route("/api/auth/validate-otp", counted(post(sign_in::validate_otp), Counted::CodeCheck(CodeFor::SignIn)))
@@ -103,7 +136,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/api/cpm/permissions/{id}", put(cpm::set_permission).post(cpm::set_permission))
         .route("/api/cpm/logout", post(cpm::logout))
         .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
-        .layer(axum::middleware::from_fn_with_state(FormPosts { site: state.infra.site.clone(), body_limit: BODY_LIMIT }, form_post::layer))
+        .layer(axum::middleware::from_fn_with_state(FormPosts { site: Site::from_ref(&state), body_limit: BODY_LIMIT }, form_post::layer))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
@@ -137,11 +170,11 @@ pub struct PageExtras {
 impl Visit {
     /// Reads which live sessions the cookies point at. Any other cookie
     /// (junk, expired, forged) counts for nothing.
-    pub async fn read(state: &AppState, jar: PrivateCookieJar) -> Visit {
-        let cpm = state.account.sessions.load_keyed(&jar, Kind::Cpm).await;
-        let subscriber = state.account.sessions.load_keyed(&jar, Kind::Subscriber).await;
+    pub async fn read(account: &AccountState, jar: PrivateCookieJar) -> Visit {
+        let cpm = account.sessions.load_keyed(&jar, Kind::Cpm).await;
+        let subscriber = account.sessions.load_keyed(&jar, Kind::Subscriber).await;
         let flash = flash::is_left(&jar);
-        Visit { jar, https: state.config.is_https(), cpm, subscriber, flash }
+        Visit { jar, https: account.https, cpm, subscriber, flash }
     }
 
     /// The browser session's form token, made (with its cookie) if the
@@ -211,19 +244,19 @@ impl Visit {
     /// (taken out of the cookies when `take_flash`) and the CPM permissions
     /// where the page shows them. The operator is waited for at most
     /// `DIGITAL_API_BUDGET_MS`. A session the operator refuses is ended.
-    pub async fn extras(mut self, state: &AppState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
+    pub async fn extras(mut self, account: &AccountState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras { csrf: self.csrf(), ..PageExtras::default() };
         let mut jar = self.jar;
         if let Some((key, session)) = &self.subscriber {
             let account_page = page == PageKind::Account;
-            (extras.subscriber, jar) = subscriber::page_subscriber(state, key, session, jar, account_page, lang).await;
+            (extras.subscriber, jar) = subscriber::page_subscriber(account, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
             (extras.notice, jar) = flash::take(jar);
         }
         if let Some((_, session)) = self.cpm.as_ref().filter(|_| page == PageKind::Cpm) {
             let permissions;
-            (permissions, jar) = cpm::page_permissions(state, session, jar, lang).await;
+            (permissions, jar) = cpm::page_permissions(account, session, jar, lang).await;
             extras.cpm = permissions.ok();
         }
         (extras, jar)

@@ -8,11 +8,14 @@
 //! the code goes to the modem's own number (readable in the modem's web
 //! page), not to the caller.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
 use contract::api::{CodeForm, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent};
 
+use super::AccountState;
 use super::error::AccountError;
 use super::limits::CodeFor;
 use super::msisdn::Msisdn;
@@ -20,7 +23,6 @@ use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
 use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
-use crate::state::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// Path the modem codes are validated at: the operator's API has the
@@ -34,8 +36,8 @@ fn masked(pair: &AlternativeNumber) -> String {
 
 /// The modem's registered alternative number, as the operator has it; a
 /// modem without one and a number that is no modem are both 404.
-async fn alternative_of(state: &AppState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
-    state.account.operator.alternative_number(modem).await.map_err(|error| match error {
+async fn alternative_of(account: &AccountState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
+    account.operator.alternative_number(modem).await.map_err(|error| match error {
         OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, NoticeKey::ModemNotRegistered),
         error => AccountError::operator(&error, NoticeKey::SomethingWentWrong),
     })
@@ -44,17 +46,17 @@ async fn alternative_of(state: &AppState, modem: &Msisdn) -> Result<AlternativeN
 /// `POST /api/modem/check {msisdn}`: whether the modem has an alternative
 /// number, shown masked (modems true, otps false); 404 when it has none.
 pub(super) async fn check(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<ModemAlternative>, AccountError> {
-    let session = require(&state, &jar).await?;
+    let session = require(&account, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
-    if !state.account.limits.modem_check(&session.msisdn, client).await? {
+    if !account.limits.modem_check(&session.msisdn, client).await? {
         return Err(AccountError::too_many());
     }
-    let pair = alternative_of(&state, &modem).await?;
+    let pair = alternative_of(&account, &modem).await?;
     Ok(Reply::ok(ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: true, otps: false }))
 }
 
@@ -62,17 +64,17 @@ pub(super) async fn check(
 /// its registered alternative number (looked up here, never taken from the
 /// page); on success the page shows code entry (modems false, otps true).
 pub(super) async fn request_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<ModemAlternative>, AccountError> {
-    require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, client).await?;
-    let pair = alternative_of(&state, &modem).await?;
+    require(&account, &jar).await?;
+    let modem = requested_number(&account, CodeFor::ModemSignIn, &form.msisdn, client).await?;
+    let pair = alternative_of(&account, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
-    state.account.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
-    state.account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
+    account.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
+    account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
     let answer = ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: false, otps: true };
     Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::OtpSent)))
 }
@@ -80,20 +82,20 @@ pub(super) async fn request_otp(
 /// `POST /api/modem/validate-otp {msisdn, code}`: keeps the modem's token in
 /// the session; the page sets its modem-bundle marker in session storage.
 pub(super) async fn validate_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<Reply<ModemSignedIn>, AccountError> {
-    let mut session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &form, client).await?;
-    let token = state
-        .account.operator
+    let mut session = require(&account, &jar).await?;
+    let (modem, code) = checked_code(&account, &form, client).await?;
+    let token = account
+        .operator
         .validate_modem_otp(MODEM_VALIDATE_PATH, &modem, &code)
         .await
         .map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
-    state.account.sessions.save(&jar, Kind::Subscriber, &session).await?;
+    account.sessions.save(&jar, Kind::Subscriber, &session).await?;
     Ok(Reply::ok(ModemSignedIn { modem: modem.to_string(), modem_bundle: true }))
 }
 
@@ -103,20 +105,20 @@ pub(super) async fn validate_otp(
 /// answer is the same whether or not the number is a modem without an
 /// alternative number.
 pub(super) async fn registration_request_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<RegistrationCodeSent>, AccountError> {
-    let session = require(&state, &jar).await?;
-    let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, client).await?;
-    match state.account.operator.alternative_create_request_otp(&session.token, &modem).await {
+    let session = require(&account, &jar).await?;
+    let modem = requested_number(&account, CodeFor::ModemRegistration, &form.msisdn, client).await?;
+    match account.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
-            state.account.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
+            account.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
             Ok(Reply::ok(RegistrationCodeSent { msisdn: modem.to_string(), registering: true })
                 .with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemCodeSent)))
         }
-        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
+        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&account, jar).await),
         Err(error) => Err(request_code_failure(&error)),
     }
 }
@@ -124,21 +126,21 @@ pub(super) async fn registration_request_otp(
 /// `POST /api/alternative-number {msisdn, code}`: registers the signed-in
 /// number as the modem's alternative, with the code the modem received.
 pub(super) async fn register(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<Reply<ModemRegistered>, AccountError> {
-    let session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &form, client).await?;
+    let session = require(&account, &jar).await?;
+    let (modem, code) = checked_code(&account, &form, client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
-    match state.account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
+    match account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
             let answer = ModemRegistered { alternative_masked: masked(&pair), msisdn: pair.msisdn, registering_new_number: false };
             Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemRegistered)))
         }
-        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
+        Err(OperatorError::Unauthorized) => Err(ended_by_operator(&account, jar).await),
         Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }

@@ -12,7 +12,6 @@ use axum::response::Response;
 use axum::routing::MethodRouter;
 
 use super::limits::CodeFor;
-use crate::state::AppState;
 
 /// What a route's answers count as.
 #[derive(Debug, Clone, Copy)]
@@ -26,7 +25,7 @@ pub(super) enum Counted {
 }
 
 /// `route` with its answers counted as `what`.
-pub(super) fn counted(route: MethodRouter<AppState>, what: Counted) -> MethodRouter<AppState> {
+pub(super) fn counted<S: Clone + Send + Sync + 'static>(route: MethodRouter<S>, what: Counted) -> MethodRouter<S> {
     route.layer(axum::middleware::from_fn_with_state(what, count))
 }
 

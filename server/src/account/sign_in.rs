@@ -1,18 +1,19 @@
 //! Signing in and out with a phone number and a one-time code.
 
+use std::net::IpAddr;
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum_extra::extract::PrivateCookieJar;
 use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer};
 
+use super::AccountState;
 use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
 use super::limits::CodeFor;
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::subscriber::{catalogue_within_budget, sign_out, subscriber_of};
-use std::net::IpAddr;
-
-use crate::state::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
@@ -21,10 +22,10 @@ pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
 
 /// The number and code of a code check, within the number's and the
 /// client's check budgets.
-pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: IpAddr) -> Result<(Msisdn, OtpCode), AccountError> {
+pub(super) async fn checked_code(account: &AccountState, form: &CodeForm, client: IpAddr) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
     let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
-    if !state.account.limits.code_check(msisdn.as_str(), client).await? {
+    if !account.limits.code_check(msisdn.as_str(), client).await? {
         return Err(AccountError::too_many());
     }
     Ok((msisdn, code))
@@ -34,9 +35,9 @@ pub(super) async fn checked_code(state: &AppState, form: &CodeForm, client: IpAd
 /// The budgets are the same whether or not the number is a subscriber, and
 /// come before the operator is asked, so a refusal tells nobody who is a
 /// customer.
-pub(super) async fn requested_number(state: &AppState, purpose: CodeFor, input: &str, client: IpAddr) -> Result<Msisdn, AccountError> {
+pub(super) async fn requested_number(account: &AccountState, purpose: CodeFor, input: &str, client: IpAddr) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
-    if let Some(wait) = state.account.limits.code_request(purpose, msisdn.as_str(), client).await? {
+    if let Some(wait) = account.limits.code_request(purpose, msisdn.as_str(), client).await? {
         return Err(AccountError::too_soon(wait));
     }
     Ok(msisdn)
@@ -61,14 +62,14 @@ pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
 /// `POST /api/auth/request-otp {msisdn}`. Without JavaScript the sign-in
 /// page shows the code step next, for this number.
 pub(super) async fn request_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<CodeSent>, AccountError> {
-    let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = state.account.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
-    state.account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
+    let msisdn = requested_number(&account, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
+    let message = account.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(CodeSent { msisdn: msisdn.to_string(), step: SignInStep::Code })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
         .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
@@ -76,34 +77,34 @@ pub(super) async fn request_otp(
 
 /// `POST /api/auth/validate-otp {msisdn, code}`: signs in.
 pub(super) async fn validate_otp(
-    State(state): State<AppState>,
+    State(account): State<Arc<AccountState>>,
     jar: PrivateCookieJar,
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
 ) -> Result<(PrivateCookieJar, Reply<SubscriberAnswer>), AccountError> {
-    let (msisdn, code) = checked_code(&state, &form, client).await?;
-    let token = state
-        .account.operator
+    let (msisdn, code) = checked_code(&account, &form, client).await?;
+    let token = account
+        .operator
         .validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
-    let known = state.account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
+    let known = account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     let session = Session::new(token, msisdn.to_string()).named(known.details.names());
-    let jar = state.account.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
+    let jar = account.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
     // The first page after signing in needs no operator call.
-    let known = match state.account.sessions.key(&jar, Kind::Subscriber) {
-        Some(key) => state.account.details.keep(key, known),
+    let known = match account.sessions.key(&jar, Kind::Subscriber) {
+        Some(key) => account.details.keep(key, known),
         None => known.into(),
     };
-    let catalogue = catalogue_within_budget(&state).await;
+    let catalogue = catalogue_within_budget(&account).await;
     let subscriber = subscriber_of(&session, Some(&known), catalogue.as_deref(), caller.lang);
     // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
     Ok((jar, Reply::ok(SubscriberAnswer { subscriber }).back_query(&[("step", None), ("msisdn", None)])))
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home.
-pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
-    let jar = sign_out(&state, jar).await;
+pub(super) async fn logout(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
+    let jar = sign_out(&account, jar).await;
     (jar, Reply::done().redirect(caller.href("/")))
 }

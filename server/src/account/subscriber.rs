@@ -4,6 +4,8 @@
 //! from the operator through the [`AccountCache`](super::cache::AccountCache),
 //! only where a page shows them, and never waited for past the budget.
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
@@ -13,11 +15,11 @@ use contract::Lang;
 use contract::account::{Balance, BundleBalance, PaymentMethod, Subscriber};
 use contract::api::SubscriberAnswer;
 
+use super::AccountState;
 use super::cache::{Known, Lookup};
 use super::catalogue::Snapshot;
 use super::error::AccountError;
 use super::session::{Kind, Session, SessionKey, cookie_name};
-use crate::state::AppState;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 
 /// The subscriber of `session` with what the operator said, if anything
@@ -60,8 +62,8 @@ pub(super) fn payment_methods(known: Option<&Known>) -> Vec<PaymentMethod> {
 }
 
 /// The catalogue to name bundle balances by, waited for at most the budget.
-pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::sync::Arc<Snapshot>> {
-    tokio::time::timeout(state.config.operator.budget, state.account.catalogue.get()).await.ok().flatten()
+pub(super) async fn catalogue_within_budget(account: &AccountState) -> Option<std::sync::Arc<Snapshot>> {
+    tokio::time::timeout(account.budget, account.catalogue.get()).await.ok().flatten()
 }
 
 /// The signed-in subscriber of `session` for a page, or `None` when the
@@ -70,7 +72,7 @@ pub(super) async fn catalogue_within_budget(state: &AppState) -> Option<std::syn
 /// (`with_balances` false) is built from the session alone, with no
 /// operator call.
 pub async fn page_subscriber(
-    state: &AppState,
+    account: &AccountState,
     key: &SessionKey,
     session: &Session,
     jar: PrivateCookieJar,
@@ -81,13 +83,13 @@ pub async fn page_subscriber(
         return (Some(subscriber_of(session, None, None, lang)), jar);
     }
     let (lookup, catalogue) =
-        tokio::join!(state.account.details.subscriber(key, &session.token, state.config.operator.budget), catalogue_within_budget(state));
+        tokio::join!(account.details.subscriber(key, &session.token, account.budget), catalogue_within_budget(account));
     match lookup {
         Lookup::Known(known) => (Some(subscriber_of(session, Some(&known), catalogue.as_deref(), lang)), jar),
         Lookup::Unknown => (Some(subscriber_of(session, None, None, lang)), jar),
         Lookup::Refused(error) => {
             tracing::info!(%error, "session ended by the operator");
-            (None, sign_out(state, jar).await)
+            (None, sign_out(account, jar).await)
         }
     }
 }
@@ -95,34 +97,34 @@ pub async fn page_subscriber(
 /// The signed-in session, or 401: "Your session has expired"
 /// when the visitor had one that ended (logout elsewhere, lifetimes, the
 /// operator), "Please log in first" when they never had one.
-pub(super) async fn require(state: &AppState, jar: &PrivateCookieJar) -> Result<Session, AccountError> {
-    if let Some(session) = state.account.sessions.find(jar, Kind::Subscriber).await? {
+pub(super) async fn require(account: &AccountState, jar: &PrivateCookieJar) -> Result<Session, AccountError> {
+    if let Some(session) = account.sessions.find(jar, Kind::Subscriber).await? {
         return Ok(session);
     }
-    let had_one = jar.get(cookie_name(Kind::Subscriber, state.config.is_https())).is_some();
+    let had_one = jar.get(cookie_name(Kind::Subscriber, account.https)).is_some();
     Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { NoticeKey::SessionExpired } else { NoticeKey::SignInFirst }))
 }
 
 /// Ends the subscriber session and drops what is kept for it.
-pub(super) async fn sign_out(state: &AppState, jar: PrivateCookieJar) -> PrivateCookieJar {
-    if let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) {
-        state.account.details.forget(&key);
+pub(super) async fn sign_out(account: &AccountState, jar: PrivateCookieJar) -> PrivateCookieJar {
+    if let Some(key) = account.sessions.key(&jar, Kind::Subscriber) {
+        account.details.forget(&key);
     }
-    state.account.sessions.end(jar, Kind::Subscriber).await
+    account.sessions.end(jar, Kind::Subscriber).await
 }
 
 /// The operator no longer accepts the session's token: the session ends,
 /// the visitor is told to sign in again.
-pub(super) async fn ended_by_operator(state: &AppState, jar: PrivateCookieJar) -> AccountError {
-    AccountError::session_ended(sign_out(state, jar).await, NoticeKey::SessionExpired)
+pub(super) async fn ended_by_operator(account: &AccountState, jar: PrivateCookieJar) -> AccountError {
+    AccountError::session_ended(sign_out(account, jar).await, NoticeKey::SessionExpired)
 }
 
 /// Around a purchase: whatever it answered (it may have gone through even
 /// when no answer came), the session's balances are read afresh next.
-pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
+pub(super) async fn forget_after(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
     let response = next.run(request).await;
-    if let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) {
-        state.account.details.forget(&key);
+    if let Some(key) = account.sessions.key(&jar, Kind::Subscriber) {
+        account.details.forget(&key);
     }
     response
 }
@@ -131,18 +133,18 @@ pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCook
 /// read afresh within the budget. What the operator has not given by then is left out,
 /// with "Sorry an Error occured" when the balances are missing;
 /// the page asks again.
-pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply<SubscriberAnswer>, AccountError> {
-    let session = require(&state, &jar).await?;
-    let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst)) };
+pub(super) async fn account(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply<SubscriberAnswer>, AccountError> {
+    let session = require(&account, &jar).await?;
+    let Some(key) = account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst)) };
     let (lookup, catalogue) = tokio::join!(
-        state.account.details.subscriber_afresh(&key, &session.token, state.config.operator.budget),
-        catalogue_within_budget(&state)
+        account.details.subscriber_afresh(&key, &session.token, account.budget),
+        catalogue_within_budget(&account)
     );
     let known = match lookup {
         Lookup::Known(known) => Some(known),
         Lookup::Unknown => None,
         // A 401, or customer details failing with 400 or more, signs out.
-        Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(caller.href("/"))),
+        Lookup::Refused(_) => return Err(ended_by_operator(&account, jar).await.redirect(caller.href("/"))),
     };
     let subscriber = subscriber_of(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
     let balance_failed = subscriber.balance.is_none();

@@ -1,9 +1,12 @@
 //! How a post is answered. Handlers answer [`Received`] or a
 //! [`super::error::Refusal`], as JSON for the page's script; for a form
 //! posted without JavaScript, [`layer`] turns that into a 303 to the
-//! form's page showing the reference, or the page again, filled in, with
-//! the messages beside the fields. A form with no page in the route table
-//! is answered JSON either way.
+//! form's page showing the reference, or asks for the page again, filled
+//! in, with the messages beside the fields (`web::form_post::PageSentBack`,
+//! which the page layer around the forms' routes renders). A form with no
+//! page in the route table is answered JSON either way.
+
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -15,8 +18,9 @@ use contract::api::FormReceived;
 
 use super::FormKind;
 use super::error::SendBack;
-use crate::state::AppState;
+use crate::manifest::RouteTable;
 use crate::web::Location;
+use crate::web::form_post::PageSentBack;
 
 /// A submission kept (or replayed by its idempotency key).
 pub struct Received {
@@ -54,18 +58,18 @@ impl IntoResponse for Received {
 /// What [`layer`] answers for.
 #[derive(Clone)]
 struct FormPage {
-    state: AppState,
+    routes: Arc<RouteTable>,
     kind: FormKind,
 }
 
 /// `route`, the post of `kind`, with its answers to forms made pages.
-pub(super) fn answered(route: MethodRouter<AppState>, state: AppState, kind: FormKind) -> MethodRouter<AppState> {
-    route.layer(axum::middleware::from_fn_with_state(FormPage { state, kind }, layer))
+pub(super) fn answered<S: Clone + Send + Sync + 'static>(route: MethodRouter<S>, routes: Arc<RouteTable>, kind: FormKind) -> MethodRouter<S> {
+    route.layer(axum::middleware::from_fn_with_state(FormPage { routes, kind }, layer))
 }
 
-async fn layer(State(FormPage { state, kind }): State<FormPage>, request: Request, next: Next) -> Response {
+async fn layer(State(FormPage { routes, kind }): State<FormPage>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let Some(route) = state.pages.routes.by_form(kind) else { return response };
+    let Some(route) = routes.by_form(kind) else { return response };
     if let Some(Reference { lang, reference }) = response.extensions_mut().remove::<Reference>() {
         let location = format!("{}?reference={reference}", lang.href(&route.path));
         let mut redirect = Location::site(&location).see_other();
@@ -76,8 +80,7 @@ async fn layer(State(FormPage { state, kind }): State<FormPage>, request: Reques
         return redirect;
     }
     if let Some(SendBack { lang, form }) = response.extensions_mut().remove::<SendBack>() {
-        let path = route.path.clone();
-        return crate::pages::form_page(&state, lang, &path, response.status(), form).await;
+        response.extensions_mut().insert(PageSentBack { lang, path: route.path.clone(), form });
     }
     response
 }

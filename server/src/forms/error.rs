@@ -56,7 +56,7 @@ pub struct Refusal {
 }
 
 /// The form's page again, with what was typed and what is wrong: what
-/// [`super::answer`] renders for a form posted without JavaScript.
+/// [`super::answer`] sends back for a form posted without JavaScript.
 #[derive(Clone)]
 pub(super) struct SendBack {
     pub lang: Lang,

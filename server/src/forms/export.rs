@@ -13,9 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use subtle::ConstantTimeEq;
 
-use super::FormKind;
+use super::{FormKind, Forms};
 use super::store::Submission;
-use crate::state::AppState;
 use crate::web::Reply;
 
 #[derive(Deserialize)]
@@ -31,8 +30,8 @@ pub(super) struct ProposalQuery {
 }
 
 /// Staff, by the bearer token `FORMS_TOKEN`; else the refusal.
-fn staff_only(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
-    let Some(token) = &state.config.forms.token else {
+fn staff_only(forms: &Forms, headers: &HeaderMap) -> Result<(), Response> {
+    let Some(token) = &forms.token else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no export: FORMS_TOKEN is not set").into_response());
     };
     let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
@@ -55,11 +54,11 @@ fn private(mut response: Response) -> Response {
 }
 
 /// `GET /api/forms/export?form=<name>&format=csv|json` (JSON by default).
-pub(super) async fn export(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ExportQuery>) -> Result<Response, Response> {
-    staff_only(&state, &headers)?;
+pub(super) async fn export(State(forms): State<Forms>, headers: HeaderMap, Query(query): Query<ExportQuery>) -> Result<Response, Response> {
+    staff_only(&forms, &headers)?;
     let kind = FormKind::parse(&query.form)
         .ok_or_else(|| Reply::refused_text(StatusCode::BAD_REQUEST, "form must be business-community or foundation-application").into_response())?;
-    let submissions = state.forms.store.all(kind).await.map_err(|error| unavailable(&error, "form export"))?;
+    let submissions = forms.store.all(kind).await.map_err(|error| unavailable(&error, "form export"))?;
     let records: Vec<Value> = submissions.iter().map(record).collect();
     let (body, content_type, extension) = match query.format.as_deref().unwrap_or("json") {
         "json" => (serde_json::to_string_pretty(&records).expect("JSON"), "application/json", "json"),
@@ -77,11 +76,11 @@ pub(super) async fn export(State(state): State<AppState>, headers: HeaderMap, Qu
 }
 
 /// `GET /api/forms/proposal?reference=<ref>`: the PDF sent with an application.
-pub(super) async fn proposal(State(state): State<AppState>, headers: HeaderMap, Query(query): Query<ProposalQuery>) -> Result<Response, Response> {
-    staff_only(&state, &headers)?;
+pub(super) async fn proposal(State(forms): State<Forms>, headers: HeaderMap, Query(query): Query<ProposalQuery>) -> Result<Response, Response> {
+    staff_only(&forms, &headers)?;
     let reference = query.reference;
     let safe = reference.len() <= 16 && reference.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    match state.forms.store.proposal(reference.clone()).await.map_err(|error| unavailable(&error, "proposal read"))? {
+    match forms.store.proposal(reference.clone()).await.map_err(|error| unavailable(&error, "proposal read"))? {
         Some(bytes) if safe => {
             let disposition = format!("attachment; filename=\"{reference}.pdf\"");
             Ok(private(([(header::CONTENT_TYPE, "application/pdf".to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response()))

@@ -38,14 +38,15 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::routing::{get, post};
 use contract::Lang;
 use serde_json::{Value, json};
 
+use crate::account::limits::Limits;
+use crate::config::{Config, Secret};
 use crate::manifest::RouteTable;
-use crate::state::AppState;
-use crate::web::{ClientAddr, same_origin_only};
+use crate::web::{ClientAddr, Site, same_origin_only};
 use answer::{Received, answered};
 pub use contract::route::FormKind;
 pub use error::FormError;
@@ -72,12 +73,18 @@ pub struct Forms {
     services: Arc<Vec<String>>,
     /// Delivery to the CMS, when there is one.
     outbox: Option<outbox::Outbox>,
+    /// The forms' pages, by form.
+    routes: Arc<RouteTable>,
+    /// The budgets of submissions per client address, with the account's.
+    limits: Arc<Limits>,
+    /// `FORMS_TOKEN`, the staff's export: none without it.
+    token: Option<Secret>,
 }
 
 impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
-    pub fn open(config: &crate::config::Config, routes: &RouteTable, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
+    pub fn open(config: &Config, routes: Arc<RouteTable>, limits: Arc<Limits>, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
         let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {
@@ -95,7 +102,7 @@ impl Forms {
             .filter(|route| route.page == Some(contract::page::PageKind::BusinessCategory))
             .filter_map(|route| route.path.rsplit('/').next().map(str::to_owned))
             .collect();
-        Ok(Forms { store, services: Arc::new(services), outbox })
+        Ok(Forms { store, services: Arc::new(services), outbox, routes, limits, token: config.forms.token.clone() })
     }
 
     /// Delivers to the CMS for as long as the server runs (nothing without one).
@@ -114,9 +121,15 @@ impl Forms {
     }
 }
 
-pub fn router(state: AppState) -> Router<AppState> {
-    let business = answered(post(business_community), state.clone(), FormKind::BusinessCommunity);
-    let foundation = answered(post(foundation_application), state.clone(), FormKind::FoundationApplication);
+pub fn router<S>(state: S) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Forms: FromRef<S>,
+    Site: FromRef<S>,
+{
+    let routes = Forms::from_ref(&state).routes;
+    let business = answered(post(business_community), routes.clone(), FormKind::BusinessCommunity);
+    let foundation = answered(post(foundation_application), routes, FormKind::FoundationApplication);
     let posts = Router::new()
         .route("/api/forms/business-community", business.layer(DefaultBodyLimit::max(http::TEXT_LIMIT)))
         .route("/api/forms/foundation-application", foundation.layer(DefaultBodyLimit::max(http::UPLOAD_LIMIT)))
@@ -128,23 +141,23 @@ pub fn router(state: AppState) -> Router<AppState> {
 }
 
 /// `POST /api/forms/business-community`.
-async fn business_community(State(state): State<AppState>, ClientAddr(client): ClientAddr, sent: Sent) -> Result<Received, Refusal> {
-    let parsed = business::BusinessLead::parse(&sent.value, &state.forms.services).map(|lead| (json!(lead), None));
-    submit(&state, FormKind::BusinessCommunity, sent, client, parsed).await
+async fn business_community(State(forms): State<Forms>, ClientAddr(client): ClientAddr, sent: Sent) -> Result<Received, Refusal> {
+    let parsed = business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (json!(lead), None));
+    submit(&forms, FormKind::BusinessCommunity, sent, client, parsed).await
 }
 
 /// `POST /api/forms/foundation-application`.
-async fn foundation_application(State(state): State<AppState>, ClientAddr(client): ClientAddr, mut sent: Sent) -> Result<Received, Refusal> {
+async fn foundation_application(State(forms): State<Forms>, ClientAddr(client): ClientAddr, mut sent: Sent) -> Result<Received, Refusal> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
         .map(|(application, proposal)| (json!(application), proposal.map(|p| p.bytes)));
-    submit(&state, FormKind::FoundationApplication, sent, client, parsed).await
+    submit(&forms, FormKind::FoundationApplication, sent, client, parsed).await
 }
 
 /// A form's fields as parsed: the submission and its proposal file, or what is wrong.
 type Parsed = Result<(Value, Option<Vec<u8>>), fields::Problems>;
 
 /// Keeps a checked submission and answers; or answers why not.
-async fn submit(state: &AppState, kind: FormKind, sent: Sent, client: IpAddr, parsed: Parsed) -> Result<Received, Refusal> {
+async fn submit(forms: &Forms, kind: FormKind, sent: Sent, client: IpAddr, parsed: Parsed) -> Result<Received, Refusal> {
     let Sent { lang, script, idempotency_key, typed, bot, .. } = sent;
     if bot {
         // Answered as a success, so the bot learns nothing; nothing is kept.
@@ -152,7 +165,7 @@ async fn submit(state: &AppState, kind: FormKind, sent: Sent, client: IpAddr, pa
         let reference = store::new_reference(kind).unwrap_or_else(|_| format!("{}-{}", kind.prefix(), "0".repeat(8)));
         return Ok(Received { lang, script, reference, replayed: false });
     }
-    let kept = keep(state, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal { lang, script, values: typed, error })?;
+    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal { lang, script, values: typed, error })?;
     let (reference, replayed) = match kept {
         Kept::New(reference) => (reference, false),
         Kept::Replayed(reference) => (reference, true),
@@ -161,14 +174,14 @@ async fn submit(state: &AppState, kind: FormKind, sent: Sent, client: IpAddr, pa
 }
 
 /// Keeps a submission that parsed, within the client's budget.
-async fn keep(state: &AppState, kind: FormKind, lang: Lang, idempotency_key: Option<String>, client: IpAddr, parsed: Parsed) -> Result<Kept, FormError> {
+async fn keep(forms: &Forms, kind: FormKind, lang: Lang, idempotency_key: Option<String>, client: IpAddr, parsed: Parsed) -> Result<Kept, FormError> {
     let (data, proposal) = parsed.map_err(FormError::Invalid)?;
-    if !state.account.limits.form_submission(kind.name(), client).await? {
+    if !forms.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
     }
-    let outbox = state.forms.outbox.as_ref();
+    let outbox = forms.outbox.as_ref();
     let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
-    let kept = state.forms.store.keep(new).await?;
+    let kept = forms.store.keep(new).await?;
     if let Kept::New(reference) = &kept {
         tracing::info!(form = kind.name(), %reference, "form received");
         metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);

@@ -22,7 +22,7 @@ const DATA_PREFIX: &str = "/_data";
 pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar, uri: Uri) -> Response {
     let path = uri.path().strip_prefix(DATA_PREFIX).unwrap_or("/");
     let request = PageRequest::at(&state, LocalPath::parse(if path.is_empty() { "/" } else { path }), uri.query());
-    let visit = Visit::read(&state, private).await;
+    let visit = Visit::read(&state.account, private).await;
     match resolve(&state, &state.content.store, &request, visit.cpm_signed_in()).await {
         Ok(Resolved::Redirect { location, .. }) => {
             let redirect = Feedback { redirect: Some(location.as_str().to_owned()), ..Feedback::default() };
@@ -34,7 +34,7 @@ pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar,
             if !visit.signed_in() {
                 return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
             }
-            let (extras, private) = visit.extras(&state, data.route.page, request.local.lang, false).await;
+            let (extras, private) = visit.extras(&state.account, data.route.page, request.local.lang, false).await;
             with_extras(&mut data, extras);
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }

@@ -1,8 +1,11 @@
 //! A form posted without JavaScript that needs correcting: its page sent
 //! back, built for this visitor alone, with what was typed and what is wrong
-//! beside its fields.
+//! beside its fields. [`sent_back`], a layer around the forms' routes,
+//! renders the page a form's answer asks for.
 
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::Next;
 use axum::response::Response;
 use contract::Lang;
 use contract::page::FormState;
@@ -15,9 +18,18 @@ use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use crate::state::AppState;
+use crate::web::form_post::PageSentBack;
+
+/// Answers a form's post that asks for its page back
+/// ([`PageSentBack`]) with that page, in the answer's status.
+pub async fn sent_back(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let Some(PageSentBack { lang, path, form }) = response.extensions_mut().remove::<PageSentBack>() else { return response };
+    form_page(&state, lang, &path, response.status(), form).await
+}
 
 /// The page at `path` in `lang` with `form` on it, answered with `status`.
-pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
+async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode, form: FormState) -> Response {
     let request = PageRequest::at(state, LocalPath { lang, path: path.to_owned() }, None);
     let parts = match resolve(state, &state.content.store, &request, false).await {
         Ok(Resolved::Page(parts)) => *parts,

@@ -53,7 +53,7 @@ pub use admit::PersonalRenders;
 pub use cache::PageCache;
 pub use fast::FastPages;
 pub(crate) use fast::serve as fast_path;
-pub(crate) use form::form_page;
+pub use form::sent_back;
 pub use prerender::Prerender;
 pub use render::{for_everyone, render_request};
 

@@ -36,7 +36,7 @@ pub const ITEMS_PER_COLLECTION: usize = 100;
 async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedPage>)>) {
     let search = state.content.search.clone();
     let started = Instant::now();
-    let items = crate::seo::items(state).await;
+    let items = crate::seo::items(&state.content.seo).await;
     let built = tokio::task::spawn_blocking(move || {
         let mut pages: Vec<crate::search::Page> =
             pages.into_iter().filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html())).collect();
@@ -95,7 +95,7 @@ impl Prerender {
         let mut passes = 0;
         loop {
             let started = Instant::now();
-            let addresses = crate::seo::addresses(&state, ITEMS_PER_COLLECTION).await;
+            let addresses = crate::seo::addresses(&state.content.seo, ITEMS_PER_COLLECTION).await;
             let generation = state.content.store.generation();
             let (mut rendered, mut failed) = (0, 0);
             let mut built = Vec::with_capacity(addresses.len());
@@ -121,7 +121,7 @@ impl Prerender {
             let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
             tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
             *crate::locks::lock(&state.pages.prerender.last) = Some(pass);
-            state.content.sitemap.refresh(&state).await;
+            state.content.seo.refresh_sitemap().await;
             index(&state, built).await;
             // Again after a webhook, or once content refreshed on its
             // time-to-live has changed.

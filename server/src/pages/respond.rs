@@ -34,7 +34,7 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
     // A preview of the CMS's drafts: read for this request, rendered for it alone.
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
-    let mut visit = Visit::read(state, private).await;
+    let mut visit = Visit::read(&state.account, private).await;
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
         // A draft's address is not for browsers to remember.
@@ -92,7 +92,7 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     // The CPM page of a CPM session with nothing else of its own: the
     // page for every CPM session with its permissions put in.
     let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();
-    let (extras, private) = visit.extras(state, kind, lang, true).await;
+    let (extras, private) = visit.extras(&state.account, kind, lang, true).await;
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
         let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
         if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm, extras.csrf.clone()).await? {

@@ -96,6 +96,17 @@ pub async fn layer(State(posts): State<FormPosts>, request: Request, next: Next)
     answer_form(&posts.site, &caller, response)
 }
 
+/// A form posted without JavaScript that needs correcting: its page, at
+/// `path` in `lang`, goes back to the visitor with `form` on it (what was
+/// typed, what is wrong), rendered by the page layer around the form's
+/// route (`pages::form`).
+#[derive(Clone)]
+pub struct PageSentBack {
+    pub lang: Lang,
+    pub path: String,
+    pub form: contract::page::FormState,
+}
+
 /// What a [`Reply`] leaves for [`layer`] to make a form's redirect of.
 #[derive(Clone)]
 pub(super) struct FormAnswer {
