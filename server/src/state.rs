@@ -112,68 +112,33 @@ impl Drain {
     }
 }
 
-impl FromRef<AppState> for Key {
-    fn from_ref(state: &AppState) -> Key {
-        state.infra.site.cookie_key.clone()
-    }
+/// Each feature's part of the state, which its handlers take by `FromRef`
+/// (`State<Part>`) rather than the whole.
+macro_rules! parts {
+    ($($part:ty => |$state:ident| $take:expr;)*) => {
+        $(impl FromRef<AppState> for $part {
+            fn from_ref($state: &AppState) -> $part {
+                $take
+            }
+        })*
+    };
 }
 
-impl FromRef<AppState> for Arc<account::AccountState> {
-    fn from_ref(state: &AppState) -> Arc<account::AccountState> {
-        state.account.clone()
-    }
-}
-
-impl FromRef<AppState> for Option<preview::Preview> {
-    fn from_ref(state: &AppState) -> Option<preview::Preview> {
-        state.content.preview.clone()
-    }
-}
-
-impl FromRef<AppState> for forms::Forms {
-    fn from_ref(state: &AppState) -> forms::Forms {
-        state.forms.clone()
-    }
-}
-
-impl FromRef<AppState> for seo::Seo {
-    fn from_ref(state: &AppState) -> seo::Seo {
-        state.content.seo.clone()
-    }
-}
-
-impl FromRef<AppState> for web::Site {
-    fn from_ref(state: &AppState) -> web::Site {
-        state.infra.site.clone()
-    }
-}
-
-impl FromRef<AppState> for security::Policy {
-    fn from_ref(state: &AppState) -> security::Policy {
-        state.infra.security.clone()
-    }
-}
-
-impl FromRef<AppState> for images::Images {
-    fn from_ref(state: &AppState) -> images::Images {
-        state.pages.images.clone()
-    }
-}
-
-impl FromRef<AppState> for content::Webhook {
-    fn from_ref(state: &AppState) -> content::Webhook {
-        content::Webhook {
-            secret: state.config.cms.webhook_secret.clone(),
-            invalidation: state.content.invalidation.clone(),
-            broadcast: state.content.broadcast.clone(),
-        }
-    }
-}
-
-impl FromRef<AppState> for assets::PublicFiles {
-    fn from_ref(state: &AppState) -> assets::PublicFiles {
-        state.pages.files.clone()
-    }
+parts! {
+    Key => |state| state.infra.site.cookie_key.clone();
+    web::Site => |state| state.infra.site.clone();
+    security::Policy => |state| state.infra.security.clone();
+    assets::PublicFiles => |state| state.pages.files.clone();
+    images::Images => |state| state.pages.images.clone();
+    seo::Seo => |state| state.content.seo.clone();
+    Option<preview::Preview> => |state| state.content.preview.clone();
+    Arc<account::AccountState> => |state| state.account.clone();
+    forms::Forms => |state| state.forms.clone();
+    content::Webhook => |state| content::Webhook {
+        secret: state.config.cms.webhook_secret.clone(),
+        invalidation: state.content.invalidation.clone(),
+        broadcast: state.content.broadcast.clone(),
+    };
 }
 
 impl AppState {
