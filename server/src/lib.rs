@@ -2,52 +2,61 @@
 //! pages kept whole, else the feature router that owns its address (see
 //! the README's table), through the common layers.
 //!
-//! - [`config`]: typed configuration from flags and environment.
-//! - `manifest`: the route table and asset manifest generated from `app/`.
-//! - `pages`: every page (server-rendered HTML) and its data (`/_data/…`).
-//! - `content`: the [`content::ContentSource`] trait and the embedded source.
-//! - `assets`: hashed and static files, precompressed.
-//! - `images`: the image endpoint (`/img/…`): the CMS's photos resized to
-//!   fixed widths, WebP by `Accept`, kept on disk.
-//! - `forms`: the business community form and the foundation application,
-//!   kept in SQLite before they are answered, exported for staff.
-//! - `connections`: accepting connections with time limits and caps, who
-//!   a request's client is, and what one client address may hold at once
-//!   (connections, renders).
+//! The modules, from the top: each imports only modules below it, but
+//! `pages` and `state`, which hold each other (the pages' caches are state,
+//! and a page reads all of it). A feature that needs less than the whole
+//! state takes its part by `FromRef` (the impls are in `state`).
+//!
+//! - `startup`: [`serve`] and [`run`]: serving, the background tasks,
+//!   draining on SIGTERM; `tools`: `site content-model` and
+//!   `site check-cms`.
 //! - `app`: [`app`], every feature's router merged once, the common layers
 //!   on top; [`StandIn`], a stand-in operator API this server mounts when
 //!   `DIGITAL_API_URL` is unset (the `site` binary's sandbox).
-//! - `bundle`: [`AppBundle`], what `build.rs` embeds.
+//! - `monitoring`: `/healthz`, `/readyz`, `/metrics`.
 //! - `state`: [`AppState`], what every handler shares, grouped as pages,
-//!   content, account, forms and infrastructure, and how it is opened
-//!   from the configuration (`sources`: the content sources and the image
-//!   endpoint as configured).
-//! - `startup`: [`run`]: serving, the background tasks, draining on SIGTERM.
-//! - `tools`: `site content-model` and `site check-cms`.
-//! - `search`: the site search's index; `seo`: the sitemap and robots.
+//!   content, account, forms and infrastructure, each feature's part of it
+//!   (`FromRef`), and how it is opened from the configuration (`sources`:
+//!   what the configuration turns into first).
+//! - `error`: [`StartError`], why the server or a tool cannot start.
+//! - [`pages`]: every page (server-rendered HTML) and its data
+//!   (`/_data/…`), and the one page error; what `site-bench` (bench/)
+//!   times of a render is public.
+//! - `forms`: the business community form and the foundation application,
+//!   kept in SQLite before they are answered, exported for staff.
 //! - `account`: the self-service backend (`/api/auth`, `/api/account`,
 //!   `/api/bundles`, `/api/modem`, `/api/cpm`) and the operator API client.
-//! - `keys`: the session key; `memory`: the allocator's figures; `slug`:
-//!   slugs of titles.
+//! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
+//! - `seo`: the sitemap and robots; `search`: the site search's index.
+//! - `content`: the [`content::ContentSource`] trait, its sources, the
+//!   content cache, and the CMS's webhook.
 //! - `security`: headers every response carries.
+//! - `images`: the image endpoint (`/img/…`): the CMS's photos resized to
+//!   fixed widths, WebP by `Accept`, kept on disk.
+//! - `assets`: hashed and static files, precompressed.
+//! - `web`: the site's HTTP toolkit, what every feature's handlers share:
+//!   the visitor's language, the client's address, the same-origin guard,
+//!   the one API body, form posts and flash notices, request metrics.
+//! - [`telemetry`]: `tracing` set-up, the metrics recorder, upstream
+//!   timings; `keys`: the session key.
+//! - [`config`]: typed configuration from flags and environment.
+//! - [`manifest`]: the route table and asset manifest generated from `app/`.
+//! - `connections`: accepting connections with time limits and caps, who
+//!   a request's client is, and what one client address may hold at once
+//!   (connections, renders).
+//! - `bundle`: [`AppBundle`], what `build.rs` embeds.
 //! - [`redis`]: Redis, shared by every instance behind one address
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
-//! - `monitoring`: `/healthz`, `/readyz`, `/metrics` and draining.
-//! - `error`: [`StartError`], why the server or a tool cannot start.
-//! - `sampled`: log lines for events that come in floods (renders shed,
-//!   connections refused): one a second, with the count since the last.
+//! - `single_flight`: loads made once per key for every waiter, as their
+//!   own tasks (the content cache's, the account cache's).
 //! - `bounded_dir`: the cache directories bounded in bytes (content's last
 //!   good answers, resized photos) that instances sharing `DATA_DIR` share.
 //! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
 //!   sharing the directory wait for each other's locks.
-//! - `single_flight`: loads made once per key for every waiter, as their
-//!   own tasks (the content cache's, the account cache's).
-//! - `locks`: one way to take a lock a panic left poisoned.
-//! - [`telemetry`]: `tracing` set-up.
-//! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
-//! - `web`: the site's HTTP toolkit, what every feature's handlers share:
-//!   the visitor's language, the client's address, the same-origin guard,
-//!   the one API body, form posts and flash notices, request metrics.
+//! - `sampled`: log lines for events that come in floods (renders shed,
+//!   connections refused): one a second, with the count since the last.
+//! - `memory`: the allocator's figures; `slug`: slugs of titles; `locks`:
+//!   one way to take a lock a panic left poisoned.
 //! - `twins` (tests only): the rules the app runs too, checked against the
 //!   cases in `tests/twins/` that the app's tests read.
 
