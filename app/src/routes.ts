@@ -12,7 +12,7 @@
  * Content keys name the CMS single types (read at `/api/<key>`, see
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
-import type { PageKind } from "./generated/contract";
+import type { LocationKind, PageKind } from "./generated/contract";
 
 /** What the menu, the breadcrumbs, the sitemap and sign-in need to know of a route. */
 export interface RouteMeta {
@@ -89,6 +89,8 @@ export interface RouteDef {
   redirect?: Redirect;
   /** Name of the parent route, for the menu tree, breadcrumbs and pass-through content. */
   parent?: string;
+  /** On a locator page: the places it finds (`/mpesa-agents`: agents; `/vodashop`: shops). */
+  locations?: LocationKind;
   /** The form this page sends (`/api/forms/<form>`); the server sends its posts back here. */
   form?: "business-community" | "foundation-application";
   meta: RouteMeta;
@@ -169,7 +171,7 @@ export const routes: RouteDef[] = [
   route("elimika", "/elimika", "content", { content: "elimika", parent: "services", meta: { navigation: "elimika" } }),
   route("afya-call", "/afya-call", "content", { content: "afya-call", parent: "services", meta: { navigation: "afya-call" } }),
   route("google-play", "/google-play", "content", { content: "google-play", parent: "services", meta: { navigation: "google-play" } }),
-  route("vodashop", "/vodashop", "content", { content: "vodashop", parent: "services", meta: { navigation: "vodashop" } }),
+  route("vodashop", "/vodashop/:region?/:district?", "locator", { content: "vodashop", locations: "shop", query: ["q", "region", "district", "page"], parent: "services", meta: { navigation: "vodashop" } }),
   route("ushauri", "/ushauri", "content", { content: "ushauri", parent: "services", meta: { navigation: "ushauri" } }),
   route("digital-hub", "/digital-hub", "content", { content: "digital-hub", parent: "services", meta: { navigation: "digital-hub" } }),
   route("ussd-service", "/ussd-service", "content", { content: "ussd-service", parent: "services", meta: { navigation: "ussd-service" } }),
@@ -206,7 +208,7 @@ export const routes: RouteDef[] = [
   route("mkoba", "/mkoba", "content", { content: "mkoba", parent: "financial-services", meta: { navigation: "mkoba" } }),
   route("m-wekeza", "/M-wekeza", "content", { content: "m-wekeza", parent: "financial-services", meta: { navigation: "m-wekeza" } }),
   route("international-money-transfer", "/international-money-transfer", "content", { content: "mpesa-imt", parent: "mpesa", meta: { navigation: "international-money-transfer" } }),
-  route("mpesa-agents", "/mpesa-agents", "content", { content: "mpesa-agents", parent: "international-money-transfer", meta: { navigation: "mpesa-agents" } }),
+  route("mpesa-agents", "/mpesa-agents/:region?/:district?", "locator", { content: "mpesa-agents", locations: "agent", query: ["q", "region", "district", "page"], parent: "international-money-transfer", meta: { navigation: "mpesa-agents" } }),
   route("payment-services", "/payment-services", "content", { content: "mpesa-collection", parent: "mpesa", meta: { navigation: "payment-services" } }),
   route("business", "/vodacom-business", "content", { content: "business-small", popups: "business", meta: { navigation: "business" } }),
   route("business-large-mobile", "/vodacom-business/1/large-mobile", "businessCategory", { query: ["services", "page"], content: "business-small", list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "1" } }, parent: "business", meta: { navigation: "business-large-mobile", isPassThrough: true } }),

@@ -57,6 +57,8 @@ pub struct RouteDef {
     /// The form whose page this is (`business-community`,
     /// `foundation-application`): where its posts come back to.
     pub form: Option<String>,
+    /// On a locator page: which places it finds (agents or shops).
+    pub locations: Option<contract::locations::LocationKind>,
     pub meta: RouteMeta,
 }
 

@@ -53,6 +53,7 @@ fn file_of(query: &ContentQuery, lang: Lang) -> String {
             format!("{}/collections/{}.json", lang.code(), collection.api_name())
         }
         ContentQuery::Popups(_) => format!("{}/collections/popups.json", lang.code()),
+        ContentQuery::Locations => format!("{}/collections/locations.json", lang.code()),
     }
 }
 
@@ -224,6 +225,7 @@ fn query_of(file: &str) -> (ContentQuery, Lang) {
     let lang = Lang::parse(lang);
     match rest.strip_prefix("collections/") {
         Some("popups") => (ContentQuery::Popups("home".into()), lang),
+        Some("locations") => (ContentQuery::Locations, lang),
         Some(collection) => (ContentQuery::All(Collection::parse(collection).unwrap()), lang),
         None => (ContentQuery::Single(rest.to_owned()), lang),
     }
@@ -247,6 +249,11 @@ fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String,
         None if rest == "sidebar" => paths.push(("/voice-sms".into(), false)),
         None => paths.extend(routes.iter().filter(|r| content_of(r).as_deref() == Some(rest)).filter_map(static_path).take(1).map(|p| (p, false))),
         Some("popups") => paths.extend(routes.iter().filter(|r| r["popups"].is_string()).filter_map(static_path).map(|p| (p, false))),
+        // The locator's first page: its regions, whatever an entry lost.
+        Some("locations") => {
+            let locator = routes.iter().filter(|r| r["locations"].is_string()).filter_map(|r| r["path"].as_str()).next();
+            paths.extend(locator.map(|path| (path.split("/:").next().unwrap_or(path).to_owned(), false)));
+        }
         Some(collection) => {
             let shows = |route: &&Value| route["list"]["collection"] == collection || route["all"] == collection;
             paths.extend(routes.iter().filter(shows).filter_map(static_path).take(1).map(|p| (p, false)));

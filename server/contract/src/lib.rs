@@ -6,6 +6,8 @@
 //!   browser gets for hydration and client navigation.
 //! - [`feedback`]: what an API answer tells the visitor (a notice, a
 //!   form's messages, where to go next): the one body of every API failure.
+//! - [`locations`]: M-Pesa agents and Vodashops, as the CMS holds them and
+//!   as the locator pages show them.
 //! - [`repair`]: content from outside parsed at the boundary: a part that
 //!   does not fit the model takes its default or is dropped, with its JSON path.
 //! - [`cms`]: the model as Strapi content types and components, and the
@@ -19,6 +21,7 @@
 pub mod cms;
 pub mod content;
 pub mod feedback;
+pub mod locations;
 pub mod page;
 pub mod repair;
 pub mod typescript;

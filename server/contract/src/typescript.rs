@@ -7,6 +7,7 @@ use ts_rs::{Config, TS};
 use crate::Lang;
 use crate::content::*;
 use crate::feedback::*;
+use crate::locations::*;
 use crate::page::*;
 
 /// Types the generated declarations name but the app defines (the
@@ -65,6 +66,13 @@ pub fn typescript() -> String {
         Pager::decl(&config),
         PagePreview::decl(&config),
         SearchHit::decl(&config),
+        LocationKind::decl(&config),
+        LocationService::decl(&config),
+        Place::decl(&config),
+        WeekHours::decl(&config),
+        LocationHit::decl(&config),
+        LocatorPage::decl(&config),
+        NearbyLocations::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),
         RenderOutput::decl(&config),

@@ -58,6 +58,8 @@ pub struct Report {
 pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
     let mut queries: Vec<ContentQuery> = single_types(routes).into_iter().map(ContentQuery::Single).collect();
     queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None, page: 1 }));
+    // Every agent and shop, as the locator reads them: an entry that cannot be shown is named.
+    queries.push(ContentQuery::Locations);
     let popup_types: BTreeSet<&str> = routes.all().iter().filter_map(|r| r.popups.as_deref()).collect();
     queries.extend(popup_types.into_iter().map(|kind| ContentQuery::Popups(kind.to_owned())));
 

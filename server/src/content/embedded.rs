@@ -87,6 +87,7 @@ impl ContentSource for EmbeddedContent {
                 .find(|item| item.get("id").and_then(Value::as_u64) == Some(u64::from(*id)))
                 .cloned(),
             ContentQuery::All(collection) | ContentQuery::Index(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
+            ContentQuery::Locations => Some(Value::Array(self.collection(contract::cms::LOCATIONS, lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self
                     .collection(contract::cms::POPUPS, lang)

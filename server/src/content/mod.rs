@@ -89,6 +89,10 @@ pub enum ContentQuery {
     Index(Collection),
     /// Popups of one type, newest first.
     Popups(String),
+    /// Every M-Pesa agent and Vodashop with the fields the locator shows
+    /// ([`contract::locations::LOCATION_FIELDS`]), read through every page
+    /// of the CMS like an index, parsed into the locator's spatial index.
+    Locations,
 }
 
 impl ContentQuery {
@@ -105,13 +109,14 @@ impl ContentQuery {
             ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } | ContentQuery::All(collection) => Some(TypeShape::of_collection(*collection)),
             ContentQuery::Index(_) => None,
             ContentQuery::Popups(_) => Some(TypeShape::Popup),
+            ContentQuery::Locations => Some(TypeShape::Location),
         }
     }
 
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
-        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_))
+        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_) | ContentQuery::Locations)
     }
 
     /// The single type or collection this query reads (the CMS "model").
@@ -125,6 +130,7 @@ impl ContentQuery {
                 collection.api_name()
             }
             ContentQuery::Popups(_) => contract::cms::POPUPS,
+            ContentQuery::Locations => contract::cms::LOCATIONS,
         }
     }
 }
@@ -147,6 +153,7 @@ impl fmt::Display for ContentQuery {
             ContentQuery::All(collection) => write!(f, "{}?all", collection.api_name()),
             ContentQuery::Index(collection) => write!(f, "{}?index", collection.api_name()),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
+            ContentQuery::Locations => write!(f, "{}?index", contract::cms::LOCATIONS),
         }
     }
 }
@@ -256,6 +263,31 @@ impl Content {
     pub async fn index(&self, collection: Collection, lang: Lang) -> Result<LoadedIndex, ContentError> {
         let entry = self.cache.get(&ContentQuery::Index(collection), lang).await?;
         LoadedIndex::of(&entry).ok_or_else(|| ContentError::Malformed(format!("{}: no index", collection.api_name())))
+    }
+
+    /// Every M-Pesa agent and Vodashop in `lang` (English where Swahili has
+    /// none) as memory holds them, and their version; read now if memory
+    /// lacks them, waiting at most `wait` (the read goes on past it).
+    /// `None` until they were read once. A preview shows the published ones.
+    pub async fn locations(&self, lang: Lang, wait: std::time::Duration) -> Option<(crate::locator::Locations, u64)> {
+        let langs = if lang == Lang::En { &[Lang::En][..] } else { &[lang, Lang::En][..] };
+        for lang in langs {
+            let entry = match self.cache.peek(&ContentQuery::Locations, *lang) {
+                Some(entry) => entry,
+                None => match tokio::time::timeout(wait, self.cache.get(&ContentQuery::Locations, *lang)).await {
+                    Ok(Ok(entry)) => entry,
+                    Ok(Err(error)) => {
+                        tracing::warn!(%error, lang = lang.code(), "the locations could not be read");
+                        continue;
+                    }
+                    Err(_) => continue,
+                },
+            };
+            if let Some(locations) = entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty()) {
+                return Some((locations.clone(), entry.version));
+            }
+        }
+        None
     }
 
     /// See [`Cached::generation`].

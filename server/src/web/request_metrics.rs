@@ -39,10 +39,12 @@ pub enum RouteKind {
     Health,
     /// The stand-in operator API and its switches.
     Sandbox,
+    /// "Near me" of the agent and shop locator.
+    Locator,
 }
 
 impl RouteKind {
-    const ALL: [RouteKind; 12] = [
+    const ALL: [RouteKind; 13] = [
         RouteKind::Unmarked,
         RouteKind::Page,
         RouteKind::Data,
@@ -55,6 +57,7 @@ impl RouteKind {
         RouteKind::Seo,
         RouteKind::Health,
         RouteKind::Sandbox,
+        RouteKind::Locator,
     ];
 
     pub fn label(self) -> &'static str {
@@ -71,6 +74,7 @@ impl RouteKind {
             RouteKind::Seo => "seo",
             RouteKind::Health => "health",
             RouteKind::Sandbox => "sandbox",
+            RouteKind::Locator => "locator",
         }
     }
 }

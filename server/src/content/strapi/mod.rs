@@ -119,6 +119,7 @@ impl StrapiClient {
             TypeShape::BusinessService,
             TypeShape::Trick,
             TypeShape::Popup,
+            TypeShape::Location,
         ];
         let explicit = shapes.into_iter().map(|shape| (shape, shape.populate())).collect();
         let (settings_populate, settings_max_requests) = (settings.populate, settings.max_requests);
@@ -204,6 +205,13 @@ impl StrapiClient {
                 params.push(("sort".into(), "id:asc".into()));
                 collection.api_name().to_owned()
             }
+            ContentQuery::Locations => {
+                let fields = contract::locations::LOCATION_FIELDS.into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
+                params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
+                // Oldest first, as an index: an entry added while the pages are read comes last.
+                params.push(("sort".into(), "id:asc".into()));
+                contract::cms::LOCATIONS.to_owned()
+            }
             ContentQuery::Popups(kind) => {
                 params.push(("sort".into(), "id:desc".into()));
                 params.push(("filters[type][$eq]".into(), kind.clone()));
@@ -240,7 +248,7 @@ impl StrapiClient {
     /// the answer is in it.
     async fn ask_page(&self, query: &ContentQuery, lang: Lang, paging: Option<Paging>) -> Result<Option<(Value, Option<Pagination>)>, ContentError> {
         // An index asks for fields, not populate: what it learns is kept apart.
-        let model = if matches!(query, ContentQuery::Index(_)) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
+        let model = if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
         let mut accepted = self.accepted(&model);
         for _ in 0..MAX_ATTEMPTS {
             let (path, mut params) = self.request(query, lang, &accepted);
@@ -251,6 +259,7 @@ impl StrapiClient {
                 Answer::Refused(body) => {
                     let learnt = match query {
                         ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::keys(*collection)),
+                        ContentQuery::Locations => learn_field(&accepted, &body, &contract::locations::LOCATION_FIELDS),
                         _ => learn(&accepted, &body),
                     };
                     let learnt = learnt.ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
@@ -380,7 +389,7 @@ impl ContentSource for StrapiClient {
     /// Asked with `populate=*`: every component, media field, relation and
     /// dynamic zone one level deep. A collection's first page only.
     async fn everything(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
-        if matches!(query, ContentQuery::Index(_)) {
+        if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) {
             return Ok(None);
         }
         let bare = Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: Vec::new(), no_populate: true };
