@@ -12,6 +12,7 @@ pub fn bundle() -> server::AppBundle {
         server_js: embedded::SERVER_JS,
         assets_json: embedded::ASSETS_JSON,
         routes_json: embedded::ROUTES_JSON,
+        strings_json: embedded::STRINGS_JSON,
         public_files: embedded::PUBLIC_FILES,
         content_files: embedded::CONTENT_FILES,
     }

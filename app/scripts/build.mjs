@@ -9,6 +9,9 @@
 //                             interactive page's island), stylesheets, chunks
 //                             per page kind and which kinds are interactive
 //   <out>/routes.json         the route table (src/routes.ts)
+//   <out>/strings.json        the strings of each language (src/i18n), for
+//                             the one page the server words itself: the
+//                             error page of a page that cannot be rendered
 import { build } from "esbuild";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 import { createHash } from "node:crypto";
@@ -159,6 +162,20 @@ writeFileSync(join(out, "assets.json"), JSON.stringify(manifest, null, 2));
 const { routes } = await import(pathToFileURL(await routesModule()).href);
 writeFileSync(join(out, "routes.json"), JSON.stringify(routes, null, 2));
 rmSync(join(out, "routes.mjs"));
+
+// The strings of each language, as the app has them, for the server's error page.
+const stringsFile = join(out, "strings.mjs");
+await build({
+  stdin: { contents: 'export { default as en } from "./en";\nexport { default as sw } from "./sw";\n', resolveDir: join(appDir, "src/i18n"), loader: "ts" },
+  outfile: stringsFile,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  logLevel: "warning",
+});
+const { en, sw } = await import(pathToFileURL(stringsFile).href);
+writeFileSync(join(out, "strings.json"), JSON.stringify({ en, sw }));
+rmSync(stringsFile);
 
 // Static files as they are.
 cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true });

@@ -12,30 +12,17 @@
  * Content keys name the CMS single types (read at `/api/<key>`, see
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
-import type { LocationKind, PageKind } from "./generated/contract";
+import type { PageKind, RouteDef, RouteMeta } from "./generated/contract";
 
-/** What the menu, the breadcrumbs, the sitemap and sign-in need to know of a route. */
-export interface RouteMeta {
-  /** Menu label: the key under `nav.` in the strings; absent: not in the menu. */
-  navigation?: string;
-  requiresAuth: boolean;
-  /** Content is fetched from the server on every route change. */
-  isDynamic: boolean;
-  /** The parent route's content is used. */
-  isPassThrough: boolean;
-  /** Hidden from the menu. */
-  invisible: boolean;
-  /** Not for search engines: `noindex`, left out of the sitemap (a visitor's own pages, search results). */
-  noindex: boolean;
-  /** Children hidden from the menu. */
-  invisibleChildren: boolean;
-  /** The menu entry is a link (false: a heading only). */
-  isClickable: boolean;
-  isVisible: boolean;
-  /** Analytics / document name. */
-  pageName: string;
-  icon?: string;
-}
+/**
+ * A route's shape (`RouteDef`, its `RouteMeta`, `CollectionList`,
+ * `Redirect`) is written once, in Rust (`server/contract/src/route.rs`), and
+ * generated: the table below is typed by it, and the server reads the
+ * `routes.json` made of it with the same definitions. A page kind, a
+ * collection or a form either side does not know fails `tsc` here or stops
+ * the server's start.
+ */
+export type { CollectionList, Redirect, RouteDef, RouteMeta } from "./generated/contract";
 
 /**
  * Which component renders a route (see `pages.ts`): written once, as the
@@ -53,48 +40,6 @@ export type { PageKind };
  * from which the server picks each page's scripts.
  */
 export const interactivePages: readonly PageKind[] = ["account", "cpmLogin", "cpmOtp", "cpm", "businessCommunity", "foundationApplication"];
-
-export interface CollectionList {
-  collection: string;
-  /** Pages of this size, newest first (9 news, 20 sport, 30 foundation); page N at `?page=N`, which the route's `query` names. */
-  pageSize: number;
-  filter?: { field: string; value: string };
-}
-
-export interface Redirect {
-  /** A path of this site (kept in the visitor's language) or an external URL. */
-  to: string;
-  permanent: boolean;
-  /** Menu links open it in a new tab; the route itself sends the visitor home. */
-  newTab?: boolean;
-}
-
-export interface RouteDef {
-  /** Unique route name; also its menu label key and page name. */
-  name: string;
-  path: string;
-  /** Absent for menu headings and redirects. */
-  page?: PageKind;
-  /** Single-type content key; pass-through routes use their parent's. */
-  content?: string;
-  list?: CollectionList;
-  /** Collection whose item `:id` the page shows; `:slug` must match the item's. */
-  item?: string;
-  /** Collection shown whole (the fraudster tricks). */
-  all?: string;
-  /** Popup type shown on the page. */
-  popups?: string;
-  /** Query parameters the page reads; the server leaves every other one out of its render and cache key. */
-  query?: string[];
-  redirect?: Redirect;
-  /** Name of the parent route, for the menu tree, breadcrumbs and pass-through content. */
-  parent?: string;
-  /** On a locator page: the places it finds (`/mpesa-agents`: agents; `/vodashop`: shops). */
-  locations?: LocationKind;
-  /** The form this page sends (`/api/forms/<form>`); the server sends its posts back here. */
-  form?: "business-community" | "foundation-application";
-  meta: RouteMeta;
-}
 
 type RouteOptions = Omit<Partial<RouteDef>, "name" | "path" | "page" | "meta"> & { meta?: Partial<RouteMeta> };
 

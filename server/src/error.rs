@@ -1,6 +1,6 @@
 //! [`AppError`]: why the server cannot start, or why a page cannot be
 //! answered, mapped to HTTP once: the one HTML error page
-//! ([`AppError::into_page`]) for a page, the one API body
+//! ([`AppError::into_page`], in the app's strings) for a page, the one API body
 //! ([`AppError::reply`]) for a page's data. Detail of 5xx errors is logged
 //! here and never shown to the visitor.
 //!
@@ -19,7 +19,8 @@ use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
 use crate::sampled::Sampled;
-use crate::web::{NoticeKey, Reply};
+use crate::web::strings::escape_text;
+use crate::web::{NoticeKey, Reply, Strings};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -88,36 +89,20 @@ impl AppError {
         Reply::refused_key(status, key)
     }
 
-    /// The error page in the visitor's language: plain HTML, no script, so it
+    /// The error page in the visitor's language, worded in the app's
+    /// strings (`errorPage` in `app/src/i18n`): plain HTML, no script, so it
     /// shows whatever else is broken.
-    pub fn into_page(self, lang: Lang) -> Response {
+    pub fn into_page(self, strings: &Strings, lang: Lang) -> Response {
         let status = self.status();
         self.log();
-        let (title, text, home) = match (lang, status) {
-            (Lang::Sw, StatusCode::SERVICE_UNAVAILABLE) => (
-                "Huduma haipatikani kwa sasa",
-                "Tafadhali jaribu tena baada ya muda mfupi.",
-                "Ukurasa wa mwanzo",
-            ),
-            (Lang::Sw, StatusCode::TOO_MANY_REQUESTS) => (
-                "Maombi mengi mno kwa wakati mmoja",
-                "Tafadhali jaribu tena baada ya muda mfupi.",
-                "Ukurasa wa mwanzo",
-            ),
-            (Lang::Sw, _) => ("Kuna hitilafu imetokea", "Tafadhali jaribu tena baadaye.", "Ukurasa wa mwanzo"),
-            (Lang::En, StatusCode::SERVICE_UNAVAILABLE) => (
-                "Temporarily unavailable",
-                "Please try again in a moment.",
-                "Home page",
-            ),
-            (Lang::En, StatusCode::TOO_MANY_REQUESTS) => (
-                "Too many requests at once",
-                "Please try again in a moment.",
-                "Home page",
-            ),
-            (Lang::En, _) => ("An Error Has occurred", "Please try again later.", "Home page"),
+        let page = match status {
+            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+            StatusCode::TOO_MANY_REQUESTS => "busy",
+            _ => "failed",
         };
-        let home_path = if lang == Lang::Sw { "/sw" } else { "/" };
+        let text = |key: &str| escape_text(strings.text(lang, key));
+        let (title, text, home) = (text(&format!("errorPage.{page}.title")), text(&format!("errorPage.{page}.text")), text("errorPage.home"));
+        let home_path = lang.href("/");
         let html = format!(
             "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -155,9 +140,3 @@ impl AppError {
 
 static SHED: Sampled = Sampled::new();
 static CLIENT_BUSY: Sampled = Sampled::new();
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        self.into_page(Lang::En)
-    }
-}

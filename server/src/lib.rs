@@ -108,6 +108,8 @@ pub struct AppBundle {
     pub server_js: &'static str,
     pub assets_json: &'static str,
     pub routes_json: &'static str,
+    /// The app's strings by language (`app/src/i18n`), for the error page.
+    pub strings_json: &'static str,
     /// Paths relative to the public root (`assets/…`, `static/…`), with `.br`/`.gz` twins.
     pub public_files: &'static [(&'static str, &'static [u8])],
     /// Paths relative to `content/`.

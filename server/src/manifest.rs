@@ -1,147 +1,16 @@
 //! The route table and asset manifest that `app/scripts/build.mjs` writes,
-//! and matching a path against the routes.
+//! and matching a path against the routes. A route's shape is the
+//! contract's ([`contract::route`]), which the app's table is typed by.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use contract::content::Collection;
 use contract::page::{PageAssets, PageKind};
+use contract::route::FormKind;
+pub use contract::route::{CollectionList, RouteDef};
 use serde::Deserialize;
 
 use crate::AppError;
-
-/// What the menu, the sitemap and the guards read of a route, as written in
-/// `app/src/routes.ts`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RouteMeta {
-    pub navigation: Option<String>,
-    pub requires_auth: bool,
-    pub is_dynamic: bool,
-    pub is_pass_through: bool,
-    pub invisible: bool,
-    /// Not for search engines: left out of the sitemap (and so of
-    /// pre-rendering and the site search).
-    #[serde(default)]
-    pub noindex: bool,
-    pub invisible_children: bool,
-    pub is_clickable: bool,
-    pub is_visible: bool,
-    pub page_name: String,
-    pub icon: Option<String>,
-}
-
-/// A route of `app/src/routes.ts`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct RouteDef {
-    pub name: String,
-    /// Empty for a menu heading, which no address reaches.
-    pub path: String,
-    /// The page kind that renders it; absent for headings and redirects.
-    pub page: Option<PageKind>,
-    /// Single-type content key.
-    pub content: Option<String>,
-    pub list: Option<CollectionList>,
-    /// Collection whose item `:id` the page shows.
-    pub item: Option<Collection>,
-    /// Collection shown whole.
-    pub all: Option<Collection>,
-    /// Popup type shown on the page.
-    pub popups: Option<String>,
-    /// Query parameters the page reads (`services`); every other one is left
-    /// out of its render and its cache key, so no query string buys a render.
-    #[serde(default)]
-    pub query: Vec<String>,
-    pub redirect: Option<RedirectDef>,
-    pub parent: Option<String>,
-    /// The form whose page this is (`business-community`,
-    /// `foundation-application`): where its posts come back to.
-    pub form: Option<String>,
-    /// On a locator page: which places it finds (agents or shops).
-    pub locations: Option<contract::locations::LocationKind>,
-    pub meta: RouteMeta,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CollectionList {
-    pub collection: Collection,
-    pub page_size: u32,
-    pub filter: Option<ListFilter>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct ListFilter {
-    pub field: String,
-    pub value: String,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RedirectDef {
-    /// A path of this site or an external URL.
-    pub to: String,
-    pub permanent: bool,
-}
-
-impl RouteDef {
-    /// The route's address with `params` filled in (`/devices/:id/:slug?`);
-    /// `None` without a required one ([`fill_path`]).
-    pub fn href(&self, params: &[(&str, &str)]) -> Option<String> {
-        fill_path(&self.path, params)
-    }
-
-    /// The address of the route's page with no parameters, its optional
-    /// parts left out (`/faq/:item?` is `/faq`): what a sitemap lists.
-    /// `None` for a menu heading, a route that needs a parameter (an item's
-    /// `:id`) and the catch-all.
-    pub fn address(&self) -> Option<String> {
-        if self.path.is_empty() { None } else { self.href(&[]) }
-    }
-
-    /// Whether an address that matched this route is no page: it gets the
-    /// one not-found page of its language. A redirect or a page behind the
-    /// CPM sign-in is answered as such instead.
-    pub fn is_unrouted(&self) -> bool {
-        self.redirect.is_none() && !self.meta.requires_auth && matches!(self.page, None | Some(PageKind::NotFound))
-    }
-}
-
-/// `pattern` (`/devices/:id/:slug?`) with its `:param` segments filled in
-/// from `params`, each value percent-encoded as one path segment; an
-/// optional parameter without a value, or with an empty one, is left out
-/// (an item whose heading gives no slug is `/news-event/3`, not
-/// `/news-event/3/`, which would redirect back). `None` when a required
-/// parameter has no value or the pattern ends in the catch-all `*`. The
-/// app's `fillPath` (`app/src/navigation/paths.ts`) fills the same patterns:
-/// `tests/twins/route-hrefs.json` holds the cases both are checked against.
-pub fn fill_path(pattern: &str, params: &[(&str, &str)]) -> Option<String> {
-    let mut path = String::new();
-    for segment in pattern.split('/').filter(|s| !s.is_empty()) {
-        if segment == "*" {
-            return None;
-        }
-        let Some(name) = segment.strip_prefix(':') else {
-            path.push('/');
-            path.push_str(segment);
-            continue;
-        };
-        let (name, optional) = name.strip_suffix('?').map_or((name, false), |name| (name, true));
-        match params.iter().find(|(key, _)| *key == name).map(|(_, value)| *value).filter(|value| !value.is_empty()) {
-            Some(value) => {
-                path.push('/');
-                path.extend(percent_encoding::utf8_percent_encode(value, URI_COMPONENT));
-            }
-            None if optional => {}
-            None => return None,
-        }
-    }
-    Some(if path.is_empty() { "/".to_owned() } else { path })
-}
-
-/// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.
-const URI_COMPONENT: &percent_encoding::AsciiSet =
-    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'!').remove(b'~').remove(b'*').remove(b'\'').remove(b'(').remove(b')');
 
 #[derive(Debug, Clone, PartialEq)]
 enum Segment {
@@ -231,9 +100,16 @@ impl RouteTable {
         self.routes.iter().find(|r| r.page == Some(kind)).map(|route| &**route)
     }
 
+    /// The path (without language prefix) of the first route rendered by
+    /// page kind `kind`: where the server sends a browser to such a page.
+    /// The home page's, `/`, for a kind the table has no route of.
+    pub fn path_of(&self, kind: PageKind) -> &str {
+        self.by_kind(kind).map_or("/", |route| route.path.as_str())
+    }
+
     /// The page of the form `form`.
-    pub fn by_form(&self, form: &str) -> Option<&RouteDef> {
-        self.routes.iter().find(|r| r.form.as_deref() == Some(form)).map(|route| &**route)
+    pub fn by_form(&self, form: FormKind) -> Option<&RouteDef> {
+        self.routes.iter().find(|r| r.form == Some(form)).map(|route| &**route)
     }
 
     /// Matches a path without language prefix; an unknown path matches the

@@ -38,6 +38,8 @@ pub struct Shared {
 /// the engines and the caches and limits in front of them.
 pub struct PagesState {
     pub routes: Arc<manifest::RouteTable>,
+    /// The app's strings, for the error page.
+    pub strings: crate::web::Strings,
     pub assets: Arc<manifest::AssetManifest>,
     pub files: Arc<assets::PublicFiles>,
     /// The image endpoint.
@@ -119,6 +121,7 @@ impl AppState {
         writable_data_dir(&config.data_dir)?;
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
+        let strings = crate::web::Strings::from_json(bundle.strings_json)?;
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));
@@ -171,6 +174,7 @@ impl AppState {
             config: Arc::new(config),
             pages: PagesState {
                 routes: Arc::new(routes),
+                strings,
                 assets: Arc::new(assets),
                 files: Arc::new(assets::PublicFiles::new(bundle.public_files)),
                 images,

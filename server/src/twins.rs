@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::account::msisdn::{InputError, Msisdn, OtpCode};
 use crate::forms::nest::nest;
-use crate::manifest::fill_path;
+use contract::route::fill_path;
 use crate::pages::locale::LocalPath;
 use crate::slug::slugify;
 

@@ -64,6 +64,24 @@ fn errors(body: &Value) -> Vec<String> {
     body["errors"].as_object().unwrap_or_else(|| panic!("errors in {body}")).keys().cloned().collect()
 }
 
+/// The problems of an `errors` object (`{ "email": { "key": "email" } }`)
+/// as the app words them in `lang`: the text of `forms.problems.<key>` in
+/// the app's strings, its `{{name}}`s filled from the problem's `params`.
+/// What the visitor reads beside each field.
+pub fn worded(errors: &Value, lang: &str) -> Value {
+    let strings: Value = serde_json::from_str(site::bundle().strings_json).unwrap();
+    let word = |problem: &Value| {
+        let key = problem["key"].as_str().unwrap_or_else(|| panic!("a problem's key in {problem}"));
+        let mut text = strings[lang]["forms"]["problems"][key].as_str().unwrap_or_else(|| panic!("no {lang} text for {key}")).to_owned();
+        for (name, value) in problem["params"].as_object().into_iter().flatten() {
+            text = text.replace(&format!("{{{{{name}}}}}"), &value.as_str().map_or_else(|| value.to_string(), str::to_owned));
+        }
+        Value::String(text)
+    };
+    let errors = errors.as_object().unwrap_or_else(|| panic!("errors in {errors}"));
+    Value::Object(errors.iter().map(|(field, problem)| (field.clone(), word(problem))).collect())
+}
+
 #[tokio::test]
 async fn a_business_lead_is_received_and_exported_typed() {
     let app = spawn_forms_app().await;
@@ -90,8 +108,8 @@ async fn every_business_field_is_checked_in_the_visitors_language() {
     let (status, body, _) = post_json(&app, BUSINESS, &json!({}), "en", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(errors(&body), ["businessName", "businessSize", "email", "industry", "name", "phone", "services", "whereHeard"]);
-    assert_eq!(body["errors"]["name"], "Please fill in this field");
-    assert_eq!(body["errors"]["services"], "Choose at least one service");
+    assert_eq!(worded(&body["errors"], "en")["name"], "Please fill in this field");
+    assert_eq!(worded(&body["errors"], "en")["services"], "Choose at least one service");
 
     let mut bad = lead();
     bad["name"] = json!("x".repeat(101));
@@ -115,7 +133,7 @@ async fn every_business_field_is_checked_in_the_visitors_language() {
         ("whereHeard", "Chagua mojawapo ya machaguo"),
     ];
     let expected: serde_json::Map<String, Value> = expected.into_iter().map(|(field, message)| (field.to_owned(), json!(message))).collect();
-    assert_eq!(body["errors"], Value::Object(expected));
+    assert_eq!(worded(&body["errors"], "sw"), Value::Object(expected));
     assert!(exported(&app, "business-community").await.is_empty(), "nothing kept");
 }
 
@@ -127,13 +145,13 @@ async fn a_foundation_application_needs_two_applicants_and_names_each_bad_field(
     let (status, body, _) = post_json(&app, FOUNDATION, &one, "en", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(errors(&body), ["applicants"]);
-    assert_eq!(body["errors"]["applicants"], "Give the details of at least two applicants");
+    assert_eq!(worded(&body["errors"], "en")["applicants"], "Give the details of at least two applicants");
 
     // A blank second row is no applicant either.
     let mut blank = application();
     blank["applicants"][1] = json!({ "name": " ", "email": "", "phone": "", "role": "" });
     let (_, body, _) = post_json(&app, FOUNDATION, &blank, "sw", None).await;
-    assert_eq!(body["errors"]["applicants"], "Weka taarifa za waombaji wasiopungua wawili");
+    assert_eq!(worded(&body["errors"], "sw")["applicants"], "Weka taarifa za waombaji wasiopungua wawili");
 
     let mut bad = application();
     bad["applicants"][1]["email"] = json!("baraka");
@@ -155,7 +173,7 @@ async fn a_foundation_application_needs_two_applicants_and_names_each_bad_field(
             "organisation.registrationNumber", "organisation.type", "project.startDate", "project.summary", "team.size"
         ]
     );
-    assert_eq!(body["errors"]["budget[1].amountTzs"], "Enter an amount in whole shillings, more than 0");
+    assert_eq!(worded(&body["errors"], "en")["budget[1].amountTzs"], "Enter an amount in whole shillings, more than 0");
 
     let mut dates = application();
     dates["project"]["endDate"] = json!("2026-06-30");
@@ -243,7 +261,7 @@ async fn one_address_sends_ten_forms_in_ten_minutes() {
     }
     let (status, body, _) = post_json(&app, BUSINESS, &lead(), "sw", None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert!(body["errors"]["form"].as_str().unwrap().starts_with("Fomu nyingi mno"));
+    assert!(worded(&body["errors"], "sw")["form"].as_str().unwrap().starts_with("Fomu nyingi mno"));
     let (status, _, _) = post_json(&app, FOUNDATION, &application(), "en", None).await;
     assert_eq!(status, StatusCode::CREATED, "the other form has its own budget");
 }
@@ -265,12 +283,12 @@ async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
     let fake = send(multipart(&application(), Some((b"MZ\x90\x00 an exe named pdf", "proposal.pdf")))).await.unwrap();
     assert_eq!(fake.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: Value = fake.json().await.unwrap();
-    assert_eq!(body["errors"]["proposal"], "The proposal must be a PDF file");
+    assert_eq!(worded(&body["errors"], "en")["proposal"], "The proposal must be a PDF file");
 
     let big: &'static [u8] = Box::leak(vec![b'%'; 5 * 1024 * 1024 + 1].into_boxed_slice());
     let too_large = send(multipart(&application(), Some((big, "big.pdf")))).await.unwrap();
     assert_eq!(too_large.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(too_large.json::<Value>().await.unwrap()["errors"]["proposal"], "The proposal must be 5 MB or smaller");
+    assert_eq!(worded(&too_large.json::<Value>().await.unwrap()["errors"], "en")["proposal"], "The proposal must be 5 MB or smaller");
 
     let pdf: &'static [u8] = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
     let good = send(multipart(&application(), Some((pdf, "Mpango wa mradi.PDF")))).await.unwrap();
@@ -363,7 +381,7 @@ async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_rece
     assert!(html.contains(r#"id="field-email" aria-invalid="true""#) || html.contains(r#"aria-invalid="true""#));
     let data = crate::helpers::embedded_page_data(&html);
     assert_eq!(data["form"]["values"]["services"], json!(["iot", "connectivity"]));
-    assert_eq!(data["form"]["errors"], json!({ "email": "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz" }));
+    assert_eq!(worded(&data["form"]["errors"], "sw"), json!({ "email": "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz" }));
 
     pairs[2] = ("email", "amina@example.co.tz");
     let response = post_form(&app, BUSINESS, &pairs).await;

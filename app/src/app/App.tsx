@@ -36,7 +36,7 @@ const noToast = () => {};
 export function AccountControlOf({ data, names, csrf }: { data: PageData; names?: string; csrf?: string }) {
   return (
     <SiteProvider value={{ ...siteOf(data), csrf }}>
-      <AccountProvider subscriber={names === undefined ? null : { msisdn: "", names, balance: null }} toast={noToast}>
+      <AccountProvider subscriber={names === undefined ? null : { msisdn: "", names, balance: null, paymentMethods: [] }} toast={noToast}>
         <AccountControl />
       </AccountProvider>
     </SiteProvider>

@@ -344,6 +344,31 @@ const en = {
     reference: "Your reference is {{reference}}",
     keepReference: "Keep it: quote it whenever you contact us about this.",
     sendAnother: "Send another",
+    /**
+     * What is wrong with a field (or, under `form`, the whole form), as the
+     * server names it (`contract::feedback::Problem`), in the server's
+     * render and the browser alike.
+     */
+    problems: {
+      required: "Please fill in this field",
+      tooLong: "Use at most {{max}} characters",
+      email: "Enter a valid e-mail address, for example name@example.co.tz",
+      phone: "Enter a valid Tanzanian mobile number, for example 0754 123 456",
+      choice: "Choose one of the options",
+      noService: "Choose at least one service",
+      twoApplicants: "Give the details of at least two applicants",
+      tooManyRows: "At most {{max}} rows",
+      noBudgetLine: "Add at least one budget line",
+      date: "Enter a date, for example 2026-07-01",
+      endBeforeStart: "The end date cannot be before the start date",
+      amount: "Enter an amount in whole shillings, more than 0",
+      count: "Enter a whole number from {{min}} to {{max}}",
+      notPdf: "The proposal must be a PDF file",
+      tooLargePdf: "The proposal must be 5 MB or smaller",
+      tooMany: "Too many forms were sent from your connection. Please wait a few minutes and try again",
+      unreadable: "The form could not be read. Please check it and try again",
+      notSaved: "Your form could not be saved just now. Please try again in a moment",
+    },
     business: {
       title: "Join the Vodacom Business community",
       intro: "Tell us about your business and what you need. An adviser calls you back within one working day.",
@@ -440,6 +465,17 @@ const en = {
       receivedText: "The Foundation team reads every application and will contact the applicants by e-mail or phone.",
       back: "Back to the Foundation",
     },
+  },
+  /**
+   * The page the server answers when a page cannot be rendered: worded by
+   * the server alone (`server/src/error.rs`), from these strings as the
+   * build embeds them.
+   */
+  errorPage: {
+    failed: { title: "An Error Has occurred", text: "Please try again later." },
+    unavailable: { title: "Temporarily unavailable", text: "Please try again in a moment." },
+    busy: { title: "Too many requests at once", text: "Please try again in a moment." },
+    home: "Home page",
   },
   notify: {
     close: "Close notification",

@@ -1,7 +1,13 @@
 //! What an API answer tells the visitor besides its data, the one shape
 //! the server writes and the app reads: [`Feedback`] is the whole body of
 //! every API failure, and sits beside the data of a success; [`Notice`] is
-//! a message for the toast (or, left by a form post, for the next page).
+//! a message for the toast (or, left by a form post, for the next page);
+//! [`Problem`] what is wrong with a form's field.
+//!
+//! The server words nothing itself: it names a string of the app
+//! (`app/src/i18n/en.ts`, and `sw.ts`) by key, with the values its text
+//! names, and the app translates it, in the server's render and in the
+//! browser alike. A key the app has no text for fails `tsc`.
 
 use std::collections::BTreeMap;
 
@@ -14,11 +20,11 @@ pub struct Feedback {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub notice: Option<Notice>,
-    /// A form's messages by field path (`applicants[1].email`); `form` for
-    /// the whole form.
+    /// What is wrong with a form, by field path (`applicants[1].email`);
+    /// `form` for the whole form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Record<string, string>")]
-    pub errors: Option<BTreeMap<String, String>>,
+    #[ts(optional, type = "Record<string, Problem>")]
+    pub errors: Option<BTreeMap<String, Problem>>,
     /// A path of this site the page goes to next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -123,4 +129,35 @@ impl Notice {
         self.duration = Some(ms);
         self
     }
+}
+
+/// What is wrong with a form's field (under `form`: with the whole form):
+/// the key of one of the app's `forms.problems.` strings, with the values
+/// its text names. On the wire `{ "key": "tooLong", "params": { "max": 100 } }`;
+/// `tsc` fails on a key the app has no text for
+/// (`app/src/features/forms/problems.ts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "key", content = "params", rename_all = "camelCase")]
+pub enum Problem {
+    Required,
+    TooLong { max: u32 },
+    Email,
+    Phone,
+    Choice,
+    NoService,
+    TwoApplicants,
+    TooManyRows { max: u32 },
+    NoBudgetLine,
+    Date,
+    EndBeforeStart,
+    Amount,
+    Count { min: u32, max: u32 },
+    NotPdf,
+    TooLargePdf,
+    /// The whole form: too many were sent from the visitor's address.
+    TooMany,
+    /// The whole form: its body could not be read.
+    Unreadable,
+    /// The whole form: it could not be kept just now.
+    NotSaved,
 }

@@ -4,10 +4,14 @@
 //!   collection item, popup and the sidebar) as the CMS must provide it.
 //! - [`page`]: what a render receives and returns, and the page data the
 //!   browser gets for hydration and client navigation.
-//! - [`feedback`]: what an API answer tells the visitor (a notice, a
-//!   form's messages, where to go next): the one body of every API failure.
+//! - [`account`]: the self-service data: the signed-in subscriber, their
+//!   balances, the CPM session's permissions.
+//! - [`api`]: what each API endpoint answers on success.
+//! - [`feedback`]: what an API answer tells the visitor (a notice, what is
+//!   wrong with a form, where to go next): the one body of every API failure.
 //! - [`locations`]: M-Pesa agents and Vodashops, as the CMS holds them and
 //!   as the locator pages show them.
+//! - [`route`]: the shape of the route table (`app/src/routes.ts`).
 //! - [`repair`]: content from outside parsed at the boundary: a part that
 //!   does not fit the model takes its default or is dropped, with its JSON path.
 //! - [`cms`]: the model as Strapi content types and components, and the
@@ -18,12 +22,15 @@
 //! [`repair`] and [`cms`] walk; `ts-rs` derives the TypeScript. This crate
 //! has no heavy dependencies so the build script can use it.
 
+pub mod account;
+pub mod api;
 pub mod cms;
 pub mod content;
 pub mod feedback;
 pub mod locations;
 pub mod page;
 pub mod repair;
+pub mod route;
 pub mod typescript;
 
 use schemars::JsonSchema;

@@ -5,11 +5,12 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use ts_rs::TS;
 
 use crate::Lang;
+use crate::account::{CpmPermissions, Subscriber};
 use crate::content::{CollectionItem, ItemList, Page, Popup, Sidebar};
+use crate::feedback::{Notice, Problem};
 
 /// Which page component renders a route (`app/src/pages/<kind>.tsx`). The
 /// route table (`app/src/routes.ts`) names one per route; the server reads
@@ -110,12 +111,12 @@ pub struct PageData {
     /// What a form post (no JavaScript) left for this page to show: the
     /// notice of its outcome, carried across the redirect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "Notice")]
-    pub notice: Option<Value>,
+    #[ts(optional)]
+    pub notice: Option<Notice>,
     /// The customer permission management session, on its page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "{ msisdn: string; permissions: Permission[] }")]
-    pub cpm: Option<Value>,
+    #[ts(optional)]
+    pub cpm: Option<CpmPermissions>,
     /// The operator's bundles the page shows, in its language: those its
     /// bundle tables name, or on the account page every one sold online.
     /// Absent when the page names none, or the catalogue cannot be read.
@@ -155,8 +156,7 @@ pub struct PageData {
     /// a signed-in visitor's page is the page for everyone with this put
     /// in, and the less of the page follows it, the less is compressed
     /// apart (`server/src/pages/splice.rs`).
-    #[ts(type = "Subscriber | null")]
-    pub subscriber: Option<Value>,
+    pub subscriber: Option<Subscriber>,
 }
 
 /// What a page shown as a preview of the CMS's drafts carries.
@@ -226,9 +226,10 @@ pub struct FormState {
     /// Every field as typed, by input name (`applicants[1].email`); a
     /// group of checkboxes has several values.
     pub values: BTreeMap<String, Vec<String>>,
-    /// What is wrong, by input name, in the page's language; `form` is
-    /// about the whole form (too many sent, not saved).
-    pub errors: BTreeMap<String, String>,
+    /// What is wrong, by input name; `form` is about the whole form (too
+    /// many sent, not saved). The page words it in its language.
+    #[ts(type = "Record<string, Problem>")]
+    pub errors: BTreeMap<String, Problem>,
 }
 
 /// Stylesheets and module chunks of the page, for `<link>` tags in the head.
@@ -302,8 +303,7 @@ pub enum Part {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct AccountPart {
     pub lang: Lang,
-    #[ts(type = "Subscriber")]
-    pub subscriber: Value,
+    pub subscriber: Subscriber,
 }
 
 /// The CPM page's permissions of the signed-in number, on the page at
@@ -313,8 +313,7 @@ pub struct AccountPart {
 pub struct CpmPart {
     pub lang: Lang,
     pub path: String,
-    #[ts(type = "{ msisdn: string; permissions: Permission[] }")]
-    pub cpm: Value,
+    pub cpm: CpmPermissions,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub csrf: Option<String>,

@@ -4,8 +4,9 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use contract::account::PaymentMethod;
+use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
+use contract::page::PageKind;
 
 use super::catalogue::offer;
 use super::error::AccountError;
@@ -17,7 +18,7 @@ use super::sign_in::parse_msisdn;
 use super::cache::Lookup;
 use super::subscriber::{ended_by_operator, payment_methods, require};
 use crate::AppState;
-use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
@@ -33,7 +34,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
             (header::CACHE_CONTROL, HeaderValue::from_str(&public).expect("a header value")),
             (header::VARY, HeaderValue::from_static("cookie, x-site-lang")),
         ];
-        return Ok((headers, Reply::ok(json!({ "bundles": bundles }))).into_response());
+        return Ok((headers, Reply::ok(BundlesAnswer { bundles, payment_methods: None })).into_response());
     };
     // From what is kept of the subscriber (read within the budget if nothing is).
     let known = match state.account.details.subscriber(&key, &session.token, state.config.operator.budget).await {
@@ -41,26 +42,7 @@ pub(super) async fn bundles(State(state): State<AppState>, jar: PrivateCookieJar
         Lookup::Unknown | Lookup::Refused(_) => None,
     };
     let methods = payment_methods(known.as_deref());
-    Ok(Reply::ok(json!({ "bundles": bundles, "paymentMethods": methods })).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct PurchaseForm {
-    bundle_id: String,
-    purchase_channel: String,
-    /// `self` or `friend`; with `self` a friend's number left in the form is ignored.
-    #[serde(default)]
-    recipient: Option<String>,
-    #[serde(default)]
-    subscriber: Option<String>,
-    /// Buy for the modem signed in through the modem flow.
-    #[serde(default, deserialize_with = "flag")]
-    for_modem: bool,
-    /// The visitor confirmed buying the bundle for the number again,
-    /// although they did so less than `repeats::WINDOW` ago.
-    #[serde(default, deserialize_with = "flag")]
-    again: bool,
+    Ok(Reply::ok(BundlesAnswer { bundles, payment_methods: Some(methods) }).into_response())
 }
 
 /// `POST /api/bundles/purchase {bundleId, purchaseChannel, subscriber?, again?}`.
@@ -75,16 +57,15 @@ pub(super) async fn purchase(
     jar: PrivateCookieJar,
     caller: Caller,
     Submitted(form): Submitted<PurchaseForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<PurchaseReceived>, AccountError> {
     let session = require(&state, &jar).await?;
     let for_friend = form.recipient.as_deref() != Some("self");
     let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| for_friend && !s.is_empty()) {
         Some(number) => Some(parse_msisdn(number)?),
         None => None,
     };
-    let channel = match form.purchase_channel.to_ascii_uppercase().as_str() {
-        channel @ ("AIRTIME" | "MPESA") => channel.to_owned(),
-        _ => return Err(AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::BadRequest)),
+    let Some(channel) = PaymentMethod::parse(&form.purchase_channel) else {
+        return Err(AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::BadRequest));
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
     let (token, recipient) = match (form.for_modem, &session.modem) {
@@ -97,18 +78,18 @@ pub(super) async fn purchase(
     if !state.account.recent_purchases.mark(&mark, form.again).await? {
         let refusal = AccountError::new(StatusCode::CONFLICT, NoticeKey::PurchaseRepeat);
         // Without JavaScript the confirmation step comes back, asking to confirm again.
-        return Err(if caller.form { refusal.redirect(confirm_again(&caller, &form)) } else { refusal });
+        return Err(if caller.form { refusal.redirect(confirm_again(&state, &caller, &form)) } else { refusal });
     }
     let request = Purchase {
-        bundle_id: Value::String(bundle_id.clone()),
+        bundle_id: bundle_id.clone(),
         touch_point: String::new(),
-        purchase_channel: channel,
+        purchase_channel: channel.code().to_owned(),
         subscriber: friend.as_ref().map(|f| f.to_string()).unwrap_or_default(),
     };
     let error = match state.account.operator.purchase(&token, &request).await {
         Ok(_) => {
             let notice = received(&state, &caller, &bundle_id, &recipient).await;
-            return Ok(Reply::ok(json!({ "reloadAfterMs": 5000 })).with_notice(notice));
+            return Ok(Reply::ok(PurchaseReceived { reload_after_ms: RELOAD_AFTER_MS }).with_notice(notice));
         }
         Err(error) => error,
     };
@@ -134,6 +115,9 @@ pub(super) async fn purchase(
     })
 }
 
+/// How long after a purchase the page reloads, to show what it bought.
+const RELOAD_AFTER_MS: u32 = 5000;
+
 /// How long "not confirmed yet" shows: it asks the visitor to read before acting.
 const UNCONFIRMED_MS: u32 = 10_000;
 
@@ -147,7 +131,7 @@ async fn received(state: &AppState, caller: &Caller, bundle_id: &str, recipient:
 
 /// The account page's confirmation step for this purchase, asking to
 /// confirm buying it again.
-fn confirm_again(caller: &Caller, form: &PurchaseForm) -> String {
+fn confirm_again(state: &AppState, caller: &Caller, form: &PurchaseForm) -> String {
     let query = serde_urlencoded::to_string([
         ("step", "confirm"),
         ("bundleId", form.bundle_id.as_str()),
@@ -157,5 +141,5 @@ fn confirm_again(caller: &Caller, form: &PurchaseForm) -> String {
         ("again", "true"),
     ])
     .unwrap_or_default();
-    format!("{}?{query}", caller.href("/account"))
+    format!("{}?{query}", caller.href(state.pages.routes.path_of(PageKind::Account)))
 }

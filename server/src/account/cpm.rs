@@ -5,16 +5,17 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
 use contract::Lang;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use contract::account::{CpmPermissions, Permission};
+use contract::api::{CodeForm, CpmCodeSent, NumberForm, PermissionForm, PermissionSet};
+use contract::page::PageKind;
 
 use super::limits::CodeFor;
 use super::error::AccountError;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::sign_in::{CodeForm, NumberForm, checked_code, keeping_number, request_code_failure, requested_number};
+use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
 use crate::AppState;
-use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted, flag};
+use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
 pub(super) async fn request_otp(
@@ -22,14 +23,15 @@ pub(super) async fn request_otp(
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<CpmCodeSent>, AccountError> {
     let msisdn = requested_number(&state, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
     let message = state.account.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
-    Ok(Reply::ok(json!({ "msisdn": msisdn.as_str() }))
+    let code_page = caller.href(state.pages.routes.path_of(PageKind::CpmOtp));
+    Ok(Reply::ok(CpmCodeSent { msisdn: msisdn.to_string() })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
-        .redirect(format!("{}?{query}", caller.href("/cpm-otp"))))
+        .redirect(format!("{code_page}?{query}")))
 }
 
 /// `POST /api/cpm/validate-otp {msisdn, code}`: the CPM session.
@@ -47,21 +49,21 @@ pub(super) async fn validate_otp(
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
     let jar = state.account.sessions.start(jar, Kind::Cpm, Session::new(token, msisdn.to_string())).await?;
-    Ok((jar, Reply::ok(json!({})).redirect(caller.href("/customer-permission-management"))))
+    Ok((jar, Reply::done().redirect(caller.href(state.pages.routes.path_of(PageKind::Cpm)))))
 }
 
 /// The CPM session's permissions, for its page. Only a session whose token
 /// the operator rejects is ended: one the operator cannot answer for just
 /// now (failing, busy, its circuit open) is kept, and its page comes
 /// without the permissions until the operator answers again.
-pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<Value, OperatorError>, PrivateCookieJar) {
+pub async fn page_permissions(state: &AppState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<CpmPermissions, OperatorError>, PrivateCookieJar) {
     match state.account.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
-            let list: Vec<Value> = permissions
-                .iter()
-                .map(|p| json!({ "id": p.id, "name": p.name.get(lang), "description": p.description.get(lang), "granted": p.granted }))
+            let permissions = permissions
+                .into_iter()
+                .map(|p| Permission { name: p.name.get(lang).to_owned(), description: p.description.get(lang).to_owned(), id: p.id, granted: p.granted })
                 .collect();
-            (Ok(json!({ "msisdn": session.msisdn, "permissions": list })), jar)
+            (Ok(CpmPermissions { msisdn: session.msisdn.clone(), permissions }), jar)
         }
         Err(OperatorError::Unauthorized) => {
             tracing::info!("CPM session ended: the operator rejected its token");
@@ -79,7 +81,7 @@ pub(super) async fn permissions(
     State(state): State<AppState>,
     jar: PrivateCookieJar,
     caller: Caller,
-) -> Result<(PrivateCookieJar, Reply), AccountError> {
+) -> Result<(PrivateCookieJar, Reply<CpmPermissions>), AccountError> {
     let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::session_ended(jar, NoticeKey::SessionExpired));
     };
@@ -90,12 +92,6 @@ pub(super) async fn permissions(
     }
 }
 
-#[derive(Deserialize)]
-pub(super) struct PermissionForm {
-    #[serde(deserialize_with = "flag")]
-    granted: bool,
-}
-
 /// `PUT /api/cpm/permissions/{id} {granted}` (POST from a form).
 pub(super) async fn set_permission(
     State(state): State<AppState>,
@@ -103,12 +99,12 @@ pub(super) async fn set_permission(
     caller: Caller,
     Path(id): Path<String>,
     Submitted(form): Submitted<PermissionForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<PermissionSet>, AccountError> {
     let Some(session) = state.account.sessions.find(&jar, Kind::Cpm).await? else {
         return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SessionExpired));
     };
     match state.account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
-        Ok(()) => Ok(Reply::ok(json!({ "id": id, "granted": form.granted })).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
+        Ok(()) => Ok(Reply::ok(PermissionSet { id, granted: form.granted }).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
         Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(state.account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired)),
         Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
@@ -117,5 +113,5 @@ pub(super) async fn set_permission(
 /// `POST /api/cpm/logout`: then the CPM sign-in page.
 pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
     let jar = state.account.sessions.end(jar, Kind::Cpm).await;
-    (jar, Reply::ok(json!({})).redirect(caller.href("/cpm-login")))
+    (jar, Reply::done().redirect(caller.href(state.pages.routes.path_of(PageKind::CpmLogin))))
 }

@@ -63,8 +63,9 @@ use axum::routing::{get, post, put};
 use axum_extra::extract::PrivateCookieJar;
 use axum_extra::extract::cookie::Key;
 use contract::Lang;
+use contract::account::{CpmPermissions, Subscriber};
+use contract::feedback::Notice;
 use contract::page::PageKind;
-use serde_json::Value;
 
 use crate::AppState;
 use crate::web::form_post::{self, FormPosts};
@@ -118,7 +119,7 @@ pub struct OwnParts {
     /// The name the header's account control shows.
     pub name: String,
     /// The page data's subscriber.
-    pub subscriber: Value,
+    pub subscriber: Subscriber,
 }
 
 /// A page request's visitor: their cookies and what they say.
@@ -133,9 +134,9 @@ pub struct Visit {
 /// What a page shows only to its visitor, taken into its data.
 #[derive(Default)]
 pub struct PageExtras {
-    pub subscriber: Option<Value>,
-    pub notice: Option<Value>,
-    pub cpm: Option<Value>,
+    pub subscriber: Option<Subscriber>,
+    pub notice: Option<Notice>,
+    pub cpm: Option<CpmPermissions>,
     /// The browser session's form token.
     pub csrf: Option<CsrfToken>,
 }
@@ -208,7 +209,7 @@ impl Visit {
             "" => msisdn::Msisdn::parse(&session.msisdn).map_or_else(|_| session.msisdn.clone(), |number| number.local()),
             names => names.to_owned(),
         };
-        Some(OwnParts { name, subscriber: subscriber::subscriber_json(session, None, None, lang) })
+        Some(OwnParts { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
     }
 
     /// The visitor's own parts of a page of kind `page` in `lang`: the form token, the subscriber
@@ -225,9 +226,7 @@ impl Visit {
             (extras.subscriber, jar) = subscriber::page_subscriber(state, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
-            let notice;
-            (notice, jar) = flash::take(jar);
-            extras.notice = notice.map(|n| serde_json::to_value(n).expect("notice serialises"));
+            (extras.notice, jar) = flash::take(jar);
         }
         if let Some((_, session)) = self.cpm.as_ref().filter(|_| page == PageKind::Cpm) {
             let permissions;

@@ -11,15 +11,14 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
-use serde::Deserialize;
-use serde_json::json;
+use contract::api::{CodeForm, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent};
 
 use super::limits::CodeFor;
 use super::error::AccountError;
 use super::msisdn::Msisdn;
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
-use super::sign_in::{CodeForm, NumberForm, checked_code, parse_msisdn, request_code_failure, requested_number};
+use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
 use crate::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
@@ -28,10 +27,9 @@ use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submi
 /// caller name it.
 const MODEM_VALIDATE_PATH: &str = "alternative-number/validate-otp";
 
-/// What the page may see of a modem and its alternative number.
-fn shown(pair: &AlternativeNumber) -> serde_json::Value {
-    let masked = Msisdn::parse(&pair.alternative_msisdn).map(|m| m.masked()).unwrap_or_else(|_| "•••".to_owned());
-    json!({ "msisdn": pair.msisdn, "alternativeMasked": masked })
+/// What the page may see of an alternative number: masked.
+fn masked(pair: &AlternativeNumber) -> String {
+    Msisdn::parse(&pair.alternative_msisdn).map(|m| m.masked()).unwrap_or_else(|_| "•••".to_owned())
 }
 
 /// The modem's registered alternative number, as the operator has it; a
@@ -50,17 +48,14 @@ pub(super) async fn check(
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<ModemAlternative>, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
     if !state.account.limits.modem_check(&session.msisdn, client).await? {
         return Err(AccountError::too_many());
     }
     let pair = alternative_of(&state, &modem).await?;
-    let mut answer = shown(&pair);
-    answer["modems"] = true.into();
-    answer["otps"] = false.into();
-    Ok(Reply::ok(answer))
+    Ok(Reply::ok(ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: true, otps: false }))
 }
 
 /// `POST /api/modem/request-otp {msisdn}`: a code for the modem, sent to
@@ -71,16 +66,14 @@ pub(super) async fn request_otp(
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<ModemAlternative>, AccountError> {
     require(&state, &jar).await?;
     let modem = requested_number(&state, CodeFor::ModemSignIn, &form.msisdn, client).await?;
     let pair = alternative_of(&state, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
     state.account.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
     state.account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
-    let mut answer = shown(&pair);
-    answer["modems"] = false.into();
-    answer["otps"] = true.into();
+    let answer = ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: false, otps: true };
     Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::OtpSent)))
 }
 
@@ -91,7 +84,7 @@ pub(super) async fn validate_otp(
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<ModemSignedIn>, AccountError> {
     let mut session = require(&state, &jar).await?;
     let (modem, code) = checked_code(&state, &form, client).await?;
     let token = state
@@ -101,7 +94,7 @@ pub(super) async fn validate_otp(
         .map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     session.modem = Some(ModemLogin { msisdn: modem.to_string(), token });
     state.account.sessions.save(&jar, Kind::Subscriber, &session).await?;
-    Ok(Reply::ok(json!({ "modem": modem.as_str(), "modemBundle": true })))
+    Ok(Reply::ok(ModemSignedIn { modem: modem.to_string(), modem_bundle: true }))
 }
 
 /// `POST /api/alternative-number/request-otp {msisdn}`: the first step of
@@ -114,24 +107,18 @@ pub(super) async fn registration_request_otp(
     jar: PrivateCookieJar,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<RegistrationCodeSent>, AccountError> {
     let session = require(&state, &jar).await?;
     let modem = requested_number(&state, CodeFor::ModemRegistration, &form.msisdn, client).await?;
     match state.account.operator.alternative_create_request_otp(&session.token, &modem).await {
         Ok(_) => {
             state.account.limits.code_sent(CodeFor::ModemRegistration, modem.as_str()).await;
-            Ok(Reply::ok(json!({ "msisdn": modem.as_str(), "registering": true }))
+            Ok(Reply::ok(RegistrationCodeSent { msisdn: modem.to_string(), registering: true })
                 .with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemCodeSent)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),
         Err(error) => Err(request_code_failure(&error)),
     }
-}
-
-#[derive(Deserialize)]
-pub(super) struct RegistrationForm {
-    msisdn: String,
-    code: String,
 }
 
 /// `POST /api/alternative-number {msisdn, code}`: registers the signed-in
@@ -141,15 +128,14 @@ pub(super) async fn register(
     jar: PrivateCookieJar,
     caller: Caller,
     ClientAddr(client): ClientAddr,
-    Submitted(form): Submitted<RegistrationForm>,
-) -> Result<Reply, AccountError> {
+    Submitted(form): Submitted<CodeForm>,
+) -> Result<Reply<ModemRegistered>, AccountError> {
     let session = require(&state, &jar).await?;
-    let (modem, code) = checked_code(&state, &CodeForm { msisdn: form.msisdn, code: form.code }, client).await?;
+    let (modem, code) = checked_code(&state, &form, client).await?;
     let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
     match state.account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
-            let mut answer = shown(&pair);
-            answer["registeringNewNumber"] = false.into();
+            let answer = ModemRegistered { alternative_masked: masked(&pair), msisdn: pair.msisdn, registering_new_number: false };
             Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemRegistered)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&state, jar).await),

@@ -2,30 +2,18 @@
 
 use axum::extract::State;
 use axum_extra::extract::PrivateCookieJar;
-use serde::Deserialize;
-use serde_json::json;
+use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer};
 
 use super::limits::CodeFor;
 use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
 use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::subscriber::{catalogue_within_budget, sign_out, subscriber_json};
+use super::subscriber::{catalogue_within_budget, sign_out, subscriber_of};
 use std::net::IpAddr;
 
 use crate::AppState;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
-
-#[derive(Deserialize)]
-pub(super) struct NumberForm {
-    pub msisdn: String,
-}
-
-#[derive(Deserialize)]
-pub(super) struct CodeForm {
-    pub msisdn: String,
-    pub code: String,
-}
 
 pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
     Msisdn::parse(input).map_err(|_| AccountError::invalid_msisdn())
@@ -77,11 +65,11 @@ pub(super) async fn request_otp(
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
-) -> Result<Reply, AccountError> {
+) -> Result<Reply<CodeSent>, AccountError> {
     let msisdn = requested_number(&state, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
     let message = state.account.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     state.account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
-    Ok(Reply::ok(json!({ "msisdn": msisdn.as_str(), "step": "code" }))
+    Ok(Reply::ok(CodeSent { msisdn: msisdn.to_string(), step: SignInStep::Code })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
         .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
 }
@@ -93,7 +81,7 @@ pub(super) async fn validate_otp(
     caller: Caller,
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<CodeForm>,
-) -> Result<(PrivateCookieJar, Reply), AccountError> {
+) -> Result<(PrivateCookieJar, Reply<SubscriberAnswer>), AccountError> {
     let (msisdn, code) = checked_code(&state, &form, client).await?;
     let token = state
         .account.operator
@@ -109,13 +97,13 @@ pub(super) async fn validate_otp(
         None => known.into(),
     };
     let catalogue = catalogue_within_budget(&state).await;
-    let subscriber = subscriber_json(&session, Some(&known), catalogue.as_deref(), caller.lang);
+    let subscriber = subscriber_of(&session, Some(&known), catalogue.as_deref(), caller.lang);
     // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
-    Ok((jar, Reply::ok(json!({ "subscriber": subscriber })).back_query(&[("step", None), ("msisdn", None)])))
+    Ok((jar, Reply::ok(SubscriberAnswer { subscriber }).back_query(&[("step", None), ("msisdn", None)])))
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home.
 pub(super) async fn logout(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
     let jar = sign_out(&state, jar).await;
-    (jar, Reply::ok(json!({})).redirect(caller.href("/")))
+    (jar, Reply::done().redirect(caller.href("/")))
 }

@@ -10,79 +10,53 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum_extra::extract::PrivateCookieJar;
 use contract::Lang;
-use serde::Serialize;
-use serde_json::{Value, json};
+use contract::account::{Balance, BundleBalance, PaymentMethod, Subscriber};
+use contract::api::SubscriberAnswer;
 
 use super::cache::{Known, Lookup};
 use super::error::AccountError;
 use super::catalogue::Snapshot;
-use super::operator::BundleBalance;
 use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::AppState;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 
-/// The authentication user as the app reads it (`Subscriber` in
-/// `app/src/features/account/types.ts`). The details are absent, and the
-/// balance null, while the operator has not given them.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SubscriberView<'a> {
-    msisdn: &'a str,
-    names: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    payment_type: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    minor: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    registration_status: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scopes: Option<&'a [String]>,
-    balance: Option<BalanceView>,
-    /// [`payment_methods`].
-    payment_methods: &'static [&'static str],
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BalanceView {
-    main_balance: f64,
-    /// The M-Pesa wallet, `null` when the number has none or it could not be read.
-    mpesa_balance: Option<f64>,
-    bundle: Vec<BundleBalance>,
-}
-
-/// The subscriber of `session` with what the operator said, if anything;
+/// The subscriber of `session` with what the operator said, if anything
+/// (the details absent, and the balance null, while it has not said);
 /// bundle balances under the catalogue's name of their bundle in `lang`
 /// (the operator's own name when the catalogue does not know it).
-pub(super) fn subscriber_json(session: &Session, known: Option<&Known>, catalogue: Option<&Snapshot>, lang: Lang) -> Value {
-    let names = known.map(|k| k.details.names());
+pub(super) fn subscriber_of(session: &Session, known: Option<&Known>, catalogue: Option<&Snapshot>, lang: Lang) -> Subscriber {
     let details = known.map(|k| &k.details);
-    let named = |balance: &BundleBalance| {
+    let named = |balance: &super::operator::BundleBalance| {
         let bundle = balance.bundle_id.as_deref().and_then(|id| catalogue?.find(id));
-        BundleBalance { name: bundle.map_or_else(|| balance.name.clone(), |b| b.name.get(lang).to_owned()), ..balance.clone() }
+        BundleBalance {
+            bundle_id: balance.bundle_id.clone(),
+            name: bundle.map_or_else(|| balance.name.clone(), |b| b.name.get(lang).to_owned()),
+            remaining: balance.remaining,
+            unit: balance.unit.clone(),
+            expires_at: balance.expires_at.clone(),
+        }
     };
-    let view = SubscriberView {
-        msisdn: details.and_then(|d| d.msisdn.as_deref()).unwrap_or(&session.msisdn),
-        names: names.as_deref().unwrap_or(&session.names),
-        payment_type: details.map(|d| d.payment_method.as_str()),
+    Subscriber {
+        msisdn: details.and_then(|d| d.msisdn.clone()).unwrap_or_else(|| session.msisdn.clone()),
+        names: details.map_or_else(|| session.names.clone(), |d| d.names()),
+        payment_type: details.map(|d| d.payment_method.clone()),
         minor: details.map(|d| d.minor),
-        registration_status: details.map(|d| d.registration_status.as_str()),
-        scopes: details.map(|d| d.scopes.as_slice()),
-        balance: known.and_then(|k| k.balances.as_ref()).map(|b| BalanceView {
+        registration_status: details.map(|d| d.registration_status.clone()),
+        scopes: details.map(|d| d.scopes.clone()),
+        balance: known.and_then(|k| k.balances.as_ref()).map(|b| Balance {
             main_balance: b.airtime.main_balance,
             mpesa_balance: b.mpesa.as_ref().map(|wallet| wallet.balance),
             bundle: b.bundles.iter().map(named).collect(),
         }),
         payment_methods: payment_methods(known),
-    };
-    serde_json::to_value(view).expect("the subscriber serialises")
+    }
 }
 
 /// What the subscriber can pay with: airtime, and M-Pesa unless the operator
 /// said the number has no M-Pesa account (when it could not tell, M-Pesa is
 /// offered and the operator decides).
-pub(super) fn payment_methods(known: Option<&Known>) -> &'static [&'static str] {
-    if known.is_some_and(|k| k.no_mpesa) { &["AIRTIME"] } else { &["AIRTIME", "MPESA"] }
+pub(super) fn payment_methods(known: Option<&Known>) -> Vec<PaymentMethod> {
+    if known.is_some_and(|k| k.no_mpesa) { vec![PaymentMethod::Airtime] } else { PaymentMethod::ALL.to_vec() }
 }
 
 /// The catalogue to name bundle balances by, waited for at most the budget.
@@ -102,15 +76,15 @@ pub async fn page_subscriber(
     jar: PrivateCookieJar,
     with_balances: bool,
     lang: Lang,
-) -> (Option<Value>, PrivateCookieJar) {
+) -> (Option<Subscriber>, PrivateCookieJar) {
     if !with_balances {
-        return (Some(subscriber_json(session, None, None, lang)), jar);
+        return (Some(subscriber_of(session, None, None, lang)), jar);
     }
     let (lookup, catalogue) =
         tokio::join!(state.account.details.subscriber(key, &session.token, state.config.operator.budget), catalogue_within_budget(state));
     match lookup {
-        Lookup::Known(known) => (Some(subscriber_json(session, Some(&known), catalogue.as_deref(), lang)), jar),
-        Lookup::Unknown => (Some(subscriber_json(session, None, None, lang)), jar),
+        Lookup::Known(known) => (Some(subscriber_of(session, Some(&known), catalogue.as_deref(), lang)), jar),
+        Lookup::Unknown => (Some(subscriber_of(session, None, None, lang)), jar),
         Lookup::Refused(error) => {
             tracing::info!(%error, "session ended by the operator");
             (None, sign_out(state, jar).await)
@@ -157,7 +131,7 @@ pub(super) async fn forget_after(State(state): State<AppState>, jar: PrivateCook
 /// read afresh within the budget. What the operator has not given by then is left out,
 /// with "Sorry an Error occured" when the balances are missing;
 /// the page asks again.
-pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply, AccountError> {
+pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply<SubscriberAnswer>, AccountError> {
     let session = require(&state, &jar).await?;
     let Some(key) = state.account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst)) };
     let (lookup, catalogue) = tokio::join!(
@@ -170,8 +144,8 @@ pub(super) async fn account(State(state): State<AppState>, jar: PrivateCookieJar
         // A 401, or customer details failing with 400 or more, signs out.
         Lookup::Refused(_) => return Err(ended_by_operator(&state, jar).await.redirect(caller.href("/"))),
     };
-    let subscriber = subscriber_json(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
-    let balance_failed = subscriber["balance"].is_null();
-    let reply = Reply::ok(json!({ "subscriber": subscriber }));
+    let subscriber = subscriber_of(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
+    let balance_failed = subscriber.balance.is_none();
+    let reply = Reply::ok(SubscriberAnswer { subscriber });
     Ok(if balance_failed { reply.with_notice(Notice::key(NoticeKind::Error, NoticeKey::BalanceError)) } else { reply })
 }

@@ -35,7 +35,13 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/cms/webhook", post(webhook))
 }
 
-async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<serde_json::Value>, Reply> {
+/// The webhook's answer: how many content entries the change dropped.
+#[derive(serde::Serialize)]
+struct Invalidated {
+    dropped: usize,
+}
+
+async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<Invalidated>, Reply> {
     let Some(secret) = state.config.cms.webhook_secret.as_ref() else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "webhook not configured"));
     };
@@ -59,7 +65,7 @@ async fn webhook(State(state): State<AppState>, headers: HeaderMap, body: axum::
         None => false,
     };
     tracing::info!(event = %event.event, model = change.model.as_deref().unwrap_or("*"), dropped, shared, "content invalidated by webhook");
-    Ok(Json(serde_json::json!({ "dropped": dropped })))
+    Ok(Json(Invalidated { dropped }))
 }
 
 /// What changed in the CMS: one model (or every one), in one language (or

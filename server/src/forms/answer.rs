@@ -11,7 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use contract::Lang;
-use serde_json::json;
+use contract::api::FormReceived;
 
 use super::FormKind;
 use super::error::SendBack;
@@ -39,7 +39,7 @@ const REPLAYED: &str = "idempotent-replayed";
 /// 201 `{"reference"}`.
 impl IntoResponse for Received {
     fn into_response(self) -> Response {
-        let mut response = (StatusCode::CREATED, axum::Json(json!({ "reference": self.reference }))).into_response();
+        let mut response = (StatusCode::CREATED, axum::Json(FormReceived { reference: self.reference.clone() })).into_response();
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if self.replayed {
             response.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
@@ -65,7 +65,7 @@ pub(super) fn answered(route: MethodRouter<AppState>, state: AppState, kind: For
 
 async fn layer(State(FormPage { state, kind }): State<FormPage>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let Some(route) = state.pages.routes.by_form(kind.name()) else { return response };
+    let Some(route) = state.pages.routes.by_form(kind) else { return response };
     if let Some(Reference { lang, reference }) = response.extensions_mut().remove::<Reference>() {
         let location = format!("{}?reference={reference}", lang.href(&route.path));
         let mut redirect = Location::site(&location).see_other();

@@ -1,8 +1,8 @@
 //! [`FormError`]: every way a submission is refused, with its status and
-//! its messages by field in the visitor's language; and [`Refusal`], the
-//! answer that carries it: the one API body (`{"errors": {…}}`) for a
-//! script, the page again for a form posted without JavaScript
-//! ([`super::answer`]).
+//! what is wrong by field; and [`Refusal`], the answer that carries it:
+//! the one API body (`{"errors": {…}}`) for a script, the page again for a
+//! form posted without JavaScript ([`super::answer`]). The app words each
+//! problem in the visitor's language.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use contract::Lang;
 use contract::page::FormState;
 
-use super::fields::Problems;
+use super::fields::{Problem, Problems};
 use super::store::StoreError;
 use crate::web::Reply;
 
@@ -30,28 +30,16 @@ pub enum FormError {
 }
 
 impl FormError {
-    /// The status and the messages by field (`form` for the whole form), in `lang`.
-    pub fn answer(&self, lang: Lang) -> (StatusCode, BTreeMap<String, String>) {
-        let whole = |status, en: &str, sw: &str| (status, BTreeMap::from([("form".to_owned(), if lang == Lang::Sw { sw } else { en }.to_owned())]));
+    /// The status and the problems by field (`form` for the whole form).
+    pub fn answer(&self) -> (StatusCode, BTreeMap<String, Problem>) {
+        let whole = |status, problem| (status, BTreeMap::from([("form".to_owned(), problem)]));
         match self {
-            FormError::Invalid(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems.messages(lang)),
-            FormError::TooMany => whole(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many forms were sent from your connection. Please wait a few minutes and try again",
-                "Fomu nyingi mno zimetumwa kutoka kwenye mtandao wako. Tafadhali subiri dakika chache kisha ujaribu tena",
-            ),
-            FormError::Unreadable(status) => whole(
-                *status,
-                "The form could not be read. Please check it and try again",
-                "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
-            ),
+            FormError::Invalid(problems) => (StatusCode::UNPROCESSABLE_ENTITY, problems.by_field()),
+            FormError::TooMany => whole(StatusCode::TOO_MANY_REQUESTS, Problem::TooMany),
+            FormError::Unreadable(status) => whole(*status, Problem::Unreadable),
             FormError::Store(_) | FormError::Unavailable(_) => {
                 tracing::error!(error = %self, "a form could not be kept");
-                whole(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Your form could not be saved just now. Please try again in a moment",
-                    "Fomu yako haikuweza kuhifadhiwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi",
-                )
+                whole(StatusCode::SERVICE_UNAVAILABLE, Problem::NotSaved)
             }
         }
     }
@@ -77,7 +65,7 @@ pub(super) struct SendBack {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let (status, errors) = self.error.answer(self.lang);
+        let (status, errors) = self.error.answer();
         let form = (!self.script).then(|| FormState { values: self.values, errors: errors.clone() });
         let mut response = Reply::invalid(status, errors).into_response();
         if let Some(form) = form {

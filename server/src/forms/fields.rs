@@ -1,73 +1,17 @@
 //! Reading a submitted form, field by field, into typed values: every
 //! problem is kept under the field's path (`email`, `applicants[1].phone`,
-//! `budget[0].amountTzs`) and worded in the visitor's language once, here.
+//! `budget[0].amountTzs`) as a [`Problem`], which the app words in the
+//! visitor's language (`forms.problems` in `app/src/i18n`).
 //! Text is trimmed, stripped of control characters, NFC-normalised and
 //! limited in length, so nothing past this module re-checks a string.
 
 use std::collections::BTreeMap;
 
-use contract::Lang;
+pub use contract::feedback::Problem;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::account::msisdn::Msisdn;
-
-/// What is wrong with one field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Problem {
-    Required,
-    TooLong(usize),
-    Email,
-    Phone,
-    Choice,
-    NoService,
-    TwoApplicants,
-    TooManyRows(usize),
-    NoBudgetLine,
-    Date,
-    EndBeforeStart,
-    Amount,
-    Count { min: u64, max: u64 },
-    NotPdf,
-    TooLargePdf,
-}
-
-impl Problem {
-    pub fn message(self, lang: Lang) -> String {
-        match (self, lang) {
-            (Problem::Required, Lang::En) => "Please fill in this field".into(),
-            (Problem::Required, Lang::Sw) => "Tafadhali jaza sehemu hii".into(),
-            (Problem::TooLong(max), Lang::En) => format!("Use at most {max} characters"),
-            (Problem::TooLong(max), Lang::Sw) => format!("Tumia herufi zisizozidi {max}"),
-            (Problem::Email, Lang::En) => "Enter a valid e-mail address, for example name@example.co.tz".into(),
-            (Problem::Email, Lang::Sw) => "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz".into(),
-            (Problem::Phone, Lang::En) => "Enter a valid Tanzanian mobile number, for example 0754 123 456".into(),
-            (Problem::Phone, Lang::Sw) => "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456".into(),
-            (Problem::Choice, Lang::En) => "Choose one of the options".into(),
-            (Problem::Choice, Lang::Sw) => "Chagua mojawapo ya machaguo".into(),
-            (Problem::NoService, Lang::En) => "Choose at least one service".into(),
-            (Problem::NoService, Lang::Sw) => "Chagua angalau huduma moja".into(),
-            (Problem::TwoApplicants, Lang::En) => "Give the details of at least two applicants".into(),
-            (Problem::TwoApplicants, Lang::Sw) => "Weka taarifa za waombaji wasiopungua wawili".into(),
-            (Problem::TooManyRows(max), Lang::En) => format!("At most {max} rows"),
-            (Problem::TooManyRows(max), Lang::Sw) => format!("Mistari isiyozidi {max}"),
-            (Problem::NoBudgetLine, Lang::En) => "Add at least one budget line".into(),
-            (Problem::NoBudgetLine, Lang::Sw) => "Ongeza angalau kipengele kimoja cha bajeti".into(),
-            (Problem::Date, Lang::En) => "Enter a date, for example 2026-07-01".into(),
-            (Problem::Date, Lang::Sw) => "Weka tarehe sahihi, kwa mfano 2026-07-01".into(),
-            (Problem::EndBeforeStart, Lang::En) => "The end date cannot be before the start date".into(),
-            (Problem::EndBeforeStart, Lang::Sw) => "Tarehe ya kumaliza haiwezi kuwa kabla ya tarehe ya kuanza".into(),
-            (Problem::Amount, Lang::En) => "Enter an amount in whole shillings, more than 0".into(),
-            (Problem::Amount, Lang::Sw) => "Weka kiasi kwa shilingi kamili, zaidi ya 0".into(),
-            (Problem::Count { min, max }, Lang::En) => format!("Enter a whole number from {min} to {max}"),
-            (Problem::Count { min, max }, Lang::Sw) => format!("Weka namba kamili kuanzia {min} hadi {max}"),
-            (Problem::NotPdf, Lang::En) => "The proposal must be a PDF file".into(),
-            (Problem::NotPdf, Lang::Sw) => "Pendekezo lazima liwe faili la PDF".into(),
-            (Problem::TooLargePdf, Lang::En) => "The proposal must be 5 MB or smaller".into(),
-            (Problem::TooLargePdf, Lang::Sw) => "Pendekezo lisizidi MB 5".into(),
-        }
-    }
-}
 
 /// Every problem of a submission, by field path.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -86,9 +30,9 @@ impl Problems {
         self.0.get(path).copied()
     }
 
-    /// The messages in `lang`, by path: the 422 body and the page's.
-    pub fn messages(&self, lang: Lang) -> BTreeMap<String, String> {
-        self.0.iter().map(|(path, problem)| (path.clone(), problem.message(lang))).collect()
+    /// The problems by path: the 422 body's and the page's.
+    pub fn by_field(&self) -> BTreeMap<String, Problem> {
+        self.0.clone()
     }
 }
 
@@ -136,7 +80,7 @@ impl<'a> Reader<'a> {
         };
         let filled: Vec<(usize, &Value)> = rows.iter().enumerate().filter(|(_, row)| !is_blank(row)).collect();
         if filled.len() > max {
-            self.problems.add(self.path(field), Problem::TooManyRows(max));
+            self.problems.add(self.path(field), Problem::TooManyRows { max: count_of(max) });
             return Vec::new();
         }
         let mut read_rows = Vec::new();
@@ -171,7 +115,7 @@ impl<'a> Reader<'a> {
             return Ok(None);
         }
         if text.chars().count() > max {
-            self.problem(field, Problem::TooLong(max));
+            self.problem(field, Problem::TooLong { max: count_of(max) });
             return Err(());
         }
         Ok(Some(text))
@@ -277,9 +221,9 @@ impl<'a> Reader<'a> {
     }
 
     /// A whole number from `min` to `max`.
-    pub fn count(&mut self, field: &str, min: u64, max: u64) -> Option<u64> {
+    pub fn count(&mut self, field: &str, min: u32, max: u32) -> Option<u64> {
         let text = self.text(field, SHORT)?;
-        match parse_whole(&text).filter(|n| (min..=max).contains(n)) {
+        match parse_whole(&text).filter(|n| (u64::from(min)..=u64::from(max)).contains(n)) {
             Some(count) => Some(count),
             None => {
                 self.problem(field, Problem::Count { min, max });
@@ -298,6 +242,11 @@ impl<'a> Reader<'a> {
             Err(()) => None,
         }
     }
+}
+
+/// A limit as a problem names it.
+fn count_of(limit: usize) -> u32 {
+    u32::try_from(limit).unwrap_or(u32::MAX)
 }
 
 /// A trillion shillings: more than any budget line, far below `u64` sums.
@@ -386,7 +335,7 @@ mod tests {
         assert_eq!(reader.text("name", SHORT), None);
         assert_eq!(reader.text("blank", SHORT), None);
         assert_eq!(reader.optional_text("missing", SHORT), None);
-        assert_eq!(problems.get("name"), Some(Problem::TooLong(100)));
+        assert_eq!(problems.get("name"), Some(Problem::TooLong { max: 100 }));
         assert_eq!(problems.get("blank"), Some(Problem::Required));
         assert_eq!(problems.get("missing"), None);
     }
@@ -422,6 +371,6 @@ mod tests {
         let value = json!({ "rows": [ { "a": "x" }, { "a": " ", "b": "" }, { "a": "" , "b": "y" } ] });
         let rows = Reader::new(&value, &mut problems).rows("rows", 5, |row| row.text("a", SHORT));
         assert_eq!(rows, vec!["x".to_owned()]);
-        assert_eq!(problems.messages(Lang::En).keys().collect::<Vec<_>>(), vec!["rows[2].a"]);
+        assert_eq!(problems.by_field().keys().collect::<Vec<_>>(), vec!["rows[2].a"]);
     }
 }

@@ -15,7 +15,7 @@ pub const MAX_PROPOSAL_BYTES: usize = 5 * 1024 * 1024;
 const MIN_APPLICANTS: usize = 2;
 const MAX_APPLICANTS: usize = 10;
 const MAX_BUDGET_LINES: usize = 50;
-const MAX_TEAM: u64 = 100_000;
+const MAX_TEAM: u32 = 100_000;
 
 /// Kinds of organisation the Foundation funds (its guidelines).
 pub const ORGANISATION_TYPES: [&str; 7] = ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"];
@@ -212,7 +212,6 @@ fn is_blank_row(row: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use contract::Lang;
     use serde_json::json;
 
     use super::*;
@@ -246,7 +245,7 @@ mod tests {
         one["applicants"].as_array_mut().unwrap().truncate(1);
         one["budget"][2]["amountTzs"] = json!("-5");
         one["project"]["endDate"] = json!("2026-01-01");
-        let problems = FoundationApplication::parse(&one, None).unwrap_err().messages(Lang::En);
+        let problems = FoundationApplication::parse(&one, None).unwrap_err().by_field();
         assert_eq!(problems.keys().collect::<Vec<_>>(), ["applicants", "budget[2].amountTzs", "project.endDate"]);
     }
 

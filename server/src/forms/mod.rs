@@ -1,7 +1,7 @@
 //! Forms visitors send the operator: the business community form and the
 //! foundation partnership application. A submission
-//! is checked on the server, in the visitor's language, and committed to
-//! disk before the visitor hears it was received.
+//! is checked on the server and committed to disk before the visitor hears
+//! it was received.
 //!
 //! - `http`: a post as it arrives (JSON, an HTML form, multipart with a
 //!   proposal PDF).
@@ -10,17 +10,18 @@
 //! - `answer`: the answers of a form posted without JavaScript: a
 //!   redirect to its page, or the page again.
 //! - `nest`: flat input names (`applicants[1].email`) as nested JSON.
-//! - `fields`: reading fields into typed values, the problems and their
-//!   messages in English and Swahili.
+//! - `fields`: reading fields into typed values, and what is wrong with
+//!   them (`contract::feedback::Problem`, which the app words).
 //! - `business`, `foundation`: the two forms' types and their parsers.
 //! - `store`: SQLite in `DATA_DIR` (WAL, synchronous=FULL), idempotency keys.
 //! - `outbox`: delivery to the CMS (`CMS_URL`), retried until it takes.
 //! - `export`: staff read submissions as CSV or JSON with `FORMS_TOKEN`.
 //!
-//! `POST /api/forms/<form>` answers a script 201 `{"reference"}` or 422
-//! `{"errors": {"<field path>": "<message>"}}`; a form posted without
-//! JavaScript is sent 303 to its page showing the reference, or gets its
-//! page back, filled in, with the messages beside the fields.
+//! `POST /api/forms/<form>` answers a script 201 `{"reference"}`
+//! (`contract::api::FormReceived`) or 422 `{"errors": {"<field path>":
+//! <problem>}}`; a form posted without JavaScript is sent 303 to its page
+//! showing the reference, or gets its page back, filled in, with the
+//! problems worded beside the fields.
 
 mod answer;
 mod business;
@@ -46,50 +47,12 @@ use crate::AppState;
 use crate::manifest::RouteTable;
 use crate::web::{ClientAddr, same_origin_only};
 use answer::{Received, answered};
+pub use contract::route::FormKind;
 pub use error::FormError;
 use error::Refusal;
 use http::Sent;
 pub use store::{FormStore, StoreError};
 use store::{Kept, NewSubmission};
-
-/// The forms the site takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormKind {
-    BusinessCommunity,
-    FoundationApplication,
-}
-
-impl FormKind {
-    pub const ALL: [FormKind; 2] = [FormKind::BusinessCommunity, FormKind::FoundationApplication];
-
-    /// Its name in addresses (`/api/forms/<name>`, `?form=<name>`) and in the route table.
-    pub fn name(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "business-community",
-            FormKind::FoundationApplication => "foundation-application",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<FormKind> {
-        FormKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-
-    /// The CMS collection its submissions go to.
-    fn collection(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "business-community-leads",
-            FormKind::FoundationApplication => "foundation-applications",
-        }
-    }
-
-    /// The start of its references: `BC-…`, `FA-…`.
-    fn prefix(self) -> &'static str {
-        match self {
-            FormKind::BusinessCommunity => "BC",
-            FormKind::FoundationApplication => "FA",
-        }
-    }
-}
 
 /// What the form endpoints share.
 #[derive(Clone)]

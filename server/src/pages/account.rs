@@ -29,8 +29,8 @@ use std::net::IpAddr;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use contract::Lang;
+use contract::account::{CpmPermissions, Subscriber};
 use contract::page::{AccountPart, CpmPart, PageData, PageKind, Part, PartOutput, PartRequest};
-use serde_json::Value;
 
 use super::admit::{self, Unbuilt};
 use super::cache::PageCache;
@@ -54,7 +54,7 @@ pub(super) async fn respond(
     session: Option<SessionKey>,
     headers: &HeaderMap,
     shared: &Prepared,
-    subscriber: Value,
+    subscriber: Subscriber,
     confirm: bool,
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
@@ -65,13 +65,12 @@ pub(super) async fn respond(
     }
     let lang = page.lang;
     let (personal_html, subscriber) = personal(state, session, lang, subscriber).await;
-    let names = subscriber["names"].as_str().unwrap_or_default();
-    let msisdn = subscriber["msisdn"].as_str().unwrap_or_default();
+    let msisdn = &subscriber.msisdn;
     let own = OwnParts {
-        names_html: escape_text(names),
-        msisdn_html: escape_text(&Msisdn::parse(msisdn).map_or_else(|_| msisdn.to_owned(), |number| number.local())),
+        names_html: escape_text(&subscriber.names),
+        msisdn_html: escape_text(&Msisdn::parse(msisdn).map_or_else(|_| msisdn.clone(), |number| number.local())),
         personal_html,
-        subscriber_json: document::script_escaped(&subscriber.to_string()),
+        subscriber_json: document::script_json(&subscriber),
         csrf,
         ..OwnParts::default()
     };
@@ -89,7 +88,7 @@ pub(super) async fn respond_cpm(
     session: SessionKey,
     headers: &HeaderMap,
     shared: &Prepared,
-    cpm: Option<Value>,
+    cpm: Option<CpmPermissions>,
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, AppError> {
     if let Some(cpm) = cpm {
@@ -97,7 +96,7 @@ pub(super) async fn respond_cpm(
         if !page.spliceable() {
             return Ok(None);
         }
-        let cpm_json = document::script_escaped(&cpm.to_string());
+        let cpm_json = document::script_json(&cpm);
         let token = csrf.as_ref().map(|token| token.as_str().to_owned());
         let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: shared.data.path.clone(), cpm, csrf: token }) };
         if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
@@ -114,7 +113,7 @@ pub(super) async fn respond_cpm(
 /// part alone, kept under its key and the kind.
 async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, AppError> {
     let data = PageData { csrf: Some(CSRF_SLOT.to_owned()), ..data };
-    let kind = serde_json::json!([data.subscriber, data.cpm]);
+    let kind = serde_json::to_string(&(&data.subscriber, &data.cpm)).expect("the page data's parts serialise");
     let template_key = PageCache::key(&format!("{} {kind}", shared.key), "", &[]);
     let page = state
         .pages
@@ -129,8 +128,8 @@ async fn page_for_kind(state: &AppState, client: IpAddr, shared: &Prepared, data
 
 /// The personal part rendered for `subscriber`, or `None` when its
 /// balances are missing or its render failed (then without balances).
-async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, subscriber: Value) -> (Option<String>, Value) {
-    if subscriber["balance"].is_null() {
+async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, subscriber: Subscriber) -> (Option<String>, Subscriber) {
+    if subscriber.balance.is_none() {
         return (None, subscriber);
     }
     let request = PartRequest { part: Part::Account(AccountPart { lang, subscriber }) };
@@ -139,7 +138,7 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, sub
     match rendered {
         Ok(html) => (Some(html), subscriber),
         Err(_) => {
-            subscriber["balance"] = Value::Null;
+            subscriber.balance = None;
             (None, subscriber)
         }
     }
@@ -164,41 +163,53 @@ async fn render_part(state: &AppState, session: Option<SessionKey>, request: &Pa
 
 /// The permissions the page for every CPM session is rendered with: a
 /// number and none, which each view's own replace.
-fn cpm_kind() -> Value {
-    serde_json::json!({ "msisdn": "", "permissions": [] })
+fn cpm_kind() -> CpmPermissions {
+    CpmPermissions { msisdn: String::new(), permissions: Vec::new() }
 }
 
 /// The subscriber the page for `subscriber`'s kind is rendered for: no
 /// balances, and the names (unless there are none: the header then shows
 /// the number) and the number as slots, except on the confirmation step,
 /// which names the payer in its own way.
-fn kind_of(subscriber: &Value, confirm: bool) -> Value {
-    let mut kind = subscriber.clone();
-    kind["balance"] = Value::Null;
+fn kind_of(subscriber: &Subscriber, confirm: bool) -> Subscriber {
+    let mut kind = Subscriber { balance: None, ..subscriber.clone() };
     if !confirm {
-        if kind["names"].as_str().is_some_and(|names| !names.is_empty()) {
-            kind["names"] = NAME_SLOT.into();
+        if !kind.names.is_empty() {
+            kind.names = NAME_SLOT.to_owned();
         }
-        kind["msisdn"] = MSISDN_SLOT.into();
+        kind.msisdn = MSISDN_SLOT.to_owned();
     }
     kind
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use contract::account::{Balance, PaymentMethod};
 
     use super::*;
 
+    fn subscriber(msisdn: &str, names: &str, balance: Option<f64>, payment_methods: &[PaymentMethod]) -> Subscriber {
+        Subscriber {
+            msisdn: msisdn.into(),
+            names: names.into(),
+            payment_type: Some("PREPAID".into()),
+            minor: None,
+            registration_status: None,
+            scopes: None,
+            balance: balance.map(|main_balance| Balance { main_balance, mpesa_balance: None, bundle: Vec::new() }),
+            payment_methods: payment_methods.to_vec(),
+        }
+    }
+
     #[test]
     fn subscribers_of_one_kind_share_a_page_whatever_their_balances() {
-        let amina = json!({"msisdn": "255754000001", "names": "Amina", "paymentType": "PREPAID", "balance": {"mainBalance": 1}, "paymentMethods": ["AIRTIME", "MPESA"]});
-        let juma = json!({"msisdn": "255754000002", "names": "Juma", "paymentType": "PREPAID", "balance": null, "paymentMethods": ["AIRTIME", "MPESA"]});
-        let baraka = json!({"msisdn": "255754000004", "names": "Baraka", "paymentType": "PREPAID", "balance": null, "paymentMethods": ["AIRTIME"]});
+        let amina = subscriber("255754000001", "Amina", Some(1.0), &PaymentMethod::ALL);
+        let juma = subscriber("255754000002", "Juma", None, &PaymentMethod::ALL);
+        let baraka = subscriber("255754000004", "Baraka", None, &[PaymentMethod::Airtime]);
         assert_eq!(kind_of(&amina, false), kind_of(&juma, false));
         assert_ne!(kind_of(&amina, false), kind_of(&baraka, false));
         assert_ne!(kind_of(&amina, true), kind_of(&juma, true));
-        let nameless = json!({"msisdn": "255754000002", "names": "", "balance": null});
-        assert_eq!(kind_of(&nameless, false)["names"], "");
+        let nameless = Subscriber { payment_type: None, ..subscriber("255754000002", "", None, &[]) };
+        assert_eq!(kind_of(&nameless, false).names, "");
     }
 }

@@ -1,11 +1,12 @@
 //! `GET /_data/<path>`: the data of the page at `/<path>`, status included,
-//! for the app's client-side navigation. A redirect is data too: the app
-//! follows it itself.
+//! for the app's client-side navigation. A redirect is data too (a
+//! `Feedback` with its `redirect`): the app follows it itself.
 
 use axum::extract::State;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum_extra::extract::PrivateCookieJar;
+use contract::feedback::Feedback;
 
 use super::cached_page::PRIVATE;
 use super::locale::LocalPath;
@@ -24,8 +25,8 @@ pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar,
     let visit = Visit::read(&state, private).await;
     match resolve(&state, &state.content.store, &request, visit.cpm_signed_in()).await {
         Ok(Resolved::Redirect { location, .. }) => {
-            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(serde_json::json!({ "redirect": location.as_str() })))
-                .into_response()
+            let redirect = Feedback { redirect: Some(location.as_str().to_owned()), ..Feedback::default() };
+            (StatusCode::OK, [(header::CACHE_CONTROL, "no-store")], Json(redirect)).into_response()
         }
         Ok(Resolved::Page(parts)) => {
             let mut data = parts.into_data(state.config.site_url.as_str());

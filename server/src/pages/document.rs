@@ -6,12 +6,13 @@ use contract::page::{PageData, RenderOutput};
 
 /// JSON that is safe inside `<script type="application/json">`: nothing in it
 /// can close the element or start a comment, and U+2028/U+2029 are escaped.
-pub fn script_json(data: &PageData) -> String {
+/// The page data, or a part of it (as it is in the page data's JSON).
+pub fn script_json(data: &impl serde::Serialize) -> String {
     script_escaped(&serde_json::to_string(data).expect("page data serialises"))
 }
 
-/// `json` escaped the same way, for a part of the page data.
-pub fn script_escaped(json: &str) -> String {
+/// `json` escaped the same way.
+fn script_escaped(json: &str) -> String {
     let mut escaped = String::with_capacity(json.len() + 32);
     for c in json.chars() {
         match c {

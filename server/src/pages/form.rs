@@ -21,7 +21,7 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
     let parts = match resolve(state, &state.content.store, &request, false).await {
         Ok(Resolved::Page(parts)) => *parts,
         Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
-        Err(error) => return error.into_page(lang),
+        Err(error) => return error.into_page(&state.pages.strings, lang),
     };
     let mut page = Prepared::new(state, parts, &[]);
     page.data.status = status.as_u16();
@@ -36,6 +36,6 @@ pub(crate) async fn form_page(state: &AppState, lang: Lang, path: &str, status: 
             *response.status_mut() = status;
             response
         }
-        Err(error) => AppError::from(error).into_page(lang),
+        Err(error) => AppError::from(error).into_page(&state.pages.strings, lang),
     }
 }

@@ -79,6 +79,6 @@ async fn page(State(state): State<AppState>, page: PageRequest, private: Private
     }
     match respond::page(&state, &page, request.headers(), private).await {
         Ok(response) => response,
-        Err(error) => error.into_page(page.local.lang),
+        Err(error) => error.into_page(&state.pages.strings, page.local.lang),
     }
 }

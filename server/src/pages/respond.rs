@@ -68,7 +68,7 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
     let Some(own) = visit.own_parts(request.local.lang) else { return Ok(None) };
     let own = splice::OwnParts {
         name_html: splice::escape_text(&own.name),
-        subscriber_json: document::script_escaped(&own.subscriber.to_string()),
+        subscriber_json: document::script_json(&own.subscriber),
         csrf: visit.csrf(),
         ..splice::OwnParts::default()
     };

@@ -39,6 +39,7 @@ use contract::page::AccountControls;
 use flate2::{Compress, Compression, FlushCompress, Status};
 
 use crate::web::csrf::CsrfToken;
+pub use crate::web::strings::escape_text;
 
 /// The text the name is rendered as in the signed-in control: private-use
 /// characters, which no escaping touches and no name contains.
@@ -358,22 +359,6 @@ pub fn bench(html: String, controls: &AccountControls, runs: usize) -> Option<St
         report.push_str(&format!("{:<28} {:>9.1} {:>7} {:>7.1}x\n", format!("whole page, gzip level {level}"), us, bytes, us / pieces_us));
     }
     Some(report)
-}
-
-/// Text as React's server renderer escapes it.
-pub fn escape_text(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#x27;"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@
 //!   [`set_cookie`]: every cookie's attributes in an order every browser reads.
 //! - [`etag`]: one entity tag per encoding of a body kept in several.
 //! - [`retry_after`]: every 503 and 429 says when to come back.
+//! - [`strings`]: the app's strings, for the error page the server words itself.
 //! - [`request_metrics`]: requests counted and timed by the router that
 //!   answered them.
 
@@ -41,6 +42,7 @@ pub mod retry_after;
 pub mod return_to;
 pub mod same_origin;
 pub mod set_cookie;
+pub mod strings;
 pub mod submitted;
 pub mod vary;
 
@@ -51,4 +53,5 @@ pub use lang::{LANG_COOKIE, visitor_lang};
 pub use location::Location;
 pub use reply::Reply;
 pub use same_origin::same_origin_only;
-pub use submitted::{Submitted, flag};
+pub use strings::Strings;
+pub use submitted::Submitted;

@@ -1,40 +1,44 @@
-//! [`Reply`]: an API answer as JSON, its data with its [`Feedback`] beside
-//! it. Handlers answer a script and a form post alike; the form post's
-//! redirect is made from the same reply ([`super::form_post`]).
+//! [`Reply`]: an API answer as JSON, its data (one of the contract's
+//! `api` types) with its [`Feedback`] beside it. Handlers answer a script
+//! and a form post alike; the form post's redirect is made from the same
+//! reply ([`super::form_post`]).
 
 use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use contract::feedback::Problem;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use super::form_post::{FormAnswer, QueryEdits, query_edits};
 use super::{Feedback, Notice, NoticeKey, NoticeKind};
 
-/// Data for the script, a notice, where to go next; or a refusal.
-pub struct Reply {
+/// Data for the script (a struct, whose fields the body has), a notice,
+/// where to go next; or a refusal, which has no data.
+pub struct Reply<T = ()> {
     status: StatusCode,
-    data: Map<String, Value>,
+    data: T,
     feedback: Feedback,
     back_query: QueryEdits,
 }
 
-impl Reply {
-    /// 200 with `data`'s members (a value that is no object is `data`).
-    pub fn ok(data: Value) -> Reply {
-        let data = match data {
-            Value::Object(map) => map,
-            Value::Null => Map::new(),
-            other => Map::from_iter([("data".to_owned(), other)]),
-        };
+impl<T> Reply<T> {
+    /// 200 with `data`'s fields.
+    pub fn ok(data: T) -> Reply<T> {
         Reply { status: StatusCode::OK, data, feedback: Feedback::default(), back_query: Vec::new() }
+    }
+}
+
+impl Reply {
+    /// 200 with no data: the feedback alone.
+    pub fn done() -> Reply {
+        Reply::ok(())
     }
 
     /// A failure told as `notice`.
     pub fn refused(status: StatusCode, notice: Notice) -> Reply {
-        Reply { status, data: Map::new(), feedback: Feedback { notice: Some(notice), ..Feedback::default() }, back_query: Vec::new() }
+        Reply { status, data: (), feedback: Feedback { notice: Some(notice), ..Feedback::default() }, back_query: Vec::new() }
     }
 
     /// A failure told as an error notice with the app's text for `key`.
@@ -48,18 +52,20 @@ impl Reply {
         Reply::refused(status, Notice::text(NoticeKind::Error, text))
     }
 
-    /// A form's fields refused, with a message each.
-    pub fn invalid(status: StatusCode, errors: BTreeMap<String, String>) -> Reply {
-        Reply { status, data: Map::new(), feedback: Feedback { errors: Some(errors), ..Feedback::default() }, back_query: Vec::new() }
+    /// A form refused, with what is wrong with each field.
+    pub fn invalid(status: StatusCode, errors: BTreeMap<String, Problem>) -> Reply {
+        Reply { status, data: (), feedback: Feedback { errors: Some(errors), ..Feedback::default() }, back_query: Vec::new() }
     }
+}
 
-    pub fn with_notice(mut self, notice: Notice) -> Reply {
+impl<T> Reply<T> {
+    pub fn with_notice(mut self, notice: Notice) -> Reply<T> {
         self.feedback.notice = Some(notice);
         self
     }
 
     /// The browser goes to `path` next (logging out sends it home).
-    pub fn redirect(mut self, path: String) -> Reply {
+    pub fn redirect(mut self, path: String) -> Reply<T> {
         self.feedback.redirect = Some(path);
         self
     }
@@ -67,24 +73,24 @@ impl Reply {
     /// A form goes back to its page with these query parameters set or
     /// removed: the sign-in page's code step (`step=code`), or what was
     /// typed, to keep it in its field.
-    pub fn back_query(mut self, edits: &[(&str, Option<&str>)]) -> Reply {
+    pub fn back_query(mut self, edits: &[(&str, Option<&str>)]) -> Reply<T> {
         self.back_query = query_edits(edits);
         self
     }
 }
 
-/// The body: the data's members, then the feedback's.
+/// The body: the data's fields, then the feedback's.
 #[derive(Serialize)]
-struct Body<'a> {
+struct Body<'a, T> {
     #[serde(flatten)]
-    data: &'a Map<String, Value>,
+    data: &'a T,
     #[serde(flatten)]
     feedback: &'a Feedback,
 }
 
 /// JSON, `no-store` (an answer that may be kept says so over it), and what
 /// a form post's redirect is made of.
-impl IntoResponse for Reply {
+impl<T: Serialize> IntoResponse for Reply<T> {
     fn into_response(self) -> Response {
         let body = Body { data: &self.data, feedback: &self.feedback };
         let mut response = (self.status, Json(body)).into_response();
@@ -97,11 +103,11 @@ impl IntoResponse for Reply {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 
-    async fn body(reply: Reply) -> (StatusCode, Value) {
+    async fn body<T: Serialize>(reply: Reply<T>) -> (StatusCode, Value) {
         let response = reply.into_response();
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
@@ -112,15 +118,17 @@ mod tests {
     async fn a_failure_is_its_feedback_alone() {
         let refused = Reply::refused_key(StatusCode::FORBIDDEN, NoticeKey::CrossSite);
         assert_eq!(body(refused).await, (StatusCode::FORBIDDEN, json!({ "notice": { "type": "error", "key": "crossSite" } })));
-        let invalid = Reply::invalid(StatusCode::UNPROCESSABLE_ENTITY, BTreeMap::from([("name".to_owned(), "Required".to_owned())]));
-        assert_eq!(body(invalid).await, (StatusCode::UNPROCESSABLE_ENTITY, json!({ "errors": { "name": "Required" } })));
+        let invalid = Reply::invalid(StatusCode::UNPROCESSABLE_ENTITY, BTreeMap::from([("name".to_owned(), Problem::TooLong { max: 100 })]));
+        let expected = json!({ "errors": { "name": { "key": "tooLong", "params": { "max": 100 } } } });
+        assert_eq!(body(invalid).await, (StatusCode::UNPROCESSABLE_ENTITY, expected));
     }
 
     #[tokio::test]
     async fn a_success_has_its_feedback_beside_its_data() {
-        let reply = Reply::ok(json!({ "msisdn": "255754000001" })).with_notice(Notice::text(NoticeKind::Info, "Sent")).redirect("/cpm-otp".into());
+        let sent = contract::api::CpmCodeSent { msisdn: "255754000001".into() };
+        let reply = Reply::ok(sent).with_notice(Notice::text(NoticeKind::Info, "Sent")).redirect("/cpm-otp".into());
         let expected = json!({ "msisdn": "255754000001", "notice": { "type": "info", "text": "Sent" }, "redirect": "/cpm-otp" });
         assert_eq!(body(reply).await, (StatusCode::OK, expected));
-        assert_eq!(body(Reply::ok(json!(3))).await.1, json!({ "data": 3 }));
+        assert_eq!(body(Reply::done()).await.1, json!({}));
     }
 }

@@ -1,11 +1,10 @@
 //! [`Submitted`]: a body from the app's script (JSON) or from an HTML form
-//! (urlencoded), read into the same type; [`flag`] reads a yes/no field
-//! either way.
+//! (urlencoded), read into the same type (one of the contract's `api`
+//! bodies, whose yes/no fields read either way).
 
 use axum::Json;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::{NoticeKey, Reply};
@@ -39,18 +38,4 @@ fn malformed(status: StatusCode, detail: &str) -> Reply {
     tracing::debug!(detail, "malformed request body");
     let status = if status == StatusCode::PAYLOAD_TOO_LARGE { status } else { StatusCode::BAD_REQUEST };
     Reply::refused_key(status, NoticeKey::BadRequest)
-}
-
-/// A yes/no field: a JSON boolean, or the text a form sends.
-pub fn flag<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Flag {
-        Bool(bool),
-        Text(String),
-    }
-    Ok(match Flag::deserialize(deserializer)? {
-        Flag::Bool(value) => value,
-        Flag::Text(text) => matches!(text.as_str(), "true" | "on" | "1" | "yes"),
-    })
 }

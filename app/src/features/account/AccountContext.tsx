@@ -13,7 +13,7 @@ import { useT } from "../../i18n/context";
 import type { Notice, Subscriber } from "../../contract";
 import { useSite } from "../../app/site";
 import { localePath } from "../../routes";
-import type { Answer } from "./api";
+import type { Failure } from "./api";
 import { LoginDialog } from "./LoginDialog";
 import { noticeToast } from "./notices";
 
@@ -51,7 +51,7 @@ export interface Account {
    * ("Your session has expired"), and `signedInAgain` runs once the visitor
    * has signed in there.
    */
-  failed(answer: Answer<unknown>, signedInAgain?: () => void): Promise<void>;
+  failed(answer: Failure, signedInAgain?: () => void): Promise<void>;
   setSubscriber(subscriber: Subscriber | null): void;
 }
 

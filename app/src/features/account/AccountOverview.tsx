@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from "react";
 import { LanguageProvider, useT, useTranslator } from "../../i18n/context";
-import type { Lang, Subscriber } from "../../contract";
+import type { Lang, Subscriber, SubscriberAnswer } from "../../contract";
 import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
 import { LocalLink, SiteProvider, siteIn, useSite } from "../../app/site";
 import { AccountProvider, useAccount } from "./AccountContext";
@@ -120,7 +120,7 @@ function BalancesUnavailable() {
   useEffect(() => {
     let stopped = false;
     const timer = setTimeout(async () => {
-      const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
+      const answer = await callApi<SubscriberAnswer>("GET", "/api/account", lang);
       if (stopped) return;
       // The session ended: signed out, as after any other call.
       if (answer.status === 401) return failed(answer);

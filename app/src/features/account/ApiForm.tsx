@@ -15,17 +15,18 @@ import { withFullStop } from "../../format";
 import { callApi, type Answer } from "./api";
 import { noticeText, type NoticeKey } from "./notices";
 
-/** The JSON body read from the form's fields, or which field is wrong and why. */
-export type Read = { body: Record<string, unknown> } | { invalid: NoticeKey; field: string };
+/** The body read from the form's fields (one of the contract's), or which field is wrong and why. */
+export type Read<S extends object = object> = { body: S } | { invalid: NoticeKey; field: string };
 
-export interface ApiFormProps<T> {
+/** A form answered by `T` (the endpoint's answer in the contract) that sends `S`. */
+export interface ApiFormProps<T, S extends object = object> {
   /** The endpoint, also the form's `action`. */
   action: string;
   /** How JavaScript calls it; a form always posts. */
   method?: "POST" | "PUT";
-  read(fields: FormData): Read;
+  read(fields: FormData): Read<S>;
   /** Handles the answer to `sent`; a notice it returns is shown in the form. */
-  onAnswer(answer: Answer<T>, sent: Record<string, unknown>): Promise<Notice | void> | Notice | void;
+  onAnswer(answer: Answer<T>, sent: S): Promise<Notice | void> | Notice | void;
   /** Where the server sends a browser without JavaScript back to; default: this page. */
   returnTo?: string;
   submitLabel: ReactNode;
@@ -45,7 +46,7 @@ export interface ApiFormProps<T> {
 export function useFieldCheck() {
   const [message, setMessage] = useState<Notice | null>(null);
   const invalidField = useRef<Element | null>(null);
-  function check(form: HTMLFormElement, read: (fields: FormData) => Read): Record<string, unknown> | null {
+  function check<S extends object>(form: HTMLFormElement, read: (fields: FormData) => Read<S>): S | null {
     invalidField.current?.removeAttribute("aria-invalid");
     invalidField.current = null;
     const fields = read(new FormData(form));
@@ -84,7 +85,7 @@ export function checkedByScript(form: HTMLFormElement | null) {
   if (form) form.noValidate = true;
 }
 
-export function ApiForm<T>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T>) {
+export function ApiForm<T, S extends object = object>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T, S>) {
   const { lang, path, csrf } = useSite();
   const [busy, setBusy] = useState(false);
   const { message, setMessage, check } = useFieldCheck();

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { LanguageProvider, useT } from "../../i18n/context";
 import { StaticRouter, useLocation, useNavigate } from "react-router";
-import type { Lang, Permission } from "../../contract";
+import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../contract";
 import { LocalLink, SiteProvider, useSite } from "../../app/site";
 import { localePath } from "../../routes";
 import { LogoutForm } from "./AccountControl";
@@ -27,7 +27,7 @@ export function CpmNumberForm() {
   const navigate = useNavigate();
   const typed = new URLSearchParams(useLocation().search).get("msisdn") ?? undefined;
   return (
-    <ApiForm
+    <ApiForm<CpmCodeSent>
       action="/api/cpm/request-otp"
       className="cpm-form"
       read={readNumber}
@@ -79,8 +79,6 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
   );
 }
 
-type CpmSession = { msisdn: string; permissions: Permission[] };
-
 /**
  * `/customer-permission-management`: the signed-in number's permissions,
  * the page's personal part. The server renders it alone for each view
@@ -88,7 +86,7 @@ type CpmSession = { msisdn: string; permissions: Permission[] };
  * (`server/src/pages/account.rs`), so its ids are its own rather than
  * `useId`'s, which depend on where in a tree it renders.
  */
-export function Permissions({ cpm }: { cpm: CpmSession }) {
+export function Permissions({ cpm }: { cpm: CpmPermissions }) {
   const t = useT();
   const navigate = useNavigate();
   const heading = "cpm-permissions-heading";
@@ -121,11 +119,11 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         </span>
         <p id={`${id}-description`}>{permission.description}</p>
       </div>
-      <ApiForm<{ granted: boolean }>
+      <ApiForm<PermissionSet, PermissionForm>
         action={`/api/cpm/permissions/${encodeURIComponent(permission.id)}`}
         method="PUT"
         // The server reads `granted` as form text ("true"/"false"), in JSON too.
-        read={() => ({ body: { granted: String(!granted) } })}
+        read={() => ({ body: { granted: granted ? "false" : "true" } })}
         onAnswer={(answer) => {
           notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
           if (answer.ok) setGranted(answer.body.granted ?? !granted);
@@ -151,7 +149,7 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
 const noToast = () => {};
 
 /** `Permissions` alone, as the CPM page at `path` renders it for `cpm` in `lang`. */
-export function PermissionsOf({ lang, path, cpm, csrf }: { lang: Lang; path: string; cpm: CpmSession; csrf?: string }) {
+export function PermissionsOf({ lang, path, cpm, csrf }: { lang: Lang; path: string; cpm: CpmPermissions; csrf?: string }) {
   return (
     <LanguageProvider lang={lang}>
       <SiteProvider value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path }, csrf }}>

@@ -17,19 +17,16 @@
  */
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer } from "../../contract";
+import type { BundleOffer, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent } from "../../contract";
 import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
-import type { Answer } from "./api";
+import type { Failure } from "./api";
 import { localMsisdn } from "./msisdn";
 import { PurchaseForm } from "./PurchaseForm";
 import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
 
 /** A modem and its alternative number as the server shows it: masked, and shown as given. */
-interface Alternative {
-  msisdn: string;
-  alternativeMasked: string;
-}
+type Alternative = Pick<ModemAlternative, "msisdn" | "alternativeMasked">;
 
 export type Step =
   | { step: "number" }
@@ -46,7 +43,7 @@ export type Step =
 export interface Flow {
   go(step: Step): void;
   /** A call that did not work; a lapsed session keeps the step (see `Account.failed`). */
-  failed(answer: Answer<unknown>): Promise<void>;
+  failed(answer: Failure): Promise<void>;
   /**
    * Seconds before another code may go out: one a minute per number and
    * purpose (`key` is the modem's number, or `registrationKey` of it).
@@ -142,13 +139,13 @@ export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; b
   switch (state.step) {
     case "number":
       return (
-        <ApiForm<Alternative>
+        <ApiForm<ModemAlternative, NumberForm>
           action="/api/modem/check"
           read={readNumber}
           onAnswer={(answer, sent) => {
             const { msisdn, alternativeMasked } = answer.body;
             if (answer.ok && msisdn && alternativeMasked) flow.go({ step: "modems", msisdn, alternativeMasked });
-            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: String(sent.msisdn) });
+            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: sent.msisdn });
             else return flow.failed(answer);
           }}
           submitLabel={t("modem.check")}
@@ -217,7 +214,7 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
   const { msisdn } = alternative;
   const wait = flow.waitFor(msisdn);
   return (
-    <ApiForm<Alternative>
+    <ApiForm<ModemAlternative>
       action="/api/modem/request-otp"
       read={() => ({ body: { msisdn } })}
       onAnswer={(answer) => {
@@ -237,7 +234,7 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
   const { msisdn } = alternative;
   return (
     <>
-      <ApiForm<{ modem: string }>
+      <ApiForm<ModemSignedIn>
         action="/api/modem/validate-otp"
         read={readCode}
         onAnswer={(answer) => {
@@ -266,7 +263,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
   const { notify } = useAccount();
   const wait = flow.waitFor(registrationKey(msisdn));
   return (
-    <ApiForm
+    <ApiForm<RegistrationCodeSent>
       action="/api/alternative-number/request-otp"
       read={() => ({ body: { msisdn } })}
       onAnswer={(answer) => {
@@ -287,7 +284,7 @@ function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
   const { notify } = useAccount();
   return (
     <>
-      <ApiForm<Alternative>
+      <ApiForm<ModemRegistered>
         action="/api/alternative-number"
         read={readCode}
         onAnswer={(answer) => {

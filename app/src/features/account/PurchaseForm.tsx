@@ -23,7 +23,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer, Notice, Subscriber } from "../../contract";
+import type { BundleOffer, Notice, PurchaseForm as Purchase, PurchaseReceived, Subscriber, SubscriberAnswer } from "../../contract";
 import { formatTzs } from "../../format";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
@@ -49,11 +49,11 @@ function groupOf(bundle: BundleOffer): (typeof GROUPS)[number] {
 type Fields = Pick<FormData, "get">;
 
 /** The purchase a choice asks for, as it is sent; or the field that is wrong. */
-export function readPurchase(fields: Fields, forModem: boolean): Read {
+export function readPurchase(fields: Fields, forModem: boolean): Read<Purchase> {
   const bundleId = String(fields.get("bundleId") ?? "");
   if (!bundleId) return { invalid: "chooseBundle", field: "bundleId" };
   const channel = String(fields.get("purchaseChannel") ?? "AIRTIME");
-  const body: Record<string, unknown> = { bundleId, purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME" };
+  const body: Purchase = { bundleId, purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME" };
   // The server reads `forModem` as form text, in JSON too.
   if (forModem) body.forModem = "true";
   else if (fields.get("recipient") === "friend") {
@@ -66,13 +66,13 @@ export function readPurchase(fields: Fields, forModem: boolean): Read {
 
 /** A purchase chosen and waiting for its confirmation. */
 interface Chosen {
-  body: Record<string, unknown>;
+  body: Purchase;
   /** The server said the same was bought less than two minutes ago: confirming buys it again. */
   again: boolean;
 }
 
 /** What the confirmation step of a page address (without JavaScript) asks for, if anything. */
-function chosenByAddress(query: URLSearchParams, forModem: boolean): Read | undefined {
+function chosenByAddress(query: URLSearchParams, forModem: boolean): Read<Purchase> | undefined {
   return query.get("step") === "confirm" && !forModem ? readPurchase(query, false) : undefined;
 }
 
@@ -103,14 +103,14 @@ export function PurchaseForm({
   const bundle = chosen && bundles.find((b) => b.id === chosen.body.bundleId);
 
   async function readBalances() {
-    const answer = await callApi<{ subscriber: Subscriber }>("GET", "/api/account", lang);
+    const answer = await callApi<SubscriberAnswer>("GET", "/api/account", lang);
     if (!answer.ok) return account.failed(answer);
     // "Sorry an Error occured" comes with the subscriber when only the balances failed.
     if (answer.body.notice) account.notify(answer.body.notice);
     if (answer.body.subscriber) account.setSubscriber(answer.body.subscriber);
   }
 
-  async function answered(answer: Answer<{ reloadAfterMs: number }>): Promise<Notice | void> {
+  async function answered(answer: Answer<PurchaseReceived>): Promise<Notice | void> {
     setSignedInAgain(false);
     if (answer.status === 409 && answer.body.notice?.key === "purchaseRepeat") {
       setChosen((now) => now && { ...now, again: true });
@@ -186,7 +186,7 @@ function ChoiceForm({
   invalid?: NoticeKey;
   hidden: boolean;
   disabled: boolean;
-  onChosen(body: Record<string, unknown>): void;
+  onChosen(body: Purchase): void;
 }) {
   const t = useT();
   const { lang } = useSite();
@@ -276,7 +276,7 @@ function Confirmation({
   payer?: Subscriber | null;
   forModem?: string;
   disabled: boolean;
-  onAnswer(answer: Answer<{ reloadAfterMs: number }>): Promise<Notice | void>;
+  onAnswer(answer: Answer<PurchaseReceived>): Promise<Notice | void>;
   onChange(): void;
   children?: ReactNode;
 }) {
@@ -287,15 +287,15 @@ function Confirmation({
   // Shown after the choice (or asking again), it takes focus, so it is read out.
   useEffect(() => title.current?.focus(), []);
   const { body, again } = chosen;
-  const channel = String(body.purchaseChannel) as (typeof CHANNELS)[number];
-  const friend = typeof body.subscriber === "string" ? body.subscriber : undefined;
+  const channel = body.purchaseChannel as (typeof CHANNELS)[number];
+  const friend = body.subscriber;
   // Numbers never wrap across lines (no-break spaces between their groups).
   const number = (msisdn: string) => localMsisdn(msisdn).replace(/ /g, "\u00a0");
   const own = number(payer?.msisdn ?? "");
   const paidBy = forModem ? t("checkout.theModem", { number: number(forModem) }) : t("checkout.person", { name: payer?.names ?? "", number: own });
   const paidFor = forModem ? t("checkout.theModem", { number: number(forModem) }) : friend ? number(friend) : t("checkout.yourNumber", { number: own });
   const onBill = channel === "AIRTIME" && !forModem && payer?.paymentType === "POSTPAID";
-  const sent = again ? { ...body, again: "true" } : body;
+  const sent: Purchase = again ? { ...body, again: "true" } : body;
   // The choice again, as the choice form's address (without JavaScript).
   const change = `${localePath(lang, "/account")}?${new URLSearchParams({
     bundleId: bundle.id,
@@ -327,7 +327,7 @@ function Confirmation({
           {t("notify.purchaseRepeat")}
         </p>
       )}
-      <ApiForm<{ reloadAfterMs: number }>
+      <ApiForm<PurchaseReceived>
         action="/api/bundles/purchase"
         className="purchase-form"
         read={() => ({ body: sent })}

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { useT } from "../../i18n/context";
+import type { CodeForm, CodeSent, NumberForm, SubscriberAnswer } from "../../contract";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { ApiForm, type Read } from "./ApiForm";
@@ -14,12 +15,12 @@ import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
 /** A new code can be asked for this long after the last (OPERATOR_API.md). */
 export const RESEND_AFTER_SECONDS = 60;
 
-export function readNumber(fields: FormData): Read {
+export function readNumber(fields: FormData): Read<NumberForm> {
   const msisdn = parseMsisdn(String(fields.get("msisdn") ?? ""));
   return msisdn ? { body: { msisdn } } : { invalid: "invalidMsisdn", field: "msisdn" };
 }
 
-export function readCode(fields: FormData): Read {
+export function readCode(fields: FormData): Read<CodeForm> {
   const code = String(fields.get("code") ?? "").trim();
   return isOtpCode(code) ? { body: { msisdn: String(fields.get("msisdn") ?? ""), code } } : { invalid: "invalidCode", field: "code" };
 }
@@ -106,7 +107,7 @@ export function ResendForm({
 }: {
   action: string;
   returnTo?: string;
-  fields: Record<string, string>;
+  fields: NumberForm;
   left: number;
   onSent(): void;
 }) {
@@ -173,7 +174,7 @@ export function LoginFlow({
   return (
     <div className="login-flow" ref={container}>
       {step === "number" ? (
-        <ApiForm<{ msisdn: string }>
+        <ApiForm<CodeSent>
           action="/api/auth/request-otp"
           returnTo={address()}
           read={readNumber}
@@ -189,7 +190,7 @@ export function LoginFlow({
         </ApiForm>
       ) : (
         <>
-          <ApiForm<{ subscriber: unknown }>
+          <ApiForm<SubscriberAnswer>
             action="/api/auth/validate-otp"
             returnTo={address({ step: "code", msisdn })}
             read={readCode}

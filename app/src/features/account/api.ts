@@ -18,6 +18,9 @@ export interface Answer<T> {
   body: Partial<T> & Feedback;
 }
 
+/** What a failed call's handling reads of any endpoint's answer: its status and feedback. */
+export type Failure = Pick<Answer<object>, "status" | "body">;
+
 const UNREACHABLE: Notice = { type: "error", key: "somethingWentWrong" };
 
 /**

@@ -145,7 +145,7 @@ describe("self-service screens without JavaScript", () => {
   });
 
   it("before the operator answers: names and number from the session, details not known yet, in Swahili too", async () => {
-    const fromSession: Subscriber = { msisdn: "255754000001", names: "Amina Mwakyusa", balance: null };
+    const fromSession: Subscriber = { msisdn: "255754000001", names: "Amina Mwakyusa", balance: null, paymentMethods: ["AIRTIME", "MPESA"] };
     const html = await render({ ...account, lang: "sw", subscriber: fromSession }, "/sw/account");
     assert.match(html, /class="account-link"[^>]*>Amina Mwakyusa<\/a>/);
     assert.ok(html.includes("<dd>0754 000 001</dd>") && html.includes("<dd>Bado haijulikani</dd>"), html);

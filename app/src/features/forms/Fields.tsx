@@ -11,6 +11,7 @@
 import { createContext, useContext, type ReactNode } from "react";
 import type { TFunction } from "../../i18n";
 import { useT } from "../../i18n/context";
+import { problemText } from "./problems";
 import type { Errors } from "./send";
 
 export interface FormValues {
@@ -28,9 +29,11 @@ export function fieldId(name: string): string {
 }
 
 function useField(name: string) {
+  const t = useT();
   const { values, errors } = useContext(FormValuesContext);
   const id = fieldId(name);
-  return { id, value: values[name]?.[0] ?? "", all: values[name] ?? [], error: errors[name] };
+  const problem = errors[name];
+  return { id, value: values[name]?.[0] ?? "", all: values[name] ?? [], error: problem && problemText(problem, t) };
 }
 
 function describedBy(id: string, hint?: ReactNode, error?: string): string | undefined {
@@ -222,7 +225,7 @@ export function Honeypot() {
  * `errors` in the order of the form: `order` lists its fields, rows written
  * `applicants[].email`; rows of one list come in their own order.
  */
-export function inFormOrder(errors: Errors, order: string[]): [string, string][] {
+export function inFormOrder<T>(errors: Record<string, T>, order: string[]): [string, T][] {
   const place = (name: string): [number, number] => {
     const row = /\[(\d+)\]/.exec(name);
     const index = order.indexOf(name.replace(/\[\d+\]/, "[]"));
@@ -248,7 +251,7 @@ export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors;
   const whole = errors.form;
   return (
     <div className="error-summary" role="alert" tabIndex={-1}>
-      <p className="form-message form-message-error">{whole ?? t("forms.correct")}</p>
+      <p className="form-message form-message-error">{whole ? problemText(whole, t) : t("forms.correct")}</p>
       {!whole && (
         <ul>
           {entries.map(([name, message]) => (
@@ -263,7 +266,7 @@ export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors;
                   })
                 }
               >
-                {label(name)}: {message}
+                {label(name)}: {problemText(message, t)}
               </a>
             </li>
           ))}

@@ -16,6 +16,7 @@ import { localePath } from "../../routes";
 import { formatTzs } from "../../format";
 import { ErrorSummary, FileField, FormValuesProvider, Honeypot, Received, Select, TextArea, TextField, fieldId } from "./Fields";
 import { fieldPairs, newKey } from "./send";
+import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
 
 const ACTION = "/api/forms/foundation-application";
@@ -204,7 +205,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
   const listError = (name: "applicants" | "budget") =>
     post.errors[name] && (
       <p id={fieldId(name)} className="field-error" tabIndex={-1}>
-        {post.errors[name]}
+        {problemText(post.errors[name], t)}
       </p>
     );
 

@@ -3,13 +3,15 @@
  * with the JSON in an `application` part) to `/api/forms/<form>`, in the
  * page's language, with the fill's `Idempotency-Key`, so a retry after a
  * dropped connection never files it twice. The server answers 201
- * `{"reference"}` or its `Feedback` with `{"errors": {"<field path>": "<message>"}}`.
+ * `{"reference"}` or its `Feedback` with `{"errors": {"<field path>": <problem>}}`
+ * (see `problems.ts`).
  */
-import type { Feedback } from "../../contract";
+import type { Feedback, FormReceived, Problem } from "../../contract";
 import type { Lang } from "../../routes";
 import { CSRF_FIELD, csrfHeader } from "../../app/csrf";
 
-export type Errors = Record<string, string>;
+/** What is wrong with the form, by field path (`form`: the whole form). */
+export type Errors = Record<string, Problem>;
 
 export type Sent = { reference: string } | { errors: Errors } | { offline: true };
 
@@ -33,7 +35,7 @@ export async function sendForm(action: string, lang: Lang, key: string, body: ob
   }
   try {
     const response = await fetch(action, { method: "POST", headers, body: payload, cache: "no-store" });
-    const answer: ({ reference?: unknown } & Feedback) | null = await response.json();
+    const answer: (Partial<FormReceived> & Feedback) | null = await response.json();
     if (response.ok && typeof answer?.reference === "string") return { reference: answer.reference };
     if (answer?.errors && typeof answer.errors === "object") return { errors: answer.errors };
     return { offline: true };

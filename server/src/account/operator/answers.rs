@@ -1,13 +1,13 @@
 //! The operator API's bodies as typed values, in the shapes
 //! `server/OPERATOR_API.md` fixes: what its calls answer (the subscriber's
 //! details, balances, the catalogue, alternative numbers, permissions, and
-//! the `data` and `message` envelopes around them), the purchase it is sent,
-//! and [`OperatorError`], how a call fails. The client that sends the calls
-//! is the parent module.
+//! the `data` and `message` envelopes around them, and what a refusal
+//! says), what they are sent, and [`OperatorError`], how a call fails. The
+//! client that sends the calls is the parent module.
 
 use contract::Lang;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A message for people, in both languages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,7 +135,7 @@ pub struct AlternativeNumber {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Purchase {
-    pub bundle_id: Value,
+    pub bundle_id: String,
     /// Sent empty.
     pub touch_point: String,
     /// The payment method: `AIRTIME` or `MPESA`.
@@ -144,9 +144,11 @@ pub struct Purchase {
     pub subscriber: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Permission {
-    pub id: Value,
+    /// A string or a number; kept as its text.
+    #[serde(deserialize_with = "id_text")]
+    pub id: String,
     pub name: Localized,
     pub description: Localized,
     pub granted: bool,
@@ -162,4 +164,78 @@ pub(super) struct Data<T> {
 #[derive(Deserialize)]
 pub(super) struct Message {
     pub(super) message: Localized,
+}
+
+/// A refusal's body: the operator's message for people, or its reason.
+/// Either that does not fit is left out, so the refusal still counts.
+#[derive(Deserialize, Default)]
+pub(super) struct Refusal {
+    #[serde(default, deserialize_with = "leniently")]
+    pub(super) message: Option<Localized>,
+    #[serde(default, deserialize_with = "leniently")]
+    pub(super) failure: Option<Failure>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct Failure {
+    pub(super) reason: String,
+}
+
+/// A call's body that names a number: `{ msisdn }`.
+#[derive(Serialize)]
+pub(super) struct Number<'a> {
+    pub(super) msisdn: &'a str,
+}
+
+/// `{ msisdn, code }`.
+#[derive(Serialize)]
+pub(super) struct NumberCode<'a> {
+    pub(super) msisdn: &'a str,
+    pub(super) code: &'a str,
+}
+
+/// A modem and its alternative number, with the code that proves it where one is asked.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ModemPair<'a> {
+    pub(super) msisdn: &'a str,
+    pub(super) alternative_msisdn: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) code: Option<&'a str>,
+}
+
+/// `{ granted }`.
+#[derive(Serialize)]
+pub(super) struct Grant {
+    pub(super) granted: bool,
+}
+
+/// An entry of a list each entry of which is parsed on its own: one that
+/// does not fit is the error, and the rest of the list stays.
+pub(super) struct Entry<T>(pub(super) Result<T, serde_json::Error>);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Entry<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Entry<T>, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Ok(Entry(serde_json::from_value(value)))
+    }
+}
+
+/// A field that is `None` when it does not fit its type.
+fn leniently<'de, D: Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {
+    Ok(Entry::<T>::deserialize(deserializer)?.0.ok())
+}
+
+/// An id written as a string or a number, as its text.
+fn id_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Id {
+        Text(String),
+        Number(serde_json::Number),
+    }
+    Ok(match Id::deserialize(deserializer)? {
+        Id::Text(text) => text,
+        Id::Number(number) => number.to_string(),
+    })
 }

@@ -14,15 +14,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::breaker::{Breaker, BreakerSettings, Circuit};
 use super::msisdn::{Msisdn, OtpCode};
 
 mod answers;
 
-use answers::{Data, Message};
+use answers::{Data, Entry, Grant, Message, ModemPair, Number, NumberCode, Refusal};
 pub use answers::{
     AirtimeBalance, AlternativeNumber, BundleBalance, CatalogueBundle, CustomerDetails, Localized, MpesaBalance, OperatorError, Permission, Purchase,
 };
@@ -89,7 +89,7 @@ impl OperatorClient {
         method: Method,
         path: &str,
         credential: Credential<'_>,
-        body: Option<Value>,
+        body: Option<Sent>,
     ) -> Result<T, OperatorError> {
         let Some(permit) = self.breaker.permit() else { return Err(not_called("circuit-open")) };
         let Ok(_slot) = self.calls.try_acquire() else { return Err(not_called("bulkhead-full")) };
@@ -115,7 +115,7 @@ impl OperatorClient {
         method: Method,
         path: &str,
         credential: Credential<'_>,
-        body: Option<Value>,
+        body: Option<Sent>,
     ) -> Result<T, OperatorError> {
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         request = match credential {
@@ -123,8 +123,8 @@ impl OperatorClient {
             Credential::Bearer(token) => request.bearer_auth(token),
             Credential::Cpm(token) => request.header(reqwest::header::AUTHORIZATION, format!("cpm-bearer {token}")),
         };
-        if let Some(body) = body {
-            request = request.json(&body);
+        if let Some(Sent(body)) = body {
+            request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
         }
         let failed = |error: reqwest::Error| if error.is_timeout() { OperatorError::TimedOut } else { OperatorError::Unavailable(error.to_string()) };
         let response = request.send().await.map_err(failed)?;
@@ -134,24 +134,23 @@ impl OperatorClient {
             return Err(OperatorError::Unauthorized);
         }
         if !status.is_success() {
-            let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-            let message = body.get("message").and_then(|m| serde_json::from_value(m.clone()).ok());
-            let reason = body.pointer("/failure/reason").and_then(Value::as_str).map(str::to_owned);
-            return Err(OperatorError::Refused { status: status.as_u16(), message, reason });
+            let refusal: Refusal = serde_json::from_slice(&bytes).unwrap_or_default();
+            let reason = refusal.failure.map(|failure| failure.reason);
+            return Err(OperatorError::Refused { status: status.as_u16(), message: refusal.message, reason });
         }
         serde_json::from_slice(&bytes).map_err(|e| OperatorError::Unavailable(format!("{path}: {e}")))
     }
 
     pub async fn request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
         let answer: Message =
-            self.call(Method::POST, "api/v1/auth/request-otp", Credential::None, Some(json!({ "msisdn": msisdn.as_str() }))).await?;
+            self.call(Method::POST, "api/v1/auth/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() })).await?;
         Ok(answer.message)
     }
 
     /// The token of the signed-in subscriber.
     pub async fn validate_otp(&self, msisdn: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
-        let body = json!({ "msisdn": msisdn.as_str(), "code": code.as_str() });
-        let answer: Data<String> = self.call(Method::POST, "api/v1/auth/validate-otp", Credential::None, Some(body)).await?;
+        let body = sent(&NumberCode { msisdn: msisdn.as_str(), code: code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, "api/v1/auth/validate-otp", Credential::None, body).await?;
         Ok(answer.data)
     }
 
@@ -181,49 +180,41 @@ impl OperatorClient {
 
     /// The catalogue; an entry that does not fit the contract is left out (and logged).
     pub async fn bundles(&self) -> Result<Vec<CatalogueBundle>, OperatorError> {
-        let answer: Data<Vec<Value>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
-        Ok(answer
-            .data
-            .into_iter()
-            .filter_map(|entry| {
-                serde_json::from_value(entry).map_err(|error| tracing::warn!(%error, "catalogue entry left out")).ok()
-            })
-            .collect())
+        let answer: Data<Vec<Entry<CatalogueBundle>>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
+        Ok(answer.data.into_iter().filter_map(|entry| entry.0.map_err(|error| tracing::warn!(%error, "catalogue entry left out")).ok()).collect())
     }
 
     pub async fn purchase(&self, token: &str, purchase: &Purchase) -> Result<Localized, OperatorError> {
-        let body = serde_json::to_value(purchase).expect("purchase serialises");
         let answer: Message =
-            self.call(Method::POST, "api/v1/gsm-static-bundles/purchase", Credential::Bearer(token), Some(body)).await?;
+            self.call(Method::POST, "api/v1/gsm-static-bundles/purchase", Credential::Bearer(token), sent(purchase)).await?;
         Ok(answer.message)
     }
 
     /// The alternative number registered for a modem.
     pub async fn alternative_number(&self, modem: &Msisdn) -> Result<AlternativeNumber, OperatorError> {
         let answer: Data<AlternativeNumber> =
-            self.call(Method::POST, "alternative-number/", Credential::None, Some(json!({ "msisdn": modem.as_str() }))).await?;
+            self.call(Method::POST, "alternative-number/", Credential::None, sent(&Number { msisdn: modem.as_str() })).await?;
         Ok(answer.data)
     }
 
     pub async fn alternative_request_otp(&self, modem: &Msisdn, alternative: &Msisdn) -> Result<Localized, OperatorError> {
-        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str() });
-        let answer: Message = self.call(Method::POST, "alternative-number/login-request-otp", Credential::None, Some(body)).await?;
+        let body = sent(&ModemPair { msisdn: modem.as_str(), alternative_msisdn: alternative.as_str(), code: None });
+        let answer: Message = self.call(Method::POST, "alternative-number/login-request-otp", Credential::None, body).await?;
         Ok(answer.message)
     }
 
     /// Validates a modem code at `path` (the caller supplies it: the modem flow's own).
     pub async fn validate_modem_otp(&self, path: &str, modem: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
-        let body = json!({ "msisdn": modem.as_str(), "code": code.as_str() });
-        let answer: Data<String> = self.call(Method::POST, path, Credential::None, Some(body)).await?;
+        let body = sent(&NumberCode { msisdn: modem.as_str(), code: code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, path, Credential::None, body).await?;
         Ok(answer.data)
     }
 
     /// Asks for a code to the modem's own number (read in the modem's web
     /// page), which proves the signed-in caller controls the modem's line.
     pub async fn alternative_create_request_otp(&self, token: &str, modem: &Msisdn) -> Result<Localized, OperatorError> {
-        let body = json!({ "msisdn": modem.as_str() });
-        let answer: Message =
-            self.call(Method::POST, "alternative-number/create-request-otp", Credential::Bearer(token), Some(body)).await?;
+        let body = sent(&Number { msisdn: modem.as_str() });
+        let answer: Message = self.call(Method::POST, "alternative-number/create-request-otp", Credential::Bearer(token), body).await?;
         Ok(answer.message)
     }
 
@@ -236,20 +227,19 @@ impl OperatorClient {
         alternative: &Msisdn,
         code: &OtpCode,
     ) -> Result<AlternativeNumber, OperatorError> {
-        let body = json!({ "msisdn": modem.as_str(), "alternativeMsisdn": alternative.as_str(), "code": code.as_str() });
-        let answer: Data<AlternativeNumber> =
-            self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), Some(body)).await?;
+        let body = sent(&ModemPair { msisdn: modem.as_str(), alternative_msisdn: alternative.as_str(), code: Some(code.as_str()) });
+        let answer: Data<AlternativeNumber> = self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), body).await?;
         Ok(answer.data)
     }
 
     pub async fn cpm_request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
-        let answer: Message = self.call(Method::POST, "cpm/request-otp", Credential::None, Some(json!({ "msisdn": msisdn.as_str() }))).await?;
+        let answer: Message = self.call(Method::POST, "cpm/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() })).await?;
         Ok(answer.message)
     }
 
     pub async fn cpm_validate_otp(&self, msisdn: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
-        let body = json!({ "msisdn": msisdn.as_str(), "code": code.as_str() });
-        let answer: Data<String> = self.call(Method::POST, "cpm/validate-otp", Credential::None, Some(body)).await?;
+        let body = sent(&NumberCode { msisdn: msisdn.as_str(), code: code.as_str() });
+        let answer: Data<String> = self.call(Method::POST, "cpm/validate-otp", Credential::None, body).await?;
         Ok(answer.data)
     }
 
@@ -260,9 +250,16 @@ impl OperatorClient {
 
     pub async fn cpm_set_permission(&self, token: &str, id: &str, granted: bool) -> Result<(), OperatorError> {
         let path = format!("cpm/permissions/{}", urlencode(id));
-        let _: Value = self.call(Method::PUT, &path, Credential::Cpm(token), Some(json!({ "granted": granted }))).await?;
+        let _: IgnoredAny = self.call(Method::PUT, &path, Credential::Cpm(token), sent(&Grant { granted })).await?;
         Ok(())
     }
+}
+
+/// A call's JSON body, serialised.
+struct Sent(Vec<u8>);
+
+fn sent(body: &impl Serialize) -> Option<Sent> {
+    Some(Sent(serde_json::to_vec(body).expect("a call's body serialises")))
 }
 
 /// A call refused before it was sent, counted by `reason` (`/metrics`).

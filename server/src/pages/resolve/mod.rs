@@ -125,7 +125,7 @@ fn guard(state: &AppState, route: &RouteDef, lang: Lang, cpm_signed_in: bool) ->
         return Some(Resolved::Redirect { location, permanent: redirect.permanent });
     }
     if route.meta.requires_auth && !cpm_signed_in {
-        let login = state.pages.routes.by_kind(PageKind::CpmLogin).map_or("/", |r| r.path.as_str());
+        let login = state.pages.routes.path_of(PageKind::CpmLogin);
         return Some(Resolved::Redirect { location: Location::site(&lang.href(login)), permanent: false });
     }
     None
