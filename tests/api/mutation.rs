@@ -236,7 +236,12 @@ fn query_of(file: &str) -> (ContentQuery, Lang) {
 fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String, bool)> {
     let (lang, rest) = file.strip_suffix(".json").unwrap().split_once('/').unwrap();
     let prefix = if lang == "sw" { "/sw" } else { "" };
-    let static_path = |route: &Value| route["path"].as_str().filter(|p| !p.is_empty() && !p.contains(':') && !p.contains('*')).map(str::to_owned);
+    // A route's address without parameters: its optional ones left out (`/mpesa-agents/:region?` is `/mpesa-agents`).
+    let static_path = |route: &Value| {
+        let path = route["path"].as_str().filter(|p| !p.is_empty() && !p.contains('*'))?;
+        let segments: Vec<&str> = path.split('/').filter(|s| !(s.starts_with(':') && s.ends_with('?'))).collect();
+        Some(segments.join("/")).filter(|p| !p.contains(':')).map(|p| if p.is_empty() { "/".to_owned() } else { p })
+    };
     let content_of = |route: &Value| -> Option<String> {
         if route["meta"]["isPassThrough"] == true {
             let parent = routes.iter().find(|r| r["name"] == route["parent"])?;
