@@ -3,12 +3,13 @@
 plausible: real regions, districts, wards and streets at about their real
 places, agents scattered around them, a Vodashop in each region's main town.
 
-    tools/locations.py content            # content/{en,sw}/collections/locations.json (the embedded sample)
+    tools/locations.py content            # content/collections/locations.json (the embedded sample)
     tools/locations.py csv N > file.csv   # N places, for cms/scripts/import.mjs --locations and the bench
 
 The same seed gives the same places: the committed sample is this script's
-output. The CSV has one row per place with both languages' landmark
-(`landmark_en`, `landmark_sw`); everything else is the same in both.
+output. A place is the same in both languages but for its landmark, which
+it has in each (`landmark` and `landmarkSw`; the CSV's `landmark_en` and
+`landmark_sw`).
 """
 import csv
 import json
@@ -182,13 +183,13 @@ def places(agents_per_street, rng):
 def content():
     rng = random.Random(38)
     sample = list(places(lambda region, _district: 3 if region == "Dar es Salaam" else 2, rng))
-    root = Path(__file__).resolve().parent.parent / "content"
-    for lang, side in (("en", 0), ("sw", 1)):
-        items = [{"id": n, "attributes": {**fields, "landmark": landmark[side] or None}} for n, fields, landmark in sample]
-        body = ",\n".join(json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items)
-        meta = json.dumps({"pagination": {"page": 1, "pageSize": len(items), "pageCount": 1, "total": len(items)}})
-        (root / lang / "collections" / "locations.json").write_text(f'{{"data":[\n{body}\n],"meta":{meta}}}\n', encoding="utf-8")
-    print(f"{len(sample)} places in content/{{en,sw}}/collections/locations.json", file=sys.stderr)
+    path = Path(__file__).resolve().parent.parent / "content" / "collections" / "locations.json"
+    items = [{"id": n, "attributes": {**fields, "landmark": landmark[0] or None, "landmarkSw": landmark[1] or None}} for n, fields, landmark in sample]
+    body = ",\n".join(json.dumps(item, ensure_ascii=False, separators=(",", ":")) for item in items)
+    meta = json.dumps({"pagination": {"page": 1, "pageSize": len(items), "pageCount": 1, "total": len(items)}})
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(f'{{"data":[\n{body}\n],"meta":{meta}}}\n', encoding="utf-8")
+    print(f"{len(sample)} places in content/collections/locations.json", file=sys.stderr)
 
 
 def csv_rows(count):

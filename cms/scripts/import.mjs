@@ -9,6 +9,8 @@
 //   locale creates the document, the others are its localizations;
 // - collections: content/<lang>/collections/<name>.json, item by item in
 //   ascending `id`; an item's languages share one document (same documentId);
+//   a type that is not localized (the locations) from content/collections/<name>.json,
+//   one document per item;
 // - media: every distinct (url, alternativeText) is uploaded once into the media
 //   library from the site's assets (/static/x -> assets/x) and linked by id;
 // - with --locations, the agents and shops of a CSV (as `tools/locations.py csv N`
@@ -68,7 +70,7 @@ export function csvLine(line) {
   return fields;
 }
 
-/** The agents and shops of a locations CSV: id -> [[locale, attributes]] for `en` and `sw`. */
+/** The agents and shops of a locations CSV: id -> attributes (one for both languages, the landmark in each). */
 export function locationsFromCsv(text) {
   const [header, ...lines] = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   const names = csvLine(header);
@@ -82,7 +84,7 @@ export function locationsFromCsv(text) {
       warn('locations CSV: a row without id, name, kind or position; skipped');
       continue;
     }
-    const common = {
+    items.set(id, {
       name: row.name,
       kind: row.kind,
       region: row.region,
@@ -95,14 +97,15 @@ export function locationsFromCsv(text) {
       hoursSaturday: row.hoursSaturday || null,
       hoursSunday: row.hoursSunday || null,
       phone: row.phone || null,
-    };
-    items.set(id, [
-      ['en', { ...common, landmark: row.landmark_en || null }],
-      ['sw', { ...common, landmark: row.landmark_sw || row.landmark_en || null }],
-    ]);
+      landmark: row.landmark_en || null,
+      landmarkSw: row.landmark_sw || null,
+    });
   }
   return items;
 }
+
+/** Whether a content type keeps a document per locale (the generated schema says so for each type). */
+const localized = (contentType) => contentType?.pluginOptions?.i18n?.localized === true;
 
 /** v4 `{data: {id, attributes}}` / `{data: [...]}` / v5 flat media, to plain attribute objects. */
 function unwrapMedia(value) {
@@ -243,20 +246,22 @@ class Importer {
     }
   }
 
-  /** Every locale of one document: create the first, then update (or add) the others. */
+  /** Every locale of one document: create the first, then update (or add) the others. A type that is not localized has one version, `[undefined, attributes]`. */
   async saveDocument(uid, documentId, versions, where) {
     const docs = this.strapi.documents(uid);
     const contentType = this.strapi.contentTypes[uid];
     for (const [locale, attributes] of versions) {
-      const data = await this.toInput(attributes, contentType.attributes, `${where} (${locale})`);
+      const data = await this.toInput(attributes, contentType.attributes, locale ? `${where} (${locale})` : where);
+      const inLocale = locale ? { locale } : {};
       if (!documentId) {
-        const created = await docs.create({ locale, data, status: 'published' });
+        const created = await docs.create({ ...inLocale, data, status: 'published' });
         documentId = created.documentId;
       } else {
-        await docs.update({ documentId, locale, data, status: 'published' });
+        await docs.update({ documentId, ...inLocale, data, status: 'published' });
       }
       this.stats.localizations++;
     }
+    if (!localized(contentType)) return documentId;
     // Locales this document has but content/ lacks: removed, so the site falls back as it does for content/.
     const present = await this.strapi.db.query(uid).findMany({ where: { documentId }, select: ['locale'] });
     for (const locale of new Set(present.map((row) => row.locale))) {
@@ -291,8 +296,7 @@ class Importer {
   async importCollections() {
     const saved = (await this.strapi.store.get({ ...STORE, key: 'collections' })) || {};
     const names = new Set();
-    for (const locale of this.locales) {
-      const dir = join(contentDir, locale, 'collections');
+    for (const dir of [...this.locales.map((locale) => join(contentDir, locale, 'collections')), join(contentDir, 'collections')]) {
       if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.json')) names.add(f.slice(0, -5));
     }
     if (locationsCsv) names.add('locations');
@@ -302,18 +306,21 @@ class Importer {
         warn(`collection ${name}: content/ has it, the schema does not; skipped`);
         continue;
       }
-      // id -> [[locale, attributes]], in the order of this.locales.
+      // id -> [[locale, attributes]], in the order of this.locales; one [undefined, attributes] where not localized.
       let items = new Map();
       if (name === 'locations' && locationsCsv) {
-        const all = locationsFromCsv(readFileSync(locationsCsv, 'utf8'));
-        items = new Map([...all].map(([id, versions]) => [id, versions.filter(([locale]) => this.locales.includes(locale))]));
-      }
-      for (const locale of name === 'locations' && locationsCsv ? [] : this.locales) {
-        const path = join(contentDir, locale, 'collections', `${name}.json`);
-        if (!existsSync(path)) continue;
-        for (const item of readJson(path).data || []) {
-          if (!items.has(item.id)) items.set(item.id, []);
-          items.get(item.id).push([locale, item.attributes || {}]);
+        items = new Map([...locationsFromCsv(readFileSync(locationsCsv, 'utf8'))].map(([id, attributes]) => [id, [[undefined, attributes]]]));
+      } else if (!localized(this.strapi.contentTypes[uid])) {
+        const path = join(contentDir, 'collections', `${name}.json`);
+        for (const item of existsSync(path) ? readJson(path).data || [] : []) items.set(item.id, [[undefined, item.attributes || {}]]);
+      } else {
+        for (const locale of this.locales) {
+          const path = join(contentDir, locale, 'collections', `${name}.json`);
+          if (!existsSync(path)) continue;
+          for (const item of readJson(path).data || []) {
+            if (!items.has(item.id)) items.set(item.id, []);
+            items.get(item.id).push([locale, item.attributes || {}]);
+          }
         }
       }
       const known = saved[name] || {};

@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use contract::Lang;
 use contract::locations::LocationKind;
 use serde_json::{Value, json};
 use server::locator::{Locations, WeekTime, nearest_open, on_sphere};
@@ -54,7 +55,7 @@ fn main() {
             let row: std::collections::HashMap<&str, String> = header.iter().map(String::as_str).zip(fields(line)).collect();
             json!({
                 "id": row["id"].parse::<u64>().unwrap_or(0), "name": row["name"], "kind": row["kind"], "region": row["region"],
-                "district": row["district"], "street": row["street"], "landmark": row["landmark_en"],
+                "district": row["district"], "street": row["street"], "landmark": row["landmark_en"], "landmarkSw": row["landmark_sw"],
                 "latitude": row["latitude"].parse::<f64>().unwrap_or(f64::NAN), "longitude": row["longitude"].parse::<f64>().unwrap_or(f64::NAN),
                 "services": row["services"].split(';').collect::<Vec<_>>(), "hoursWeekdays": row["hoursWeekdays"],
                 "hoursSaturday": row["hoursSaturday"], "hoursSunday": row["hoursSunday"], "phone": row["phone"],
@@ -99,7 +100,7 @@ fn main() {
         for (lat, lng) in &points {
             let started = Instant::now();
             let count = if open_only {
-                nearest_open(&locations, LocationKind::Agent, on_sphere(*lat, *lng), now).len()
+                nearest_open(&locations, LocationKind::Agent, on_sphere(*lat, *lng), now, Lang::Sw).len()
             } else {
                 locations.nearest(LocationKind::Agent, on_sphere(*lat, *lng), 2_000_000.0).take(20).count()
             };

@@ -249,7 +249,7 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
 /// The agents and shops (their English names make the addresses of both
 /// languages), read now if memory lacks them.
 async fn locations(state: &AppState) -> Option<(Locations, u64)> {
-    state.content.store.locations(Lang::En, std::time::Duration::from_secs(10)).await
+    state.content.store.locations(std::time::Duration::from_secs(10)).await
 }
 
 /// The listed pages: every route's page for everyone at its address without

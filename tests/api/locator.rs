@@ -63,6 +63,11 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
     assert!(shops.contains(r#"itemType="https://schema.org/LocalBusiness""#), "structured data for shops");
     let shops_sw = page(&app, "/sw/vodashop").await;
     assert!(shops_sw.contains("Tafuta duka la Vodashop"));
+    // One place for both languages, its landmark in each.
+    assert!(shops.contains("In the town centre"));
+    let shops_sw = page(&app, "/sw/vodashop/dar-es-salaam").await;
+    assert!(shops_sw.contains("Katikati ya mji") && !shops_sw.contains("In the town centre"));
+    assert_eq!(places(&shops_sw), places(&shops));
 
     // Geolocation is allowed to these pages alone.
     let policy = |response: &reqwest::Response| response.headers()["permissions-policy"].to_str().unwrap().to_owned();

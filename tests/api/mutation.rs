@@ -53,7 +53,18 @@ fn file_of(query: &ContentQuery, lang: Lang) -> String {
             format!("{}/collections/{}.json", lang.code(), collection.api_name())
         }
         ContentQuery::Popups(_) => format!("{}/collections/popups.json", lang.code()),
-        ContentQuery::Locations => format!("{}/collections/locations.json", lang.code()),
+        // The same in every language.
+        ContentQuery::Locations => "collections/locations.json".to_owned(),
+    }
+}
+
+/// A file's language and its path under it; a file the same in every
+/// language (`collections/locations.json`) is the default language's.
+fn lang_of(file: &str) -> (Lang, &str) {
+    let name = file.strip_suffix(".json").unwrap();
+    match name.split_once('/').unwrap() {
+        ("collections", _) => (Lang::default(), name),
+        (lang, rest) => (Lang::parse(lang), rest),
     }
 }
 
@@ -111,10 +122,10 @@ impl Variant<'_> {
 
 /// Every variant of every entry of `answer` (the file `file`), one at a time.
 fn for_each_variant<'f>(file: &'static str, answer: &'f Value, mut each: impl FnMut(Variant<'f>)) {
-    let name = file.strip_suffix(".json").unwrap();
-    let kind = match name.split_once("/collections/") {
-        Some((_, collection)) => collection.to_owned(),
-        None if name.ends_with("/sidebar") => "sidebar".to_owned(),
+    let (_, name) = lang_of(file);
+    let kind = match name.strip_prefix("collections/") {
+        Some(collection) => collection.to_owned(),
+        None if name == "sidebar" => "sidebar".to_owned(),
         None => "page".to_owned(),
     };
     let entries: Vec<(Option<usize>, &Value)> = match &answer["data"] {
@@ -221,8 +232,7 @@ fn apply(answer: &mut Value, path: &[PathStep], mutation: Mutation) {
 
 /// The query a file answers.
 fn query_of(file: &str) -> (ContentQuery, Lang) {
-    let (lang, rest) = file.strip_suffix(".json").unwrap().split_once('/').unwrap();
-    let lang = Lang::parse(lang);
+    let (lang, rest) = lang_of(file);
     match rest.strip_prefix("collections/") {
         Some("popups") => (ContentQuery::Popups("home".into()), lang),
         Some("locations") => (ContentQuery::Locations, lang),
@@ -234,8 +244,8 @@ fn query_of(file: &str) -> (ContentQuery, Lang) {
 /// The addresses that show `file`, for a mutation inside item `item_id`,
 /// read off the route table the binary embeds.
 fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String, bool)> {
-    let (lang, rest) = file.strip_suffix(".json").unwrap().split_once('/').unwrap();
-    let prefix = if lang == "sw" { "/sw" } else { "" };
+    let (lang, rest) = lang_of(file);
+    let prefix = if lang == Lang::Sw { "/sw" } else { "" };
     // A route's address without parameters: its optional ones left out (`/mpesa-agents/:region?` is `/mpesa-agents`).
     let static_path = |route: &Value| {
         let path = route["path"].as_str().filter(|p| !p.is_empty() && !p.contains('*'))?;

@@ -80,6 +80,12 @@ impl TypeShape {
         model.attributes(&schema)
     }
 
+    /// Whether the CMS keeps an entry per language. Locations are the same
+    /// in both (see [`Location`]): one entry each, read once.
+    pub fn localized(self) -> bool {
+        self != TypeShape::Location
+    }
+
     /// The `populate` tree for this shape (see [`populate`]).
     pub fn populate(self) -> Value {
         let mut components = BTreeMap::new();
@@ -114,7 +120,7 @@ pub fn model(single_types: &[String]) -> Value {
         .into_iter()
         .map(|(api_id, singular, shape)| {
             let attributes = shape.attributes(&mut components);
-            json!({ "apiId": api_id, "singular": singular, "displayName": display_name(&singular), "attributes": attributes })
+            json!({ "apiId": api_id, "singular": singular, "displayName": display_name(&singular), "localized": shape.localized(), "attributes": attributes })
         })
         .collect();
     let components: Map<String, Value> = components.into_iter().collect();

@@ -74,6 +74,11 @@ impl LocationService {
 /// (the Strapi schema is generated from this type). The server reads it
 /// with exactly these fields (no populate) and parses each entry on its own:
 /// one that does not fit is left out and logged.
+///
+/// Not localized: names, streets, districts and regions are proper nouns,
+/// services and hours codes, so one entry serves both languages and the
+/// site reads and holds the collection once. The one text a visitor reads
+/// in their language, the landmark, has a field per language.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields)]
@@ -87,9 +92,13 @@ pub struct Location {
     /// The ward or street.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
-    /// Where to find it, in the entry's language ("Opposite the market").
+    /// Where to find it, in English ("Opposite the market").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landmark: Option<String>,
+    /// The same in Swahili ("Mkabala na soko"); a page in either language
+    /// shows the other's when its own is empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landmark_sw: Option<String>,
     /// WGS 84 degrees.
     pub latitude: f64,
     pub longitude: f64,
@@ -108,13 +117,14 @@ pub struct Location {
 }
 
 /// The Strapi fields of [`Location`] the server asks for.
-pub const LOCATION_FIELDS: [&str; 13] = [
+pub const LOCATION_FIELDS: [&str; 14] = [
     "name",
     "kind",
     "region",
     "district",
     "street",
     "landmark",
+    "landmarkSw",
     "latitude",
     "longitude",
     "services",
@@ -154,6 +164,7 @@ pub struct LocationHit {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
+    /// In the page's language, or the other's where it has none.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landmark: Option<String>,

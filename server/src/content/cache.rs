@@ -113,7 +113,7 @@ impl Cached {
     }
 
     pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
-        let key = (query.clone(), lang);
+        let key = key(query, lang);
         let fresh = self.inner.settings.fresh;
         if let Some(entry) = self.inner.entries.get(&key) {
             if entry.checked.elapsed() < fresh {
@@ -129,7 +129,7 @@ impl Cached {
     /// The entry for `query` in `lang` if memory holds one, without waiting;
     /// a missing or stale one is fetched in the background.
     pub fn peek(&self, query: &ContentQuery, lang: Lang) -> Option<Arc<Entry>> {
-        let key = (query.clone(), lang);
+        let key = key(query, lang);
         let entry = self.inner.entries.get(&key);
         if entry.as_ref().is_none_or(|entry| entry.checked.elapsed() >= self.inner.settings.fresh) {
             drop(self.load(key));
@@ -140,7 +140,7 @@ impl Cached {
     /// The entry for `query` in `lang` fetched from the source now, whatever
     /// memory holds (joining a fetch under way).
     pub async fn reload(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
-        self.load((query.clone(), lang)).await
+        self.load(key(query, lang)).await
     }
 
     /// The shared upstream fetch for `key`, started if none is running.
@@ -170,6 +170,12 @@ impl Cached {
         }
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
     }
+}
+
+/// What `query` in `lang` is kept by: a query whose answer is the same in
+/// every language ([`ContentQuery::localized`]) is kept once, under the default.
+fn key(query: &ContentQuery, lang: Lang) -> Key {
+    (query.clone(), if query.localized() { lang } else { Lang::default() })
 }
 
 impl Inner {

@@ -113,6 +113,13 @@ impl ContentQuery {
         }
     }
 
+    /// Whether its answer differs by language. One that does not (a CMS
+    /// type that is not localized: the locations) is asked for without a
+    /// language and kept once, under the default language ([`Lang::default`]).
+    pub fn localized(&self) -> bool {
+        self.shape().is_none_or(contract::cms::TypeShape::localized)
+    }
+
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
@@ -265,29 +272,25 @@ impl Content {
         LoadedIndex::of(&entry).ok_or_else(|| ContentError::Malformed(format!("{}: no index", collection.api_name())))
     }
 
-    /// Every M-Pesa agent and Vodashop in `lang` (English where Swahili has
-    /// none) as memory holds them, and their version; read now if memory
-    /// lacks them, waiting at most `wait` (the read goes on past it).
-    /// `None` until they were read once. A preview shows the published ones.
-    pub async fn locations(&self, lang: Lang, wait: std::time::Duration) -> Option<(crate::locator::Locations, u64)> {
-        let langs = if lang == Lang::En { &[Lang::En][..] } else { &[lang, Lang::En][..] };
-        for lang in langs {
-            let entry = match self.cache.peek(&ContentQuery::Locations, *lang) {
-                Some(entry) => entry,
-                None => match tokio::time::timeout(wait, self.cache.get(&ContentQuery::Locations, *lang)).await {
-                    Ok(Ok(entry)) => entry,
-                    Ok(Err(error)) => {
-                        tracing::warn!(%error, lang = lang.code(), "the locations could not be read");
-                        continue;
-                    }
-                    Err(_) => continue,
-                },
-            };
-            if let Some(locations) = entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty()) {
-                return Some((locations.clone(), entry.version));
-            }
-        }
-        None
+    /// Every M-Pesa agent and Vodashop (one index for both languages) as
+    /// memory holds them, and their version; read now if memory lacks them,
+    /// waiting at most `wait` (the read goes on past it). `None` until they
+    /// were read once. A preview shows the published ones.
+    pub async fn locations(&self, wait: std::time::Duration) -> Option<(crate::locator::Locations, u64)> {
+        let query = ContentQuery::Locations;
+        let entry = match self.cache.peek(&query, Lang::default()) {
+            Some(entry) => entry,
+            None => match tokio::time::timeout(wait, self.cache.get(&query, Lang::default())).await {
+                Ok(Ok(entry)) => entry,
+                Ok(Err(error)) => {
+                    tracing::warn!(%error, "the locations could not be read");
+                    return None;
+                }
+                Err(_) => return None,
+            },
+        };
+        let locations = entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty())?;
+        Some((locations.clone(), entry.version))
     }
 
     /// See [`Cached::generation`].

@@ -93,8 +93,9 @@ impl Change {
 pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
     let locale = change.locale.as_deref().map(Lang::parse);
     let model = change.model.as_deref();
+    // A type that is not localized changes in every language (its webhook names none, or the default).
     let versions = state.content.store.cache().invalidate(|(query, lang)| {
-        locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
+        (locale.is_none_or(|l| l == *lang) || !query.localized()) && model.is_none_or(|m| same_model(query.model(), m))
     });
     let dropped = versions.len();
     if dropped > 0 {

@@ -1,22 +1,29 @@
-//! Every agent and shop of one language in memory ([`Locations`]): the
-//! CMS's entries parsed at the boundary into compact records (their texts
-//! in one arena), sorted so that each region's and district's places of a
-//! kind are one run of them, with a spatial index (an R*-tree of `rstar`)
-//! per kind for the nearest places to a point, and the names of streets,
-//! wards, districts and regions for a place typed.
+//! Every agent and shop in memory ([`Locations`]): one index for both
+//! languages, since what a place is called and where it is are proper nouns
+//! and codes. The CMS's entries are parsed at the boundary into compact
+//! records (52 bytes: the position in f32 degrees, within half a metre at
+//! Tanzania's longitudes; the phone as a number; streets and landmarks,
+//! which repeat, interned once; names in one arena), sorted so that each
+//! region's and district's places of a kind are one run of them, with a
+//! spatial index (an R*-tree of `rstar`) per kind for the nearest places
+//! to a point, and the names of streets, wards, districts and regions for a
+//! place typed.
 //!
 //! Points are kept on the unit sphere (x, y, z): the straight distance
 //! between two of them orders places exactly as the distance along the
-//! Earth does, which latitude and longitude as a plane would not.
+//! Earth does, which latitude and longitude as a plane would not. The tree
+//! holds them in f32 (within half a metre too); the distance a page shows
+//! is worked out in f64 from the record's position.
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use contract::Lang;
 use contract::locations::{LocationHit, LocationKind, LocationService, Place, WeekHours};
 use contract::repair::Dropped;
-use rstar::RTree;
 use rstar::primitives::GeomWithData;
+use rstar::{RTree, RTreeNode};
 use serde_json::Value;
 
 use super::hours::{Hours, WeekTime};
@@ -26,10 +33,12 @@ use crate::slug::slugify;
 const EARTH_RADIUS: f64 = 6_371_008.8;
 /// Entries dropped are listed one by one up to this many; the rest are counted.
 const DROPPED_LISTED: usize = 20;
+/// Tanzania's country code, before a national number (`+255754000111`).
+const COUNTRY_CODE: &str = "+255";
 
-type Point = GeomWithData<[f64; 3], u32>;
+type Point = GeomWithData<[f32; 3], u32>;
 
-/// The locations of one language, shared by every page that shows them.
+/// The agents and shops, shared by every page that shows them in either language.
 #[derive(Clone, Default)]
 pub struct Locations(Arc<Index>);
 
@@ -37,8 +46,10 @@ pub struct Locations(Arc<Index>);
 struct Index {
     /// By kind, region, district, street, name.
     records: Vec<Record>,
-    /// Every record's texts, one after another.
-    text: String,
+    /// Every record's name, one after another in the records' order.
+    names: String,
+    /// Streets and landmarks, each once.
+    phrases: Phrases,
     regions: Vec<Region>,
     districts: Vec<District>,
     /// Per kind ([`LocationKind::ALL`]'s order): each record's point.
@@ -47,20 +58,73 @@ struct Index {
     places: Vec<PlaceName>,
 }
 
-/// One place. Its texts are `text[ends[n - 1]..ends[n]]` of the arena
-/// (name, street, landmark, phone), from `start`.
+/// One place.
 #[derive(Debug, Clone, PartialEq)]
 struct Record {
     id: u32,
-    kind: LocationKind,
-    services: u8,
+    /// The national number (`754000111`, dialled `+255754000111`); 0: none.
+    phone: u32,
+    /// WGS 84 degrees.
+    latitude: f32,
+    longitude: f32,
+    /// Where its name ends in `names`; it starts where the previous record's ends.
+    name_end: u32,
+    /// Its street or ward, and its landmark in English and in Swahili, as
+    /// [`Phrases`] numbers them (0: none).
+    street: u32,
+    landmark: [u32; 2],
     region: u16,
     district: u16,
-    latitude: f64,
-    longitude: f64,
     hours: [Hours; 3],
-    start: u32,
-    ends: [u32; 4],
+    kind: LocationKind,
+    services: u8,
+}
+
+/// 180,000 places are 9.4 MB of these.
+const _: () = assert!(std::mem::size_of::<Record>() == 52);
+
+/// Texts many places share, each kept once and numbered: phrase `n` is
+/// `text[ends[n - 1]..ends[n]]`; phrase 0 is the empty text.
+#[derive(Debug, Clone, PartialEq)]
+struct Phrases {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl Default for Phrases {
+    fn default() -> Phrases {
+        Phrases { text: String::new(), ends: vec![0] }
+    }
+}
+
+impl Phrases {
+    fn get(&self, n: u32) -> &str {
+        match n as usize {
+            0 => "",
+            n => &self.text[self.ends[n - 1] as usize..self.ends[n] as usize],
+        }
+    }
+}
+
+/// Numbers phrases while the index is built.
+#[derive(Default)]
+struct Interner {
+    phrases: Phrases,
+    numbers: HashMap<String, u32>,
+}
+
+impl Interner {
+    fn number(&mut self, phrase: String) -> u32 {
+        if phrase.is_empty() {
+            return 0;
+        }
+        let phrases = &mut self.phrases;
+        *self.numbers.entry(phrase).or_insert_with_key(|phrase| {
+            phrases.text.push_str(phrase);
+            phrases.ends.push(phrases.text.len() as u32);
+            (phrases.ends.len() - 1) as u32
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -112,7 +176,9 @@ impl std::fmt::Debug for Locations {
 
 impl PartialEq for Locations {
     fn eq(&self, other: &Locations) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || (self.0.records == other.0.records && self.0.text == other.0.text)
+        let (a, b) = (&self.0, &other.0);
+        Arc::ptr_eq(a, b)
+            || (a.records == b.records && a.names == b.names && a.phrases == b.phrases && a.regions == b.regions && a.districts == b.districts)
     }
 }
 
@@ -124,11 +190,12 @@ struct Entry {
     region: String,
     district: String,
     street: String,
-    landmark: String,
+    /// In English and in Swahili.
+    landmark: [String; 2],
     name: String,
-    phone: String,
-    latitude: f64,
-    longitude: f64,
+    phone: u32,
+    latitude: f32,
+    longitude: f32,
     hours: [Hours; 3],
 }
 
@@ -160,28 +227,29 @@ impl Entry {
             region: required("region")?,
             district: required("district")?,
             street: text("street"),
-            landmark: text("landmark"),
+            landmark: [text("landmark"), text("landmarkSw")],
             name: required("name")?,
-            phone: phone(&text("phone")),
-            latitude,
-            longitude,
+            phone: national_number(&text("phone")).unwrap_or(0),
+            latitude: latitude as f32,
+            longitude: longitude as f32,
             hours,
         })
     }
 }
 
-/// A phone number as dialled (`+255…`), or empty when it is none.
-fn phone(typed: &str) -> String {
+/// The national number of a phone number as typed (`0754 000 111`,
+/// `+255 754 000 111`, `754000111`), or `None` when it is none.
+fn national_number(typed: &str) -> Option<u32> {
     let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
     let national = match digits.strip_prefix("255") {
-        Some(rest) if rest.len() == 9 => rest.to_owned(),
+        Some(rest) if rest.len() == 9 => rest,
         _ => match digits.strip_prefix('0') {
-            Some(rest) if rest.len() == 9 => rest.to_owned(),
-            _ if digits.len() == 9 => digits,
-            _ => return String::new(),
+            Some(rest) if rest.len() == 9 => rest,
+            _ if digits.len() == 9 => &digits,
+            _ => return None,
         },
     };
-    format!("+255{national}")
+    national.parse().ok().filter(|n| *n > 0)
 }
 
 /// A name as typed places are looked up by: lower case, letters and digits
@@ -212,6 +280,13 @@ fn kind_index(kind: LocationKind) -> usize {
     match kind {
         LocationKind::Agent => 0,
         LocationKind::Shop => 1,
+    }
+}
+
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::Sw => 1,
     }
 }
 
@@ -250,15 +325,18 @@ impl Locations {
         self.0.records.len()
     }
 
-    /// Bytes the index holds on the heap (the R-trees' nodes estimated from their points).
+    /// Bytes the index holds on the heap (the R-trees' nodes estimated:
+    /// bulk loading fills them, six to a parent).
     pub fn heap_bytes(&self) -> usize {
         let index = &self.0;
-        let tree_bytes: usize = index.trees.iter().map(|tree| tree.size() * std::mem::size_of::<Point>() * 3 / 2).sum();
+        let tree_bytes: usize = index.trees.iter().map(|tree| tree.size() * std::mem::size_of::<RTreeNode<Point>>() * 6 / 5).sum();
         let names: usize = index.regions.iter().map(|r| r.name.capacity() + r.slug.capacity() + r.districts.capacity() * 2).sum::<usize>()
             + index.districts.iter().map(|d| d.name.capacity() + d.slug.capacity()).sum::<usize>()
             + index.places.iter().map(|p| p.key.capacity() + p.label.capacity()).sum::<usize>();
         index.records.capacity() * std::mem::size_of::<Record>()
-            + index.text.capacity()
+            + index.names.capacity()
+            + index.phrases.text.capacity()
+            + index.phrases.ends.capacity() * 4
             + index.regions.capacity() * std::mem::size_of::<Region>()
             + index.districts.capacity() * std::mem::size_of::<District>()
             + index.places.capacity() * std::mem::size_of::<PlaceName>()
@@ -335,11 +413,11 @@ impl Locations {
     /// Records of `kind` nearest to `point`, nearest first, with their
     /// distance in metres, up to `within` metres.
     pub fn nearest(&self, kind: LocationKind, point: [f64; 3], within: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
-        let bound = chord_squared(within);
+        let bound = chord_squared(within) as f32;
         self.0.trees[kind_index(kind)]
-            .nearest_neighbor_iter_with_distance_2(&point)
+            .nearest_neighbor_iter_with_distance_2(&point.map(|axis| axis as f32))
             .take_while(move |(_, d2)| *d2 <= bound)
-            .map(move |(p, _)| (p.data as usize, metres(p.geom(), &point)))
+            .map(move |(p, _)| (p.data as usize, metres(&self.point_of(p.data as usize), &point)))
     }
 
     /// [`Locations::nearest`] from a place found by name.
@@ -352,44 +430,47 @@ impl Locations {
         now.open(&self.0.records[n].hours)
     }
 
-    /// Record `n` as a page shows it.
-    pub fn hit(&self, n: usize, now: WeekTime, distance: Option<f64>) -> LocationHit {
+    /// Record `n` as a page in `lang` shows it.
+    pub fn hit(&self, n: usize, now: WeekTime, distance: Option<f64>, lang: Lang) -> LocationHit {
         let index = &self.0;
         let record = &index.records[n];
-        let texts = self.texts(record);
         let optional = |text: &str| Some(text.to_owned()).filter(|t| !t.is_empty());
-        let round = |degrees: f64| (degrees * 1e5).round() / 1e5;
+        let round = |degrees: f32| (f64::from(degrees) * 1e5).round() / 1e5;
+        let own = lang_index(lang);
+        let landmark = [record.landmark[own], record.landmark[1 - own]].into_iter().find(|phrase| *phrase != 0).unwrap_or(0);
         LocationHit {
             id: record.id,
-            name: texts[0].to_owned(),
+            name: self.name(n).to_owned(),
             kind: record.kind,
             region: index.regions[record.region as usize].name.clone(),
             district: index.districts[record.district as usize].name.clone(),
-            street: optional(texts[1]),
-            landmark: optional(texts[2]),
+            street: optional(index.phrases.get(record.street)),
+            landmark: optional(index.phrases.get(landmark)),
             latitude: round(record.latitude),
             longitude: round(record.longitude),
             services: LocationService::ALL.into_iter().filter(|s| (record.services & (1 << *s as u8)) != 0).collect(),
             hours: WeekHours { weekdays: record.hours[0].shown(), saturday: record.hours[1].shown(), sunday: record.hours[2].shown() },
             open_now: now.open(&record.hours),
             distance: distance.map(|d| d.round().min(f64::from(u32::MAX)) as u32),
-            phone: optional(texts[3]),
+            phone: (record.phone != 0).then(|| format!("{COUNTRY_CODE}{:09}", record.phone)),
         }
     }
 
-    fn texts<'a>(&'a self, record: &Record) -> [&'a str; 4] {
-        let text = &self.0.text;
-        let mut start = record.start as usize;
-        record.ends.map(|end| {
-            let part = &text[start..end as usize];
-            start = end as usize;
-            part
-        })
+    fn name(&self, n: usize) -> &str {
+        let records = &self.0.records;
+        let start = if n == 0 { 0 } else { records[n - 1].name_end as usize };
+        &self.0.names[start..records[n].name_end as usize]
+    }
+
+    /// Record `n`'s point on the unit sphere, in f64.
+    fn point_of(&self, n: usize) -> [f64; 3] {
+        let record = &self.0.records[n];
+        on_sphere(f64::from(record.latitude), f64::from(record.longitude))
     }
 
     /// Every record's position and kind, for tests and the bench's brute force.
     pub fn points(&self) -> impl Iterator<Item = (LocationKind, f64, f64)> + '_ {
-        self.0.records.iter().map(|r| (r.kind, r.latitude, r.longitude))
+        self.0.records.iter().map(|r| (r.kind, f64::from(r.latitude), f64::from(r.longitude)))
     }
 }
 
@@ -402,6 +483,7 @@ impl Index {
         let fold = |text: &str| normalize(text);
         entries.sort_by_cached_key(|e| (kind_index(e.kind), fold(&e.region), fold(&e.district), fold(&e.street), fold(&e.name), e.id));
         let mut index = Index::default();
+        let mut phrases = Interner::default();
         let mut region_of: HashMap<String, u16> = HashMap::new();
         let mut district_of: HashMap<(u16, String), u16> = HashMap::new();
         let mut points: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
@@ -423,13 +505,9 @@ impl Index {
             });
             extend(&mut index.regions[region as usize].runs[k], n);
             extend(&mut index.districts[district as usize].runs[k], n);
-            let start = index.text.len() as u32;
-            let ends = [&entry.name, &entry.street, &entry.landmark, &entry.phone].map(|part| {
-                index.text.push_str(part);
-                index.text.len() as u32
-            });
-            let point = on_sphere(entry.latitude, entry.longitude);
-            points[k].push(Point::new(point, n));
+            index.names.push_str(&entry.name);
+            let point = on_sphere(f64::from(entry.latitude), f64::from(entry.longitude));
+            points[k].push(Point::new(point.map(|axis| axis as f32), n));
             let mut name = |label: String| {
                 let counted = named.entry((fold(&label), label)).or_insert(([0.0; 3], 0));
                 (0..3).for_each(|axis| counted.0[axis] += point[axis]);
@@ -440,20 +518,26 @@ impl Index {
             }
             name(format!("{}, {}", entry.district, entry.region));
             name(entry.region.clone());
+            let [english, swahili] = entry.landmark;
             index.records.push(Record {
                 id: entry.id,
-                kind: entry.kind,
-                services: entry.services,
-                region,
-                district,
+                phone: entry.phone,
                 latitude: entry.latitude,
                 longitude: entry.longitude,
+                name_end: index.names.len() as u32,
+                street: phrases.number(entry.street),
+                landmark: [phrases.number(english), phrases.number(swahili)],
+                region,
+                district,
                 hours: entry.hours,
-                start,
-                ends,
+                kind: entry.kind,
+                services: entry.services,
             });
         }
-        index.text.shrink_to_fit();
+        index.names.shrink_to_fit();
+        index.phrases = phrases.phrases;
+        index.phrases.text.shrink_to_fit();
+        index.phrases.ends.shrink_to_fit();
         for region in &mut index.regions {
             let districts = &index.districts;
             region.districts.sort_by_cached_key(|d| fold(&districts[*d as usize].name));
@@ -543,9 +627,11 @@ mod tests {
         let raw = json!([
             { "id": 1, "name": "Mama Neema Shop", "kind": "agent", "region": "Dar es Salaam", "district": "Ilala", "street": "Kariakoo",
               "latitude": -6.8187, "longitude": 39.2775, "services": ["cash-in", "CASH OUT", "teleport"], "phone": "0754 000 111",
+              "landmark": "Opposite the market", "landmarkSw": "Mkabala na soko",
               "hoursWeekdays": "07:30-21:00", "hoursSunday": "" },
             { "id": 2, "name": "Vodashop Mlimani City", "kind": "shop", "region": "Dar es Salaam", "district": "Kinondoni",
-              "latitude": "-6.7724", "longitude": "39.2207", "services": "sim-registration,devices", "hoursWeekdays": "09:00-18:00" },
+              "latitude": "-6.7724", "longitude": "39.2207", "services": "sim-registration,devices", "hoursWeekdays": "09:00-18:00",
+              "landmark": "Opposite the mall", "phone": "12345" },
             { "id": 3, "name": "Nowhere", "kind": "agent", "region": "Arusha", "district": "Arusha", "latitude": 0, "longitude": 0 },
             { "id": 4, "name": "No kind", "region": "Arusha", "district": "Arusha", "latitude": -3.4, "longitude": 36.7 },
             { "id": 5, "name": "Far north", "kind": "agent", "region": "Arusha", "district": "Arusha", "latitude": 95, "longitude": 36.7 },
@@ -560,10 +646,14 @@ mod tests {
         let area = locations.area("dar-es-salaam", Some("ilala")).unwrap();
         assert!(locations.area("dar-es-salaam", Some("nowhere")).is_none());
         let range = locations.in_area(area, LocationKind::Agent);
-        let hit = locations.hit(range.start, WeekTime::at(0, 8 * 60), None);
+        let hit = locations.hit(range.start, WeekTime::at(0, 8 * 60), None, Lang::En);
         assert_eq!(hit.name, "Mama Neema Shop");
         assert_eq!(hit.services, vec![LocationService::CashIn, LocationService::CashOut]);
         assert_eq!(hit.phone.as_deref(), Some("+255754000111"));
+        assert_eq!(hit.street.as_deref(), Some("Kariakoo"));
+        assert_eq!(hit.landmark.as_deref(), Some("Opposite the market"));
+        assert_eq!(locations.hit(range.start, WeekTime::at(0, 8 * 60), None, Lang::Sw).landmark.as_deref(), Some("Mkabala na soko"));
+        assert_eq!((hit.latitude, hit.longitude), (-6.8187, 39.2775), "f32 degrees, shown to 5 decimals as given");
         assert_eq!(hit.hours.weekdays.as_deref(), Some("07:30–21:00"));
         assert_eq!(hit.hours.sunday, None);
         assert!(hit.open_now);
@@ -572,7 +662,10 @@ mod tests {
         assert_eq!(found.label, "Kariakoo, Ilala");
         assert!(locations.find_place("Zanzibar").is_none());
         let (n, distance) = locations.nearest_to(LocationKind::Shop, &found, 50_000.0).next().unwrap();
-        assert_eq!(locations.hit(n, WeekTime::at(0, 0), None).name, "Vodashop Mlimani City");
+        let shop = locations.hit(n, WeekTime::at(0, 0), None, Lang::Sw);
+        assert_eq!(shop.name, "Vodashop Mlimani City");
+        assert_eq!(shop.landmark.as_deref(), Some("Opposite the mall"), "the English landmark where there is no Swahili one");
+        assert_eq!(shop.phone, None);
         assert!((6_000.0..9_000.0).contains(&distance), "{distance}");
     }
 }

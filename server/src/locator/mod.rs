@@ -2,9 +2,9 @@
 //! (routes of kind `locator`, whose `locations` names the kind of place),
 //! and `POST /api/locations/near` for "near me".
 //!
-//! - `index`: every place of a language in memory ([`Locations`]), read from
-//!   the CMS's `locations` collection like an index (every page, its fields
-//!   only, dropped by the webhook, kept on disk) into a spatial index: a
+//! - `index`: every place in memory ([`Locations`], one index for both
+//!   languages), read from the CMS's `locations` collection like an index
+//!   (every page, its fields only, kept on disk) into a spatial index: a
 //!   search never asks the CMS, and an unknown region, district or place
 //!   is answered from memory.
 //! - `hours`: opening hours and "open now" in Tanzanian time.
@@ -101,7 +101,7 @@ pub enum Outcome {
 /// What the locator page at `base` (its route's path, `/mpesa-agents`)
 /// shows for `asked` in `lang`.
 pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> Outcome {
-    let loaded = content.locations(lang, FIRST_READ_WAIT).await;
+    let loaded = content.locations(FIRST_READ_WAIT).await;
     if let Some(region) = &asked.chosen_region {
         // A district of another region (the region changed, the district
         // select not yet, without JavaScript) is left out.
@@ -158,13 +158,13 @@ pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> O
         if let Some(place) = locations.find_place(&asked.query) {
             let near: Vec<(usize, f64)> = locations.nearest_to(kind, &place, PLACE_RADIUS).take(PLACE_RESULTS).collect();
             shown.total = near.len() as u32;
-            shown.results = near.iter().skip(skip).take(PAGE_SIZE).map(|(n, d)| locations.hit(*n, now, Some(*d))).collect();
+            shown.results = near.iter().skip(skip).take(PAGE_SIZE).map(|(n, d)| locations.hit(*n, now, Some(*d), lang)).collect();
             shown.found = Some(place.label);
         }
     } else if let Some(area) = area {
         let run = locations.in_area(area, kind);
         shown.total = run.len() as u32;
-        shown.results = run.skip(skip).take(PAGE_SIZE).map(|n| locations.hit(n, now, None)).collect();
+        shown.results = run.skip(skip).take(PAGE_SIZE).map(|n| locations.hit(n, now, None, lang)).collect();
     }
     let pages = (shown.total as usize).div_ceil(PAGE_SIZE).max(1);
     if page > pages {
@@ -207,8 +207,8 @@ async fn near(State(state): State<AppState>, body: axum::body::Bytes) -> Respons
         return refused("no such position");
     }
     let lang = Lang::parse(asked.lang.as_deref().unwrap_or("en"));
-    let results = match state.content.store.locations(lang, FIRST_READ_WAIT).await {
-        Some((locations, _)) => nearest_open(&locations, kind, on_sphere(lat, lng), WeekTime::now()),
+    let results = match state.content.store.locations(FIRST_READ_WAIT).await {
+        Some((locations, _)) => nearest_open(&locations, kind, on_sphere(lat, lng), WeekTime::now(), lang),
         None => Vec::new(),
     };
     let mut response = Json(NearbyLocations { results }).into_response();
@@ -217,8 +217,8 @@ async fn near(State(state): State<AppState>, body: axum::body::Bytes) -> Respons
 }
 
 /// See [`near`].
-pub fn nearest_open(locations: &Locations, kind: LocationKind, point: [f64; 3], now: WeekTime) -> Vec<contract::locations::LocationHit> {
+pub fn nearest_open(locations: &Locations, kind: LocationKind, point: [f64; 3], now: WeekTime, lang: Lang) -> Vec<contract::locations::LocationHit> {
     let open: Vec<(usize, f64)> = locations.nearest(kind, point, NEAR_RADIUS).filter(|(n, _)| locations.open(*n, now)).take(NEAR_RESULTS).collect();
     let chosen = if open.len() >= NEAR_AT_LEAST { open } else { locations.nearest(kind, point, NEAR_RADIUS).take(NEAR_AT_LEAST).collect() };
-    chosen.into_iter().map(|(n, d)| locations.hit(n, now, Some(d))).collect()
+    chosen.into_iter().map(|(n, d)| locations.hit(n, now, Some(d), lang)).collect()
 }

@@ -12,7 +12,8 @@
 //! - `populate`: what is asked for first, and what the CMS's refusals teach;
 //! - `paging`: reading a whole collection page after page.
 //!
-//! Every request carries `locale` and populate parameters. Any Strapi works
+//! Every request carries `locale` (but that of a type that is not
+//! localized, the locations) and populate parameters. Any Strapi works
 //! with only `CMS_URL` set: the configured [`PopulateStrategy`] is tried
 //! first (by default `populate=deep,N`, the deep-populate plugin's); a CMS that refuses it
 //! with 400 gets explicit `populate[…]` parameters derived from the content
@@ -159,7 +160,8 @@ impl StrapiClient {
     /// The path under `/api/` and the query parameters for `query`, as the
     /// CMS accepts them so far.
     fn request(&self, query: &ContentQuery, lang: Lang, accepted: &Accepted) -> (String, Vec<(String, String)>) {
-        let mut params = vec![("locale".to_owned(), lang.code().to_owned())];
+        // A type that is not localized is asked for without a language (Strapi 5 ignores one, 4 may refuse it).
+        let mut params = if query.localized() { vec![("locale".to_owned(), lang.code().to_owned())] } else { Vec::new() };
         if self.settings.draft {
             params.push(("status".to_owned(), "draft".to_owned()));
         }
