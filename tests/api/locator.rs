@@ -1,11 +1,16 @@
 //! The M-Pesa agent and Vodashop locator: its pages per region and
 //! district in both languages without JavaScript (plain HTML, GET forms,
 //! links), the form's choices at their own addresses, places typed and
-//! unknown answered from memory, "near me" by position, and the sitemap.
+//! unknown answered from memory, "near me" by position, the sitemap, and
+//! what reading them from a CMS costs.
+
+use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
+use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::fake_cms::{Behaviour, FakeCms, Shape};
+use crate::helpers::{TestApp, site_with, spawn_app};
 
 async fn page(app: &TestApp, path: &str) -> String {
     let response = app.get(path).await;
@@ -117,4 +122,80 @@ async fn the_sitemap_lists_a_page_per_region_and_district() {
     let sitemap = page(&app, "/sitemap.xml").await;
     assert!(sitemap.contains("/mpesa-agents/dar-es-salaam/ilala</loc>"));
     assert!(sitemap.contains("/sw/vodashop/arusha</loc>"));
+}
+
+/// An agent of Meru district, Arusha, as the CMS holds it.
+fn agent(id: u32, name: &str) -> Value {
+    json!({ "id": id, "documentId": format!("location{id}"), "name": name, "kind": "agent", "region": "Arusha", "district": "Meru",
+            "street": "Tengeru", "latitude": -3.39 + f64::from(id) * 1e-4, "longitude": 36.83, "services": ["cash-in", "cash-out"],
+            "hoursWeekdays": "24h", "landmark": "By the market", "landmarkSw": "Karibu na soko" })
+}
+
+/// The locations from a CMS: read once for both languages (without a
+/// `locale`), not again within `LOCATIONS_TTL_SECS` however often the rest
+/// of the content is refreshed, and again at once on a location's webhook,
+/// the copy in memory served while the new one is read.
+#[tokio::test]
+async fn the_locations_are_read_once_for_both_languages_and_again_at_once_on_their_webhook() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("mpesa-agents", "en", "M-Pesa agents", "Find one near you.");
+    cms.put_page("mpesa-agents", "sw", "Mawakala wa M-Pesa", "Tafuta aliye karibu nawe.");
+    // 150 places: two pages of the CMS's 100.
+    cms.put_collection("locations", "en", (1..=150).map(|id| agent(id, &format!("Agent {id:03}"))).collect());
+    let app = site_with(&cms, |c| {
+        c.content.ttl = Duration::from_millis(300);
+        c.content.locations_ttl = Duration::from_secs(3600);
+        c.pages.prerender = false;
+    })
+    .await;
+    let reads = || cms.requests().into_iter().filter(|r| r.starts_with("/api/locations?")).collect::<Vec<_>>();
+
+    let en = page(&app, "/mpesa-agents/arusha/meru").await;
+    assert_eq!(places(&en).first().map(String::as_str), Some("Agent 001"), "{:?}", places(&en));
+    assert!(en.contains("By the market"));
+    let sw = page(&app, "/sw/mpesa-agents/arusha/meru").await;
+    assert_eq!(places(&sw), places(&en));
+    assert!(sw.contains("Karibu na soko"));
+    let first = reads();
+    assert_eq!(first.len(), 2, "every page once, for both languages: {first:?}");
+    assert!(first.iter().all(|r| !r.contains("locale=")), "asked for without a language: {first:?}");
+
+    // Past the content's lifetime, within the locations': other content is
+    // read again, the locations are not.
+    let pages_read = cms.requests_for("/api/mpesa-agents");
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        for path in ["/mpesa-agents/arusha/meru", "/sw/mpesa-agents/arusha", "/mpesa-agents?q=tengeru"] {
+            assert_eq!(app.get(path).await.status(), StatusCode::OK, "{path}");
+        }
+    }
+    assert!(cms.requests_for("/api/mpesa-agents") > pages_read, "the page's own content was refreshed");
+    assert_eq!(reads().len(), 2, "and the locations not read again");
+
+    // A location's webhook (a type that is not localized names no locale):
+    // the next visitors get the copy in memory at once while the new one is read.
+    let mut renamed: Vec<Value> = (1..=150).map(|id| agent(id, &format!("Agent {id:03}"))).collect();
+    renamed[0] = agent(1, "Agent 000 Mama Neema");
+    cms.put_collection("locations", "en", renamed);
+    cms.behave(Behaviour::Delay(Duration::from_millis(800)));
+    let event = json!({ "event": "entry.update", "model": "location", "entry": { "id": 1, "locale": null } });
+    let hook = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    assert_eq!(hook.status(), StatusCode::OK);
+    assert_eq!(hook.json::<Value>().await.unwrap()["dropped"], 1, "the locations, read again");
+    let asked = Instant::now();
+    let meanwhile = page(&app, "/mpesa-agents/arusha/meru").await;
+    assert!(asked.elapsed() < Duration::from_millis(700), "no wait for the read: {:?}", asked.elapsed());
+    assert_eq!(places(&meanwhile).first().map(String::as_str), Some("Agent 001"), "the copy in memory");
+    cms.behave(Behaviour::Normal);
+    let mut shown = Vec::new();
+    for _ in 0..100 {
+        shown = places(&page(&app, "/sw/mpesa-agents/arusha/meru").await);
+        if shown.first().map(String::as_str) == Some("Agent 000 Mama Neema") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(shown.first().map(String::as_str), Some("Agent 000 Mama Neema"), "the change reached both languages");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(reads().len(), 4, "read again once: {:?}", reads());
 }

@@ -120,6 +120,14 @@ impl ContentQuery {
         self.shape().is_none_or(contract::cms::TypeShape::localized)
     }
 
+    /// Whether a change the webhook reports reads it again in the
+    /// background, the copy in memory served meanwhile, rather than
+    /// dropping it: the locations, whose every page no visitor should wait
+    /// for (they have a lifetime of their own, `LOCATIONS_TTL_SECS`).
+    pub fn read_again_in_place(&self) -> bool {
+        matches!(self, ContentQuery::Locations)
+    }
+
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
