@@ -96,3 +96,27 @@ test("without JavaScript the region form finds a district's agents", async () =>
   assert.ok(width <= 240, `fits 240 px: ${width}`);
   await context.close();
 });
+
+test("the region form comes right after the heading, on a phone's first screen, in both languages", async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    for (const path of ["/mpesa-agents", "/sw/mpesa-agents", "/vodashop", "/sw/vodashop", "/mpesa-agents/dar-es-salaam", "/sw/vodashop/arusha"]) {
+      await page.goto(site.base + path);
+      // Nothing shown between the heading and the region's label.
+      const between = await page.evaluate(() => {
+        const heading = document.querySelector("main h1");
+        const label = document.querySelector('label[for="locator-region"]');
+        const shown = [...document.querySelectorAll("main *")].filter((element) => {
+          const box = element.getBoundingClientRect();
+          return box.height > 0 && box.width > 1 && !element.contains(label) && !element.contains(heading) && !heading.contains(element) && heading.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING && element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING;
+        });
+        return shown.map((element) => element.outerHTML.slice(0, 80));
+      });
+      assert.deepEqual(between, [], `${path}: only the form after the heading`);
+      const select = await page.locator("#locator-region").boundingBox();
+      assert.ok(select.y + select.height <= 844, `${path}${javaScriptEnabled ? "" : " without JavaScript"}: the region on the first screen (${select.y} px)`);
+    }
+    await context.close();
+  }
+});

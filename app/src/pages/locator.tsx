@@ -14,12 +14,14 @@ export const NEAR_ME_ID = "near-me";
 
 /**
  * `/mpesa-agents` and `/vodashop`, and a page per region and district
- * (`/mpesa-agents/dar-es-salaam/ilala`): the forms first (a region, then
- * its district; or a place name), what they found as a paged list, then
- * the regions or districts as links (what crawlers follow). Plain GET
- * forms and links: all of it works without JavaScript. With it, "near me"
- * (hidden until the script shows it) finds the nearest places open. The
- * page's own sections follow on the first page only.
+ * (`/mpesa-agents/dar-es-salaam/ilala`): right under the `<h1>` the forms
+ * (a region, then its district; or a place name), so that they are on a
+ * phone's first screen, then what they found as a paged list, then the
+ * regions or districts as links (what crawlers follow). Plain GET forms and
+ * links: all of it works without JavaScript. With it, "near me" (hidden
+ * until the script shows it, after the forms) finds the nearest places
+ * open. The page's own sections (the rest of its hero too) follow on the
+ * first page only.
  */
 export default function LocatorPage({ data }: PageProps) {
   const t = useT();
@@ -33,7 +35,7 @@ export default function LocatorPage({ data }: PageProps) {
   const finder = <Finder locator={locator} base={base} lang={data.lang} />;
   if (!place) {
     return (
-      <PageBody page={data.content.page} lead={finder}>
+      <PageBody page={data.content.page} lead={finder} leadFirst>
         <RegionLinks places={locator.regions} base={base} title={t("locator.regions")} />
       </PageBody>
     );
@@ -57,7 +59,7 @@ export default function LocatorPage({ data }: PageProps) {
   );
 }
 
-/** The forms, "near me" and what was found. */
+/** The forms, "near me" and what was found; its heading is for screen readers' outline only, the page's `<h1>` says as much. */
 function Finder({ locator, base, lang }: { locator: Locator; base: string; lang: PageProps["data"]["lang"] }) {
   const t = useT();
   const { region, district, query } = locator;
@@ -65,15 +67,10 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
   const address = query ? `${base}?q=${encodeURIComponent(query)}` : region ? `${base}/${region.slug}${district ? `/${district.slug}` : ""}` : base;
   return (
     <section className="locator" aria-labelledby="locator-title">
-      <h2 id="locator-title">{t(locator.kind === "agent" ? "locator.findAgent" : "locator.findShop")}</h2>
+      <h2 id="locator-title" className="visually-hidden">
+        {t(locator.kind === "agent" ? "locator.findAgent" : "locator.findShop")}
+      </h2>
       {!locator.ready && <p role="status">{t("locator.notReady")}</p>}
-      <div id={NEAR_ME_ID} data-kind={locator.kind} hidden>
-        <button type="button" className="button">
-          {t("locator.nearMe")}
-        </button>
-        <p className="hint">{t("locator.nearMeHint")}</p>
-        <div id="near-me-results" />
-      </div>
       <form method="get" action={action} className="locator-form">
         <label htmlFor="locator-region">{t("locator.region")}</label>
         <select id="locator-region" name="region" defaultValue={region?.slug ?? ""} required>
@@ -106,6 +103,13 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
         <input id="locator-q" type="search" name="q" defaultValue={query} maxLength={60} placeholder={t("locator.placeHint")} enterKeyHint="search" />
         <button type="submit">{t("locator.find")}</button>
       </form>
+      <div id={NEAR_ME_ID} data-kind={locator.kind} hidden>
+        <button type="button" className="button">
+          {t("locator.nearMe")}
+        </button>
+        <p className="hint">{t("locator.nearMeHint")}</p>
+        <div id="near-me-results" />
+      </div>
       {query && !locator.found && locator.ready && <p role="status">{t("locator.noPlace", { query })}</p>}
       {(locator.found || region) && (
         <>

@@ -9,12 +9,15 @@ export interface HeroProps {
   cta?: { label: string; url: string } | null;
 }
 
-/** The first, largest block of a page; its title is the page's `<h1>`. */
+/**
+ * The first, largest block of a page; its title is the page's `<h1>`
+ * (without one, the page gave its title an `<h1>` of its own).
+ */
 export function Hero({ title, subtitle, image, cta }: HeroProps) {
   return (
     <section className="hero">
       <div className="hero-text">
-        <h1>{title}</h1>
+        {title && <h1>{title}</h1>}
         {subtitle && <p>{subtitle}</p>}
         {cta && (
           <LocalLink to={cta.url} className="button">
