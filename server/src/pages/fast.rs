@@ -168,11 +168,10 @@ where
         let started = Instant::now();
         let state = &self.state;
         let page = PageRequest::parse(state, request.uri(), request.headers(), request.extensions());
-        let kept = state.pages.fast.kept.clone().zip(key(state, &request, &page));
+        let kept = state.pages.fast.kept.as_ref().zip(key(state, &request, &page));
         request.extensions_mut().insert(page);
-        let pages = self.pages.clone();
         let Some((kept, (key, status))) = kept else {
-            return Either::Right(Box::pin(pages.oneshot(request)));
+            return Either::Right(Box::pin(self.pages.clone().oneshot(request)));
         };
         let generation = state.content.store.generation() + state.account.catalogue.changes();
         if let Some(entry) = kept.get(&key) {
@@ -190,6 +189,7 @@ where
                 return Either::Left(ready(Ok(response)));
             }
         }
+        let (kept, pages) = (kept.clone(), self.pages.clone());
         Either::Right(Box::pin(async move {
             let mut response = pages.oneshot(request).await?;
             if let Some(Shareable { body, stale }) = response.extensions_mut().remove::<Shareable>()
