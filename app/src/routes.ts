@@ -12,7 +12,7 @@
  * Content keys name the CMS single types (read at `/api/<key>`, see
  * `content/README.md`); `list`, `item` and `all` name collections.
  */
-import type { PageKind, RouteDef, RouteMeta } from "./generated/contract";
+import type { PageKind, RouteDef, RouteMeta } from "../generated/contract";
 
 /**
  * A route's shape (`RouteDef`, its `RouteMeta`, `CollectionList`,
@@ -22,7 +22,7 @@ import type { PageKind, RouteDef, RouteMeta } from "./generated/contract";
  * collection or a form either side does not know fails `tsc` here or stops
  * the server's start.
  */
-export type { CollectionList, Redirect, RouteDef, RouteMeta } from "./generated/contract";
+export type { CollectionList, Redirect, RouteDef, RouteMeta } from "../generated/contract";
 
 /**
  * Which component renders a route (see `pages.ts`): written once, as the

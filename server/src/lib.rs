@@ -161,10 +161,12 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         None => router,
     };
     // Pages are what no route answers, and they alone go through the fast
-    // path first: a page kept whole skips everything else but the request
-    // metrics, which count and time every answer.
-    let pages = shared_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    shared_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
+    // path first: a page kept whole is answered with the very headers the
+    // layers gave it when it was kept, and runs none of them (the fast
+    // path counts and times it in the request metrics itself).
+    let record = || axum::middleware::from_fn(record);
+    let pages = marked(shared_layers(pages::fallback(), &state), RouteKind::Page).layer(record());
+    shared_layers(router, &state).layer(record()).fallback_service(pages::FastPath::new(state, pages))
 }
 
 /// The layers every answer but the fast path's passes through.

@@ -1,4 +1,4 @@
-//! The app's TypeScript types (`app/src/generated/contract.ts`), written by
+//! The app's TypeScript types (`app/generated/contract.ts`), written by
 //! `build.rs` from the Rust types, so the two sides cannot drift: `tsc`
 //! checks the app against them.
 
