@@ -113,9 +113,11 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
       {query && !locator.found && locator.ready && <p role="status">{t("locator.noPlace", { query })}</p>}
       {(locator.found || region) && (
         <>
-          <h2 role="status">
-            {locator.found ? t("locator.nearestTo", { place: locator.found, count: locator.total }) : t("locator.found", { count: locator.total })}
-          </h2>
+          <div role="status">
+            <h2>
+              {locator.found ? t("locator.nearestTo", { place: locator.found, count: locator.total }) : t("locator.found", { count: locator.total })}
+            </h2>
+          </div>
           {locator.results.length > 0 && <LocationList hits={locator.results} />}
           <Pager pager={locator.pager} path={address} />
         </>

@@ -10,12 +10,14 @@ export interface HeroProps {
 }
 
 /**
- * The first, largest block of a page; its title is the page's `<h1>`
- * (without one, the page gave its title an `<h1>` of its own).
+ * The first, largest block of a page; its title is the page's `<h1>`.
+ * Without one (the page gave the title an `<h1>` of its own) it is no
+ * section of its own, just the rest of the page's opening.
  */
 export function Hero({ title, subtitle, image, cta }: HeroProps) {
+  const Block = title ? "section" : "div";
   return (
-    <section className="hero">
+    <Block className="hero">
       <div className="hero-text">
         {title && <h1>{title}</h1>}
         {subtitle && <p>{subtitle}</p>}
@@ -28,6 +30,6 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
       {image && (
         <Picture className="hero-image" image={image} slot="hero" main />
       )}
-    </section>
+    </Block>
   );
 }

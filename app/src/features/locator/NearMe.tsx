@@ -59,7 +59,9 @@ export function NearMe({ kind, lang }: { kind: LocationKind; lang: Lang }) {
         <p role="status">{t("locator.nearNone")}</p>
       ) : (
         <>
-          <h2 role="status">{t("locator.nearest", { count: state.hits.length })}</h2>
+          <div role="status">
+            <h2>{t("locator.nearest", { count: state.hits.length })}</h2>
+          </div>
           <LocationList hits={state.hits} id="near-me-list" />
         </>
       );
