@@ -1,7 +1,8 @@
 //! The locator's index at scale (`bench/locator.sh`, part of `make bench`):
 //! the agents and shops of a CSV (`tools/locations.py csv 180000`) parsed
 //! into the index as the content cache does, then the memory it holds
-//! (jemalloc's count of bytes allocated, before and after) and the time of
+//! (jemalloc's count of bytes allocated, before and after; and what the
+//! answer it is built from holds meanwhile) and the time of
 //! nearest-20 queries, for random points over Tanzania and around its towns,
 //! checked against a brute force on a few.
 //!
@@ -50,6 +51,7 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("the CSV");
     let mut lines = text.lines();
     let header = fields(lines.next().expect("a header"));
+    let before_answer = allocated();
     let entries: Vec<Value> = lines
         .map(|line| {
             let row: std::collections::HashMap<&str, String> = header.iter().map(String::as_str).zip(fields(line)).collect();
@@ -63,6 +65,7 @@ fn main() {
         })
         .collect();
     let raw = Value::Array(entries);
+    let answer = allocated().saturating_sub(before_answer);
 
     let before = allocated();
     let started = Instant::now();
@@ -72,6 +75,8 @@ fn main() {
     drop(dropped);
     println!("locations: {} places ({} in the CSV), index built in {:.2} s", locations.len(), raw.as_array().map_or(0, Vec::len), build.as_secs_f64());
     println!("index memory: {:.1} MB allocated (estimate from its parts: {:.1} MB)", held as f64 / 1e6, locations.heap_bytes() as f64 / 1e6);
+    // What a read of the CMS holds until the index is built from it (and, with a disk, its copy and its file's bytes).
+    println!("the answer it is built from, as JSON values: {:.1} MB allocated, {:.1} MB as text", answer as f64 / 1e6, serde_json::to_vec(&raw).map_or(0, |t| t.len()) as f64 / 1e6);
     drop(raw);
 
     // Points: half anywhere in Tanzania's box, half within ~5 km of a place (where people ask from).
