@@ -90,6 +90,7 @@ tools/lint/node_modules/.package-lock.json: tools/lint/package.json tools/lint/p
 bench: deps release
 	./bench/run.sh
 	./bench/account.sh
+	./bench/locator.sh
 	node bench/operator-hang.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/publishing.mjs

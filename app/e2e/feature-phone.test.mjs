@@ -36,6 +36,7 @@ const KINDS = {
   businessCommunity: "/vodacom-business/community",
   foundationApplication: "/foundation/apply",
   search: "/search?q=mpesa",
+  locator: "/mpesa-agents/dar-es-salaam/ilala",
   offline: "/offline",
   notFound: "/no-such-page",
 };

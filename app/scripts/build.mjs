@@ -78,7 +78,7 @@ await build({
 // its page kind's chunk) and the stylesheet. The enhancement script is built
 // apart below, as one file.
 const client = await build({
-  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/styles/app.css")],
+  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/islands/nearMe.tsx"), join(appDir, "src/styles/app.css")],
   outdir: join(publicDir, "assets"),
   bundle: true,
   splitting: true,
@@ -130,7 +130,7 @@ for (const [file, output] of Object.entries(outputs)) {
     manifest.islands[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
   }
 }
-if (!manifest.islands.page || !manifest.islands.login) throw new Error("client entries missing from the esbuild metafile");
+if (!manifest.islands.page || !manifest.islands.login || !manifest.islands.nearMe) throw new Error("client entries missing from the esbuild metafile");
 
 // The enhancement script: one file with nothing shared (a content page
 // makes one request for its code); the islands are imported by URL.
@@ -145,7 +145,7 @@ const enhance = await build({
   legalComments: "none",
   entryNames: "[name]-[hash]",
   metafile: true,
-  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]), __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]) },
+  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]), __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]), __NEAR_ME_ISLAND__: JSON.stringify(manifest.islands.nearMe[0]) },
   logLevel: "warning",
 });
 manifest.enhance = url(Object.keys(enhance.metafile.outputs).find((file) => file.endsWith(".js")));

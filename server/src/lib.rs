@@ -62,6 +62,7 @@ pub mod connections;
 mod error;
 mod images;
 mod keys;
+pub mod locator;
 mod locks;
 mod manifest;
 mod memory;
@@ -149,6 +150,7 @@ fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Router)>) -> Ro
         .merge(marked(account::router(state.clone()), RouteKind::Account))
         .merge(marked(forms::router(state.clone()), RouteKind::Forms))
         .merge(marked(seo::router(), RouteKind::Seo))
+        .merge(marked(locator::router(), RouteKind::Locator))
         .merge(marked(pages::router(), RouteKind::Data));
     let router = match stand_in {
         Some((StandIn { path, api, .. }, service)) => {

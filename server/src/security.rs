@@ -46,6 +46,7 @@ pub fn policy(config: &crate::Config, frame_ancestors: &str) -> Option<HeaderVal
 pub struct Framable;
 
 pub async fn headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let locator = is_locator(&state, request.uri().path());
     let mut response = next.run(request).await;
     let framable = response.extensions().get::<Framable>().is_some();
     let headers = response.headers_mut();
@@ -55,7 +56,9 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
     headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| state.pages.csp.clone());
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
-    set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");
+    // A locator page's "near me" asks for the visitor's position; no other page may.
+    let permissions = if locator { "camera=(), microphone=(), geolocation=(self), payment=()" } else { "camera=(), microphone=(), geolocation=(), payment=()" };
+    set(headers, header::HeaderName::from_static("permissions-policy"), permissions);
     set(headers, header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
     if !framable {
         set(headers, header::X_FRAME_OPTIONS, "DENY");
@@ -67,4 +70,13 @@ pub async fn headers(State(state): State<AppState>, request: Request, next: Next
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }
     response
+}
+
+/// Whether `path` is a locator page's (`/mpesa-agents/…`, `/sw/vodashop`):
+/// the first segment, past the language, of a route of kind `locator`.
+fn is_locator(state: &AppState, path: &str) -> bool {
+    let path = path.strip_prefix("/sw").filter(|rest| rest.is_empty() || rest.starts_with('/')).unwrap_or(path);
+    let first = |path: &str| path.trim_start_matches('/').split('/').next().unwrap_or("").to_owned();
+    let segment = first(path);
+    !segment.is_empty() && state.pages.routes.all().iter().any(|route| route.page == Some(contract::page::PageKind::Locator) && first(&route.path) == segment)
 }

@@ -11,6 +11,7 @@ import { canonicalPath, pagePath } from "../navigation/paths";
 import { itemSummary, serviceList } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
+import { locatorPlace } from "../features/locator/place";
 import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
 
 const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
@@ -21,6 +22,8 @@ export function pageTitle(data: PageData, t: TFunction): string {
   if (data.route.page === "offline") return `${t("offline.title")} | ${site}`;
   const item = itemSummary(data.content.item);
   if (item) return `${item.heading} | ${site}`;
+  const place = locatorPlace(data);
+  if (place) return `${t(data.locator?.kind === "shop" ? "locator.shopsIn" : "locator.agentsIn", { place })} | ${site}`;
   // A pass-through page shows its parent's content: its own label tells it
   // apart; so does it a page whose content failed, and a page with no
   // content of its own (a form).
@@ -75,7 +78,8 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
   const title = pageTitle(data, t);
   const description = pageDescription(data, t);
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
-  const indexable = data.status === 200 && !data.preview && !routeByName(data.route.name)?.meta.noindex;
+  // A place typed into the locator is a search's results: not for search engines.
+  const indexable = data.status === 200 && !data.preview && !routeByName(data.route.name)?.meta.noindex && !data.locator?.query;
   const image = item?.image?.url ?? page?.seo?.shareImage?.url;
   return (
     <>

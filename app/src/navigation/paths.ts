@@ -49,7 +49,7 @@ export function languagePaths(data: PageData): Record<Lang, string> {
 
 /** The address of page `page` of the list at `path` (no language prefix): page 1 is the list's own address. */
 export function pagePath(path: string, page: number): string {
-  return page <= 1 ? path : `${path}?page=${page}`;
+  return page <= 1 ? path : `${path}${path.includes("?") ? "&" : "?"}page=${page}`;
 }
 
 /**

@@ -94,6 +94,27 @@ describe("pages", () => {
     assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");
   });
 
+  it("puts the locator's form right after the heading, the rest of the hero after it, under one h1", async () => {
+    const regions = [{ slug: "arusha", name: "Arusha", count: 16 }];
+    const html = await render(
+      {
+        ...base,
+        path: "/mpesa-agents",
+        route: { name: "mpesa-agents", page: "locator", params: {} },
+        content: {
+          page: { title: "M-Pesa agents", sections: [{ __component: "sections.hero", title: "More than 180,000 agents near you", subtitle: "In every region." }] },
+          sidebar: null,
+        },
+        locator: { kind: "agent", regions, districts: [], query: "", results: [], total: 0, ready: true },
+      },
+      "/mpesa-agents",
+    );
+    assert.match(html, /<h1 class="page-title">More than 180,000 agents near you<\/h1><section class="locator"[^>]*><h2 id="locator-title" class="visually-hidden">[^<]*<\/h2><form class="locator-form" action="\/mpesa-agents"/);
+    assert.ok(html.indexOf('id="locator-region"') < html.indexOf('id="near-me"'), "the form before near me");
+    assert.ok(html.indexOf('id="near-me"') < html.indexOf("In every region."), "the hero's subtitle after the finder");
+    assert.equal(h1Count(html), 1);
+  });
+
   it("lists every trick with its own anchor on the fraudster page", async () => {
     const html = await render(
       {

@@ -9,12 +9,17 @@ export interface HeroProps {
   cta?: { label: string; url: string } | null;
 }
 
-/** The first, largest block of a page; its title is the page's `<h1>`. */
+/**
+ * The first, largest block of a page; its title is the page's `<h1>`.
+ * Without one (the page gave the title an `<h1>` of its own) it is no
+ * section of its own, just the rest of the page's opening.
+ */
 export function Hero({ title, subtitle, image, cta }: HeroProps) {
+  const Block = title ? "section" : "div";
   return (
-    <section className="hero">
+    <Block className="hero">
       <div className="hero-text">
-        <h1>{title}</h1>
+        {title && <h1>{title}</h1>}
         {subtitle && <p>{subtitle}</p>}
         {cta && (
           <LocalLink to={cta.url} className="button">
@@ -25,6 +30,6 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
       {image && (
         <Picture className="hero-image" image={image} slot="hero" main />
       )}
-    </section>
+    </Block>
   );
 }

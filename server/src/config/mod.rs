@@ -91,6 +91,7 @@ impl Config {
     pub fn content_cache(&self) -> crate::content::CacheSettings {
         crate::content::CacheSettings {
             fresh: self.content.ttl,
+            locations_fresh: self.content.locations_ttl,
             stale_if_error: self.content.stale_if_error,
             timeout: self.cms.timeout,
             capacity: 20_000,
@@ -124,6 +125,7 @@ mod tests {
     fn durations_sizes_and_addresses_are_typed_at_start() {
         let config = Config::parse_from(["site", "--content-ttl-secs", "5", "--cms-timeout-ms", "250", "--page-cache-mb", "2", "--cms-url", "http://cms:1337/"]);
         assert_eq!(config.content.ttl, Duration::from_secs(5));
+        assert_eq!(config.content_cache().fresh_for(&crate::content::ContentQuery::Locations), Duration::from_secs(3600), "the locations' own lifetime");
         assert_eq!(config.cms.timeout, Duration::from_millis(250));
         assert_eq!(config.pages.cache_bytes, 2 << 20);
         assert_eq!(config.cms.url.as_ref().map(|url| url.as_str()), Some("http://cms:1337"));

@@ -2,8 +2,10 @@
 //! changes. With the shared secret (`Authorization: Bearer <CMS_WEBHOOK_SECRET>`,
 //! set as a header of the webhook in Strapi), the affected content entries
 //! and the pages built from them are dropped at once ([`invalidate`]); the
-//! next visitor gets fresh ones. With `REDIS_URL` every other instance is
-//! told too (`broadcast`).
+//! next visitor gets fresh ones. The locations, too costly to read for a
+//! visitor to wait, are read again in the background instead, the copy in
+//! memory served until the new one replaces it. With `REDIS_URL` every
+//! other instance is told too (`broadcast`).
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -35,7 +37,8 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/cms/webhook", post(webhook))
 }
 
-/// The webhook's answer: how many content entries the change dropped.
+/// The webhook's answer: how many content entries the change dropped, or
+/// reads again.
 #[derive(serde::Serialize)]
 struct Invalidated {
     dropped: usize,
@@ -87,21 +90,26 @@ impl Change {
 /// Drops the content entries `change` names (the content generation moves,
 /// so the fast path follows; pages built from them are served only while
 /// their new render runs, see `pages::cache`) and asks for another
-/// pre-render pass; returns how many entries were dropped. The one
-/// invalidation, whether the webhook came here or to another instance
-/// (`broadcast`); `source` is for the metrics.
+/// pre-render pass, or reads them again in place where the query says so
+/// (`ContentQuery::read_again_in_place`: the locations; the generation
+/// moves once the new answer is in); returns how many entries were dropped
+/// or are read again. The one invalidation, whether the webhook came here
+/// or to another instance (`broadcast`); `source` is for the metrics.
 pub fn invalidate(state: &AppState, change: &Change, source: &'static str) -> usize {
     let locale = change.locale.as_deref().map(Lang::parse);
     let model = change.model.as_deref();
-    let versions = state.content.store.cache().invalidate(|(query, lang)| {
-        locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
-    });
-    let dropped = versions.len();
+    // A type that is not localized changes in every language (its webhook names none, or the default).
+    let changed = |(query, lang): &crate::content::Key| {
+        (locale.is_none_or(|l| l == *lang) || !query.localized()) && model.is_none_or(|m| same_model(query.model(), m))
+    };
+    let cache = state.content.store.cache();
+    let dropped = cache.invalidate(|key| !key.0.read_again_in_place() && changed(key)).len();
+    let read_again = cache.read_again(|key| key.0.read_again_in_place() && changed(key));
     if dropped > 0 {
         state.pages.prerender.again();
     }
     metrics::counter!("content_invalidations_total", "source" => source).increment(1);
-    dropped
+    dropped + read_again
 }
 
 /// Strapi names models in the singular (`news-update`); collections are read

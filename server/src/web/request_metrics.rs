@@ -40,10 +40,12 @@ pub enum RouteKind {
     Health,
     /// The stand-in operator API and its switches.
     Sandbox,
+    /// "Near me" of the agent and shop locator.
+    Locator,
 }
 
 impl RouteKind {
-    pub const ALL: [RouteKind; 12] = [
+    pub const ALL: [RouteKind; 13] = [
         RouteKind::Unmarked,
         RouteKind::Page,
         RouteKind::Data,
@@ -56,6 +58,7 @@ impl RouteKind {
         RouteKind::Seo,
         RouteKind::Health,
         RouteKind::Sandbox,
+        RouteKind::Locator,
     ];
 
     pub fn label(self) -> &'static str {
@@ -72,6 +75,7 @@ impl RouteKind {
             RouteKind::Seo => "seo",
             RouteKind::Health => "health",
             RouteKind::Sandbox => "sandbox",
+            RouteKind::Locator => "locator",
         }
     }
 }
