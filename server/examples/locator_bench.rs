@@ -22,7 +22,7 @@ use contract::Lang;
 use contract::locations::LocationKind;
 use serde_json::{Value, json};
 use server::content::{CacheSettings, Content, ContentQuery, ContentSource, DiskCache, Normalizer, StrapiClient, StrapiSettings};
-use server::locator::{Locations, WeekTime, nearest_open, on_sphere};
+use server::locator::{Locations, PlaceList, WeekTime, nearest_open, on_sphere};
 use tikv_jemalloc_ctl::{epoch, stats};
 
 /// Places in one answer of the CMS: Strapi's largest page.
@@ -170,7 +170,7 @@ fn main() {
     };
     let content = Content::new(client(), settings);
     let kept_bytes = || std::fs::read_dir(disk_dir.path().join("content-cache")).into_iter().flatten().flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>();
-    let (base, started) = (allocated(), Instant::now());
+    let started = Instant::now();
     let (held, locations) = peak(|| {
         let (locations, _) = runtime.block_on(content.locations(Duration::from_secs(600))).expect("the places");
         while kept_bytes() == 0 {
@@ -187,9 +187,26 @@ fn main() {
         read_time.as_secs_f64(),
         kept_bytes() as f64 / 1e6
     );
-    drop(content);
-    let index = allocated().saturating_sub(base);
-    println!("locations: {} places, index memory: {:.1} MB allocated (estimate from its parts: {:.1} MB)", locations.len(), index as f64 / 1e6, locations.heap_bytes() as f64 / 1e6);
+    drop((content, locations));
+
+    // The index alone: built on this thread from the entries of a read.
+    let mut places = PlaceList::default();
+    let found = runtime.block_on(client().each_page(&ContentQuery::Locations, Lang::En, &mut |page| places.read_page(page))).expect("the read");
+    assert!(found);
+    let before = allocated();
+    let started = Instant::now();
+    let (locations, _) = places.index();
+    let build = started.elapsed();
+    let index = allocated().saturating_sub(before);
+    println!(
+        "locations: {} places, index built in {:.2} s from entries of {:.1} MB; index memory: {:.1} MB allocated (estimate from its parts: {:.1} MB)",
+        locations.len(),
+        build.as_secs_f64(),
+        places.heap_bytes() as f64 / 1e6,
+        index as f64 / 1e6,
+        locations.heap_bytes() as f64 / 1e6
+    );
+    drop(places);
 
     // Points: half anywhere in Tanzania's box, half within ~5 km of a place (where people ask from).
     let mut seed = 0x2545_F491_4F6C_DD1Du64;

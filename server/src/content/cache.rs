@@ -11,7 +11,8 @@
 //!   it for the others waiting on it;
 //! - last known good on disk (with a CMS, `disk`): each answer is kept there
 //!   too, and read back when the source fails for a key memory does not
-//!   hold (after a restart, a webhook's invalidation, an eviction).
+//!   hold (after a restart, a webhook's invalidation, an eviction); the
+//!   locations as the compact entries read page by page ([`Answer`]).
 //!
 //! Each entry carries a version that changes only when its value does; pages
 //! are cached under the versions of the content they were built from.

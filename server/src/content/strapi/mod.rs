@@ -34,7 +34,9 @@
 //! answers' `meta.pagination` says there is no more: `page`/`pageCount`,
 //! or `start`/`limit`/`total`, whichever the CMS answers with (without
 //! either, until a page comes back short). A page that fails fails the
-//! whole read, so the cache keeps serving the last complete copy.
+//! whole read, so the cache keeps serving the last complete copy. The
+//! locations are handed over a page at a time as they come
+//! ([`ContentSource::each_page`]), never gathered into one answer.
 //!
 //! A client made for the preview (`draft`) asks every request with
 //! `status=draft` (Strapi 5): the latest version of each entry, published or
