@@ -108,6 +108,8 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
     setLines((n) => Math.max(n, rowsFor(names, "budget", 0)));
     post.setKey(draft.key);
     setRestored(draft.pairs);
+    // Once, after hydration: what the server sent is what the first render showed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // Once the rows are there, the draft's values go into them.
   useEffect(() => {
@@ -115,6 +117,8 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
       fill(form.current, restored);
       changed();
     }
+    // When the draft's rows are there, not when the form's handlers change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [restored]);
   useEffect(() => {
     if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
