@@ -51,8 +51,9 @@ test: deps test-rust test-app test-e2e
 test-rust:
 	cargo test --workspace --all-targets
 
+## The app: types, lint (import boundaries included), formatting, unit tests.
 test-app:
-	cd app && npx tsc --noEmit && npm test
+	cd app && npx tsc --noEmit && npm run lint && npm run format:check && npm test
 
 # The binary the Rust tests built (same features), so nothing is compiled twice.
 test-e2e:

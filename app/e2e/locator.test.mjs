@@ -17,7 +17,11 @@ withSiteAndBrowser((started) => ({ site, browser } = started));
 const KARIAKOO = { latitude: -6.8187, longitude: 39.2775 };
 
 test("near me with the position granted lists the nearest open places, nearest first, and keeps the position nowhere", async () => {
-  const context = await browser.newContext({ geolocation: KARIAKOO, permissions: ["geolocation"], viewport: { width: 390, height: 800 } });
+  const context = await browser.newContext({
+    geolocation: KARIAKOO,
+    permissions: ["geolocation"],
+    viewport: { width: 390, height: 800 },
+  });
   const page = await context.newPage();
   const errors = watchErrors(page);
   const asked = [];
@@ -34,13 +38,19 @@ test("near me with the position granted lists the nearest open places, nearest f
     const [, number, unit] = /([\d.]+) (m|km) away/.exec(text);
     return Number(number) * (unit === "km" ? 1000 : 1);
   });
-  assert.deepEqual([...metres].sort((a, b) => a - b), metres, "nearest first");
+  assert.deepEqual(
+    [...metres].sort((a, b) => a - b),
+    metres,
+    "nearest first",
+  );
   assert.ok(metres[0] < 5000, `the nearest is close to Kariakoo: ${metres[0]} m`);
-  assert.ok(await list.locator('a[href^="tel:+255"]').count() > 0);
-  assert.ok(await list.locator('a[href^="geo:"]').count() > 0);
+  assert.ok((await list.locator('a[href^="tel:+255"]').count()) > 0);
+  assert.ok((await list.locator('a[href^="geo:"]').count()) > 0);
   assert.ok(!page.url().includes("-6.81"), "not in the address");
   assert.ok(!asked.some((url) => url.includes("-6.81") || url.includes("39.27")), "not in any address asked");
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+  const stored = await page.evaluate(
+    () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+  );
   assert.ok(!stored.includes("-6.81"), "not stored");
   assert.deepEqual(errors, []);
   await context.close();
@@ -101,7 +111,14 @@ test("the region form comes right after the heading, on a phone's first screen, 
   for (const javaScriptEnabled of [true, false]) {
     const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    for (const path of ["/mpesa-agents", "/sw/mpesa-agents", "/vodashop", "/sw/vodashop", "/mpesa-agents/dar-es-salaam", "/sw/vodashop/arusha"]) {
+    for (const path of [
+      "/mpesa-agents",
+      "/sw/mpesa-agents",
+      "/vodashop",
+      "/sw/vodashop",
+      "/mpesa-agents/dar-es-salaam",
+      "/sw/vodashop/arusha",
+    ]) {
       await page.goto(site.base + path);
       // Nothing shown between the heading and the region's label.
       const between = await page.evaluate(() => {
@@ -109,13 +126,24 @@ test("the region form comes right after the heading, on a phone's first screen, 
         const label = document.querySelector('label[for="locator-region"]');
         const shown = [...document.querySelectorAll("main *")].filter((element) => {
           const box = element.getBoundingClientRect();
-          return box.height > 0 && box.width > 1 && !element.contains(label) && !element.contains(heading) && !heading.contains(element) && heading.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING && element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING;
+          return (
+            box.height > 0 &&
+            box.width > 1 &&
+            !element.contains(label) &&
+            !element.contains(heading) &&
+            !heading.contains(element) &&
+            heading.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING &&
+            element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING
+          );
         });
         return shown.map((element) => element.outerHTML.slice(0, 80));
       });
       assert.deepEqual(between, [], `${path}: only the form after the heading`);
       const select = await page.locator("#locator-region").boundingBox();
-      assert.ok(select.y + select.height <= 844, `${path}${javaScriptEnabled ? "" : " without JavaScript"}: the region on the first screen (${select.y} px)`);
+      assert.ok(
+        select.y + select.height <= 844,
+        `${path}${javaScriptEnabled ? "" : " without JavaScript"}: the region on the first screen (${select.y} px)`,
+      );
     }
     await context.close();
   }

@@ -37,8 +37,11 @@ export function PageBody({
   const heroAt = sections.findIndex((s) => s.__component === "sections.hero");
   const hero = title === undefined && heroAt >= 0 ? sections[heroAt] : undefined;
   const lifted = leadFirst && hero?.__component === "sections.hero" && hero.title ? hero.title : undefined;
-  const intro = hero ? sections.slice(0, heroAt + 1).map((s) => (s === hero && lifted ? { ...hero, title: "" } : s)) : [];
-  const rest = title !== undefined ? sections.filter((s) => s.__component !== "sections.hero") : sections.slice(heroAt + 1);
+  const intro = hero
+    ? sections.slice(0, heroAt + 1).map((s) => (s === hero && lifted ? { ...hero, title: "" } : s))
+    : [];
+  const rest =
+    title !== undefined ? sections.filter((s) => s.__component !== "sections.hero") : sections.slice(heroAt + 1);
   const t = useT();
   const navigation = routeByName(useSite().route)?.meta.navigation;
   const untitled = navigation ? navLabel(t, navigation) : undefined;

@@ -79,7 +79,8 @@ export function enhancePage() {
       const live = isGoldenMinutes(new Date());
       golden.classList.toggle("golden-minutes-live", live);
       if (!status) return;
-      if (live && !status.firstChild) status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
+      if (live && !status.firstChild)
+        status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
       // Not replaceChildren: engines that run this module may be older than it.
       if (!live) status.textContent = "";
     };
@@ -109,5 +110,6 @@ export function enhancePage() {
 
   // `/faq/<question>` opens that question: show it.
   const last = decodeURIComponent(location.pathname.split("/").pop() || "");
-  if (last && !location.hash) document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
+  if (last && !location.hash)
+    document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
 }

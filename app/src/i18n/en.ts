@@ -381,7 +381,11 @@ const en = {
       company: "About your business",
       businessName: "Business name",
       businessSize: "Size of the business",
-      sizes: { small: "Small (up to 20 people)", medium: "Medium (21 to 200 people)", large: "Large (more than 200 people)" },
+      sizes: {
+        small: "Small (up to 20 people)",
+        medium: "Medium (21 to 200 people)",
+        large: "Large (more than 200 people)",
+      },
       industry: "Industry",
       industryHint: "For example retail, farming, transport, health.",
       services: "Services you are interested in",
@@ -406,7 +410,8 @@ const en = {
     },
     foundation: {
       title: "Apply for a Foundation partnership",
-      intro: "Registered organisations can apply for funding and partnership. Read the funding guidelines first; we answer every application.",
+      intro:
+        "Registered organisations can apply for funding and partnership. Read the funding guidelines first; we answer every application.",
       guidelines: "Funding guidelines",
       steps: "Steps of the application",
       stepOf: "Step {{step}} of {{count}}",
@@ -576,7 +581,8 @@ const en = {
     sendCodeIn_one: "Send the code in {{count}} second",
     sendCodeIn_other: "Send the code in {{count}} seconds",
     notRegistered: "No phone number is registered for this modem yet.",
-    registerIntro: "To register your number for it, we first send a code to the modem's own number. Reading that code shows the modem is with you.",
+    registerIntro:
+      "To register your number for it, we first send a code to the modem's own number. Reading that code shows the modem is with you.",
     sendModemCode: "Send a code to the modem",
     sendModemCodeIn_one: "Send a code to the modem in {{count}} second",
     sendModemCodeIn_other: "Send a code to the modem in {{count}} seconds",

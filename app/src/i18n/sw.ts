@@ -360,7 +360,8 @@ const sw = {
       count: "Weka namba kamili kuanzia {{min}} hadi {{max}}",
       notPdf: "Pendekezo lazima liwe faili la PDF",
       tooLargePdf: "Pendekezo lisizidi MB 5",
-      tooMany: "Fomu nyingi mno zimetumwa kutoka kwenye mtandao wako. Tafadhali subiri dakika chache kisha ujaribu tena",
+      tooMany:
+        "Fomu nyingi mno zimetumwa kutoka kwenye mtandao wako. Tafadhali subiri dakika chache kisha ujaribu tena",
       unreadable: "Fomu haikusomeka. Tafadhali iangalie kisha ujaribu tena",
       notSaved: "Fomu yako haikuweza kuhifadhiwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi",
     },
@@ -376,7 +377,11 @@ const sw = {
       company: "Kuhusu biashara yako",
       businessName: "Jina la biashara",
       businessSize: "Ukubwa wa biashara",
-      sizes: { small: "Ndogo (hadi watu 20)", medium: "Ya kati (watu 21 hadi 200)", large: "Kubwa (zaidi ya watu 200)" },
+      sizes: {
+        small: "Ndogo (hadi watu 20)",
+        medium: "Ya kati (watu 21 hadi 200)",
+        large: "Kubwa (zaidi ya watu 200)",
+      },
       industry: "Sekta",
       industryHint: "Kwa mfano biashara ya rejareja, kilimo, usafirishaji, afya.",
       services: "Huduma unazopenda",
@@ -401,7 +406,8 @@ const sw = {
     },
     foundation: {
       title: "Omba ushirikiano na Taasisi",
-      intro: "Taasisi zilizosajiliwa zinaweza kuomba ufadhili na ushirikiano. Soma kwanza miongozo ya ufadhili; tunajibu kila ombi.",
+      intro:
+        "Taasisi zilizosajiliwa zinaweza kuomba ufadhili na ushirikiano. Soma kwanza miongozo ya ufadhili; tunajibu kila ombi.",
       guidelines: "Miongozo ya ufadhili",
       steps: "Hatua za maombi",
       stepOf: "Hatua {{step}} kati ya {{count}}",
@@ -496,12 +502,15 @@ const sw = {
     modemRegistered: "Namba yako sasa imesajiliwa kwa ajili ya modemu hii",
     // Purchases shown before and after, never doubled; code requests throttled (issues 13 and 15).
     purchaseReceivedFor: "Ombi Lako Limepokelewa. {{bundle}} kwa {{recipient}}",
-    purchaseRepeat: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita. Kinunue tena ikiwa tu unakusudia",
+    purchaseRepeat:
+      "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita. Kinunue tena ikiwa tu unakusudia",
     purchaseUnconfirmed: "Ununuzi wako bado haujathibitishwa. Angalia salio lako kabla ya kujaribu tena",
     codeWaitSeconds_one: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
-    codeWaitSeconds_other: "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
+    codeWaitSeconds_other:
+      "Maombi mengi mno ya msimbo. Tafadhali subiri sekunde {{seconds}} kabla ya kuomba msimbo mpya",
     codeWaitMinutes_one: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
-    codeWaitMinutes_other: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
+    codeWaitMinutes_other:
+      "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
   },
   account: {
     logIn: "Ingia",
@@ -566,7 +575,8 @@ const sw = {
     sendCodeIn_one: "Tuma msimbo baada ya sekunde {{count}}",
     sendCodeIn_other: "Tuma msimbo baada ya sekunde {{count}}",
     notRegistered: "Bado hakuna namba ya simu iliyosajiliwa kwa ajili ya modemu hii.",
-    registerIntro: "Ili kusajili namba yako, kwanza tutatuma msimbo kwenye namba ya modemu yenyewe. Ukiusoma msimbo huo, tutajua kwamba modemu iko mikononi mwako.",
+    registerIntro:
+      "Ili kusajili namba yako, kwanza tutatuma msimbo kwenye namba ya modemu yenyewe. Ukiusoma msimbo huo, tutajua kwamba modemu iko mikononi mwako.",
     sendModemCode: "Tuma msimbo kwenye modemu",
     sendModemCodeIn_one: "Tuma msimbo kwenye modemu baada ya sekunde {{count}}",
     sendModemCodeIn_other: "Tuma msimbo kwenye modemu baada ya sekunde {{count}}",

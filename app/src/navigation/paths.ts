@@ -7,7 +7,10 @@ import { routes, type Lang, type RouteDef } from "../routes";
  * segment without a value is dropped. `undefined` when a required value is
  * missing or the pattern is the catch-all.
  */
-export function fillPath(pattern: string, params: Record<string, string | number | null | undefined> = {}): string | undefined {
+export function fillPath(
+  pattern: string,
+  params: Record<string, string | number | null | undefined> = {},
+): string | undefined {
   const segments: string[] = [];
   for (const segment of pattern.split("/").slice(1)) {
     if (segment === "*") return undefined;

@@ -44,7 +44,11 @@ export default function LocatorPage({ data }: PageProps) {
     <PageBody page={null} title={t(`locator.${kinds}In`, { place })}>
       {finder}
       {region && !district && (
-        <RegionLinks places={locator.districts} base={`${base}/${region.slug}`} title={t("locator.districtsOf", { region: region.name })} />
+        <RegionLinks
+          places={locator.districts}
+          base={`${base}/${region.slug}`}
+          title={t("locator.districtsOf", { region: region.name })}
+        />
       )}
       <p>
         {region && district && (
@@ -64,7 +68,11 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
   const t = useT();
   const { region, district, query } = locator;
   const action = localePath(lang, base);
-  const address = query ? `${base}?q=${encodeURIComponent(query)}` : region ? `${base}/${region.slug}${district ? `/${district.slug}` : ""}` : base;
+  const address = query
+    ? `${base}?q=${encodeURIComponent(query)}`
+    : region
+      ? `${base}/${region.slug}${district ? `/${district.slug}` : ""}`
+      : base;
   return (
     <section className="locator" aria-labelledby="locator-title">
       <h2 id="locator-title" className="visually-hidden">
@@ -100,7 +108,15 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
       </form>
       <form method="get" action={action} className="locator-form" role="search">
         <label htmlFor="locator-q">{t("locator.place")}</label>
-        <input id="locator-q" type="search" name="q" defaultValue={query} maxLength={60} placeholder={t("locator.placeHint")} enterKeyHint="search" />
+        <input
+          id="locator-q"
+          type="search"
+          name="q"
+          defaultValue={query}
+          maxLength={60}
+          placeholder={t("locator.placeHint")}
+          enterKeyHint="search"
+        />
         <button type="submit">{t("locator.find")}</button>
       </form>
       <div id={NEAR_ME_ID} data-kind={locator.kind} hidden>
@@ -115,7 +131,9 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
         <>
           <div role="status">
             <h2>
-              {locator.found ? t("locator.nearestTo", { place: locator.found, count: locator.total }) : t("locator.found", { count: locator.total })}
+              {locator.found
+                ? t("locator.nearestTo", { place: locator.found, count: locator.total })
+                : t("locator.found", { count: locator.total })}
             </h2>
           </div>
           {locator.results.length > 0 && <LocationList hits={locator.results} />}

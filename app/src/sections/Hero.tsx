@@ -27,9 +27,7 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
           </LocalLink>
         )}
       </div>
-      {image && (
-        <Picture className="hero-image" image={image} slot="hero" main />
-      )}
+      {image && <Picture className="hero-image" image={image} slot="hero" main />}
     </Block>
   );
 }

@@ -16,7 +16,10 @@ export function geoUri(hit: Pick<LocationHit, "latitude" | "longitude" | "name">
 /** `850 m`, `1.2 km`, `37 km`. */
 export function distanceText(metres: number): { key: "locator.metres" | "locator.kilometres"; distance: string } {
   if (metres < 1000) return { key: "locator.metres", distance: String(Math.max(10, Math.round(metres / 10) * 10)) };
-  return { key: "locator.kilometres", distance: metres < 10_000 ? (metres / 1000).toFixed(1) : String(Math.round(metres / 1000)) };
+  return {
+    key: "locator.kilometres",
+    distance: metres < 10_000 ? (metres / 1000).toFixed(1) : String(Math.round(metres / 1000)),
+  };
 }
 
 /** schema.org's type of a place: a shop is a `LocalBusiness`, an agent the `FinancialService` kind of one. */
@@ -59,7 +62,9 @@ export function LocationList({ hits, id }: { hits: LocationHit[]; id?: string })
             ))}
             {hit.phone && <meta itemProp="telephone" content={hit.phone} />}
             <p className="location-state">
-              <strong className={hit.openNow ? "open" : "closed"}>{hit.openNow ? t("locator.openNow") : t("locator.closedNow")}</strong>
+              <strong className={hit.openNow ? "open" : "closed"}>
+                {hit.openNow ? t("locator.openNow") : t("locator.closedNow")}
+              </strong>
               {distance && <> · {t(distance.key, { distance: distance.distance })}</>}
             </p>
             <p itemProp="address">
@@ -67,7 +72,9 @@ export function LocationList({ hits, id }: { hits: LocationHit[]; id?: string })
               {hit.landmark && <> ({hit.landmark})</>}
             </p>
             {hit.services.length > 0 && <p className="location-services">{hit.services.map(service).join(" · ")}</p>}
-            <p className="location-hours">{days.map(([day, hours]) => `${day} ${hours ?? t("locator.closedDay")}`).join("; ")}</p>
+            <p className="location-hours">
+              {days.map(([day, hours]) => `${day} ${hours ?? t("locator.closedDay")}`).join("; ")}
+            </p>
             <p className="location-actions">
               {hit.phone && (
                 <>
