@@ -1,24 +1,57 @@
 //! The locator's index at scale (`bench/locator.sh`, part of `make bench`):
-//! the agents and shops of a CSV (`tools/locations.py csv 180000`) parsed
-//! into the index as the content cache does, then the memory it holds
-//! (jemalloc's count of bytes allocated, before and after; and what the
-//! answer it is built from holds meanwhile) and the time of
-//! nearest-20 queries, for random points over Tanzania and around its towns,
-//! checked against a brute force on a few.
+//! the agents and shops of a CSV (`tools/locations.py csv 180000`) served
+//! as Strapi 5 pages them (100 an answer, `meta.pagination`, on a local
+//! port) and read by the CMS client, twice: as one answer of every page
+//! parsed afterwards (how the content cache read them before, with its copy
+//! for the disk), and page by page into the entries the index is built
+//! from (how it reads them now, its disk copy written); for each, the peak
+//! of the memory the read holds (jemalloc's count of bytes allocated,
+//! sampled every millisecond, over what was held before). Then the memory
+//! the index holds, the size of its disk copy, and the time of nearest-20
+//! queries, for random points over Tanzania and around its towns, checked
+//! against a brute force on a few.
 //!
 //!     cargo run --release -p server --example locator_bench -- FILE.csv [QUERIES]
 
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
+use axum::extract::{RawQuery, State};
 use contract::Lang;
 use contract::locations::LocationKind;
 use serde_json::{Value, json};
-use server::locator::{Locations, WeekTime, nearest_open, on_sphere};
+use server::content::{CacheSettings, Content, ContentQuery, ContentSource, DiskCache, Normalizer, StrapiClient, StrapiSettings};
+use server::locator::{Locations, PlaceList, WeekTime, nearest_open, on_sphere};
 use tikv_jemalloc_ctl::{epoch, stats};
+
+/// Places in one answer of the CMS: Strapi's largest page.
+const PAGE: usize = 100;
 
 fn allocated() -> usize {
     epoch::advance().expect("jemalloc epoch");
     stats::allocated::read().expect("jemalloc stats")
+}
+
+/// The most allocated while `work` runs, over what was allocated before it,
+/// sampled every millisecond; and what it returned.
+fn peak<T>(work: impl FnOnce() -> T) -> (usize, T) {
+    let before = allocated();
+    let (done, most) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(before)));
+    let sampler = {
+        let (done, most) = (done.clone(), most.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                most.fetch_max(allocated(), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        })
+    };
+    let result = work();
+    most.fetch_max(allocated(), Ordering::Relaxed);
+    done.store(true, Ordering::Relaxed);
+    sampler.join().expect("the sampler");
+    (most.load(Ordering::Relaxed).saturating_sub(before), result)
 }
 
 /// One CSV line's fields (the generator quotes a field only when it must).
@@ -44,19 +77,16 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: locator_bench FILE.csv [QUERIES]");
-    let queries: usize = args.next().map_or(20_000, |q| q.parse().expect("a number of queries"));
-    let text = std::fs::read_to_string(&path).expect("the CSV");
+/// The CSV's places as Strapi 5 answers `GET /api/locations`, page by page, as text.
+fn strapi_pages(text: &str) -> Vec<String> {
     let mut lines = text.lines();
     let header = fields(lines.next().expect("a header"));
-    let before_answer = allocated();
     let entries: Vec<Value> = lines
         .map(|line| {
             let row: std::collections::HashMap<&str, String> = header.iter().map(String::as_str).zip(fields(line)).collect();
+            let id = row["id"].parse::<u64>().unwrap_or(0);
             json!({
-                "id": row["id"].parse::<u64>().unwrap_or(0), "name": row["name"], "kind": row["kind"], "region": row["region"],
+                "id": id, "documentId": format!("{id:024x}"), "name": row["name"], "kind": row["kind"], "region": row["region"],
                 "district": row["district"], "street": row["street"], "landmark": row["landmark_en"], "landmarkSw": row["landmark_sw"],
                 "latitude": row["latitude"].parse::<f64>().unwrap_or(f64::NAN), "longitude": row["longitude"].parse::<f64>().unwrap_or(f64::NAN),
                 "services": row["services"].split(';').collect::<Vec<_>>(), "hoursWeekdays": row["hoursWeekdays"],
@@ -64,20 +94,119 @@ fn main() {
             })
         })
         .collect();
-    let raw = Value::Array(entries);
-    let answer = allocated().saturating_sub(before_answer);
+    let count = entries.chunks(PAGE).count();
+    entries
+        .chunks(PAGE)
+        .enumerate()
+        .map(|(n, data)| {
+            let pagination = json!({ "page": n + 1, "pageSize": PAGE, "pageCount": count, "total": entries.len() });
+            json!({ "data": data, "meta": { "pagination": pagination } }).to_string()
+        })
+        .collect()
+}
 
+/// Answers `GET /api/locations?pagination[page]=N…` with page N.
+async fn answer(State(pages): State<Arc<Vec<String>>>, RawQuery(query): RawQuery) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let query = query.unwrap_or_default();
+    let page: usize = url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "pagination[page]").and_then(|(_, v)| v.parse().ok()).unwrap_or(1);
+    match pages.get(page.max(1) - 1) {
+        Some(text) => ([(axum::http::header::CONTENT_TYPE, "application/json")], text.clone()).into_response(),
+        None => {
+            let pagination = json!({ "page": page, "pageSize": PAGE, "pageCount": pages.len(), "total": 0 });
+            axum::Json(json!({ "data": [], "meta": { "pagination": pagination } })).into_response()
+        }
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().expect("usage: locator_bench FILE.csv [QUERIES]");
+    let queries: usize = args.next().map_or(20_000, |q| q.parse().expect("a number of queries"));
+    let text = std::fs::read_to_string(&path).expect("the CSV");
+    let pages = Arc::new(strapi_pages(&text));
+    drop(text);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
+    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("a port");
+    let address = listener.local_addr().expect("its address");
+    let cms = axum::Router::new().route("/api/locations", axum::routing::get(answer)).with_state(pages.clone());
+    runtime.spawn(async move { axum::serve(listener, cms).await });
+    let client = || {
+        let settings = StrapiSettings {
+            base_url: format!("http://{address}"),
+            token: None,
+            populate: Default::default(),
+            timeout: Duration::from_secs(30),
+            max_requests: 4,
+            draft: false,
+        };
+        let normalizer = Normalizer { media_base: None, file_hosts: Vec::new(), site_url: "http://localhost".into(), images: None };
+        Arc::new(StrapiClient::new(settings, normalizer).expect("a CMS client"))
+    };
+    let cms_text: usize = pages.iter().map(String::len).sum();
+    println!("the CMS: {} pages of {PAGE}, {:.1} MB as text", pages.len(), cms_text as f64 / 1e6);
+
+    // Before: every page in one answer, its copy for the disk, then parsed.
+    let source = client();
+    let (held, read) = peak(|| {
+        let raw = runtime.block_on(source.fetch(&ContentQuery::Locations, Lang::En)).expect("the read").expect("the places");
+        let kept = raw.clone();
+        let (locations, _) = Locations::parse(raw);
+        drop(kept);
+        locations.len()
+    });
+    println!("a read as one answer (before): peak {:.1} MB ({read} places)", held as f64 / 1e6);
+
+    // Now: page by page, through the content cache, its disk copy written.
+    let disk_dir = tempfile::tempdir().expect("a directory");
+    let disk = DiskCache::open(disk_dir.path(), 64 << 20).expect("the disk cache");
+    let settings = CacheSettings {
+        fresh: Duration::from_secs(3600),
+        locations_fresh: Duration::from_secs(3600),
+        stale_if_error: Duration::from_secs(3600),
+        timeout: Duration::from_secs(30),
+        capacity: 100,
+        disk: Some(disk),
+    };
+    let content = Content::new(client(), settings);
+    let kept_bytes = || std::fs::read_dir(disk_dir.path().join("content-cache")).into_iter().flatten().flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>();
+    let started = Instant::now();
+    let (held, locations) = peak(|| {
+        let (locations, _) = runtime.block_on(content.locations(Duration::from_secs(600))).expect("the places");
+        while kept_bytes() == 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // The disk copy is written (renamed into place) once whole.
+        std::thread::sleep(Duration::from_millis(50));
+        locations
+    });
+    let read_time = started.elapsed();
+    println!(
+        "a read page by page (now): peak {:.1} MB, {:.2} s with the index built and the disk copy written ({:.1} MB)",
+        held as f64 / 1e6,
+        read_time.as_secs_f64(),
+        kept_bytes() as f64 / 1e6
+    );
+    drop((content, locations));
+
+    // The index alone: built on this thread from the entries of a read.
+    let mut places = PlaceList::default();
+    let found = runtime.block_on(client().each_page(&ContentQuery::Locations, Lang::En, &mut |page| places.read_page(page))).expect("the read");
+    assert!(found);
     let before = allocated();
     let started = Instant::now();
-    let (locations, dropped) = Locations::parse(&raw);
+    let (locations, _) = places.index();
     let build = started.elapsed();
-    let held = allocated().saturating_sub(before);
-    drop(dropped);
-    println!("locations: {} places ({} in the CSV), index built in {:.2} s", locations.len(), raw.as_array().map_or(0, Vec::len), build.as_secs_f64());
-    println!("index memory: {:.1} MB allocated (estimate from its parts: {:.1} MB)", held as f64 / 1e6, locations.heap_bytes() as f64 / 1e6);
-    // What a read of the CMS holds until the index is built from it (and, with a disk, its copy and its file's bytes).
-    println!("the answer it is built from, as JSON values: {:.1} MB allocated, {:.1} MB as text", answer as f64 / 1e6, serde_json::to_vec(&raw).map_or(0, |t| t.len()) as f64 / 1e6);
-    drop(raw);
+    let index = allocated().saturating_sub(before);
+    println!(
+        "locations: {} places, index built in {:.2} s from entries of {:.1} MB; index memory: {:.1} MB allocated (estimate from its parts: {:.1} MB)",
+        locations.len(),
+        build.as_secs_f64(),
+        places.heap_bytes() as f64 / 1e6,
+        index as f64 / 1e6,
+        locations.heap_bytes() as f64 / 1e6
+    );
+    drop(places);
 
     // Points: half anywhere in Tanzania's box, half within ~5 km of a place (where people ask from).
     let mut seed = 0x2545_F491_4F6C_DD1Du64;

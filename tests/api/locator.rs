@@ -199,3 +199,61 @@ async fn the_locations_are_read_once_for_both_languages_and_again_at_once_on_the
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(reads().len(), 4, "read again once: {:?}", reads());
 }
+
+/// A large collection read page by page is kept on disk in its compact
+/// form (a JSON array of arrays), well within `CONTENT_DISK_CACHE_MB` where
+/// the CMS's JSON would not fit, and a server restarted while the CMS is
+/// down has every place.
+#[tokio::test]
+async fn the_places_of_a_large_collection_are_kept_on_disk_and_served_after_a_restart_with_the_cms_down() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("mpesa-agents", "en", "M-Pesa agents", "Find one near you.");
+    let agents: Vec<Value> = (1..=6_000).map(|id| agent(id, &format!("Agent {id:04}"))).collect();
+    let as_json = serde_json::to_vec(&agents).unwrap().len();
+    cms.put_collection("locations", "en", agents);
+    let bound = 1 << 20;
+    assert!(as_json > bound as usize, "the CMS's JSON would not fit: {as_json} bytes");
+    let shared = data_dir.path().to_owned();
+    let configure = |c: &mut server::Config| {
+        c.data_dir = shared.clone();
+        c.content.disk_cache_bytes = bound;
+        c.pages.prerender = false;
+    };
+    let first = site_with(&cms, configure).await;
+    assert_eq!(last_page_of_meru(&first).await.first().map(String::as_str), Some("Agent 5981"), "the last page of 20");
+    assert_eq!(cms.requests().iter().filter(|r| r.starts_with("/api/locations?")).count(), 60, "page by page");
+    let kept = || {
+        let files = std::fs::read_dir(data_dir.path().join("content-cache")).into_iter().flatten().flatten();
+        files.map(|file| std::fs::read(file.path()).unwrap_or_default()).find(|bytes| bytes.windows(11).any(|w| w == br#""Locations""#))
+    };
+    let mut file = None;
+    for _ in 0..200 {
+        file = kept();
+        if file.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let file = file.expect("the places kept on disk");
+    assert!(file.len() < as_json / 2, "{} bytes on disk against {as_json} as the CMS's JSON", file.len());
+
+    drop(first);
+    cms.stop().await;
+    let restarted = site_with(&cms, configure).await;
+    assert_eq!(last_page_of_meru(&restarted).await.first().map(String::as_str), Some("Agent 5981"), "every place, from disk");
+    assert!(page(&restarted, "/mpesa-agents/arusha/meru").await.contains("By the market"));
+}
+
+/// The places on the last page of Meru's 6,000 agents, once they are read.
+async fn last_page_of_meru(app: &TestApp) -> Vec<String> {
+    let mut shown = Vec::new();
+    for _ in 0..100 {
+        shown = places(&app.get("/mpesa-agents/arusha/meru?page=300").await.text().await.unwrap());
+        if !shown.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    shown
+}

@@ -11,7 +11,8 @@
 //!   it for the others waiting on it;
 //! - last known good on disk (with a CMS, `disk`): each answer is kept there
 //!   too, and read back when the source fails for a key memory does not
-//!   hold (after a restart, a webhook's invalidation, an eviction).
+//!   hold (after a restart, a webhook's invalidation, an eviction); the
+//!   locations as the compact entries read page by page ([`Answer`]).
 //!
 //! Each entry carries a version that changes only when its value does; pages
 //! are cached under the versions of the content they were built from.
@@ -32,6 +33,7 @@ use serde_json::Value;
 
 use super::disk::DiskCache;
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
+use crate::locator::PlaceList;
 use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
@@ -225,9 +227,7 @@ fn key(query: &ContentQuery, lang: Lang) -> Key {
 impl Inner {
     async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
         let timeout = if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
-        let result = tokio::time::timeout(timeout, self.source.fetch(&key.0, key.1))
-            .await
-            .unwrap_or(Err(ContentError::Timeout(timeout)));
+        let result = tokio::time::timeout(timeout, Answer::fetch(&*self.source, key)).await.unwrap_or(Err(ContentError::Timeout(timeout)));
         let now = Instant::now();
         let previous = self.entries.get(key);
         let model = key.0.model().to_owned();
@@ -244,16 +244,14 @@ impl Inner {
             _ => 0.0,
         };
         metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
-        // Only a disk keeps the answer as it came, beside the parsed value.
-        let kept = result.as_ref().ok().and_then(Option::as_ref).filter(|_| self.settings.disk.is_some()).cloned();
         let before = previous.as_ref().and_then(|previous| previous.value.clone());
         let result = match result {
-            Ok(Some(raw)) => parse(&key.0, raw, before).await.map(|(parsed, same)| (Some(parsed), same)),
-            Ok(None) => Ok((None, before.is_none())),
+            Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some()).await.map(|(parsed, same, kept)| (Some(parsed), same, kept)),
+            Ok(None) => Ok((None, before.is_none(), None)),
             Err(error) => Err(error),
         };
         match result {
-            Ok((parsed, same)) => {
+            Ok((parsed, same, kept)) => {
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
                     Some(previous) if same => previous.version,
@@ -297,11 +295,12 @@ impl Inner {
 
     /// Keeps the source's answer for `key` on disk (an answer of nothing
     /// deletes the copy), in the background.
-    fn keep_on_disk(&self, key: &Key, answer: Option<Value>, changed: bool) {
+    fn keep_on_disk(&self, key: &Key, answer: Option<Answer>, changed: bool) {
         let Some(disk) = self.settings.disk.clone() else { return };
         let key = key.clone();
         tokio::task::spawn_blocking(move || match answer {
-            Some(answer) => disk.keep(&key, &answer, changed),
+            Some(Answer::Json(answer)) => disk.keep(&key, &answer, changed),
+            Some(Answer::Places(places)) => disk.keep(&key, &places, changed),
             None => disk.forget(&key),
         });
     }
@@ -311,11 +310,11 @@ impl Inner {
     async fn restore(&self, key: &Key, now: Instant) -> Option<Arc<Entry>> {
         let disk = self.settings.disk.clone()?;
         let wanted = key.clone();
-        let (answer, age) = tokio::task::spawn_blocking(move || disk.read(&wanted)).await.ok()??;
+        let (answer, age) = tokio::task::spawn_blocking(move || Answer::read(&disk, &wanted)).await.ok()??;
         if age > self.settings.fresh_for(&key.0) + self.settings.stale_if_error {
             return None;
         }
-        let (parsed, _) = parse(&key.0, answer, None).await.ok()?;
+        let (parsed, ..) = parse(&key.0, answer, None, false).await.ok()?;
         tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
         let fetched = now.checked_sub(age).unwrap_or(now);
         let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
@@ -323,16 +322,62 @@ impl Inner {
     }
 }
 
-/// `raw` parsed as the answer to `query`, and whether it is the same as
-/// `before`. An answer read through every page of a collection (the
-/// locator's index of 180,000 places takes most of a second) is parsed and
-/// compared on the blocking pool, so that the runtime's workers go on
-/// answering meanwhile.
-async fn parse(query: &ContentQuery, raw: Value, before: Option<Arc<ContentValue>>) -> Result<(Parsed<ContentValue>, bool), ContentError> {
+/// An answer of the source as the cache parses it and keeps it on disk:
+/// most as the source gave it, normalised JSON; the locations (180,000
+/// places would be some 4 KB each as JSON values) as the entries their
+/// index is built from, each page of the CMS's answer read into them and
+/// dropped before the next is asked for.
+enum Answer {
+    Json(Value),
+    Places(PlaceList),
+}
+
+impl Answer {
+    /// The source's answer for `key`; `None` when it has nothing.
+    async fn fetch(source: &dyn ContentSource, key: &Key) -> Result<Option<Answer>, ContentError> {
+        let (query, lang) = (&key.0, key.1);
+        if !matches!(query, ContentQuery::Locations) {
+            return Ok(source.fetch(query, lang).await?.map(Answer::Json));
+        }
+        let mut places = PlaceList::default();
+        let found = source.each_page(query, lang, &mut |page| places.read_page(page)).await?;
+        Ok(found.then_some(Answer::Places(places)))
+    }
+
+    /// The answer kept on disk for `key` and how long ago the source gave it.
+    fn read(disk: &DiskCache, key: &Key) -> Option<(Answer, Duration)> {
+        match key.0 {
+            ContentQuery::Locations => disk.read(key).map(|(places, age)| (Answer::Places(places), age)),
+            _ => disk.read(key).map(|(answer, age)| (Answer::Json(answer), age)),
+        }
+    }
+
+    /// Parsed as the answer to `query`; and, if `keep`, what of it a disk keeps.
+    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>) {
+        match self {
+            Answer::Json(raw) => {
+                let kept = keep.then(|| raw.clone());
+                (parse_answer(query, raw), kept.map(Answer::Json))
+            }
+            Answer::Places(places) => {
+                let (locations, dropped) = places.index();
+                let parsed = Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() };
+                (parsed, keep.then_some(Answer::Places(places)))
+            }
+        }
+    }
+}
+
+/// `answer` parsed as the answer to `query`, whether it is the same as
+/// `before`, and (if `keep`) what of it a disk keeps. An answer read
+/// through every page of a collection (the locator's index of 180,000
+/// places takes most of a second) is parsed and compared on the blocking
+/// pool, so that the runtime's workers go on answering meanwhile.
+async fn parse(query: &ContentQuery, answer: Answer, before: Option<Arc<ContentValue>>, keep: bool) -> Result<(Parsed<ContentValue>, bool, Option<Answer>), ContentError> {
     let work = move |query: &ContentQuery| {
-        let parsed = parse_answer(query, raw);
+        let (parsed, kept) = answer.parse(query, keep);
         let same = before.as_deref() == parsed.value.as_ref();
-        (parsed, same)
+        (parsed, same, kept)
     };
     if !query.reads_every_page() {
         return Ok(work(query));
@@ -509,7 +554,7 @@ mod tests {
         first.get(&query, Lang::En).await.unwrap();
         let key = (query.clone(), Lang::En);
         for _ in 0..200 {
-            if disk.read(&key).is_some() {
+            if disk.read::<Value>(&key).is_some() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;

@@ -181,6 +181,17 @@ pub trait ContentSource: Send + Sync {
     /// item). Lists are arrays, possibly empty.
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError>;
 
+    /// [`fetch`](Self::fetch) for a query read through every page of a
+    /// collection ([`ContentQuery::reads_every_page`]): each page of the
+    /// normalised answer (a list) handed to `page` as it comes, and dropped
+    /// before the next is asked for, so that a read of a large collection
+    /// never holds it whole as JSON; `false` when the source has no such
+    /// collection. By default, the whole answer as one page.
+    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+        let answer = self.fetch(query, lang).await?;
+        Ok(answer.map(page).is_some())
+    }
+
     /// `query` asked for every field one level deep, whatever the model
     /// populates, for `site check-cms` to see what the source has that
     /// [`fetch`](Self::fetch) leaves out; `None` where the source cannot say.

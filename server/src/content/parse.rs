@@ -100,7 +100,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
         ContentQuery::Index(_) => Parsed { value: Some(ContentValue::Index(CollectionIndex::parse(&raw))), dropped: Vec::new(), absent: Vec::new() },
         ContentQuery::Locations => {
-            let (locations, dropped) = crate::locator::Locations::parse(&raw);
+            let (locations, dropped) = crate::locator::Locations::parse(raw);
             Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() }
         }
     };

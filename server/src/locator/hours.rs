@@ -9,11 +9,27 @@ const DAY: u16 = 24 * 60;
 const CLOSED: u16 = u16::MAX;
 
 /// The hours of one kind of day, minutes from midnight: open from `open`
-/// to `close` (a `close` before `open` is past midnight), or closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// to `close` (a `close` before `open` is past midnight), or closed. Kept
+/// on disk as `[open, close]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "[u16; 2]", from = "[u16; 2]")]
 pub struct Hours {
     open: u16,
     close: u16,
+}
+
+impl From<Hours> for [u16; 2] {
+    fn from(hours: Hours) -> [u16; 2] {
+        [hours.open, hours.close]
+    }
+}
+
+/// Hours read back from disk; any that could not have been parsed are closed.
+impl From<[u16; 2]> for Hours {
+    fn from([open, close]: [u16; 2]) -> Hours {
+        let valid = (open < DAY && close <= DAY && open != close) || (open == CLOSED && close == CLOSED);
+        if valid { Hours { open, close } } else { Hours::CLOSED }
+    }
 }
 
 impl Hours {

@@ -30,7 +30,7 @@ use contract::page::Pager;
 use serde::Deserialize;
 
 pub use hours::WeekTime;
-pub use index::{Locations, on_sphere};
+pub use index::{Locations, PlaceList, on_sphere};
 
 use crate::AppState;
 use crate::content::Content;

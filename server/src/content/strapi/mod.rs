@@ -34,7 +34,9 @@
 //! answers' `meta.pagination` says there is no more: `page`/`pageCount`,
 //! or `start`/`limit`/`total`, whichever the CMS answers with (without
 //! either, until a page comes back short). A page that fails fails the
-//! whole read, so the cache keeps serving the last complete copy.
+//! whole read, so the cache keeps serving the last complete copy. The
+//! locations are handed over a page at a time as they come
+//! ([`ContentSource::each_page`]), never gathered into one answer.
 //!
 //! A client made for the preview (`draft`) asks every request with
 //! `status=draft` (Strapi 5): the latest version of each entry, published or
@@ -277,28 +279,40 @@ impl StrapiClient {
     /// `None` when the CMS has no such collection.
     async fn every_page(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         let mut items = Vec::new();
+        let found = self
+            .pages(query, lang, &mut |page| match page {
+                Value::Array(page) => items.extend(page),
+                Value::Null => {}
+                other => items.push(other),
+            })
+            .await?;
+        Ok(found.then_some(Value::Array(items)))
+    }
+
+    /// Each page of a whole collection handed to `take` as it comes (see
+    /// [`ContentSource::each_page`]); `false` when the CMS has no such collection.
+    async fn pages(&self, query: &ContentQuery, lang: Lang, take: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
         let mut paging = Paging::Page(1);
         for _ in 0..MAX_PAGES {
             let Some((answer, pagination)) = self.ask_page(query, lang, Some(paging)).await? else {
                 if paging == Paging::Page(1) {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 return Err(ContentError::Upstream(format!("{query}: a page past the first was missing")));
             };
-            let page = match answer {
-                Value::Array(page) => page,
-                Value::Null => Vec::new(),
-                other => vec![other],
+            let got = match &answer {
+                Value::Array(page) => page.len(),
+                Value::Null => 0,
+                _ => 1,
             };
-            let got = page.len();
-            items.extend(page);
+            take(answer);
             match paging.next(pagination, got) {
                 Some(next) => paging = next,
-                None => return Ok(Some(Value::Array(items))),
+                None => return Ok(true),
             }
         }
         tracing::warn!(%query, lang = lang.code(), pages = MAX_PAGES, "collection read stopped at its page limit");
-        Ok(Some(Value::Array(items)))
+        Ok(true)
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
@@ -386,6 +400,14 @@ impl ContentSource for StrapiClient {
             query if query.reads_every_page() => self.every_page(query, lang).await,
             _ => self.ask(query, lang).await,
         }
+    }
+
+    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+        if !query.reads_every_page() {
+            let answer = self.fetch(query, lang).await?;
+            return Ok(answer.map(page).is_some());
+        }
+        self.pages(query, lang, page).await
     }
 
     /// Asked with `populate=*`: every component, media field, relation and
