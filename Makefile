@@ -2,27 +2,40 @@
 # they need on a fresh Debian machine (apt packages, npm packages).
 
 SHELL := /bin/bash
-APT_PACKAGES := cmake libsimde-dev chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
+# What building the binary needs (the QuickJS engine builds offline), then what the tests and benches need too.
+BUILD_PACKAGES := cmake libsimde-dev
+APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
+.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
 
-## Install system and npm packages if missing.
-deps: app/node_modules/.package-lock.json
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs the apt packages named that are missing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+## Install system and npm packages if missing: all of them (tests, benches)...
+deps: app/node_modules/.package-lock.json
+	$(call apt_install,$(APT_PACKAGES))
+
+## ...or what building the binary needs (make run).
+build-deps: app/node_modules/.package-lock.json
+	$(call apt_install,$(BUILD_PACKAGES))
 
 app/node_modules/.package-lock.json: app/package.json app/package-lock.json
 	cd app && npm ci --no-audit --no-fund
 	@touch $@
 
 ## Build and serve the whole site with embedded content and the sandbox API.
-run: deps
-	cargo run --release --bin site
+## The `serve` profile (Cargo.toml): release optimisation without link-time
+## optimisation, so a fresh clone serves sooner; benches use `release`.
+run: build-deps
+	cargo run --profile serve --bin site
 
 build: deps
 	cargo build
@@ -43,8 +56,9 @@ test: deps test-rust test-app test-e2e
 test-rust:
 	cargo test --workspace --all-targets
 
+## The app: types, lint (import boundaries included), formatting, unit tests.
 test-app:
-	cd app && npx tsc --noEmit && npm test
+	cd app && npx tsc --noEmit && npm run lint && npm run format:check && npm test
 
 # The binary the Rust tests built (same features), so nothing is compiled twice.
 test-e2e:
@@ -82,6 +96,7 @@ tools/lint/node_modules/.package-lock.json: tools/lint/package.json tools/lint/p
 bench: deps release bench-tool
 	./bench/run.sh
 	./bench/account.sh
+	./bench/locator.sh
 	node bench/operator-hang.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/publishing.mjs

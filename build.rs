@@ -1,5 +1,5 @@
 //! Writes the app's TypeScript types from the content model
-//! (`app/src/generated/contract.ts`, see the `contract` crate), builds the
+//! (`app/generated/contract.ts`, see the `contract` crate), builds the
 //! app with esbuild (through `app/scripts/build.mjs`) into `OUT_DIR/app` and
 //! writes `OUT_DIR/embedded.rs`, which embeds the server bundle, the
 //! manifests, the app's strings (for the server's error page), every public
@@ -19,7 +19,9 @@ fn main() {
         println!("cargo:rerun-if-changed={watched}");
     }
 
-    write_if_changed(&app.join("src/generated/contract.ts"), &contract::typescript::typescript());
+    // Outside the folders watched above: a file written there during the
+    // build would make the next build run this script (and relink) again.
+    write_if_changed(&app.join("generated/contract.ts"), &contract::typescript::typescript());
 
     if !app.join("node_modules/.package-lock.json").exists() {
         run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&app), "npm ci (app dependencies)");
@@ -39,8 +41,8 @@ fn main() {
     fs::write(out.join("embedded.rs"), code).unwrap();
 }
 
-/// Rewrites `path` only when its text changes, so the watched tree does not
-/// look changed to the next build.
+/// Rewrites `path` only when its text changes, so that `tsc` and editors
+/// watching `app/` see no change.
 fn write_if_changed(path: &Path, text: &str) {
     if fs::read_to_string(path).ok().as_deref() != Some(text) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();

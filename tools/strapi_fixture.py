@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Strapi-shaped content server for development, demos and tests.
 
-Serves the embedded content (content/<lang>/...) the way Strapi's REST API
+Serves the embedded content (content/<lang>/..., and content/collections/...
+for a collection the same in every language) the way Strapi's REST API
 would: single types at /api/<key>, collections at /api/<collection> (sorted,
 paged, filtered with `filters[<field>][$eq]`), items at /api/<collection>/<id>. Answers in
 the v4 shape as stored, or flattened as Strapi 5 does (--shape v5). Content is read
@@ -94,6 +95,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.not_found()
         name = parts[1]
         collection = self.load(lang, "collections", f"{name}.json")
+        if collection is None:
+            # Not localized: one answer whatever the locale.
+            collection = self.load("", "collections", f"{name}.json")
         if collection is not None:
             items = collection["data"]
             if len(parts) == 3:

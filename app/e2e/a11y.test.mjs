@@ -55,7 +55,9 @@ async function audit(page) {
 function report(url, violations) {
   const failing = violations.filter((v) => FAILING.has(v.impact));
   for (const v of violations) {
-    const nodes = v.nodes.map((n) => `      ${n.target.join(" ")}\n        ${(n.failureSummary || "").replace(/\n/g, "\n        ")}`).join("\n");
+    const nodes = v.nodes
+      .map((n) => `      ${n.target.join(" ")}\n        ${(n.failureSummary || "").replace(/\n/g, "\n        ")}`)
+      .join("\n");
     const line = `${v.impact} ${v.id}: ${v.help} (${url})\n${nodes}`;
     if (FAILING.has(v.impact)) console.error(line);
     else console.log(`not failing: ${line.split("\n")[0]}`);
@@ -80,7 +82,10 @@ for (const lang of ["en", "sw"]) {
       assert.equal(response.status(), path === "/no-such-page" ? 404 : 200, path);
       await hydrated(page);
       const failing = report(page.url(), await audit(page));
-      assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+      assert.deepEqual(
+        failing.map((v) => `${v.impact} ${v.id}`),
+        [],
+      );
       await page.close();
     });
   }
@@ -93,7 +98,8 @@ for (const lang of ["en", "sw"]) {
  */
 async function signIn(browserContext) {
   const send = (path, data) => browserContext.request.post(site.base + path, { data, headers: { origin: site.base } });
-  const code = async (msisdn) => (await (await browserContext.request.get(`${site.base}/sandbox/inbox?msisdn=${msisdn}`)).json()).code;
+  const code = async (msisdn) =>
+    (await (await browserContext.request.get(`${site.base}/sandbox/inbox?msisdn=${msisdn}`)).json()).code;
   for (const [request, validate, msisdn] of [
     ["/api/auth/request-otp", "/api/auth/validate-otp", "255754000001"],
     ["/api/cpm/request-otp", "/api/cpm/validate-otp", "255754000002"],
@@ -125,13 +131,18 @@ test("the self-service pages of a signed-in subscriber have no serious or critic
 for (const lang of ["en", "sw"]) {
   test(`${lang} the open login dialog, at its code step, has no serious or critical accessibility violation`, async () => {
     const page = await context.newPage();
-    await page.goto(site.base + (lang === "sw" ? "/sw/account?step=code&msisdn=0754000002" : "/account?step=code&msisdn=0754000002"));
+    await page.goto(
+      site.base + (lang === "sw" ? "/sw/account?step=code&msisdn=0754000002" : "/account?step=code&msisdn=0754000002"),
+    );
     await hydrated(page);
     const failing = report(page.url() + " (code step)", await audit(page));
     await page.locator("#account-control").click();
     await page.getByRole("dialog").waitFor();
     failing.push(...report(page.url() + " (login dialog)", await audit(page)));
-    assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+    assert.deepEqual(
+      failing.map((v) => `${v.impact} ${v.id}`),
+      [],
+    );
     await page.close();
   });
 }
@@ -142,6 +153,9 @@ test("an open menu panel has no serious or critical accessibility violation", as
   await hydrated(page);
   await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "M-Pesa" }).click();
   const failing = report(page.url() + " (M-Pesa panel open)", await audit(page));
-  assert.deepEqual(failing.map((v) => `${v.impact} ${v.id}`), []);
+  assert.deepEqual(
+    failing.map((v) => `${v.impact} ${v.id}`),
+    [],
+  );
   await page.close();
 });

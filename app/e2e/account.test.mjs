@@ -69,7 +69,10 @@ async function choose(scope, bundle) {
 
 /** Confirms the purchase shown in `scope` (also when asked to confirm buying it again). */
 async function confirm(scope) {
-  await scope.locator(".purchase-confirm").getByRole("button", { name: /^(Confirm and pay|Thibitisha na ulipe|Yes, buy it again|Ndiyo, nunua tena)/ }).click();
+  await scope
+    .locator(".purchase-confirm")
+    .getByRole("button", { name: /^(Confirm and pay|Thibitisha na ulipe|Yes, buy it again|Ndiyo, nunua tena)/ })
+    .click();
 }
 
 /** Signs in through the number and code forms inside `scope` (the dialog, or the account page's main). */
@@ -98,7 +101,11 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Log in", "focus went back to the opener");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      "Log in",
+      "focus went back to the opener",
+    );
 
     await logIn.click();
     await dialog.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
@@ -107,7 +114,11 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     await code.waitFor();
     assert.equal(await code.getAttribute("inputmode"), "numeric");
     assert.equal(await code.getAttribute("autocomplete"), "one-time-code");
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("name")),
+      "code",
+      "the code step takes focus",
+    );
     const resend = dialog.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ });
     assert.ok(await resend.isDisabled(), "a new code only after the countdown");
     await enterCode(site, code, AMINA.international);
@@ -127,13 +138,27 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     await page.getByRole("radio", { name: "Airtime" }).check();
     const price = await choose(purchase(page), BUNDLE);
     const summary = await summaryText(page);
-    for (const part of [BUNDLE, `TSh ${price.toLocaleString("en")}`, "Amina Mwakyusa, 0754 000 001", "0754 000 002", "Airtime"]) assert.ok(summary.includes(part), `${part} in ${summary}`);
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Check your purchase", "the confirmation takes focus");
+    for (const part of [
+      BUNDLE,
+      `TSh ${price.toLocaleString("en")}`,
+      "Amina Mwakyusa, 0754 000 001",
+      "0754 000 002",
+      "Airtime",
+    ])
+      assert.ok(summary.includes(part), `${part} in ${summary}`);
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      "Check your purchase",
+      "the confirmation takes focus",
+    );
     await confirm(purchase(page));
     const toast = page.locator(".toast-warning", { hasText: "Your Request has being received." });
     await toast.waitFor();
     assert.equal(await toast.locator(".toast-title").textContent(), "Success");
-    assert.equal(await toast.locator(".toast-text").textContent(), `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
+    assert.equal(
+      await toast.locator(".toast-text").textContent(),
+      `Your Request has being received. ${BUNDLE} for 0754 000 002.`,
+    );
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
     // The page reloads 5 s after a purchase.
     await page.waitForEvent("load", { timeout: 8000 });
@@ -168,7 +193,10 @@ test("without JavaScript: sign in and buy for a friend with plain forms; the out
     await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
     await main.getByRole("button", { name: "Send code" }).click();
     await page.waitForURL(`${site.base}/account?step=code&msisdn=${AMINA.local}`);
-    await main.getByRole("status").filter({ hasText: "We have sent a verification code to your phone by SMS." }).waitFor();
+    await main
+      .getByRole("status")
+      .filter({ hasText: "We have sent a verification code to your phone by SMS." })
+      .waitFor();
     await enterCode(site, main.getByLabel("Verification code"), AMINA.international);
     await main.getByRole("button", { name: "Log in", exact: true }).click();
     await page.waitForURL(site.base + "/account");
@@ -183,12 +211,18 @@ test("without JavaScript: sign in and buy for a friend with plain forms; the out
     await friendNumber.fill(JUMA.local);
     // The choice is a GET of the confirmation step; nothing is bought yet.
     const price = await choose(purchase(page), BUNDLE);
-    assert.match(page.url(), /\/account\?step=confirm&bundleId=data-weekly-5gb&recipient=friend&subscriber=0754000002&purchaseChannel=AIRTIME$/);
+    assert.match(
+      page.url(),
+      /\/account\?step=confirm&bundleId=data-weekly-5gb&recipient=friend&subscriber=0754000002&purchaseChannel=AIRTIME$/,
+    );
     assert.equal(shillings(await airtime.textContent()), before, "nothing bought yet");
     assert.ok((await summaryText(page)).includes("0754 000 002"));
     await confirm(purchase(page));
     await page.waitForURL(site.base + "/account");
-    await main.getByRole("status").filter({ hasText: `Your Request has being received. ${BUNDLE} for 0754 000 002.` }).waitFor();
+    await main
+      .getByRole("status")
+      .filter({ hasText: `Your Request has being received. ${BUNDLE} for 0754 000 002.` })
+      .waitFor();
     assert.equal(shillings(await airtime.textContent()), before - price);
 
     // The notice shows once: the next page no longer carries it.
@@ -210,13 +244,20 @@ test("in Swahili a purchase link opens the login dialog, and an invalid number i
     await page.goto(site.base + "/sw/internet-overview");
     await hydrated(page);
     // triggerAuthDialog: buying needs a signed-in subscriber, so the dialog opens in place.
-    await page.getByRole("main").getByRole("link", { name: /^Nunua / }).first().click();
+    await page
+      .getByRole("main")
+      .getByRole("link", { name: /^Nunua / })
+      .first()
+      .click();
     const dialog = page.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" });
     await dialog.waitFor();
     assert.equal(page.url(), site.base + "/sw/internet-overview");
     await dialog.getByLabel("Namba ya simu", { exact: true }).fill("12345");
     await dialog.getByRole("button", { name: "Tuma msimbo" }).click();
-    await dialog.getByRole("alert").filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." }).waitFor();
+    await dialog
+      .getByRole("alert")
+      .filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." })
+      .waitFor();
     assert.equal(await dialog.getByLabel("Namba ya simu", { exact: true }).getAttribute("aria-invalid"), "true");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
     assert.deepEqual(calls, [], "nothing was sent");
@@ -230,8 +271,16 @@ test("in Swahili a purchase link opens the login dialog, and an invalid number i
     await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).fill("12345");
     await form.getByRole("main").getByRole("button", { name: "Tuma msimbo" }).click();
     await form.waitForURL(site.base + "/sw/account?msisdn=12345");
-    await form.getByRole("main").getByRole("alert").filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." }).waitFor();
-    assert.equal(await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).inputValue(), "12345", "what was typed stays in the field");
+    await form
+      .getByRole("main")
+      .getByRole("alert")
+      .filter({ hasText: "Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456." })
+      .waitFor();
+    assert.equal(
+      await form.getByRole("main").getByLabel("Namba ya simu", { exact: true }).inputValue(),
+      "12345",
+      "what was typed stays in the field",
+    );
     await plain.close();
   });
 });
@@ -249,7 +298,13 @@ test("without JavaScript a code asked for again too soon says how long to wait, 
     await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
     await main.getByRole("button", { name: "Tuma msimbo" }).click();
     await page.waitForURL(`${site.base}/sw/account?msisdn=${JUMA.local}`);
-    await main.getByRole("alert").filter({ hasText: /^Hitilafu Maombi mengi mno ya msimbo\. Tafadhali subiri (sekunde \d+|dakika 1) kabla ya kuomba msimbo mpya\.$/ }).waitFor();
+    await main
+      .getByRole("alert")
+      .filter({
+        hasText:
+          /^Hitilafu Maombi mengi mno ya msimbo\. Tafadhali subiri (sekunde \d+|dakika 1) kabla ya kuomba msimbo mpya\.$/,
+      })
+      .waitFor();
     assert.equal(await main.getByLabel("Namba ya simu", { exact: true }).inputValue(), JUMA.local);
     await context.close();
   });
@@ -273,7 +328,9 @@ test("customer permission management: its own sign-in, a permission switched sta
     await page.waitForURL(site.base + "/customer-permission-management");
 
     const first = main.locator(".switch").first();
-    const name = await first.evaluate((button) => document.getElementById(button.getAttribute("aria-labelledby").split(" ")[0]).textContent);
+    const name = await first.evaluate(
+      (button) => document.getElementById(button.getAttribute("aria-labelledby").split(" ")[0]).textContent,
+    );
     // Its name is the permission's, then the "On" or "Off" it shows.
     const named = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} `);
     const was = await first.getAttribute("aria-pressed");
@@ -284,7 +341,11 @@ test("customer permission management: its own sign-in, a permission switched sta
 
     await page.reload();
     await hydrated(page);
-    assert.equal(await main.getByRole("button", { name: named }).getAttribute("aria-pressed"), now, "the choice was stored");
+    assert.equal(
+      await main.getByRole("button", { name: named }).getAttribute("aria-pressed"),
+      now,
+      "the choice was stored",
+    );
 
     await main.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(site.base + "/cpm-login");
@@ -348,7 +409,10 @@ test("purchase outcomes as toasts: the operator's message, the fallbacks, balanc
     // The operator's failure may have bought it: the same again asks first.
     await failNext(site, "api/v1/gsm-static-bundles/purchase", 200, { unexpected: true });
     await confirm(purchase(page));
-    await purchase(page).getByRole("alert").filter({ hasText: "You bought this bundle for this number less than 2 minutes ago." }).waitFor();
+    await purchase(page)
+      .getByRole("alert")
+      .filter({ hasText: "You bought this bundle for this number less than 2 minutes ago." })
+      .waitFor();
     await confirm(purchase(page));
     await toast(page, "error", "Error", "Something is not right!, Please try Again or contact Customer Support.");
     await purchase(page).getByRole("link", { name: "Change" }).click();
@@ -384,7 +448,10 @@ test("purchase outcomes as toasts: the operator's message, the fallbacks, balanc
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     await page.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
-    assert.ok((await page.locator(".purchase-summary").textContent()).includes("Daily Internet 500MB"), "the purchase stays");
+    assert.ok(
+      (await page.locator(".purchase-summary").textContent()).includes("Daily Internet 500MB"),
+      "the purchase stays",
+    );
     await context.close();
   });
 });
@@ -406,7 +473,10 @@ test("notices in Swahili: a purchase received, an error without the operator's m
     await buy(page, "Intaneti ya Siku 500MB");
     await toast(page, "error", "Hitilafu", "Kuna hitilafu imetokea.");
     await confirm(purchase(page));
-    await purchase(page).getByRole("alert").filter({ hasText: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita." }).waitFor();
+    await purchase(page)
+      .getByRole("alert")
+      .filter({ hasText: "Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita." })
+      .waitFor();
     await confirm(purchase(page));
     await toast(page, "warning", "Imefanikiwa", "Ombi Lako Limepokelewa. Intaneti ya Siku 500MB kwa 0754 000 002.");
     await page.locator(".airtime-balance").filter({ hasText: "TSh 2,500" }).waitFor();
@@ -415,34 +485,40 @@ test("notices in Swahili: a purchase received, an error without the operator's m
 });
 
 test("sign-in failures: the code request failing, a wrong code, customer details failing logs out", async () => {
-  await withSite(async (site) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(site.base + "/");
-    await hydrated(page);
-    await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
-    const dialog = page.getByRole("dialog");
-    await failNext(site, "api/v1/auth/request-otp", 503, {});
-    await dialog.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
-    await dialog.getByRole("button", { name: "Send code" }).click();
-    await dialog.getByRole("alert").filter({ hasText: "Something went wrong." }).waitFor();
+  await withSite(
+    async (site) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(site.base + "/");
+      await hydrated(page);
+      await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
+      const dialog = page.getByRole("dialog");
+      await failNext(site, "api/v1/auth/request-otp", 503, {});
+      await dialog.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
+      await dialog.getByRole("button", { name: "Send code" }).click();
+      await dialog.getByRole("alert").filter({ hasText: "Something went wrong." }).waitFor();
 
-    await dialog.getByRole("button", { name: "Send code" }).click();
-    await dialog.getByLabel("Verification code").fill("000000");
-    await dialog.getByRole("button", { name: "Log in", exact: true }).click();
-    await dialog.getByRole("alert").filter({ hasText: "The code is not correct. Check the SMS and try again." }).waitFor();
-    await enterCode(site, dialog.getByLabel("Verification code"), AMINA.international);
-    await dialog.getByRole("button", { name: "Log in", exact: true }).click();
-    await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
+      await dialog.getByRole("button", { name: "Send code" }).click();
+      await dialog.getByLabel("Verification code").fill("000000");
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await dialog
+        .getByRole("alert")
+        .filter({ hasText: "The code is not correct. Check the SMS and try again." })
+        .waitFor();
+      await enterCode(site, dialog.getByLabel("Verification code"), AMINA.international);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
 
-    // Customer details failing with 400 or more logs out, on the
-    // page that asks for them: the account page (the others show no
-    // balances and ask nothing; nothing is kept between pages here).
-    await failNext(site, "api/v1/gsm-config/customer-details", 403);
-    await page.goto(site.base + "/account");
-    await page.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
-    await context.close();
-  }, { ACCOUNT_CACHE_SECS: "0" });
+      // Customer details failing with 400 or more logs out, on the
+      // page that asks for them: the account page (the others show no
+      // balances and ask nothing; nothing is kept between pages here).
+      await failNext(site, "api/v1/gsm-config/customer-details", 403);
+      await page.goto(site.base + "/account");
+      await page.getByRole("banner").getByRole("link", { name: "Log in" }).waitFor();
+      await context.close();
+    },
+    { ACCOUNT_CACHE_SECS: "0" },
+  );
 });
 
 test("modem bundles: the code goes to the masked alternative number, a bundle is bought for the modem", async () => {
@@ -473,7 +549,11 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
     assert.ok((await summaryText(modem)).includes("The modem 0754 000 010"), "the modem pays, for itself");
     await confirm(modem);
     await toast(page, "warning", "Success", "Your Request has being received. Daily Internet 1GB for 0754 000 010.");
-    assert.equal(await page.locator(".airtime-balance").textContent(), "TSh 12,500", "the modem paid, not the subscriber");
+    assert.equal(
+      await page.locator(".airtime-balance").textContent(),
+      "TSh 12,500",
+      "the modem paid, not the subscriber",
+    );
     // After the reload the marker still offers buying for the modem.
     await page.waitForEvent("load", { timeout: 8000 });
     await modem.getByText("You can now buy a bundle for the modem 0754 000 010.").waitFor();
@@ -505,9 +585,15 @@ test("a modem without an alternative number: a code read on the modem registers 
     await modem.getByRole("button", { name: "Send a code to the modem" }).click();
     const code = modem.getByLabel("Code from the modem");
     await code.waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code", "the code step takes focus");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("name")),
+      "code",
+      "the code step takes focus",
+    );
     await toast(page, "warning", "Success", "We have sent a code to the modem. Read it on the modem's web page.");
-    await modem.getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`).waitFor();
+    await modem
+      .getByText(`We sent a code to the modem ${MODEM.local}. Open the modem's web page (usually http://192.168.8.1`)
+      .waitFor();
     assert.ok(await modem.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ }).isDisabled());
     // The code went to the modem's own line (its web page's SMS inbox), not to the visitor's phone.
     await enterCode(site, code, MODEM.international);
@@ -535,7 +621,10 @@ test("a modem without an alternative number: a code read on the modem registers 
  */
 async function endSessionElsewhere(context, site) {
   const cookies = await context.cookies();
-  const response = await context.request.post(`${site.base}/api/auth/logout`, { headers: { origin: site.base }, data: {} });
+  const response = await context.request.post(`${site.base}/api/auth/logout`, {
+    headers: { origin: site.base },
+    data: {},
+  });
   assert.equal(response.status(), 200);
   await context.addCookies(cookies);
 }
@@ -552,61 +641,73 @@ async function assertChoiceKept(page, bundle, friend, channel) {
 }
 
 test("a session that ended before Buy: the login dialog opens on the page, the choice stays, and after signing in again the purchase goes through; in Swahili too", async () => {
-  await withSite(async (site) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(site.base + "/account");
-    await hydrated(page);
-    await signIn(site, page.getByRole("main"), AMINA);
-    // Taken once the first code has gone (the resend time counts from it).
-    const firstCodeAt = Date.now();
-    await page.locator(".airtime-balance").filter({ hasText: "TSh 12,500" }).waitFor();
-    await page.getByRole("radio", { name: "A friend" }).check();
-    await page.getByLabel("Friend's phone number").fill("0754 000 002");
-    await page.getByRole("radio", { name: "M-Pesa" }).check();
-    await choose(purchase(page), BUNDLE);
+  await withSite(
+    async (site) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(site.base + "/account");
+      await hydrated(page);
+      await signIn(site, page.getByRole("main"), AMINA);
+      // Taken once the first code has gone (the resend time counts from it).
+      const firstCodeAt = Date.now();
+      await page.locator(".airtime-balance").filter({ hasText: "TSh 12,500" }).waitFor();
+      await page.getByRole("radio", { name: "A friend" }).check();
+      await page.getByLabel("Friend's phone number").fill("0754 000 002");
+      await page.getByRole("radio", { name: "M-Pesa" }).check();
+      await choose(purchase(page), BUNDLE);
 
-    await endSessionElsewhere(context, site);
-    await confirm(purchase(page));
-    await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
-    const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
-    await dialog.getByText("Your session has expired. Please log in again.").waitFor();
-    assert.equal(page.url(), site.base + "/account", "the page stays");
-    await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
+      await endSessionElsewhere(context, site);
+      await confirm(purchase(page));
+      await seeToast(page, "error", "Error", "Your session has expired. Please log in again.");
+      const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
+      await dialog.getByText("Your session has expired. Please log in again.").waitFor();
+      assert.equal(page.url(), site.base + "/account", "the page stays");
+      await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
 
-    // The same in Swahili, for Juma in a browser of his own.
-    const swContext = await browser.newContext();
-    const sw = await swContext.newPage();
-    await sw.goto(site.base + "/sw/account");
-    await hydrated(sw);
-    const main = sw.getByRole("main");
-    await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
-    await main.getByRole("button", { name: "Tuma msimbo" }).click();
-    await enterCode(site, main.getByLabel("Msimbo wa uthibitisho"), JUMA.international);
-    await main.getByRole("button", { name: "Ingia", exact: true }).click();
-    await choose(purchase(sw), "Intaneti ya Siku 500MB");
-    await endSessionElsewhere(swContext, site);
-    await confirm(purchase(sw));
-    await seeToast(sw, "error", "Hitilafu", "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.");
-    await sw.getByRole("dialog", { name: "Ingia kwa namba yako ya simu" }).getByText("Muda wako wa kuingia umekwisha. Tafadhali ingia tena.").waitFor();
-    assert.equal(sw.url(), site.base + "/sw/account");
-    await swContext.close();
+      // The same in Swahili, for Juma in a browser of his own.
+      const swContext = await browser.newContext();
+      const sw = await swContext.newPage();
+      await sw.goto(site.base + "/sw/account");
+      await hydrated(sw);
+      const main = sw.getByRole("main");
+      await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
+      await main.getByRole("button", { name: "Tuma msimbo" }).click();
+      await enterCode(site, main.getByLabel("Msimbo wa uthibitisho"), JUMA.international);
+      await main.getByRole("button", { name: "Ingia", exact: true }).click();
+      await choose(purchase(sw), "Intaneti ya Siku 500MB");
+      await endSessionElsewhere(swContext, site);
+      await confirm(purchase(sw));
+      await seeToast(sw, "error", "Hitilafu", "Muda wako wa kuingia umekwisha. Tafadhali ingia tena.");
+      await sw
+        .getByRole("dialog", { name: "Ingia kwa namba yako ya simu" })
+        .getByText("Muda wako wa kuingia umekwisha. Tafadhali ingia tena.")
+        .waitFor();
+      assert.equal(sw.url(), site.base + "/sw/account");
+      await swContext.close();
 
-    // Amina signs in again in the dialog, once her number may get another code.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstCodeAt + RESEND_MS + 100 - Date.now())));
-    await signIn(site, dialog, AMINA);
-    await dialog.waitFor({ state: "detached" });
-    assert.equal(page.url(), site.base + "/account");
-    await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
-    const hint = page.getByRole("status").filter({ hasText: "You are signed in again and nothing has been bought yet. Check your purchase and confirm it." });
-    await hint.waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("signed-in-again")), true, "the hint is read out where the visitor is");
-    await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
-    await confirm(purchase(page));
-    await toast(page, "warning", "Success", `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
-    await hint.waitFor({ state: "detached" });
-    assert.deepEqual(unexpected(errors, "401"), []);
-    await context.close();
-  }, { OTP_RESEND_SECS: String(RESEND_MS / 1000) });
+      // Amina signs in again in the dialog, once her number may get another code.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstCodeAt + RESEND_MS + 100 - Date.now())));
+      await signIn(site, dialog, AMINA);
+      await dialog.waitFor({ state: "detached" });
+      assert.equal(page.url(), site.base + "/account");
+      await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
+      const hint = page.getByRole("status").filter({
+        hasText: "You are signed in again and nothing has been bought yet. Check your purchase and confirm it.",
+      });
+      await hint.waitFor();
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.classList.contains("signed-in-again")),
+        true,
+        "the hint is read out where the visitor is",
+      );
+      await assertChoiceKept(page, BUNDLE, "0754 000 002", "M-Pesa");
+      await confirm(purchase(page));
+      await toast(page, "warning", "Success", `Your Request has being received. ${BUNDLE} for 0754 000 002.`);
+      await hint.waitFor({ state: "detached" });
+      assert.deepEqual(unexpected(errors, "401"), []);
+      await context.close();
+    },
+    { OTP_RESEND_SECS: String(RESEND_MS / 1000) },
+  );
 });

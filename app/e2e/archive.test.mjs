@@ -10,7 +10,13 @@ let browser;
 
 withSiteAndBrowser((started) => ({ site, browser } = started));
 
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, javaScriptEnabled: false };
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  javaScriptEnabled: false,
+};
 
 const LANGUAGES = [
   { prefix: "", label: "Pages", next: "Next", previous: "Previous" },
@@ -28,7 +34,9 @@ for (const { prefix, label, next, previous } of LANGUAGES) {
     assert.equal(firstItems.length, 9, "page 1 keeps the page size");
     assert.equal(await pager.locator('[aria-current="page"]').textContent(), "1");
     // Every link of the pager is a finger wide and on screen.
-    for (const box of await pager.getByRole("link").evaluateAll((links) => links.map((a) => a.getBoundingClientRect().toJSON()))) {
+    for (const box of await pager
+      .getByRole("link")
+      .evaluateAll((links) => links.map((a) => a.getBoundingClientRect().toJSON()))) {
       assert.ok(box.width >= 44 && box.height >= 44 && box.right <= 390, JSON.stringify(box));
     }
 
@@ -36,10 +44,16 @@ for (const { prefix, label, next, previous } of LANGUAGES) {
     await page.waitForURL(`${site.base}${list}?page=2`);
     const secondItems = await page.locator(".item-list .card h3 a").allTextContents();
     assert.ok(secondItems.length >= 1, "older items on page 2");
-    assert.ok(secondItems.every((title) => !firstItems.includes(title)), "other items than page 1");
+    assert.ok(
+      secondItems.every((title) => !firstItems.includes(title)),
+      "other items than page 1",
+    );
     assert.equal(await page.locator('link[rel="canonical"]').getAttribute("href"), `${site.base}${list}?page=2`);
     assert.equal(await pager.locator('[aria-current="page"]').textContent(), "2");
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), "nothing scrolls sideways");
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+      "nothing scrolls sideways",
+    );
 
     // An older item opens from there.
     await page.locator(".item-list .card h3 a").first().click();

@@ -36,6 +36,7 @@ const KINDS = {
   businessCommunity: "/vodacom-business/community",
   foundationApplication: "/foundation/apply",
   search: "/search?q=mpesa",
+  locator: "/mpesa-agents/dar-es-salaam/ilala",
   offline: "/offline",
   notFound: "/no-such-page",
 };
@@ -45,7 +46,10 @@ const swahili = (path) => (path === "/" ? "/sw" : "/sw" + path);
 /** The page's width and where its heading starts, at the top of the page. */
 function measure() {
   const heading = document.querySelector("h1");
-  return { width: document.documentElement.scrollWidth, heading: heading ? heading.getBoundingClientRect().top + window.scrollY : null };
+  return {
+    width: document.documentElement.scrollWidth,
+    heading: heading ? heading.getBoundingClientRect().top + window.scrollY : null,
+  };
 }
 
 for (const javaScriptEnabled of [false, true]) {
@@ -59,7 +63,8 @@ for (const javaScriptEnabled of [false, true]) {
         if (javaScriptEnabled) await hydrated(page);
         const { width, heading } = await page.evaluate(measure);
         if (width > 240) failures.push(`${kind} ${address}: the page is ${width} px wide`);
-        if (heading === null || heading >= 320) failures.push(`${kind} ${address}: the heading starts at ${heading} px`);
+        if (heading === null || heading >= 320)
+          failures.push(`${kind} ${address}: the heading starts at ${heading} px`);
       }
     }
     await context.close();
@@ -73,7 +78,8 @@ function focusedElement() {
   if (!element || element === document.body) return null;
   const style = getComputedStyle(element);
   const box = element.getBoundingClientRect();
-  const label = element.getAttribute("aria-label") || (element.labels?.[0]?.textContent ?? "") || element.textContent || "";
+  const label =
+    element.getAttribute("aria-label") || (element.labels?.[0]?.textContent ?? "") || element.textContent || "";
   return {
     tag: element.tagName.toLowerCase(),
     type: element.getAttribute("type") || "",
@@ -130,8 +136,11 @@ test("at 240×320 without JavaScript Tab visits every control once a round, each
   const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(site.base + "/sw/mpesa");
-  const reachable = await page.evaluate(() =>
-    Array.from(document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary")).filter((element) => element.checkVisibility({ visibilityProperty: true })).length,
+  const reachable = await page.evaluate(
+    () =>
+      Array.from(
+        document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary"),
+      ).filter((element) => element.checkVisibility({ visibilityProperty: true })).length,
   );
   let visited = 0;
   for (let step = 0; step < 400; step++) {
@@ -196,7 +205,9 @@ async function withoutDetails(context) {
     const body =
       type === "document"
         ? text.replace(/(<\/?)(details|summary)\b/g, "$1x-$2")
-        : text.replace(/(?<![\w.:-])(details|summary)(?![\w-])/g, "x-$1").replace(/@supports selector\(/g, "@supports x-selector(");
+        : text
+            .replace(/(?<![\w.:-])(details|summary)(?![\w-])/g, "x-$1")
+            .replace(/@supports selector\(/g, "@supports x-selector(");
     await route.fulfill({ response, body });
   });
 }
@@ -212,7 +223,10 @@ test("at 240×320 without JavaScript on an engine without <details> the menu is 
     const { width, heading } = await page.evaluate(measure);
     assert.ok(width <= 240, `${address} is ${width} px wide`);
     assert.ok(heading !== null && heading < 320, `${address}: the heading starts at ${heading} px`);
-    const [menuTop, mainBottom] = await page.evaluate(() => [document.getElementById("menu").getBoundingClientRect().top, document.getElementById("main").getBoundingClientRect().bottom]);
+    const [menuTop, mainBottom] = await page.evaluate(() => [
+      document.getElementById("menu").getBoundingClientRect().top,
+      document.getElementById("main").getBoundingClientRect().bottom,
+    ]);
     assert.ok(menuTop >= mainBottom, `${address}: the menu (${menuTop} px) is below the content (${mainBottom} px)`);
   }
 
@@ -220,7 +234,10 @@ test("at 240×320 without JavaScript on an engine without <details> the menu is 
   await page.keyboard.press("Enter");
   const internet = menu.getByRole("link", { name: "Intaneti", exact: true });
   assert.ok(await internet.isVisible(), "every entry of the menu shows");
-  assert.ok(await internet.evaluate((link) => link.getBoundingClientRect().top < window.innerHeight), "the menu is scrolled onto the screen");
+  assert.ok(
+    await internet.evaluate((link) => link.getBoundingClientRect().top < window.innerHeight),
+    "the menu is scrolled onto the screen",
+  );
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 240);
   await tabTo(page, (at) => at.label === "Intaneti", "a link of the menu");
   await enter(page);
@@ -239,9 +256,16 @@ test("an engine with <details> shows the menu at the top and the header's Menu l
     const page = await context.newPage();
     await page.goto(site.base + "/");
     const link = page.locator('header a.menu-link[href="#menu"]');
-    const onScreen = () => link.evaluate((element) => element.getBoundingClientRect().right > 0 && element.getBoundingClientRect().left < window.innerWidth);
+    const onScreen = () =>
+      link.evaluate(
+        (element) =>
+          element.getBoundingClientRect().right > 0 && element.getBoundingClientRect().left < window.innerWidth,
+      );
     assert.equal(await onScreen(), false, `${width} px, closed`);
-    const [menuTop, headingTop] = await page.evaluate(() => [document.getElementById("menu").getBoundingClientRect().top, document.querySelector("h1").getBoundingClientRect().top]);
+    const [menuTop, headingTop] = await page.evaluate(() => [
+      document.getElementById("menu").getBoundingClientRect().top,
+      document.querySelector("h1").getBoundingClientRect().top,
+    ]);
     assert.ok(menuTop < headingTop, `${width} px: the menu (${menuTop} px) shows above the heading (${headingTop} px)`);
     if (await page.locator("details.menu > summary").isVisible()) {
       await page.locator("details.menu > summary").click();
@@ -258,7 +282,11 @@ test("at 240×320 without JavaScript the keyboard alone signs in with the sandbo
   const context = await browser.newContext({ ...SCREEN, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(site.base + "/internet-overview");
-  await tabTo(page, (at) => at.tag === "a" && /bundleId=data-daily-1gb/.test(at.href ?? ""), "the Buy link of Daily Internet 1GB");
+  await tabTo(
+    page,
+    (at) => at.tag === "a" && /bundleId=data-daily-1gb/.test(at.href ?? ""),
+    "the Buy link of Daily Internet 1GB",
+  );
   await enter(page);
   assert.equal(page.url(), `${site.base}/account?bundleId=data-daily-1gb`);
 
@@ -279,7 +307,10 @@ test("at 240×320 without JavaScript the keyboard alone signs in with the sandbo
   await tabTo(page, (at) => at.tag === "button" && at.label.startsWith("Confirm and pay"), "Confirm and pay");
   await enter(page);
   assert.equal(page.url(), `${site.base}/account`);
-  await page.getByRole("status").filter({ hasText: "Your Request has being received. Daily Internet 1GB for 0754 000 001." }).waitFor();
+  await page
+    .getByRole("status")
+    .filter({ hasText: "Your Request has being received. Daily Internet 1GB for 0754 000 001." })
+    .waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 240);
   await context.close();
 });
@@ -345,7 +376,14 @@ for (const [path, received] of [
       }
     }
     await enter(page);
-    assert.match(page.url(), received, await page.locator(".error-summary").textContent().catch(() => ""));
+    assert.match(
+      page.url(),
+      received,
+      await page
+        .locator(".error-summary")
+        .textContent()
+        .catch(() => ""),
+    );
     await context.close();
   });
 }
@@ -355,7 +393,12 @@ test("no page carries a classic script: an engine without modules runs nothing o
     const html = await (await fetch(site.base + path)).text();
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1]);
     assert.ok(scripts.length > 0, path);
-    for (const attributes of scripts) assert.match(attributes, /type="(module|application\/json|application\/ld\+json)"/, `${path}: <script${attributes}>`);
+    for (const attributes of scripts)
+      assert.match(
+        attributes,
+        /type="(module|application\/json|application\/ld\+json)"/,
+        `${path}: <script${attributes}>`,
+      );
   }
 });
 

@@ -18,17 +18,42 @@ const unexpected = (errors) => errors.filter((e) => !/status of 422/.test(e));
 
 /** The submissions of `form` the staff export holds. */
 async function exported(form) {
-  const response = await fetch(`${site.base}/api/forms/export?form=${form}&format=json`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const response = await fetch(`${site.base}/api/forms/export?form=${form}&format=json`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   assert.equal(response.status, 200);
   return response.json();
 }
 
 const LABELS = {
-  en: { name: "Your name", email: "E-mail address", phone: "Phone number", business: "Business name", industry: "Industry", heard: "Where did you hear about us?", merchant: "The merchant's or agent's name", send: "Send to Vodacom Business", reference: /Your reference is (BC-[0-9A-Z]{8})/ },
-  sw: { name: "Jina lako", email: "Anwani ya barua pepe", phone: "Namba ya simu", business: "Jina la biashara", industry: "Sekta", heard: "Ulisikia kuhusu sisi wapi?", merchant: "Jina la mfanyabiashara au wakala", send: "Tuma kwa Vodacom Business", reference: /Namba yako ya kumbukumbu ni (BC-[0-9A-Z]{8})/ },
+  en: {
+    name: "Your name",
+    email: "E-mail address",
+    phone: "Phone number",
+    business: "Business name",
+    industry: "Industry",
+    heard: "Where did you hear about us?",
+    merchant: "The merchant's or agent's name",
+    send: "Send to Vodacom Business",
+    reference: /Your reference is (BC-[0-9A-Z]{8})/,
+  },
+  sw: {
+    name: "Jina lako",
+    email: "Anwani ya barua pepe",
+    phone: "Namba ya simu",
+    business: "Jina la biashara",
+    industry: "Sekta",
+    heard: "Ulisikia kuhusu sisi wapi?",
+    merchant: "Jina la mfanyabiashara au wakala",
+    send: "Tuma kwa Vodacom Business",
+    reference: /Namba yako ya kumbukumbu ni (BC-[0-9A-Z]{8})/,
+  },
 };
 const MESSAGES = {
-  en: { email: "Enter a valid e-mail address, for example name@example.co.tz", services: "Choose at least one service" },
+  en: {
+    email: "Enter a valid e-mail address, for example name@example.co.tz",
+    services: "Choose at least one service",
+  },
   sw: { email: "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz", services: "Chagua angalau huduma moja" },
 };
 
@@ -66,7 +91,11 @@ for (const lang of ["en", "sw"]) {
     assert.equal(await email.getAttribute("aria-invalid"), "true");
     assert.match(await email.getAttribute("aria-describedby"), /field-email-error/);
     assert.ok(await page.getByText(MESSAGES[lang].services).first().isVisible());
-    assert.equal(await page.evaluate(() => document.activeElement?.className), "error-summary", "the summary takes focus");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.className),
+      "error-summary",
+      "the summary takes focus",
+    );
     assert.equal(await email.inputValue(), "amina@localhost", "nothing typed is lost");
 
     await email.fill("amina@example.co.tz");
@@ -89,7 +118,10 @@ for (const lang of ["en", "sw"]) {
     await page.goto(`${site.base}${prefix}/vodacom-business/community`);
     await fillBusiness(page, lang, "amina@localhost");
     await page.getByLabel(l.merchant).fill("Duka la Mama");
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: l.send }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: l.send }).click(),
+    ]);
     assert.equal(answer.status(), 422);
     await page.waitForLoadState();
     assert.equal(page.url(), `${site.base}/api/forms/business-community`, "the server answered the post with the page");
@@ -99,7 +131,10 @@ for (const lang of ["en", "sw"]) {
     assert.equal(await page.getByLabel(l.name).inputValue(), "Amina Mwakyusa");
     assert.equal(await page.getByLabel(l.heard).inputValue(), "merchant");
     assert.ok(await page.getByRole("checkbox").nth(4).isChecked());
-    assert.ok(await page.getByLabel(l.merchant).isVisible(), "the stylesheet shows the merchant's name without JavaScript");
+    assert.ok(
+      await page.getByLabel(l.merchant).isVisible(),
+      "the stylesheet shows the merchant's name without JavaScript",
+    );
 
     await page.getByLabel(l.email).fill("amina@example.co.tz");
     await page.getByRole("button", { name: l.send }).click();
@@ -107,7 +142,11 @@ for (const lang of ["en", "sw"]) {
     assert.equal(new URL(page.url()).pathname, `${prefix}/vodacom-business/community`);
     const reference = new URL(page.url()).searchParams.get("reference");
     assert.match(await page.locator(".form-reference").textContent(), new RegExp(reference));
-    assert.ok((await exported("business-community")).some((r) => r.reference === reference && r.merchantName === "Duka la Mama"));
+    assert.ok(
+      (await exported("business-community")).some(
+        (r) => r.reference === reference && r.merchantName === "Duka la Mama",
+      ),
+    );
     await context.close();
   });
 }
@@ -123,7 +162,25 @@ const FOUNDATION = {
     restored: "We restored the application you were filling in on this phone.",
     offline: /Your form could not be sent/,
     reference: /Your reference is (FA-[0-9A-Z]{8})/,
-    f: { name: "Full name", email: "E-mail address", phone: "Phone number", role: "Role in the organisation", org: "Name of the organisation", type: "Kind of organisation", reg: "Registration number", title: "Project title", summary: "Summary of the project", start: "Start date", end: "End date", region: "Region", district: "District", size: "Number of people in the team", team: "Who is in the team and what they do", item: "What it pays for", amount: "Amount (TSh)" },
+    f: {
+      name: "Full name",
+      email: "E-mail address",
+      phone: "Phone number",
+      role: "Role in the organisation",
+      org: "Name of the organisation",
+      type: "Kind of organisation",
+      reg: "Registration number",
+      title: "Project title",
+      summary: "Summary of the project",
+      start: "Start date",
+      end: "End date",
+      region: "Region",
+      district: "District",
+      size: "Number of people in the team",
+      team: "Who is in the team and what they do",
+      item: "What it pays for",
+      amount: "Amount (TSh)",
+    },
   },
   sw: {
     steps: ["Waombaji", "Taasisi", "Mradi", "Bajeti", "Hakiki na tuma"],
@@ -135,7 +192,25 @@ const FOUNDATION = {
     restored: "Tumerejesha maombi uliyokuwa ukijaza kwenye simu hii.",
     offline: /Fomu yako haikuweza kutumwa/,
     reference: /Namba yako ya kumbukumbu ni (FA-[0-9A-Z]{8})/,
-    f: { name: "Jina kamili", email: "Anwani ya barua pepe", phone: "Namba ya simu", role: "Nafasi katika taasisi", org: "Jina la taasisi", type: "Aina ya taasisi", reg: "Namba ya usajili", title: "Jina la mradi", summary: "Muhtasari wa mradi", start: "Tarehe ya kuanza", end: "Tarehe ya kumaliza", region: "Mkoa", district: "Wilaya", size: "Idadi ya watu katika timu", team: "Walio katika timu na kazi zao", item: "Gharama ya nini", amount: "Kiasi (TSh)" },
+    f: {
+      name: "Jina kamili",
+      email: "Anwani ya barua pepe",
+      phone: "Namba ya simu",
+      role: "Nafasi katika taasisi",
+      org: "Jina la taasisi",
+      type: "Aina ya taasisi",
+      reg: "Namba ya usajili",
+      title: "Jina la mradi",
+      summary: "Muhtasari wa mradi",
+      start: "Tarehe ya kuanza",
+      end: "Tarehe ya kumaliza",
+      region: "Mkoa",
+      district: "Wilaya",
+      size: "Idadi ya watu katika timu",
+      team: "Walio katika timu na kazi zao",
+      item: "Gharama ya nini",
+      amount: "Kiasi (TSh)",
+    },
   },
 };
 
@@ -183,7 +258,7 @@ for (const lang of ["en", "sw"]) {
     await page.goto(`${site.base}${prefix}/foundation/apply`);
     await hydrated(page);
     const steps = page.locator(".form-steps li");
-    assert.deepEqual((await steps.allTextContents()), text.steps);
+    assert.deepEqual(await steps.allTextContents(), text.steps);
     const current = () => page.locator('.form-steps li[aria-current="step"]').textContent();
     assert.equal(await current(), text.steps[0]);
     assert.equal(await page.getByLabel(text.f.org).isVisible(), false, "one step at a time");
@@ -208,7 +283,11 @@ for (const lang of ["en", "sw"]) {
     const row = (await exported("foundation-application")).find((r) => r.reference === reference);
     assert.equal(row?.budgetTotalTzs, 15000000);
     assert.equal(row.applicants.length, 2);
-    assert.equal(await page.evaluate(() => localStorage.getItem("draft:foundation-application")), null, "the draft is gone once sent");
+    assert.equal(
+      await page.evaluate(() => localStorage.getItem("draft:foundation-application")),
+      null,
+      "the draft is gone once sent",
+    );
     assert.deepEqual(unexpected(errors), []);
     await context.close();
   });
@@ -223,7 +302,13 @@ for (const lang of ["en", "sw"]) {
     await page.getByRole("button", { name: text.send }).click();
     await page.getByText(text.twoApplicants).first().waitFor();
     assert.equal(await page.getByLabel(text.f.org).inputValue(), "Mama Afya");
-    assert.equal(await page.getByRole("group", { name: text.line(2), exact: true }).getByLabel(text.f.amount).inputValue(), "3000000");
+    assert.equal(
+      await page
+        .getByRole("group", { name: text.line(2), exact: true })
+        .getByLabel(text.f.amount)
+        .inputValue(),
+      "3000000",
+    );
     await fillApplicant(page, text, 3, BARAKA);
     await page.getByRole("button", { name: text.send }).click();
     await page.waitForURL(/\/foundation\/apply\?reference=FA-/);
@@ -257,7 +342,13 @@ test("the foundation draft survives a dropped connection and a reload, and is se
   await again.goto(`${site.base}/foundation/apply`);
   await hydrated(again);
   await again.getByText(text.restored).waitFor();
-  assert.equal(await again.getByRole("group", { name: text.applicant(2), exact: true }).getByLabel(text.f.email).inputValue(), BARAKA.email);
+  assert.equal(
+    await again
+      .getByRole("group", { name: text.applicant(2), exact: true })
+      .getByLabel(text.f.email)
+      .inputValue(),
+    BARAKA.email,
+  );
   for (let step = 0; step < 4; step++) await again.getByRole("button", { name: text.next }).click();
   assert.match(await again.locator(".form-review").textContent(), /TSh 15,000,000/);
   await again.getByRole("button", { name: text.send }).click();

@@ -26,7 +26,15 @@ export async function startSite(env = {}) {
   const bin = process.env.SITE_BIN || join(root, "target/debug/site");
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(bin, [], {
-    env: { RUST_LOG: "warn", ...process.env, PORT: String(port), HOST: "127.0.0.1", SITE_URL: base, DATA_DIR: mkdtempSync(join(tmpdir(), "site-e2e-")), ...env },
+    env: {
+      RUST_LOG: "warn",
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SITE_URL: base,
+      DATA_DIR: mkdtempSync(join(tmpdir(), "site-e2e-")),
+      ...env,
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const deadline = Date.now() + 30_000;
@@ -59,7 +67,16 @@ export async function startSite(env = {}) {
 export function launchBrowser(args = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...args],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      ...args,
+    ],
   });
 }
 
@@ -84,7 +101,11 @@ export async function hydrated(page) {
     const island = document.getElementById("island");
     if (!island) return true;
     const last = island.lastElementChild;
-    return Object.keys(island).some((key) => key.startsWith("__reactContainer")) && last && Object.keys(last).some((key) => key.startsWith("__reactFiber"));
+    return (
+      Object.keys(island).some((key) => key.startsWith("__reactContainer")) &&
+      last &&
+      Object.keys(last).some((key) => key.startsWith("__reactFiber"))
+    );
   });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }

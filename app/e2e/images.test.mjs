@@ -36,7 +36,12 @@ before(async () => {
   newsroom = await startNewsroom(dir);
   // A debug build decodes a 48-megapixel photo in seconds, slower still on a loaded machine: the
   // budget is of what a made photo weighs, not of the time limit's fallback (the CMS's own file).
-  site = await startSite({ CMS_URL: newsroom.url, PRERENDER: "false", METRICS_ADDR: "off", IMAGE_TIMEOUT_MS: "120000" });
+  site = await startSite({
+    CMS_URL: newsroom.url,
+    PRERENDER: "false",
+    METRICS_ADDR: "off",
+    IMAGE_TIMEOUT_MS: "120000",
+  });
 });
 
 after(async () => {
@@ -54,20 +59,35 @@ function assertPhotos(measured) {
     assert.match(photo.mime, /^image\/(webp|avif)$/, photo.url);
   }
   for (const img of measured.shown.filter((shown) => new URL(shown.src).pathname.startsWith("/img/"))) {
-    assert.ok(img.natural <= img.devicePixels * 1.5 + 1, `${img.src}: ${img.natural} px sent for ${img.devicePixels} device pixels`);
+    assert.ok(
+      img.natural <= img.devicePixels * 1.5 + 1,
+      `${img.src}: ${img.natural} px sent for ${img.devicePixels} device pixels`,
+    );
   }
 }
 
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
-for (const [lang, path] of [["en", "/news-events"], ["sw", "/sw/news-events"]]) {
+for (const [lang, path] of [
+  ["en", "/news-events"],
+  ["sw", "/sw/news-events"],
+]) {
   test(`a news list's first view and all its photos stay within the budget (${lang})`, async (t) => {
     const list = await visit(browser, `${site.base}${path}`, { scroll: true });
-    t.diagnostic(`news list (${lang}): first view ${kb(list.firstView)}, images after scrolling ${kb(list.imageBytes)}`);
-    assert.equal(list.shown.filter((img) => img.src.includes("/uploads/newsroom_")).length, 9, "every story's photo shown");
+    t.diagnostic(
+      `news list (${lang}): first view ${kb(list.firstView)}, images after scrolling ${kb(list.imageBytes)}`,
+    );
+    assert.equal(
+      list.shown.filter((img) => img.src.includes("/uploads/newsroom_")).length,
+      9,
+      "every story's photo shown",
+    );
     assert.ok(list.firstView <= 100 * KB, `first view ${kb(list.firstView)}`);
     assert.ok(list.imageBytes <= 300 * KB, `photos after scrolling ${kb(list.imageBytes)}`);
-    assert.ok(!list.first.some((src) => src.includes("/uploads/newsroom_")), "no story's photo is the list's main picture");
+    assert.ok(
+      !list.first.some((src) => src.includes("/uploads/newsroom_")),
+      "no story's photo is the list's main picture",
+    );
     assertPhotos(list);
   });
 }
@@ -79,7 +99,9 @@ test("every upload's story shows its photo upright, fetched first, within the bu
     const path = id % 2 ? `/news-event/${id}/newsroom-story-${id}` : `/sw/news-event/${id}/habari-${id}`;
     const story = await visit(browser, `${site.base}${path}`);
     t.diagnostic(`${upload.shape}: first view ${kb(story.firstView)}`);
-    const fetched = story.firstImages.map((r) => `${r.status} ${r.mime} ${kb(r.bytes)} ${new URL(r.url).pathname}`).join("; ");
+    const fetched = story.firstImages
+      .map((r) => `${r.status} ${r.mime} ${kb(r.bytes)} ${new URL(r.url).pathname}`)
+      .join("; ");
     assert.ok(story.firstView <= 100 * KB, `${upload.shape}: first view ${kb(story.firstView)} (${fetched})`);
     assert.equal(story.first.length, 1, upload.shape);
     assert.ok(story.first[0].includes(upload.path), `${upload.shape}: ${story.first[0]}`);

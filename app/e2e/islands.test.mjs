@@ -21,9 +21,19 @@ function watchScripts(page) {
   const pending = [];
   page.on("response", (response) => {
     if (response.request().resourceType() !== "script") return;
-    pending.push(response.text().then((body) => ({ url: response.url(), body }), () => ({ url: response.url(), body: "" })));
+    pending.push(
+      response.text().then(
+        (body) => ({ url: response.url(), body }),
+        () => ({ url: response.url(), body: "" }),
+      ),
+    );
   });
-  return { get length() { return pending.length; }, bodies: () => Promise.all(pending) };
+  return {
+    get length() {
+      return pending.length;
+    },
+    bodies: () => Promise.all(pending),
+  };
 }
 
 const isReactDom = (script) => script.body.includes("__reactContainer$");
@@ -37,7 +47,11 @@ test("a content page loads no React until Log in is tapped; the dialog then open
   await hydrated(page);
   await page.waitForLoadState("networkidle");
   assert.ok(scripts.length > 0, "the enhancement script loaded");
-  assert.deepEqual((await scripts.bodies()).filter(isReactDom).map((s) => s.url), [], "no react-dom before Log in");
+  assert.deepEqual(
+    (await scripts.bodies()).filter(isReactDom).map((s) => s.url),
+    [],
+    "no react-dom before Log in",
+  );
   assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
 
   await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
@@ -67,20 +81,29 @@ test("an interactive page hydrates its island only: the header and footer stay s
   const errors = watchErrors(page);
   await page.goto(site.base + "/sw/vodacom-business/community");
   await hydrated(page);
-  const reactKeys = (selector) => page.evaluate((s) => Object.keys(document.querySelector(s)).filter((key) => key.startsWith("__react")).length, selector);
+  const reactKeys = (selector) =>
+    page.evaluate(
+      (s) => Object.keys(document.querySelector(s)).filter((key) => key.startsWith("__react")).length,
+      selector,
+    );
   assert.ok((await reactKeys("#island")) > 0, "the island is a React root");
   assert.ok((await reactKeys("#island form")) > 0, "its form is hydrated");
-  for (const outside of ["header.site-header", "nav[aria-label]", "footer", "#main"]) assert.equal(await reactKeys(outside), 0, `${outside} is not React's`);
+  for (const outside of ["header.site-header", "nav[aria-label]", "footer", "#main"])
+    assert.equal(await reactKeys(outside), 0, `${outside} is not React's`);
   // The menu works without React: one group open at a time, Escape closes it.
   const menu = page.getByRole("navigation", { name: "Menyu kuu" });
   await menu.locator(".menu-group > summary").first().click();
-  assert.equal(await page.locator("#menu details[open]").count() > 0, true);
+  assert.equal((await page.locator("#menu details[open]").count()) > 0, true);
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => !document.querySelector("#menu details[open]"));
   // The island's form still checks its fields in the page's language.
   await page.getByRole("main").getByRole("button", { name: /Tuma/ }).click();
   await page.getByRole("main").getByRole("alert").first().waitFor();
-  assert.deepEqual(errors.filter((e) => !e.includes("422")), [], "only the server's refusal of the empty form");
+  assert.deepEqual(
+    errors.filter((e) => !e.includes("422")),
+    [],
+    "only the server's refusal of the empty form",
+  );
   await context.close();
 });
 
@@ -101,7 +124,10 @@ test("saving data (a 2G connection): the worker keeps the offline page of the vi
         const all = {};
         for (const key of await caches.keys()) {
           const kind = key.replace(/-.*/, "");
-          all[kind] = [...(all[kind] ?? []), ...(await (await caches.open(key)).keys()).map((r) => new URL(r.url).pathname)];
+          all[kind] = [
+            ...(all[kind] ?? []),
+            ...(await (await caches.open(key)).keys()).map((r) => new URL(r.url).pathname),
+          ];
         }
         return all;
       });
@@ -111,7 +137,7 @@ test("saving data (a 2G connection): the worker keeps the offline page of the vi
     // only once the worker has stopped writing.
     const complete = (kept) => kept.offline?.length && kept.assets?.some((path) => path.includes("/enhance-"));
     let kept = {};
-    for (let previous = "", until = Date.now() + 15_000; Date.now() < until; ) {
+    for (let previous = "", until = Date.now() + 15_000; Date.now() < until;) {
       kept = await cached();
       const reading = JSON.stringify(kept);
       if (complete(kept) && reading === previous) break;
@@ -119,7 +145,10 @@ test("saving data (a 2G connection): the worker keeps the offline page of the vi
       await page.waitForTimeout(500);
     }
     assert.deepEqual((kept.offline ?? []).sort(), ["/sw/offline"], "the Swahili offline page only");
-    assert.ok(kept.assets?.some((path) => path.includes("/enhance-")), "what the page itself loads");
+    assert.ok(
+      kept.assets?.some((path) => path.includes("/enhance-")),
+      "what the page itself loads",
+    );
     assert.ok(!kept.assets.some((path) => /\/(login|page)-/.test(path)), `no island code: ${kept.assets}`);
     await context.close();
   } finally {
@@ -163,7 +192,11 @@ test("link navigation: overlay, the next page's HTML swapped in, focus on its h1
   assert.equal(await page.evaluate(() => document.activeElement?.tagName), "H1", "focus on the new heading");
   const announced = await page.evaluate(() => document.querySelector("[aria-live=assertive]")?.textContent);
   assert.equal(announced, "Voice & SMS bundles | Vodacom Tanzania, page loaded");
-  assert.equal(await page.evaluate(() => document.querySelector("main").style.backgroundColor), "rgb(255, 255, 255)", "white background");
+  assert.equal(
+    await page.evaluate(() => document.querySelector("main").style.backgroundColor),
+    "rgb(255, 255, 255)",
+    "white background",
+  );
 
   await page.goBack();
   await page.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).waitFor();
@@ -191,7 +224,9 @@ test("a page that fails to load: the content-failure toast, and the page shown s
   await page.goto(site.base + "/");
   await hydrated(page);
   await page.route("**/voice-sms", (route) =>
-    route.request().resourceType() === "fetch" ? route.fulfill({ status: 500, contentType: "text/html", body: "<h1>oops</h1>" }) : route.continue(),
+    route.request().resourceType() === "fetch"
+      ? route.fulfill({ status: 500, contentType: "text/html", body: "<h1>oops</h1>" })
+      : route.continue(),
   );
   await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
   await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Voice & SMS" }).click();
@@ -211,7 +246,8 @@ test("a page that fails to load: the content-failure toast, and the page shown s
 async function kept(page, cache, path) {
   await page.waitForFunction(
     async ([cache, path]) => {
-      for (const key of await caches.keys()) if (key.startsWith(cache) && (await (await caches.open(key)).match(path))) return true;
+      for (const key of await caches.keys())
+        if (key.startsWith(cache) && (await (await caches.open(key)).match(path))) return true;
       return false;
     },
     [cache, path],
@@ -262,7 +298,10 @@ test("offline: a link tapped shows the offline page instead of the page before; 
   await kept(page, "pages", "/voice-sms");
   await context.setOffline(true);
   await page.getByRole("navigation", { name: "Main menu" }).locator("summary", { hasText: "Personal" }).click();
-  await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Internet", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Main menu" })
+    .getByRole("link", { name: "Internet", exact: true })
+    .click();
   await page.getByRole("heading", { level: 1, name: "You are offline" }).waitFor();
   assert.equal(page.url(), site.base + "/internet-overview");
   assert.equal(await page.getByRole("link", { name: "Try again" }).getAttribute("href"), "/internet-overview");
@@ -281,7 +320,10 @@ test("without JavaScript a content page is whole and its links are plain links",
   page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
   await page.goto(site.base + "/mpesa");
   assert.equal(await page.getByRole("banner").getByRole("link", { name: "Log in" }).getAttribute("href"), "/account");
-  await page.locator("details.menu > summary").click().catch(() => {});
+  await page
+    .locator("details.menu > summary")
+    .click()
+    .catch(() => {});
   await page.goto(site.base + "/offline");
   await page.getByRole("heading", { level: 1, name: "You are offline" }).waitFor();
   assert.equal(await page.locator('meta[name="robots"]').getAttribute("content"), "noindex");

@@ -97,7 +97,12 @@ test("without JavaScript the menu opens and its links work", async () => {
 });
 
 test("the page's heading comes before the menu in the document, and the menu shows right under the header: a bar on wide screens, a toggle on narrow ones", async () => {
-  for (const [viewport, javaScriptEnabled] of [[WIDE, true], [NARROW, true], [WIDE, false], [NARROW, false]]) {
+  for (const [viewport, javaScriptEnabled] of [
+    [WIDE, true],
+    [NARROW, true],
+    [WIDE, false],
+    [NARROW, false],
+  ]) {
     const context = await browser.newContext({ viewport, javaScriptEnabled });
     const page = await context.newPage();
     for (const path of ["/", "/sw/mpesa", "/news-events"]) {
@@ -107,7 +112,9 @@ test("the page's heading comes before the menu in the document, and the menu sho
         const menu = document.getElementById("menu");
         const box = (element) => element.getBoundingClientRect();
         return {
-          headingFirst: Boolean(document.querySelector("h1").compareDocumentPosition(menu) & Node.DOCUMENT_POSITION_FOLLOWING),
+          headingFirst: Boolean(
+            document.querySelector("h1").compareDocumentPosition(menu) & Node.DOCUMENT_POSITION_FOLLOWING,
+          ),
           headerBottom: box(document.querySelector("header.site-header")).bottom,
           menuTop: box(menu).top,
           menuBottom: box(menu).bottom,
@@ -115,11 +122,22 @@ test("the page's heading comes before the menu in the document, and the menu sho
         };
       });
       assert.ok(layout.headingFirst, `${where}: the heading comes first in the document`);
-      assert.ok(Math.abs(layout.menuTop - layout.headerBottom) < 1 && layout.menuBottom <= layout.mainTop + 1, `${where}: ${JSON.stringify(layout)}`);
+      assert.ok(
+        Math.abs(layout.menuTop - layout.headerBottom) < 1 && layout.menuBottom <= layout.mainTop + 1,
+        `${where}: ${JSON.stringify(layout)}`,
+      );
     }
     const menu = page.getByRole("navigation", { name: "Main menu" });
-    assert.equal(await menu.locator("summary", { hasText: "Personal" }).isVisible(), viewport === WIDE, `${viewport.width} px: the top-level entries`);
-    assert.equal(await page.locator("details.menu > summary").isVisible(), viewport === NARROW, `${viewport.width} px: the toggle`);
+    assert.equal(
+      await menu.locator("summary", { hasText: "Personal" }).isVisible(),
+      viewport === WIDE,
+      `${viewport.width} px: the top-level entries`,
+    );
+    assert.equal(
+      await page.locator("details.menu > summary").isVisible(),
+      viewport === NARROW,
+      `${viewport.width} px: the toggle`,
+    );
     await context.close();
   }
 });

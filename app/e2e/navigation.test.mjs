@@ -55,11 +55,16 @@ test("an island whose code fails to load makes a full page load of its page", as
   await page.getByRole("heading", { level: 1, name: "Join the Vodacom Business community" }).waitFor();
   await page.waitForURL(site.base + "/vodacom-business/community");
   assert.ok(failed, "the island's code was refused");
-  await page.waitForFunction(() => performance.getEntriesByType("navigation")[0]?.name.endsWith("/vodacom-business/community"));
+  await page.waitForFunction(() =>
+    performance.getEntriesByType("navigation")[0]?.name.endsWith("/vodacom-business/community"),
+  );
   assert.deepEqual(documents, ["/vodacom-business", "/vodacom-business/community"], "the target was loaded in full");
   await hydrated(page);
   // What is logged is the refused code, nothing else.
-  assert.deepEqual(errors.filter((e) => !e.includes("ERR_FAILED") && !e.includes(failed)), []);
+  assert.deepEqual(
+    errors.filter((e) => !e.includes("ERR_FAILED") && !e.includes(failed)),
+    [],
+  );
   await context.close();
 });
 
@@ -70,12 +75,17 @@ test("a page that fails to load from an interactive page: the spec's warning toa
   await hydrated(page);
   const form = page.getByRole("main");
   await form.getByLabel("Your name").fill("Neema Mushi");
-  await page.route("**/voice-sms", (route) => route.fulfill({ status: 500, contentType: "text/html", body: "<p>down</p>" }));
+  await page.route("**/voice-sms", (route) =>
+    route.fulfill({ status: 500, contentType: "text/html", body: "<p>down</p>" }),
+  );
   await clientNavigate(page, "/voice-sms");
   const toast = page.locator(".toast-warning", { hasText: "Failed to Load Content." });
   await toast.waitFor();
   assert.equal(await toast.locator(".toast-title").textContent(), "Error");
-  assert.ok(await page.getByRole("heading", { level: 1, name: "Join the Vodacom Business community" }).isVisible(), "the page shown stays");
+  assert.ok(
+    await page.getByRole("heading", { level: 1, name: "Join the Vodacom Business community" }).isVisible(),
+    "the page shown stays",
+  );
   assert.equal(await form.getByLabel("Your name").inputValue(), "Neema Mushi", "what was typed stays");
   await context.close();
 });

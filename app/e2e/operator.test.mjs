@@ -19,7 +19,12 @@ before(async () => {
   sandbox = await startSite(quiet);
   proxy = await startOperatorProxy(`${sandbox.base}/sandbox/digital`);
   // Nothing kept between pages, and a hung call given up after 2 s.
-  site = await startSite({ ...quiet, DIGITAL_API_URL: `${proxy.url}/`, ACCOUNT_CACHE_SECS: "0", DIGITAL_API_TIMEOUT_MS: "2000" });
+  site = await startSite({
+    ...quiet,
+    DIGITAL_API_URL: `${proxy.url}/`,
+    ACCOUNT_CACHE_SECS: "0",
+    DIGITAL_API_TIMEOUT_MS: "2000",
+  });
   browser = await launchBrowser();
 });
 
@@ -42,7 +47,9 @@ test("balances unavailable while the operator API hangs, filled in once it answe
   proxy.behave("hang", { only: /gsm-config/ });
   await page.reload();
   await hydrated(page);
-  const unavailable = main.getByRole("status").filter({ hasText: "Sorry an Error occured. Your balances will show here as soon as they can be read." });
+  const unavailable = main
+    .getByRole("status")
+    .filter({ hasText: "Sorry an Error occured. Your balances will show here as soon as they can be read." });
   await unavailable.waitFor();
   await page.getByRole("banner").getByRole("link", { name: AMINA.names }).waitFor();
   assert.equal(await main.getByRole("link", { name: "Try again" }).getAttribute("href"), "/account");
@@ -56,7 +63,11 @@ test("balances unavailable while the operator API hangs, filled in once it answe
   await plain.addCookies(await context.cookies());
   const swahili = await plain.newPage();
   await swahili.goto(site.base + "/sw/account");
-  await swahili.getByRole("main").getByRole("status").filter({ hasText: "Salio lako litaonekana hapa mara litakaposomeka." }).waitFor();
+  await swahili
+    .getByRole("main")
+    .getByRole("status")
+    .filter({ hasText: "Salio lako litaonekana hapa mara litakaposomeka." })
+    .waitFor();
   await swahili.getByRole("main").getByRole("link", { name: "Jaribu tena" }).waitFor();
   await plain.close();
 

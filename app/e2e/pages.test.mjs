@@ -103,7 +103,9 @@ test("the language switch on an item page goes to the item's slug in the other l
   await hydrated(page);
   await page.getByRole("link", { name: "Kiswahili" }).click();
   await page.waitForURL(site.base + "/sw/news-event/12/vodacom-business-yafungua-huduma-ya-wingu-dar-es-salaam");
-  await page.getByRole("heading", { level: 1, name: "Vodacom Business yafungua huduma ya wingu Dar es Salaam" }).waitFor();
+  await page
+    .getByRole("heading", { level: 1, name: "Vodacom Business yafungua huduma ya wingu Dar es Salaam" })
+    .waitFor();
   assert.deepEqual(errors, []);
   await page.close();
 });

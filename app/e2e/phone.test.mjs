@@ -38,9 +38,13 @@ function overflowing() {
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0 || box.width <= 1) continue;
     let hidden = false;
-    for (let at = element; at && !hidden; at = at.parentElement) hidden = getComputedStyle(at).clipPath === "inset(50%)";
+    for (let at = element; at && !hidden; at = at.parentElement)
+      hidden = getComputedStyle(at).clipPath === "inset(50%)";
     if (hidden) continue;
-    if (box.right > width + 1) out.push(`${element.tagName.toLowerCase()}.${element.className} right ${Math.round(box.right)} > ${width}: ${element.textContent.trim().slice(0, 40)}`);
+    if (box.right > width + 1)
+      out.push(
+        `${element.tagName.toLowerCase()}.${element.className} right ${Math.round(box.right)} > ${width}: ${element.textContent.trim().slice(0, 40)}`,
+      );
   }
   return { out: out.slice(0, 5), scrolls: document.documentElement.scrollWidth > width };
 }
@@ -66,14 +70,22 @@ test("at 390 px no page kind scrolls sideways, in either language", async () => 
 test("every phone number, USSD code and email in content is a link, in both languages", async () => {
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
-  for (const path of ["/customer-service", "/sw/customer-service", "/contact-us", "/sw/contact-us", "/faq", "/internet-overview"]) {
+  for (const path of [
+    "/customer-service",
+    "/sw/customer-service",
+    "/contact-us",
+    "/sw/contact-us",
+    "/faq",
+    "/internet-overview",
+  ]) {
     await page.goto(site.base + path);
     const unlinked = await page.evaluate(() => {
       const contact = /(?:\+?255|\b0)[67]\d{2}[ -]?\d{3}[ -]?\d{3}|\*\d{2,4}(?:\*\d+)*#|[\w.+-]+@[\w-]+\.[\w.-]+/;
       const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
       const out = [];
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (contact.test(node.textContent) && !node.parentElement.closest("a")) out.push(node.textContent.trim().slice(0, 60));
+        if (contact.test(node.textContent) && !node.parentElement.closest("a"))
+          out.push(node.textContent.trim().slice(0, 60));
       }
       return out;
     });
@@ -86,7 +98,10 @@ test("every phone number, USSD code and email in content is a link, in both lang
   }
   await page.goto(site.base + "/customer-service");
   assert.ok(await page.locator('main a[href="tel:+255754100100"]').count(), "a number calls");
-  assert.ok(await page.locator('main a[href="https://wa.me/255754100100"]').count(), "the WhatsApp number opens WhatsApp");
+  assert.ok(
+    await page.locator('main a[href="https://wa.me/255754100100"]').count(),
+    "the WhatsApp number opens WhatsApp",
+  );
   assert.ok(await page.locator('main a[href="mailto:customercare@vodacom.co.tz"]').count(), "an email writes");
   await page.goto(site.base + "/internet-overview");
   assert.ok(await page.locator('main a[href="tel:*149*01%23"]').count(), "a USSD code dials, # encoded");
@@ -96,7 +111,10 @@ test("every phone number, USSD code and email in content is a link, in both lang
 test("the header's search box finds M-Pesa for 'mpessa', and Swahili pages for a Swahili word", async () => {
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
-  for (const [start, query, expected] of [["/", "mpessa", "/mpesa"], ["/sw", "vifurushi", "/sw/"]]) {
+  for (const [start, query, expected] of [
+    ["/", "mpessa", "/mpesa"],
+    ["/sw", "vifurushi", "/sw/"],
+  ]) {
     await page.goto(site.base + start);
     // The first pass of pre-rendering builds the index: until then the page says so.
     for (let tries = 0; tries < 120; tries++) {
@@ -107,8 +125,13 @@ test("the header's search box finds M-Pesa for 'mpessa', and Swahili pages for a
       await page.waitForTimeout(500);
       await page.goto(site.base + start);
     }
-    const found = await page.locator(".search-results a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
-    assert.ok(found.some((href) => href.startsWith(expected) && (expected !== "/mpesa" || href === "/mpesa")), `${query}: ${found.join(", ")}`);
+    const found = await page
+      .locator(".search-results a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    assert.ok(
+      found.some((href) => href.startsWith(expected) && (expected !== "/mpesa" || href === "/mpesa")),
+      `${query}: ${found.join(", ")}`,
+    );
   }
   await page.screenshot({ path: "/tmp/phone-search-sw.png" });
   await context.close();

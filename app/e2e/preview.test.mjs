@@ -27,7 +27,9 @@ async function startCms() {
   const probe = createServer();
   const port = Number(new URL(await listen(probe)).port);
   await new Promise((ok) => probe.close(ok));
-  const child = spawn("python3", [resolve(root, "tools/strapi_fixture.py"), "--port", String(port), "--shape", "v5"], { stdio: "ignore" });
+  const child = spawn("python3", [resolve(root, "tools/strapi_fixture.py"), "--port", String(port), "--shape", "v5"], {
+    stdio: "ignore",
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     try {
@@ -47,10 +49,19 @@ before(async () => {
   admin = createServer((request, response) => {
     const src = new URL(request.url, "http://admin").searchParams.get("src") || "";
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(`<!doctype html><title>admin</title><iframe id="preview" src="${src.replace(/"/g, "&quot;")}" style="width:1000px;height:800px"></iframe>`);
+    response.end(
+      `<!doctype html><title>admin</title><iframe id="preview" src="${src.replace(/"/g, "&quot;")}" style="width:1000px;height:800px"></iframe>`,
+    );
   });
   const adminUrl = await listen(admin);
-  site = await startSite({ CMS_URL: cms.url, CMS_ADMIN_URL: adminUrl, CMS_TOKEN: "e2e-token", PREVIEW_SECRET: SECRET, PRERENDER: "false", METRICS_ADDR: "off" });
+  site = await startSite({
+    CMS_URL: cms.url,
+    CMS_ADMIN_URL: adminUrl,
+    CMS_TOKEN: "e2e-token",
+    PREVIEW_SECRET: SECRET,
+    PRERENDER: "false",
+    METRICS_ADDR: "off",
+  });
   site.admin = adminUrl;
   browser = await launchBrowser();
 });
@@ -62,7 +73,8 @@ after(async () => {
   cms?.stop();
 });
 
-const previewLink = (path) => `${site.base}/api/preview?${new URLSearchParams({ url: path, secret: SECRET, status: "draft" })}`;
+const previewLink = (path) =>
+  `${site.base}/api/preview?${new URLSearchParams({ url: path, secret: SECRET, status: "draft" })}`;
 
 test("inside the admin's frame: the bar, and a reload on the admin's update message alone", async () => {
   const page = await browser.newPage();
@@ -94,7 +106,10 @@ test("inside the admin's frame: the bar, and a reload on the admin's update mess
   assert.equal(await inner.evaluate(() => window.marker), "before", "a message from another origin does not reload");
   // Posted by the admin: the preview reloads.
   const reloaded = inner.waitForNavigation();
-  await page.evaluate((origin) => document.getElementById("preview").contentWindow.postMessage({ type: "strapiUpdate" }, origin), site.base);
+  await page.evaluate(
+    (origin) => document.getElementById("preview").contentWindow.postMessage({ type: "strapiUpdate" }, origin),
+    site.base,
+  );
   await reloaded;
   await inner.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
   assert.equal(await inner.evaluate(() => window.marker), undefined, "reloaded");
@@ -117,6 +132,10 @@ test("in a tab: the bar's exit leads to the page as visitors see it", async () =
   await page.waitForURL(`${site.base}/`);
   await page.waitForLoadState();
   assert.equal(await page.locator(".preview-bar").count(), 0, "no bar once the preview ended");
-  assert.equal((await context.cookies()).filter((cookie) => cookie.name.includes("preview")).length, 0, "the cookie is gone");
+  assert.equal(
+    (await context.cookies()).filter((cookie) => cookie.name.includes("preview")).length,
+    0,
+    "the cookie is gone",
+  );
   await context.close();
 });

@@ -20,13 +20,37 @@ const VISITS = [
     prefix: "",
     who: { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa", number: "0754 000 001" },
     bundle: "Daily Internet 1GB",
-    words: { number: "Phone number", send: "Send code", code: "Verification code", logIn: "Log in", dialog: "Log in with your phone number", continue: "Continue", title: "Check your purchase", received: "Your Request has being received.", success: "Success", yours: "Your number, 0754 000 001", airtime: "Airtime" },
+    words: {
+      number: "Phone number",
+      send: "Send code",
+      code: "Verification code",
+      logIn: "Log in",
+      dialog: "Log in with your phone number",
+      continue: "Continue",
+      title: "Check your purchase",
+      received: "Your Request has being received.",
+      success: "Success",
+      yours: "Your number, 0754 000 001",
+      airtime: "Airtime",
+    },
   },
   {
     prefix: "/sw",
     who: { local: "0754000002", international: "255754000002", names: "Juma Kassim", number: "0754 000 002" },
     bundle: "Intaneti ya Siku 1GB",
-    words: { number: "Namba ya simu", send: "Tuma msimbo", code: "Msimbo wa uthibitisho", logIn: "Ingia", dialog: "Ingia kwa namba yako ya simu", continue: "Endelea", title: "Hakikisha ununuzi wako", received: "Ombi Lako Limepokelewa.", success: "Imefanikiwa", yours: "Namba yako, 0754 000 002", airtime: "Salio la muda wa maongezi" },
+    words: {
+      number: "Namba ya simu",
+      send: "Tuma msimbo",
+      code: "Msimbo wa uthibitisho",
+      logIn: "Ingia",
+      dialog: "Ingia kwa namba yako ya simu",
+      continue: "Endelea",
+      title: "Hakikisha ununuzi wako",
+      received: "Ombi Lako Limepokelewa.",
+      success: "Imefanikiwa",
+      yours: "Namba yako, 0754 000 002",
+      airtime: "Salio la muda wa maongezi",
+    },
   },
 ];
 
@@ -55,13 +79,18 @@ async function inboxCode(msisdn) {
 /** The row of `bundle` in the page's bundle tables: its advertised price and its Buy link. */
 async function advertised(page, bundle) {
   const row = page.locator(".bundle-table tr", { has: page.locator(`th[scope=row]:text-is("${bundle}")`) });
-  return { price: shillings(await row.locator("td").first().textContent()), buy: row.getByRole("link", { name: new RegExp(`${bundle}$`) }) };
+  return {
+    price: shillings(await row.locator("td").first().textContent()),
+    buy: row.getByRole("link", { name: new RegExp(`${bundle}$`) }),
+  };
 }
 
 async function audit(page) {
   await page.addScriptTag({ content: axeSource });
   const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 for (const { prefix, who, bundle, words } of VISITS) {
@@ -90,15 +119,28 @@ for (const { prefix, who, bundle, words } of VISITS) {
     await airtime.waitFor();
     const before = shillings(await airtime.textContent());
     const buying = page.locator("main form.purchase-form").first();
-    assert.equal(await buying.locator('select[name="bundleId"]').inputValue(), "data-daily-1gb", "the bundle of the link is chosen");
+    assert.equal(
+      await buying.locator('select[name="bundleId"]').inputValue(),
+      "data-daily-1gb",
+      "the bundle of the link is chosen",
+    );
     await buying.getByRole("button", { name: words.continue }).click();
 
     const step = page.getByRole("region", { name: words.title });
     await step.waitFor();
     const shown = await step.locator(".purchase-summary").textContent();
-    assert.ok(shown.includes(who.number.replace(/ /g, "\u00a0")), "numbers do not wrap: no-break spaces between their groups");
+    assert.ok(
+      shown.includes(who.number.replace(/ /g, "\u00a0")),
+      "numbers do not wrap: no-break spaces between their groups",
+    );
     const summary = shown.replace(/\u00a0/g, " ");
-    for (const part of [bundle, `TSh ${price.toLocaleString("en")}`, `${who.names}, ${who.number}`, words.yours, words.airtime]) {
+    for (const part of [
+      bundle,
+      `TSh ${price.toLocaleString("en")}`,
+      `${who.names}, ${who.number}`,
+      words.yours,
+      words.airtime,
+    ]) {
       assert.ok(summary.includes(part), `${part} in ${summary}`);
     }
     assert.deepEqual(await audit(page), [], "axe on the confirmation step");
@@ -111,7 +153,11 @@ for (const { prefix, who, bundle, words } of VISITS) {
     assert.equal(await toast.locator(".toast-title").textContent(), words.success);
     assert.ok((await toast.locator(".toast-text").textContent()).includes(`${bundle}`), "what was bought, for whom");
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
-    assert.equal(shillings(await airtime.textContent()), before - price, "the balance moved by exactly the advertised price");
+    assert.equal(
+      shillings(await airtime.textContent()),
+      before - price,
+      "the balance moved by exactly the advertised price",
+    );
     // The page reloads; the balance stays moved.
     await page.waitForEvent("load", { timeout: 8000 });
     await airtime.filter({ hasText: `TSh ${(before - price).toLocaleString("en")}` }).waitFor();
@@ -142,6 +188,9 @@ test("without JavaScript the Buy link's bundle is kept through the sign-in forms
   assert.ok((await step.locator(".purchase-summary").textContent()).includes("Airtime, on your bill"));
   await step.getByRole("button", { name: `Confirm and pay TSh ${price.toLocaleString("en")}` }).click();
   await page.waitForURL(`${site.base}/account`);
-  await main.getByRole("status").filter({ hasText: "Your Request has being received. Daily Internet 2.5GB for 0754 000 003." }).waitFor();
+  await main
+    .getByRole("status")
+    .filter({ hasText: "Your Request has being received. Daily Internet 2.5GB for 0754 000 003." })
+    .waitFor();
   await context.close();
 });

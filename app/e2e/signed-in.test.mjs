@@ -29,9 +29,18 @@ test("a subscriber's name is in the first HTML of every page, with and without J
   const errors = watchErrors(page);
   await signInOnAccountPage(page, site.base, site.base, AMINA);
 
-  for (const [path, logOut] of [["/voice-sms", "Log out"], ["/sw/internet-overview", "Toka"], ["/sw", "Toka"], ["/news-events", "Log out"]]) {
+  for (const [path, logOut] of [
+    ["/voice-sms", "Log out"],
+    ["/sw/internet-overview", "Toka"],
+    ["/sw", "Toka"],
+    ["/news-events", "Log out"],
+  ]) {
     const html = await firstHtml(context, path);
-    assert.match(html, new RegExp(`<a href="[^"]*" id="account-control" class="account-link">${AMINA.names}</a>`), `${path}: the name in the first HTML`);
+    assert.match(
+      html,
+      new RegExp(`<a href="[^"]*" id="account-control" class="account-link">${AMINA.names}</a>`),
+      `${path}: the name in the first HTML`,
+    );
     assert.ok(html.includes(`<button type="submit" class="button">${logOut}</button>`), `${path}: ${logOut}`);
     await page.goto(site.base + path);
     await hydrated(page);
@@ -47,9 +56,16 @@ test("a subscriber's name is in the first HTML of every page, with and without J
   await control(page).getByRole("link", { name: AMINA.names }).waitFor();
 
   // Without JavaScript, the same cookies: the name, and "Log out" as a plain form.
-  const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState(), viewport: { width: 390, height: 844 } });
+  const plain = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await context.storageState(),
+    viewport: { width: 390, height: 844 },
+  });
   const plainPage = await plain.newPage();
-  for (const [path, logOut] of [["/internet-overview", "Log out"], ["/sw/voice-sms", "Toka"]]) {
+  for (const [path, logOut] of [
+    ["/internet-overview", "Log out"],
+    ["/sw/voice-sms", "Toka"],
+  ]) {
     await plainPage.goto(site.base + path);
     await control(plainPage).getByRole("link", { name: AMINA.names }).waitFor();
     await control(plainPage).getByRole("button", { name: logOut }).waitFor();

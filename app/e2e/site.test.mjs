@@ -34,7 +34,9 @@ test("a client-side navigation fetches the next page's HTML instead of reloading
   await page.evaluate(() => {
     window.__sameDocument = true;
   });
-  const data = page.waitForResponse((r) => r.url().endsWith("/internet-overview") && r.request().resourceType() === "fetch");
+  const data = page.waitForResponse(
+    (r) => r.url().endsWith("/internet-overview") && r.request().resourceType() === "fetch",
+  );
   const menu = page.getByRole("navigation", { name: "Main menu" });
   await menu.locator("summary", { hasText: "Personal" }).click();
   await menu.getByRole("link", { name: "Internet", exact: true }).click();
@@ -97,6 +99,9 @@ test("an unknown path shows the not-found page with status 404", async () => {
   await page.getByRole("heading", { level: 1, name: "Ukurasa haujapatikana" }).waitFor();
   await hydrated(page);
   // The console reports the 404 document itself; nothing else may fail.
-  assert.deepEqual(errors.filter((e) => !e.includes("404")), []);
+  assert.deepEqual(
+    errors.filter((e) => !e.includes("404")),
+    [],
+  );
   await page.close();
 });

@@ -44,10 +44,14 @@ const reactExports = {
     const fromApp = createRequire(join(appDir, "package.json"));
     // The app's imports only: React's own modules keep requiring React as it is.
     builder.onResolve({ filter: /^react(\/jsx-runtime)?$/ }, (args) =>
-      args.kind !== "import-statement" || args.pluginData === "wrapper" ? undefined : { path: args.path, namespace: "react-exports" },
+      args.kind !== "import-statement" || args.pluginData === "wrapper"
+        ? undefined
+        : { path: args.path, namespace: "react-exports" },
     );
     builder.onLoad({ filter: /.*/, namespace: "react-exports" }, (args) => {
-      const names = Object.keys(fromApp(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default");
+      const names = Object.keys(fromApp(args.path)).filter(
+        (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default",
+      );
       const contents = `import * as cjs from ${JSON.stringify(args.path)};\nexport const { ${names.join(", ")} } = cjs;\nexport default cjs.default;\n`;
       return { contents, resolveDir: appDir, pluginData: "wrapper" };
     });
@@ -78,7 +82,12 @@ await build({
 // its page kind's chunk) and the stylesheet. The enhancement script is built
 // apart below, as one file.
 const client = await build({
-  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/islands/login.tsx"), join(appDir, "src/styles/app.css")],
+  entryPoints: [
+    join(appDir, "src/islands/page.tsx"),
+    join(appDir, "src/islands/login.tsx"),
+    join(appDir, "src/islands/nearMe.tsx"),
+    join(appDir, "src/styles/app.css"),
+  ],
   outdir: join(publicDir, "assets"),
   bundle: true,
   splitting: true,
@@ -100,7 +109,14 @@ let routesFile = null;
 async function routesModule() {
   if (!routesFile) {
     routesFile = join(out, "routes.mjs");
-    await build({ entryPoints: [join(appDir, "src/routes.ts")], outfile: routesFile, bundle: true, format: "esm", platform: "node", logLevel: "warning" });
+    await build({
+      entryPoints: [join(appDir, "src/routes.ts")],
+      outfile: routesFile,
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      logLevel: "warning",
+    });
   }
   return routesFile;
 }
@@ -118,7 +134,14 @@ const closure = (file, seen = new Set()) => {
   return seen;
 };
 const { interactivePages } = await import(pathToFileURL(await routesModule()).href);
-const manifest = { enhance: null, enhancePreload: [], stylesheets: [], pages: {}, islands: {}, interactive: interactivePages };
+const manifest = {
+  enhance: null,
+  enhancePreload: [],
+  stylesheets: [],
+  pages: {},
+  islands: {},
+  interactive: interactivePages,
+};
 for (const [file, output] of Object.entries(outputs)) {
   if (!output.entryPoint) continue;
   const chunks = [...closure(file)].map(url);
@@ -130,7 +153,8 @@ for (const [file, output] of Object.entries(outputs)) {
     manifest.islands[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
   }
 }
-if (!manifest.islands.page || !manifest.islands.login) throw new Error("client entries missing from the esbuild metafile");
+if (!manifest.islands.page || !manifest.islands.login || !manifest.islands.nearMe)
+  throw new Error("client entries missing from the esbuild metafile");
 
 // The enhancement script: one file with nothing shared (a content page
 // makes one request for its code); the islands are imported by URL.
@@ -145,14 +169,23 @@ const enhance = await build({
   legalComments: "none",
   entryNames: "[name]-[hash]",
   metafile: true,
-  define: { ...define, __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]), __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]) },
+  define: {
+    ...define,
+    __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]),
+    __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]),
+    __NEAR_ME_ISLAND__: JSON.stringify(manifest.islands.nearMe[0]),
+  },
   logLevel: "warning",
 });
 manifest.enhance = url(Object.keys(enhance.metafile.outputs).find((file) => file.endsWith(".js")));
 // A content page's script stays small: React and the translator load with the
 // islands only (the enhancement script's few strings come in the page).
 for (const library of ["react", "i18next"]) {
-  if (Object.values(enhance.metafile.outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes(`node_modules/${library}`)))) {
+  if (
+    Object.values(enhance.metafile.outputs).some((output) =>
+      Object.keys(output.inputs).some((input) => input.includes(`node_modules/${library}`)),
+    )
+  ) {
     throw new Error(`the enhancement script must not bundle ${library}`);
   }
 }
@@ -166,7 +199,11 @@ rmSync(join(out, "routes.mjs"));
 // The strings of each language, as the app has them, for the server's error page.
 const stringsFile = join(out, "strings.mjs");
 await build({
-  stdin: { contents: 'export { default as en } from "./en";\nexport { default as sw } from "./sw";\n', resolveDir: join(appDir, "src/i18n"), loader: "ts" },
+  stdin: {
+    contents: 'export { default as en } from "./en";\nexport { default as sw } from "./sw";\n',
+    resolveDir: join(appDir, "src/i18n"),
+    loader: "ts",
+  },
   outfile: stringsFile,
   bundle: true,
   format: "esm",
@@ -194,17 +231,23 @@ const worker = readFileSync(join(appDir, "src/sw/service-worker.js"), "utf8")
 writeFileSync(join(publicDir, "sw.js"), worker);
 
 // Precompress everything compressible under public/.
-const walk = (dir) => readdirSync(dir).flatMap((name) => {
-  const path = join(dir, name);
-  return statSync(path).isDirectory() ? walk(path) : [path];
-});
+const walk = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
 let totals = { raw: 0, gzip: 0 };
 for (const file of walk(publicDir)) {
   if (!COMPRESSIBLE.has(extname(file))) continue;
   const body = readFileSync(file);
   const gz = gzipSync(body, { level: 9 });
   writeFileSync(`${file}.gz`, gz);
-  writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  );
   if (file.endsWith(".js") && file.includes("/assets/")) {
     totals.raw += body.length;
     totals.gzip += gz.length;
@@ -212,8 +255,12 @@ for (const file of walk(publicDir)) {
 }
 const sizes = scriptSizes(out);
 console.log(sizesTable(sizes));
-console.log(`client JS: ${(totals.raw / 1024).toFixed(1)} KiB, ${(totals.gzip / 1024).toFixed(1)} KiB gzip; server bundle: ${(statSync(join(out, "server.js")).size / 1024).toFixed(1)} KiB`);
+console.log(
+  `client JS: ${(totals.raw / 1024).toFixed(1)} KiB, ${(totals.gzip / 1024).toFixed(1)} KiB gzip; server bundle: ${(statSync(join(out, "server.js")).size / 1024).toFixed(1)} KiB`,
+);
 const contentPage = sizes[0][1];
 if (contentPage.gzip > CONTENT_PAGE_BUDGET.jsGzip) {
-  throw new Error(`the content page's script is ${contentPage.gzip} B gzip, over its budget of ${CONTENT_PAGE_BUDGET.jsGzip} B`);
+  throw new Error(
+    `the content page's script is ${contentPage.gzip} B gzip, over its budget of ${CONTENT_PAGE_BUDGET.jsGzip} B`,
+  );
 }

@@ -31,7 +31,10 @@ export function scriptSizes(out) {
   return [
     ["content page (enhancement script)", weigh([manifest.enhance, ...manifest.enhancePreload])],
     ["login dialog island", weigh(manifest.islands.login)],
-    ...manifest.interactive.map((kind) => [`${kind} page island`, weigh([...manifest.islands.page, ...(manifest.pages[kind] ?? [])])]),
+    ...manifest.interactive.map((kind) => [
+      `${kind} page island`,
+      weigh([...manifest.islands.page, ...(manifest.pages[kind] ?? [])]),
+    ]),
   ];
 }
 
@@ -39,7 +42,9 @@ export function scriptSizes(out) {
 export function sizesTable(rows) {
   const lines = [`${"scripts, B".padEnd(44)} ${"raw".padStart(8)} ${"gzip".padStart(8)} ${"brotli".padStart(8)}`];
   for (const [label, { raw, gzip, brotli }] of rows) {
-    lines.push(`${label.padEnd(44)} ${String(raw).padStart(8)} ${String(gzip).padStart(8)} ${String(brotli).padStart(8)}`);
+    lines.push(
+      `${label.padEnd(44)} ${String(raw).padStart(8)} ${String(gzip).padStart(8)} ${String(brotli).padStart(8)}`,
+    );
   }
   return lines.join("\n");
 }

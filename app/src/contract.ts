@@ -4,6 +4,6 @@
  * navigation (`/_data/<path>`), what a server render receives and returns,
  * the self-service data, what each API endpoint answers, and the route
  * table's shape. Generated from the Rust types in `server/contract` by
- * `build.rs` (`generated/contract.ts`).
+ * `build.rs` (`app/generated/contract.ts`).
  */
-export type * from "./generated/contract";
+export type * from "../generated/contract";

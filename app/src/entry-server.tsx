@@ -39,14 +39,18 @@ async function render(request: RenderRequest | PartRequest): Promise<RenderOutpu
   );
   const head = renderToStaticMarkup(<Head data={data} assets={request.assets} t={translator(data.lang).t} />);
   const slot = request.accountSlot;
-  const account = slot === undefined ? undefined : { signedOut: renderControl(request, undefined), signedIn: renderControl(request, slot, request.csrfSlot) };
+  const account =
+    slot === undefined
+      ? undefined
+      : { signedOut: renderControl(request, undefined), signedIn: renderControl(request, slot, request.csrfSlot) };
   const personal = !request.personalPart || island === undefined ? undefined : renderPersonal(data);
   return { status: data.status, head, html, account, personal };
 }
 
 /** The page's personal part alone (the CPM page's permissions, the account page's details and balances), rendered as in the whole page. */
 function renderPersonal(data: RenderRequest["data"]): string | undefined {
-  if (data.cpm) return renderToString(<PermissionsOf lang={data.lang} path={data.path} cpm={data.cpm} csrf={data.csrf} />);
+  if (data.cpm)
+    return renderToString(<PermissionsOf lang={data.lang} path={data.path} cpm={data.cpm} csrf={data.csrf} />);
   if (data.subscriber) return renderToString(<AccountOverviewOf lang={data.lang} subscriber={data.subscriber} />);
   return undefined;
 }

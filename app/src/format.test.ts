@@ -12,8 +12,33 @@ describe("formatTzs", () => {
 
 describe("formatCount", () => {
   it("groups as the thousands pattern does, whatever the number", () => {
-    const pattern = (amount: number) => Math.round(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    const amounts = [0, -0, 1, 12, 123, 1234, 12345, 123456, 1234567, 999.5, -1, -999, -1000, -1234567.6, 2 ** 53, 1e21, 1.2345e21, -1e22, NaN, Infinity, -Infinity];
+    const pattern = (amount: number) =>
+      Math.round(amount)
+        .toString()
+        .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const amounts = [
+      0,
+      -0,
+      1,
+      12,
+      123,
+      1234,
+      12345,
+      123456,
+      1234567,
+      999.5,
+      -1,
+      -999,
+      -1000,
+      -1234567.6,
+      2 ** 53,
+      1e21,
+      1.2345e21,
+      -1e22,
+      NaN,
+      Infinity,
+      -Infinity,
+    ];
     for (let digits = 1; digits <= 21; digits++) amounts.push(Number("9".repeat(digits)), -Number("1".repeat(digits)));
     for (const amount of amounts) assert.equal(formatCount(amount), pattern(amount), String(amount));
   });

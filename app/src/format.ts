@@ -31,8 +31,34 @@ export function withFullStop(text: string): string {
 }
 
 const MONTHS: Record<Lang, readonly string[]> = {
-  en: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
-  sw: ["Januari", "Februari", "Machi", "Aprili", "Mei", "Juni", "Julai", "Agosti", "Septemba", "Oktoba", "Novemba", "Desemba"],
+  en: [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+  ],
+  sw: [
+    "Januari",
+    "Februari",
+    "Machi",
+    "Aprili",
+    "Mei",
+    "Juni",
+    "Julai",
+    "Agosti",
+    "Septemba",
+    "Oktoba",
+    "Novemba",
+    "Desemba",
+  ],
 };
 
 /** A CMS date (`YYYY-MM-DD`) as `5 March 2025` / `5 Machi 2025`; anything else as given. */

@@ -26,6 +26,7 @@ export const pages: Record<PageKind, () => Promise<PageModule>> = {
   businessCommunity: () => import("./pages/businessCommunity"),
   foundationApplication: () => import("./pages/foundationApplication"),
   search: () => import("./pages/search"),
+  locator: () => import("./pages/locator"),
   offline: () => import("./pages/offline"),
   notFound: () => import("./pages/notFound"),
 };

@@ -23,7 +23,10 @@ describe("route table", () => {
 
   it("gives every menu entry a parent that exists", () => {
     for (const route of routes.filter((r) => r.parent)) {
-      assert.ok(routes.some((r) => r.name === route.parent), `${route.name} → ${route.parent}`);
+      assert.ok(
+        routes.some((r) => r.name === route.parent),
+        `${route.name} → ${route.parent}`,
+      );
     }
   });
 
@@ -33,7 +36,10 @@ describe("route table", () => {
 
   it("names the parent of every pass-through route", () => {
     for (const route of routes.filter((r) => r.meta.isPassThrough)) {
-      assert.ok(routes.some((r) => r.name === route.parent), route.name);
+      assert.ok(
+        routes.some((r) => r.name === route.parent),
+        route.name,
+      );
     }
   });
 });

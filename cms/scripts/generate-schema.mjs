@@ -192,21 +192,23 @@ function main() {
     checkTypeName(where, single?.apiId, 'apiId');
     // Single types are served at /api/<singularName>; the plural name is only a table-level name.
     const pluralName = `${single.apiId}-entries`;
-    types.push({ kind: 'singleType', apiId: single.apiId, singularName: single.apiId, pluralName, displayName: single.displayName || single.apiId, attributes: single.attributes, where });
+    types.push({ kind: 'singleType', localized: true, apiId: single.apiId, singularName: single.apiId, pluralName, displayName: single.displayName || single.apiId, attributes: single.attributes, where });
   }
   for (const collection of collections) {
     const where = `collection type ${collection?.apiId}`;
     checkTypeName(where, collection?.apiId, 'apiId');
     checkTypeName(where, collection?.singular, 'singular');
     if (collection?.apiId === collection?.singular) fail(where, 'singular and apiId (plural) must differ');
-    types.push({ kind: 'collectionType', apiId: collection.apiId, singularName: collection.singular, pluralName: collection.apiId, displayName: collection.displayName || collection.singular, attributes: collection.attributes, where });
+    if (collection?.localized !== undefined && typeof collection.localized !== 'boolean') fail(where, '"localized" must be a boolean');
+    // `localized: false`: one entry for every language (the locations: proper nouns and codes).
+    types.push({ kind: 'collectionType', apiId: collection.apiId, singularName: collection.singular, pluralName: collection.apiId, displayName: collection.displayName || collection.singular, localized: collection.localized !== false, attributes: collection.attributes, where });
   }
   for (const form of formTypes) {
     const where = `form type ${form?.apiId}`;
     checkTypeName(where, form?.apiId, 'apiId');
     checkTypeName(where, form?.singular, 'singular');
     if (form?.apiId === form?.singular) fail(where, 'singular and apiId (plural) must differ');
-    types.push({ kind: 'collectionType', form: true, apiId: form.apiId, singularName: form.singular, pluralName: form.apiId, displayName: form.displayName || form.singular, attributes: form.attributes, where });
+    types.push({ kind: 'collectionType', form: true, localized: false, apiId: form.apiId, singularName: form.singular, pluralName: form.apiId, displayName: form.displayName || form.singular, attributes: form.attributes, where });
   }
   for (const type of types) {
     if (!type.displayName) fail(type.where, 'displayName is missing');
@@ -236,8 +238,8 @@ function main() {
       collectionName: snake(type.apiId),
       info: { singularName: type.singularName, pluralName: type.pluralName, displayName: type.displayName },
       options: { draftAndPublish: !type.form },
-      pluginOptions: { i18n: { localized: !type.form } },
-      attributes: Object.fromEntries(Object.entries(type.attributes).map(([k, a]) => [k, attribute(a, !type.form)])),
+      pluginOptions: { i18n: { localized: type.localized } },
+      attributes: Object.fromEntries(Object.entries(type.attributes).map(([k, a]) => [k, attribute(a, type.localized)])),
     };
     const dir = join(out, 'api', type.apiId);
     write(join(dir, 'content-types', type.singularName, 'schema.json'), JSON.stringify(schema, null, 2) + '\n');

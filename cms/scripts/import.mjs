@@ -3,14 +3,21 @@
 // Strapi, through the Document Service with Strapi loaded in this process, so
 // run it while the server is stopped (`make cms` does: import, then start).
 //
-//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR] [--app DIR]
+//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR] [--app DIR] [--locations FILE.csv]
 //
 // - single types: content/<lang>/<key>.json into api::<key>.<key>; the first
 //   locale creates the document, the others are its localizations;
 // - collections: content/<lang>/collections/<name>.json, item by item in
 //   ascending `id`; an item's languages share one document (same documentId);
+//   a type that is not localized (the locations) from content/collections/<name>.json,
+//   one document per item;
 // - media: every distinct (url, alternativeText) is uploaded once into the media
 //   library from the site's assets (/static/x -> assets/x) and linked by id;
+// - with --locations, the agents and shops of a CSV (as `tools/locations.py csv N`
+//   writes it: a header row, then `id,name,kind,region,district,street,landmark_en,
+//   landmark_sw,latitude,longitude,services,hoursWeekdays,hoursSaturday,hoursSunday,
+//   phone`, services separated by `;`) instead of content/'s sample, many thousands
+//   of them; a row without a name, kind or position is skipped and counted;
 // - everything is published.
 //
 // Without --force nothing happens when the database already holds content
@@ -36,12 +43,69 @@ const contentDir = resolve(option('--content', join(root, '..', 'content')));
 const assetsDir = resolve(option('--assets', join(root, '..', 'assets')));
 // Another copy of this project (config/, src/) to load instead of this one: the tests use one.
 const appDir = resolve(option('--app', root));
+const locationsCsv = option('--locations', null);
 const MIME = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 const STORE = { type: 'plugin', name: 'site-import' };
 
 const warnings = new Map();
 const warn = (message) => warnings.set(message, (warnings.get(message) || 0) + 1);
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+/** The fields of a CSV line (RFC 4180: quoted fields may hold commas, quotes doubled). */
+export function csvLine(line) {
+  const fields = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') fields.push(field), (field = '');
+    else field += c;
+  }
+  fields.push(field);
+  return fields;
+}
+
+/** The agents and shops of a locations CSV: id -> attributes (one for both languages, the landmark in each). */
+export function locationsFromCsv(text) {
+  const [header, ...lines] = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const names = csvLine(header);
+  const items = new Map();
+  for (const line of lines) {
+    const row = Object.fromEntries(csvLine(line).map((value, i) => [names[i], value.trim()]));
+    const id = Number(row.id);
+    const latitude = Number(row.latitude);
+    const longitude = Number(row.longitude);
+    if (!Number.isInteger(id) || id <= 0 || !row.name || !['agent', 'shop'].includes(row.kind) || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
+      warn('locations CSV: a row without id, name, kind or position; skipped');
+      continue;
+    }
+    items.set(id, {
+      name: row.name,
+      kind: row.kind,
+      region: row.region,
+      district: row.district,
+      street: row.street || null,
+      latitude,
+      longitude,
+      services: (row.services || '').split(';').map((s) => s.trim()).filter(Boolean),
+      hoursWeekdays: row.hoursWeekdays || null,
+      hoursSaturday: row.hoursSaturday || null,
+      hoursSunday: row.hoursSunday || null,
+      phone: row.phone || null,
+      landmark: row.landmark_en || null,
+      landmarkSw: row.landmark_sw || null,
+    });
+  }
+  return items;
+}
+
+/** Whether a content type keeps a document per locale (the generated schema says so for each type). */
+const localized = (contentType) => contentType?.pluginOptions?.i18n?.localized === true;
 
 /** v4 `{data: {id, attributes}}` / `{data: [...]}` / v5 flat media, to plain attribute objects. */
 function unwrapMedia(value) {
@@ -182,20 +246,22 @@ class Importer {
     }
   }
 
-  /** Every locale of one document: create the first, then update (or add) the others. */
+  /** Every locale of one document: create the first, then update (or add) the others. A type that is not localized has one version, `[undefined, attributes]`. */
   async saveDocument(uid, documentId, versions, where) {
     const docs = this.strapi.documents(uid);
     const contentType = this.strapi.contentTypes[uid];
     for (const [locale, attributes] of versions) {
-      const data = await this.toInput(attributes, contentType.attributes, `${where} (${locale})`);
+      const data = await this.toInput(attributes, contentType.attributes, locale ? `${where} (${locale})` : where);
+      const inLocale = locale ? { locale } : {};
       if (!documentId) {
-        const created = await docs.create({ locale, data, status: 'published' });
+        const created = await docs.create({ ...inLocale, data, status: 'published' });
         documentId = created.documentId;
       } else {
-        await docs.update({ documentId, locale, data, status: 'published' });
+        await docs.update({ documentId, ...inLocale, data, status: 'published' });
       }
       this.stats.localizations++;
     }
+    if (!localized(contentType)) return documentId;
     // Locales this document has but content/ lacks: removed, so the site falls back as it does for content/.
     const present = await this.strapi.db.query(uid).findMany({ where: { documentId }, select: ['locale'] });
     for (const locale of new Set(present.map((row) => row.locale))) {
@@ -230,24 +296,31 @@ class Importer {
   async importCollections() {
     const saved = (await this.strapi.store.get({ ...STORE, key: 'collections' })) || {};
     const names = new Set();
-    for (const locale of this.locales) {
-      const dir = join(contentDir, locale, 'collections');
+    for (const dir of [...this.locales.map((locale) => join(contentDir, locale, 'collections')), join(contentDir, 'collections')]) {
       if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.json')) names.add(f.slice(0, -5));
     }
+    if (locationsCsv) names.add('locations');
     for (const name of [...names].sort()) {
       const uid = Object.keys(this.strapi.contentTypes).find((u) => u.startsWith(`api::${name}.`) && this.strapi.contentTypes[u].info.pluralName === name);
       if (!uid) {
         warn(`collection ${name}: content/ has it, the schema does not; skipped`);
         continue;
       }
-      // id -> [[locale, attributes]], in the order of this.locales.
-      const items = new Map();
-      for (const locale of this.locales) {
-        const path = join(contentDir, locale, 'collections', `${name}.json`);
-        if (!existsSync(path)) continue;
-        for (const item of readJson(path).data || []) {
-          if (!items.has(item.id)) items.set(item.id, []);
-          items.get(item.id).push([locale, item.attributes || {}]);
+      // id -> [[locale, attributes]], in the order of this.locales; one [undefined, attributes] where not localized.
+      let items = new Map();
+      if (name === 'locations' && locationsCsv) {
+        items = new Map([...locationsFromCsv(readFileSync(locationsCsv, 'utf8'))].map(([id, attributes]) => [id, [[undefined, attributes]]]));
+      } else if (!localized(this.strapi.contentTypes[uid])) {
+        const path = join(contentDir, 'collections', `${name}.json`);
+        for (const item of existsSync(path) ? readJson(path).data || [] : []) items.set(item.id, [[undefined, item.attributes || {}]]);
+      } else {
+        for (const locale of this.locales) {
+          const path = join(contentDir, locale, 'collections', `${name}.json`);
+          if (!existsSync(path)) continue;
+          for (const item of readJson(path).data || []) {
+            if (!items.has(item.id)) items.set(item.id, []);
+            items.get(item.id).push([locale, item.attributes || {}]);
+          }
         }
       }
       const known = saved[name] || {};
@@ -320,4 +393,4 @@ async function main() {
   process.exit(code);
 }
 
-main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -69,6 +69,23 @@ test('writes localized, draft-and-publish types with core routes, and components
   }
 });
 
+test('writes a collection type the model marks unlocalized without i18n, drafts kept', () => {
+  const shared = structuredClone(model);
+  shared.collectionTypes.push({ apiId: 'locations', singular: 'location', displayName: 'Location', localized: false, attributes: { name: { type: 'string', required: true }, latitude: { type: 'decimal' } } });
+  const { dir, status, stderr } = generate(shared);
+  try {
+    assert.equal(status, 0, stderr);
+    const location = JSON.parse(readFileSync(join(dir, 'src/api/locations/content-types/location/schema.json'), 'utf8'));
+    assert.deepEqual(location.pluginOptions, { i18n: { localized: false } });
+    assert.deepEqual(location.options, { draftAndPublish: true });
+    for (const attribute of Object.values(location.attributes)) assert.equal(attribute.pluginOptions, undefined);
+    const news = JSON.parse(readFileSync(join(dir, 'src/api/news-updates/content-types/news-update/schema.json'), 'utf8'));
+    assert.deepEqual(news.pluginOptions, { i18n: { localized: true } }, 'the others stay localized');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('writes form types unlocalized, without drafts, and lists them for the bootstrap', () => {
   const withForms = structuredClone(model);
   withForms.formTypes = [

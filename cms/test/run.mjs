@@ -30,6 +30,11 @@
 //       config/admin.js, followed like the admin's frame: the site's
 //       /api/preview, its cookie, the page with the preview bar), and not by a
 //       visitor; published, it reaches visitors within 2 s (webhook);
+//    g. the locations: one type, not localized, with its `kind`; a place
+//       renamed through Strapi's REST API reaches its district's page in both
+//       languages within 5 s (the webhook reads them again); then, Strapi
+//       stopped, `import.mjs --locations` loads a CSV of `tools/locations.py
+//       csv` and a site started on it counts every agent of the CSV;
 //    c. `site check-cms` exits 0 against it, and non-zero naming the type after
 //       `title` is removed from one single type's schema and Strapi restarted.
 // Prints "N passed, M failed" and the duration of each step; exits non-zero
@@ -536,6 +541,59 @@ async function main() {
         if (!seen) await sleep(100);
       }
       check('(f) the draft, published, reaches visitors in both languages within 2 s (webhook)', seen, `${Date.now() - t} ms`);
+    } catch (error) {
+      check(name, false, error.message);
+    }
+  });
+
+  // (g) the locations: not localized, read again on their webhook, and many loaded from a CSV.
+  await step('(g) locations', async () => {
+    const name = '(g) the locations type is not localized and has its kind';
+    try {
+      const schema = JSON.parse(readFileSync(join(app, 'src/api/locations/content-types/location/schema.json'), 'utf8'));
+      const kind = schema.attributes?.kind;
+      check(name, schema.pluginOptions?.i18n?.localized === false && kind?.type === 'enumeration' && kind.enum.join() === 'agent,shop' && kind.required === true, JSON.stringify({ pluginOptions: schema.pluginOptions, kind }));
+      const bearer = await token();
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
+      const listed = await fetch(`${strapiUrl}/api/locations?filters[district][$eq]=Meru&sort=id:asc&pagination[pageSize]=1`, { headers }).then((r) => r.json());
+      const place = listed?.data?.[0];
+      if (!place?.documentId) throw new Error(`a place in Meru: ${JSON.stringify(listed).slice(0, 300)}`);
+      check('(g) the imported sample is one entry per place, in no locale', !place.locale && listed.meta?.pagination?.total > 0, `${place.name}, locale ${place.locale}`);
+      for (const path of ['/mpesa-agents/arusha/meru', '/sw/mpesa-agents/arusha/meru']) await page(fromCms, path);
+      const renamed = `Agent renamed ${Date.now()}`;
+      const put = await fetch(`${strapiUrl}/api/locations/${place.documentId}`, { method: 'PUT', headers, body: JSON.stringify({ data: { name: renamed } }) });
+      if (!put.ok) throw new Error(`PUT /api/locations/${place.documentId}: HTTP ${put.status} ${(await put.text()).slice(0, 300)}`);
+      const t = Date.now();
+      let seen = false;
+      while (!seen && Date.now() - t < 5000) {
+        seen = (await page(fromCms, '/mpesa-agents/arusha/meru')).html.includes(renamed) && (await page(fromCms, '/sw/mpesa-agents/arusha/meru')).html.includes(renamed);
+        if (!seen) await sleep(100);
+      }
+      check('(g) a place renamed in Strapi reaches its page in both languages within 5 s (webhook)', seen, `${Date.now() - t} ms`);
+
+      // Many places from a CSV, loaded while Strapi is stopped.
+      const places = 1000;
+      const csv = join(tmp, 'locations.csv');
+      const { stdout } = await run('python3', [join(repo, 'tools/locations.py'), 'csv', String(places)]);
+      writeFileSync(csv, stdout);
+      const agents = stdout.split('\n').slice(1).filter((line) => line.split(',')[2] === 'agent').length;
+      await stop(strapi);
+      const imported = await run(process.execPath, [join(cms, 'scripts/import.mjs'), '--force', '--locations', csv, '--app', app], { cwd: app, env: strapiEnv });
+      log(imported.stdout.trim());
+      strapi = await startStrapi();
+      const total = await fetch(`${strapiUrl}/api/locations?pagination[pageSize]=1`).then((r) => r.json());
+      const port = await freePort();
+      const reader = start('site-csv', siteBin, [], { env: siteEnv(port, { CMS_URL: strapiUrl }) });
+      await waitFor(`http://127.0.0.1:${port}/healthz`, reader, 120);
+      let counted = 0;
+      const deadline = Date.now() + 30_000;
+      while (counted !== agents && Date.now() < deadline) {
+        const { html } = await page(`http://127.0.0.1:${port}`, '/sw/mpesa-agents');
+        counted = [...html.matchAll(/href="\/sw\/mpesa-agents\/[a-z-]+">[^<]*<\/a> \((?:<!-- -->)?(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+        if (counted !== agents) await sleep(500);
+      }
+      await stop(reader);
+      check(`(g) import.mjs --locations loads a CSV of ${places} places, and a site reads every agent of it`, total?.meta?.pagination?.total === places && counted === agents, `Strapi holds ${total?.meta?.pagination?.total}; the site counts ${counted} agents of ${agents}`);
     } catch (error) {
       check(name, false, error.message);
     }

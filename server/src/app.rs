@@ -12,7 +12,7 @@ use tower_http::trace::TraceLayer;
 use crate::config::Config;
 use crate::error::StartError;
 use crate::state::AppState;
-use crate::{account, assets, content, forms, images, monitoring, pages, preview, security, seo, web};
+use crate::{account, assets, content, forms, images, locator, monitoring, pages, preview, security, seo, web};
 
 /// A stand-in for the operator's digital-service API that this server serves
 /// itself when `DIGITAL_API_URL` is unset: the `site` binary passes its
@@ -48,6 +48,7 @@ pub(crate) fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Rout
         .merge(marked(account::router(state.clone()), RouteKind::Account))
         .merge(marked(forms::router(state.clone()).layer(axum::middleware::from_fn_with_state(state.clone(), pages::sent_back)), RouteKind::Forms))
         .merge(marked(seo::router(), RouteKind::Seo))
+        .merge(marked(locator::router(), RouteKind::Locator))
         .merge(marked(pages::router(), RouteKind::Data));
     let router = match stand_in {
         Some((StandIn { path, api, .. }, service)) => {
@@ -58,10 +59,12 @@ pub(crate) fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Rout
         None => router,
     };
     // Pages are what no route answers, and they alone go through the fast
-    // path first: a page kept whole skips everything else but the request
-    // metrics, which count and time every answer.
-    let pages = common_layers(pages::fallback(), &state).layer(axum::middleware::from_fn_with_state(state.clone(), pages::fast_path));
-    common_layers(router, &state).fallback_service(marked(pages, RouteKind::Page)).layer(axum::middleware::from_fn(record))
+    // path first: a page kept whole is answered with the very headers the
+    // layers gave it when it was kept, and runs none of them (the fast
+    // path counts and times it in the request metrics itself).
+    let record = || axum::middleware::from_fn(record);
+    let pages = marked(common_layers(pages::fallback(), &state), RouteKind::Page).layer(record());
+    common_layers(router, &state).layer(record()).fallback_service(pages::FastPath::new(state, pages))
 }
 
 /// The layers every answer but the fast path's passes through.

@@ -75,6 +75,7 @@ pub mod connections;
 mod error;
 mod images;
 mod keys;
+pub mod locator;
 mod locks;
 pub mod manifest;
 mod memory;

@@ -8,25 +8,30 @@
 //! endpoint chooses a photo's quality by (`Accept-CH`,
 //! [`crate::images::ACCEPT_CH`]).
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::config::Config;
+use crate::manifest::RouteTable;
 
-/// What [`headers`] sets that depends on the configuration.
+/// What [`headers`] sets that depends on the configuration and the routes.
 #[derive(Clone)]
 pub struct Policy {
     /// `Content-Security-Policy`: images from the site and the CMS's media origin.
     csp: HeaderValue,
     /// `Strict-Transport-Security`, for a site served over https.
     hsts: bool,
+    /// Which pages are the locator's, whose "near me" may ask for the position.
+    routes: Arc<RouteTable>,
 }
 
 impl Policy {
-    pub fn new(config: &Config) -> Policy {
-        Policy { csp: content_security_policy(config), hsts: config.is_https() }
+    pub fn new(config: &Config, routes: Arc<RouteTable>) -> Policy {
+        Policy { csp: content_security_policy(config), hsts: config.is_https(), routes }
     }
 }
 
@@ -61,6 +66,7 @@ pub fn policy(config: &Config, frame_ancestors: &str) -> Option<HeaderValue> {
 pub struct Framable;
 
 pub async fn headers(State(policy): State<Policy>, request: Request, next: Next) -> Response {
+    let locator = is_locator(&policy.routes, request.uri().path());
     let mut response = next.run(request).await;
     let framable = response.extensions().get::<Framable>().is_some();
     let headers = response.headers_mut();
@@ -70,7 +76,9 @@ pub async fn headers(State(policy): State<Policy>, request: Request, next: Next)
     headers.entry(header::CONTENT_SECURITY_POLICY).or_insert_with(|| policy.csp.clone());
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
-    set(headers, header::HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), payment=()");
+    // A locator page's "near me" asks for the visitor's position; no other page may.
+    let permissions = if locator { "camera=(), microphone=(), geolocation=(self), payment=()" } else { "camera=(), microphone=(), geolocation=(), payment=()" };
+    set(headers, header::HeaderName::from_static("permissions-policy"), permissions);
     set(headers, header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
     if !framable {
         set(headers, header::X_FRAME_OPTIONS, "DENY");
@@ -82,4 +90,13 @@ pub async fn headers(State(policy): State<Policy>, request: Request, next: Next)
         set(headers, header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
     }
     response
+}
+
+/// Whether `path` is a locator page's (`/mpesa-agents/…`, `/sw/vodashop`):
+/// the first segment, past the language, of a route of kind `locator`.
+fn is_locator(routes: &RouteTable, path: &str) -> bool {
+    let path = path.strip_prefix("/sw").filter(|rest| rest.is_empty() || rest.starts_with('/')).unwrap_or(path);
+    let first = |path: &str| path.trim_start_matches('/').split('/').next().unwrap_or("").to_owned();
+    let segment = first(path);
+    !segment.is_empty() && routes.all().iter().any(|route| route.page == Some(contract::page::PageKind::Locator) && first(&route.path) == segment)
 }

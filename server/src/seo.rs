@@ -24,8 +24,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use contract::Lang;
 use contract::content::Collection;
+use contract::locations::LocationKind;
+use contract::page::PageKind;
 
 use crate::content::{Content, IndexEntry, IndexImage, LoadedIndex};
+use crate::locator::Locations;
 use crate::manifest::{RouteDef, RouteTable};
 
 /// Addresses one sitemap file holds at most.
@@ -112,11 +115,13 @@ impl Sitemap {
     async fn current(&self, seo: &Seo) -> Arc<Built> {
         let mut built = self.built.lock().await;
         let listed = indexes(seo).await;
-        let versions = versions(&listed);
+        let locations = locations(seo).await;
+        let mut versions = versions(&listed);
+        versions.push(locations.as_ref().map_or(0, |(_, version)| *version));
         if let Some(kept) = built.as_ref().filter(|kept| kept.versions == versions) {
             return kept.clone();
         }
-        let entries = entries(seo, &listed);
+        let entries = entries(seo, &listed, locations.as_ref().map(|(l, _)| l));
         drop(listed);
         let site = seo.site_url.to_string();
         let fresh = tokio::task::spawn_blocking(move || build(&site, &entries, versions)).await.expect("sitemap build");
@@ -130,7 +135,8 @@ impl Sitemap {
 /// Every page the sitemap lists, in both languages, but only the newest
 /// `items` of each collection: the addresses pre-rendering warms.
 pub async fn addresses(seo: &Seo, items: usize) -> Vec<String> {
-    let entries = entries(seo, &indexes(seo).await);
+    let locations = locations(seo).await;
+    let entries = entries(seo, &indexes(seo).await, locations.as_ref().map(|(l, _)| l));
     let mut per_collection: HashMap<Collection, usize> = HashMap::new();
     entries
         .into_iter()
@@ -148,7 +154,7 @@ pub async fn addresses(seo: &Seo, items: usize) -> Vec<String> {
 
 /// Every item the indexes hold: its address and heading in each language.
 pub async fn items(seo: &Seo) -> Vec<(Lang, String, String)> {
-    let entries = entries(seo, &indexes(seo).await);
+    let entries = entries(seo, &indexes(seo).await, None);
     entries
         .into_iter()
         .filter_map(|entry| {
@@ -260,14 +266,20 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
     listed.iter().flat_map(|listed| listed.indexes.iter().map(|index| index.as_ref().map_or(0, |index| index.version))).collect()
 }
 
+/// The agents and shops (their English names make the addresses of both
+/// languages), read now if memory lacks them.
+async fn locations(seo: &Seo) -> Option<(Locations, u64)> {
+    seo.content.locations(std::time::Duration::from_secs(10)).await
+}
+
 /// The listed pages: every route's page for everyone at its address without
-/// parameters (`/faq` for `/faq/:item?`), and every item of the collections
-/// with item pages.
-fn entries(seo: &Seo, listed: &[Listed]) -> Vec<Entry> {
+/// parameters (`/faq` for `/faq/:item?`), every item of the collections
+/// with item pages, and a locator's page per region and district.
+fn entries(seo: &Seo, listed: &[Listed], locations: Option<&Locations>) -> Vec<Entry> {
     let mut entries = Vec::new();
     for route in seo.routes.all() {
         let shown = route.page.is_some()
-            && route.page != Some(contract::page::PageKind::NotFound)
+            && route.page != Some(PageKind::NotFound)
             && !route.meta.requires_auth
             && !route.meta.noindex;
         if let Some(address) = route.address().filter(|_| shown) {
@@ -276,6 +288,21 @@ fn entries(seo: &Seo, listed: &[Listed]) -> Vec<Entry> {
         for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, &**route)) {
             entries.extend(items_of(listed));
         }
+        if let (Some(kind), Some(locations)) = (route.locations.filter(|_| route.page == Some(PageKind::Locator)), locations) {
+            entries.extend(areas_of(route, kind, locations));
+        }
+    }
+    entries
+}
+
+/// A locator's page of every region and district with places of `kind`.
+fn areas_of(route: &RouteDef, kind: LocationKind, locations: &Locations) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for region in locations.regions(kind) {
+        let Some(area) = locations.area(&region.slug, None) else { continue };
+        let mut paths = vec![route.href(&[("region", &region.slug)])];
+        paths.extend(locations.districts(area, kind).iter().map(|district| route.href(&[("region", &region.slug), ("district", &district.slug)])));
+        entries.extend(paths.into_iter().flatten().map(|path| Entry { en: path.clone(), sw: path, item: None }));
     }
     entries
 }

@@ -58,6 +58,16 @@ where
         flight
     }
 
+    /// The load under way for `key`, if any.
+    pub fn current(&self, key: &K) -> Option<Flight<V, E>> {
+        locks::lock(&self.in_flight).get(key).map(|(_, flight)| flight.clone())
+    }
+
+    /// The keys of the loads under way.
+    pub fn keys(&self) -> Vec<K> {
+        locks::lock(&self.in_flight).keys().cloned().collect()
+    }
+
     /// The next `run` for `key` starts a new load, whatever is under way
     /// (which goes on for those already waiting on it).
     pub fn forget(&self, key: &K) {

@@ -17,6 +17,7 @@ use crate::{account, content, images};
 pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, StartError> {
     let mut settings = content::CacheSettings {
         fresh: config.content.ttl,
+        locations_fresh: config.content.locations_ttl,
         stale_if_error: config.content.stale_if_error,
         timeout: config.cms.timeout,
         capacity: 20_000,
@@ -129,7 +130,19 @@ fn strapi_settings(config: &Config) -> Option<content::StrapiSettings> {
 
 #[cfg(test)]
 mod tests {
-    use super::writable_data_dir;
+    use std::time::Duration;
+
+    use clap::Parser;
+
+    use super::{content_cache, writable_data_dir};
+    use crate::config::Config;
+
+    #[test]
+    fn the_locations_have_a_lifetime_of_their_own() {
+        // With no CMS: the disk for its answers is not opened.
+        let settings = content_cache(&Config::parse_from(["site", "--content-ttl-secs", "5"])).unwrap();
+        assert_eq!(settings.fresh_for(&crate::content::ContentQuery::Locations), Duration::from_secs(3600), "the locations' own lifetime");
+    }
 
     /// Several instances given one `DATA_DIR` start at once (`make
     /// test-scale` starts three): none may refuse to start because another's

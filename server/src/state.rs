@@ -131,6 +131,7 @@ parts! {
     assets::PublicFiles => |state| state.pages.files.clone();
     images::Images => |state| state.pages.images.clone();
     seo::Seo => |state| state.content.seo.clone();
+    content::Content => |state| state.content.store.clone();
     Option<preview::Preview> => |state| state.content.preview.clone();
     Arc<account::AccountState> => |state| state.account.clone();
     forms::Forms => |state| state.forms.clone();
@@ -214,9 +215,9 @@ impl AppState {
         // Content an invalidation drops asks pre-rendering for another pass.
         let dropped = Arc::new(tokio::sync::Notify::new());
         let invalidation = content::Invalidation { store: content.clone(), dropped: dropped.clone() };
-        let security = security::Policy::new(&config);
         let site = web::Site { origin: config.site_url.origin().into(), https: config.is_https(), cookie_key };
         let routes = Arc::new(routes);
+        let security = security::Policy::new(&config, routes.clone());
         let limits = Arc::new(limits);
         let forms = forms::Forms::open(&config, routes.clone(), limits.clone(), redis.clone())?;
         let seo = seo::Seo::new(routes.clone(), content.clone(), &config.site_url.to_string());

@@ -15,6 +15,7 @@ mod crawl;
 mod csrf;
 mod fuzz;
 mod images;
+mod locator;
 mod forms;
 mod forms_delivery;
 mod hostile;

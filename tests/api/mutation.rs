@@ -53,6 +53,18 @@ fn file_of(query: &ContentQuery, lang: Lang) -> String {
             format!("{}/collections/{}.json", lang.code(), collection.api_name())
         }
         ContentQuery::Popups(_) => format!("{}/collections/popups.json", lang.code()),
+        // The same in every language.
+        ContentQuery::Locations => "collections/locations.json".to_owned(),
+    }
+}
+
+/// A file's language and its path under it; a file the same in every
+/// language (`collections/locations.json`) is the default language's.
+fn lang_of(file: &str) -> (Lang, &str) {
+    let name = file.strip_suffix(".json").unwrap();
+    match name.split_once('/').unwrap() {
+        ("collections", _) => (Lang::default(), name),
+        (lang, rest) => (Lang::parse(lang), rest),
     }
 }
 
@@ -110,10 +122,10 @@ impl Variant<'_> {
 
 /// Every variant of every entry of `answer` (the file `file`), one at a time.
 fn for_each_variant<'f>(file: &'static str, answer: &'f Value, mut each: impl FnMut(Variant<'f>)) {
-    let name = file.strip_suffix(".json").unwrap();
-    let kind = match name.split_once("/collections/") {
-        Some((_, collection)) => collection.to_owned(),
-        None if name.ends_with("/sidebar") => "sidebar".to_owned(),
+    let (_, name) = lang_of(file);
+    let kind = match name.strip_prefix("collections/") {
+        Some(collection) => collection.to_owned(),
+        None if name == "sidebar" => "sidebar".to_owned(),
         None => "page".to_owned(),
     };
     let entries: Vec<(Option<usize>, &Value)> = match &answer["data"] {
@@ -220,10 +232,10 @@ fn apply(answer: &mut Value, path: &[PathStep], mutation: Mutation) {
 
 /// The query a file answers.
 fn query_of(file: &str) -> (ContentQuery, Lang) {
-    let (lang, rest) = file.strip_suffix(".json").unwrap().split_once('/').unwrap();
-    let lang = Lang::parse(lang);
+    let (lang, rest) = lang_of(file);
     match rest.strip_prefix("collections/") {
         Some("popups") => (ContentQuery::Popups("home".into()), lang),
+        Some("locations") => (ContentQuery::Locations, lang),
         Some(collection) => (ContentQuery::All(Collection::parse(collection).unwrap()), lang),
         None => (ContentQuery::Single(rest.to_owned()), lang),
     }
@@ -232,9 +244,14 @@ fn query_of(file: &str) -> (ContentQuery, Lang) {
 /// The addresses that show `file`, for a mutation inside item `item_id`,
 /// read off the route table the binary embeds.
 fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String, bool)> {
-    let (lang, rest) = file.strip_suffix(".json").unwrap().split_once('/').unwrap();
-    let prefix = if lang == "sw" { "/sw" } else { "" };
-    let static_path = |route: &Value| route["path"].as_str().filter(|p| !p.is_empty() && !p.contains(':') && !p.contains('*')).map(str::to_owned);
+    let (lang, rest) = lang_of(file);
+    let prefix = if lang == Lang::Sw { "/sw" } else { "" };
+    // A route's address without parameters: its optional ones left out (`/mpesa-agents/:region?` is `/mpesa-agents`).
+    let static_path = |route: &Value| {
+        let path = route["path"].as_str().filter(|p| !p.is_empty() && !p.contains('*'))?;
+        let segments: Vec<&str> = path.split('/').filter(|s| !(s.starts_with(':') && s.ends_with('?'))).collect();
+        Some(segments.join("/")).filter(|p| !p.contains(':')).map(|p| if p.is_empty() { "/".to_owned() } else { p })
+    };
     let content_of = |route: &Value| -> Option<String> {
         if route["meta"]["isPassThrough"] == true {
             let parent = routes.iter().find(|r| r["name"] == route["parent"])?;
@@ -247,6 +264,11 @@ fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String,
         None if rest == "sidebar" => paths.push(("/voice-sms".into(), false)),
         None => paths.extend(routes.iter().filter(|r| content_of(r).as_deref() == Some(rest)).filter_map(static_path).take(1).map(|p| (p, false))),
         Some("popups") => paths.extend(routes.iter().filter(|r| r["popups"].is_string()).filter_map(static_path).map(|p| (p, false))),
+        // The locator's first page: its regions, whatever an entry lost.
+        Some("locations") => {
+            let locator = routes.iter().filter(|r| r["locations"].is_string()).filter_map(|r| r["path"].as_str()).next();
+            paths.extend(locator.map(|path| (path.split("/:").next().unwrap_or(path).to_owned(), false)));
+        }
         Some(collection) => {
             let shows = |route: &&Value| route["list"]["collection"] == collection || route["all"] == collection;
             paths.extend(routes.iter().filter(shows).filter_map(static_path).take(1).map(|p| (p, false)));

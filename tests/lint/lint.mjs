@@ -3,11 +3,12 @@
 // - REDbot (lint for HTTP, PyPI `redbot`, in tools/lint/.venv) over
 //   representative addresses: pages (brotli, gzip and plain; REDbot makes
 //   its own conditional, ranged and negotiated requests, so each address
-//   also tries a 304), a hashed asset, a static file, the service worker,
+//   also tries a 304; a locator's region and a place found), a hashed asset, a static file, the service worker,
 //   a page's data, an API refusal, the not-found page, robots and the
 //   sitemap.
 // - The Nu Html Checker (npm `vnu-jar`, in tools/lint/node_modules; needs
-//   Java) over one page of every page kind in both languages, signed out
+//   Java) over one page of every page kind in both languages (the locator's
+//   with a district, a place found and one not), signed out
 //   and signed in, the 422 answers of both forms posted without JavaScript,
 //   and every other page of the sitemap.
 //
@@ -165,6 +166,10 @@ async function pages(base) {
       foundationApplication: at("/foundation/apply"),
       search: at("/search?q=mpesa"),
       offline: at("/offline"),
+      locator: at("/mpesa-agents"),
+      "locator-district": at("/mpesa-agents/dar-es-salaam/ilala"),
+      "locator-place": at("/vodashop?q=kariakoo"),
+      "locator-unknown-place": at("/mpesa-agents?q=atlantis"),
     };
     for (const [kind, path] of Object.entries(addresses)) {
       if (!path) throw new Error(`no address found for ${kind} (${lang})`);
@@ -222,7 +227,7 @@ async function addresses(base) {
   const script = /<script type="module" src="([^"]+)"/.exec(home)?.[1];
   const style = /<link rel="stylesheet" href="([^"]+)"/.exec(home)?.[1];
   if (!script || !style) throw new Error("the home page names no script or style sheet");
-  return ["/", "/sw/mpesa", "/news-events?page=2", script, style, "/static/logo.svg", "/static/site.webmanifest", "/sw.js", "/_data/mpesa", "/api/account", "/no-such-page", "/robots.txt", "/sitemap.xml"];
+  return ["/", "/sw/mpesa", "/news-events?page=2", "/mpesa-agents/dar-es-salaam?page=2", "/sw/vodashop?q=kariakoo", script, style, "/static/logo.svg", "/static/site.webmanifest", "/sw.js", "/_data/mpesa", "/api/account", "/no-such-page", "/robots.txt", "/sitemap.xml"];
 }
 
 /** REDbot over one address: its notes of level BAD and WARN, subnotes included. */

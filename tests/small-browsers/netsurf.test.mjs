@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { calibrate, colour, hex, openNetSurf, SHOWN, withScreen } from "./netsurf.mjs";
 import { fileName, heading, keep, language, menuTarget, RESULTS, withSite } from "./site.mjs";
 
-const PATHS = ["/", "/mpesa", "/vodacom-business", "/account"];
+const PATHS = ["/", "/mpesa", "/vodacom-business", "/account", "/mpesa-agents/dar-es-salaam"];
 const PAGES = PATHS.flatMap((path) => [path, path === "/" ? "/sw" : `/sw${path}`]);
 
 let site;

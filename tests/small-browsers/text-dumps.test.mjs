@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileName, heading, keep, run, withSite } from "./site.mjs";
 
 const MOST_LINES = 40;
-const PAGES = ["/", "/sw/mpesa", "/vodacom-business", "/news-events"];
+const PAGES = ["/", "/sw/mpesa", "/vodacom-business", "/news-events", "/mpesa-agents/dar-es-salaam/ilala", "/sw/vodashop"];
 
 /** Each browser's dump of a page 40 columns wide; a fresh home so no one's settings count. */
 const BROWSERS = {

@@ -36,7 +36,10 @@ const noToast = () => {};
 export function AccountControlOf({ data, names, csrf }: { data: PageData; names?: string; csrf?: string }) {
   return (
     <SiteProvider value={{ ...siteOf(data), csrf }}>
-      <AccountProvider subscriber={names === undefined ? null : { msisdn: "", names, balance: null, paymentMethods: [] }} toast={noToast}>
+      <AccountProvider
+        subscriber={names === undefined ? null : { msisdn: "", names, balance: null, paymentMethods: [] }}
+        toast={noToast}
+      >
         <AccountControl />
       </AccountProvider>
     </SiteProvider>
@@ -52,7 +55,8 @@ export function App({ shown, island }: { shown: Shown; island?: string }) {
   const t = useT();
   const { data, Page } = shown;
   const background = data.content.page?.backgroundColor || DEFAULT_BACKGROUND;
-  const page = island === undefined ? <Page data={data} /> : <div id={ISLAND_ID} dangerouslySetInnerHTML={{ __html: island }} />;
+  const page =
+    island === undefined ? <Page data={data} /> : <div id={ISLAND_ID} dangerouslySetInnerHTML={{ __html: island }} />;
   return (
     <SiteProvider value={siteOf(data)}>
       <AccountProvider subscriber={data.subscriber} toast={noToast}>

@@ -29,7 +29,17 @@ function hostNavigator(host: IslandHost | undefined): Navigator {
   };
 }
 
-export function PageIsland({ data: initial, Page, url, host }: { data: PageData; Page: ComponentType<PageProps>; url: string; host?: IslandHost }) {
+export function PageIsland({
+  data: initial,
+  Page,
+  url,
+  host,
+}: {
+  data: PageData;
+  Page: ComponentType<PageProps>;
+  url: string;
+  host?: IslandHost;
+}) {
   const [data, setData] = useState(initial);
   const actions = useMemo<AccountActions | undefined>(
     () =>

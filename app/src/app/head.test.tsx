@@ -31,7 +31,9 @@ describe("head", () => {
   const { t } = translator("sw");
 
   it("links the page in both languages with x-default English", () => {
-    const html = renderToStaticMarkup(<Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"] }} t={t} />);
+    const html = renderToStaticMarkup(
+      <Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"] }} t={t} />,
+    );
     assert.ok(html.includes('<link rel="canonical" href="https://example.co.tz/sw/voice-sms"/>'), html);
     assert.ok(html.includes('hrefLang="en" href="https://example.co.tz/voice-sms"'), html);
     assert.ok(html.includes('hrefLang="x-default" href="https://example.co.tz/voice-sms"'), html);
@@ -48,12 +50,16 @@ describe("head", () => {
 
   it("uses the CMS meta title as written, else the page title with the site name", () => {
     assert.equal(pageTitle(data(), t), "Simu | Vodacom Tanzania");
-    const seo = data({ content: { page: { title: "Simu", sections: [], seo: { metaTitle: "Dakika" } }, sidebar: null } });
+    const seo = data({
+      content: { page: { title: "Simu", sections: [], seo: { metaTitle: "Dakika" } }, sidebar: null },
+    });
     assert.equal(pageTitle(seo, t), "Dakika");
   });
 
   it("describes the organisation on the home page", () => {
-    const html = renderToStaticMarkup(<Head data={data({ path: "/", route: { name: "home", page: "content", params: {} } })} assets={assets} t={t} />);
+    const html = renderToStaticMarkup(
+      <Head data={data({ path: "/", route: { name: "home", page: "content", params: {} } })} assets={assets} t={t} />,
+    );
     assert.deepEqual(jsonLd(html).Organization, {
       "@context": "https://schema.org",
       "@type": "Organization",
@@ -70,7 +76,17 @@ describe("head", () => {
     content: {
       page: null,
       sidebar: null,
-      item: { collection: "news-updates", item: { id: 3, slug: "minara-mipya", title: "Minara 200 mipya Dodoma", summary: "Mtandao zaidi </script> kwa wote", publishDate: "2025-03-05", image: { url: "/static/tower.jpg", alternativeText: "Mnara" } } },
+      item: {
+        collection: "news-updates",
+        item: {
+          id: 3,
+          slug: "minara-mipya",
+          title: "Minara 200 mipya Dodoma",
+          summary: "Mtandao zaidi </script> kwa wote",
+          publishDate: "2025-03-05",
+          image: { url: "/static/tower.jpg", alternativeText: "Mnara" },
+        },
+      },
     },
     alternates: { en: "/news-event/3/new-towers", sw: "/news-event/3/minara-mipya" },
   });

@@ -11,7 +11,17 @@ import { canonicalPath, pagePath } from "../navigation/paths";
 import { itemSummary, serviceList } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
-import { absoluteUrl, breadcrumbList, faqPage, jsonLdText, newsArticle, organization, pageUrl, type JsonLd } from "../seo/structuredData";
+import { locatorPlace } from "../features/locator/place";
+import {
+  absoluteUrl,
+  breadcrumbList,
+  faqPage,
+  jsonLdText,
+  newsArticle,
+  organization,
+  pageUrl,
+  type JsonLd,
+} from "../seo/structuredData";
 
 const OG_LOCALE = { en: "en_TZ", sw: "sw_TZ" } as const;
 
@@ -21,11 +31,14 @@ export function pageTitle(data: PageData, t: TFunction): string {
   if (data.route.page === "offline") return `${t("offline.title")} | ${site}`;
   const item = itemSummary(data.content.item);
   if (item) return `${item.heading} | ${site}`;
+  const place = locatorPlace(data);
+  if (place) return `${t(data.locator?.kind === "shop" ? "locator.shopsIn" : "locator.agentsIn", { place })} | ${site}`;
   // A pass-through page shows its parent's content: its own label tells it
   // apart; so does it a page whose content failed, and a page with no
   // content of its own (a form).
   const route = routeByName(data.route.name);
-  if ((route?.meta.isPassThrough || data.content.failed || !route?.content) && route?.meta.navigation) return `${navLabel(t, route.meta.navigation)} | ${site}`;
+  if ((route?.meta.isPassThrough || data.content.failed || !route?.content) && route?.meta.navigation)
+    return `${navLabel(t, route.meta.navigation)} | ${site}`;
   const page = data.content.page;
   // The CMS's meta title is complete as written; a bare page title gets the site name.
   if (page?.seo?.metaTitle) return page.seo.metaTitle;
@@ -43,7 +56,10 @@ export function pageDescription(data: PageData, t: TFunction): string {
   const navigation = routeByName(data.route.name)?.meta.navigation;
   const services = serviceList(data.content.list).map((service) => service.title);
   if (data.route.page === "businessCategory" && navigation && services.length > 0) {
-    return t("visitor.businessCategoryDescription", { category: navLabel(t, navigation), services: services.join(", ") });
+    return t("visitor.businessCategoryDescription", {
+      category: navLabel(t, navigation),
+      services: services.join(", "),
+    });
   }
   return data.content.page?.seo?.metaDescription || t("site.tagline");
 }
@@ -75,7 +91,9 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
   const title = pageTitle(data, t);
   const description = pageDescription(data, t);
   const url = (lang: Lang) => pageUrl(data, lang, canonicalPath(data, lang));
-  const indexable = data.status === 200 && !data.preview && !routeByName(data.route.name)?.meta.noindex;
+  // A place typed into the locator is a search's results: not for search engines.
+  const indexable =
+    data.status === 200 && !data.preview && !routeByName(data.route.name)?.meta.noindex && !data.locator?.query;
   const image = item?.image?.url ?? page?.seo?.shareImage?.url;
   return (
     <>
@@ -88,8 +106,12 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
             <link key={lang} rel="alternate" hrefLang={lang} href={url(lang)} />
           ))}
           <link rel="alternate" hrefLang="x-default" href={url(DEFAULT_LANG)} />
-          {data.pager && data.pager.page > 1 && <link rel="prev" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page - 1))} />}
-          {data.pager && data.pager.page < data.pager.pages && <link rel="next" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page + 1))} />}
+          {data.pager && data.pager.page > 1 && (
+            <link rel="prev" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page - 1))} />
+          )}
+          {data.pager && data.pager.page < data.pager.pages && (
+            <link rel="next" href={pageUrl(data, data.lang, pagePath(data.path, data.pager.page + 1))} />
+          )}
         </>
       ) : (
         <meta name="robots" content="noindex" />
@@ -115,7 +137,11 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       <script type="application/json" id={STRINGS_ID} dangerouslySetInnerHTML={{ __html: enhanceStringsText(t) }} />
       {indexable &&
         structuredData(data, url(data.lang), t).map((entry) => (
-          <script key={String(entry["@type"])} type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(entry) }} />
+          <script
+            key={String(entry["@type"])}
+            type="application/ld+json"
+            dangerouslySetInnerHTML={{ __html: jsonLdText(entry) }}
+          />
         ))}
     </>
   );

@@ -13,7 +13,16 @@ function click(href: string, attributes: Record<string, string> = {}, init: Part
   class FakeElement {}
   Object.setPrototypeOf(anchor, FakeElement.prototype);
   (globalThis as unknown as { Element: unknown }).Element = FakeElement;
-  return { defaultPrevented: false, button: 0, metaKey: false, ctrlKey: false, shiftKey: false, altKey: false, target: anchor, ...init } as unknown as MouseEvent;
+  return {
+    defaultPrevented: false,
+    button: 0,
+    metaKey: false,
+    ctrlKey: false,
+    shiftKey: false,
+    altKey: false,
+    target: anchor,
+    ...init,
+  } as unknown as MouseEvent;
 }
 
 const here = new URL("https://site.example/voice-sms") as unknown as Location;

@@ -12,7 +12,8 @@ const SERVER_PATHS = /^\/(api|sandbox|_data|assets|static)\/|^\/(sitemap\.xml|ro
 
 /** The in-site address an anchor click should go to, or null to let the browser act. */
 export function clientTarget(event: MouseEvent, current: Location): string | null {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return null;
   const anchor = event.target instanceof Element ? event.target.closest("a") : null;
   if (!anchor || !anchor.hasAttribute("href") || anchor.hasAttribute("download")) return null;
   if (anchor.target && anchor.target !== "_self") return null;

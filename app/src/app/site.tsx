@@ -39,7 +39,9 @@ export function isExternal(url: string): boolean {
 }
 
 /** An anchor's attributes but its address; `data-*` ones too, which JSX allows but the attribute type does not name. */
-type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { [data: `data-${string}`]: string | undefined };
+type LinkAttributes = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  [data: `data-${string}`]: string | undefined;
+};
 
 /**
  * A link to a path of the site in the current language. It renders a plain
@@ -53,7 +55,12 @@ export function LocalLink({ to, newTab, ...attributes }: { to: string; newTab?: 
 }
 
 /** `LocalLink`'s anchor in `lang`, for lists of links built once (the main menu) rather than one component each. */
-export function localAnchor(lang: Lang, to: string, newTab: boolean | undefined, attributes: LinkAttributes): ReactElement {
+export function localAnchor(
+  lang: Lang,
+  to: string,
+  newTab: boolean | undefined,
+  attributes: LinkAttributes,
+): ReactElement {
   if (isExternal(to)) {
     return <a href={to} rel="noopener" target={newTab ? "_blank" : undefined} {...attributes} />;
   }

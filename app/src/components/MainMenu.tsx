@@ -133,5 +133,8 @@ function menuLink(entry: MenuEntry, { lang, t, route }: MenuContext): ReactEleme
   const label = navLabel(t, entry.label);
   if (entry.externalUrl) return localAnchor(lang, entry.externalUrl, entry.newTab, { children: label });
   if (!entry.path) return <span className="menu-heading">{label}</span>;
-  return localAnchor(lang, entry.path, undefined, { "aria-current": entry.name === route ? "page" : undefined, children: label });
+  return localAnchor(lang, entry.path, undefined, {
+    "aria-current": entry.name === route ? "page" : undefined,
+    children: label,
+  });
 }

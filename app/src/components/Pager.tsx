@@ -9,7 +9,9 @@ import { pagePath } from "../navigation/paths";
  * phone's width whatever the number of pages.
  */
 export function pageNumbers(page: number, pages: number): number[] {
-  const shown = [...new Set([1, page - 1, page, page + 1, pages])].filter((n) => n >= 1 && n <= pages).sort((a, b) => a - b);
+  const shown = [...new Set([1, page - 1, page, page + 1, pages])]
+    .filter((n) => n >= 1 && n <= pages)
+    .sort((a, b) => a - b);
   return shown.flatMap((n, i) => (i > 0 && n - shown[i - 1] > 1 ? [0, n] : [n]));
 }
 

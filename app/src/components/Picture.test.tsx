@@ -9,7 +9,8 @@ const photo = {
   alternativeText: "The harbour",
   width: 2400,
   height: 1600,
-  srcset: "/img/160/t/uploads/harbour.jpg 160w, /img/480/t/uploads/harbour.jpg 480w, /img/640/t/uploads/harbour.jpg 640w, /img/800/t/uploads/harbour.jpg 800w",
+  srcset:
+    "/img/160/t/uploads/harbour.jpg 160w, /img/480/t/uploads/harbour.jpg 480w, /img/640/t/uploads/harbour.jpg 640w, /img/800/t/uploads/harbour.jpg 800w",
 };
 
 describe("Picture", () => {
@@ -31,7 +32,9 @@ describe("Picture", () => {
   });
 
   it("keeps the CMS's URL for what the server does not resize (SVG), with a size that holds its place", () => {
-    const html = renderToString(<Picture image={{ url: "/static/hero.svg", alternativeText: "" }} slot="hero" fallbackSize={[320, 180]} />);
+    const html = renderToString(
+      <Picture image={{ url: "/static/hero.svg", alternativeText: "" }} slot="hero" fallbackSize={[320, 180]} />,
+    );
     assert.match(html, /src="\/static\/hero.svg"/);
     assert.doesNotMatch(html, /srcset|srcSet|sizes=/);
     assert.match(html, /width="320" height="180"/);
@@ -48,7 +51,10 @@ describe("Picture", () => {
       srcset: "/img/160/t/uploads/dance.gif 160w, /img/320/t/uploads/dance.gif 320w, /img/480/t/uploads/dance.gif 480w",
     };
     const html = renderToString(<Picture image={gif} slot="article" main />);
-    assert.match(html, /<a class="animation-link" href="https:\/\/cms.example.co.tz\/uploads\/dance.gif"><img [^>]*src="\/img\/480\/t\/uploads\/dance.gif"[^>]*\/>/);
+    assert.match(
+      html,
+      /<a class="animation-link" href="https:\/\/cms.example.co.tz\/uploads\/dance.gif"><img [^>]*src="\/img\/480\/t\/uploads\/dance.gif"[^>]*\/>/,
+    );
     assert.match(html, /<span class="animation-label">Play the animation \(287 KB\)<\/span><\/a>$/);
     const sw = renderToString(
       <LanguageProvider lang="sw">
@@ -56,7 +62,10 @@ describe("Picture", () => {
       </LanguageProvider>,
     );
     assert.match(sw, />Cheza uhuishaji \(KB 287\)</);
-    assert.match(renderToString(<Picture image={{ ...gif, size: undefined }} slot="article" />), />Play the animation<\/span>/);
+    assert.match(
+      renderToString(<Picture image={{ ...gif, size: undefined }} slot="article" />),
+      />Play the animation<\/span>/,
+    );
     // In a card the still stands for the story the card links to, whose page offers the animation.
     for (const slot of ["card", "thumb", "icon"] as const) {
       const card = renderToString(<Picture image={gif} slot={slot} lazy />);
@@ -66,8 +75,13 @@ describe("Picture", () => {
   });
 
   it("links no picture but a GIF the server makes a still of", () => {
-    assert.doesNotMatch(renderToString(<Picture image={{ ...photo, mime: "image/jpeg", size: 900 }} slot="card" />), /<a /);
-    const untouched = renderToString(<Picture image={{ url: "https://elsewhere.example/dance.gif", mime: "image/gif", size: 300 }} slot="card" />);
+    assert.doesNotMatch(
+      renderToString(<Picture image={{ ...photo, mime: "image/jpeg", size: 900 }} slot="card" />),
+      /<a /,
+    );
+    const untouched = renderToString(
+      <Picture image={{ url: "https://elsewhere.example/dance.gif", mime: "image/gif", size: 300 }} slot="card" />,
+    );
     assert.doesNotMatch(untouched, /<a /, "a GIF the server does not make is shown as it is");
   });
 });

@@ -18,7 +18,8 @@ const SIZES = {
   wide: "(min-width: 74rem) 70rem, calc(100vw - 2rem)",
   hero: "(min-width: 74rem) 28rem, (min-width: 48rem) 40vw, calc(100vw - 2rem)",
   card: "(min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), (min-width: 31rem) calc(50vw - 3.6rem), calc(100vw - 4rem - 2px)",
-  thumb: "(max-width: 31rem) 5rem, (min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), calc(50vw - 3.6rem)",
+  thumb:
+    "(max-width: 31rem) 5rem, (min-width: 74rem) 15.2rem, (min-width: 61rem) calc(25vw - 3.4rem), (min-width: 46rem) calc(33.4vw - 3.4rem), calc(50vw - 3.6rem)",
   icon: "4rem",
 } as const;
 
@@ -63,7 +64,9 @@ const STILL_ONLY = new Set<Slot>(["card", "thumb", "icon"]);
  */
 function AnimationLink({ image, children }: { image: Media; children: ReactNode }) {
   const t = useT();
-  const label = image.size ? t("picture.playAnimationSize", { size: Math.max(1, Math.round(image.size)) }) : t("picture.playAnimation");
+  const label = image.size
+    ? t("picture.playAnimationSize", { size: Math.max(1, Math.round(image.size)) })
+    : t("picture.playAnimation");
   return (
     <a className="animation-link" href={image.url}>
       {children}

@@ -60,5 +60,10 @@ export interface ItemSummary {
 export function itemSummary(entry: CollectionItem | undefined): ItemSummary | undefined {
   if (!entry) return undefined;
   const item = entry.item;
-  return { heading: "name" in item ? item.name : item.title, summary: item.summary, image: item.image, publishDate: item.publishDate };
+  return {
+    heading: "name" in item ? item.name : item.title,
+    summary: item.summary,
+    image: item.image,
+    publishDate: item.publishDate,
+  };
 }

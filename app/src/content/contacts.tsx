@@ -52,7 +52,11 @@ export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(tex
     else if (ussd) pieces.push({ kind: "ussd", text: found, href: `tel:${found.replace(/#/g, "%23")}` });
     else if (phone) {
       const digits = `255${found.replace(/\D/g, "").replace(/^(255|0)/, "")}`;
-      pieces.push(whatsapp ? { kind: "whatsapp", text: found, href: `https://wa.me/${digits}` } : { kind: "tel", text: found, href: `tel:+${digits}` });
+      pieces.push(
+        whatsapp
+          ? { kind: "whatsapp", text: found, href: `https://wa.me/${digits}` }
+          : { kind: "tel", text: found, href: `tel:+${digits}` },
+      );
     } else pieces.push({ kind: "tel", text: found, href: `tel:${found}` });
     last = at + found.length;
   }
@@ -65,7 +69,15 @@ export function linkContacts(text: string, whatsapp = MENTIONS_WHATSAPP.test(tex
  * may mention WhatsApp for it, `callContext` says its row or column is
  * headed by a call word.
  */
-export function ContactText({ text, context, callContext }: { text: string; context?: string; callContext?: boolean }): ReactNode {
+export function ContactText({
+  text,
+  context,
+  callContext,
+}: {
+  text: string;
+  context?: string;
+  callContext?: boolean;
+}): ReactNode {
   const pieces = contactPieces(text, MENTIONS_WHATSAPP.test(context ?? text), Boolean(callContext));
   if (pieces.length === 1 && typeof pieces[0] === "string") return text;
   return pieces.map((piece, index) =>

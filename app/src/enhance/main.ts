@@ -95,7 +95,10 @@ async function go(url: string, mode: Mode): Promise<boolean> {
       return false;
     }
     const offlinePage = response.headers.has("x-offline-page");
-    if ((!response.ok && response.status !== 404 && !offlinePage) || !(response.headers.get("content-type") || "").includes("text/html")) {
+    if (
+      (!response.ok && response.status !== 404 && !offlinePage) ||
+      !(response.headers.get("content-type") || "").includes("text/html")
+    ) {
       throw new Error(`page ${url}: HTTP ${response.status}`);
     }
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -169,7 +172,8 @@ async function openLogin(after: string | undefined) {
   }
 }
 
-const modified = (event: MouseEvent) => event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+const modified = (event: MouseEvent) =>
+  event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
 
 function onClick(event: MouseEvent) {
   if (event.defaultPrevented || modified(event)) return;

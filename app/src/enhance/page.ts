@@ -11,6 +11,13 @@ import { toast } from "./feedback";
 import { pageData, strings } from "./inline";
 
 const GOLDEN_CHECK_MS = 15_000;
+/** "Near me"'s island (`islands/nearMe.tsx`), set by scripts/build.mjs. */
+declare const __NEAR_ME_ISLAND__: string;
+
+/** Whether this document was loaded as a locator page (see "near me" below). */
+let loadedAsLocator: boolean | null = null;
+/** The address fragment that starts "near me" once a locator page is loaded whole. */
+const NEAR_ME_HASH = "near-me";
 
 /** Undoes the last page's enhancements (timers, the menu's listeners). */
 let cleanups: (() => void)[] = [];
@@ -31,6 +38,40 @@ export function enhancePage() {
     });
   }
 
+  // A locator page's "near me": shown only where the browser can tell a
+  // position; React and the island load on the first tap.
+  // The browser lets a document ask for the position only where the
+  // server's Permissions-Policy allowed it, that of the page it was loaded
+  // as: a locator page swapped into another page's document is loaded
+  // whole first, and "near me" starts once it is.
+  const nearMe = document.getElementById("near-me");
+  loadedAsLocator ??= Boolean(nearMe);
+  if (nearMe && "geolocation" in navigator) {
+    nearMe.hidden = false;
+    const find = async () => {
+      if (!loadedAsLocator) {
+        location.replace(`${location.pathname}${location.search}#${NEAR_ME_HASH}`);
+        location.reload();
+        return;
+      }
+      const results = document.getElementById("near-me-results");
+      const kind = nearMe.dataset.kind === "shop" ? "shop" : "agent";
+      const data = pageData();
+      if (!results || !data) return;
+      try {
+        const { findNearMe }: typeof import("../islands/nearMe") = await import(__NEAR_ME_ISLAND__);
+        findNearMe(data, results, kind);
+      } catch {
+        // The island did not load (offline, say): the region form is still the way.
+      }
+    };
+    nearMe.querySelector("button")?.addEventListener("click", find);
+    if (location.hash === `#${NEAR_ME_HASH}` && loadedAsLocator) {
+      history.replaceState(history.state, "", location.pathname + location.search);
+      void find();
+    }
+  }
+
   const golden = document.querySelector<HTMLElement>(".golden-minutes");
   if (golden) {
     const status = golden.querySelector('[role="status"]');
@@ -38,7 +79,8 @@ export function enhancePage() {
       const live = isGoldenMinutes(new Date());
       golden.classList.toggle("golden-minutes-live", live);
       if (!status) return;
-      if (live && !status.firstChild) status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
+      if (live && !status.firstChild)
+        status.appendChild(document.createElement("strong")).textContent = strings().goldenMinutesLive;
       // Not replaceChildren: engines that run this module may be older than it.
       if (!live) status.textContent = "";
     };
@@ -68,5 +110,6 @@ export function enhancePage() {
 
   // `/faq/<question>` opens that question: show it.
   const last = decodeURIComponent(location.pathname.split("/").pop() || "");
-  if (last && !location.hash) document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
+  if (last && !location.hash)
+    document.querySelector(`main details[open][id="${CSS.escape(last)}"]`)?.scrollIntoView({ block: "start" });
 }

@@ -17,7 +17,8 @@ function swapHead(next: HTMLHeadElement) {
     if (wantedHtml.has(element.outerHTML)) kept.add(element.outerHTML);
     else element.remove();
   }
-  for (const element of wanted) if (!kept.has(element.outerHTML)) document.head.append(document.importNode(element, true));
+  for (const element of wanted)
+    if (!kept.has(element.outerHTML)) document.head.append(document.importNode(element, true));
 }
 
 /**

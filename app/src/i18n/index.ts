@@ -25,7 +25,11 @@ type Leaves<T, Prefix extends string = ""> = {
 type Leaf = Leaves<Strings>;
 
 /** Keys as asked for: a counted string's without its plural form (`"account.resendIn_other"` → `"account.resendIn"`). */
-export type AskedKey<K extends string> = K extends `${infer Base}_other` ? Base : K extends `${string}_${PluralForm}` ? never : K;
+export type AskedKey<K extends string> = K extends `${infer Base}_other`
+  ? Base
+  : K extends `${string}_${PluralForm}`
+    ? never
+    : K;
 /** The key of a counted string, without its plural form: `"account.resendIn"`. */
 export type CountedKey = Leaf extends infer K ? (K extends `${infer Base}_other` ? Base : never) : never;
 /** The key of a string that takes no count. */

@@ -10,7 +10,10 @@ describe("plural rules for the server's engine", () => {
       const ours = new SitePluralRules(lang);
       const intl = new Intl.PluralRules(lang.replace("_", "-"));
       for (const count of COUNTS) assert.equal(ours.select(count), intl.select(count), `${lang} ${count}`);
-      assert.deepEqual([...ours.resolvedOptions().pluralCategories].sort(), [...intl.resolvedOptions().pluralCategories].sort());
+      assert.deepEqual(
+        [...ours.resolvedOptions().pluralCategories].sort(),
+        [...intl.resolvedOptions().pluralCategories].sort(),
+      );
     });
   }
 

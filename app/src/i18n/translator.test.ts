@@ -20,7 +20,15 @@ const english = leaves(resources.en);
 const PLURAL_FORM = /_(one|other)$/;
 
 /** Keys no string has: each reads as itself, and none exists. */
-const unknownKeys = ["nope", "nav.nope", "", "nav.home.extra", "account.units.", "account.units.XYZ", "account.paymentTypes.undefined"];
+const unknownKeys = [
+  "nope",
+  "nav.nope",
+  "",
+  "nav.home.extra",
+  "account.units.",
+  "account.units.XYZ",
+  "account.paymentTypes.undefined",
+];
 
 describe("translator", () => {
   for (const lang of ["en", "sw"] as const satisfies Lang[]) {
@@ -34,7 +42,8 @@ describe("translator", () => {
       for (const [key, text] of english) {
         if (PLURAL_FORM.test(key)) continue;
         const want = strings.get(key) ?? text;
-        if (untyped(key) !== want) mismatches.push(`${key}: ${JSON.stringify(untyped(key))}, want ${JSON.stringify(want)}`);
+        if (untyped(key) !== want)
+          mismatches.push(`${key}: ${JSON.stringify(untyped(key))}, want ${JSON.stringify(want)}`);
         assert.ok(exists(key), key);
       }
       assert.deepEqual(mismatches, []);
@@ -88,7 +97,7 @@ describe("translator", () => {
 
   it("never reads a value as a template: what a visitor typed is shown as typed", () => {
     const { t } = translator("sw");
-    for (const query of ["{{query}}", "$t(nav.home)", "{{pages}} $t(site.name, {\"a\": 1})"]) {
+    for (const query of ["{{query}}", "$t(nav.home)", '{{pages}} $t(site.name, {"a": 1})']) {
       assert.equal(t("search.results", { query }), `Matokeo ya “${query}”`);
     }
   });
@@ -100,8 +109,14 @@ describe("translator", () => {
     assert.equal(en("account.resendIn", { count: 0 }), "Send a new code in 0 seconds");
     assert.equal(en("modem.sendCodeIn", { count: 1 }), "Send the code in 1 second");
     assert.equal(en("modem.sendModemCodeIn", { count: 2 }), "Send a code to the modem in 2 seconds");
-    assert.equal(en("notify.codeWaitMinutes", { count: 1, minutes: "1" }), "Too many code requests. Please wait 1 minute before asking for a new code");
-    assert.equal(en("notify.codeWaitMinutes", { count: 4, minutes: "4" }), "Too many code requests. Please wait 4 minutes before asking for a new code");
+    assert.equal(
+      en("notify.codeWaitMinutes", { count: 1, minutes: "1" }),
+      "Too many code requests. Please wait 1 minute before asking for a new code",
+    );
+    assert.equal(
+      en("notify.codeWaitMinutes", { count: 4, minutes: "4" }),
+      "Too many code requests. Please wait 4 minutes before asking for a new code",
+    );
     const sw = translator("sw").t;
     assert.equal(sw("account.resendIn", { count: 1 }), "Tuma msimbo mpya baada ya sekunde 1");
     assert.equal(sw("account.resendIn", { count: 30 }), "Tuma msimbo mpya baada ya sekunde 30");

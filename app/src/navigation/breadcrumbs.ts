@@ -35,7 +35,10 @@ function crumbsOf(data: PageData, t: TFunction): Crumb[] {
   trail.forEach((route, index) => {
     const last = index === trail.length - 1;
     if (!last) {
-      crumbs.push({ label: route.meta.navigation ? navLabel(t, route.meta.navigation) : route.name, path: routeHref(route) });
+      crumbs.push({
+        label: route.meta.navigation ? navLabel(t, route.meta.navigation) : route.name,
+        path: routeHref(route),
+      });
       return;
     }
     const item = itemSummary(data.content.item);
@@ -46,7 +49,14 @@ function crumbsOf(data: PageData, t: TFunction): Crumb[] {
       crumbs.push({ label: navLabel(t, route.meta.navigation ?? "faq"), path: routeHref(route) });
       crumbs.push({ label: question.question, path: data.path });
     } else {
-      const label = data.status === 404 ? t("notFound.title") : route.page === "offline" ? t("offline.title") : route.meta.navigation ? navLabel(t, route.meta.navigation) : (data.content.page?.title ?? "");
+      const label =
+        data.status === 404
+          ? t("notFound.title")
+          : route.page === "offline"
+            ? t("offline.title")
+            : route.meta.navigation
+              ? navLabel(t, route.meta.navigation)
+              : (data.content.page?.title ?? "");
       crumbs.push({ label, path: data.path });
     }
   });

@@ -18,7 +18,18 @@ describe("main menu", () => {
   it("has the headings and clickable areas without a parent at the top, home left out", () => {
     assert.deepEqual(
       menu.map((e) => e.name),
-      ["personal", "lifestyle", "sport-games", "entertainment-group", "services", "mpesa", "business", "investor", "purpose", "help"],
+      [
+        "personal",
+        "lifestyle",
+        "sport-games",
+        "entertainment-group",
+        "services",
+        "mpesa",
+        "business",
+        "investor",
+        "purpose",
+        "help",
+      ],
     );
     assert.equal(menu[0].path, undefined, "a heading is not a link");
     assert.equal(find(menu, "mpesa")?.path, "/mpesa");
@@ -29,7 +40,14 @@ describe("main menu", () => {
     const mpesa = find(menu, "mpesa") as MenuEntry;
     assert.deepEqual(
       mpesa.children.map((e) => e.name),
-      ["loans-savings", "digital-payments", "insurance", "financial-services", "international-money-transfer", "payment-services"],
+      [
+        "loans-savings",
+        "digital-payments",
+        "insurance",
+        "financial-services",
+        "international-money-transfer",
+        "payment-services",
+      ],
     );
     const loans = mpesa.children[0];
     assert.equal(loans.path, "/loans-savings");
@@ -37,7 +55,14 @@ describe("main menu", () => {
   });
 
   it("links external redirects out and leaves internal redirects and hidden routes out", () => {
-    assert.deepEqual(find(menu, "fwa"), { name: "fwa", label: "fwa", path: undefined, externalUrl: "https://fwa.vodacom.co.tz", newTab: undefined, children: [] });
+    assert.deepEqual(find(menu, "fwa"), {
+      name: "fwa",
+      label: "fwa",
+      path: undefined,
+      externalUrl: "https://fwa.vodacom.co.tz",
+      newTab: undefined,
+      children: [],
+    });
     assert.equal(find(menu, "connectu")?.newTab, true);
     for (const hidden of ["home", "5g", "business-community", "device", "news-event", "cpm-otp", "not-found"]) {
       assert.equal(find(menu, hidden), undefined, hidden);
@@ -49,16 +74,47 @@ describe("main menu", () => {
   });
 
   it("hides the children of a route marked invisibleChildren, and headings left empty", () => {
-    const meta = { requiresAuth: false, isDynamic: true, isPassThrough: false, invisible: false, noindex: false, invisibleChildren: false, isClickable: true, isVisible: true, pageName: "" };
+    const meta = {
+      requiresAuth: false,
+      isDynamic: true,
+      isPassThrough: false,
+      invisible: false,
+      noindex: false,
+      invisibleChildren: false,
+      isClickable: true,
+      isVisible: true,
+      pageName: "",
+    };
     const table: RouteDef[] = [
       { name: "group", path: "", meta: { ...meta, navigation: "group", isClickable: false } },
-      { name: "parent", path: "/parent", page: "content", parent: "group", meta: { ...meta, navigation: "parent", invisibleChildren: true } },
+      {
+        name: "parent",
+        path: "/parent",
+        page: "content",
+        parent: "group",
+        meta: { ...meta, navigation: "parent", invisibleChildren: true },
+      },
       { name: "child", path: "/child", page: "content", parent: "parent", meta: { ...meta, navigation: "child" } },
       { name: "empty", path: "", meta: { ...meta, navigation: "empty", isClickable: false } },
-      { name: "hidden", path: "/hidden", page: "content", parent: "group", meta: { ...meta, navigation: "hidden", isVisible: false } },
+      {
+        name: "hidden",
+        path: "/hidden",
+        page: "content",
+        parent: "group",
+        meta: { ...meta, navigation: "hidden", isVisible: false },
+      },
     ];
     assert.deepEqual(buildMenu(table), [
-      { name: "group", label: "group", path: undefined, externalUrl: undefined, newTab: undefined, children: [{ name: "parent", label: "parent", path: "/parent", externalUrl: undefined, newTab: undefined, children: [] }] },
+      {
+        name: "group",
+        label: "group",
+        path: undefined,
+        externalUrl: undefined,
+        newTab: undefined,
+        children: [
+          { name: "parent", label: "parent", path: "/parent", externalUrl: undefined, newTab: undefined, children: [] },
+        ],
+      },
     ]);
   });
 });

@@ -46,7 +46,10 @@ export function buildMenu(table: readonly RouteDef[]): MenuEntry[] {
       children,
     };
   };
-  return table.filter((r) => !r.parent && isShown(r)).map(entry).filter(isUseful);
+  return table
+    .filter((r) => !r.parent && isShown(r))
+    .map(entry)
+    .filter(isUseful);
 }
 
 /** A heading without anything under it leads nowhere. */

@@ -18,7 +18,8 @@ describe("paths", () => {
   });
 
   it("fills every pattern in tests/twins as the server does", () => {
-    for (const { pattern, params, href } of routeHrefs) assert.equal(fillPath(pattern, params) ?? null, href, `${pattern} ${JSON.stringify(params)}`);
+    for (const { pattern, params, href } of routeHrefs)
+      assert.equal(fillPath(pattern, params) ?? null, href, `${pattern} ${JSON.stringify(params)}`);
   });
 
   it("addresses each collection's items by the route that shows them", () => {
@@ -31,14 +32,22 @@ describe("paths", () => {
   });
 
   it("uses the server's alternates for items whose slugs differ by language", () => {
-    const item = data({ path: "/news-event/3/new-towers", route: { name: "news-event", page: "newsItem", params: { id: "3", slug: "new-towers" } }, alternates: { en: "/news-event/3/new-towers", sw: "/news-event/3/minara-mipya" } });
+    const item = data({
+      path: "/news-event/3/new-towers",
+      route: { name: "news-event", page: "newsItem", params: { id: "3", slug: "new-towers" } },
+      alternates: { en: "/news-event/3/new-towers", sw: "/news-event/3/minara-mipya" },
+    });
     assert.deepEqual(languagePaths(item), { en: "/news-event/3/new-towers", sw: "/news-event/3/minara-mipya" });
     assert.equal(canonicalPath(item, "sw"), "/news-event/3/minara-mipya");
     assert.deepEqual(languagePaths(data({ path: "/voice-sms" })), { en: "/voice-sms", sw: "/voice-sms" });
   });
 
   it("makes the FAQ page canonical for one of its questions", () => {
-    const question = data({ lang: "sw", path: "/faq/ninaangaliaje-salio", route: { name: "faq", page: "faq", params: { item: "ninaangaliaje-salio" } } });
+    const question = data({
+      lang: "sw",
+      path: "/faq/ninaangaliaje-salio",
+      route: { name: "faq", page: "faq", params: { item: "ninaangaliaje-salio" } },
+    });
     assert.equal(canonicalPath(question, "sw"), "/faq");
     assert.equal(canonicalPath(question, "en"), "/faq");
     assert.deepEqual(languagePaths(question), { en: "/faq", sw: "/faq/ninaangaliaje-salio" });
@@ -47,7 +56,11 @@ describe("paths", () => {
   it("gives each page of a list past the first its own canonical address", () => {
     assert.equal(pagePath("/news-events", 1), "/news-events");
     assert.equal(pagePath("/news-events", 3), "/news-events?page=3");
-    const second = data({ path: "/news-events", route: { name: "news-events", page: "newsList", params: {} }, pager: { page: 2, pages: 28 } });
+    const second = data({
+      path: "/news-events",
+      route: { name: "news-events", page: "newsList", params: {} },
+      pager: { page: 2, pages: 28 },
+    });
     assert.equal(canonicalPath(second, "en"), "/news-events?page=2");
     assert.equal(canonicalPath({ ...second, pager: { page: 1, pages: 28 } }, "sw"), "/news-events");
   });

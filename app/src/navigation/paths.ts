@@ -7,7 +7,10 @@ import { routes, type Lang, type RouteDef } from "../routes";
  * segment without a value is dropped. `undefined` when a required value is
  * missing or the pattern is the catch-all.
  */
-export function fillPath(pattern: string, params: Record<string, string | number | null | undefined> = {}): string | undefined {
+export function fillPath(
+  pattern: string,
+  params: Record<string, string | number | null | undefined> = {},
+): string | undefined {
   const segments: string[] = [];
   for (const segment of pattern.split("/").slice(1)) {
     if (segment === "*") return undefined;
@@ -49,7 +52,7 @@ export function languagePaths(data: PageData): Record<Lang, string> {
 
 /** The address of page `page` of the list at `path` (no language prefix): page 1 is the list's own address. */
 export function pagePath(path: string, page: number): string {
-  return page <= 1 ? path : `${path}?page=${page}`;
+  return page <= 1 ? path : `${path}${path.includes("?") ? "&" : "?"}page=${page}`;
 }
 
 /**

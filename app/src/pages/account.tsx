@@ -42,7 +42,11 @@ export default function AccountPage({ data }: PageProps) {
       <PageBody page={data.content.page}>
         <section className="account-section account-login" aria-labelledby={loginHeading}>
           <h2 id={loginHeading}>{t("account.loginTitle")}</h2>
-          {chosen && <p className="notice-box notice-info">{t("checkout.signInToBuy", { name: chosen.name, price: formatTzs(chosen.price) })}</p>}
+          {chosen && (
+            <p className="notice-box notice-info">
+              {t("checkout.signInToBuy", { name: chosen.name, price: formatTzs(chosen.price) })}
+            </p>
+          )}
           <LoginFlow
             key={search}
             initial={msisdn ? { msisdn, step: query.get("step") === "code" ? "code" : "number" } : undefined}
@@ -60,7 +64,11 @@ export default function AccountPage({ data }: PageProps) {
       <AccountOverview subscriber={subscriber} />
       <section className="account-section" aria-labelledby={buyHeading}>
         <h2 id={buyHeading}>{t("purchase.title")}</h2>
-        {bundles?.length ? <PurchaseForm key={search} bundles={bundles} payer={subscriber} query={query} /> : <p>{t("purchase.unavailable")}</p>}
+        {bundles?.length ? (
+          <PurchaseForm key={search} bundles={bundles} payer={subscriber} query={query} />
+        ) : (
+          <p>{t("purchase.unavailable")}</p>
+        )}
       </section>
       {bundles?.length ? <ModemBundle bundles={bundles} /> : null}
       <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />

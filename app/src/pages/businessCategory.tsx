@@ -37,7 +37,12 @@ export default function BusinessCategoryPage({ data }: PageProps) {
             const path = itemPath("vbu-services", service);
             const highlighted = service.slug === selected;
             return (
-              <details key={service.id} id={service.slug} open={highlighted} className={highlighted ? "service highlighted" : "service"}>
+              <details
+                key={service.id}
+                id={service.slug}
+                open={highlighted}
+                className={highlighted ? "service highlighted" : "service"}
+              >
                 <summary>{service.title}</summary>
                 {service.summary && <p>{service.summary}</p>}
                 {path && <LocalLink to={path}>{t("business.more", { title: service.title })}</LocalLink>}

@@ -14,7 +14,9 @@ export default function BusinessItemPage({ data }: PageProps) {
   const t = useT();
   const service = serviceItem(data.content.item);
   if (!service) return <NotFoundPage />;
-  const category = routes.find((r) => r.page === "businessCategory" && r.list?.filter?.value === String(service.categoryId));
+  const category = routes.find(
+    (r) => r.page === "businessCategory" && r.list?.filter?.value === String(service.categoryId),
+  );
   const categoryPath = category && routeHref(category);
   return (
     <article className="article">

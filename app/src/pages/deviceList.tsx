@@ -24,9 +24,7 @@ export default function DeviceListPage({ data }: PageProps) {
               const path = itemPath("device-updates", device);
               return (
                 <li key={device.id} className="card device-card">
-                  {device.image && (
-                    <Picture image={device.image} slot="card" lazy fallbackSize={[240, 240]} />
-                  )}
+                  {device.image && <Picture image={device.image} slot="card" lazy fallbackSize={[240, 240]} />}
                   <h3>{path ? <LocalLink to={path}>{device.name}</LocalLink> : device.name}</h3>
                   {device.brand && <p className="card-meta">{device.brand}</p>}
                   {device.price != null && <p className="price">{formatTzs(device.price)}</p>}

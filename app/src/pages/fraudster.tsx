@@ -26,9 +26,7 @@ export default function FraudsterPage({ data }: PageProps) {
           {tricks.map((trick) => (
             <section key={trick.id} id={trick.slug} className="trick" aria-labelledby={`${trick.slug}-title`}>
               <h3 id={`${trick.slug}-title`}>{trick.title}</h3>
-              {trick.image && (
-                <Picture image={trick.image} slot="wide" lazy fallbackSize={[320, 180]} />
-              )}
+              {trick.image && <Picture image={trick.image} slot="wide" lazy fallbackSize={[320, 180]} />}
               {trick.summary && <p className="lead">{trick.summary}</p>}
               {trick.body && <ContentHtml className="article-body" html={trick.body} />}
             </section>

@@ -32,7 +32,16 @@ describe("pages", () => {
         lang: "sw",
         path: "/soka",
         route: { name: "soka", page: "newsList", params: {} },
-        content: { page: { title: "Soka", sections: [] }, sidebar: null, list: { collection: "sport-updates", items: [{ id: 7, slug: "dabi", title: "Dabi ya Kariakoo", publishDate: "2025-04-20", summary: "Mabao matatu." }] } },
+        content: {
+          page: { title: "Soka", sections: [] },
+          sidebar: null,
+          list: {
+            collection: "sport-updates",
+            items: [
+              { id: 7, slug: "dabi", title: "Dabi ya Kariakoo", publishDate: "2025-04-20", summary: "Mabao matatu." },
+            ],
+          },
+        },
       },
       "/sw/soka",
     );
@@ -64,7 +73,7 @@ describe("pages", () => {
     assert.ok(html.includes('<details id="red-business" open="" class="service highlighted">'), html);
     assert.ok(html.includes('<details id="fleet-sim" class="service">'), html);
     assert.ok(html.includes('href="/vodacom-business/32/red-business"'), html);
-    assert.ok(html.includes("<h1 class=\"page-title\">Large business mobile</h1>"), html);
+    assert.ok(html.includes('<h1 class="page-title">Large business mobile</h1>'), html);
     assert.equal(h1Count(html), 1);
   });
 
@@ -86,12 +95,48 @@ describe("pages", () => {
       "/the-best",
     );
     // After the heading (here the hero that carries it), so that it never pushes the heading off a small screen.
-    assert.match(html, /The best of entertainment<\/h1><\/div><\/section><aside class="popup-banner" id="announcement" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/);
+    assert.match(
+      html,
+      /The best of entertainment<\/h1><\/div><\/section><aside class="popup-banner" id="announcement" aria-label="Announcement" data-popup="\d+">.*Shake &amp; win tonight/,
+    );
     // Its close links to the banner itself, which CSS hides as the target: it closes without JavaScript.
     assert.ok(html.includes('<a href="#announcement" class="popup-close" aria-label="Dismiss announcement">'), html);
     assert.ok(!html.includes("Older"), html);
     assert.ok(html.indexOf("Shake &amp; win tonight") < html.indexOf("Golden minutes every day 19:00–20:00 EAT"), html);
     assert.ok(!html.includes("Golden minutes are on now"), "the server does not know the visitor's clock");
+  });
+
+  it("puts the locator's form right after the heading, the rest of the hero after it, under one h1", async () => {
+    const regions = [{ slug: "arusha", name: "Arusha", count: 16 }];
+    const html = await render(
+      {
+        ...base,
+        path: "/mpesa-agents",
+        route: { name: "mpesa-agents", page: "locator", params: {} },
+        content: {
+          page: {
+            title: "M-Pesa agents",
+            sections: [
+              {
+                __component: "sections.hero",
+                title: "More than 180,000 agents near you",
+                subtitle: "In every region.",
+              },
+            ],
+          },
+          sidebar: null,
+        },
+        locator: { kind: "agent", regions, districts: [], query: "", results: [], total: 0, ready: true },
+      },
+      "/mpesa-agents",
+    );
+    assert.match(
+      html,
+      /<h1 class="page-title">More than 180,000 agents near you<\/h1><section class="locator"[^>]*><h2 id="locator-title" class="visually-hidden">[^<]*<\/h2><form class="locator-form" action="\/mpesa-agents"/,
+    );
+    assert.ok(html.indexOf('id="locator-region"') < html.indexOf('id="near-me"'), "the form before near me");
+    assert.ok(html.indexOf('id="near-me"') < html.indexOf("In every region."), "the hero's subtitle after the finder");
+    assert.equal(h1Count(html), 1);
   });
 
   it("lists every trick with its own anchor on the fraudster page", async () => {
@@ -100,20 +145,45 @@ describe("pages", () => {
         ...base,
         path: "/fraudster",
         route: { name: "fraudster", page: "fraudster", params: {} },
-        content: { page: { title: "Fraud awareness", sections: [] }, sidebar: null, list: { collection: "trick-mobiles", items: [{ id: 1, slug: "fake-agent", title: "The fake agent", body: "<p>Never share your PIN.</p>" }] } },
+        content: {
+          page: { title: "Fraud awareness", sections: [] },
+          sidebar: null,
+          list: {
+            collection: "trick-mobiles",
+            items: [{ id: 1, slug: "fake-agent", title: "The fake agent", body: "<p>Never share your PIN.</p>" }],
+          },
+        },
       },
       "/fraudster",
     );
     assert.ok(html.includes('<a href="#fake-agent">The fake agent</a>'), html);
-    assert.ok(html.includes('<section id="fake-agent" class="trick" aria-labelledby="fake-agent-title"><h3 id="fake-agent-title">The fake agent</h3>'), html);
+    assert.ok(
+      html.includes(
+        '<section id="fake-agent" class="trick" aria-labelledby="fake-agent-title"><h3 id="fake-agent-title">The fake agent</h3>',
+      ),
+      html,
+    );
     assert.ok(html.includes("<p>Never share your PIN.</p>"), html);
   });
 
   it("puts the content before the main menu, which the header's Menu link leads to, and the search and language switch once", async () => {
-    const html = await render({ ...base, path: "/songesha", route: { name: "songesha", page: "content", params: {} }, content: { page: { title: "Songesha", sections: [] }, sidebar: null } }, "/songesha");
-    const menu = html.indexOf('<nav class="site-menu" id="menu" aria-label="Main menu"><details class="menu"><summary>Menu</summary>');
+    const html = await render(
+      {
+        ...base,
+        path: "/songesha",
+        route: { name: "songesha", page: "content", params: {} },
+        content: { page: { title: "Songesha", sections: [] }, sidebar: null },
+      },
+      "/songesha",
+    );
+    const menu = html.indexOf(
+      '<nav class="site-menu" id="menu" aria-label="Main menu"><details class="menu"><summary>Menu</summary>',
+    );
     assert.ok(menu > 0, html);
-    assert.ok(html.indexOf('<header class="site-header">') < html.indexOf('<a class="menu-link" href="#menu">Menu</a>'), html);
+    assert.ok(
+      html.indexOf('<header class="site-header">') < html.indexOf('<a class="menu-link" href="#menu">Menu</a>'),
+      html,
+    );
     assert.ok(html.indexOf('<h1 class="page-title">Songesha</h1>') < html.indexOf("</main>"), html);
     assert.ok(html.indexOf("</main>") < menu && menu < html.indexOf('<footer class="site-footer">'), html);
     assert.equal(html.match(/<form role="search"/g)?.length, 1, html);
@@ -121,9 +191,20 @@ describe("pages", () => {
   });
 
   it("marks the current page in the menu and the breadcrumbs", async () => {
-    const html = await render({ ...base, path: "/songesha", route: { name: "songesha", page: "content", params: {} }, content: { page: { title: "Songesha", sections: [] }, sidebar: null } }, "/songesha");
+    const html = await render(
+      {
+        ...base,
+        path: "/songesha",
+        route: { name: "songesha", page: "content", params: {} },
+        content: { page: { title: "Songesha", sections: [] }, sidebar: null },
+      },
+      "/songesha",
+    );
     assert.match(html, /<a href="\/songesha" aria-current="page"[^>]*>Songesha<\/a>/);
-    assert.match(html, /<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="\/"[^>]*>Home<\/a><\/li><li><a href="\/mpesa"[^>]*>M-Pesa<\/a><\/li>/);
+    assert.match(
+      html,
+      /<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="\/"[^>]*>Home<\/a><\/li><li><a href="\/mpesa"[^>]*>M-Pesa<\/a><\/li>/,
+    );
     assert.ok(html.includes('<span aria-current="page">Songesha</span>'), html);
   });
 });

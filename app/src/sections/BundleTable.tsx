@@ -18,7 +18,10 @@ import { TitledSection } from "../components/TitledSection";
 export const CatalogueBundles = createContext<BundleOffer[] | undefined>(undefined);
 
 /** The rows of `section`: its ids in their order, or its category's bundles. */
-export function tableRows(section: Pick<BundleTableSection, "bundleIds" | "category">, catalogue: BundleOffer[]): BundleOffer[] {
+export function tableRows(
+  section: Pick<BundleTableSection, "bundleIds" | "category">,
+  catalogue: BundleOffer[],
+): BundleOffer[] {
   const ids = section.bundleIds ?? [];
   if (ids.length === 0) return catalogue.filter((bundle) => bundle.category === section.category);
   return ids.flatMap((id) => catalogue.filter((bundle) => bundle.id === id));
@@ -40,9 +43,19 @@ export function BundleTable({ title, bundleIds, category }: BundleTableSection) 
   const rows = catalogue ? tableRows({ bundleIds, category }, catalogue) : [];
   if (catalogue && rows.length === 0) return null;
   const sold = rows.some((bundle) => bundle.purchasable);
-  const [price, validity, dial, buyColumn] = [t("bundles.price"), t("bundles.validity"), t("bundles.dial"), t("checkout.buyColumn")];
+  const [price, validity, dial, buyColumn] = [
+    t("bundles.price"),
+    t("bundles.validity"),
+    t("bundles.dial"),
+    t("checkout.buyColumn"),
+  ];
   return (
-    <TitledSection className="bundle-table" title={title} headingId={heading} aria-labelledby={title ? heading : undefined}>
+    <TitledSection
+      className="bundle-table"
+      title={title}
+      headingId={heading}
+      aria-labelledby={title ? heading : undefined}
+    >
       {!catalogue ? (
         <p className="notice-box notice-info">{t("checkout.pricesUnavailable")}</p>
       ) : (

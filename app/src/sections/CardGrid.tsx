@@ -19,11 +19,13 @@ export function CardGrid({ title, cards }: { title?: string | null; cards: Card[
       <ul>
         {cards.map((card, index) => (
           <li key={card.id ?? index} className="card">
-            {card.image && (
-              <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />
-            )}
+            {card.image && <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />}
             <Heading>{card.title}</Heading>
-            {card.text && <p><ContactText text={card.text} /></p>}
+            {card.text && (
+              <p>
+                <ContactText text={card.text} />
+              </p>
+            )}
             {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
           </li>
         ))}

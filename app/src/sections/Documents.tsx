@@ -19,7 +19,9 @@ export function Documents({ title, documents }: { title?: string | null; documen
         {documents.map((document, index) => (
           <li key={document.id ?? index}>
             {document.file ? <a href={document.file.url}>{document.title}</a> : <span>{document.title}</span>}
-            {document.publishDate && <time dateTime={document.publishDate}>{formatDate(document.publishDate, lang)}</time>}
+            {document.publishDate && (
+              <time dateTime={document.publishDate}>{formatDate(document.publishDate, lang)}</time>
+            )}
           </li>
         ))}
       </ul>

@@ -17,7 +17,9 @@ export function Faq({ title, items }: { title?: string | null; items: FaqItem[] 
         return (
           <details key={item.id ?? index} id={slug || undefined} open={open !== undefined && slug === open}>
             <summary>{item.question}</summary>
-            <p><ContactText text={item.answer} /></p>
+            <p>
+              <ContactText text={item.answer} />
+            </p>
           </details>
         );
       })}

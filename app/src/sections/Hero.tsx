@@ -9,12 +9,17 @@ export interface HeroProps {
   cta?: { label: string; url: string } | null;
 }
 
-/** The first, largest block of a page; its title is the page's `<h1>`. */
+/**
+ * The first, largest block of a page; its title is the page's `<h1>`.
+ * Without one (the page gave the title an `<h1>` of its own) it is no
+ * section of its own, just the rest of the page's opening.
+ */
 export function Hero({ title, subtitle, image, cta }: HeroProps) {
+  const Block = title ? "section" : "div";
   return (
-    <section className="hero">
+    <Block className="hero">
       <div className="hero-text">
-        <h1>{title}</h1>
+        {title && <h1>{title}</h1>}
         {subtitle && <p>{subtitle}</p>}
         {cta && (
           <LocalLink to={cta.url} className="button">
@@ -22,9 +27,7 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
           </LocalLink>
         )}
       </div>
-      {image && (
-        <Picture className="hero-image" image={image} slot="hero" main />
-      )}
-    </section>
+      {image && <Picture className="hero-image" image={image} slot="hero" main />}
+    </Block>
   );
 }

@@ -18,9 +18,7 @@ export function People({ title, people }: { title?: string | null; people: Perso
       <ul>
         {people.map((person, index) => (
           <li key={person.id ?? index} className="card">
-            {person.photo && (
-              <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />
-            )}
+            {person.photo && <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />}
             <Heading>{person.name}</Heading>
             {person.role && <p className="person-role">{person.role}</p>}
             {person.bio && <p>{person.bio}</p>}

@@ -15,7 +15,11 @@ export function Steps({ title, steps }: { title?: string | null; steps: Step[] }
         {steps.map((step, index) => (
           <li key={step.id ?? index}>
             <Heading>{step.title}</Heading>
-            {step.text && <p><ContactText text={step.text} /></p>}
+            {step.text && (
+              <p>
+                <ContactText text={step.text} />
+              </p>
+            )}
           </li>
         ))}
       </ol>

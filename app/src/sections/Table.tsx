@@ -26,7 +26,11 @@ export function Table({ title, columns, rows }: { title?: string | null; columns
               ) : (
                 labelledCell(
                   columns[index] ?? "",
-                  <ContactText text={cell} context={context} callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])} />,
+                  <ContactText
+                    text={cell}
+                    context={context}
+                    callContext={isCallHeader(row.cells[0]) || isCallHeader(columns[index])}
+                  />,
                   index,
                 )
               ),

@@ -3,9 +3,7 @@ import type { FaqItem, Page } from "../contract";
 import { slugify } from "../slug";
 
 export function faqItems(page: Page | null | undefined): FaqItem[] {
-  return (page?.sections ?? []).flatMap((section) =>
-    section.__component === "sections.faq" ? section.items : [],
-  );
+  return (page?.sections ?? []).flatMap((section) => (section.__component === "sections.faq" ? section.items : []));
 }
 
 /** The question whose slug (see `slugify`) is `slug`: the one `/faq/<slug>` opens. */

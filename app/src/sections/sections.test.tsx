@@ -11,7 +11,6 @@ import { OpenQuestion } from "./Faq";
 import { CatalogueBundles } from "./BundleTable";
 import type { BundleOffer, Section } from "../contract";
 
-
 const render = (node: ReactNode, lang: Lang = "en") =>
   renderToStaticMarkup(
     <LanguageProvider lang={lang}>
@@ -38,7 +37,12 @@ describe("Sections", () => {
   it("skips an unknown component and logs it instead of failing", () => {
     const warn = mock.method(console, "warn", () => {});
     const html = render(
-      <Sections sections={[{ __component: "sections.from-the-future" } as unknown as Section, { __component: "sections.hero", title: "Still here" }]} />,
+      <Sections
+        sections={[
+          { __component: "sections.from-the-future" } as unknown as Section,
+          { __component: "sections.hero", title: "Still here" },
+        ]}
+      />,
     );
     assert.ok(html.includes("Still here"));
     assert.equal(warn.mock.callCount(), 1);
@@ -52,17 +56,46 @@ describe("Sections", () => {
 
   it("makes a section only of a part with a heading, and skips no heading level without one", () => {
     const card = { title: "Daily", text: "1 GB" };
-    const titled = render(<Sections sections={[{ __component: "sections.rich-text", title: "About", body: "<p>Hi</p>" }, { __component: "sections.card-grid", title: "Bundles", cards: [card] }]} />);
+    const titled = render(
+      <Sections
+        sections={[
+          { __component: "sections.rich-text", title: "About", body: "<p>Hi</p>" },
+          { __component: "sections.card-grid", title: "Bundles", cards: [card] },
+        ]}
+      />,
+    );
     assert.ok(titled.includes('<section class="rich-text"><h2>About</h2>'), titled);
-    assert.ok(titled.includes('<section class="card-grid"><h2>Bundles</h2>') && titled.includes("<h3>Daily</h3>"), titled);
-    const untitled = render(<Sections sections={[{ __component: "sections.rich-text", body: "<p>Hi</p>" }, { __component: "sections.card-grid", cards: [card] }]} />);
+    assert.ok(
+      titled.includes('<section class="card-grid"><h2>Bundles</h2>') && titled.includes("<h3>Daily</h3>"),
+      titled,
+    );
+    const untitled = render(
+      <Sections
+        sections={[
+          { __component: "sections.rich-text", body: "<p>Hi</p>" },
+          { __component: "sections.card-grid", cards: [card] },
+        ]}
+      />,
+    );
     assert.ok(!untitled.includes("<section"), untitled);
-    assert.ok(untitled.includes('<div class="rich-text">') && untitled.includes('<div class="card-grid">') && untitled.includes("<h2>Daily</h2>"), untitled);
+    assert.ok(
+      untitled.includes('<div class="rich-text">') &&
+        untitled.includes('<div class="card-grid">') &&
+        untitled.includes("<h2>Daily</h2>"),
+      untitled,
+    );
   });
 });
 
 describe("FAQ section", () => {
-  const faq: Section = { __component: "sections.faq", title: "Data", items: [{ question: "How do I check my data balance?", answer: "Dial *149*01#." }, { question: "Other?", answer: "Yes." }] };
+  const faq: Section = {
+    __component: "sections.faq",
+    title: "Data",
+    items: [
+      { question: "How do I check my data balance?", answer: "Dial *149*01#." },
+      { question: "Other?", answer: "Yes." },
+    ],
+  };
 
   it("anchors every question by its slug, all closed by default", () => {
     const html = render(<Sections sections={[faq]} />);
@@ -86,7 +119,12 @@ describe("table sections", () => {
     const html = render(
       <Sections
         sections={[
-          { __component: "sections.table", title: "Roaming rates", columns: ["Country", "Calls"], rows: [{ id: 1, cells: ["Kenya", "TSh 500/min"] }] },
+          {
+            __component: "sections.table",
+            title: "Roaming rates",
+            columns: ["Country", "Calls"],
+            rows: [{ id: 1, cells: ["Kenya", "TSh 500/min"] }],
+          },
         ]}
       />,
     );
@@ -94,53 +132,135 @@ describe("table sections", () => {
     assert.ok(id, html);
     assert.ok(html.includes(`<table aria-labelledby="${id}">`), html);
     assert.ok(html.includes('<th scope="col">Country</th><th scope="col">Calls</th>'), html);
-    assert.ok(html.includes('<th scope="row">Kenya</th><td><span class="cell-label">Calls </span>TSh 500/min</td>'), html);
+    assert.ok(
+      html.includes('<th scope="row">Kenya</th><td><span class="cell-label">Calls </span>TSh 500/min</td>'),
+      html,
+    );
   });
 
   it("writes tariff bands in shillings, in Swahili on Swahili pages", () => {
     const html = render(
       <Sections
-        sections={[{ __component: "sections.tariff-bands", title: "Ada", note: "Bei zinajumuisha VAT.", bands: [{ id: 1, min: 1000, max: 10000, send: 50, withdraw: 1500 }] }]}
+        sections={[
+          {
+            __component: "sections.tariff-bands",
+            title: "Ada",
+            note: "Bei zinajumuisha VAT.",
+            bands: [{ id: 1, min: 1000, max: 10000, send: 50, withdraw: 1500 }],
+          },
+        ]}
       />,
       "sw",
     );
     assert.ok(html.includes('<th scope="col">Kiasi</th><th scope="col">Ada ya kutuma</th>'), html);
-    assert.ok(html.includes('<th scope="row">TSh 1,000 – TSh 10,000</th><td><span class="cell-label">Ada ya kutuma </span>TSh 50</td><td><span class="cell-label">Ada ya kutoa </span>TSh 1,500</td>'), html);
+    assert.ok(
+      html.includes(
+        '<th scope="row">TSh 1,000 – TSh 10,000</th><td><span class="cell-label">Ada ya kutuma </span>TSh 50</td><td><span class="cell-label">Ada ya kutoa </span>TSh 1,500</td>',
+      ),
+      html,
+    );
     assert.ok(html.includes("Bei zinajumuisha VAT."), html);
   });
 
   it("lists events with their date written out", () => {
     const html = render(
-      <Sections sections={[{ __component: "sections.events", title: "Calendar", events: [{ id: 1, title: "Annual general meeting", date: "2025-06-26", time: "10:00", location: "Dar es Salaam" }] }]} />,
+      <Sections
+        sections={[
+          {
+            __component: "sections.events",
+            title: "Calendar",
+            events: [
+              { id: 1, title: "Annual general meeting", date: "2025-06-26", time: "10:00", location: "Dar es Salaam" },
+            ],
+          },
+        ]}
+      />,
     );
-    assert.ok(html.includes('<th scope="row">Annual general meeting</th><td><span class="cell-label">Date </span><time dateTime="2025-06-26">26 June 2025</time></td><td><span class="cell-label">Time </span>10:00</td><td><span class="cell-label">Venue </span>Dar es Salaam</td>'), html);
+    assert.ok(
+      html.includes(
+        '<th scope="row">Annual general meeting</th><td><span class="cell-label">Date </span><time dateTime="2025-06-26">26 June 2025</time></td><td><span class="cell-label">Time </span>10:00</td><td><span class="cell-label">Venue </span>Dar es Salaam</td>',
+      ),
+      html,
+    );
   });
 });
 
 describe("other sections", () => {
   it("numbers steps", () => {
-    const html = render(<Sections sections={[{ __component: "sections.steps", title: "Register", steps: [{ id: 1, title: "Visit a shop", text: "Bring your ID." }] }]} />);
+    const html = render(
+      <Sections
+        sections={[
+          {
+            __component: "sections.steps",
+            title: "Register",
+            steps: [{ id: 1, title: "Visit a shop", text: "Bring your ID." }],
+          },
+        ]}
+      />,
+    );
     assert.ok(html.includes("<ol><li><h3>Visit a shop</h3><p>Bring your ID.</p></li></ol>"), html);
   });
 
   it("links documents to their files with their date", () => {
     const html = render(
-      <Sections sections={[{ __component: "sections.documents", title: "Reports", documents: [{ id: 1, title: "Annual report 2024", publishDate: "2025-03-05", file: { url: "/static/report.pdf" } }] }]} />,
+      <Sections
+        sections={[
+          {
+            __component: "sections.documents",
+            title: "Reports",
+            documents: [
+              { id: 1, title: "Annual report 2024", publishDate: "2025-03-05", file: { url: "/static/report.pdf" } },
+            ],
+          },
+        ]}
+      />,
       "sw",
     );
-    assert.ok(html.includes('<a href="/static/report.pdf">Annual report 2024</a><time dateTime="2025-03-05">5 Machi 2025</time>'), html);
+    assert.ok(
+      html.includes(
+        '<a href="/static/report.pdf">Annual report 2024</a><time dateTime="2025-03-05">5 Machi 2025</time>',
+      ),
+      html,
+    );
   });
 
   it("shows people with their photo's alternative text", () => {
     const html = render(
-      <Sections sections={[{ __component: "sections.people", title: "Board", people: [{ id: 1, name: "Asha Mussa", role: "Chair", photo: { url: "/static/a.jpg", alternativeText: "Asha Mussa smiling" } }] }]} />,
+      <Sections
+        sections={[
+          {
+            __component: "sections.people",
+            title: "Board",
+            people: [
+              {
+                id: 1,
+                name: "Asha Mussa",
+                role: "Chair",
+                photo: { url: "/static/a.jpg", alternativeText: "Asha Mussa smiling" },
+              },
+            ],
+          },
+        ]}
+      />,
     );
     assert.ok(html.includes('alt="Asha Mussa smiling"'), html);
-    assert.ok(html.includes("<h3>Asha Mussa</h3><p class=\"person-role\">Chair</p>"), html);
+    assert.ok(html.includes('<h3>Asha Mussa</h3><p class="person-role">Chair</p>'), html);
   });
 
   it("links a call to action in the page's language", () => {
-    const html = render(<Sections sections={[{ __component: "sections.cta-banner", title: "Go 5G", text: "Faster.", cta: { label: "See plans", url: "/internet-overview" } }]} />, "sw");
+    const html = render(
+      <Sections
+        sections={[
+          {
+            __component: "sections.cta-banner",
+            title: "Go 5G",
+            text: "Faster.",
+            cta: { label: "See plans", url: "/internet-overview" },
+          },
+        ]}
+      />,
+      "sw",
+    );
     assert.ok(html.includes("<h2>Go 5G</h2><p>Faster.</p>"), html);
     assert.ok(html.includes('href="/sw/internet-overview"'), html);
   });
@@ -157,8 +277,17 @@ describe("bundle tables from the catalogue", () => {
     ussd: "*149*01#",
     purchasable,
   });
-  const catalogue = [offer("a", "daily", 500), offer("b", "daily", 1000), offer("c", "weekly", 5000), offer("s", "services", 300, false)];
-  const table = (fields: Partial<Extract<Section, { __component: "sections.bundle-table" }>>): Section => ({ __component: "sections.bundle-table", title: "Bundles", ...fields });
+  const catalogue = [
+    offer("a", "daily", 500),
+    offer("b", "daily", 1000),
+    offer("c", "weekly", 5000),
+    offer("s", "services", 300, false),
+  ];
+  const table = (fields: Partial<Extract<Section, { __component: "sections.bundle-table" }>>): Section => ({
+    __component: "sections.bundle-table",
+    title: "Bundles",
+    ...fields,
+  });
   const withCatalogue = (section: Section, bundles: BundleOffer[] | undefined, lang: Lang = "en") =>
     render(
       <CatalogueBundles.Provider value={bundles}>
@@ -169,16 +298,30 @@ describe("bundle tables from the catalogue", () => {
 
   it("lists a category's bundles with the catalogue's prices, each sold online with a Buy link to its purchase", () => {
     const html = withCatalogue(table({ category: "daily" }), catalogue);
-    assert.ok(html.includes("<th scope=\"row\">Name of a</th><td><span class=\"cell-label\">Price </span>TSh 500</td>"), html);
+    assert.ok(
+      html.includes('<th scope="row">Name of a</th><td><span class="cell-label">Price </span>TSh 500</td>'),
+      html,
+    );
     assert.ok(html.includes("TSh 1,000") && !html.includes("Name of c"), html);
-    assert.ok(html.includes('<a href="/account?bundleId=a" data-purchase="" class="bundle-buy">Buy<span class="visually-hidden"> Name of a</span></a>'), html);
+    assert.ok(
+      html.includes(
+        '<a href="/account?bundleId=a" data-purchase="" class="bundle-buy">Buy<span class="visually-hidden"> Name of a</span></a>',
+      ),
+      html,
+    );
     assert.ok(html.includes('href="tel:*149*01%23"'), html);
   });
 
   it("lists named bundles in the order named, in Swahili too; a service sold only by its code has no Buy link", () => {
     const html = withCatalogue(table({ bundleIds: ["c", "s", "a", "gone"] }), catalogue, "sw");
-    assert.ok(html.indexOf("Name of c") < html.indexOf("Name of s") && html.indexOf("Name of s") < html.indexOf("Name of a"), html);
-    assert.ok(!html.includes("bundleId=s") && html.includes('href="/sw/account?bundleId=c"') && html.includes(">Nunua<"), html);
+    assert.ok(
+      html.indexOf("Name of c") < html.indexOf("Name of s") && html.indexOf("Name of s") < html.indexOf("Name of a"),
+      html,
+    );
+    assert.ok(
+      !html.includes("bundleId=s") && html.includes('href="/sw/account?bundleId=c"') && html.includes(">Nunua<"),
+      html,
+    );
   });
 
   it("a table of services only has no Buy column", () => {

@@ -6,7 +6,10 @@ describe("jsonLdText", () => {
   it("cannot close its script element or open a comment", () => {
     const text = jsonLdText({ name: "</script><script>alert(1)</script><!-- & -->" });
     assert.ok(!/[<>&]/.test(text), text);
-    assert.equal(text, '{"name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u003c!-- \\u0026 --\\u003e"}');
+    assert.equal(
+      text,
+      '{"name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u003c!-- \\u0026 --\\u003e"}',
+    );
   });
 
   it("escapes the line and paragraph separators", () => {

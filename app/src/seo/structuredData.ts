@@ -19,7 +19,10 @@ const CONTEXT = "https://schema.org";
  * close the element or open a comment, and U+2028/U+2029 are escaped.
  */
 export function jsonLdText(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** A media URL or site path as an absolute address. */
@@ -53,7 +56,11 @@ export function newsArticle(data: PageData, url: string, t: TFunction): JsonLd |
     ...(item.image ? { image: [absoluteUrl(data.siteUrl, item.image.url)] } : {}),
     inLanguage: data.content.pageLang ?? data.lang,
     mainEntityOfPage: url,
-    publisher: { "@type": "Organization", name: t("site.name"), logo: { "@type": "ImageObject", url: absoluteUrl(data.siteUrl, "/static/logo.svg") } },
+    publisher: {
+      "@type": "Organization",
+      name: t("site.name"),
+      logo: { "@type": "ImageObject", url: absoluteUrl(data.siteUrl, "/static/logo.svg") },
+    },
   };
 }
 

@@ -27,7 +27,8 @@ export function registerServiceWorker(): void {
     })
     .catch((error) => console.warn("service worker not registered", error));
   navigator.serviceWorker.ready.then((registration) => {
-    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
+      .connection;
     const lean = Boolean(connection && (connection.saveData || /(^|-)2g$/.test(connection.effectiveType || "")));
     registration.active?.postMessage({ type: "keep-offline", lang: document.documentElement.lang, lean });
   });

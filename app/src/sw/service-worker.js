@@ -46,7 +46,11 @@ async function keepOffline(lang, andMore) {
   for (const path of paths) {
     if (!(await cache.match(path))) await cache.add(path).catch(() => {});
   }
-  if (andMore) await caches.open(ASSETS).then((assets) => assets.addAll(PRECACHE_MORE)).catch(() => {});
+  if (andMore)
+    await caches
+      .open(ASSETS)
+      .then((assets) => assets.addAll(PRECACHE_MORE))
+      .catch(() => {});
 }
 
 // One at a time: every page load asks, and a page kept twice at once could
@@ -65,7 +69,13 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((key) => /^(assets|offline)-/.test(key) && key !== ASSETS && key !== OFFLINE).map((key) => caches.delete(key))))
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((key) => /^(assets|offline)-/.test(key) && key !== ASSETS && key !== OFFLINE)
+            .map((key) => caches.delete(key)),
+        ),
+      )
       .then(() => self.clients.claim()),
   );
 });
@@ -96,7 +106,12 @@ async function page(request, url) {
     // Asked of the server every time (pages are `max-age=0`): offline, the
     // browser's HTTP cache would otherwise answer with a stale page that says
     // nothing of it. A redirect goes back to the page, which follows it.
-    const response = await fetch(url.href, { cache: "no-cache", redirect: "manual", credentials: "include", headers: { accept: request.headers.get("accept") || "text/html" } });
+    const response = await fetch(url.href, {
+      cache: "no-cache",
+      redirect: "manual",
+      credentials: "include",
+      headers: { accept: request.headers.get("accept") || "text/html" },
+    });
     // Personal pages (signed in) are never kept; nor is the offline page among the pages.
     const personal = /private|no-store/.test(response.headers.get("cache-control") || "");
     if (response.ok && response.type === "basic" && !personal && !Object.values(OFFLINE_PATHS).includes(url.pathname)) {
@@ -114,11 +129,17 @@ async function page(request, url) {
 }
 
 async function staleCopy(copy) {
-  const html = (await copy.text()).replace(/^(<!doctype html>)?<html /i, (start) => start.replace("<html ", '<html data-offline-copy="" '));
-  return new Response(html, { status: 200, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+  const html = (await copy.text()).replace(/^(<!doctype html>)?<html /i, (start) =>
+    start.replace("<html ", '<html data-offline-copy="" '),
+  );
+  return new Response(html, {
+    status: 200,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
-const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const escapeHtml = (text) =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const langOf = (path) => (path === "/sw" || path.startsWith("/sw/") ? "sw" : "en");
 
 async function offlinePage(url) {
@@ -143,7 +164,10 @@ async function offlinePage(url) {
   const html = (await kept.text())
     .replace(/(<a class="button offline-retry" href=")[^"]*"/, `$1${escapeHtml(url.pathname + url.search)}"`)
     .replace(/(<ul class="offline-pages">)[\s\S]*?(<\/ul>)/, list ? `$1${list}$2` : "$&");
-  return new Response(html, { status: 503, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-offline-page": "1" } });
+  return new Response(html, {
+    status: 503,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-offline-page": "1" },
+  });
 }
 
 function fetchInto(cacheName, request) {

@@ -23,8 +23,13 @@ type Json = string | Json[] | { [key: string]: Json } | null;
 export const phoneNumbers = twins<Inputs<{ input: string; msisdn: string; local: string }>>("phone-numbers.json");
 export const codes = twins<Inputs<{ input: string; code: string }>>("codes.json");
 export const slugs = twins<{ cases: { text: string; slug: string }[] }>("slugs.json").cases;
-export const languagePaths = twins<{ paths: { path: string; lang: Lang; local: string; href: string }[]; codes: { value: string; lang: Lang }[] }>(
-  "language-paths.json",
-);
-export const formFields = twins<{ cases: { pairs: [string, string][]; value: Record<string, Json> }[] }>("form-fields.json").cases;
-export const routeHrefs = twins<{ cases: { pattern: string; params: Record<string, string>; href: string | null }[] }>("route-hrefs.json").cases;
+export const languagePaths = twins<{
+  paths: { path: string; lang: Lang; local: string; href: string }[];
+  codes: { value: string; lang: Lang }[];
+}>("language-paths.json");
+export const formFields = twins<{ cases: { pairs: [string, string][]; value: Record<string, Json> }[] }>(
+  "form-fields.json",
+).cases;
+export const routeHrefs = twins<{ cases: { pattern: string; params: Record<string, string>; href: string | null }[] }>(
+  "route-hrefs.json",
+).cases;

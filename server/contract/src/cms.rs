@@ -19,12 +19,16 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::content::{BusinessService, Collection, Device, NewsItem, Page, Popup, Sidebar, Trick};
+use crate::locations::Location;
 use crate::repair::schema_of;
 
 /// The single type holding the footer links; every other single type is a [`Page`].
 pub const SIDEBAR: &str = "sidebar";
 /// The collection of popups, beside the collections of [`Collection`].
 pub const POPUPS: &str = "popups";
+/// The collection of M-Pesa agents and Vodashops ([`Location`]), read whole
+/// into the locator's index, never by page or item.
+pub const LOCATIONS: &str = "locations";
 /// Fields of the model that Strapi fills in itself.
 const STRAPI_OWN: [&str; 3] = ["id", "documentId", "__component"];
 
@@ -38,6 +42,7 @@ pub enum TypeShape {
     BusinessService,
     Trick,
     Popup,
+    Location,
 }
 
 impl TypeShape {
@@ -64,6 +69,7 @@ impl TypeShape {
             TypeShape::BusinessService => schema_of::<BusinessService>(),
             TypeShape::Trick => schema_of::<Trick>(),
             TypeShape::Popup => schema_of::<Popup>(),
+            TypeShape::Location => schema_of::<Location>(),
         }
     }
 
@@ -72,6 +78,12 @@ impl TypeShape {
         let schema = self.schema();
         let mut model = Model { defs: schema.get("$defs").and_then(Value::as_object), components };
         model.attributes(&schema)
+    }
+
+    /// Whether the CMS keeps an entry per language. Locations are the same
+    /// in both (see [`Location`]): one entry each, read once.
+    pub fn localized(self) -> bool {
+        self != TypeShape::Location
     }
 
     /// The `populate` tree for this shape (see [`populate`]).
@@ -89,6 +101,7 @@ pub fn collection_types() -> Vec<(&'static str, String, TypeShape)> {
         .map(|c| (c.api_name(), c.api_name().trim_end_matches('s').to_owned(), TypeShape::of_collection(c)))
         .collect();
     types.push((POPUPS, "popup".to_owned(), TypeShape::Popup));
+    types.push((LOCATIONS, "location".to_owned(), TypeShape::Location));
     types
 }
 
@@ -107,7 +120,7 @@ pub fn model(single_types: &[String]) -> Value {
         .into_iter()
         .map(|(api_id, singular, shape)| {
             let attributes = shape.attributes(&mut components);
-            json!({ "apiId": api_id, "singular": singular, "displayName": display_name(&singular), "attributes": attributes })
+            json!({ "apiId": api_id, "singular": singular, "displayName": display_name(&singular), "localized": shape.localized(), "attributes": attributes })
         })
         .collect();
     let components: Map<String, Value> = components.into_iter().collect();

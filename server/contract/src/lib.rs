@@ -9,6 +9,8 @@
 //! - [`api`]: what each API endpoint answers on success.
 //! - [`feedback`]: what an API answer tells the visitor (a notice, what is
 //!   wrong with a form, where to go next): the one body of every API failure.
+//! - [`locations`]: M-Pesa agents and Vodashops, as the CMS holds them and
+//!   as the locator pages show them.
 //! - [`route`]: the shape of the route table (`app/src/routes.ts`).
 //! - [`repair`]: content from outside parsed at the boundary: a part that
 //!   does not fit the model takes its default or is dropped, with its JSON path.
@@ -25,6 +27,7 @@ pub mod api;
 pub mod cms;
 pub mod content;
 pub mod feedback;
+pub mod locations;
 pub mod page;
 pub mod repair;
 pub mod route;

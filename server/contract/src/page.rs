@@ -40,6 +40,8 @@ pub enum PageKind {
     FoundationApplication,
     /// The site search's results for `?q=`.
     Search,
+    /// M-Pesa agents or Vodashops by region, district or place name.
+    Locator,
     Offline,
     /// Every address no route has.
     NotFound,
@@ -130,6 +132,10 @@ pub struct PageData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub search: Option<SearchResults>,
+    /// The locator page's form and the places it found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub locator: Option<crate::locations::LocatorPage>,
     /// On a list page, which of its pages this is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -60,6 +60,10 @@ pub struct RouteDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub form: Option<FormKind>,
+    /// On a locator page: the places it finds (`/mpesa-agents`: agents; `/vodashop`: shops).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub locations: Option<crate::locations::LocationKind>,
     pub meta: RouteMeta,
 }
 

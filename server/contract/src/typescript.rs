@@ -1,4 +1,4 @@
-//! The app's TypeScript types (`app/src/generated/contract.ts`), written by
+//! The app's TypeScript types (`app/generated/contract.ts`), written by
 //! `build.rs` from the Rust types, so the two sides cannot drift: `tsc`
 //! checks the app against them.
 
@@ -9,6 +9,7 @@ use crate::account::*;
 use crate::api::*;
 use crate::content::*;
 use crate::feedback::*;
+use crate::locations::*;
 use crate::page::*;
 use crate::route::*;
 
@@ -64,6 +65,13 @@ pub fn typescript() -> String {
         Pager::decl(&config),
         PagePreview::decl(&config),
         SearchHit::decl(&config),
+        LocationKind::decl(&config),
+        LocationService::decl(&config),
+        Place::decl(&config),
+        WeekHours::decl(&config),
+        LocationHit::decl(&config),
+        LocatorPage::decl(&config),
+        NearbyLocations::decl(&config),
         PageAssets::decl(&config),
         RenderRequest::decl(&config),
         RenderOutput::decl(&config),

@@ -73,6 +73,12 @@ pub struct ContentConfig {
     #[arg(id = "content-ttl-secs", long = "content-ttl-secs", env = "CONTENT_TTL_SECS", default_value = "60", value_parser = secs)]
     pub ttl: Duration,
 
+    /// Seconds the agents and shops are served before they are read again:
+    /// every page of the CMS's `locations`, 1,800 requests for 180,000
+    /// places. A location's webhook reads them again at once.
+    #[arg(id = "locations-ttl-secs", long = "locations-ttl-secs", env = "LOCATIONS_TTL_SECS", default_value = "3600", value_parser = secs)]
+    pub locations_ttl: Duration,
+
     /// Seconds past freshness content is still served while the CMS fails.
     #[arg(id = "content-stale-if-error-secs", long = "content-stale-if-error-secs", env = "CONTENT_STALE_IF_ERROR_SECS", default_value = "86400", value_parser = secs)]
     pub stale_if_error: Duration,

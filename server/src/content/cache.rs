@@ -1,6 +1,7 @@
 //! The content cache in front of any [`ContentSource`] (RFC 5861 semantics):
 //!
-//! - fresh for `fresh`: served from memory;
+//! - fresh for `fresh` (the locations for `locations_fresh`: reading them
+//!   takes every page of a large collection): served from memory;
 //! - then stale-while-revalidate: the stale copy is served and one refresh
 //!   runs in the background;
 //! - stale-if-error: while the source fails or times out, the last good copy
@@ -10,28 +11,37 @@
 //!   it for the others waiting on it;
 //! - last known good on disk (with a CMS, `disk`): each answer is kept there
 //!   too, and read back when the source fails for a key memory does not
-//!   hold (after a restart, a webhook's invalidation, an eviction).
+//!   hold (after a restart, a webhook's invalidation, an eviction); the
+//!   locations as the compact entries read page by page ([`Answer`]).
 //!
 //! Each entry carries a version that changes only when its value does; pages
 //! are cached under the versions of the content they were built from.
-//! Answers are parsed on the way in; what parsing dropped is logged once per
-//! version, with the query, the language and each part's JSON path.
+//! Answers are parsed on the way in (one of a whole collection, such as the
+//! locator's index of every agent, on the blocking pool, off the runtime's
+//! workers); what parsing dropped is logged once per version, with the
+//! query, the language and each part's JSON path. An entry can also be read
+//! again in place ([`Cached::read_again`]): served as it is until the new
+//! answer replaces it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use contract::Lang;
+use contract::repair::Parsed;
 use serde_json::Value;
 
 use super::disk::DiskCache;
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
+use crate::locator::PlaceList;
 use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
 pub struct CacheSettings {
     /// How long an entry is served without asking the source again.
     pub fresh: Duration,
+    /// The same for the locations (`LOCATIONS_TTL_SECS`).
+    pub locations_fresh: Duration,
     /// How long past freshness a copy is still served while the source fails.
     pub stale_if_error: Duration,
     /// Upstream time limit for one fetch.
@@ -40,6 +50,13 @@ pub struct CacheSettings {
     pub capacity: u64,
     /// Where the last good answers are kept on disk, if anywhere.
     pub disk: Option<DiskCache>,
+}
+
+impl CacheSettings {
+    /// How long the answer to `query` is served without asking the source again.
+    pub fn fresh_for(&self, query: &ContentQuery) -> Duration {
+        if matches!(query, ContentQuery::Locations) { self.locations_fresh } else { self.fresh }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -81,16 +98,23 @@ struct Inner {
 
 /// An entry lives until it is too old even to be served on error.
 struct ServeLimit {
-    lifetime: Duration,
+    settings: CacheSettings,
+}
+
+impl ServeLimit {
+    fn left(&self, key: &Key, entry: &Entry, now: Instant) -> Duration {
+        let lifetime = self.settings.fresh_for(&key.0) + self.settings.stale_if_error;
+        (entry.fetched + lifetime).saturating_duration_since(now)
+    }
 }
 
 impl moka::Expiry<Key, Arc<Entry>> for ServeLimit {
-    fn expire_after_create(&self, _: &Key, entry: &Arc<Entry>, now: Instant) -> Option<Duration> {
-        Some((entry.fetched + self.lifetime).saturating_duration_since(now))
+    fn expire_after_create(&self, key: &Key, entry: &Arc<Entry>, now: Instant) -> Option<Duration> {
+        Some(self.left(key, entry, now))
     }
 
-    fn expire_after_update(&self, _: &Key, entry: &Arc<Entry>, now: Instant, _: Option<Duration>) -> Option<Duration> {
-        Some((entry.fetched + self.lifetime).saturating_duration_since(now))
+    fn expire_after_update(&self, key: &Key, entry: &Arc<Entry>, now: Instant, _: Option<Duration>) -> Option<Duration> {
+        Some(self.left(key, entry, now))
     }
 }
 
@@ -100,7 +124,7 @@ impl Cached {
         let removed = changes.clone();
         let entries = moka::sync::Cache::builder()
             .max_capacity(settings.capacity)
-            .expire_after(ServeLimit { lifetime: settings.fresh + settings.stale_if_error })
+            .expire_after(ServeLimit { settings: settings.clone() })
             .eviction_listener(move |_, _, cause| {
                 if cause != moka::notification::RemovalCause::Replaced {
                     removed.fetch_add(1, Ordering::Release);
@@ -113,8 +137,8 @@ impl Cached {
     }
 
     pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
-        let key = (query.clone(), lang);
-        let fresh = self.inner.settings.fresh;
+        let key = key(query, lang);
+        let fresh = self.inner.settings.fresh_for(query);
         if let Some(entry) = self.inner.entries.get(&key) {
             if entry.checked.elapsed() < fresh {
                 return Ok(entry);
@@ -129,9 +153,9 @@ impl Cached {
     /// The entry for `query` in `lang` if memory holds one, without waiting;
     /// a missing or stale one is fetched in the background.
     pub fn peek(&self, query: &ContentQuery, lang: Lang) -> Option<Arc<Entry>> {
-        let key = (query.clone(), lang);
+        let key = key(query, lang);
         let entry = self.inner.entries.get(&key);
-        if entry.as_ref().is_none_or(|entry| entry.checked.elapsed() >= self.inner.settings.fresh) {
+        if entry.as_ref().is_none_or(|entry| entry.checked.elapsed() >= self.inner.settings.fresh_for(query)) {
             drop(self.load(key));
         }
         entry
@@ -140,7 +164,7 @@ impl Cached {
     /// The entry for `query` in `lang` fetched from the source now, whatever
     /// memory holds (joining a fetch under way).
     pub async fn reload(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
-        self.load((query.clone(), lang)).await
+        self.load(key(query, lang)).await
     }
 
     /// The shared upstream fetch for `key`, started if none is running.
@@ -170,14 +194,40 @@ impl Cached {
         }
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
     }
+
+    /// Reads every entry `matches` selects again in the background, and
+    /// every one whose first read is under way, serving what memory holds
+    /// until the new answer replaces it; returns how many. A read already
+    /// under way may have read past the change: the new one starts once it
+    /// has ended (however many changes come meanwhile, one read follows).
+    pub fn read_again(&self, matches: impl Fn(&Key) -> bool) -> usize {
+        let held = self.inner.entries.iter().map(|(key, _)| (*key).clone());
+        let keys: std::collections::HashSet<Key> = held.chain(self.inner.loads.keys()).filter(|key| matches(key)).collect();
+        for key in &keys {
+            let under_way = self.inner.loads.current(key);
+            let (cache, key) = (self.clone(), key.clone());
+            tokio::spawn(async move {
+                if let Some(read) = under_way {
+                    let _ = read.await;
+                }
+                // Its outcome is the cache's: stored, or logged and the copy kept.
+                let _ = cache.load(key).await;
+            });
+        }
+        keys.len()
+    }
+}
+
+/// What `query` in `lang` is kept by: a query whose answer is the same in
+/// every language ([`ContentQuery::localized`]) is kept once, under the default.
+fn key(query: &ContentQuery, lang: Lang) -> Key {
+    (query.clone(), if query.localized() { lang } else { Lang::default() })
 }
 
 impl Inner {
     async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
         let timeout = if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
-        let result = tokio::time::timeout(timeout, self.source.fetch(&key.0, key.1))
-            .await
-            .unwrap_or(Err(ContentError::Timeout(timeout)));
+        let result = tokio::time::timeout(timeout, Answer::fetch(&*self.source, key)).await.unwrap_or(Err(ContentError::Timeout(timeout)));
         let now = Instant::now();
         let previous = self.entries.get(key);
         let model = key.0.model().to_owned();
@@ -194,14 +244,17 @@ impl Inner {
             _ => 0.0,
         };
         metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
+        let before = previous.as_ref().and_then(|previous| previous.value.clone());
+        let result = match result {
+            Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some()).await.map(|(parsed, same, kept)| (Some(parsed), same, kept)),
+            Ok(None) => Ok((None, before.is_none(), None)),
+            Err(error) => Err(error),
+        };
         match result {
-            Ok(raw) => {
-                // Only a disk keeps the answer as it came, beside the parsed value.
-                let kept = raw.as_ref().filter(|_| self.settings.disk.is_some()).cloned();
-                let parsed = raw.map(|raw| parse_answer(&key.0, raw));
+            Ok((parsed, same, kept)) => {
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
-                    Some(previous) if previous.value.as_deref() == value.as_ref() => previous.version,
+                    Some(previous) if same => previous.version,
                     _ => {
                         for dropped in parsed.iter().flat_map(|p| &p.dropped) {
                             tracing::warn!(query = %key.0, lang = key.1.code(), path = dropped.place(), reason = %dropped.reason, "content part dropped");
@@ -242,11 +295,12 @@ impl Inner {
 
     /// Keeps the source's answer for `key` on disk (an answer of nothing
     /// deletes the copy), in the background.
-    fn keep_on_disk(&self, key: &Key, answer: Option<Value>, changed: bool) {
+    fn keep_on_disk(&self, key: &Key, answer: Option<Answer>, changed: bool) {
         let Some(disk) = self.settings.disk.clone() else { return };
         let key = key.clone();
         tokio::task::spawn_blocking(move || match answer {
-            Some(answer) => disk.keep(&key, &answer, changed),
+            Some(Answer::Json(answer)) => disk.keep(&key, &answer, changed),
+            Some(Answer::Places(places)) => disk.keep(&key, &places, changed),
             None => disk.forget(&key),
         });
     }
@@ -256,16 +310,80 @@ impl Inner {
     async fn restore(&self, key: &Key, now: Instant) -> Option<Arc<Entry>> {
         let disk = self.settings.disk.clone()?;
         let wanted = key.clone();
-        let (answer, age) = tokio::task::spawn_blocking(move || disk.read(&wanted)).await.ok()??;
-        if age > self.settings.fresh + self.settings.stale_if_error {
+        let (answer, age) = tokio::task::spawn_blocking(move || Answer::read(&disk, &wanted)).await.ok()??;
+        if age > self.settings.fresh_for(&key.0) + self.settings.stale_if_error {
             return None;
         }
-        let parsed = parse_answer(&key.0, answer);
+        let (parsed, ..) = parse(&key.0, answer, None, false).await.ok()?;
         tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
         let fetched = now.checked_sub(age).unwrap_or(now);
         let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
         Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, fetched, checked: now }))
     }
+}
+
+/// An answer of the source as the cache parses it and keeps it on disk:
+/// most as the source gave it, normalised JSON; the locations (180,000
+/// places would be some 4 KB each as JSON values) as the entries their
+/// index is built from, each page of the CMS's answer read into them and
+/// dropped before the next is asked for.
+enum Answer {
+    Json(Value),
+    Places(PlaceList),
+}
+
+impl Answer {
+    /// The source's answer for `key`; `None` when it has nothing.
+    async fn fetch(source: &dyn ContentSource, key: &Key) -> Result<Option<Answer>, ContentError> {
+        let (query, lang) = (&key.0, key.1);
+        if !matches!(query, ContentQuery::Locations) {
+            return Ok(source.fetch(query, lang).await?.map(Answer::Json));
+        }
+        let mut places = PlaceList::default();
+        let found = source.each_page(query, lang, &mut |page| places.read_page(page)).await?;
+        Ok(found.then_some(Answer::Places(places)))
+    }
+
+    /// The answer kept on disk for `key` and how long ago the source gave it.
+    fn read(disk: &DiskCache, key: &Key) -> Option<(Answer, Duration)> {
+        match key.0 {
+            ContentQuery::Locations => disk.read(key).map(|(places, age)| (Answer::Places(places), age)),
+            _ => disk.read(key).map(|(answer, age)| (Answer::Json(answer), age)),
+        }
+    }
+
+    /// Parsed as the answer to `query`; and, if `keep`, what of it a disk keeps.
+    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>) {
+        match self {
+            Answer::Json(raw) => {
+                let kept = keep.then(|| raw.clone());
+                (parse_answer(query, raw), kept.map(Answer::Json))
+            }
+            Answer::Places(places) => {
+                let (locations, dropped) = places.index();
+                let parsed = Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() };
+                (parsed, keep.then_some(Answer::Places(places)))
+            }
+        }
+    }
+}
+
+/// `answer` parsed as the answer to `query`, whether it is the same as
+/// `before`, and (if `keep`) what of it a disk keeps. An answer read
+/// through every page of a collection (the locator's index of 180,000
+/// places takes most of a second) is parsed and compared on the blocking
+/// pool, so that the runtime's workers go on answering meanwhile.
+async fn parse(query: &ContentQuery, answer: Answer, before: Option<Arc<ContentValue>>, keep: bool) -> Result<(Parsed<ContentValue>, bool, Option<Answer>), ContentError> {
+    let work = move |query: &ContentQuery| {
+        let (parsed, kept) = answer.parse(query, keep);
+        let same = before.as_deref() == parsed.value.as_ref();
+        (parsed, same, kept)
+    };
+    if !query.reads_every_page() {
+        return Ok(work(query));
+    }
+    let query = query.clone();
+    Ok(tokio::task::spawn_blocking(move || work(&query)).await?)
 }
 
 #[cfg(test)]
@@ -310,7 +428,7 @@ mod tests {
             failing: Default::default(),
             value: Mutex::new(serde_json::json!({ "title": "v1" })),
         });
-        let settings = CacheSettings { fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100, disk };
+        let settings = CacheSettings { fresh, locations_fresh: fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100, disk };
         (source.clone(), Cached::new(source, settings))
     }
 
@@ -400,6 +518,34 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn reading_again_in_place_serves_the_copy_meanwhile_and_follows_a_read_under_way() {
+        let (source, cache) = setup(Duration::from_millis(100), Duration::from_secs(3600));
+        let query = ContentQuery::single("home");
+        let first = cache.get(&query, Lang::En).await.unwrap();
+        // A read under way when the change comes may have read past it.
+        let under_way = tokio::spawn({
+            let (cache, query) = (cache.clone(), query.clone());
+            async move { cache.reload(&query, Lang::En).await }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        *source.value.lock().unwrap() = serde_json::json!({ "title": "v2" });
+        assert_eq!(cache.read_again(|(query, _)| query.model() == "home"), 1);
+        assert_eq!(cache.read_again(|(query, _)| query.model() == "home"), 1, "a second change joins the same read");
+        let served = tokio::time::timeout(Duration::from_millis(50), cache.get(&query, Lang::En)).await.expect("no wait").unwrap();
+        assert_eq!(served.version, first.version, "the copy in memory, meanwhile");
+        under_way.await.unwrap().unwrap();
+        for _ in 0..100 {
+            if source.calls.load(Ordering::SeqCst) == 3 && title(&cache.get(&query, Lang::En).await.unwrap()) == "v2" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(title(&cache.get(&query, Lang::En).await.unwrap()), "v2");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        assert_eq!(source.calls.load(Ordering::SeqCst), 3, "the first read, the one under way, one after it");
+    }
+
+    #[tokio::test]
     async fn a_new_cache_serves_what_the_source_gave_before_from_disk_while_it_fails() {
         let dir = tempfile::tempdir().unwrap();
         let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
@@ -408,7 +554,7 @@ mod tests {
         first.get(&query, Lang::En).await.unwrap();
         let key = (query.clone(), Lang::En);
         for _ in 0..200 {
-            if disk.read(&key).is_some() {
+            if disk.read::<Value>(&key).is_some() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(10)).await;

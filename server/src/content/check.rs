@@ -4,7 +4,8 @@
 //!
 //! The check asks the CMS exactly as the site would (same client, same
 //! populate fall-backs) for every single type the route table reads, in both
-//! languages, and for page 1 of every collection and every popup type, then
+//! languages, for page 1 of every collection and every popup type, and for
+//! every location (not localized: once), then
 //! parses each answer into the model. It reports per type and language:
 //! `ok`, `missing` (the CMS has no such type or entry), or the fields that
 //! are absent (the CMS schema lacks them), do not fit (wrong type), or that
@@ -58,13 +59,17 @@ pub struct Report {
 pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
     let mut queries: Vec<ContentQuery> = single_types(routes).into_iter().map(ContentQuery::Single).collect();
     queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None, page: 1 }));
+    // Every agent and shop, as the locator reads them: an entry that cannot be shown is named.
+    queries.push(ContentQuery::Locations);
     let popup_types: BTreeSet<&str> = routes.all().iter().filter_map(|r| r.popups.as_deref()).collect();
     queries.extend(popup_types.into_iter().map(|kind| ContentQuery::Popups(kind.to_owned())));
 
     let mut text = String::new();
     let mut complete = true;
     for query in &queries {
-        for lang in Lang::ALL {
+        // A type that is not localized (the locations) is one answer for every language.
+        let langs = if query.localized() { &Lang::ALL[..] } else { &[Lang::default()][..] };
+        for &lang in langs {
             let finding = match source.fetch(query, lang).await {
                 Err(error) => Finding::Unreachable(error.to_string()),
                 Ok(None) => Finding::Missing,
@@ -79,7 +84,7 @@ pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
                 }
             };
             complete &= matches!(finding, Finding::Ok | Finding::Empty);
-            let name = format!("{query} [{}]", lang.code());
+            let name = if query.localized() { format!("{query} [{}]", lang.code()) } else { format!("{query} [every language]") };
             match finding {
                 Finding::Ok => writeln!(text, "ok        {name}"),
                 Finding::Empty => writeln!(text, "empty     {name}"),

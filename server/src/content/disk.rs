@@ -5,14 +5,17 @@
 //!
 //! - One file per query and language, named by the SHA-256 of the key and
 //!   holding the key and the answer as the source gave it (normalised, not
-//!   parsed: the parser of whichever version reads it decides what it means).
+//!   parsed: the parser of whichever version reads it decides what it means);
+//!   the locations' as the compact entries their index is built from
+//!   ([`PlaceList`](crate::locator::PlaceList), some 80 bytes a place).
 //! - Written atomically: a temporary file in the same directory, synced,
 //!   renamed over the old one; a file that cannot be read back is deleted.
 //! - Its modification time is when the CMS last gave that answer (an
 //!   unchanged answer only touches it), so its age counts against
 //!   `CONTENT_STALE_IF_ERROR_SECS` as in memory.
 //! - Bounded (`CONTENT_DISK_CACHE_MB`): past it, the files the CMS confirmed
-//!   longest ago are deleted.
+//!   longest ago are deleted; an answer larger than the whole bound is not
+//!   kept, and a warning says so (once, until one fits again).
 //!
 //! Every method does blocking file work: call it on the blocking pool.
 
@@ -22,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::Key;
@@ -45,13 +48,15 @@ struct Inner {
     limit: u64,
     /// What this process knows is on disk: file name → size and time.
     files: Mutex<HashMap<String, Kept>>,
+    /// Files whose answer was too large to keep, warned of once.
+    too_large: Mutex<std::collections::HashSet<String>>,
 }
 
 /// A file's content.
 #[derive(Serialize, Deserialize)]
-struct Saved {
+struct Saved<T> {
     key: Key,
-    answer: Value,
+    answer: T,
 }
 
 const SUFFIX: &str = ".json";
@@ -66,14 +71,14 @@ impl DiskCache {
         let dir = data_dir.join(DIR);
         std::fs::create_dir_all(&dir)?;
         let files = bounded_dir::list(&dir, SUFFIX)?;
-        let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
+        let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files), too_large: Mutex::default() }) };
         cache.inner.trim();
         Ok(cache)
     }
 
     /// Keeps `answer` as the last good one for `key`. When it is the answer
     /// kept already (`changed` false) only its time is renewed.
-    pub fn keep(&self, key: &Key, answer: &Value, changed: bool) {
+    pub fn keep<T: Serialize>(&self, key: &Key, answer: &T, changed: bool) {
         let name = file_name(key);
         let known = self.inner.files().contains_key(&name);
         let result = if known && !changed { self.inner.touch(&name) } else { self.inner.write(&name, key, answer) };
@@ -91,10 +96,10 @@ impl DiskCache {
     }
 
     /// The answer kept for `key` and how long ago the CMS gave it.
-    pub fn read(&self, key: &Key) -> Option<(Value, Duration)> {
+    pub fn read<T: DeserializeOwned>(&self, key: &Key) -> Option<(T, Duration)> {
         let name = file_name(key);
         let path = self.inner.dir.join(&name);
-        let read = || -> Result<(Saved, SystemTime), String> {
+        let read = || -> Result<(Saved<T>, SystemTime), String> {
             let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
             let modified = std::fs::metadata(&path).and_then(|m| m.modified()).map_err(|e| e.to_string())?;
             Ok((serde_json::from_slice(&bytes).map_err(|e| e.to_string())?, modified))
@@ -117,16 +122,32 @@ impl Inner {
         crate::locks::lock(&self.files)
     }
 
-    fn write(&self, name: &str, key: &Key, answer: &Value) -> std::io::Result<()> {
-        let bytes = serde_json::to_vec(&Saved { key: key.clone(), answer: answer.clone() })?;
-        if bytes.len() as u64 > self.limit {
+    /// Written as it is serialised, never whole in memory; past the bound,
+    /// the temporary file is deleted, and the copy kept before (if any)
+    /// stays until trimmed.
+    fn write<T: Serialize>(&self, name: &str, key: &Key, answer: &T) -> std::io::Result<()> {
+        let file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
+        let mut out = Bounded { inner: std::io::BufWriter::new(file), written: 0, limit: self.limit };
+        let result = serde_json::to_writer(&mut out, &Saved { key: key.clone(), answer });
+        let bytes = out.written;
+        if bytes > self.limit {
+            if crate::locks::lock(&self.too_large).insert(name.to_owned()) {
+                tracing::warn!(
+                    query = %key.0,
+                    lang = key.1.code(),
+                    mb = bytes as f64 / 1e6,
+                    limit_mb = self.limit as f64 / 1e6,
+                    "content too large to keep on disk (past CONTENT_DISK_CACHE_MB): a restart while the CMS is down will not have it"
+                );
+            }
             return Ok(());
         }
-        let mut file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
-        file.write_all(&bytes)?;
+        result?;
+        let file = out.inner.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         file.as_file().sync_data()?;
         file.persist(self.dir.join(name)).map_err(|e| e.error)?;
-        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
+        crate::locks::lock(&self.too_large).remove(name);
+        self.files().insert(name.to_owned(), Kept { bytes, at: SystemTime::now() });
         self.trim();
         Ok(())
     }
@@ -143,6 +164,28 @@ impl Inner {
     /// Deletes the files confirmed longest ago until the rest fit.
     fn trim(&self) {
         bounded_dir::trim(&self.dir, &mut self.files(), self.limit);
+    }
+}
+
+/// A file written up to `limit` bytes: what comes past it is counted, not
+/// written, so that `written` says how large the answer is.
+struct Bounded<W> {
+    inner: W,
+    written: u64,
+    limit: u64,
+}
+
+impl<W: Write> Write for Bounded<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.written += buf.len() as u64;
+        if self.written <= self.limit {
+            self.inner.write_all(buf)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -200,16 +243,16 @@ mod tests {
     fn an_answer_kept_is_read_back_with_its_age_and_survives_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
-        assert!(disk.read(&key("home")).is_none());
+        assert!(disk.read::<serde_json::Value>(&key("home")).is_none());
         disk.keep(&key("home"), &json!({ "title": "Home" }), true);
-        let (answer, age) = disk.read(&key("home")).unwrap();
+        let (answer, age) = disk.read::<serde_json::Value>(&key("home")).unwrap();
         assert_eq!(answer, json!({ "title": "Home" }));
         assert!(age < Duration::from_secs(60));
         let reopened = DiskCache::open(dir.path(), 1 << 20).unwrap();
-        assert_eq!(reopened.read(&key("home")).unwrap().0, json!({ "title": "Home" }));
-        assert!(reopened.read(&(ContentQuery::single("home"), Lang::Sw)).is_none(), "each language apart");
+        assert_eq!(reopened.read::<serde_json::Value>(&key("home")).unwrap().0, json!({ "title": "Home" }));
+        assert!(reopened.read::<serde_json::Value>(&(ContentQuery::single("home"), Lang::Sw)).is_none(), "each language apart");
         reopened.forget(&key("home"));
-        assert!(reopened.read(&key("home")).is_none());
+        assert!(reopened.read::<serde_json::Value>(&key("home")).is_none());
     }
 
     #[test]
@@ -224,7 +267,7 @@ mod tests {
         // `a` confirmed again (unchanged), so `b` is now the oldest.
         disk.keep(&key("a"), &answer, false);
         disk.keep(&key("d"), &answer, true);
-        let kept: Vec<bool> = ["a", "b", "c", "d"].iter().map(|name| disk.read(&key(name)).is_some()).collect();
+        let kept: Vec<bool> = ["a", "b", "c", "d"].iter().map(|name| disk.read::<serde_json::Value>(&key(name)).is_some()).collect();
         assert_eq!(kept, [true, false, true, true]);
         let files = std::fs::read_dir(dir.path().join(DIR)).unwrap().count();
         assert_eq!(files, 3, "no temporary file left behind");
@@ -236,7 +279,7 @@ mod tests {
         let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
         disk.keep(&key("home"), &json!({ "title": "Home" }), true);
         std::fs::write(dir.path().join(DIR).join(file_name(&key("home"))), b"{\"key\": [").unwrap();
-        assert!(disk.read(&key("home")).is_none());
+        assert!(disk.read::<serde_json::Value>(&key("home")).is_none());
         assert_eq!(std::fs::read_dir(dir.path().join(DIR)).unwrap().count(), 0);
     }
 }

@@ -1,6 +1,7 @@
 //! The default content embedded in the binary from `content/` (see
 //! `content/README.md`): single types as `<lang>/<key>.json`, collections as
-//! `<lang>/collections/<name>.json`, both in the Strapi v4 answer shape so the
+//! `<lang>/collections/<name>.json`, or `collections/<name>.json` for one the
+//! same in every language (the locations), all in the Strapi v4 answer shape so the
 //! same normalisation serves them and the CMS. Queries are answered the way
 //! Strapi would: lists newest first and paged, items by id, popups by type.
 
@@ -28,6 +29,8 @@ impl EmbeddedContent {
             let (lang, rest) = match name.split_once('/') {
                 Some(("en", rest)) => (Lang::En, rest),
                 Some(("sw", rest)) => (Lang::Sw, rest),
+                // Not localized: kept once, under the default language, as the cache asks for it.
+                Some(("collections", _)) => (Lang::default(), name),
                 _ => continue,
             };
             let answer: Value =
@@ -70,6 +73,7 @@ fn publish_date(item: &Value) -> &str {
 #[async_trait]
 impl ContentSource for EmbeddedContent {
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
+        let lang = if query.localized() { lang } else { Lang::default() };
         Ok(match query {
             ContentQuery::Single(key) => self.singles.get(&(lang, key.clone())).cloned(),
             ContentQuery::List { collection, page_size, filter, page } => Some(Value::Array(
@@ -87,6 +91,7 @@ impl ContentSource for EmbeddedContent {
                 .find(|item| item.get("id").and_then(Value::as_u64) == Some(u64::from(*id)))
                 .cloned(),
             ContentQuery::All(collection) | ContentQuery::Index(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
+            ContentQuery::Locations => Some(Value::Array(self.collection(contract::cms::LOCATIONS, lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self
                     .collection(contract::cms::POPUPS, lang)

@@ -89,6 +89,10 @@ pub enum ContentQuery {
     Index(Collection),
     /// Popups of one type, newest first.
     Popups(String),
+    /// Every M-Pesa agent and Vodashop with the fields the locator shows
+    /// ([`contract::locations::LOCATION_FIELDS`]), read through every page
+    /// of the CMS like an index, parsed into the locator's spatial index.
+    Locations,
 }
 
 impl ContentQuery {
@@ -105,13 +109,29 @@ impl ContentQuery {
             ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } | ContentQuery::All(collection) => Some(TypeShape::of_collection(*collection)),
             ContentQuery::Index(_) => None,
             ContentQuery::Popups(_) => Some(TypeShape::Popup),
+            ContentQuery::Locations => Some(TypeShape::Location),
         }
+    }
+
+    /// Whether its answer differs by language. One that does not (a CMS
+    /// type that is not localized: the locations) is asked for without a
+    /// language and kept once, under the default language ([`Lang::default`]).
+    pub fn localized(&self) -> bool {
+        self.shape().is_none_or(contract::cms::TypeShape::localized)
+    }
+
+    /// Whether a change the webhook reports reads it again in the
+    /// background, the copy in memory served meanwhile, rather than
+    /// dropping it: the locations, whose every page no visitor should wait
+    /// for (they have a lifetime of their own, `LOCATIONS_TTL_SECS`).
+    pub fn read_again_in_place(&self) -> bool {
+        matches!(self, ContentQuery::Locations)
     }
 
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
-        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_))
+        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_) | ContentQuery::Locations)
     }
 
     /// The single type or collection this query reads (the CMS "model").
@@ -125,6 +145,7 @@ impl ContentQuery {
                 collection.api_name()
             }
             ContentQuery::Popups(_) => contract::cms::POPUPS,
+            ContentQuery::Locations => contract::cms::LOCATIONS,
         }
     }
 }
@@ -147,6 +168,7 @@ impl fmt::Display for ContentQuery {
             ContentQuery::All(collection) => write!(f, "{}?all", collection.api_name()),
             ContentQuery::Index(collection) => write!(f, "{}?index", collection.api_name()),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
+            ContentQuery::Locations => write!(f, "{}?index", contract::cms::LOCATIONS),
         }
     }
 }
@@ -158,6 +180,17 @@ pub trait ContentSource: Send + Sync {
     /// it); `None` when the source has nothing (a missing single type or
     /// item). Lists are arrays, possibly empty.
     async fn fetch(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError>;
+
+    /// [`fetch`](Self::fetch) for a query read through every page of a
+    /// collection ([`ContentQuery::reads_every_page`]): each page of the
+    /// normalised answer (a list) handed to `page` as it comes, and dropped
+    /// before the next is asked for, so that a read of a large collection
+    /// never holds it whole as JSON; `false` when the source has no such
+    /// collection. By default, the whole answer as one page.
+    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+        let answer = self.fetch(query, lang).await?;
+        Ok(answer.map(page).is_some())
+    }
 
     /// `query` asked for every field one level deep, whatever the model
     /// populates, for `site check-cms` to see what the source has that
@@ -256,6 +289,27 @@ impl Content {
     pub async fn index(&self, collection: Collection, lang: Lang) -> Result<LoadedIndex, ContentError> {
         let entry = self.cache.get(&ContentQuery::Index(collection), lang).await?;
         LoadedIndex::of(&entry).ok_or_else(|| ContentError::Malformed(format!("{}: no index", collection.api_name())))
+    }
+
+    /// Every M-Pesa agent and Vodashop (one index for both languages) as
+    /// memory holds them, and their version; read now if memory lacks them,
+    /// waiting at most `wait` (the read goes on past it). `None` until they
+    /// were read once. A preview shows the published ones.
+    pub async fn locations(&self, wait: std::time::Duration) -> Option<(crate::locator::Locations, u64)> {
+        let query = ContentQuery::Locations;
+        let entry = match self.cache.peek(&query, Lang::default()) {
+            Some(entry) => entry,
+            None => match tokio::time::timeout(wait, self.cache.get(&query, Lang::default())).await {
+                Ok(Ok(entry)) => entry,
+                Ok(Err(error)) => {
+                    tracing::warn!(%error, "the locations could not be read");
+                    return None;
+                }
+                Err(_) => return None,
+            },
+        };
+        let locations = entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty())?;
+        Some((locations.clone(), entry.version))
     }
 
     /// See [`Cached::generation`].

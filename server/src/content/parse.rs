@@ -24,6 +24,8 @@ pub enum ContentValue {
     Item(CollectionItem),
     Popups(Vec<Popup>),
     Index(CollectionIndex),
+    /// Every M-Pesa agent and Vodashop, in the locator's spatial index.
+    Locations(crate::locator::Locations),
 }
 
 impl ContentValue {
@@ -33,6 +35,7 @@ impl ContentValue {
             ContentValue::List(list) => list.is_empty(),
             ContentValue::Popups(popups) => popups.is_empty(),
             ContentValue::Index(index) => index.is_empty(),
+            ContentValue::Locations(locations) => locations.is_empty(),
             _ => false,
         }
     }
@@ -72,6 +75,13 @@ impl ContentValue {
         }
     }
 
+    pub fn locations(&self) -> Option<&crate::locator::Locations> {
+        match self {
+            ContentValue::Locations(locations) => Some(locations),
+            _ => None,
+        }
+    }
+
     pub fn popups(&self) -> Option<&Vec<Popup>> {
         match self {
             ContentValue::Popups(popups) => Some(popups),
@@ -89,6 +99,10 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
         ContentQuery::Item { collection, .. } => map(item(*collection, raw), ContentValue::Item),
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
         ContentQuery::Index(_) => Parsed { value: Some(ContentValue::Index(CollectionIndex::parse(&raw))), dropped: Vec::new(), absent: Vec::new() },
+        ContentQuery::Locations => {
+            let (locations, dropped) = crate::locator::Locations::parse(raw);
+            Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() }
+        }
     };
     match &mut parsed.value {
         Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(fill_slug),

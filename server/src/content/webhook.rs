@@ -1,9 +1,11 @@
 //! `POST /api/cms/webhook`: Strapi's webhook after an entry or a file
 //! changes. With the shared secret (`Authorization: Bearer <CMS_WEBHOOK_SECRET>`,
 //! set as a header of the webhook in Strapi), the affected content entries
-//! and the pages built from them are dropped at once ([`invalidate`]); the
-//! next visitor gets fresh ones. With `REDIS_URL` every other instance is
-//! told too (`broadcast`).
+//! and the pages built from them are dropped at once ([`Invalidation::invalidate`]); the
+//! next visitor gets fresh ones. The locations, too costly to read for a
+//! visitor to wait, are read again in the background instead, the copy in
+//! memory served until the new one replaces it. With `REDIS_URL` every
+//! other instance is told too (`broadcast`).
 
 use std::sync::Arc;
 
@@ -52,7 +54,8 @@ where
     Router::new().route("/api/cms/webhook", post(webhook))
 }
 
-/// The webhook's answer: how many content entries the change dropped.
+/// The webhook's answer: how many content entries the change dropped, or
+/// reads again.
 #[derive(serde::Serialize)]
 struct Invalidated {
     dropped: usize,
@@ -113,21 +116,27 @@ impl Invalidation {
     /// Drops the content entries `change` names (the content generation
     /// moves, so the fast path follows; pages built from them are served
     /// only while their new render runs, see `pages::cache`) and asks for
-    /// another pre-render pass; returns how many entries were dropped. The
-    /// one invalidation, whether the webhook came here or to another
-    /// instance (`broadcast`); `source` is for the metrics.
+    /// another pre-render pass, or reads them again in place where the
+    /// query says so (`ContentQuery::read_again_in_place`: the locations;
+    /// the generation moves once the new answer is in); returns how many
+    /// entries were dropped or are read again. The one invalidation,
+    /// whether the webhook came here or to another instance (`broadcast`);
+    /// `source` is for the metrics.
     pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
         let locale = change.locale.as_deref().map(Lang::parse);
         let model = change.model.as_deref();
-        let versions = self.store.cache().invalidate(|(query, lang)| {
-            locale.is_none_or(|l| l == *lang) && model.is_none_or(|m| same_model(query.model(), m))
-        });
-        let dropped = versions.len();
+        // A type that is not localized changes in every language (its webhook names none, or the default).
+        let changed = |(query, lang): &crate::content::Key| {
+            (locale.is_none_or(|l| l == *lang) || !query.localized()) && model.is_none_or(|m| same_model(query.model(), m))
+        };
+        let cache = self.store.cache();
+        let dropped = cache.invalidate(|key| !key.0.read_again_in_place() && changed(key)).len();
+        let read_again = cache.read_again(|key| key.0.read_again_in_place() && changed(key));
         if dropped > 0 {
             self.dropped.notify_one();
         }
         metrics::counter!("content_invalidations_total", "source" => source).increment(1);
-        dropped
+        dropped + read_again
     }
 }
 

@@ -68,6 +68,7 @@ mod tests {
             bundles: None,
             form: None,
             search: None,
+            locator: None,
             pager: None,
             preview: None,
             site_url: "http://localhost".into(),

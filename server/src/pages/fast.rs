@@ -13,9 +13,13 @@
 //! - Addresses no route has (what scanners and random links ask for) all get
 //!   the one not-found page of their language, kept once per language and
 //!   encoding.
-//! - It is a layer on the router's fallback, the page handler, alone: a
+//! - It is the router's fallback, in front of the page handler alone: a
 //!   request any other route matched (the API, assets, `/_data`, the
-//!   sandbox) never reaches it.
+//!   sandbox) never reaches it. It is in front of the layers every answer
+//!   shares too (security headers, compression, `Vary`, the request
+//!   metrics; `crate::app`), so an entry keeps the headers they gave the
+//!   full path's answer and a hit runs none of them: it counts and times
+//!   itself in the request metrics ([`request_metrics::count`]).
 //! - A request that might be answered differently goes the full way: any
 //!   method but `GET`, a conditional request (`If-None-Match`, answered 304
 //!   there), a session, flash or preview cookie that decrypts with this server's key
@@ -46,15 +50,18 @@
 //!   `page_stale_age_seconds` as the full path's are.
 //! - `PAGE_CACHE_MB=0` turns it off with the page cache.
 
-use std::sync::Arc;
+use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
+use futures::future::{BoxFuture, Either, Ready, ready};
+use tower::{Service, ServiceExt};
 
 use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
@@ -64,6 +71,7 @@ use super::cached_page::{ForEveryone, Stale};
 use super::request::{PageRequest, address};
 use crate::assets::accepts;
 use crate::state::AppState;
+use crate::web::request_metrics::{self, RouteKind};
 
 /// A page answer kept whole.
 struct Kept {
@@ -127,40 +135,83 @@ impl FastPages {
     }
 }
 
-/// The layer: reads the request ([`PageRequest`], handed on to the page
-/// handler), then answers from the kept entries, or runs the full path and
-/// keeps what it marked as the same for everyone.
-pub async fn serve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let page = PageRequest::parse(&state, request.uri(), request.headers(), request.extensions());
-    let kept = state.pages.fast.kept.as_ref().zip(key(&state, &request, &page));
-    request.extensions_mut().insert(page);
-    let Some((kept, (key, status))) = kept else {
-        return next.run(request).await;
-    };
-    let generation = state.content.store.generation() + state.account.catalogue.changes();
-    if let Some(entry) = kept.get(&key) {
-        let servable = match &entry.stale {
-            None => entry.generation == generation,
-            Some(stale) => state.pages.fast.still_servable(stale),
+/// The fast path in front of `pages` (the page handler with the common
+/// layers and the request metrics): reads the request ([`PageRequest`],
+/// handed on to the page handler), then answers from the kept entries, or
+/// runs `pages` and keeps what it marked as the same for everyone.
+#[derive(Clone)]
+pub struct FastPath<S> {
+    state: AppState,
+    pages: S,
+}
+
+impl<S> FastPath<S> {
+    pub fn new(state: AppState, pages: S) -> FastPath<S> {
+        FastPath { state, pages }
+    }
+}
+
+impl<S> Service<Request> for FastPath<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Either<Ready<Result<Response, Infallible>>, BoxFuture<'static, Result<Response, Infallible>>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // `pages` is made ready when it is called (`oneshot`).
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, mut request: Request) -> Self::Future {
+        let started = Instant::now();
+        let state = &self.state;
+        let page = PageRequest::parse(state, request.uri(), request.headers(), request.extensions());
+        let kept = state.pages.fast.kept.as_ref().zip(key(state, &request, &page));
+        request.extensions_mut().insert(page);
+        let Some((kept, (key, status))) = kept else {
+            return Either::Right(Box::pin(self.pages.clone().oneshot(request)));
         };
-        if servable {
-            state.pages.fast.hits.fetch_add(1, Ordering::Relaxed);
-            metrics::counter!("page_fast_hits_total").increment(1);
-            let mut response = Response::new(Body::from(entry.body.clone()));
-            *response.status_mut() = entry.status;
-            *response.headers_mut() = entry.headers.clone();
-            return response;
+        let generation = state.content.store.generation() + state.account.catalogue.changes();
+        if let Some(entry) = kept.get(&key) {
+            let servable = match &entry.stale {
+                None => entry.generation == generation,
+                Some(stale) => state.pages.fast.still_servable(stale),
+            };
+            if servable {
+                state.pages.fast.hits.fetch_add(1, Ordering::Relaxed);
+                fast_hits().increment(1);
+                let mut response = Response::new(Body::from(entry.body.clone()));
+                *response.status_mut() = entry.status;
+                *response.headers_mut() = entry.headers.clone();
+                request_metrics::count(RouteKind::Page, entry.status, started.elapsed());
+                return Either::Left(ready(Ok(response)));
+            }
         }
+        let (kept, pages) = (kept.clone(), self.pages.clone());
+        Either::Right(Box::pin(async move {
+            let mut response = pages.oneshot(request).await?;
+            if let Some(ForEveryone { body, stale }) = response.extensions_mut().remove::<ForEveryone>()
+                && response.status() == status
+                && !response.headers().contains_key(header::SET_COOKIE)
+            {
+                let entry = Kept { generation, status, headers: response.headers().clone(), body, stale };
+                kept.insert(key, Arc::new(entry));
+            }
+            Ok(response)
+        }))
     }
-    let mut response = next.run(request).await;
-    if let Some(ForEveryone { body, stale }) = response.extensions_mut().remove::<ForEveryone>()
-        && response.status() == status
-        && !response.headers().contains_key(header::SET_COOKIE)
-    {
-        let entry = Kept { generation, status, headers: response.headers().clone(), body, stale };
-        kept.insert(key, Arc::new(entry));
-    }
-    response
+}
+
+/// `page_fast_hits_total`, its handle taken once.
+fn fast_hits() -> &'static metrics::Counter {
+    static HITS: OnceLock<metrics::Counter> = OnceLock::new();
+    HITS.get_or_init(|| {
+        crate::telemetry::install();
+        metrics::counter!("page_fast_hits_total")
+    })
 }
 
 /// Whether a cookie may change the answer: a session, flash or preview

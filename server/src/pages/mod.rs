@@ -4,7 +4,8 @@
 //!
 //! One request, in the order it runs:
 //!
-//! 1. [`fast`]: the layer in front of the page handler reads the request
+//! 1. [`fast`]: the fallback in front of the page handler (and of the
+//!    layers every answer shares) reads the request
 //!    once ([`request`]: language and path, matched route, query, and the
 //!    redirect [`locale`] says comes first) and answers a page kept whole
 //!    for anonymous visitors; anything else goes on, the reading with it.
@@ -52,7 +53,7 @@ use axum_extra::extract::PrivateCookieJar;
 pub use admit::PersonalRenders;
 pub use cache::PageCache;
 pub use fast::FastPages;
-pub(crate) use fast::serve as fast_path;
+pub(crate) use fast::FastPath;
 pub use form::sent_back;
 pub use prerender::Prerender;
 pub use render::{for_everyone, render_request};

@@ -1,14 +1,15 @@
 //! The request metrics, `http_requests_total` and
 //! `http_request_duration_seconds`, labelled by the router that answered
-//! (`kind`) and the status. [`record`] is the outermost layer of the whole
-//! application, the pages' fast path included; each feature router marks
-//! the requests it takes ([`marked`]) on the way in, so that an
-//! answer made outside the handler (a panic caught, a body deadline
-//! passed) still counts under the router that took the request.
+//! (`kind`) and the status. [`record`] is the outermost layer of every
+//! router; each marks the requests it takes ([`marked`]) on the way in, so
+//! that an answer made outside the handler (a panic caught, a body deadline
+//! passed) still counts under the router that took the request. The pages'
+//! fast path answers in front of it and counts its answers itself
+//! ([`count`]), so that a page answered from memory runs no layer.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::time::Instant;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -39,10 +40,12 @@ pub enum RouteKind {
     Health,
     /// The stand-in operator API and its switches.
     Sandbox,
+    /// "Near me" of the agent and shop locator.
+    Locator,
 }
 
 impl RouteKind {
-    const ALL: [RouteKind; 12] = [
+    pub const ALL: [RouteKind; 13] = [
         RouteKind::Unmarked,
         RouteKind::Page,
         RouteKind::Data,
@@ -55,6 +58,7 @@ impl RouteKind {
         RouteKind::Seo,
         RouteKind::Health,
         RouteKind::Sandbox,
+        RouteKind::Locator,
     ];
 
     pub fn label(self) -> &'static str {
@@ -71,6 +75,7 @@ impl RouteKind {
             RouteKind::Seo => "seo",
             RouteKind::Health => "health",
             RouteKind::Sandbox => "sandbox",
+            RouteKind::Locator => "locator",
         }
     }
 }
@@ -92,59 +97,108 @@ async fn mark(State(kind): State<RouteKind>, request: Request, next: Next) -> Re
 struct Answering(Arc<AtomicU8>);
 
 /// The outermost layer: counts and times every request (to its answer's
-/// headers), under the router that took it.
+/// headers), under the router that took it. The pages' fast path, in front
+/// of it, counts its own answers ([`count`]).
 pub async fn record(mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let slot = Arc::new(AtomicU8::new(RouteKind::Unmarked as u8));
     request.extensions_mut().insert(Answering(slot.clone()));
     let response = next.run(request).await;
     let marked = slot.load(Ordering::Relaxed);
-    let kind = RouteKind::ALL.get(usize::from(marked)).copied().unwrap_or(RouteKind::Unmarked).label();
-    // Static labels on the hot path: no allocation per answer for them.
-    let status = status_label(response.status());
-    metrics::counter!("http_requests_total", "kind" => kind, "status" => status).increment(1);
-    metrics::histogram!("http_request_duration_seconds", "kind" => kind, "status" => status).record(started.elapsed().as_secs_f64());
+    let kind = RouteKind::ALL.get(usize::from(marked)).copied().unwrap_or(RouteKind::Unmarked);
+    count(kind, response.status(), started.elapsed());
     response
 }
 
-/// The status as a label: the codes this server answers by name, others by class.
-fn status_label(status: StatusCode) -> &'static str {
-    match status.as_u16() {
-        200 => "200",
-        201 => "201",
-        204 => "204",
-        301 => "301",
-        302 => "302",
-        303 => "303",
-        304 => "304",
-        307 => "307",
-        308 => "308",
-        400 => "400",
-        401 => "401",
-        403 => "403",
-        404 => "404",
-        405 => "405",
-        408 => "408",
-        409 => "409",
-        413 => "413",
-        415 => "415",
-        422 => "422",
-        429 => "429",
-        500 => "500",
-        502 => "502",
-        503 => "503",
-        504 => "504",
-        100..=199 => "1xx",
-        200..=299 => "2xx",
-        300..=399 => "3xx",
-        400..=499 => "4xx",
-        _ => "5xx",
-    }
+/// One answer of `kind` with `status`, `took` to its headers: two atomic
+/// additions, the series' handles taken once (a registry look-up, with its
+/// labels' key made and hashed, cost more than the rest of a page answered
+/// from memory).
+pub fn count(kind: RouteKind, status: StatusCode, took: Duration) {
+    let status = status_index(status);
+    let series = SERIES[kind as usize][status].get_or_init(|| {
+        // Installed before anything is served (`startup::run`); here too, so
+        // that handles taken by a router served without it are not the
+        // no-op ones for good.
+        crate::telemetry::install();
+        let (kind, status) = (kind.label(), STATUSES[status].1);
+        Series {
+            requests: metrics::counter!("http_requests_total", "kind" => kind, "status" => status),
+            duration: metrics::histogram!("http_request_duration_seconds", "kind" => kind, "status" => status),
+        }
+    });
+    series.requests.increment(1);
+    series.duration.record(took.as_secs_f64());
+}
+
+/// The handles of one kind's and status's series.
+struct Series {
+    requests: metrics::Counter,
+    duration: metrics::Histogram,
+}
+
+/// Every kind's series by status, taken at first use.
+static SERIES: [[OnceLock<Series>; STATUSES.len()]; RouteKind::ALL.len()] = [const { [const { OnceLock::new() }; STATUSES.len()] }; RouteKind::ALL.len()];
+
+/// The status labels: the codes this server answers by name, then the
+/// others by class (their first digit).
+const STATUSES: [(u16, &str); 29] = [
+    (200, "200"),
+    (201, "201"),
+    (204, "204"),
+    (301, "301"),
+    (302, "302"),
+    (303, "303"),
+    (304, "304"),
+    (307, "307"),
+    (308, "308"),
+    (400, "400"),
+    (401, "401"),
+    (403, "403"),
+    (404, "404"),
+    (405, "405"),
+    (408, "408"),
+    (409, "409"),
+    (413, "413"),
+    (415, "415"),
+    (422, "422"),
+    (429, "429"),
+    (500, "500"),
+    (502, "502"),
+    (503, "503"),
+    (504, "504"),
+    (1, "1xx"),
+    (2, "2xx"),
+    (3, "3xx"),
+    (4, "4xx"),
+    (5, "5xx"),
+];
+
+/// Where `status` is labelled in [`STATUSES`]: by name, else by class.
+fn status_index(status: StatusCode) -> usize {
+    let code = status.as_u16();
+    STATUSES
+        .iter()
+        .position(|(named, _)| *named == code)
+        .or_else(|| STATUSES.iter().position(|(class, _)| *class == (code / 100).clamp(1, 5)))
+        .unwrap_or(STATUSES.len() - 1)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RouteKind;
+    use super::{RouteKind, STATUSES, status_index};
+
+    #[test]
+    fn statuses_by_name_else_by_class() {
+        use axum::http::StatusCode;
+        let label = |code| STATUSES[status_index(StatusCode::from_u16(code).unwrap())].1;
+        assert_eq!(label(200), "200");
+        assert_eq!(label(504), "504");
+        assert_eq!(label(101), "1xx");
+        assert_eq!(label(206), "2xx");
+        assert_eq!(label(418), "4xx");
+        assert_eq!(label(599), "5xx");
+    }
 
     #[test]
     fn every_kind_is_found_again_by_its_number() {

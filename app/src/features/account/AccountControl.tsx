@@ -43,7 +43,15 @@ export function AccountControl() {
  * Logs out of the subscriber session (`/api/auth/logout`) or the CPM one
  * (`/api/cpm/logout`); the server says where the browser goes next.
  */
-export function LogoutForm({ action, label, onLoggedOut }: { action: string; label: string; onLoggedOut?(redirect: string): Promise<void> | void }) {
+export function LogoutForm({
+  action,
+  label,
+  onLoggedOut,
+}: {
+  action: string;
+  label: string;
+  onLoggedOut?(redirect: string): Promise<void> | void;
+}) {
   const { signedOut } = useAccount();
   return (
     <ApiForm
@@ -51,7 +59,8 @@ export function LogoutForm({ action, label, onLoggedOut }: { action: string; lab
       className="logout-form"
       read={() => ({ body: {} })}
       onAnswer={async (answer) => {
-        if (!answer.ok || !answer.body.redirect) return answer.body.notice ?? { type: "error", key: "somethingWentWrong" };
+        if (!answer.ok || !answer.body.redirect)
+          return answer.body.notice ?? { type: "error", key: "somethingWentWrong" };
         await (onLoggedOut ?? signedOut)(answer.body.redirect);
       }}
       submitLabel={label}

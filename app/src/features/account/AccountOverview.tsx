@@ -62,11 +62,18 @@ export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
                   return (
                     <li key={`${bundle.bundleId ?? bundle.name} ${bundle.unit}`}>
                       <span className="bundle-name">{bundle.name}</span>{" "}
-                      <span>{t("account.remaining", { amount: formatCount(bundle.remaining), unit: known(unit) ? t(unit as "account.units.MB") : bundle.unit })}</span>
+                      <span>
+                        {t("account.remaining", {
+                          amount: formatCount(bundle.remaining),
+                          unit: known(unit) ? t(unit as "account.units.MB") : bundle.unit,
+                        })}
+                      </span>
                       {bundle.expiresAt && (
                         <>
                           {" "}
-                          <time dateTime={bundle.expiresAt}>{t("account.expires", { date: formatDate(bundle.expiresAt, lang) })}</time>
+                          <time dateTime={bundle.expiresAt}>
+                            {t("account.expires", { date: formatDate(bundle.expiresAt, lang) })}
+                          </time>
                         </>
                       )}
                     </li>

@@ -71,7 +71,11 @@ export function useFieldCheck() {
 export function FormMessage({ id, message }: { id: string; message: Notice }) {
   const t = useT();
   return (
-    <p id={id} className={`form-message form-message-${message.type}`} role={message.type === "error" ? "alert" : "status"}>
+    <p
+      id={id}
+      className={`form-message form-message-${message.type}`}
+      role={message.type === "error" ? "alert" : "status"}
+    >
       {withFullStop(noticeText(message, t))}
     </p>
   );
@@ -85,7 +89,18 @@ export function checkedByScript(form: HTMLFormElement | null) {
   if (form) form.noValidate = true;
 }
 
-export function ApiForm<T, S extends object = object>({ action, method = "POST", read, onAnswer, returnTo, submitLabel, disabled, submitAttributes, className, children }: ApiFormProps<T, S>) {
+export function ApiForm<T, S extends object = object>({
+  action,
+  method = "POST",
+  read,
+  onAnswer,
+  returnTo,
+  submitLabel,
+  disabled,
+  submitAttributes,
+  className,
+  children,
+}: ApiFormProps<T, S>) {
   const { lang, path, csrf } = useSite();
   const [busy, setBusy] = useState(false);
   const { message, setMessage, check } = useFieldCheck();
@@ -106,13 +121,26 @@ export function ApiForm<T, S extends object = object>({ action, method = "POST",
   }
 
   return (
-    <form method="post" action={action} className={className} onSubmit={submit} aria-describedby={message ? messageId : undefined} ref={checkedByScript}>
+    <form
+      method="post"
+      action={action}
+      className={className}
+      onSubmit={submit}
+      aria-describedby={message ? messageId : undefined}
+      ref={checkedByScript}
+    >
       <CsrfField />
       <input type="hidden" name="lang" value={lang} />
       <input type="hidden" name="returnTo" value={returnTo ?? localePath(lang, path)} />
       {children}
       {message && <FormMessage id={messageId} message={message} />}
-      <button type="submit" className="button" {...submitAttributes} disabled={busy || disabled} aria-busy={busy || undefined}>
+      <button
+        type="submit"
+        className="button"
+        {...submitAttributes}
+        disabled={busy || disabled}
+        aria-busy={busy || undefined}
+      >
         {submitLabel}
       </button>
     </form>

@@ -149,10 +149,22 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
 const noToast = () => {};
 
 /** `Permissions` alone, as the CPM page at `path` renders it for `cpm` in `lang`. */
-export function PermissionsOf({ lang, path, cpm, csrf }: { lang: Lang; path: string; cpm: CpmPermissions; csrf?: string }) {
+export function PermissionsOf({
+  lang,
+  path,
+  cpm,
+  csrf,
+}: {
+  lang: Lang;
+  path: string;
+  cpm: CpmPermissions;
+  csrf?: string;
+}) {
   return (
     <LanguageProvider lang={lang}>
-      <SiteProvider value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path }, csrf }}>
+      <SiteProvider
+        value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path }, csrf }}
+      >
         <AccountProvider subscriber={null} toast={noToast}>
           <StaticRouter location={localePath(lang, path)}>
             <Permissions cpm={cpm} />

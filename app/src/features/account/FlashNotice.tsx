@@ -26,7 +26,10 @@ export function FlashNotice({ notice }: { notice?: Notice }) {
   if (!notice || notice === toasted) return null;
   const { title } = noticeToast(notice, t);
   return (
-    <div className={`notice-box notice-${notice.type} flash-notice`} role={notice.type === "error" ? "alert" : "status"}>
+    <div
+      className={`notice-box notice-${notice.type} flash-notice`}
+      role={notice.type === "error" ? "alert" : "status"}
+    >
       <strong>{title}</strong> {withFullStop(noticeText(notice, t))}
     </div>
   );

@@ -14,7 +14,15 @@ import { noticeText } from "./notices";
 import { ACCOUNT_CONTROL_ID } from "./ids";
 import { LoginFlow } from "./SignIn";
 
-export function LoginDialog({ reason, onClose, onSignedIn }: { reason?: Notice; onClose(): void; onSignedIn(): Promise<void> }) {
+export function LoginDialog({
+  reason,
+  onClose,
+  onSignedIn,
+}: {
+  reason?: Notice;
+  onClose(): void;
+  onSignedIn(): Promise<void>;
+}) {
   const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useId();

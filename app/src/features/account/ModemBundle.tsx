@@ -17,7 +17,14 @@
  */
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent } from "../../contract";
+import type {
+  BundleOffer,
+  ModemAlternative,
+  ModemRegistered,
+  ModemSignedIn,
+  NumberForm,
+  RegistrationCodeSent,
+} from "../../contract";
 import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
 import type { Failure } from "./api";
@@ -62,7 +69,11 @@ const noChange = () => () => {};
 
 /** False on the server and while hydrating, true once the page's script runs. */
 function useScripted(): boolean {
-  return useSyncExternalStore(noChange, () => true, () => false);
+  return useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
 }
 
 function storedModem(): string | null {
@@ -145,7 +156,8 @@ export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; b
           onAnswer={(answer, sent) => {
             const { msisdn, alternativeMasked } = answer.body;
             if (answer.ok && msisdn && alternativeMasked) flow.go({ step: "modems", msisdn, alternativeMasked });
-            else if (answer.body.notice?.key === "modemNotRegistered") flow.go({ step: "registeringNewNumber", msisdn: sent.msisdn });
+            else if (answer.body.notice?.key === "modemNotRegistered")
+              flow.go({ step: "registeringNewNumber", msisdn: sent.msisdn });
             else return flow.failed(answer);
           }}
           submitLabel={t("modem.check")}
@@ -221,7 +233,11 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
         if (!answer.ok) return flow.failed(answer);
         notify(answer.body.notice ?? { type: "warning", key: "otpSent" });
         flow.codeSent(msisdn);
-        flow.go({ step: "otps", msisdn, alternativeMasked: answer.body.alternativeMasked ?? alternative.alternativeMasked });
+        flow.go({
+          step: "otps",
+          msisdn,
+          alternativeMasked: answer.body.alternativeMasked ?? alternative.alternativeMasked,
+        });
       }}
       disabled={wait > 0}
       submitLabel={wait > 0 ? t("modem.sendCodeIn", { count: wait }) : t("modem.sendCode")}
@@ -252,7 +268,12 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
         <input type="hidden" name="msisdn" value={msisdn} />
         <CodeField label={t("modem.code")} hint={t("account.codeHint", { number: alternative.alternativeMasked })} />
       </ApiForm>
-      <ResendForm action="/api/modem/request-otp" fields={{ msisdn }} left={flow.waitFor(msisdn)} onSent={() => flow.codeSent(msisdn)} />
+      <ResendForm
+        action="/api/modem/request-otp"
+        fields={{ msisdn }}
+        left={flow.waitFor(msisdn)}
+        onSent={() => flow.codeSent(msisdn)}
+      />
     </>
   );
 }

@@ -23,7 +23,14 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
-import type { BundleOffer, Notice, PurchaseForm as Purchase, PurchaseReceived, Subscriber, SubscriberAnswer } from "../../contract";
+import type {
+  BundleOffer,
+  Notice,
+  PurchaseForm as Purchase,
+  PurchaseReceived,
+  Subscriber,
+  SubscriberAnswer,
+} from "../../contract";
 import { formatTzs } from "../../format";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
@@ -53,7 +60,10 @@ export function readPurchase(fields: Fields, forModem: boolean): Read<Purchase> 
   const bundleId = String(fields.get("bundleId") ?? "");
   if (!bundleId) return { invalid: "chooseBundle", field: "bundleId" };
   const channel = String(fields.get("purchaseChannel") ?? "AIRTIME");
-  const body: Purchase = { bundleId, purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME" };
+  const body: Purchase = {
+    bundleId,
+    purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME",
+  };
   // The server reads `forModem` as form text, in JSON too.
   if (forModem) body.forModem = "true";
   else if (fields.get("recipient") === "friend") {
@@ -93,7 +103,9 @@ export function PurchaseForm({
   const { lang } = useSite();
   const account = useAccount();
   const byAddress = chosenByAddress(query, Boolean(forModem));
-  const [chosen, setChosen] = useState<Chosen | null>(byAddress && "body" in byAddress ? { body: byAddress.body, again: query.get("again") === "true" } : null);
+  const [chosen, setChosen] = useState<Chosen | null>(
+    byAddress && "body" in byAddress ? { body: byAddress.body, again: query.get("again") === "true" } : null,
+  );
   const [reloading, setReloading] = useState(false);
   const [signedInAgain, setSignedInAgain] = useState(false);
   const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -207,7 +219,15 @@ function ChoiceForm({
   }
 
   return (
-    <form method="get" action={localePath(lang, "/account")} className="purchase-form" hidden={hidden} onSubmit={choose} aria-describedby={shown ? `${id}-message` : undefined} ref={checkedByScript}>
+    <form
+      method="get"
+      action={localePath(lang, "/account")}
+      className="purchase-form"
+      hidden={hidden}
+      onSubmit={choose}
+      aria-describedby={shown ? `${id}-message` : undefined}
+      ref={checkedByScript}
+    >
       <input type="hidden" name="step" value="confirm" />
       <div className="field">
         <label htmlFor={`${id}-bundle`}>{t("purchase.bundle")}</label>
@@ -236,11 +256,24 @@ function ChoiceForm({
             <input type="radio" name="recipient" value="self" defaultChecked={!forFriend} /> {t("purchase.myself")}
           </label>
           <label className="choice">
-            <input type="radio" name="recipient" value="friend" className="for-friend" aria-controls={`${id}-friend`} defaultChecked={forFriend} /> {t("purchase.friend")}
+            <input
+              type="radio"
+              name="recipient"
+              value="friend"
+              className="for-friend"
+              aria-controls={`${id}-friend`}
+              defaultChecked={forFriend}
+            />{" "}
+            {t("purchase.friend")}
           </label>
           {/* Shown by CSS while "A friend" is chosen, so it works without JavaScript too. */}
           <div id={`${id}-friend`} className="friend-field">
-            <NumberField name="subscriber" label={t("purchase.friendNumber")} required={false} defaultValue={query.get("subscriber") ?? undefined} />
+            <NumberField
+              name="subscriber"
+              label={t("purchase.friendNumber")}
+              required={false}
+              defaultValue={query.get("subscriber") ?? undefined}
+            />
           </div>
         </fieldset>
       )}
@@ -248,7 +281,8 @@ function ChoiceForm({
         <legend>{t("purchase.channel")}</legend>
         {methods.map((method) => (
           <label key={method} className="choice">
-            <input type="radio" name="purchaseChannel" value={method} defaultChecked={method === channel} /> {t(`purchase.channels.${method as (typeof CHANNELS)[number]}`)}
+            <input type="radio" name="purchaseChannel" value={method} defaultChecked={method === channel} />{" "}
+            {t(`purchase.channels.${method as (typeof CHANNELS)[number]}`)}
           </label>
         ))}
       </fieldset>
@@ -292,8 +326,14 @@ function Confirmation({
   // Numbers never wrap across lines (no-break spaces between their groups).
   const number = (msisdn: string) => localMsisdn(msisdn).replace(/ /g, "\u00a0");
   const own = number(payer?.msisdn ?? "");
-  const paidBy = forModem ? t("checkout.theModem", { number: number(forModem) }) : t("checkout.person", { name: payer?.names ?? "", number: own });
-  const paidFor = forModem ? t("checkout.theModem", { number: number(forModem) }) : friend ? number(friend) : t("checkout.yourNumber", { number: own });
+  const paidBy = forModem
+    ? t("checkout.theModem", { number: number(forModem) })
+    : t("checkout.person", { name: payer?.names ?? "", number: own });
+  const paidFor = forModem
+    ? t("checkout.theModem", { number: number(forModem) })
+    : friend
+      ? number(friend)
+      : t("checkout.yourNumber", { number: own });
   const onBill = channel === "AIRTIME" && !forModem && payer?.paymentType === "POSTPAID";
   const sent: Purchase = again ? { ...body, again: "true" } : body;
   // The choice again, as the choice form's address (without JavaScript).

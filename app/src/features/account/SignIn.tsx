@@ -22,7 +22,9 @@ export function readNumber(fields: FormData): Read<NumberForm> {
 
 export function readCode(fields: FormData): Read<CodeForm> {
   const code = String(fields.get("code") ?? "").trim();
-  return isOtpCode(code) ? { body: { msisdn: String(fields.get("msisdn") ?? ""), code } } : { invalid: "invalidCode", field: "code" };
+  return isOtpCode(code)
+    ? { body: { msisdn: String(fields.get("msisdn") ?? ""), code } }
+    : { invalid: "invalidCode", field: "code" };
 }
 
 export function NumberField({
@@ -47,7 +49,16 @@ export function NumberField({
           {hint}
         </p>
       )}
-      <input id={id} name={name} type="tel" inputMode="tel" autoComplete="tel" required={required} defaultValue={defaultValue} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        name={name}
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        required={required}
+        defaultValue={defaultValue}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
     </div>
   );
 }
@@ -203,7 +214,13 @@ export function LoginFlow({
             <input type="hidden" name="msisdn" value={msisdn} />
             <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
           </ApiForm>
-          <ResendForm action="/api/auth/request-otp" returnTo={address({ step: "code", msisdn })} fields={{ msisdn }} left={left} onSent={startCountdown} />
+          <ResendForm
+            action="/api/auth/request-otp"
+            returnTo={address({ step: "code", msisdn })}
+            fields={{ msisdn }}
+            left={left}
+            onSent={startCountdown}
+          />
           <a
             href={address()}
             className="change-number"

@@ -28,11 +28,22 @@ const UNREACHABLE: Notice = { type: "error", key: "somethingWentWrong" };
  * `csrf` if it has one. A network failure or an answer that is not JSON
  * comes back as status 0 with "Something went wrong".
  */
-export async function callApi<T = Record<string, never>>(method: "GET" | "POST" | "PUT", path: string, lang: Lang, body?: object, csrf?: string): Promise<Answer<T>> {
+export async function callApi<T = Record<string, never>>(
+  method: "GET" | "POST" | "PUT",
+  path: string,
+  lang: Lang,
+  body?: object,
+  csrf?: string,
+): Promise<Answer<T>> {
   try {
     const response = await fetch(path, {
       method,
-      headers: { accept: "application/json", "x-site-lang": lang, ...csrfHeader(csrf), ...(body ? { "content-type": "application/json" } : {}) },
+      headers: {
+        accept: "application/json",
+        "x-site-lang": lang,
+        ...csrfHeader(csrf),
+        ...(body ? { "content-type": "application/json" } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
       cache: "no-store",
     });

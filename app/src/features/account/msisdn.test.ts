@@ -12,14 +12,34 @@ function form(fields: Record<string, string>): FormData {
 
 describe("parseMsisdn", () => {
   it("accepts every Tanzanian form and gives international digits", () => {
-    for (const input of ["+255754000001", "255754000001", "0754000001", "754000001", "0754 000 001", "+255 (754) 000-001", " 0754.000.001 "]) {
+    for (const input of [
+      "+255754000001",
+      "255754000001",
+      "0754000001",
+      "754000001",
+      "0754 000 001",
+      "+255 (754) 000-001",
+      " 0754.000.001 ",
+    ]) {
       assert.equal(parseMsisdn(input), "255754000001", input);
     }
     assert.equal(parseMsisdn("0654123456"), "255654123456");
   });
 
   it("refuses what is not a Tanzanian mobile number", () => {
-    for (const input of ["", "12345", "+254712345678", "07540000011", "075400000", "abc", "0222123456", "255", "+255 754 000 00", "++255754000001", "00255754000001"]) {
+    for (const input of [
+      "",
+      "12345",
+      "+254712345678",
+      "07540000011",
+      "075400000",
+      "abc",
+      "0222123456",
+      "255",
+      "+255 754 000 00",
+      "++255754000001",
+      "00255754000001",
+    ]) {
       assert.equal(parseMsisdn(input), null, input);
     }
   });
@@ -49,18 +69,30 @@ describe("the server's cases (tests/twins)", () => {
     }
     for (const input of phoneNumbers.refused) {
       assert.equal(parseMsisdn(input), null, JSON.stringify(input));
-      assert.deepEqual(readNumber(form({ msisdn: input })), { invalid: phoneNumbers.notice, field: "msisdn" }, JSON.stringify(input));
+      assert.deepEqual(
+        readNumber(form({ msisdn: input })),
+        { invalid: phoneNumbers.notice, field: "msisdn" },
+        JSON.stringify(input),
+      );
     }
   });
 
   it("reads every code as the server does, and refuses with its notice", () => {
     for (const { input, code } of codes.accepted) {
       assert.ok(isOtpCode(input), JSON.stringify(input));
-      assert.deepEqual(readCode(form({ msisdn: "255754000001", code: input })), { body: { msisdn: "255754000001", code } }, JSON.stringify(input));
+      assert.deepEqual(
+        readCode(form({ msisdn: "255754000001", code: input })),
+        { body: { msisdn: "255754000001", code } },
+        JSON.stringify(input),
+      );
     }
     for (const input of codes.refused) {
       assert.equal(isOtpCode(input), false, JSON.stringify(input));
-      assert.deepEqual(readCode(form({ msisdn: "255754000001", code: input })), { invalid: codes.notice, field: "code" }, JSON.stringify(input));
+      assert.deepEqual(
+        readCode(form({ msisdn: "255754000001", code: input })),
+        { invalid: codes.notice, field: "code" },
+        JSON.stringify(input),
+      );
     }
   });
 });

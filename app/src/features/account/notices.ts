@@ -36,7 +36,11 @@ export function noticeText(notice: Notice, t: TFunction): string {
     : t(`notify.${key}` as StringKey, notice.params);
 }
 
-const TITLES: Record<Notice["type"], StringKey> = { info: "notify.info", warning: "notify.success", error: "notify.error" };
+const TITLES: Record<Notice["type"], StringKey> = {
+  info: "notify.info",
+  warning: "notify.success",
+  error: "notify.error",
+};
 
 /**
  * A notice as a toast: titled by its kind ("Error", or "Success" for the

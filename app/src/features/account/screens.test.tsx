@@ -23,13 +23,37 @@ const amina: Subscriber = {
   balance: {
     mainBalance: 12500,
     mpesaBalance: 48000,
-    bundle: [{ bundleId: "data-weekly-2gb", name: "Weekly Internet 2GB", remaining: 1229, unit: "MB", expiresAt: "2026-11-30T07:00:00Z" }],
+    bundle: [
+      {
+        bundleId: "data-weekly-2gb",
+        name: "Weekly Internet 2GB",
+        remaining: 1229,
+        unit: "MB",
+        expiresAt: "2026-11-30T07:00:00Z",
+      },
+    ],
   },
   paymentMethods: ["AIRTIME", "MPESA"],
 };
 
-const daily: BundleOffer = { id: "data-daily-1gb", name: "Daily Internet 1GB", price: 1000, validity: "24 hours", type: "DATA", category: "internet-daily", purchasable: true };
-const weekly: BundleOffer = { id: "data-weekly-2gb", name: "Weekly Internet 2GB", price: 2000, validity: "7 days", type: "DATA", category: "internet-weekly-monthly", purchasable: true };
+const daily: BundleOffer = {
+  id: "data-daily-1gb",
+  name: "Daily Internet 1GB",
+  price: 1000,
+  validity: "24 hours",
+  type: "DATA",
+  category: "internet-daily",
+  purchasable: true,
+};
+const weekly: BundleOffer = {
+  id: "data-weekly-2gb",
+  name: "Weekly Internet 2GB",
+  price: 2000,
+  validity: "7 days",
+  type: "DATA",
+  category: "internet-weekly-monthly",
+  purchasable: true,
+};
 
 const account = pageData({
   path: "/account",
@@ -84,7 +108,10 @@ describe("self-service screens without JavaScript", () => {
     assert.ok(html.includes("Prepaid"));
     assert.match(html, /<form class="purchase-form" action="\/account" method="get">/);
     assert.ok(html.includes('<input type="hidden" name="step" value="confirm"/>'), html);
-    assert.match(html, /<select [^>]*name="bundleId" required=""><option value="" selected="">Choose a bundle<\/option><optgroup label="Internet">/);
+    assert.match(
+      html,
+      /<select [^>]*name="bundleId" required=""><option value="" selected="">Choose a bundle<\/option><optgroup label="Internet">/,
+    );
     assert.ok(html.includes('<option value="data-daily-1gb">Daily Internet 1GB: TSh 1,000, 24 hours</option>'), html);
     assert.ok(html.includes('name="subscriber"') && html.includes('value="MPESA"'));
     assert.ok(!html.includes('action="/api/bundles/purchase"'), "nothing is bought before the confirmation");
@@ -92,7 +119,10 @@ describe("self-service screens without JavaScript", () => {
   });
 
   it("a Buy link's bundle is chosen; without M-Pesa only airtime is offered", async () => {
-    const html = await render({ ...account, subscriber: { ...amina, paymentMethods: ["AIRTIME"] }, bundles: [daily, weekly] }, "/account?bundleId=data-weekly-2gb");
+    const html = await render(
+      { ...account, subscriber: { ...amina, paymentMethods: ["AIRTIME"] }, bundles: [daily, weekly] },
+      "/account?bundleId=data-weekly-2gb",
+    );
     assert.ok(html.includes('<option value="data-weekly-2gb" selected="">'), html);
     assert.ok(!html.includes('value="MPESA"'), html);
   });
@@ -115,22 +145,51 @@ describe("self-service screens without JavaScript", () => {
       "/account?step=confirm&bundleId=data-daily-1gb&recipient=friend&subscriber=0754000002&purchaseChannel=MPESA",
     );
     assert.match(html, /<h3 [^>]*>Check your purchase<\/h3>/);
-    const summary = html.slice(html.indexOf('<dl class="purchase-summary">'), html.indexOf("</dl>", html.indexOf('<dl class="purchase-summary">')));
+    const summary = html.slice(
+      html.indexOf('<dl class="purchase-summary">'),
+      html.indexOf("</dl>", html.indexOf('<dl class="purchase-summary">')),
+    );
     const text = summary.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, "|");
-    for (const part of ["Daily Internet 1GB", "(24 hours)", "TSh 1,000", "Paid by", "Amina Mwakyusa, 0754\u00a0000\u00a0001", "For", "0754\u00a0000\u00a0002", "Pay with", "M-Pesa"]) {
+    for (const part of [
+      "Daily Internet 1GB",
+      "(24 hours)",
+      "TSh 1,000",
+      "Paid by",
+      "Amina Mwakyusa, 0754\u00a0000\u00a0001",
+      "For",
+      "0754\u00a0000\u00a0002",
+      "Pay with",
+      "M-Pesa",
+    ]) {
       assert.ok(text.includes(part), `${part} in ${text}`);
     }
     assert.match(html, /<form class="purchase-form" action="\/api\/bundles\/purchase" method="post">/);
-    for (const [name, value] of [["bundleId", "data-daily-1gb"], ["purchaseChannel", "MPESA"], ["subscriber", "255754000002"]]) {
+    for (const [name, value] of [
+      ["bundleId", "data-daily-1gb"],
+      ["purchaseChannel", "MPESA"],
+      ["subscriber", "255754000002"],
+    ]) {
       assert.ok(html.includes(`<input type="hidden" name="${name}" value="${value}"/>`), `${name} in ${html}`);
     }
     assert.ok(html.includes(">Confirm and pay TSh 1,000</button>"), html);
-    assert.ok(html.includes('<a href="/account?bundleId=data-daily-1gb&amp;recipient=friend&amp;subscriber=0754+000+002&amp;purchaseChannel=MPESA" class="change-purchase">Change</a>'), html);
-    assert.match(html, /<form class="purchase-form" hidden="" action="\/account" method="get">/, "the choice is kept, hidden");
+    assert.ok(
+      html.includes(
+        '<a href="/account?bundleId=data-daily-1gb&amp;recipient=friend&amp;subscriber=0754+000+002&amp;purchaseChannel=MPESA" class="change-purchase">Change</a>',
+      ),
+      html,
+    );
+    assert.match(
+      html,
+      /<form class="purchase-form" hidden="" action="\/account" method="get">/,
+      "the choice is kept, hidden",
+    );
   });
 
   it("asked to confirm again (the same bundle for the same number within 2 minutes), in Swahili, the form says so and sends the flag", async () => {
-    const html = await render({ ...account, lang: "sw", subscriber: amina, bundles: [daily] }, "/sw/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME&again=true");
+    const html = await render(
+      { ...account, lang: "sw", subscriber: amina, bundles: [daily] },
+      "/sw/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME&again=true",
+    );
     assert.ok(html.includes('role="alert">Ulinunua kifurushi hiki kwa namba hii chini ya dakika 2 zilizopita.'), html);
     assert.ok(html.includes('<input type="hidden" name="again" value="true"/>'), html);
     assert.ok(html.includes(">Ndiyo, nunua tena</button>"), html);
@@ -140,27 +199,49 @@ describe("self-service screens without JavaScript", () => {
   it("says 'Sorry an Error occured' when the balances could not be read, that they will show, and how to try again", async () => {
     const html = await render({ ...account, lang: "en", subscriber: { ...amina, balance: null } }, "/account");
     assert.ok(html.includes("Sorry an Error occured. Your balances will show here as soon as they can be read."), html);
-    assert.match(html, /<div class="notice-box notice-error balances-unavailable" role="status">.*<a href="\/account">Try again<\/a><\/div>/);
+    assert.match(
+      html,
+      /<div class="notice-box notice-error balances-unavailable" role="status">.*<a href="\/account">Try again<\/a><\/div>/,
+    );
     assert.ok(!html.includes("TSh 12,500"));
   });
 
   it("before the operator answers: names and number from the session, details not known yet, in Swahili too", async () => {
-    const fromSession: Subscriber = { msisdn: "255754000001", names: "Amina Mwakyusa", balance: null, paymentMethods: ["AIRTIME", "MPESA"] };
+    const fromSession: Subscriber = {
+      msisdn: "255754000001",
+      names: "Amina Mwakyusa",
+      balance: null,
+      paymentMethods: ["AIRTIME", "MPESA"],
+    };
     const html = await render({ ...account, lang: "sw", subscriber: fromSession }, "/sw/account");
     assert.match(html, /class="account-link"[^>]*>Amina Mwakyusa<\/a>/);
     assert.ok(html.includes("<dd>0754 000 001</dd>") && html.includes("<dd>Bado haijulikani</dd>"), html);
-    assert.ok(html.includes("Salio lako litaonekana hapa mara litakaposomeka.") && html.includes('<a href="/sw/account">Jaribu tena</a>'), html);
+    assert.ok(
+      html.includes("Salio lako litaonekana hapa mara litakaposomeka.") &&
+        html.includes('<a href="/sw/account">Jaribu tena</a>'),
+      html,
+    );
   });
 
   it("shows what a form post left for the page as an alert inside main", async () => {
-    const notice = { type: "warning" as const, key: "purchaseReceivedFor", params: { bundle: "Daily Internet 1GB", recipient: "0754 000 002" } };
+    const notice = {
+      type: "warning" as const,
+      key: "purchaseReceivedFor",
+      params: { bundle: "Daily Internet 1GB", recipient: "0754 000 002" },
+    };
     const html = await render({ ...account, subscriber: amina, notice }, "/account");
     assert.match(
       html,
       /<main[^>]*><div class="notice-box notice-warning flash-notice" role="status"><strong>Success<\/strong> (<!-- -->)?Your Request has being received. Daily Internet 1GB for 0754 000 002.<\/div>/,
     );
-    const error = await render({ ...account, lang: "sw", notice: { type: "error", key: "invalidMsisdn" } }, "/sw/account");
-    assert.match(error, /role="alert"><strong>Hitilafu<\/strong> (<!-- -->)?Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456\.</);
+    const error = await render(
+      { ...account, lang: "sw", notice: { type: "error", key: "invalidMsisdn" } },
+      "/sw/account",
+    );
+    assert.match(
+      error,
+      /role="alert"><strong>Hitilafu<\/strong> (<!-- -->)?Weka namba sahihi ya simu ya mkononi ya Tanzania, kwa mfano 0754 123 456\.</,
+    );
   });
 
   it("renders each CPM permission as a switch in its own form", async () => {
@@ -169,22 +250,32 @@ describe("self-service screens without JavaScript", () => {
         ...account,
         path: "/customer-permission-management",
         route: { name: "customer-permission-management", page: "cpm", params: {} },
-        cpm: { msisdn: "255754000001", permissions: [{ id: "marketing-sms", name: "Marketing SMS", description: "Offers by SMS", granted: true }] },
+        cpm: {
+          msisdn: "255754000001",
+          permissions: [{ id: "marketing-sms", name: "Marketing SMS", description: "Offers by SMS", granted: true }],
+        },
       },
       "/customer-permission-management",
     );
     assert.match(html, /<form action="\/api\/cpm\/permissions\/marketing-sms" method="post">/);
     assert.ok(html.includes('<input type="hidden" name="granted" value="false"/>'), html);
-    assert.match(html, /<button type="submit" class="button switch" id="([^"]+)-state" aria-pressed="true" aria-labelledby="\1-name \1-state" aria-describedby="[^"]+-description">On<\/button>/);
+    assert.match(
+      html,
+      /<button type="submit" class="button switch" id="([^"]+)-state" aria-pressed="true" aria-labelledby="\1-name \1-state" aria-describedby="[^"]+-description">On<\/button>/,
+    );
     assert.match(html, /action="\/api\/cpm\/logout"/);
   });
 
   it("every form that posts carries the page's form token first, and a page for everyone none", async () => {
     const token = "tPq8Zr0Kc5bY3mWvN1sXa7LdE2fGh4Jk";
-    const html = await render({ ...account, subscriber: amina, csrf: token }, "/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME");
+    const html = await render(
+      { ...account, subscriber: amina, csrf: token },
+      "/account?step=confirm&bundleId=data-daily-1gb&purchaseChannel=AIRTIME",
+    );
     const posting = html.match(/<form[^>]*method="post"[^>]*>/g) ?? [];
     assert.ok(posting.length >= 2, "the purchase and the logout post");
-    const fields = html.match(/<form[^>]*method="post"[^>]*><input type="hidden" name="csrf" value="([^"]+)"\/>/g) ?? [];
+    const fields =
+      html.match(/<form[^>]*method="post"[^>]*><input type="hidden" name="csrf" value="([^"]+)"\/>/g) ?? [];
     assert.equal(fields.length, posting.length, html);
     assert.ok(fields.every((field) => field.includes(token)));
     const anonymous = await render(account, "/account");
@@ -202,18 +293,31 @@ describe("reading the forms", () => {
   it("sends numbers in international form and refuses bad ones before any call", () => {
     assert.deepEqual(readNumber(form({ msisdn: "0754 000 001" })), { body: { msisdn: "255754000001" } });
     assert.deepEqual(readNumber(form({ msisdn: "12345" })), { invalid: "invalidMsisdn", field: "msisdn" });
-    assert.deepEqual(readCode(form({ msisdn: "255754000001", code: "12a456" })), { invalid: "invalidCode", field: "code" });
+    assert.deepEqual(readCode(form({ msisdn: "255754000001", code: "12a456" })), {
+      invalid: "invalidCode",
+      field: "code",
+    });
   });
 
   it("buys for a friend only when a friend is chosen", () => {
     const chosen = { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", subscriber: "0754000002" };
-    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "self" }), false), { body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA" } });
+    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "self" }), false), {
+      body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA" },
+    });
     assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend" }), false), {
       body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", subscriber: "255754000002" },
     });
-    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend", subscriber: "07" }), false), { invalid: "invalidMsisdn", field: "subscriber" });
-    assert.deepEqual(readPurchase(form({ purchaseChannel: "AIRTIME" }), false), { invalid: "chooseBundle", field: "bundleId" });
-    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend" }), true), { body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", forModem: "true" } });
+    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend", subscriber: "07" }), false), {
+      invalid: "invalidMsisdn",
+      field: "subscriber",
+    });
+    assert.deepEqual(readPurchase(form({ purchaseChannel: "AIRTIME" }), false), {
+      invalid: "chooseBundle",
+      field: "bundleId",
+    });
+    assert.deepEqual(readPurchase(form({ ...chosen, recipient: "friend" }), true), {
+      body: { bundleId: "data-daily-1gb", purchaseChannel: "MPESA", forModem: "true" },
+    });
   });
 });
 
@@ -240,7 +344,10 @@ describe("the modem flow's steps", () => {
     assert.ok(html.includes("We will send the code to the number registered for this modem: 2557•••••001."), html);
     assert.match(html, /<form action="\/api\/modem\/request-otp" method="post">/);
     assert.ok(!html.includes("alternativeMsisdn"), "the page never names the alternative number");
-    const waiting = renderModemStep({ step: "modems", msisdn: "255754000011", alternativeMasked: "2557•••••001" }, { wait: 42 });
+    const waiting = renderModemStep(
+      { step: "modems", msisdn: "255754000011", alternativeMasked: "2557•••••001" },
+      { wait: 42 },
+    );
     assert.match(waiting, /<button type="submit" class="button" disabled="">Send the code in 42 seconds<\/button>/);
   });
 
@@ -248,7 +355,11 @@ describe("the modem flow's steps", () => {
     const html = renderModemStep({ step: "otps", msisdn: "255754000010", alternativeMasked: "2557•••••001" });
     assert.ok(html.includes("The 6-digit code we sent by SMS to 2557•••••001."), html);
     assert.match(html, /<form class="resend-form" action="\/api\/modem\/request-otp" method="post">/);
-    assert.equal(html.match(/type="hidden" name="msisdn" value="255754000010"/g)?.length, 2, "validate and resend name the modem");
+    assert.equal(
+      html.match(/type="hidden" name="msisdn" value="255754000010"/g)?.length,
+      2,
+      "validate and resend name the modem",
+    );
     assert.ok(!html.includes("alternativeMsisdn"));
   });
 
@@ -264,7 +375,10 @@ describe("the modem flow's steps", () => {
     const html = renderModemStep({ step: "registering", msisdn: "255754000011" }, { wait: 59 });
     assert.match(html, /<form action="\/api\/alternative-number" method="post">/);
     assert.ok(html.includes('<input type="hidden" name="msisdn" value="255754000011"/>'), html);
-    assert.match(html, /<label for="([^"]+)">Code from the modem<\/label><p id="\1-hint" class="field-hint">We sent a code to the modem 0754 000 011\. Open the modem's web page \(usually http:\/\/192\.168\.8\.1, or the address on its label\) and read the code under Messages or SMS\.<\/p>/);
+    assert.match(
+      html,
+      /<label for="([^"]+)">Code from the modem<\/label><p id="\1-hint" class="field-hint">We sent a code to the modem 0754 000 011\. Open the modem's web page \(usually http:\/\/192\.168\.8\.1, or the address on its label\) and read the code under Messages or SMS\.<\/p>/,
+    );
     assert.match(html, /autoComplete="one-time-code"/);
     assert.match(html, /<button type="submit" class="button">Register my number for this modem<\/button>/);
     assert.match(html, /<form class="resend-form" action="\/api\/alternative-number\/request-otp" method="post">/);
@@ -272,7 +386,11 @@ describe("the modem flow's steps", () => {
 
     const sw = renderModemStep({ step: "registering", msisdn: "255754000011" }, { lang: "sw" });
     assert.ok(sw.includes("Tumetuma msimbo kwenye modemu 0754 000 011. Fungua ukurasa wa modemu kwenye kivinjari"), sw);
-    assert.ok(sw.includes(">Msimbo kutoka kwenye modemu</label>") && sw.includes(">Sajili namba yangu kwa ajili ya modemu hii</button>"), sw);
+    assert.ok(
+      sw.includes(">Msimbo kutoka kwenye modemu</label>") &&
+        sw.includes(">Sajili namba yangu kwa ajili ya modemu hii</button>"),
+      sw,
+    );
   });
 });
 
@@ -284,18 +402,28 @@ describe("the login dialog opened by a lapsed session", () => {
     ] as const) {
       const html = renderToString(
         <LanguageProvider lang={lang}>
-          <LoginDialog reason={{ type: "error", key: "sessionExpired" }} onClose={() => {}} onSignedIn={async () => {}} />
+          <LoginDialog
+            reason={{ type: "error", key: "sessionExpired" }}
+            onClose={() => {}}
+            onSignedIn={async () => {}}
+          />
         </LanguageProvider>,
       );
       const described = /aria-describedby="([^"]+)"/.exec(html)?.[1];
       assert.ok(described, html);
-      assert.ok(html.includes(`<p id="${described}" class="dialog-reason form-message form-message-error">${said}</p>`), html);
+      assert.ok(
+        html.includes(`<p id="${described}" class="dialog-reason form-message form-message-error">${said}</p>`),
+        html,
+      );
     }
     const plain = renderToString(
       <LanguageProvider lang={"en"}>
         <LoginDialog onClose={() => {}} onSignedIn={async () => {}} />
       </LanguageProvider>,
     );
-    assert.ok(!/<dialog[^>]*aria-describedby/.test(plain) && !plain.includes("dialog-reason"), "opened from the header, it gives no reason");
+    assert.ok(
+      !/<dialog[^>]*aria-describedby/.test(plain) && !plain.includes("dialog-reason"),
+      "opened from the header, it gives no reason",
+    );
   });
 });

@@ -16,16 +16,40 @@ import { useFormPost } from "./useFormPost";
 
 const ACTION = "/api/forms/business-community";
 const SIZES = ["small", "medium", "large"] as const;
-const HEARD = ["social-media", "search-engine", "radio-tv", "event", "influencer", "employee", "merchant", "other"] as const;
+const HEARD = [
+  "social-media",
+  "search-engine",
+  "radio-tv",
+  "event",
+  "influencer",
+  "employee",
+  "merchant",
+  "other",
+] as const;
 /** The answers of `whereHeard` that name a person, and the field asking for the name. */
 const NAMED = { influencer: "influencerName", employee: "employeeName", merchant: "merchantName" } as const;
 
 /** The fields in the order the form asks them. */
-const ORDER = ["name", "email", "phone", "alternateNumber", "businessName", "businessSize", "industry", "services", "whereHeard", "influencerName", "employeeName", "merchantName"];
+const ORDER = [
+  "name",
+  "email",
+  "phone",
+  "alternateNumber",
+  "businessName",
+  "businessSize",
+  "industry",
+  "services",
+  "whereHeard",
+  "influencerName",
+  "employeeName",
+  "merchantName",
+];
 
 /** The business categories: the category pages of the route table, by the slug of their address. */
 export function businessServices(): { slug: string; nav: string }[] {
-  return routes.filter((r) => r.page === "businessCategory" && r.meta.navigation).map((r) => ({ slug: r.path.split("/").pop()!, nav: r.meta.navigation! }));
+  return routes
+    .filter((r) => r.page === "businessCategory" && r.meta.navigation)
+    .map((r) => ({ slug: r.path.split("/").pop()!, nav: r.meta.navigation! }));
 }
 
 export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
@@ -89,17 +113,66 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
         <fieldset className="form-group">
           <legend>{t("forms.business.you")}</legend>
           <TextField name="name" label={t("forms.business.name")} required autoComplete="name" maxLength={100} />
-          <TextField name="email" type="email" label={t("forms.business.email")} required autoComplete="email" maxLength={254} />
-          <TextField name="phone" type="tel" inputMode="tel" label={t("forms.business.phone")} hint={t("forms.business.phoneHint")} required autoComplete="tel" maxLength={100} />
-          <TextField name="alternateNumber" type="tel" inputMode="tel" label={t("forms.business.alternateNumber")} maxLength={100} />
+          <TextField
+            name="email"
+            type="email"
+            label={t("forms.business.email")}
+            required
+            autoComplete="email"
+            maxLength={254}
+          />
+          <TextField
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            label={t("forms.business.phone")}
+            hint={t("forms.business.phoneHint")}
+            required
+            autoComplete="tel"
+            maxLength={100}
+          />
+          <TextField
+            name="alternateNumber"
+            type="tel"
+            inputMode="tel"
+            label={t("forms.business.alternateNumber")}
+            maxLength={100}
+          />
         </fieldset>
         <fieldset className="form-group">
           <legend>{t("forms.business.company")}</legend>
-          <TextField name="businessName" label={t("forms.business.businessName")} required autoComplete="organization" maxLength={150} />
-          <Choices name="businessSize" legend={t("forms.business.businessSize")} required options={SIZES.map((size) => [size, t(`forms.business.sizes.${size}`)])} />
-          <TextField name="industry" label={t("forms.business.industry")} hint={t("forms.business.industryHint")} required maxLength={100} />
-          <Choices name="services" legend={t("forms.business.services")} multiple options={services.map(({ slug, nav }) => [slug, navLabel(t, nav)])} />
-          <Select name="whereHeard" label={t("forms.business.whereHeard")} required options={HEARD.map((answer) => [answer, t(`forms.business.heard.${answer}`)])} />
+          <TextField
+            name="businessName"
+            label={t("forms.business.businessName")}
+            required
+            autoComplete="organization"
+            maxLength={150}
+          />
+          <Choices
+            name="businessSize"
+            legend={t("forms.business.businessSize")}
+            required
+            options={SIZES.map((size) => [size, t(`forms.business.sizes.${size}`)])}
+          />
+          <TextField
+            name="industry"
+            label={t("forms.business.industry")}
+            hint={t("forms.business.industryHint")}
+            required
+            maxLength={100}
+          />
+          <Choices
+            name="services"
+            legend={t("forms.business.services")}
+            multiple
+            options={services.map(({ slug, nav }) => [slug, navLabel(t, nav)])}
+          />
+          <Select
+            name="whereHeard"
+            label={t("forms.business.whereHeard")}
+            required
+            options={HEARD.map((answer) => [answer, t(`forms.business.heard.${answer}`)])}
+          />
           {named("influencer")}
           {named("employee")}
           {named("merchant")}

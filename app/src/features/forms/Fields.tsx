@@ -82,7 +82,16 @@ interface InputProps {
   maxLength?: number;
 }
 
-export function TextField({ name, label, hint, required = false, type = "text", autoComplete, inputMode, maxLength }: InputProps) {
+export function TextField({
+  name,
+  label,
+  hint,
+  required = false,
+  type = "text",
+  autoComplete,
+  inputMode,
+  maxLength,
+}: InputProps) {
   const t = useT();
   const { id, value, error } = useField(name);
   return (
@@ -106,7 +115,13 @@ export function TextField({ name, label, hint, required = false, type = "text", 
   );
 }
 
-export function TextArea({ name, label, hint, required = false, maxLength }: Omit<InputProps, "type" | "autoComplete" | "inputMode">) {
+export function TextArea({
+  name,
+  label,
+  hint,
+  required = false,
+  maxLength,
+}: Omit<InputProps, "type" | "autoComplete" | "inputMode">) {
   const t = useT();
   const { id, value, error } = useField(name);
   return (
@@ -128,7 +143,14 @@ export function TextArea({ name, label, hint, required = false, maxLength }: Omi
   );
 }
 
-export function Select({ name, label, hint, required = false, options, onChange }: Omit<InputProps, "type"> & { options: [string, string][]; onChange?(value: string): void }) {
+export function Select({
+  name,
+  label,
+  hint,
+  required = false,
+  options,
+  onChange,
+}: Omit<InputProps, "type"> & { options: [string, string][]; onChange?(value: string): void }) {
   const t = useT();
   const { id, value, error } = useField(name);
   return (
@@ -157,14 +179,31 @@ export function Select({ name, label, hint, required = false, options, onChange 
 }
 
 /** A file input (the foundation's proposal PDF). */
-export function FileField({ name, label, hint, accept }: { name: string; label: ReactNode; hint?: ReactNode; accept: string }) {
+export function FileField({
+  name,
+  label,
+  hint,
+  accept,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  accept: string;
+}) {
   const t = useT();
   const { id, error } = useField(name);
   return (
     <div className="field">
       {fieldLabel(id, label, undefined, t)}
       {fieldHint(id, hint)}
-      <input id={id} name={name} type="file" accept={accept} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} />
+      <input
+        id={id}
+        name={name}
+        type="file"
+        accept={accept}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      />
       {fieldMessage(id, error)}
     </div>
   );
@@ -233,7 +272,7 @@ export function inFormOrder<T>(errors: Record<string, T>, order: string[]): [str
   };
   const rank = (name: string) => {
     const [index, row] = place(name);
-    const list = order.findIndex((field) => field.endsWith("[]") ? false : name.startsWith(`${field}[`));
+    const list = order.findIndex((field) => (field.endsWith("[]") ? false : name.startsWith(`${field}[`)));
     // Fields of a list's rows sort with the list, row by row.
     return list >= 0 ? [list, row, index] : [index, 0, 0];
   };
@@ -244,7 +283,17 @@ export function inFormOrder<T>(errors: Record<string, T>, order: string[]): [str
 }
 
 /** The server's messages, linked to their fields, at the top of the form, in its order. */
-export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors; order: string[]; label: (name: string) => string; onPick?(name: string): void }) {
+export function ErrorSummary({
+  errors,
+  order,
+  label,
+  onPick,
+}: {
+  errors: Errors;
+  order: string[];
+  label: (name: string) => string;
+  onPick?(name: string): void;
+}) {
   const t = useT();
   const entries = inFormOrder(errors, order);
   if (!entries.length) return null;
@@ -277,7 +326,17 @@ export function ErrorSummary({ errors, order, label, onPick }: { errors: Errors;
 }
 
 /** A received form's reference, big enough to write down. */
-export function Received({ title, text, reference, back }: { title: string; text: string; reference: string; back: ReactNode }) {
+export function Received({
+  title,
+  text,
+  reference,
+  back,
+}: {
+  title: string;
+  text: string;
+  reference: string;
+  back: ReactNode;
+}) {
   const t = useT();
   return (
     <section className="form-received" aria-live="polite">

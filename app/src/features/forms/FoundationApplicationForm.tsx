@@ -14,7 +14,17 @@ import { LocalLink, useSite } from "../../app/site";
 import { CsrfField } from "../../app/csrf";
 import { localePath } from "../../routes";
 import { formatTzs } from "../../format";
-import { ErrorSummary, FileField, FormValuesProvider, Honeypot, Received, Select, TextArea, TextField, fieldId } from "./Fields";
+import {
+  ErrorSummary,
+  FileField,
+  FormValuesProvider,
+  Honeypot,
+  Received,
+  Select,
+  TextArea,
+  TextField,
+  fieldId,
+} from "./Fields";
 import { fieldPairs, newKey } from "./send";
 import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
@@ -23,18 +33,70 @@ const ACTION = "/api/forms/foundation-application";
 const DRAFT = "draft:foundation-application";
 const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
 type Step = (typeof STEPS)[number];
-const TYPES = ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"] as const;
+const TYPES = [
+  "ngo",
+  "community-based",
+  "faith-based",
+  "school",
+  "health-facility",
+  "social-enterprise",
+  "other",
+] as const;
 const REGIONS = [
-  "Arusha", "Dar es Salaam", "Dodoma", "Geita", "Iringa", "Kagera", "Kaskazini Pemba", "Kaskazini Unguja", "Katavi", "Kigoma",
-  "Kilimanjaro", "Kusini Pemba", "Kusini Unguja", "Lindi", "Manyara", "Mara", "Mbeya", "Mjini Magharibi", "Morogoro", "Mtwara",
-  "Mwanza", "Njombe", "Pwani", "Rukwa", "Ruvuma", "Shinyanga", "Simiyu", "Singida", "Songwe", "Tabora", "Tanga",
+  "Arusha",
+  "Dar es Salaam",
+  "Dodoma",
+  "Geita",
+  "Iringa",
+  "Kagera",
+  "Kaskazini Pemba",
+  "Kaskazini Unguja",
+  "Katavi",
+  "Kigoma",
+  "Kilimanjaro",
+  "Kusini Pemba",
+  "Kusini Unguja",
+  "Lindi",
+  "Manyara",
+  "Mara",
+  "Mbeya",
+  "Mjini Magharibi",
+  "Morogoro",
+  "Mtwara",
+  "Mwanza",
+  "Njombe",
+  "Pwani",
+  "Rukwa",
+  "Ruvuma",
+  "Shinyanga",
+  "Simiyu",
+  "Singida",
+  "Songwe",
+  "Tabora",
+  "Tanga",
 ];
 /** The fields in the order the form asks them (rows as `[]`). */
 const ORDER = [
-  "applicants", "applicants[].name", "applicants[].email", "applicants[].phone", "applicants[].role",
-  "organisation.name", "organisation.type", "organisation.registrationNumber",
-  "project.title", "project.summary", "project.startDate", "project.endDate", "location.region", "location.district", "team.size", "team.description",
-  "budget", "budget[].item", "budget[].amountTzs", "proposal",
+  "applicants",
+  "applicants[].name",
+  "applicants[].email",
+  "applicants[].phone",
+  "applicants[].role",
+  "organisation.name",
+  "organisation.type",
+  "organisation.registrationNumber",
+  "project.title",
+  "project.summary",
+  "project.startDate",
+  "project.endDate",
+  "location.region",
+  "location.district",
+  "team.size",
+  "team.description",
+  "budget",
+  "budget[].item",
+  "budget[].amountTzs",
+  "proposal",
 ];
 /** Rows the long form offers without JavaScript. */
 const APPLICANT_ROWS = 3;
@@ -55,7 +117,10 @@ export function stepOf(path: string): Step {
 
 /** Rows a list needs to show every row named in `names`. */
 function rowsFor(names: string[], list: string, least: number): number {
-  const rows = names.map((name) => new RegExp(`^${list}\\[(\\d+)\\]`).exec(name)).filter(Boolean).map((m) => Number(m![1]) + 1);
+  const rows = names
+    .map((name) => new RegExp(`^${list}\\[(\\d+)\\]`).exec(name))
+    .filter(Boolean)
+    .map((m) => Number(m![1]) + 1);
   return Math.max(least, ...rows);
 }
 
@@ -72,7 +137,8 @@ function readDraft(): Draft | null {
 function fill(form: HTMLFormElement, pairs: [string, string][]) {
   for (const [name, value] of pairs) {
     const field = form.elements.namedItem(name);
-    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) field.value = value;
+    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement)
+      field.value = value;
   }
 }
 
@@ -108,6 +174,8 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
     setLines((n) => Math.max(n, rowsFor(names, "budget", 0)));
     post.setKey(draft.key);
     setRestored(draft.pairs);
+    // Once, after hydration: what the server sent is what the first render showed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   // Once the rows are there, the draft's values go into them.
   useEffect(() => {
@@ -115,6 +183,8 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
       fill(form.current, restored);
       changed();
     }
+    // When the draft's rows are there, not when the form's handlers change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [restored]);
   useEffect(() => {
     if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
@@ -123,7 +193,9 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
   function changed() {
     if (!form.current) return;
     const pairs = fieldPairs(form.current);
-    const amounts = pairs.filter(([name]) => /^budget\[\d+\]\.amountTzs$/.test(name)).map(([, value]) => Number(value.replace(/[,\s_]/g, "")));
+    const amounts = pairs
+      .filter(([name]) => /^budget\[\d+\]\.amountTzs$/.test(name))
+      .map(([, value]) => Number(value.replace(/[,\s_]/g, "")));
     setTotal(amounts.filter((n) => Number.isInteger(n) && n > 0).reduce((a, b) => a + b, 0));
     if (enhanced) {
       try {
@@ -135,9 +207,12 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
   }
 
   function go(to: number) {
-    if (form.current && STEPS[to] === "review") setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== "leaveEmpty"));
+    if (form.current && STEPS[to] === "review")
+      setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== "leaveEmpty"));
     setStep(to);
-    requestAnimationFrame(() => form.current?.querySelector<HTMLElement>(`[data-step="${STEPS[to]}"] legend`)?.scrollIntoView({ block: "start" }));
+    requestAnimationFrame(() =>
+      form.current?.querySelector<HTMLElement>(`[data-step="${STEPS[to]}"] legend`)?.scrollIntoView({ block: "start" }),
+    );
   }
 
   function startOver() {
@@ -170,7 +245,10 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
     if (row) {
       const [, list, index, field] = row;
       const number = Number(index) + 1;
-      const fieldLabel = list === "budget" ? t(field === "item" ? "forms.foundation.item" : "forms.foundation.amount") : t(`forms.foundation.${field as "name" | "email" | "phone" | "role"}`);
+      const fieldLabel =
+        list === "budget"
+          ? t(field === "item" ? "forms.foundation.item" : "forms.foundation.amount")
+          : t(`forms.foundation.${field as "name" | "email" | "phone" | "role"}`);
       return `${list === "budget" ? t("forms.foundation.line", { number }) : t("forms.foundation.applicant", { number })}, ${fieldLabel}`;
     }
     const labels: Record<string, string> = {
@@ -245,7 +323,9 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         <div ref={summary}>
           <ErrorSummary errors={post.errors} order={ORDER} label={label} onPick={enhanced ? pick : undefined} />
         </div>
-        {enhanced && <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>}
+        {enhanced && (
+          <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>
+        )}
         {fieldset(
           "applicants",
           <>
@@ -254,10 +334,36 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
             {Array.from({ length: applicants }, (_, row) => (
               <fieldset key={row} className="form-row">
                 <legend>{t("forms.foundation.applicant", { number: row + 1 })}</legend>
-                <TextField name={`applicants[${row}].name`} label={t("forms.foundation.name")} required={row < 2} autoComplete={row === 0 ? "name" : "off"} maxLength={100} />
-                <TextField name={`applicants[${row}].email`} type="email" label={t("forms.foundation.email")} required={row < 2} autoComplete={row === 0 ? "email" : "off"} maxLength={254} />
-                <TextField name={`applicants[${row}].phone`} type="tel" inputMode="tel" label={t("forms.foundation.phone")} required={row < 2} autoComplete={row === 0 ? "tel" : "off"} maxLength={100} />
-                <TextField name={`applicants[${row}].role`} label={t("forms.foundation.role")} required={row < 2} maxLength={100} />
+                <TextField
+                  name={`applicants[${row}].name`}
+                  label={t("forms.foundation.name")}
+                  required={row < 2}
+                  autoComplete={row === 0 ? "name" : "off"}
+                  maxLength={100}
+                />
+                <TextField
+                  name={`applicants[${row}].email`}
+                  type="email"
+                  label={t("forms.foundation.email")}
+                  required={row < 2}
+                  autoComplete={row === 0 ? "email" : "off"}
+                  maxLength={254}
+                />
+                <TextField
+                  name={`applicants[${row}].phone`}
+                  type="tel"
+                  inputMode="tel"
+                  label={t("forms.foundation.phone")}
+                  required={row < 2}
+                  autoComplete={row === 0 ? "tel" : "off"}
+                  maxLength={100}
+                />
+                <TextField
+                  name={`applicants[${row}].role`}
+                  label={t("forms.foundation.role")}
+                  required={row < 2}
+                  maxLength={100}
+                />
               </fieldset>
             ))}
             {enhanced && applicants < 10 && (
@@ -270,27 +376,65 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         {fieldset(
           "organisation",
           <>
-            <TextField name="organisation.name" label={t("forms.foundation.organisationName")} required autoComplete="organization" maxLength={150} />
-            <Select name="organisation.type" label={t("forms.foundation.organisationType")} required options={TYPES.map((type) => [type, t(`forms.foundation.types.${type}`)])} />
-            <TextField name="organisation.registrationNumber" label={t("forms.foundation.registrationNumber")} required maxLength={100} />
+            <TextField
+              name="organisation.name"
+              label={t("forms.foundation.organisationName")}
+              required
+              autoComplete="organization"
+              maxLength={150}
+            />
+            <Select
+              name="organisation.type"
+              label={t("forms.foundation.organisationType")}
+              required
+              options={TYPES.map((type) => [type, t(`forms.foundation.types.${type}`)])}
+            />
+            <TextField
+              name="organisation.registrationNumber"
+              label={t("forms.foundation.registrationNumber")}
+              required
+              maxLength={100}
+            />
           </>,
         )}
         {fieldset(
           "project",
           <>
             <TextField name="project.title" label={t("forms.foundation.projectTitle")} required maxLength={150} />
-            <TextArea name="project.summary" label={t("forms.foundation.summary")} hint={t("forms.foundation.summaryHint")} required maxLength={3000} />
+            <TextArea
+              name="project.summary"
+              label={t("forms.foundation.summary")}
+              hint={t("forms.foundation.summaryHint")}
+              required
+              maxLength={3000}
+            />
             <TextField name="project.startDate" type="date" label={t("forms.foundation.startDate")} required />
             <TextField name="project.endDate" type="date" label={t("forms.foundation.endDate")} required />
             <fieldset className="form-subgroup">
               <legend>{t("forms.foundation.location")}</legend>
-              <Select name="location.region" label={t("forms.foundation.region")} required options={REGIONS.map((region) => [region, region])} />
+              <Select
+                name="location.region"
+                label={t("forms.foundation.region")}
+                required
+                options={REGIONS.map((region) => [region, region])}
+              />
               <TextField name="location.district" label={t("forms.foundation.district")} required maxLength={100} />
             </fieldset>
             <fieldset className="form-subgroup">
               <legend>{t("forms.foundation.team")}</legend>
-              <TextField name="team.size" inputMode="numeric" label={t("forms.foundation.teamSize")} required maxLength={6} />
-              <TextArea name="team.description" label={t("forms.foundation.teamDescription")} required maxLength={3000} />
+              <TextField
+                name="team.size"
+                inputMode="numeric"
+                label={t("forms.foundation.teamSize")}
+                required
+                maxLength={6}
+              />
+              <TextArea
+                name="team.description"
+                label={t("forms.foundation.teamDescription")}
+                required
+                maxLength={3000}
+              />
             </fieldset>
           </>,
         )}
@@ -302,8 +446,19 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
             {Array.from({ length: lines }, (_, row) => (
               <fieldset key={row} className="form-row form-row-inline">
                 <legend>{t("forms.foundation.line", { number: row + 1 })}</legend>
-                <TextField name={`budget[${row}].item`} label={t("forms.foundation.item")} required={row === 0} maxLength={150} />
-                <TextField name={`budget[${row}].amountTzs`} inputMode="numeric" label={t("forms.foundation.amount")} required={row === 0} maxLength={20} />
+                <TextField
+                  name={`budget[${row}].item`}
+                  label={t("forms.foundation.item")}
+                  required={row === 0}
+                  maxLength={150}
+                />
+                <TextField
+                  name={`budget[${row}].amountTzs`}
+                  inputMode="numeric"
+                  label={t("forms.foundation.amount")}
+                  required={row === 0}
+                  maxLength={20}
+                />
               </fieldset>
             ))}
             {enhanced && lines < 50 && (
@@ -316,7 +471,12 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                 {t("forms.foundation.total")}: <strong>{formatTzs(total)}</strong>
               </p>
             )}
-            <FileField name="proposal" label={t("forms.foundation.proposal")} hint={t("forms.foundation.proposalHint")} accept="application/pdf,.pdf" />
+            <FileField
+              name="proposal"
+              label={t("forms.foundation.proposal")}
+              hint={t("forms.foundation.proposalHint")}
+              accept="application/pdf,.pdf"
+            />
           </>,
         )}
         {enhanced && STEPS[step] === "review" && (
@@ -355,7 +515,13 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
               {t("forms.foundation.next")}
             </button>
           ) : (
-            <button key="submit" type="submit" className="button" disabled={post.busy} aria-busy={post.busy || undefined}>
+            <button
+              key="submit"
+              type="submit"
+              className="button"
+              disabled={post.busy}
+              aria-busy={post.busy || undefined}
+            >
               {post.busy ? t("forms.sending") : t("forms.foundation.submit")}
             </button>
           )}

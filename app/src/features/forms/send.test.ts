@@ -30,6 +30,7 @@ describe("nest", () => {
   });
 
   it("nests every case in tests/twins as the server nests a form posted without JavaScript", () => {
-    for (const { pairs, value } of formFields) assert.deepEqual(JSON.parse(JSON.stringify(nest(pairs))), value, JSON.stringify(pairs));
+    for (const { pairs, value } of formFields)
+      assert.deepEqual(JSON.parse(JSON.stringify(nest(pairs))), value, JSON.stringify(pairs));
   });
 });

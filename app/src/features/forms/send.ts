@@ -21,8 +21,20 @@ export function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function sendForm(action: string, lang: Lang, key: string, body: object, file?: File | null, csrf?: string): Promise<Sent> {
-  const headers: Record<string, string> = { accept: "application/json", "x-site-lang": lang, "idempotency-key": key, ...csrfHeader(csrf) };
+export async function sendForm(
+  action: string,
+  lang: Lang,
+  key: string,
+  body: object,
+  file?: File | null,
+  csrf?: string,
+): Promise<Sent> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "x-site-lang": lang,
+    "idempotency-key": key,
+    ...csrfHeader(csrf),
+  };
   let payload: BodyInit;
   if (file) {
     const multipart = new FormData();

@@ -21,7 +21,10 @@ export interface FormPost {
   reset(): void;
 }
 
-export function useFormPost(initialErrors: Errors, { lists = [], onErrors, onSent }: { lists?: string[]; onErrors?(errors: Errors): void; onSent?(): void } = {}): FormPost {
+export function useFormPost(
+  initialErrors: Errors,
+  { lists = [], onErrors, onSent }: { lists?: string[]; onErrors?(errors: Errors): void; onSent?(): void } = {},
+): FormPost {
   const { lang, csrf } = useSite();
   const [busy, setBusy] = useState(false);
   const [reference, setReference] = useState<string | null>(null);

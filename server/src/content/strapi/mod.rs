@@ -12,7 +12,8 @@
 //! - `populate`: what is asked for first, and what the CMS's refusals teach;
 //! - `paging`: reading a whole collection page after page.
 //!
-//! Every request carries `locale` and populate parameters. Any Strapi works
+//! Every request carries `locale` (but that of a type that is not
+//! localized, the locations) and populate parameters. Any Strapi works
 //! with only `CMS_URL` set: the configured [`PopulateStrategy`] is tried
 //! first (by default `populate=deep,N`, the deep-populate plugin's); a CMS that refuses it
 //! with 400 gets explicit `populate[…]` parameters derived from the content
@@ -33,7 +34,9 @@
 //! answers' `meta.pagination` says there is no more: `page`/`pageCount`,
 //! or `start`/`limit`/`total`, whichever the CMS answers with (without
 //! either, until a page comes back short). A page that fails fails the
-//! whole read, so the cache keeps serving the last complete copy.
+//! whole read, so the cache keeps serving the last complete copy. The
+//! locations are handed over a page at a time as they come
+//! ([`ContentSource::each_page`]), never gathered into one answer.
 //!
 //! A client made for the preview (`draft`) asks every request with
 //! `status=draft` (Strapi 5): the latest version of each entry, published or
@@ -119,6 +122,7 @@ impl StrapiClient {
             TypeShape::BusinessService,
             TypeShape::Trick,
             TypeShape::Popup,
+            TypeShape::Location,
         ];
         let explicit = shapes.into_iter().map(|shape| (shape, shape.populate())).collect();
         let (settings_populate, settings_max_requests) = (settings.populate, settings.max_requests);
@@ -158,7 +162,8 @@ impl StrapiClient {
     /// The path under `/api/` and the query parameters for `query`, as the
     /// CMS accepts them so far.
     fn request(&self, query: &ContentQuery, lang: Lang, accepted: &Accepted) -> (String, Vec<(String, String)>) {
-        let mut params = vec![("locale".to_owned(), lang.code().to_owned())];
+        // A type that is not localized is asked for without a language (Strapi 5 ignores one, 4 may refuse it).
+        let mut params = if query.localized() { vec![("locale".to_owned(), lang.code().to_owned())] } else { Vec::new() };
         if self.settings.draft {
             params.push(("status".to_owned(), "draft".to_owned()));
         }
@@ -204,6 +209,13 @@ impl StrapiClient {
                 params.push(("sort".into(), "id:asc".into()));
                 collection.api_name().to_owned()
             }
+            ContentQuery::Locations => {
+                let fields = contract::locations::LOCATION_FIELDS.into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
+                params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
+                // Oldest first, as an index: an entry added while the pages are read comes last.
+                params.push(("sort".into(), "id:asc".into()));
+                contract::cms::LOCATIONS.to_owned()
+            }
             ContentQuery::Popups(kind) => {
                 params.push(("sort".into(), "id:desc".into()));
                 params.push(("filters[type][$eq]".into(), kind.clone()));
@@ -240,7 +252,7 @@ impl StrapiClient {
     /// the answer is in it.
     async fn ask_page(&self, query: &ContentQuery, lang: Lang, paging: Option<Paging>) -> Result<Option<(Value, Option<Pagination>)>, ContentError> {
         // An index asks for fields, not populate: what it learns is kept apart.
-        let model = if matches!(query, ContentQuery::Index(_)) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
+        let model = if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
         let mut accepted = self.accepted(&model);
         for _ in 0..MAX_ATTEMPTS {
             let (path, mut params) = self.request(query, lang, &accepted);
@@ -251,6 +263,7 @@ impl StrapiClient {
                 Answer::Refused(body) => {
                     let learnt = match query {
                         ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::keys(*collection)),
+                        ContentQuery::Locations => learn_field(&accepted, &body, &contract::locations::LOCATION_FIELDS),
                         _ => learn(&accepted, &body),
                     };
                     let learnt = learnt.ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
@@ -266,28 +279,40 @@ impl StrapiClient {
     /// `None` when the CMS has no such collection.
     async fn every_page(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         let mut items = Vec::new();
+        let found = self
+            .pages(query, lang, &mut |page| match page {
+                Value::Array(page) => items.extend(page),
+                Value::Null => {}
+                other => items.push(other),
+            })
+            .await?;
+        Ok(found.then_some(Value::Array(items)))
+    }
+
+    /// Each page of a whole collection handed to `take` as it comes (see
+    /// [`ContentSource::each_page`]); `false` when the CMS has no such collection.
+    async fn pages(&self, query: &ContentQuery, lang: Lang, take: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
         let mut paging = Paging::Page(1);
         for _ in 0..MAX_PAGES {
             let Some((answer, pagination)) = self.ask_page(query, lang, Some(paging)).await? else {
                 if paging == Paging::Page(1) {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 return Err(ContentError::Upstream(format!("{query}: a page past the first was missing")));
             };
-            let page = match answer {
-                Value::Array(page) => page,
-                Value::Null => Vec::new(),
-                other => vec![other],
+            let got = match &answer {
+                Value::Array(page) => page.len(),
+                Value::Null => 0,
+                _ => 1,
             };
-            let got = page.len();
-            items.extend(page);
+            take(answer);
             match paging.next(pagination, got) {
                 Some(next) => paging = next,
-                None => return Ok(Some(Value::Array(items))),
+                None => return Ok(true),
             }
         }
         tracing::warn!(%query, lang = lang.code(), pages = MAX_PAGES, "collection read stopped at its page limit");
-        Ok(Some(Value::Array(items)))
+        Ok(true)
     }
 
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
@@ -377,10 +402,18 @@ impl ContentSource for StrapiClient {
         }
     }
 
+    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+        if !query.reads_every_page() {
+            let answer = self.fetch(query, lang).await?;
+            return Ok(answer.map(page).is_some());
+        }
+        self.pages(query, lang, page).await
+    }
+
     /// Asked with `populate=*`: every component, media field, relation and
     /// dynamic zone one level deep. A collection's first page only.
     async fn everything(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
-        if matches!(query, ContentQuery::Index(_)) {
+        if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) {
             return Ok(None);
         }
         let bare = Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: Vec::new(), no_populate: true };

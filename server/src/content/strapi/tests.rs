@@ -36,6 +36,10 @@ fn builds_the_requests_strapi_answers() {
     assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
     let popups = ContentQuery::Popups("home".into());
     assert_eq!(query_string(&client, &popups, Lang::En), ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into()));
+    // The same in every language: asked for without one.
+    let (path, query) = query_string(&client, &ContentQuery::Locations, Lang::Sw);
+    assert_eq!(path, "/api/locations");
+    assert!(query.starts_with("fields[0]=name&fields[1]=kind&") && query.contains("fields[6]=landmarkSw&") && query.ends_with("&sort=id:asc"), "{query}");
 }
 
 #[test]

@@ -72,6 +72,15 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
     let sidebar = or_leave_out(sidebar, "sidebar");
     let (list, popups) = (or_leave_out(list, "list"), or_leave_out(popups, "popups"));
     let matched = MatchedRoute { name: route.name.clone(), page: kind, params: request.route.params.clone() };
+    let locator = match route.locations.filter(|_| kind == PageKind::Locator) {
+        Some(locations) => match locator(content, request, locations).await {
+            Ok(found) => Some(found),
+            Err(Stop::NotFound) => return Ok(PageParts::not_found(state, lang, sidebar)),
+            Err(Stop::Moved(path)) => return Ok(Resolved::Redirect { location: Location::site(&lang.href(&path)), permanent: false }),
+            Err(Stop::Failed) => None,
+        },
+        None => None,
+    };
 
     let shown = async {
         let item = item::found(content, request, item).await?;
@@ -88,7 +97,6 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
         Ok((page, item, pager, alternates, bundles)) => Resolved::Page(Box::new(PageParts {
             lang,
             path: request.local.path.clone(),
-            status: 200,
             route: matched,
             def: route.clone(),
             page,
@@ -100,6 +108,8 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
             bundles,
             pager,
             search: (kind == PageKind::Search).then(|| search(state, request)),
+            status: if locator.as_ref().is_some_and(|(page, _)| !page.ready) { 503 } else { 200 },
+            locator,
             failed: false,
         })),
         Err(Stop::NotFound) => PageParts::not_found(state, lang, sidebar),
@@ -183,6 +193,19 @@ async fn page_bundles(state: &AppState, kind: PageKind, page: &Option<Loaded>, l
         }
         None => PageBundles { offers: None, version: 0 },
     })
+}
+
+/// What a locator page shows (see [`crate::locator::page`]), or where the
+/// form's choice of region and district is.
+async fn locator(content: &Content, request: &PageRequest, kind: contract::locations::LocationKind) -> Result<(Box<contract::locations::LocatorPage>, [u64; 2]), Stop> {
+    let route = &request.route;
+    let base = route.route.path.split("/:").next().unwrap_or(&route.route.path);
+    let asked = crate::locator::Asked::parse(kind, |name| route.param(name).map(str::to_owned), |name| request.param(name).map(str::to_owned));
+    match crate::locator::page(content, request.local.lang, base, &asked).await {
+        crate::locator::Outcome::Page(page, versions) => Ok((page, versions)),
+        crate::locator::Outcome::Choose(path) => Err(Stop::Moved(path)),
+        crate::locator::Outcome::NotFound => Err(Stop::NotFound),
+    }
 }
 
 /// What the site search finds for the search page's `?q=`, and the build of

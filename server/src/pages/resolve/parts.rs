@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use contract::Lang;
+use contract::locations::LocatorPage;
 use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind, Pager, SearchResults};
 
 use crate::content::{ContentError, ContentValue, Loaded};
@@ -53,6 +54,9 @@ pub struct PageParts {
     /// On the search page, what the search found, and the build of the
     /// index it was found in.
     pub search: Option<(SearchResults, u64)>,
+    /// On a locator page, its form and what it found, and the versions it
+    /// is made from (see [`crate::locator::Outcome::Page`]).
+    pub locator: Option<(Box<LocatorPage>, [u64; 2])>,
     /// The content could not be loaded: the page frame with the
     /// content-failure message.
     pub failed: bool,
@@ -85,6 +89,7 @@ impl PageParts {
             .chain(self.bundles.as_ref().map(|bundles| bundles.version))
             .chain(self.pager.map(|(_, version)| version))
             .chain(self.search.as_ref().map(|(_, build)| *build))
+            .chain(self.locator.iter().flat_map(|(_, versions)| *versions))
             .collect()
     }
 
@@ -113,6 +118,7 @@ impl PageParts {
             bundles: self.bundles.and_then(|bundles| bundles.offers),
             form: None,
             search: self.search.map(|(results, _)| results),
+            locator: self.locator.map(|(page, _)| *page),
             pager: self.pager.map(|(pager, _)| pager),
             preview: None,
             site_url: site_url.to_owned(),
@@ -153,6 +159,7 @@ impl PageParts {
             bundles: None,
             pager: None,
             search: None,
+            locator: None,
             failed,
         }))
     }
