@@ -4,8 +4,10 @@
 //!
 //! The modules, from the top: each imports only modules below it, but
 //! `pages` and `state`, which hold each other (the pages' caches are state,
-//! and a page reads all of it). A feature that needs less than the whole
-//! state takes its part by `FromRef` (the impls are in `state`).
+//! and a page reads all of it), and `locator` and `content` (the content
+//! cache keeps the locator's index of places, which the locator reads
+//! through it). A feature that needs less than the whole state takes its
+//! part by `FromRef` (the impls are in `state`).
 //!
 //! - `startup`: [`serve`] and [`run`]: serving, the background tasks,
 //!   draining on SIGTERM; `tools`: `site content-model` and
@@ -28,6 +30,8 @@
 //!   `/api/bundles`, `/api/modem`, `/api/cpm`) and the operator API client.
 //! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).
 //! - `seo`: the sitemap and robots; `search`: the site search's index.
+//! - [`locator`]: the M-Pesa agent and Vodashop locator: its pages' data
+//!   (`/mpesa-agents`, `/vodashop`) and `POST /api/locations/near`.
 //! - `content`: the [`content::ContentSource`] trait, its sources, the
 //!   content cache, and the CMS's webhook.
 //! - `security`: headers every response carries.
