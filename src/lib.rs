@@ -34,7 +34,8 @@ fn open_sandbox(config: &server::Config) -> Result<axum::Router, server::StartEr
         resend_after: config.sessions.otp_resend,
         ..Default::default()
     };
-    let sandbox = sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::StartError::StandIn(error.into()))?;
+    let sandbox =
+        sandbox::Sandbox::open(&config.data_dir, options).map_err(|error| server::StartError::StandIn(error.into()))?;
     tracing::warn!(
         "the sandbox operator API is on at {SANDBOX_PATH}: made-up subscribers, and every code readable at {SANDBOX_PATH}/inbox; set DIGITAL_API_URL for the operator's own"
     );

@@ -50,7 +50,10 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
         None => site.server_js.to_owned(),
     };
     let assets = AssetManifest::from_json(site.assets_json)?;
-    let renderer = Renderer::start(server_js.into(), RendererConfig { workers: 1, budget: Duration::from_secs(30), ..Default::default() })?;
+    let renderer = Renderer::start(
+        server_js.into(),
+        RendererConfig { workers: 1, budget: Duration::from_secs(30), ..Default::default() },
+    )?;
     let mut report = String::new();
     for page in saved {
         let route_page = page.data.pointer("/route/page").cloned().unwrap_or_default();
@@ -60,13 +63,15 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
         let label = if signed_in { format!("{kind} (signed in)") } else { kind.to_string() };
         match timed {
             Timed::Splice => {
-                let data: PageData = serde_json::from_value(page.data).map_err(|error| format!("{}: {error}", page.url))?;
+                let data: PageData =
+                    serde_json::from_value(page.data).map_err(|error| format!("{}: {error}", page.url))?;
                 if !server::pages::for_everyone(&data) {
                     continue;
                 }
                 let request = server::pages::render_request(page.url.clone(), data, &assets, false);
                 let output: RenderOutput = renderer.render(&request).await?;
-                let lines = crate::splice::bench(&output, &request.data, &assets.enhance, runs).unwrap_or_else(|| "not spliceable\n".into());
+                let lines = crate::splice::bench(&output, &request.data, &assets.enhance, runs)
+                    .unwrap_or_else(|| "not spliceable\n".into());
                 let _ = write!(report, "{label} {}\n{lines}", page.url);
             }
             Timed::Part => {
@@ -74,14 +79,22 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                     continue;
                 }
                 let lang = page.data.get("lang").cloned().unwrap_or_default();
-                let part_request = serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
-                let whole_request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
+                let part_request =
+                    serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
+                let whole_request =
+                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
                 let (whole, _) = time(&renderer, &whole_request, runs).await?;
                 let (part, _) = time(&renderer, &part_request, runs).await?;
-                let _ = writeln!(report, "{label:<24} {:<16} whole {whole:.3} ms, part {part:.3} ms, {:.1}x", page.url, whole / part);
+                let _ = writeln!(
+                    report,
+                    "{label:<24} {:<16} whole {whole:.3} ms, part {part:.3} ms, {:.1}x",
+                    page.url,
+                    whole / part
+                );
             }
             Timed::Renders => {
-                let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
+                let request =
+                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
                 let (p50, mean) = time(&renderer, &request, runs).await?;
                 let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
             }

@@ -18,7 +18,9 @@ pub fn bench(output: &RenderOutput, data: &PageData, entry: &str, runs: usize) -
     let splice = prepare(html.as_bytes(), output.account.as_ref()?)?;
     let own = OwnParts {
         name_html: escape_text("Amina Mwakyusa"),
-        subscriber_json: r#"{"msisdn":"255754000001","names":"Amina Mwakyusa","balance":null,"paymentMethods":["AIRTIME","MPESA"]}"#.into(),
+        subscriber_json:
+            r#"{"msisdn":"255754000001","names":"Amina Mwakyusa","balance":null,"paymentMethods":["AIRTIME","MPESA"]}"#
+                .into(),
         ..OwnParts::default()
     };
     let identity = splice.identity(html.as_bytes(), &own);
@@ -43,10 +45,17 @@ pub fn bench(output: &RenderOutput, data: &PageData, entry: &str, runs: usize) -
         }
     };
     let (pieces_us, pieces_bytes) = time(&|| splice.gzip(&own).len());
-    let mut report = format!("{:<28} {:>9.1} {:>7} {:>8}\n", "pieces spliced (served)", pieces_us, pieces_bytes, "1.0x");
+    let mut report =
+        format!("{:<28} {:>9.1} {:>7} {:>8}\n", "pieces spliced (served)", pieces_us, pieces_bytes, "1.0x");
     for level in [1, 6, 9] {
         let (us, bytes) = time(&whole(level));
-        report.push_str(&format!("{:<28} {:>9.1} {:>7} {:>7.1}x\n", format!("whole page, gzip level {level}"), us, bytes, us / pieces_us));
+        report.push_str(&format!(
+            "{:<28} {:>9.1} {:>7} {:>7.1}x\n",
+            format!("whole page, gzip level {level}"),
+            us,
+            bytes,
+            us / pieces_us
+        ));
     }
     Some(report)
 }

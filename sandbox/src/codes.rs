@@ -69,7 +69,9 @@ impl<'a> Opens<'a> {
                     format!(
                         "{code} is the code to register {by} as the alternative number of this modem. If you did not ask for it, ignore this message."
                     ),
-                    format!("{code} ni msimbo wa kusajili {by} kama namba mbadala ya modemu hii. Kama hukuomba msimbo huu, puuza ujumbe huu."),
+                    format!(
+                        "{code} ni msimbo wa kusajili {by} kama namba mbadala ya modemu hii. Kama hukuomba msimbo huu, puuza ujumbe huu."
+                    ),
                 )
             }
         }

@@ -206,10 +206,7 @@ pub(super) async fn arm_fail_next(State(sandbox): State<Sandbox>, body: Bytes) -
         }
     };
     if delay_ms > MAX_DELAY_MS {
-        return Err(ApiError::bad_request(Text::new(
-            "The delayMs must be at most 60000.",
-            "delayMs isizidi 60000.",
-        )));
+        return Err(ApiError::bad_request(Text::new("The delayMs must be at most 60000.", "delayMs isizidi 60000.")));
     }
     let path = path.as_deref().map(contract_path).filter(|p| !p.is_empty()).map(str::to_owned);
     let body = body.unwrap_or_else(|| {

@@ -159,7 +159,15 @@ impl Bundle {
     }
 
     /// A bundle or service bought only by dialling its code.
-    const fn by_code(id: &'static str, category: &'static str, kind: BundleKind, ussd: &'static str, name: Text, price: i64, validity: Validity) -> Bundle {
+    const fn by_code(
+        id: &'static str,
+        category: &'static str,
+        kind: BundleKind,
+        ussd: &'static str,
+        name: Text,
+        price: i64,
+        validity: Validity,
+    ) -> Bundle {
         Bundle { id, category, name, price, validity, kind, online: false, allowances: &[], ussd }
     }
 }

@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
@@ -253,7 +253,9 @@ fn upgrade(db: &mut Connection) -> rusqlite::Result<Result<(), String>> {
     let tx = db.transaction()?;
     let version: u32 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
     let Some(missing) = MIGRATIONS.get(version as usize..) else {
-        return Ok(Err(format!("was made by a newer sandbox (schema version {version}; this one knows up to {VERSION})")));
+        return Ok(Err(format!(
+            "was made by a newer sandbox (schema version {version}; this one knows up to {VERSION})"
+        )));
     };
     for migration in missing {
         if tx.execute_batch(migration).is_err() {

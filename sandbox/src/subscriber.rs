@@ -72,7 +72,10 @@ pub(super) async fn airtime_balance(
 
 /// `GET api/v1/mpesa/balance`: the M-Pesa wallet, or 404 for a number
 /// without an M-Pesa account.
-pub(super) async fn mpesa_balance(State(sandbox): State<Sandbox>, session: SubscriberSession) -> Result<Json<Value>, ApiError> {
+pub(super) async fn mpesa_balance(
+    State(sandbox): State<Sandbox>,
+    session: SubscriberSession,
+) -> Result<Json<Value>, ApiError> {
     let (has_account, wallet): (bool, i64) = sandbox
         .db(move |db| {
             db.query_row("SELECT mpesa_account, wallet FROM subscriber WHERE msisdn = ?1", [&session.msisdn], |row| {

@@ -218,7 +218,9 @@ async fn a_new_code_waits_a_minute_and_replaces_the_old() {
 /// minute, to wrong codes up to the one that burns; and no code is made.
 #[tokio::test]
 async fn unknown_numbers_get_the_same_answers_and_no_code() {
-    for (request, validate) in [("api/v1/auth/request-otp", "api/v1/auth/validate-otp"), ("cpm/request-otp", "cpm/validate-otp")] {
+    for (request, validate) in
+        [("api/v1/auth/request-otp", "api/v1/auth/validate-otp"), ("cpm/request-otp", "cpm/validate-otp")]
+    {
         let sandbox = sandbox();
         let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
         let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
@@ -226,7 +228,11 @@ async fn unknown_numbers_get_the_same_answers_and_no_code() {
 
         let subscriber = sandbox.post(request, json!({ "msisdn": AMINA })).await;
         let stranger = sandbox.post(request, json!({ "msisdn": STRANGER })).await;
-        assert_eq!((subscriber.0, stranger.0), (StatusCode::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS), "{request}");
+        assert_eq!(
+            (subscriber.0, stranger.0),
+            (StatusCode::TOO_MANY_REQUESTS, StatusCode::TOO_MANY_REQUESTS),
+            "{request}"
+        );
         for (_, answer) in [subscriber, stranger] {
             assert!(answer["failure"]["reason"].as_str().unwrap().starts_with("Please wait "), "{answer}");
         }
@@ -385,11 +391,20 @@ async fn a_mixed_bundle_credits_each_allowance_and_services_are_bought_by_their_
         .unwrap()
         .iter()
         .filter(|b| b["bundleId"] == "biashara-pro")
-        .map(|b| (b["unit"].as_str().unwrap().to_owned(), b["remaining"].as_i64().unwrap(), b["name"].as_str().unwrap().to_owned()))
+        .map(|b| {
+            (
+                b["unit"].as_str().unwrap().to_owned(),
+                b["remaining"].as_i64().unwrap(),
+                b["name"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     held.sort();
     let name = "Biashara Pro: 15 GB + 800 minutes + 500 SMS".to_owned();
-    assert_eq!(held, [("MB".into(), 15_360, name.clone()), ("MIN".into(), 800, name.clone()), ("SMS".into(), 500, name)]);
+    assert_eq!(
+        held,
+        [("MB".into(), 15_360, name.clone()), ("MIN".into(), 800, name.clone()), ("SMS".into(), 500, name)]
+    );
     assert_eq!(sandbox.wallet(AMINA).await, 48_000 - 25_000);
 
     let (status, answer) = sandbox.buy(&amina, "mdundo-week", "AIRTIME", "").await;
@@ -484,8 +499,14 @@ async fn fail_next_fails_exactly_one_call() {
 async fn fail_next_can_hold_back_the_answer_of_a_call_that_was_done() {
     let sandbox = sandbox();
     let amina = sandbox.sign_in(AMINA).await;
-    let (status, _) =
-        sandbox.call(Method::POST, "/fail-next", None, Some(json!({ "delayMs": 300, "path": "api/v1/gsm-static-bundles/purchase" }))).await;
+    let (status, _) = sandbox
+        .call(
+            Method::POST,
+            "/fail-next",
+            None,
+            Some(json!({ "delayMs": 300, "path": "api/v1/gsm-static-bundles/purchase" })),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK);
     let buying = sandbox.buy(&amina, "data-daily-1gb", "AIRTIME", "");
     let late = tokio::time::timeout(Duration::from_millis(100), buying).await;
@@ -542,7 +563,13 @@ impl TestSandbox {
     }
 
     /// `alternative-number/create`, with `code` when given, as `bearer`.
-    async fn register(&self, bearer: Option<&str>, modem: &str, alternative: &str, code: Option<&str>) -> (StatusCode, Value) {
+    async fn register(
+        &self,
+        bearer: Option<&str>,
+        modem: &str,
+        alternative: &str,
+        code: Option<&str>,
+    ) -> (StatusCode, Value) {
         let mut body = json!({ "msisdn": modem, "alternativeMsisdn": alternative });
         if let Some(code) = code {
             body["code"] = json!(code);
@@ -578,7 +605,11 @@ async fn registering_an_alternative_number_takes_a_code_sent_to_the_modem() {
     assert!(answer["message"]["en"].as_str().unwrap().contains("code we sent to the modem"), "{answer}");
     assert!(answer["message"]["sw"].as_str().unwrap().contains("msimbo"), "{answer}");
     let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some("123456")).await;
-    assert_eq!((status, answer["message"]["en"].as_str()), (StatusCode::BAD_REQUEST, Some(WRONG_CODE)), "no code was sent");
+    assert_eq!(
+        (status, answer["message"]["en"].as_str()),
+        (StatusCode::BAD_REQUEST, Some(WRONG_CODE)),
+        "no code was sent"
+    );
     assert_eq!(sandbox.alternative_of(ROUTER).await.0, StatusCode::NOT_FOUND, "nothing registered");
 
     let (status, _) = sandbox.request_registration(None, ROUTER).await;
@@ -677,7 +708,10 @@ async fn a_modem_registered_since_its_code_was_sent_answers_409() {
     let code = sandbox.registration_sms(ROUTER).await.unwrap()["code"].as_str().unwrap().to_owned();
     sandbox
         .sandbox
-        .db(|db| db.execute("UPDATE subscriber SET alternative_msisdn = ?1 WHERE msisdn = ?2", [JUMA, ROUTER]).map_err(SandboxError::from))
+        .db(|db| {
+            db.execute("UPDATE subscriber SET alternative_msisdn = ?1 WHERE msisdn = ?2", [JUMA, ROUTER])
+                .map_err(SandboxError::from)
+        })
         .await
         .unwrap();
     let (status, answer) = sandbox.register(Some(&amina), ROUTER, AMINA, Some(&code)).await;
@@ -810,7 +844,12 @@ fn a_database_of_other_tables_is_refused() {
     let path = dir.path().join("sandbox.sqlite3");
     rusqlite::Connection::open(&path).unwrap().execute_batch("CREATE TABLE note (text TEXT)").unwrap();
     let error = refusal(&dir, &path);
-    assert!(error.contains("is not of the sandbox's schema: it lacks bundle_balance.bundle_id TEXT, bundle_balance.expires_at INTEGER"), "{error}");
+    assert!(
+        error.contains(
+            "is not of the sandbox's schema: it lacks bundle_balance.bundle_id TEXT, bundle_balance.expires_at INTEGER"
+        ),
+        "{error}"
+    );
     assert!(error.contains("it has note.text TEXT, which the sandbox does not know"), "{error}");
 }
 
@@ -885,7 +924,9 @@ async fn a_database_of_an_earlier_schema_is_brought_up_to_date_with_its_data() {
     let reopened = Sandbox::open(dir.path(), SandboxOptions::default()).unwrap();
     let again = TestSandbox { app: router(reopened.clone()), sandbox: reopened, dir };
     assert_eq!(again.airtime(&amina).await, 11_500, "kept");
-    let version = again.sandbox.db(|db| db.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0)).map_err(SandboxError::from));
+    let version = again
+        .sandbox
+        .db(|db| db.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0)).map_err(SandboxError::from));
     assert_eq!(version.await.unwrap(), 2);
     let (_, answer) = again.get("api/v1/gsm-config/bundle-balance", Some(&amina)).await;
     let daily = answer["data"].as_array().unwrap().iter().find(|b| b["name"] == "Daily Internet 1GB").cloned().unwrap();

@@ -21,7 +21,9 @@ use axum::extract::{RawQuery, State};
 use contract::Lang;
 use contract::locations::LocationKind;
 use serde_json::{Value, json};
-use server::content::{CacheSettings, Content, ContentQuery, ContentSource, DiskCache, Normalizer, StrapiClient, StrapiSettings};
+use server::content::{
+    CacheSettings, Content, ContentQuery, ContentSource, DiskCache, Normalizer, StrapiClient, StrapiSettings,
+};
 use server::locator::{Locations, PlaceList, WeekTime, nearest_open, on_sphere};
 use tikv_jemalloc_ctl::{epoch, stats};
 
@@ -109,7 +111,10 @@ fn strapi_pages(text: &str) -> Vec<String> {
 async fn answer(State(pages): State<Arc<Vec<String>>>, RawQuery(query): RawQuery) -> axum::response::Response {
     use axum::response::IntoResponse;
     let query = query.unwrap_or_default();
-    let page: usize = url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "pagination[page]").and_then(|(_, v)| v.parse().ok()).unwrap_or(1);
+    let page: usize = url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "pagination[page]")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(1);
     match pages.get(page.max(1) - 1) {
         Some(text) => ([(axum::http::header::CONTENT_TYPE, "application/json")], text.clone()).into_response(),
         None => {
@@ -140,7 +145,8 @@ fn main() {
             max_requests: 4,
             draft: false,
         };
-        let normalizer = Normalizer { media_base: None, file_hosts: Vec::new(), site_url: "http://localhost".into(), images: None };
+        let normalizer =
+            Normalizer { media_base: None, file_hosts: Vec::new(), site_url: "http://localhost".into(), images: None };
         Arc::new(StrapiClient::new(settings, normalizer).expect("a CMS client"))
     };
     let cms_text: usize = pages.iter().map(String::len).sum();
@@ -149,7 +155,8 @@ fn main() {
     // Before: every page in one answer, its copy for the disk, then parsed.
     let source = client();
     let (held, read) = peak(|| {
-        let raw = runtime.block_on(source.fetch(&ContentQuery::Locations, Lang::En)).expect("the read").expect("the places");
+        let raw =
+            runtime.block_on(source.fetch(&ContentQuery::Locations, Lang::En)).expect("the read").expect("the places");
         let kept = raw.clone();
         let (locations, _) = Locations::parse(raw);
         drop(kept);
@@ -169,7 +176,15 @@ fn main() {
         disk: Some(disk),
     };
     let content = Content::new(client(), settings);
-    let kept_bytes = || std::fs::read_dir(disk_dir.path().join("content-cache")).into_iter().flatten().flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>();
+    let kept_bytes = || {
+        std::fs::read_dir(disk_dir.path().join("content-cache"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|f| f.metadata().ok())
+            .map(|m| m.len())
+            .sum::<u64>()
+    };
     let started = Instant::now();
     let (held, locations) = peak(|| {
         let (locations, _) = runtime.block_on(content.locations(Duration::from_secs(600))).expect("the places");
@@ -191,7 +206,9 @@ fn main() {
 
     // The index alone: built on this thread from the entries of a read.
     let mut places = PlaceList::default();
-    let found = runtime.block_on(client().each_page(&ContentQuery::Locations, Lang::En, &mut |page| places.read_page(page))).expect("the read");
+    let found = runtime
+        .block_on(client().each_page(&ContentQuery::Locations, Lang::En, &mut |page| places.read_page(page)))
+        .expect("the read");
     assert!(found);
     let before = allocated();
     let started = Instant::now();
@@ -253,14 +270,23 @@ fn main() {
     }
 
     // The first answers checked against a brute force over every place.
-    let agents: Vec<[f64; 3]> = locations.points().filter(|(kind, ..)| *kind == LocationKind::Agent).map(|(_, lat, lng)| on_sphere(lat, lng)).collect();
+    let agents: Vec<[f64; 3]> = locations
+        .points()
+        .filter(|(kind, ..)| *kind == LocationKind::Agent)
+        .map(|(_, lat, lng)| on_sphere(lat, lng))
+        .collect();
     for (lat, lng) in points.iter().take(20) {
         let p = on_sphere(*lat, *lng);
-        let mut brute: Vec<f64> = agents.iter().map(|a| (a[0] - p[0]).powi(2) + (a[1] - p[1]).powi(2) + (a[2] - p[2]).powi(2)).collect();
+        let mut brute: Vec<f64> =
+            agents.iter().map(|a| (a[0] - p[0]).powi(2) + (a[1] - p[1]).powi(2) + (a[2] - p[2]).powi(2)).collect();
         brute.sort_by(f64::total_cmp);
         let chord = |m: f64| (2.0 * (m / (2.0 * 6_371_008.8)).sin()).powi(2);
-        let found: Vec<f64> = locations.nearest(LocationKind::Agent, p, 2_000_000.0).take(20).map(|(_, m)| chord(m)).collect();
-        assert!(found.iter().zip(&brute).all(|(a, b)| (a - b).abs() < 1e-9), "nearest differs from the brute force at {lat}, {lng}");
+        let found: Vec<f64> =
+            locations.nearest(LocationKind::Agent, p, 2_000_000.0).take(20).map(|(_, m)| chord(m)).collect();
+        assert!(
+            found.iter().zip(&brute).all(|(a, b)| (a - b).abs() < 1e-9),
+            "nearest differs from the brute force at {lat}, {lng}"
+        );
     }
     println!("nearest checked against a brute force: 20 points, the same 20 distances");
 }

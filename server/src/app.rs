@@ -46,7 +46,10 @@ pub(crate) fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Rout
         .merge(marked(content::router(), RouteKind::Webhook))
         .merge(marked(preview::router(), RouteKind::Preview))
         .merge(marked(account::router(state.clone()), RouteKind::Account))
-        .merge(marked(forms::router(state.clone()).layer(axum::middleware::from_fn_with_state(state.clone(), pages::sent_back)), RouteKind::Forms))
+        .merge(marked(
+            forms::router(state.clone()).layer(axum::middleware::from_fn_with_state(state.clone(), pages::sent_back)),
+            RouteKind::Forms,
+        ))
         .merge(marked(seo::router(), RouteKind::Seo))
         .merge(marked(locator::router(), RouteKind::Locator))
         .merge(marked(pages::router(), RouteKind::Data));

@@ -27,8 +27,14 @@ where
     PublicFiles: FromRef<S>,
 {
     Router::new()
-        .route("/assets/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("assets/{path}"), IMMUTABLE, headers)))
-        .route("/static/{*path}", get(|state, Path(path): Path<String>, headers| serve(state, format!("static/{path}"), STATIC, headers)))
+        .route(
+            "/assets/{*path}",
+            get(|state, Path(path): Path<String>, headers| serve(state, format!("assets/{path}"), IMMUTABLE, headers)),
+        )
+        .route(
+            "/static/{*path}",
+            get(|state, Path(path): Path<String>, headers| serve(state, format!("static/{path}"), STATIC, headers)),
+        )
         .route("/sw.js", get(|state, headers| serve(state, "sw.js".to_owned(), WORKER, headers)))
 }
 
@@ -87,17 +93,15 @@ impl PublicFiles {
 
 /// The encodings the request accepts, by the order we prefer them.
 pub fn accepts(headers: &HeaderMap, encoding: &str) -> bool {
-    headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|item| {
+    headers.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(
+        |item| {
             let mut parts = item.split(';');
             let name = parts.next().unwrap_or("").trim();
-            let refused = parts.any(|p| matches!(p.trim().strip_prefix("q="), Some(q) if q.parse::<f32>().is_ok_and(|q| q == 0.0)));
+            let refused = parts
+                .any(|p| matches!(p.trim().strip_prefix("q="), Some(q) if q.parse::<f32>().is_ok_and(|q| q == 0.0)));
             name.eq_ignore_ascii_case(encoding) && !refused
-        })
+        },
+    )
 }
 
 async fn serve(State(files): State<PublicFiles>, key: String, cache: &'static str, headers: HeaderMap) -> Response {

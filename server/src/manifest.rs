@@ -63,7 +63,8 @@ impl RouteMatch {
 impl RouteTable {
     pub fn from_json(json: &str) -> Result<RouteTable, ManifestError> {
         // An unknown page kind fails here, naming the kind and where it stands.
-        let routes: Vec<RouteDef> = serde_json::from_str(json).map_err(|e| ManifestError(format!("routes.json: {e}")))?;
+        let routes: Vec<RouteDef> =
+            serde_json::from_str(json).map_err(|e| ManifestError(format!("routes.json: {e}")))?;
         let routes: Vec<Arc<RouteDef>> = routes.into_iter().map(Arc::new).collect();
         let compiled = routes
             .iter()
@@ -205,7 +206,8 @@ pub struct AssetManifest {
 
 impl AssetManifest {
     pub fn from_json(json: &str) -> Result<AssetManifest, ManifestError> {
-        let manifest: AssetManifest = serde_json::from_str(json).map_err(|e| ManifestError(format!("assets.json: {e}")))?;
+        let manifest: AssetManifest =
+            serde_json::from_str(json).map_err(|e| ManifestError(format!("assets.json: {e}")))?;
         if !manifest.islands.contains_key("page") {
             return Err(ManifestError("assets.json: no page island".into()));
         }

@@ -93,7 +93,8 @@ async fn ready(State(state): State<AppState>) -> Response {
     let response = if failing.is_empty() {
         "ready".into_response()
     } else {
-        (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "ready": false, "failing": failing }))).into_response()
+        (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "ready": false, "failing": failing })))
+            .into_response()
     };
     no_store(response)
 }
@@ -122,12 +123,18 @@ async fn metrics(State(state): State<AppState>) -> Response {
     let handle = crate::telemetry::handle();
     handle.run_upkeep();
     let mut response = handle.render().into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4; charset=utf-8"));
     response
 }
 
 /// Serves `GET /metrics` on `listener` until `stop` completes.
-pub async fn serve_metrics(listener: tokio::net::TcpListener, state: AppState, stop: impl Future<Output = ()> + Send + 'static) {
+pub async fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    stop: impl Future<Output = ()> + Send + 'static,
+) {
     let address = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
     tracing::info!(%address, "metrics at /metrics");
     if let Err(error) = axum::serve(listener, metrics_router(state)).with_graceful_shutdown(stop).await {

@@ -38,9 +38,9 @@ use subtle::ConstantTimeEq;
 use crate::config::Secret;
 use crate::content::{Content, ContentSource};
 use crate::manifest::RouteTable;
-use contract::content::Collection;
 use crate::security;
 use crate::web::{Location, Reply};
+use contract::content::Collection;
 
 /// How long a preview lasts once the CMS's link opened it.
 const LIFETIME: Duration = Duration::from_secs(60 * 60);
@@ -74,7 +74,11 @@ impl Preview {
     /// The preview of `content`'s CMS, its drafts read from `drafts`;
     /// `None` without a secret or a CMS, or with an admin address that is
     /// no origin (logged).
-    pub fn new(config: &crate::config::Config, content: &Content, drafts: Option<Arc<dyn ContentSource>>) -> Option<Preview> {
+    pub fn new(
+        config: &crate::config::Config,
+        content: &Content,
+        drafts: Option<Arc<dyn ContentSource>>,
+    ) -> Option<Preview> {
         let secret = config.cms.preview_secret.clone().filter(|secret| !secret.expose().is_empty())?;
         let drafts = drafts?;
         let admin = config.cms.admin_url.as_ref().or(config.cms.url.as_ref())?;
@@ -84,7 +88,13 @@ impl Preview {
             return None;
         };
         let timeout = config.cms.timeout;
-        Some(Preview { secret, https: config.is_https(), admin_origin, csp, content: content.previewing(drafts, timeout) })
+        Some(Preview {
+            secret,
+            https: config.is_https(),
+            admin_origin,
+            csp,
+            content: content.previewing(drafts, timeout),
+        })
     }
 
     /// The drafts, as pages read them during a preview.
@@ -94,13 +104,18 @@ impl Preview {
 
     /// Whether `jar` holds a preview cookie this server made that has not run out.
     pub fn active(&self, jar: &PrivateCookieJar) -> bool {
-        jar.get(cookie_name(self.https)).and_then(|cookie| cookie.value().parse::<u64>().ok()).is_some_and(|until| now_secs() < until)
+        jar.get(cookie_name(self.https))
+            .and_then(|cookie| cookie.value().parse::<u64>().ok())
+            .is_some_and(|until| now_secs() < until)
     }
 
     /// What the page at `path` in `lang` carries while previewed.
     pub fn page(&self, lang: Lang, path: &str) -> PagePreview {
         let url = lang.href(path);
-        let exit = format!("{PATH}?{}", serde_urlencoded::to_string([("status", "published"), ("url", url.as_str())]).unwrap_or_default());
+        let exit = format!(
+            "{PATH}?{}",
+            serde_urlencoded::to_string([("status", "published"), ("url", url.as_str())]).unwrap_or_default()
+        );
         PagePreview { exit, admin_origin: self.admin_origin.clone() }
     }
 
@@ -170,7 +185,8 @@ pub fn paths(routes: &RouteTable) -> serde_json::Value {
     }
     for route in shown {
         // A page's own path: its optional parts left out, none required.
-        let segments: Vec<&str> = route.path.split('/').filter(|segment| !(segment.starts_with(':') && segment.ends_with('?'))).collect();
+        let segments: Vec<&str> =
+            route.path.split('/').filter(|segment| !(segment.starts_with(':') && segment.ends_with('?'))).collect();
         if segments.iter().any(|segment| segment.starts_with(':') || segment.contains('*')) {
             continue;
         }
@@ -178,7 +194,14 @@ pub fn paths(routes: &RouteTable) -> serde_json::Value {
             path if path.is_empty() => "/".to_owned(),
             path => path,
         };
-        for api in [route.content.as_deref(), route.all.map(Collection::api_name), route.list.as_ref().map(|list| list.collection.api_name())].into_iter().flatten() {
+        for api in [
+            route.content.as_deref(),
+            route.all.map(Collection::api_name),
+            route.list.as_ref().map(|list| list.collection.api_name()),
+        ]
+        .into_iter()
+        .flatten()
+        {
             claim(api, &path);
         }
     }
@@ -195,12 +218,20 @@ where
 }
 
 /// `GET /api/preview` (see the module docs).
-async fn preview(State(preview): State<Option<Preview>>, jar: PrivateCookieJar, RawQuery(query): RawQuery) -> Result<Response, Reply> {
+async fn preview(
+    State(preview): State<Option<Preview>>,
+    jar: PrivateCookieJar,
+    RawQuery(query): RawQuery,
+) -> Result<Response, Reply> {
     let Some(preview) = &preview else {
-        return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no preview: PREVIEW_SECRET and CMS_URL are not both set"));
+        return Err(Reply::refused_text(
+            StatusCode::NOT_FOUND,
+            "no preview: PREVIEW_SECRET and CMS_URL are not both set",
+        ));
     };
     let refuse = |why: &str| Reply::refused_text(StatusCode::BAD_REQUEST, why);
-    let params = serde_urlencoded::from_str::<Vec<(String, String)>>(query.as_deref().unwrap_or_default()).map_err(|_| refuse("unreadable query"))?;
+    let params = serde_urlencoded::from_str::<Vec<(String, String)>>(query.as_deref().unwrap_or_default())
+        .map_err(|_| refuse("unreadable query"))?;
     let param = |name: &str| params.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str());
     let url = site_path(param("url").unwrap_or("/")).ok_or_else(|| refuse("url must be a path of this site"))?;
     let mut response = match param("status").unwrap_or("draft") {
@@ -210,7 +241,9 @@ async fn preview(State(preview): State<Option<Preview>>, jar: PrivateCookieJar, 
             let mut removal = preview.cookie(String::new());
             removal.make_removal();
             let mut response = Location::site(url).see_other();
-            response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&removal.to_string()).expect("a cookie of ours"));
+            response
+                .headers_mut()
+                .insert(header::SET_COOKIE, HeaderValue::from_str(&removal.to_string()).expect("a cookie of ours"));
             response
         }
         "draft" if preview.secret_matches(param("secret").unwrap_or_default()) => {
@@ -233,7 +266,21 @@ mod tests {
         for good in ["/", "/sw", "/news-events/12/a-story", "/vodacom-business/large?services=iot"] {
             assert_eq!(site_path(good), Some(good), "{good}");
         }
-        for bad in ["//evil.example", "/\\evil.example", "https://evil.example", "evil.example", "/%2F%2Fevil.example", "/%2f/evil", "/a/../b", "/./x", "/x\r\nSet-Cookie: a=b", "/x%0d%0aa", "/x%00", "javascript:alert(1)", ""] {
+        for bad in [
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example",
+            "evil.example",
+            "/%2F%2Fevil.example",
+            "/%2f/evil",
+            "/a/../b",
+            "/./x",
+            "/x\r\nSet-Cookie: a=b",
+            "/x%0d%0aa",
+            "/x%00",
+            "javascript:alert(1)",
+            "",
+        ] {
             assert_eq!(site_path(bad), None, "{bad:?}");
         }
     }

@@ -40,7 +40,8 @@ impl Redis {
             .set_max_delay(Duration::from_millis(500));
         let manager = ConnectionManager::new_lazy_with_config(client.clone(), config)?;
         let mut id = [0u8; 8];
-        getrandom::fill(&mut id).map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "no randomness", e.to_string())))?;
+        getrandom::fill(&mut id)
+            .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "no randomness", e.to_string())))?;
         let instance = id.iter().map(|b| format!("{b:02x}")).collect();
         Ok(Redis { client, manager, instance })
     }
@@ -103,7 +104,12 @@ impl ConnectionLike for Reconnecting {
         .boxed()
     }
 
-    fn req_packed_commands<'a>(&'a mut self, pipeline: &'a redis::Pipeline, offset: usize, count: usize) -> RedisFuture<'a, Vec<redis::Value>> {
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<redis::Value>> {
         async move {
             match self.0.req_packed_commands(pipeline, offset, count).await {
                 Err(error) if reconnected(&error) => self.0.req_packed_commands(pipeline, offset, count).await,

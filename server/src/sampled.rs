@@ -19,7 +19,8 @@ impl Sampled {
         self.count.fetch_add(1, Relaxed);
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let last = self.last.load(Relaxed);
-        (now > last && self.last.compare_exchange(last, now, Relaxed, Relaxed).is_ok()).then(|| self.count.swap(0, Relaxed))
+        (now > last && self.last.compare_exchange(last, now, Relaxed, Relaxed).is_ok())
+            .then(|| self.count.swap(0, Relaxed))
     }
 }
 

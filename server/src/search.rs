@@ -53,7 +53,8 @@ impl Page {
         let document = scraper::Html::parse_document(html);
         let select = |selector: &str| scraper::Selector::parse(selector).expect("a valid selector");
         let main = document.select(&select("main")).next()?;
-        let words = |element: scraper::ElementRef| element.text().flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ");
+        let words =
+            |element: scraper::ElementRef| element.text().flat_map(str::split_whitespace).collect::<Vec<_>>().join(" ");
         let headings: Vec<String> = main.select(&select("h1, h2, h3")).map(words).collect();
         let title = headings
             .first()
@@ -98,8 +99,9 @@ impl Search {
     /// call it off the async threads.
     pub fn rebuild(&self, pages: Vec<Page>) -> tantivy::Result<usize> {
         let mut schema = Schema::builder();
-        let text = TextOptions::default()
-            .set_indexing_options(TextFieldIndexing::default().set_tokenizer(TOKENIZER).set_index_option(IndexRecordOption::WithFreqs));
+        let text = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default().set_tokenizer(TOKENIZER).set_index_option(IndexRecordOption::WithFreqs),
+        );
         let fields = Fields {
             lang: schema.add_text_field("lang", STRING),
             href: schema.add_text_field("href", STRING | STORED),
@@ -115,7 +117,9 @@ impl Search {
             let mut document = TantivyDocument::default();
             document.add_text(fields.lang, page.lang.code());
             document.add_text(fields.href, &page.href);
-            for (field, text) in [(fields.title, &page.title), (fields.headings, &page.headings), (fields.text, &page.text)] {
+            for (field, text) in
+                [(fields.title, &page.title), (fields.headings, &page.headings), (fields.text, &page.text)]
+            {
                 document.add_text(field, text);
                 // "M-Pesa" is found as "mpesa" too (the stored value is the first).
                 let joined = joined(text);
@@ -176,7 +180,12 @@ fn joined(text: &str) -> String {
     chars
         .iter()
         .enumerate()
-        .filter(|&(i, &c)| !(c == '-' && i > 0 && chars[i - 1].is_alphanumeric() && chars.get(i + 1).is_some_and(|next| next.is_alphanumeric())))
+        .filter(|&(i, &c)| {
+            !(c == '-'
+                && i > 0
+                && chars[i - 1].is_alphanumeric()
+                && chars.get(i + 1).is_some_and(|next| next.is_alphanumeric()))
+        })
         .map(|(_, &c)| c)
         .collect()
 }
@@ -199,13 +208,21 @@ impl Built {
             return Ok(Vec::new());
         }
         let fields = self.fields;
-        let mut must: Vec<(Occur, Box<dyn Query>)> =
-            vec![(Occur::Must, Box::new(TermQuery::new(Term::from_field_text(fields.lang, lang.code()), IndexRecordOption::Basic)))];
+        let mut must: Vec<(Occur, Box<dyn Query>)> = vec![(
+            Occur::Must,
+            Box::new(TermQuery::new(Term::from_field_text(fields.lang, lang.code()), IndexRecordOption::Basic)),
+        )];
         for word in &wanted {
             let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             for (field, boost) in [(fields.title, 4.0), (fields.headings, 2.0), (fields.text, 1.0)] {
                 let term = Term::from_field_text(field, word);
-                any.push((Occur::Should, Box::new(BoostQuery::new(Box::new(TermQuery::new(term.clone(), IndexRecordOption::WithFreqs)), boost))));
+                any.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(
+                        Box::new(TermQuery::new(term.clone(), IndexRecordOption::WithFreqs)),
+                        boost,
+                    )),
+                ));
                 let typos = typos(word.chars().count());
                 if typos > 0 {
                     let fuzzy = FuzzyTermQuery::new(term, typos, true);
@@ -220,7 +237,11 @@ impl Built {
         for (_, address) in found {
             let document: TantivyDocument = searcher.doc(address)?;
             let stored = |field| document.get_first(field).and_then(|value| value.as_str()).unwrap_or("").to_owned();
-            hits.push(SearchHit { title: stored(fields.title), href: stored(fields.href), snippet: snippet(&stored(fields.text), &wanted) });
+            hits.push(SearchHit {
+                title: stored(fields.title),
+                href: stored(fields.href),
+                snippet: snippet(&stored(fields.text), &wanted),
+            });
         }
         let _ = &self.index;
         Ok(hits)
@@ -233,7 +254,10 @@ fn snippet(text: &str, wanted: &[String]) -> String {
     let all: Vec<&str> = text.split_whitespace().collect();
     let matches = |word: &str| {
         words(word).into_iter().chain(words(&joined(word))).any(|folded| {
-            wanted.iter().any(|want| folded == *want || strsim::damerau_levenshtein(&folded, want) <= usize::from(typos(want.chars().count())))
+            wanted.iter().any(|want| {
+                folded == *want
+                    || strsim::damerau_levenshtein(&folded, want) <= usize::from(typos(want.chars().count()))
+            })
         })
     };
     let first = all.iter().position(|word| matches(word)).unwrap_or(0);
@@ -263,7 +287,12 @@ mod tests {
             .rebuild(vec![
                 page(Lang::En, "/mpesa", "M-Pesa", "Send money, pay bills and buy airtime with M-Pesa on any phone."),
                 page(Lang::En, "/internet-overview", "Internet bundles", "Daily, weekly and monthly internet bundles."),
-                page(Lang::Sw, "/sw/internet-overview", "Vifurushi vya intaneti", "Vifurushi vya siku, wiki na mwezi. Piga *149*01#."),
+                page(
+                    Lang::Sw,
+                    "/sw/internet-overview",
+                    "Vifurushi vya intaneti",
+                    "Vifurushi vya siku, wiki na mwezi. Piga *149*01#.",
+                ),
                 page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
             ])
             .unwrap();

@@ -77,7 +77,11 @@ pub async fn headers(State(policy): State<Policy>, request: Request, next: Next)
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "strict-origin-when-cross-origin");
     // A locator page's "near me" asks for the visitor's position; no other page may.
-    let permissions = if locator { "camera=(), microphone=(), geolocation=(self), payment=()" } else { "camera=(), microphone=(), geolocation=(), payment=()" };
+    let permissions = if locator {
+        "camera=(), microphone=(), geolocation=(self), payment=()"
+    } else {
+        "camera=(), microphone=(), geolocation=(), payment=()"
+    };
     set(headers, header::HeaderName::from_static("permissions-policy"), permissions);
     set(headers, header::HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
     if !framable {
@@ -98,5 +102,9 @@ fn is_locator(routes: &RouteTable, path: &str) -> bool {
     let path = path.strip_prefix("/sw").filter(|rest| rest.is_empty() || rest.starts_with('/')).unwrap_or(path);
     let first = |path: &str| path.trim_start_matches('/').split('/').next().unwrap_or("").to_owned();
     let segment = first(path);
-    !segment.is_empty() && routes.all().iter().any(|route| route.page == Some(contract::page::PageKind::Locator) && first(&route.path) == segment)
+    !segment.is_empty()
+        && routes
+            .all()
+            .iter()
+            .any(|route| route.page == Some(contract::page::PageKind::Locator) && first(&route.path) == segment)
 }

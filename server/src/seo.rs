@@ -68,7 +68,10 @@ where
     S: Clone + Send + Sync + 'static,
     Seo: FromRef<S>,
 {
-    Router::new().route("/robots.txt", get(robots)).route("/sitemap.xml", get(sitemap)).route("/sitemaps/{file}", get(child))
+    Router::new()
+        .route("/robots.txt", get(robots))
+        .route("/sitemap.xml", get(sitemap))
+        .route("/sitemaps/{file}", get(child))
 }
 
 async fn robots(State(seo): State<Seo>) -> Response {
@@ -76,7 +79,8 @@ async fn robots(State(seo): State<Seo>) -> Response {
         "User-agent: *\nDisallow: /_data/\nDisallow: /api/\nDisallow: /sandbox/\nDisallow: /sw/_data/\n\nSitemap: {}/sitemap.xml\n",
         seo.site_url
     );
-    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], body).into_response()
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "public, max-age=3600")], body)
+        .into_response()
 }
 
 /// One page in both languages: its path without prefix in each, and for an
@@ -195,7 +199,8 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
         let updated = entry.item.as_ref().map_or([None, None], |item| item.updated.clone());
         let images = entry.item.as_ref().map_or([None, None], |item| item.images.clone());
         for ((loc, updated), image) in [(&en, &updated[0]), (&sw, &updated[1])].into_iter().zip(images) {
-            let lastmod = updated.as_deref().map(|date| format!("<lastmod>{}</lastmod>", escape(date))).unwrap_or_default();
+            let lastmod =
+                updated.as_deref().map(|date| format!("<lastmod>{}</lastmod>", escape(date))).unwrap_or_default();
             let image = image.map(|image| image_entry(site, &image)).unwrap_or_default();
             let url = format!(
                 "<url><loc>{}</loc>{lastmod}<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{}\"/>\
@@ -231,11 +236,16 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
 /// A page's photo: its address, absolute (one the CMS gives below the site
 /// itself, `/static/…`, on the site's origin), and its description as title.
 fn image_entry(site: &str, image: &IndexImage) -> String {
-    let loc = if image.url.starts_with('/') && !image.url.starts_with("//") { format!("{site}{}", image.url) } else { image.url.clone() };
+    let loc = if image.url.starts_with('/') && !image.url.starts_with("//") {
+        format!("{site}{}", image.url)
+    } else {
+        image.url.clone()
+    };
     if !loc.starts_with("https://") && !loc.starts_with("http://") {
         return String::new();
     }
-    let title = image.alt.as_deref().map(|alt| format!("<image:title>{}</image:title>", escape(alt))).unwrap_or_default();
+    let title =
+        image.alt.as_deref().map(|alt| format!("<image:title>{}</image:title>", escape(alt))).unwrap_or_default();
     format!("<image:image><image:loc>{}</image:loc>{title}</image:image>", escape(&loc))
 }
 
@@ -251,7 +261,9 @@ struct Listed<'a> {
 async fn indexes(seo: &Seo) -> Vec<Listed<'_>> {
     let mut listed = Vec::new();
     for route in seo.routes.all() {
-        let Some(collection) = route.item.filter(|_| route.page.is_some() && route.path.contains(":id")) else { continue };
+        let Some(collection) = route.item.filter(|_| route.page.is_some() && route.path.contains(":id")) else {
+            continue;
+        };
         let (en, sw) = tokio::join!(seo.content.index(collection, Lang::En), seo.content.index(collection, Lang::Sw));
         let read = |loaded: Result<LoadedIndex, _>| {
             loaded.map_err(|error| tracing::warn!(%error, collection = collection.api_name(), "sitemap: collection unavailable")).ok()
@@ -263,7 +275,10 @@ async fn indexes(seo: &Seo) -> Vec<Listed<'_>> {
 
 /// What the sitemap is built from: the versions of the indexes.
 fn versions(listed: &[Listed]) -> Vec<u64> {
-    listed.iter().flat_map(|listed| listed.indexes.iter().map(|index| index.as_ref().map_or(0, |index| index.version))).collect()
+    listed
+        .iter()
+        .flat_map(|listed| listed.indexes.iter().map(|index| index.as_ref().map_or(0, |index| index.version)))
+        .collect()
 }
 
 /// The agents and shops (their English names make the addresses of both
@@ -288,7 +303,9 @@ fn entries(seo: &Seo, listed: &[Listed], locations: Option<&Locations>) -> Vec<E
         for listed in listed.iter().filter(|listed| std::ptr::eq(listed.route, &**route)) {
             entries.extend(items_of(listed));
         }
-        if let (Some(kind), Some(locations)) = (route.locations.filter(|_| route.page == Some(PageKind::Locator)), locations) {
+        if let (Some(kind), Some(locations)) =
+            (route.locations.filter(|_| route.page == Some(PageKind::Locator)), locations)
+        {
             entries.extend(areas_of(route, kind, locations));
         }
     }
@@ -301,7 +318,12 @@ fn areas_of(route: &RouteDef, kind: LocationKind, locations: &Locations) -> Vec<
     for region in locations.regions(kind) {
         let Some(area) = locations.area(&region.slug, None) else { continue };
         let mut paths = vec![route.href(&[("region", &region.slug)])];
-        paths.extend(locations.districts(area, kind).iter().map(|district| route.href(&[("region", &region.slug), ("district", &district.slug)])));
+        paths.extend(
+            locations
+                .districts(area, kind)
+                .iter()
+                .map(|district| route.href(&[("region", &region.slug), ("district", &district.slug)])),
+        );
         entries.extend(paths.into_iter().flatten().map(|path| Entry { en: path.clone(), sw: path, item: None }));
     }
     entries
@@ -312,7 +334,8 @@ fn items_of(listed: &Listed) -> Vec<Entry> {
     let [Some(en), sw] = &listed.indexes else { return Vec::new() };
     // The same entry in Swahili: the same document (Strapi 5), else the same id.
     let sw_entries = sw.as_ref().map_or(&[][..], |sw| sw.index().entries());
-    let by_document: HashMap<&str, &IndexEntry> = sw_entries.iter().filter_map(|e| Some((e.document_id.as_deref()?, e))).collect();
+    let by_document: HashMap<&str, &IndexEntry> =
+        sw_entries.iter().filter_map(|e| Some((e.document_id.as_deref()?, e))).collect();
     let by_id: HashMap<u32, &IndexEntry> = sw_entries.iter().map(|e| (e.id, e)).collect();
     en.index()
         .entries()
@@ -354,7 +377,13 @@ mod tests {
                 collection: Collection::NewsUpdates,
                 title: [String::new(), String::new()],
                 updated: [Some("2025-01-02T03:04:05.000Z".into()), None],
-                images: [Some(IndexImage { url: format!("https://cms.site.tz/uploads/photo_{n}.jpg"), alt: Some("Towers & <masts>".into()) }), None],
+                images: [
+                    Some(IndexImage {
+                        url: format!("https://cms.site.tz/uploads/photo_{n}.jpg"),
+                        alt: Some("Towers & <masts>".into()),
+                    }),
+                    None,
+                ],
             }),
         }
     }
@@ -366,7 +395,10 @@ mod tests {
         assert!(built.index.is_none());
         let text = std::str::from_utf8(&built.files[0]).unwrap();
         assert_eq!(text.matches("<url>").count(), 20);
-        assert!(text.contains("<loc>https://site.tz/news-event/1/story-1</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod>"), "{text}");
+        assert!(
+            text.contains("<loc>https://site.tz/news-event/1/story-1</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod>"),
+            "{text}"
+        );
         assert!(text.contains("<loc>https://site.tz/sw/news-event/1/habari-1</loc><xhtml:link"), "{text}");
         assert!(
             text.contains("<image:image><image:loc>https://cms.site.tz/uploads/photo_1.jpg</image:loc><image:title>Towers &amp; &lt;masts&gt;</image:title></image:image></url>"),
@@ -375,7 +407,8 @@ mod tests {
         assert_eq!(text.matches("<image:image>").count(), 10, "one per item, in the language it has one");
         let large: Vec<Entry> = (1..=30_001).map(item).collect();
         let built = build("https://site.tz", &large, vec![]);
-        let counts: Vec<usize> = built.files.iter().map(|f| std::str::from_utf8(f).unwrap().matches("<url>").count()).collect();
+        let counts: Vec<usize> =
+            built.files.iter().map(|f| std::str::from_utf8(f).unwrap().matches("<url>").count()).collect();
         assert_eq!(counts, vec![MAX_URLS, 10_002]);
         let index = std::str::from_utf8(built.index.as_ref().unwrap()).unwrap();
         assert!(index.contains("<sitemap><loc>https://site.tz/sitemaps/2.xml</loc></sitemap>"), "{index}");

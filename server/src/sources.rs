@@ -50,7 +50,11 @@ pub(crate) fn images(config: &Config, key: &axum_extra::extract::cookie::Key) ->
     let settings = images::Settings {
         signer: image_signer(config, key),
         disk,
-        encodes: config.images.encodes.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2)).max(1),
+        encodes: config
+            .images
+            .encodes
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() / 2))
+            .max(1),
         max_pixels: config.images.max_pixels,
         timeout: config.images.timeout,
     };
@@ -63,7 +67,10 @@ pub(crate) fn operator_settings(config: &Config) -> account::operator::OperatorS
     account::operator::OperatorSettings {
         timeout: operator.timeout,
         max_requests: operator.max_requests,
-        breaker: account::breaker::BreakerSettings { failures: operator.breaker_failures.max(1), cooldown: operator.breaker_cooldown },
+        breaker: account::breaker::BreakerSettings {
+            failures: operator.breaker_failures.max(1),
+            cooldown: operator.breaker_cooldown,
+        },
     }
 }
 
@@ -88,7 +95,11 @@ pub(crate) fn writable_data_dir(dir: &std::path::Path) -> Result<(), StartError>
 }
 
 /// The Strapi client when `CMS_URL` is set, else the embedded content.
-pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<images::Signer>) -> Result<Arc<dyn content::ContentSource>, StartError> {
+pub(crate) fn content_source(
+    config: &Config,
+    bundle: AppBundle,
+    images: Option<images::Signer>,
+) -> Result<Arc<dyn content::ContentSource>, StartError> {
     let normalizer = normalizer(config, images);
     Ok(match strapi_settings(config) {
         Some(settings) => {
@@ -101,8 +112,13 @@ pub(crate) fn content_source(config: &Config, bundle: AppBundle, images: Option<
 
 /// A Strapi client of its own reading drafts, for the preview: with
 /// `PREVIEW_SECRET` and `CMS_URL` only.
-pub(crate) fn drafts_source(config: &Config, images: Option<images::Signer>) -> Result<Option<Arc<dyn content::ContentSource>>, StartError> {
-    let Some(settings) = strapi_settings(config).filter(|_| config.cms.preview_secret.is_some()) else { return Ok(None) };
+pub(crate) fn drafts_source(
+    config: &Config,
+    images: Option<images::Signer>,
+) -> Result<Option<Arc<dyn content::ContentSource>>, StartError> {
+    let Some(settings) = strapi_settings(config).filter(|_| config.cms.preview_secret.is_some()) else {
+        return Ok(None);
+    };
     let settings = content::StrapiSettings { draft: true, ..settings };
     Ok(Some(Arc::new(content::StrapiClient::new(settings, normalizer(config, images))?)))
 }
@@ -141,7 +157,11 @@ mod tests {
     fn the_locations_have_a_lifetime_of_their_own() {
         // With no CMS: the disk for its answers is not opened.
         let settings = content_cache(&Config::parse_from(["site", "--content-ttl-secs", "5"])).unwrap();
-        assert_eq!(settings.fresh_for(&crate::content::ContentQuery::Locations), Duration::from_secs(3600), "the locations' own lifetime");
+        assert_eq!(
+            settings.fresh_for(&crate::content::ContentQuery::Locations),
+            Duration::from_secs(3600),
+            "the locations' own lifetime"
+        );
     }
 
     /// Several instances given one `DATA_DIR` start at once (`make

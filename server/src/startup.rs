@@ -50,9 +50,17 @@ pub async fn run(
     let operator_base = match (&config.operator.url, stand_in) {
         (Some(url), _) => url.to_string(),
         (None, _) if config.production && !config.enable_sandbox => {
-            return Err(StartError::Required { setting: "DIGITAL_API_URL", why: "in production (or set ENABLE_SANDBOX)" });
+            return Err(StartError::Required {
+                setting: "DIGITAL_API_URL",
+                why: "in production (or set ENABLE_SANDBOX)",
+            });
         }
-        (None, None) => return Err(StartError::Required { setting: "DIGITAL_API_URL", why: "here: this server has no stand-in operator API" }),
+        (None, None) => {
+            return Err(StartError::Required {
+                setting: "DIGITAL_API_URL",
+                why: "here: this server has no stand-in operator API",
+            });
+        }
         (None, Some(StandIn { path, api, .. })) => {
             let host = if address.ip().is_unspecified() { "127.0.0.1".to_owned() } else { address.ip().to_string() };
             let host = if host.contains(':') { format!("[{host}]") } else { host };
@@ -103,7 +111,11 @@ pub async fn run(
     let shutdown = async move {
         shutdown.await;
         drain.start();
-        tracing::info!(delay_secs = delay.as_secs(), grace_secs = grace.as_secs(), "draining: not ready; then finishing requests under way");
+        tracing::info!(
+            delay_secs = delay.as_secs(),
+            grace_secs = grace.as_secs(),
+            "draining: not ready; then finishing requests under way"
+        );
         tokio::time::sleep(delay).await;
         let _ = stopped.send(true);
     };

@@ -14,8 +14,12 @@ use axum_extra::extract::cookie::Key;
 use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
-use crate::sources::{content_cache, content_source, drafts_source, image_signer, operator_settings, session_lifetimes, writable_data_dir};
-use crate::{account, assets, connections, content, forms, images, keys, manifest, pages, preview, search, security, seo, web};
+use crate::sources::{
+    content_cache, content_source, drafts_source, image_signer, operator_settings, session_lifetimes, writable_data_dir,
+};
+use crate::{
+    account, assets, connections, content, forms, images, keys, manifest, pages, preview, search, security, seo, web,
+};
 
 /// Shared by every handler: one allocation, so that the handlers and
 /// layers a request passes through each take it for one reference count.
@@ -181,10 +185,12 @@ impl AppState {
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Admission::new(config.pages.renders_per_address());
         let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
-        let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config)).map_err(StartError::Operator)?;
+        let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config))
+            .map_err(StartError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
         let cookie_key = keys::session_key(&config)?;
-        let preview = preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
+        let preview =
+            preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
             Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
@@ -197,17 +203,17 @@ impl AppState {
                 account::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
-                Arc::new(account::session_store::SqliteSessionStore::open(&config.data_dir, session_lifetimes(&config))?),
+                Arc::new(account::session_store::SqliteSessionStore::open(
+                    &config.data_dir,
+                    session_lifetimes(&config),
+                )?),
                 account::limits::Limits::new(resend),
             ),
         };
         let sessions = account::session::Sessions::new(session_store, config.is_https());
         let broadcast = redis.clone().map(content::Broadcast::new);
-        let catalogue = account::catalogue::Catalogue::new(
-            operator.clone(),
-            config.content.ttl,
-            config.content.stale_if_error,
-        );
+        let catalogue =
+            account::catalogue::Catalogue::new(operator.clone(), config.content.ttl, config.content.stale_if_error);
         let recent_purchases = match &redis {
             Some(redis) => account::repeats::RecentPurchases::shared(redis.clone()),
             None => account::repeats::RecentPurchases::local(),

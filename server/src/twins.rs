@@ -14,9 +14,9 @@ use serde_json::Value;
 
 use crate::account::msisdn::{InputError, Msisdn, OtpCode};
 use crate::forms::nest::nest;
-use contract::route::fill_path;
 use crate::pages::locale::LocalPath;
 use crate::slug::slugify;
+use contract::route::fill_path;
 
 fn fixture<T: DeserializeOwned>(name: &str) -> T {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/twins").join(name);
@@ -50,7 +50,12 @@ fn phone_numbers() {
     let numbers: Inputs<Number> = fixture("phone-numbers.json");
     for case in &numbers.accepted {
         let parsed = Msisdn::parse(&case.input).unwrap_or_else(|_| panic!("{:?} refused", case.input));
-        assert_eq!((parsed.as_str(), parsed.local().as_str()), (case.msisdn.as_str(), case.local.as_str()), "{:?}", case.input);
+        assert_eq!(
+            (parsed.as_str(), parsed.local().as_str()),
+            (case.msisdn.as_str(), case.local.as_str()),
+            "{:?}",
+            case.input
+        );
     }
     for input in &numbers.refused {
         assert_eq!(Msisdn::parse(input), Err(InputError::Msisdn), "{input:?}");
@@ -61,7 +66,12 @@ fn phone_numbers() {
 fn codes() {
     let codes: Inputs<Code> = fixture("codes.json");
     for case in &codes.accepted {
-        assert_eq!(OtpCode::parse(&case.input).map(|code| code.as_str().to_owned()), Ok(case.code.clone()), "{:?}", case.input);
+        assert_eq!(
+            OtpCode::parse(&case.input).map(|code| code.as_str().to_owned()),
+            Ok(case.code.clone()),
+            "{:?}",
+            case.input
+        );
     }
     for input in &codes.refused {
         assert!(OtpCode::parse(input).is_err(), "{input:?}");
@@ -143,7 +153,8 @@ fn route_hrefs() {
         href: Option<String>,
     }
     for case in fixture::<RouteHrefs>("route-hrefs.json").cases {
-        let params: Vec<(&str, &str)> = case.params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
+        let params: Vec<(&str, &str)> =
+            case.params.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
         assert_eq!(fill_path(&case.pattern, &params), case.href, "{:?} {:?}", case.pattern, case.params);
     }
 }

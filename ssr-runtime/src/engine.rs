@@ -65,9 +65,7 @@ impl Engine {
         runtime
             .execute_script("ssr:polyfills.js", include_str!("polyfills.js"))
             .map_err(|e| RenderError::Startup(describe(&e)))?;
-        runtime
-            .execute_script("ssr:server.js", bundle.to_owned())
-            .map_err(|e| RenderError::Startup(describe(&e)))?;
+        runtime.execute_script("ssr:server.js", bundle.to_owned()).map_err(|e| RenderError::Startup(describe(&e)))?;
         let render = entry(&mut runtime)?;
         Ok(Engine { runtime, reactor, render })
     }
@@ -81,24 +79,24 @@ impl Engine {
     pub fn render(&mut self, request: &str) -> Result<serde_json::Value, RenderError> {
         let argument = {
             deno_core::scope!(scope, &mut self.runtime);
-            let text = v8::String::new(scope, request).ok_or_else(|| RenderError::Contract("a request too long for a JS string".into()))?;
-            let value = v8::json::parse(scope, text).ok_or_else(|| RenderError::Contract("a request that is not JSON".into()))?;
+            let text = v8::String::new(scope, request)
+                .ok_or_else(|| RenderError::Contract("a request too long for a JS string".into()))?;
+            let value = v8::json::parse(scope, text)
+                .ok_or_else(|| RenderError::Contract("a request that is not JSON".into()))?;
             v8::Global::new(scope, value)
         };
         let runtime = &mut self.runtime;
         let called = runtime.call_with_args(&self.render, &[argument]);
         let value = self.reactor.block_on(async {
-            runtime
-                .with_event_loop_promise(called, PollEventLoopOptions::default())
-                .await
-                .map_err(|e| match *e.0 {
-                    deno_core::error::CoreErrorKind::Js(js) => js_error(&js),
-                    other => RenderError::Js { message: other.to_string(), stack: None },
-                })
+            runtime.with_event_loop_promise(called, PollEventLoopOptions::default()).await.map_err(|e| match *e.0 {
+                deno_core::error::CoreErrorKind::Js(js) => js_error(&js),
+                other => RenderError::Js { message: other.to_string(), stack: None },
+            })
         })?;
         deno_core::scope!(scope, runtime);
         let local = v8::Local::new(scope, value);
-        deno_core::serde_v8::from_v8::<serde_json::Value>(scope, local).map_err(|e| RenderError::Contract(e.to_string()))
+        deno_core::serde_v8::from_v8::<serde_json::Value>(scope, local)
+            .map_err(|e| RenderError::Contract(e.to_string()))
     }
 
     /// Lets a terminated isolate run again (a no-op when it was not terminated).

@@ -203,10 +203,8 @@ struct WatchState {
 
 impl Watchdog {
     fn start(handle: TerminateHandle) -> Watchdog {
-        let shared = Arc::new((
-            Mutex::new(WatchState { handle, deadline: None, fired: false, stopped: false }),
-            Condvar::new(),
-        ));
+        let shared =
+            Arc::new((Mutex::new(WatchState { handle, deadline: None, fired: false, stopped: false }), Condvar::new()));
         let watched = shared.clone();
         thread::Builder::new()
             .name("ssr-watchdog".into())

@@ -85,7 +85,9 @@ async fn an_infinite_loop_is_terminated_within_budget_and_the_pool_still_serves(
 async fn a_render_waits_for_an_engine_no_longer_than_the_queue_wait() {
     let bundle: Arc<str> = include_str!("fixtures/bundle.js").into();
     let (budget, queue_wait) = (Duration::from_millis(1500), Duration::from_millis(200));
-    let renderer = Renderer::start(bundle, RendererConfig { workers: 1, budget, queue_wait, ..RendererConfig::default() }).unwrap();
+    let renderer =
+        Renderer::start(bundle, RendererConfig { workers: 1, budget, queue_wait, ..RendererConfig::default() })
+            .unwrap();
     let busy = tokio::spawn({
         let renderer = renderer.clone();
         async move { render(&renderer, "loop").await }

@@ -21,7 +21,11 @@ pub(crate) struct Visitor {
 impl Visitor {
     pub(crate) fn new(app: &TestApp) -> Visitor {
         let cookies = std::sync::Arc::new(reqwest::cookie::Jar::default());
-        let client = reqwest::Client::builder().cookie_provider(cookies.clone()).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let client = reqwest::Client::builder()
+            .cookie_provider(cookies.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
         Visitor { client, cookies, base: app.address.clone() }
     }
 
@@ -42,7 +46,12 @@ impl Visitor {
         self.post_in(path, body, "en").await
     }
 
-    pub(crate) async fn post_in(&self, path: &str, body: Value, lang: &str) -> (StatusCode, Value, reqwest::header::HeaderMap) {
+    pub(crate) async fn post_in(
+        &self,
+        path: &str,
+        body: Value,
+        lang: &str,
+    ) -> (StatusCode, Value, reqwest::header::HeaderMap) {
         let response = self
             .client
             .post(format!("{}{path}", self.base))
@@ -72,7 +81,8 @@ impl Visitor {
         let (status, _, _) = self.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
         assert_eq!(status, StatusCode::OK);
         let code = latest_code(&self.client, &self.base, number).await;
-        let (status, body, headers) = self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
+        let (status, body, headers) =
+            self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         let cookie = headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
         assert!(cookie.starts_with("session="), "{cookie}");
@@ -94,7 +104,13 @@ impl Replay {
     }
 
     pub(crate) async fn account(&self) -> StatusCode {
-        self.client.get(format!("{}/api/account", self.base)).header("cookie", &self.cookie).send().await.unwrap().status()
+        self.client
+            .get(format!("{}/api/account", self.base))
+            .header("cookie", &self.cookie)
+            .send()
+            .await
+            .unwrap()
+            .status()
     }
 
     /// A purchase of a bundle, `extra` fields added to the request.
@@ -115,7 +131,8 @@ impl Replay {
 
 async fn latest_code(client: &reqwest::Client, base: &str, number: &str) -> String {
     let international = format!("255{}", &number[1..]);
-    let inbox: Value = client.get(format!("{base}/sandbox/inbox?msisdn={international}")).send().await.unwrap().json().await.unwrap();
+    let inbox: Value =
+        client.get(format!("{base}/sandbox/inbox?msisdn={international}")).send().await.unwrap().json().await.unwrap();
     inbox["code"].as_str().expect("a code in the inbox").to_owned()
 }
 
@@ -124,7 +141,14 @@ pub(crate) async fn fail_next(app: &TestApp, path: &str, status: u16, body: Opti
     if let Some(body) = body {
         request["body"] = body;
     }
-    let response = app.client.post(app.url("/sandbox/fail-next")).header("sec-fetch-site", "same-origin").json(&request).send().await.unwrap();
+    let response = app
+        .client
+        .post(app.url("/sandbox/fail-next"))
+        .header("sec-fetch-site", "same-origin")
+        .json(&request)
+        .send()
+        .await
+        .unwrap();
     assert!(response.status().is_success(), "fail-next armed");
 }
 
@@ -135,10 +159,18 @@ async fn the_sandbox_switches_refuse_cross_site_requests() {
     let app = spawn_app().await;
     let arm = json!({ "status": 500, "path": "api/v1/gsm-static-bundles/purchase" });
     for (header, value) in [("sec-fetch-site", "cross-site"), ("origin", "https://evil.example"), ("x-nothing", "")] {
-        let response = app.client.post(app.url("/sandbox/fail-next")).header(header, value).json(&arm).send().await.unwrap();
+        let response =
+            app.client.post(app.url("/sandbox/fail-next")).header(header, value).json(&arm).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{header}: {value}");
     }
-    let from_the_site = app.client.post(app.url("/sandbox/fail-next")).header("origin", app.address.as_str()).json(&arm).send().await.unwrap();
+    let from_the_site = app
+        .client
+        .post(app.url("/sandbox/fail-next"))
+        .header("origin", app.address.as_str())
+        .json(&arm)
+        .send()
+        .await
+        .unwrap();
     assert!(from_the_site.status().is_success());
 }
 
@@ -151,13 +183,20 @@ async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
     assert_eq!(body["msisdn"], "255754000001");
     assert_eq!(body["notice"]["type"], "info");
     let code = latest_code(&visitor.client, &app.address, AMINA).await;
-    let (status, body, headers) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    let (status, body, headers) =
+        visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["subscriber"]["names"], "Amina Mwakyusa");
     assert_eq!(body["subscriber"]["paymentType"], "PREPAID");
     assert_eq!(body["subscriber"]["balance"]["mainBalance"], 12500.0);
     let cookie = headers[SET_COOKIE].to_str().unwrap();
-    assert!(cookie.starts_with("session=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"), "{cookie}");
+    assert!(
+        cookie.starts_with("session=")
+            && cookie.contains("HttpOnly")
+            && cookie.contains("SameSite=Lax")
+            && cookie.contains("Path=/"),
+        "{cookie}"
+    );
     assert!(!cookie.contains(&code) && !cookie.contains("255754000001"), "the cookie is encrypted");
     // The code is single use.
     let (status, _, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
@@ -186,7 +225,8 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     let app = spawn_app().await;
     let (status, _) = Visitor::new(&app).get("/api/account").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    let catalogue: Value = app.client.get(app.url("/api/bundles")).header("x-site-lang", "sw").send().await.unwrap().json().await.unwrap();
+    let catalogue: Value =
+        app.client.get(app.url("/api/bundles")).header("x-site-lang", "sw").send().await.unwrap().json().await.unwrap();
     let bundle = &catalogue["bundles"][1];
     let (price, bundle_id) = (bundle["price"].as_f64().unwrap(), bundle["id"].as_str().unwrap().to_owned());
 
@@ -195,7 +235,10 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     let amina = Visitor::new(&app);
     let amina_before = amina.sign_in(AMINA).await;
     let (status, body, _) = amina
-        .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }))
+        .post(
+            "/api/bundles/purchase",
+            json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // The success toast's text, and what was bought for whom (in the visitor's language).
@@ -209,14 +252,26 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     assert_eq!(body["reloadAfterMs"], 5000);
     // A friend's number left in the form is ignored when buying for oneself.
     let (status, _, _) = amina
-        .post("/api/bundles/purchase", json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "recipient": "self", "subscriber": "0799" }))
+        .post(
+            "/api/bundles/purchase",
+            json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "recipient": "self", "subscriber": "0799" }),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "the leftover number is not even parsed");
     let (_, amina_after) = amina.get("/api/account").await;
-    assert_eq!(amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(), amina_before["balance"]["mainBalance"].as_f64().unwrap() - 2.0 * price);
+    assert_eq!(
+        amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(),
+        amina_before["balance"]["mainBalance"].as_f64().unwrap() - 2.0 * price
+    );
     let (_, juma_after) = juma.get("/api/account").await;
-    assert_ne!(juma_after["subscriber"]["balance"]["bundle"], juma_before["balance"]["bundle"], "the friend got the bundle");
-    assert_eq!(juma_after["subscriber"]["balance"]["mainBalance"], juma_before["balance"]["mainBalance"], "the friend paid nothing");
+    assert_ne!(
+        juma_after["subscriber"]["balance"]["bundle"], juma_before["balance"]["bundle"],
+        "the friend got the bundle"
+    );
+    assert_eq!(
+        juma_after["subscriber"]["balance"]["mainBalance"], juma_before["balance"]["mainBalance"],
+        "the friend paid nothing"
+    );
 }
 
 #[tokio::test]
@@ -226,7 +281,13 @@ async fn every_purchase_outcome_is_told_to_the_visitor() {
     amina.sign_in(AMINA).await;
     let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA" });
     // Other error: the server's message in the visitor's language.
-    fail_next(&app, "api/v1/gsm-static-bundles/purchase", 402, Some(json!({ "message": { "en": "Low balance", "sw": "Salio halitoshi" } }))).await;
+    fail_next(
+        &app,
+        "api/v1/gsm-static-bundles/purchase",
+        402,
+        Some(json!({ "message": { "en": "Low balance", "sw": "Salio halitoshi" } })),
+    )
+    .await;
     let (status, body, _) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
     assert_eq!((status, body["notice"]["text"].as_str()), (StatusCode::PAYMENT_REQUIRED, Some("Salio halitoshi")));
     // Other error without a message: "An Error Has occurred".
@@ -299,7 +360,8 @@ async fn every_code_request_and_check_failure_is_told_to_the_visitor() {
     // failed requests sent nothing, so this one is not "too soon").
     let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body, _) = visitor.post_in("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "000000" }), "sw").await;
+    let (status, body, _) =
+        visitor.post_in("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "000000" }), "sw").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let text = body["notice"]["text"].as_str().unwrap();
     assert!(!text.is_empty() && !text.contains("code is wrong"), "Swahili: {text}");
@@ -343,16 +405,22 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     let (_, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
     assert_eq!(body["notice"]["key"], "somethingWentWrong");
     // The code goes to the alternative number the operator has, whatever the page says.
-    let (status, body, _) =
-        amina.post("/api/modem/request-otp", json!({ "msisdn": "0754000010", "alternativeMsisdn": "0754000002" })).await;
+    let (status, body, _) = amina
+        .post("/api/modem/request-otp", json!({ "msisdn": "0754000010", "alternativeMsisdn": "0754000002" }))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"], json!({ "type": "warning", "key": "otpSent" }));
     assert_eq!((body["modems"].clone(), body["otps"].clone()), (json!(false), json!(true)));
     let code = latest_code(&amina.client, &app.address, AMINA).await;
     let buy_for_modem = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "forModem": true });
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem.clone()).await;
-    assert_eq!((status, &body["notice"]["key"]), (StatusCode::CONFLICT, &json!("signInFirst")), "no modem signed in: refused, not charged to Amina");
-    let (status, body, _) = amina.post("/api/modem/validate-otp", json!({ "msisdn": "0754000010", "code": code })).await;
+    assert_eq!(
+        (status, &body["notice"]["key"]),
+        (StatusCode::CONFLICT, &json!("signInFirst")),
+        "no modem signed in: refused, not charged to Amina"
+    );
+    let (status, body, _) =
+        amina.post("/api/modem/validate-otp", json!({ "msisdn": "0754000010", "code": code })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["modemBundle"], true);
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem).await;
@@ -361,13 +429,15 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     // number needs the code sent to the modem's own line.
     let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000011" })).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": "123456" })).await;
+    let (status, body, _) =
+        amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": "123456" })).await;
     assert!(status.is_client_error(), "no registration without the modem's code: {status} {body}");
     let (status, body, _) = amina.post("/api/alternative-number/request-otp", json!({ "msisdn": "0754000011" })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"]["key"], "modemCodeSent");
     let code = latest_code(&amina.client, &app.address, "0754000011").await;
-    let (status, body, _) = amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": code })).await;
+    let (status, body, _) =
+        amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": code })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["alternativeMasked"], "2557•••••001");
 }
@@ -422,7 +492,10 @@ async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
     }
     let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(body["notice"], json!({ "type": "error", "key": "codeWaitMinutes", "params": { "minutes": "4" }, "duration": 7000 }));
+    assert_eq!(
+        body["notice"],
+        json!({ "type": "error", "key": "codeWaitMinutes", "params": { "minutes": "4" }, "duration": 7000 })
+    );
     let form = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let response = form
         .post(app.url("/api/auth/request-otp"))
@@ -433,7 +506,11 @@ async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
-    assert_eq!(response.headers()[LOCATION], "/sw/account?bundleId=data-daily-1gb&msisdn=0754+000+002", "the number and the bundle chosen kept");
+    assert_eq!(
+        response.headers()[LOCATION],
+        "/sw/account?bundleId=data-daily-1gb&msisdn=0754+000+002",
+        "the number and the bundle chosen kept"
+    );
 }
 
 #[tokio::test]
@@ -466,7 +543,8 @@ async fn state_changes_from_other_sites_are_refused() {
 #[tokio::test]
 async fn without_javascript_forms_post_and_redirect_with_a_flash_message() {
     let app = spawn_app().await;
-    let client = reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let client =
+        reqwest::Client::builder().cookie_store(true).redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let form = |pairs: &[(&str, &str)]| serde_urlencoded::to_string(pairs).unwrap();
     let post = |path: &str, body: String| {
         client
@@ -476,18 +554,47 @@ async fn without_javascript_forms_post_and_redirect_with_a_flash_message() {
             .body(body)
             .send()
     };
-    let response = post("/api/auth/request-otp", form(&[("msisdn", "0754 000 001"), ("returnTo", "/sw/account"), ("lang", "sw")])).await.unwrap();
+    let response =
+        post("/api/auth/request-otp", form(&[("msisdn", "0754 000 001"), ("returnTo", "/sw/account"), ("lang", "sw")]))
+            .await
+            .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert_eq!(response.headers()[LOCATION], "/sw/account?step=code&msisdn=0754+000+001");
     let code = latest_code(&client, &app.address, AMINA).await;
-    let response = post("/api/auth/validate-otp", form(&[("msisdn", "0754000001"), ("code", &code), ("returnTo", "/sw/account?bundleId=x&step=code&msisdn=0754000001")])).await.unwrap();
-    assert_eq!(response.headers()[LOCATION], "/sw/account?bundleId=x", "the sign-in step is over; the bundle chosen stays");
-    let response = post("/api/bundles/purchase", form(&[("bundleId", "data-daily-1gb"), ("purchaseChannel", "AIRTIME"), ("returnTo", "/sw/account"), ("lang", "sw")])).await.unwrap();
+    let response = post(
+        "/api/auth/validate-otp",
+        form(&[
+            ("msisdn", "0754000001"),
+            ("code", &code),
+            ("returnTo", "/sw/account?bundleId=x&step=code&msisdn=0754000001"),
+        ]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        response.headers()[LOCATION],
+        "/sw/account?bundleId=x",
+        "the sign-in step is over; the bundle chosen stays"
+    );
+    let response = post(
+        "/api/bundles/purchase",
+        form(&[
+            ("bundleId", "data-daily-1gb"),
+            ("purchaseChannel", "AIRTIME"),
+            ("returnTo", "/sw/account"),
+            ("lang", "sw"),
+        ]),
+    )
+    .await
+    .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     // The next page shows the outcome once.
     let html = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
     let notice = &embedded_page_data(&html)["notice"];
-    assert_eq!((notice["key"].as_str(), notice["params"]["bundle"].as_str()), (Some("purchaseReceivedFor"), Some("Intaneti ya Siku 1GB")));
+    assert_eq!(
+        (notice["key"].as_str(), notice["params"]["bundle"].as_str()),
+        (Some("purchaseReceivedFor"), Some("Intaneti ya Siku 1GB"))
+    );
     let again = client.get(app.url("/sw/voice-sms")).send().await.unwrap().text().await.unwrap();
     assert!(embedded_page_data(&again)["notice"].is_null());
     let response = post("/api/auth/logout", form(&[("lang", "sw")])).await.unwrap();
@@ -597,7 +704,10 @@ async fn letters_in_a_recipient_number_are_refused_and_nothing_is_bought() {
     // The keypad reading of these would be 255754000062 and 255754234567.
     for friend in ["07540000O2", "0754-ADG-JMP"] {
         let (status, body, _) = amina
-            .post("/api/bundles/purchase", json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "subscriber": friend }))
+            .post(
+                "/api/bundles/purchase",
+                json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "subscriber": friend }),
+            )
             .await;
         assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")), "{friend}");
     }
@@ -653,7 +763,8 @@ async fn over_https_the_flash_cookie_is_secure_too() {
 #[tokio::test]
 async fn account_answers_are_never_stored_by_caches() {
     let app = spawn_app().await;
-    let no_store = |response: &reqwest::Response| response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+    let no_store =
+        |response: &reqwest::Response| response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
     // The catalogue is public price information, the same for every visitor.
     let bundles = app.get("/api/bundles").await;
     assert_eq!(bundles.status(), StatusCode::OK);
@@ -662,7 +773,8 @@ async fn account_answers_are_never_stored_by_caches() {
     assert_eq!(bundles.headers()["vary"], "cookie, x-site-lang, accept-encoding");
     let signed_out = app.get("/api/account").await;
     assert_eq!((signed_out.status(), no_store(&signed_out).as_deref()), (StatusCode::UNAUTHORIZED, Some("no-store")));
-    let cross_site = app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();
+    let cross_site =
+        app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();
     assert_eq!((cross_site.status(), no_store(&cross_site).as_deref()), (StatusCode::FORBIDDEN, Some("no-store")));
     let malformed = app
         .client
@@ -706,7 +818,13 @@ async fn only_a_live_session_bypasses_the_page_cache() {
     let anonymous = app.get("/voice-sms").await;
     let etag = anonymous.headers()[ETAG].clone();
     assert!(anonymous.headers()[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
-    for junk in ["session=abc", "__Host-session=abc", "cpm_session=x", "flash=%7B%22type%22%3A%22info%22%7D", "session=; flash=junk"] {
+    for junk in [
+        "session=abc",
+        "__Host-session=abc",
+        "cpm_session=x",
+        "flash=%7B%22type%22%3A%22info%22%7D",
+        "session=; flash=junk",
+    ] {
         let response = app.client.get(app.url("/voice-sms")).header("cookie", junk).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{junk}");
         assert!(response.headers()[CACHE_CONTROL].to_str().unwrap().starts_with("public"), "{junk}");

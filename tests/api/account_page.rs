@@ -10,7 +10,10 @@ use reqwest::header::{CACHE_CONTROL, SET_COOKIE};
 use serde_json::{Value, json};
 
 use crate::account::{AMINA, JUMA, Visitor, fail_next};
-use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with, masking_csrf};
+use crate::helpers::{
+    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, masking_csrf, render_number, spawn_app_with,
+    spawn_bundle_with,
+};
 
 /// One public address for servers whose pages are compared: it is in every page.
 pub(crate) const SITE_URL: &str = "http://site.test";
@@ -59,7 +62,8 @@ async fn sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
     assert_eq!(status, StatusCode::OK);
     let international = format!("255{}", &number[1..]);
     let inbox: Value = operator.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
-    let (status, body, headers) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
+    let (status, body, headers) =
+        visitor.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned()
 }
@@ -80,7 +84,14 @@ pub(crate) fn first_difference(a: &str, b: &str) -> String {
 }
 
 /// The same address for both servers, spliced and rendered, compared.
-async fn same_page(spliced: &TestApp, spliced_cookie: &str, rendered: &TestApp, rendered_cookie: &str, path: &str, arm: impl AsyncFn()) -> String {
+async fn same_page(
+    spliced: &TestApp,
+    spliced_cookie: &str,
+    rendered: &TestApp,
+    rendered_cookie: &str,
+    path: &str,
+    arm: impl AsyncFn(),
+) -> String {
     let mut first = None;
     for encoding in ["gzip", "identity"] {
         arm().await;
@@ -101,7 +112,8 @@ async fn the_account_page_is_byte_for_byte_the_page_rendered_for_the_subscriber_
     let nothing = async || {};
     // Balances loaded (with M-Pesa), postpaid, a minor with no M-Pesa.
     for (number, name) in [(AMINA, "Amina Mwakyusa"), (NEEMA, "Neema Mushi"), (BARAKA, "Baraka Said")] {
-        let (spliced_cookie, rendered_cookie) = (sign_in(&spliced, &spliced, number).await, sign_in(&rendered, &spliced, number).await);
+        let (spliced_cookie, rendered_cookie) =
+            (sign_in(&spliced, &spliced, number).await, sign_in(&rendered, &spliced, number).await);
         for lang in ["", "/sw"] {
             for address in ADDRESSES {
                 let path = format!("{lang}{address}");
@@ -113,13 +125,21 @@ async fn the_account_page_is_byte_for_byte_the_page_rendered_for_the_subscriber_
         }
     }
     // Balances that failed, and balances late past the budget.
-    let (spliced_cookie, rendered_cookie) = (sign_in(&spliced, &spliced, JUMA).await, sign_in(&rendered, &spliced, JUMA).await);
+    let (spliced_cookie, rendered_cookie) =
+        (sign_in(&spliced, &spliced, JUMA).await, sign_in(&rendered, &spliced, JUMA).await);
     let failed = async || fail_next(&spliced, "api/v1/gsm-config/airtime-balance", 500, None).await;
     let late = async || {
         // The call held back for the view before has answered (and left nothing kept).
         tokio::time::sleep(std::time::Duration::from_millis(700)).await;
         let request = json!({ "delayMs": 1500, "path": "api/v1/gsm-config/bundle-balance" });
-        let armed = spliced.client.post(spliced.url("/sandbox/fail-next")).header("sec-fetch-site", "same-origin").json(&request).send().await.unwrap();
+        let armed = spliced
+            .client
+            .post(spliced.url("/sandbox/fail-next"))
+            .header("sec-fetch-site", "same-origin")
+            .json(&request)
+            .send()
+            .await
+            .unwrap();
         assert!(armed.status().is_success());
     };
     for lang in ["", "/sw"] {
@@ -141,7 +161,8 @@ async fn the_account_page_is_byte_for_byte_the_page_rendered_for_the_subscriber_
 
 #[tokio::test]
 async fn account_views_render_only_the_subscribers_part() {
-    let app = spawn_bundle_with(counting_bundle(), |c| c.operator.account_cache = std::time::Duration::from_secs(0)).await;
+    let app =
+        spawn_bundle_with(counting_bundle(), |c| c.operator.account_cache = std::time::Duration::from_secs(0)).await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
     let (_, _, first) = page(&app, "/account", &amina, "gzip").await;
@@ -164,14 +185,22 @@ async fn two_subscribers_interleaved_never_see_each_others_account() {
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
     let views = futures::stream::iter(0..80).map(|n| {
-        let (cookie, own, other) = if n % 2 == 0 { (&amina, ("Amina Mwakyusa", "0754 000 001"), ("Juma Kassim", "0754 000 002")) } else { (&juma, ("Juma Kassim", "0754 000 002"), ("Amina Mwakyusa", "0754 000 001")) };
+        let (cookie, own, other) = if n % 2 == 0 {
+            (&amina, ("Amina Mwakyusa", "0754 000 001"), ("Juma Kassim", "0754 000 002"))
+        } else {
+            (&juma, ("Juma Kassim", "0754 000 002"), ("Amina Mwakyusa", "0754 000 001"))
+        };
         let path = ["/account", "/sw/account", "/account?bundleId=data-daily-1gb"][n / 2 % 3];
         let encoding = ["gzip", "identity"][n / 3 % 2];
         let app = &app;
         async move {
             let (status, _, html) = page(app, path, cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
-            assert!(html.contains(&format!("<dd>{}</dd>", own.0)) && html.contains(&format!("<dd>{}</dd>", own.1)), "{path}: {}'s details", own.0);
+            assert!(
+                html.contains(&format!("<dd>{}</dd>", own.0)) && html.contains(&format!("<dd>{}</dd>", own.1)),
+                "{path}: {}'s details",
+                own.0
+            );
             assert!(!html.contains(other.0) && !html.contains(other.1), "{path}: {}'s page shows {}", own.0, other.0);
             assert_eq!(embedded_page_data(&html)["subscriber"]["names"], own.0, "{path}");
         }
@@ -202,14 +231,23 @@ async fn logging_out_takes_the_account_off_at_once() {
 /// unavailable (and the page asking for them again), never an error page.
 #[tokio::test]
 async fn a_personal_part_that_fails_to_render_leaves_the_balances_unavailable() {
-    let app = spawn_bundle_with(bundle_wrapping_render("(render) => (request) => { if (request.part) throw new Error('broken part'); return render(request); }"), |_| {}).await;
+    let app = spawn_bundle_with(
+        bundle_wrapping_render(
+            "(render) => (request) => { if (request.part) throw new Error('broken part'); return render(request); }",
+        ),
+        |_| {},
+    )
+    .await;
     let (_, cookie) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     for path in ["/account", "/sw/account"] {
         for encoding in ["gzip", "identity"] {
             let (status, _, html) = page(&app, path, &cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
             assert!(html.contains("balances-unavailable"), "{path}: the balances unavailable");
-            assert!(html.contains("<dd>Amina Mwakyusa</dd>") && html.contains("<dd>0754 000 001</dd>"), "{path}: the details still");
+            assert!(
+                html.contains("<dd>Amina Mwakyusa</dd>") && html.contains("<dd>0754 000 001</dd>"),
+                "{path}: the details still"
+            );
             assert!(!html.contains('\u{E000}'), "{path}: no slot left");
             let subscriber = &embedded_page_data(&html)["subscriber"];
             assert!(subscriber["balance"].is_null(), "{path}: the page asks for the balances again");

@@ -101,14 +101,21 @@ async fn sitemap(app: &TestApp) -> Vec<String> {
         let response = app.get(child.strip_prefix(&app.address).expect("on the site")).await;
         assert_eq!(response.status(), StatusCode::OK, "{child}");
         let xml = response.text().await.unwrap();
-        assert!(xml.len() <= server::seo::MAX_BYTES && locs(&xml).len() <= server::seo::MAX_URLS, "{child} within the limits of one file");
+        assert!(
+            xml.len() <= server::seo::MAX_BYTES && locs(&xml).len() <= server::seo::MAX_URLS,
+            "{child} within the limits of one file"
+        );
         all.extend(locs(&xml));
     }
     all
 }
 
 fn items_in(locs: &[String], app: &TestApp, prefix: &str) -> BTreeSet<String> {
-    locs.iter().filter_map(|loc| loc.strip_prefix(&app.address)).filter(|path| path.starts_with(prefix)).map(str::to_owned).collect()
+    locs.iter()
+        .filter_map(|loc| loc.strip_prefix(&app.address))
+        .filter(|path| path.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[tokio::test]
@@ -129,13 +136,19 @@ async fn every_story_is_reachable_by_links_page_after_page_in_both_languages() {
         let middle = app.get(&format!("{list}?page=14")).await;
         assert_eq!(middle.status(), StatusCode::OK);
         let middle = middle.text().await.unwrap();
-        assert!(middle.contains(&format!(r#"<link rel="canonical" href="{}{list}?page=14"/>"#, app.address)), "{lang}: a page's own address");
+        assert!(
+            middle.contains(&format!(r#"<link rel="canonical" href="{}{list}?page=14"/>"#, app.address)),
+            "{lang}: a page's own address"
+        );
         assert!(middle.contains(&format!(r#"href="{list}?page=13" rel="prev""#)), "{lang}");
         assert!(middle.contains(r#"<span aria-current="page">14</span>"#), "{lang}");
         // 250 stories, newest first: page 14 holds stories 133 to 125.
         let numbers: BTreeSet<String> = item_links(&middle, items);
         assert_eq!(numbers.len(), 9);
-        assert!(numbers.iter().any(|href| href.contains("-133")) && numbers.iter().any(|href| href.contains("-125")), "{numbers:?}");
+        assert!(
+            numbers.iter().any(|href| href.contains("-133")) && numbers.iter().any(|href| href.contains("-125")),
+            "{numbers:?}"
+        );
 
         let last = app.get(&format!("{list}?page=28")).await;
         assert_eq!(last.status(), StatusCode::OK, "{lang}: 28 pages of 9 hold 250");
@@ -147,7 +160,10 @@ async fn every_story_is_reachable_by_links_page_after_page_in_both_languages() {
             let response = app.get(&format!("{list}?page={past}")).await;
             assert_eq!(response.status(), StatusCode::NOT_FOUND, "{lang} ?page={past}");
             let html = response.text().await.unwrap();
-            assert!(html.contains(r#"<header class="site-header""#) && html.contains("<footer"), "{lang}: a 404 in the page frame");
+            assert!(
+                html.contains(r#"<header class="site-header""#) && html.contains("<footer"),
+                "{lang}: a 404 in the page frame"
+            );
         }
 
         let (reached, pages) = crawl_list(&app, list, items).await;
@@ -180,11 +196,22 @@ async fn the_sitemap_lists_every_item_with_its_last_change_in_either_pagination_
         let english = items_in(&locs, &app, "/news-event/");
         let swahili = items_in(&locs, &app, "/sw/news-event/");
         assert_eq!((english.len(), swahili.len()), (250, 250), "{shape:?} {paging:?}");
-        assert!(english.contains("/news-event/1/story-1") && swahili.contains(&format!("/sw/news-event/{}/habari-1", 1 + sw_ids)), "{shape:?}");
+        assert!(
+            english.contains("/news-event/1/story-1")
+                && swahili.contains(&format!("/sw/news-event/{}/habari-1", 1 + sw_ids)),
+            "{shape:?}"
+        );
         let xml = app.get("/sitemap.xml").await.text().await.unwrap();
-        assert!(xml.contains(&format!("<loc>{}/news-event/1/story-1</loc><lastmod>{}</lastmod>", app.address, date(8))), "{shape:?} {paging:?}");
+        assert!(
+            xml.contains(&format!("<loc>{}/news-event/1/story-1</loc><lastmod>{}</lastmod>", app.address, date(8))),
+            "{shape:?} {paging:?}"
+        );
         // Read page by page with only the fields it needs.
-        let reads: Vec<String> = cms.requests().into_iter().filter(|r| r.starts_with("/api/news-updates?") && r.contains("fields[")).collect();
+        let reads: Vec<String> = cms
+            .requests()
+            .into_iter()
+            .filter(|r| r.starts_with("/api/news-updates?") && r.contains("fields["))
+            .collect();
         assert_eq!(reads.len(), 6, "3 pages of 100 per language, no request per item: {reads:?}");
         // The photo's address and description alone, populated beside the fields.
         assert!(reads.iter().all(|r| r.contains("populate[image][fields][0]=url&populate[image][fields][1]=mime&populate[image][fields][2]=alternativeText")), "{reads:?}");
@@ -194,7 +221,12 @@ async fn the_sitemap_lists_every_item_with_its_last_change_in_either_pagination_
         let entry = &entry[..entry.find("</url>").unwrap()];
         assert!(entry.contains(&format!("<image:image><image:loc>{}/uploads/photo_3.jpg</image:loc><image:title>A photo</image:title></image:image>", cms.url)), "{shape:?}: {entry}");
         assert_eq!(xml.matches("<image:image>").count(), 83, "{shape:?}: one per photographed story");
-        assert!(reads.iter().all(|r| r.contains("fields[0]=slug&fields[1]=title&fields[2]=updatedAt&fields[3]=publishDate")), "{reads:?}");
+        assert!(
+            reads
+                .iter()
+                .all(|r| r.contains("fields[0]=slug&fields[1]=title&fields[2]=updatedAt&fields[3]=publishDate")),
+            "{reads:?}"
+        );
     }
 }
 
@@ -226,7 +258,8 @@ async fn a_cms_failing_on_page_three_of_five_keeps_the_last_complete_sitemap() {
     cms.add_item(NEWS, "en", story(451, "en"));
     cms.fail_page(Some((NEWS, 3)));
     // Past the time-to-live each read of the index fails on page 3.
-    let failed_reads = || cms.requests().iter().filter(|r| r.contains("fields[") && r.contains("pagination[page]=3")).count();
+    let failed_reads =
+        || cms.requests().iter().filter(|r| r.contains("fields[") && r.contains("pagination[page]=3")).count();
     let before = failed_reads();
     let started = Instant::now();
     while failed_reads() < before + 2 {
@@ -269,11 +302,13 @@ async fn unknown_item_ids_are_answered_from_memory_and_a_published_story_is_foun
     // Ids above the newest may be new: none is asked of the CMS; they make
     // the index be read again, at most once every few seconds, however many
     // are asked, at once or one after another.
-    let item_asks = || cms.requests().iter().filter(|r| r.starts_with("/api/news-updates?") && r.contains("filters[id]")).count();
+    let item_asks =
+        || cms.requests().iter().filter(|r| r.starts_with("/api/news-updates?") && r.contains("filters[id]")).count();
     let before = (asked(), item_asks());
     let started = Instant::now();
     let newer: Vec<usize> = (0..200).map(|n| 2 * SW_IDS + n * 13).collect();
-    let at_once = futures::future::join_all(newer.iter().take(50).map(|id| app.get_owned(format!("/news-event/{id}/x")))).await;
+    let at_once =
+        futures::future::join_all(newer.iter().take(50).map(|id| app.get_owned(format!("/news-event/{id}/x")))).await;
     assert!(at_once.iter().all(|response| response.status() == StatusCode::NOT_FOUND));
     for id in &newer[50..] {
         assert_eq!(app.get(&format!("/news-event/{id}/x")).await.status(), StatusCode::NOT_FOUND);
@@ -281,7 +316,11 @@ async fn unknown_item_ids_are_answered_from_memory_and_a_published_story_is_foun
     let rereads = 1 + started.elapsed().as_secs() as usize / server::content::REREAD_EVERY.as_secs() as usize;
     let made = asked() - before.0;
     assert_eq!(item_asks(), before.1, "no item asked of the CMS");
-    assert!(made <= 20, "{made} CMS requests for 200 ids above the newest in {:?} ({rereads} index reads at most)", started.elapsed());
+    assert!(
+        made <= 20,
+        "{made} CMS requests for 200 ids above the newest in {:?} ({rereads} index reads at most)",
+        started.elapsed()
+    );
 
     // Published without a webhook: found within seconds, by its id (Strapi 5
     // numbers each language's version next in one sequence, above every id).
@@ -296,7 +335,8 @@ async fn unknown_item_ids_are_answered_from_memory_and_a_published_story_is_foun
     cms.add_item(NEWS, "en", story(251, "en"));
     cms.add_item(NEWS, "sw", story(251, "sw"));
     let event = json!({ "event": "entry.publish", "model": "news-update", "entry": { "id": 251, "locale": "en" } });
-    let hook = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let hook =
+        app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(hook.status(), StatusCode::OK);
     let locs = sitemap(&app).await;
     assert!(items_in(&locs, &app, "/news-event/").contains("/news-event/251/story-251"));
@@ -327,7 +367,11 @@ async fn business_services_devices_and_tricks_past_a_hundred_are_reachable() {
     let (devices, pages) = crawl_list(&app, "/sw/devices", "/sw/devices/").await;
     assert_eq!((devices.len(), pages), (130, 5));
     let tricks = app.get("/fraudster").await.text().await.unwrap();
-    assert_eq!((1..=130).filter(|n| tricks.contains(&format!(r#"id="trick-{n}""#))).count(), 130, "every trick on its page");
+    assert_eq!(
+        (1..=130).filter(|n| tricks.contains(&format!(r#"id="trick-{n}""#))).count(),
+        130,
+        "every trick on its page"
+    );
 }
 
 #[tokio::test]

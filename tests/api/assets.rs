@@ -52,7 +52,11 @@ async fn static_files_revalidate_with_etag() {
 #[tokio::test]
 async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
     let app = spawn_app().await;
-    let served = |path: &&str| (path.starts_with("assets/") || path.starts_with("static/") || *path == "sw.js") && !path.ends_with(".br") && !path.ends_with(".gz");
+    let served = |path: &&str| {
+        (path.starts_with("assets/") || path.starts_with("static/") || *path == "sw.js")
+            && !path.ends_with(".br")
+            && !path.ends_with(".gz")
+    };
     let paths: Vec<&str> = site::bundle().public_files.iter().map(|(path, _)| *path).filter(served).collect();
     assert!(paths.len() > 10 && paths.contains(&"static/logo.svg") && paths.contains(&"sw.js"), "{paths:?}");
     let mut compressed = 0;
@@ -62,9 +66,17 @@ async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
         for accept in ["identity", "gzip", "br"] {
             let response = app.client.get(&url).header("accept-encoding", accept).send().await.unwrap();
             assert_eq!(response.status(), StatusCode::OK, "{path} {accept}");
-            let encoding = response.headers().get(CONTENT_ENCODING).map_or("identity", |v| v.to_str().unwrap()).to_owned();
+            let encoding =
+                response.headers().get(CONTENT_ENCODING).map_or("identity", |v| v.to_str().unwrap()).to_owned();
             let tag = response.headers()[ETAG].to_str().unwrap().to_owned();
-            let again = app.client.get(&url).header("accept-encoding", accept).header(IF_NONE_MATCH, &tag).send().await.unwrap();
+            let again = app
+                .client
+                .get(&url)
+                .header("accept-encoding", accept)
+                .header(IF_NONE_MATCH, &tag)
+                .send()
+                .await
+                .unwrap();
             assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{path} {accept} revalidated by its own tag");
             assert_eq!(again.headers()[ETAG], tag.as_str(), "{path} {accept}");
             assert_eq!(again.headers()[VARY], "accept-encoding", "{path} {accept}: the 304 says what it varies by");
@@ -77,8 +89,13 @@ async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
         assert_eq!(distinct.len(), tags.len(), "{path}: a tag per encoding: {tags:?}");
         if let (Some(plain), Some(_)) = (tags.get("identity"), tags.get("br")) {
             compressed += 1;
-            let other = app.client.get(&url).header("accept-encoding", "br").header(IF_NONE_MATCH, plain).send().await.unwrap();
-            assert_eq!(other.status(), StatusCode::OK, "{path}: the plain body's tag does not revalidate the brotli one");
+            let other =
+                app.client.get(&url).header("accept-encoding", "br").header(IF_NONE_MATCH, plain).send().await.unwrap();
+            assert_eq!(
+                other.status(),
+                StatusCode::OK,
+                "{path}: the plain body's tag does not revalidate the brotli one"
+            );
         }
     }
     assert!(compressed > 10, "{compressed} files sent compressed");

@@ -81,11 +81,21 @@ async fn a_stock_strapi_with_a_schema_never_seen_serves_its_titles_with_only_the
 async fn a_seo_component_without_a_share_image_keeps_its_title_and_description() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.stock_strapi();
-    for (locale, title, description) in [("en", "Vodacom: the home page", "Bundles, M-Pesa and more"), ("sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi")] {
-        cms.put("home", locale, serde_json::json!({ "title": "Home", "seo": { "metaTitle": title, "metaDescription": description } }));
+    for (locale, title, description) in [
+        ("en", "Vodacom: the home page", "Bundles, M-Pesa and more"),
+        ("sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi"),
+    ] {
+        cms.put(
+            "home",
+            locale,
+            serde_json::json!({ "title": "Home", "seo": { "metaTitle": title, "metaDescription": description } }),
+        );
     }
     let app = site_with(&cms, |_| {}).await;
-    for (path, title, description) in [("/", "Vodacom: the home page", "Bundles, M-Pesa and more"), ("/sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi")] {
+    for (path, title, description) in [
+        ("/", "Vodacom: the home page", "Bundles, M-Pesa and more"),
+        ("/sw", "Vodacom: ukurasa wa nyumbani", "Vifurushi, M-Pesa na zaidi"),
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         let html = response.text().await.unwrap();
@@ -105,7 +115,9 @@ async fn a_seo_component_without_a_share_image_keeps_its_title_and_description()
 async fn a_key_refused_in_one_component_is_still_asked_for_in_the_others() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.stock_strapi();
-    for (locale, alt, card) in [("en", "A smiling customer", "Internet bundles"), ("sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")] {
+    for (locale, alt, card) in
+        [("en", "A smiling customer", "Internet bundles"), ("sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")]
+    {
         let sections = serde_json::json!([
             { "__component": "sections.hero", "id": 1, "title": "Hero", "image": { "id": 1, "url": "/uploads/hero.jpg", "alternativeText": alt, "width": 1200, "height": 800 } },
             { "__component": "sections.card-grid", "id": 2, "title": "Cards", "cards": [ { "id": 1, "title": card, "text": "From TSh 500", "link": { "label": "Go", "url": "/internet-overview" } } ] },
@@ -113,7 +125,9 @@ async fn a_key_refused_in_one_component_is_still_asked_for_in_the_others() {
         cms.put("home", locale, serde_json::json!({ "title": "Home", "sections": sections, "seo": { "metaTitle": format!("{card} | Vodacom") } }));
     }
     let app = site_with(&cms, |_| {}).await;
-    for (path, alt, card) in [("/", "A smiling customer", "Internet bundles"), ("/sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")] {
+    for (path, alt, card) in
+        [("/", "A smiling customer", "Internet bundles"), ("/sw", "Mteja anayetabasamu", "Vifurushi vya intaneti")]
+    {
         let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         let html = response.text().await.unwrap();
@@ -131,7 +145,10 @@ async fn a_key_refused_in_one_component_is_still_asked_for_in_the_others() {
 async fn a_sidebar_without_links_or_with_junk_in_them_breaks_no_page() {
     let cms = FakeCms::start(Shape::V4).await;
     cms.put_page("voice", "en", "Talk", "Body");
-    for sidebar in [serde_json::json!({ "footerNote": "No links" }), serde_json::json!({ "links": [ null, { "label": "No url" }, { "label": "Voice", "url": "/voice-sms" } ], "footerNote": 7 })] {
+    for sidebar in [
+        serde_json::json!({ "footerNote": "No links" }),
+        serde_json::json!({ "links": [ null, { "label": "No url" }, { "label": "Voice", "url": "/voice-sms" } ], "footerNote": 7 }),
+    ] {
         cms.put("sidebar", "en", sidebar.clone());
         let app = site_with(&cms, |_| {}).await;
         let response = app.get("/voice-sms").await;
@@ -151,7 +168,10 @@ async fn a_route_whose_single_type_the_cms_lacks_is_the_frame_with_the_failure_m
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
     let html = response.text().await.unwrap();
-    assert!(html.contains("Failed to Load Content.") && html.contains("Voice from the CMS"), "frame and sidebar: {html}");
+    assert!(
+        html.contains("Failed to Load Content.") && html.contains("Voice from the CMS"),
+        "frame and sidebar: {html}"
+    );
     let data: serde_json::Value = app.get("/_data/voice-sms").await.json().await.unwrap();
     assert_eq!(data["content"]["failed"], true);
 }
@@ -174,7 +194,12 @@ async fn missing_swahili_content_falls_back_to_english_and_says_so() {
 #[tokio::test]
 async fn rich_text_script_never_reaches_the_page() {
     let cms = FakeCms::start(Shape::V4).await;
-    cms.put_page("voice", "en", "Talk", "Hello <script>alert('x')</script><img src=x onerror=\"alert(1)\"> <a href=\"javascript:alert(1)\">x</a>");
+    cms.put_page(
+        "voice",
+        "en",
+        "Talk",
+        "Hello <script>alert('x')</script><img src=x onerror=\"alert(1)\"> <a href=\"javascript:alert(1)\">x</a>",
+    );
     let app = site_with(&cms, |_| {}).await;
     let html = app.get("/voice-sms").await.text().await.unwrap();
     assert!(!html.contains("alert("), "{html}");
@@ -321,7 +346,8 @@ async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
     let event = serde_json::json!({ "event": "entry.update", "model": "voice", "entry": { "id": 1, "locale": "en" } });
     let refused = app.client.post(app.url("/api/cms/webhook")).bearer_auth("wrong").json(&event).send().await.unwrap();
     assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
-    let accepted = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let accepted =
+        app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(accepted.status(), StatusCode::OK);
     // The page kept for the previous content may answer while the new one
     // renders in the background (never an error, never a wait), then the new one.
@@ -342,9 +368,18 @@ async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
 async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
     let cms = FakeCms::start(Shape::V5).await;
     let keys = [
-        ("voice", "/voice-sms"), ("internet", "/internet-overview"), ("digital", "/digital"), ("roaming", "/international-roaming"),
-        ("international", "/international-calling"), ("jimixie", "/jimixie"), ("redrlx", "/redrlx"), ("tuzo-points", "/tuzo-points"),
-        ("uni-offer", "/uni-offer"), ("showmax", "/showmax"), ("pinduapindua", "/pinduapindua"), ("home", "/"),
+        ("voice", "/voice-sms"),
+        ("internet", "/internet-overview"),
+        ("digital", "/digital"),
+        ("roaming", "/international-roaming"),
+        ("international", "/international-calling"),
+        ("jimixie", "/jimixie"),
+        ("redrlx", "/redrlx"),
+        ("tuzo-points", "/tuzo-points"),
+        ("uni-offer", "/uni-offer"),
+        ("showmax", "/showmax"),
+        ("pinduapindua", "/pinduapindua"),
+        ("home", "/"),
     ];
     for (key, _) in keys {
         cms.put_page(key, "en", &format!("Page {key}"), "Body");
@@ -360,8 +395,10 @@ async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
     cms.put("sidebar", "en", serde_json::json!({ "links": [ { "label": "Voice", "url": "/voice-sms" } ], "footerNote": "Published just now" }));
     let event = serde_json::json!({ "event": "entry.update", "model": "sidebar" });
     app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
-    let requests = keys.iter().flat_map(|(_, path)| std::iter::repeat_n(path.to_string(), 3)).map(|path| app.get_owned(path));
-    let statuses: Vec<StatusCode> = futures::future::join_all(requests).await.iter().map(reqwest::Response::status).collect();
+    let requests =
+        keys.iter().flat_map(|(_, path)| std::iter::repeat_n(path.to_string(), 3)).map(|path| app.get_owned(path));
+    let statuses: Vec<StatusCode> =
+        futures::future::join_all(requests).await.iter().map(reqwest::Response::status).collect();
     assert!(statuses.iter().all(|status| *status == StatusCode::OK), "{statuses:?}");
     for (_, path) in keys {
         assert!(eventually_shows(&app, path, "Published just now").await, "{path} never got the new sidebar");
@@ -377,8 +414,34 @@ async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
 #[tokio::test]
 async fn a_newsroom_publishing_all_day_refuses_no_visitor() {
     let cms = FakeCms::start(Shape::V5).await;
-    let keys = ["voice", "internet", "digital", "roaming", "international", "jimixie", "redrlx", "tuzo-points", "uni-offer", "showmax", "pinduapindua", "home"];
-    let paths = ["/voice-sms", "/internet-overview", "/digital", "/international-roaming", "/international-calling", "/jimixie", "/redrlx", "/tuzo-points", "/uni-offer", "/showmax", "/pinduapindua", "/"];
+    let keys = [
+        "voice",
+        "internet",
+        "digital",
+        "roaming",
+        "international",
+        "jimixie",
+        "redrlx",
+        "tuzo-points",
+        "uni-offer",
+        "showmax",
+        "pinduapindua",
+        "home",
+    ];
+    let paths = [
+        "/voice-sms",
+        "/internet-overview",
+        "/digital",
+        "/international-roaming",
+        "/international-calling",
+        "/jimixie",
+        "/redrlx",
+        "/tuzo-points",
+        "/uni-offer",
+        "/showmax",
+        "/pinduapindua",
+        "/",
+    ];
     for key in keys {
         cms.put_page(key, "en", &format!("Page {key}"), "Body");
     }
@@ -404,14 +467,18 @@ async fn a_newsroom_publishing_all_day_refuses_no_visitor() {
         cms.put("sidebar", "en", serde_json::json!({ "links": [ { "label": "Voice", "url": "/voice-sms" } ], "footerNote": format!("Edition {edition}.") }));
         let event = serde_json::json!({ "event": "entry.update", "model": "sidebar" });
         app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
-        let requests = paths.iter().flat_map(|path| std::iter::repeat_n(path.to_string(), 2)).map(|path| app.get_owned(path));
+        let requests =
+            paths.iter().flat_map(|path| std::iter::repeat_n(path.to_string(), 2)).map(|path| app.get_owned(path));
         statuses.extend(futures::future::join_all(requests).await.iter().map(reqwest::Response::status));
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     let refused: Vec<_> = statuses.iter().filter(|status| **status != StatusCode::OK).collect();
     assert!(refused.is_empty(), "{} of {} answers were no page: {refused:?}", refused.len(), statuses.len());
     for path in paths {
-        assert!(eventually_shows(&app, path, &format!("Edition {edition}.")).await, "{path} never got the last edition");
+        assert!(
+            eventually_shows(&app, path, &format!("Edition {edition}.")).await,
+            "{path} never got the last edition"
+        );
     }
 }
 
@@ -598,5 +665,8 @@ async fn pages_are_pre_rendered_at_start_and_again_after_a_webhook() {
     let voice = app.get("/voice-sms").await.text().await.unwrap();
     assert!(voice.contains("After"));
     let rendered = render_number(&voice);
-    assert!(after_first < rendered && rendered < after_second, "rendered by the second pass: {after_first} < {rendered} < {after_second}");
+    assert!(
+        after_first < rendered && rendered < after_second,
+        "rendered by the second pass: {after_first} < {rendered} < {after_second}"
+    );
 }

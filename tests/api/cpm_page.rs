@@ -12,7 +12,10 @@ use serde_json::{Value, json};
 
 use crate::account::{AMINA, JUMA, Visitor, fail_next};
 use crate::account_page::{first_difference, page, spliced_and_rendered};
-use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with, spawn_bundle_with, without_csrf};
+use crate::helpers::{
+    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with,
+    spawn_bundle_with, without_csrf,
+};
 
 const CPM_PAGE: &str = "/customer-permission-management";
 const NEEMA: &str = "0754000003";
@@ -25,13 +28,21 @@ async fn cpm_sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String 
     assert_eq!(status, StatusCode::OK, "{body}");
     let international = format!("255{}", &number[1..]);
     let inbox: Value = operator.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
-    let (status, body, headers) = visitor.post("/api/cpm/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
+    let (status, body, headers) =
+        visitor.post("/api/cpm/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned()
 }
 
 /// The CPM page as `cookie` gets it from both servers, compared: the spliced one's HTML.
-async fn same_page(spliced: &TestApp, spliced_cookie: &str, rendered: &TestApp, rendered_cookie: &str, path: &str, encoding: &str) -> String {
+async fn same_page(
+    spliced: &TestApp,
+    spliced_cookie: &str,
+    rendered: &TestApp,
+    rendered_cookie: &str,
+    path: &str,
+    encoding: &str,
+) -> String {
     let (status, cache_control, html) = page(spliced, path, spliced_cookie, encoding).await;
     let (rendered_status, _, rendered_html) = page(rendered, path, rendered_cookie, encoding).await;
     assert_eq!((status, rendered_status), (StatusCode::OK, StatusCode::OK), "{path}");
@@ -45,7 +56,8 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
     let (spliced, rendered) = spliced_and_rendered().await;
     // Permissions loaded: two numbers, one of them after a permission changed.
     for number in [AMINA, JUMA] {
-        let (spliced_cookie, rendered_cookie) = (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
+        let (spliced_cookie, rendered_cookie) =
+            (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
         if number == JUMA {
             withdraw_marketing_sms(&spliced, &spliced_cookie).await;
         }
@@ -68,7 +80,8 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
     // numbers shared out under the codes' limits).
     for lang in ["", "/sw"] {
         for (encoding, number) in [("gzip", NEEMA), ("identity", BARAKA)] {
-            let (spliced_cookie, rendered_cookie) = (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
+            let (spliced_cookie, rendered_cookie) =
+                (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
             let path = format!("{lang}{CPM_PAGE}");
             fail_next(&spliced, "cpm/permissions", 500, None).await;
             let (status, _, html) = page(&spliced, &path, &spliced_cookie, encoding).await;
@@ -111,7 +124,11 @@ async fn two_cpm_sessions_interleaved_never_see_each_others_permissions() {
     // Juma's choices differ from Amina's.
     withdraw_marketing_sms(&app, &juma).await;
     let views = futures::stream::iter(0..60).map(|n| {
-        let (cookie, own, other, granted) = if n % 2 == 0 { (&amina, "0754 000 001", "0754 000 002", true) } else { (&juma, "0754 000 002", "0754 000 001", false) };
+        let (cookie, own, other, granted) = if n % 2 == 0 {
+            (&amina, "0754 000 001", "0754 000 002", true)
+        } else {
+            (&juma, "0754 000 002", "0754 000 001", false)
+        };
         let path = [CPM_PAGE, "/sw/customer-permission-management"][n / 2 % 2];
         let encoding = ["gzip", "identity"][n / 4 % 2];
         let app = &app;
@@ -129,7 +146,13 @@ async fn two_cpm_sessions_interleaved_never_see_each_others_permissions() {
 /// Permissions that throw when rendered alone: the page still comes, without them, never an error page.
 #[tokio::test]
 async fn permissions_that_fail_to_render_leave_the_page_without_them() {
-    let app = spawn_bundle_with(bundle_wrapping_render("(render) => (request) => { if (request.part) throw new Error('broken part'); return render(request); }"), |_| {}).await;
+    let app = spawn_bundle_with(
+        bundle_wrapping_render(
+            "(render) => (request) => { if (request.part) throw new Error('broken part'); return render(request); }",
+        ),
+        |_| {},
+    )
+    .await;
     let cookie = cpm_sign_in(&app, &app, AMINA).await;
     for path in [CPM_PAGE, "/sw/customer-permission-management"] {
         for encoding in ["gzip", "identity"] {

@@ -53,7 +53,8 @@ async fn check_page(app: &TestApp, path: &str, lang: &str, titles: &mut HashMap<
 /// `/faq`); none for a menu heading or a route that needs a parameter.
 fn address(route: &Value) -> Option<String> {
     let path = route["path"].as_str().unwrap();
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !(s.starts_with(':') && s.ends_with('?'))).collect();
+    let segments: Vec<&str> =
+        path.split('/').filter(|s| !s.is_empty() && !(s.starts_with(':') && s.ends_with('?'))).collect();
     if path.is_empty() || segments.iter().any(|s| s.starts_with(':') || *s == "*") {
         return None;
     }
@@ -67,10 +68,13 @@ async fn every_route_answers_in_both_languages_with_a_unique_title() {
     for route in routes() {
         let Some(path) = address(&route) else { continue };
         let path = path.as_str();
-        for (lang, address) in [("en", path.to_owned()), ("sw", if path == "/" { "/sw".into() } else { format!("/sw{path}") })] {
+        for (lang, address) in
+            [("en", path.to_owned()), ("sw", if path == "/" { "/sw".into() } else { format!("/sw{path}") })]
+        {
             if let Some(redirect) = route.get("redirect").filter(|r| r.is_object()) {
                 let response = app.get(&address).await;
-                let expected = if redirect["permanent"] == true { StatusCode::PERMANENT_REDIRECT } else { StatusCode::SEE_OTHER };
+                let expected =
+                    if redirect["permanent"] == true { StatusCode::PERMANENT_REDIRECT } else { StatusCode::SEE_OTHER };
                 assert_eq!(response.status(), expected, "{address}");
                 let to = redirect["to"].as_str().unwrap();
                 let location = response.headers()[LOCATION].to_str().unwrap().to_owned();
@@ -91,18 +95,25 @@ async fn every_route_answers_in_both_languages_with_a_unique_title() {
 /// The sitemap's addresses, without the site's origin.
 async fn sitemap_paths(app: &TestApp) -> BTreeSet<String> {
     let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
-    sitemap.split("<loc>").skip(1).map(|s| s[..s.find("</loc>").unwrap()].strip_prefix(&app.address).unwrap().to_owned()).collect()
+    sitemap
+        .split("<loc>")
+        .skip(1)
+        .map(|s| s[..s.find("</loc>").unwrap()].strip_prefix(&app.address).unwrap().to_owned())
+        .collect()
 }
 
 /// The same-site addresses `html` links to, without fragments, leaving out
 /// what is no page (the API, data, files, the sandbox).
 fn page_links(html: &str) -> Vec<String> {
-    const NO_PAGES: [&str; 8] = ["/api/", "/_data/", "/sw/_data/", "/sandbox/", "/static/", "/assets/", "/img/", "/sw.js"];
+    const NO_PAGES: [&str; 8] =
+        ["/api/", "/_data/", "/sw/_data/", "/sandbox/", "/static/", "/assets/", "/img/", "/sw.js"];
     html.split("<a ")
         .skip(1)
         .filter_map(|tag| between(&tag[..tag.find('>').unwrap_or(tag.len())], "href=\"", "\""))
         .map(|href| href.split('#').next().unwrap().replace("&amp;", "&"))
-        .filter(|href| href.starts_with('/') && !href.starts_with("//") && !NO_PAGES.iter().any(|prefix| href.starts_with(prefix)))
+        .filter(|href| {
+            href.starts_with('/') && !href.starts_with("//") && !NO_PAGES.iter().any(|prefix| href.starts_with(prefix))
+        })
         .collect()
 }
 
@@ -130,8 +141,14 @@ async fn the_sitemap_lists_the_canonical_address_of_every_page_a_crawler_reaches
         } else if status == StatusCode::OK {
             let html = response.text().await.unwrap();
             if !html.contains(r#"<meta name="robots" content="noindex"#) {
-                let href = between(&html, r#"<link rel="canonical" href=""#, "\"").unwrap_or_else(|| panic!("{path}: no canonical link"));
-                canonical.insert(href.replace("&amp;", "&").strip_prefix(&app.address).expect("canonical links use SITE_URL").to_owned());
+                let href = between(&html, r#"<link rel="canonical" href=""#, "\"")
+                    .unwrap_or_else(|| panic!("{path}: no canonical link"));
+                canonical.insert(
+                    href.replace("&amp;", "&")
+                        .strip_prefix(&app.address)
+                        .expect("canonical links use SITE_URL")
+                        .to_owned(),
+                );
             }
             page_links(&html)
         } else {
@@ -145,12 +162,19 @@ async fn the_sitemap_lists_the_canonical_address_of_every_page_a_crawler_reaches
         }
     }
     assert!(broken.is_empty(), "links to no page: {broken:?}");
-    let (list_pages, pages): (BTreeSet<String>, BTreeSet<String>) = canonical.into_iter().partition(|path| path.contains("?page="));
+    let (list_pages, pages): (BTreeSet<String>, BTreeSet<String>) =
+        canonical.into_iter().partition(|path| path.contains("?page="));
     assert!(pages.contains("/faq") && pages.contains("/sw/faq"), "{pages:?}");
-    assert!(list_pages.contains("/news-events?page=2") && list_pages.contains("/sw/news-events?page=2"), "{list_pages:?}");
+    assert!(
+        list_pages.contains("/news-events?page=2") && list_pages.contains("/sw/news-events?page=2"),
+        "{list_pages:?}"
+    );
     let unlisted: Vec<&String> = pages.difference(&listed).collect();
     let unreached: Vec<&String> = listed.difference(&pages).collect();
-    assert!(unlisted.is_empty() && unreached.is_empty(), "canonical pages the sitemap lacks: {unlisted:?}; sitemap addresses no link reaches: {unreached:?}");
+    assert!(
+        unlisted.is_empty() && unreached.is_empty(),
+        "canonical pages the sitemap lacks: {unlisted:?}; sitemap addresses no link reaches: {unreached:?}"
+    );
 }
 
 #[tokio::test]
@@ -181,7 +205,9 @@ async fn every_business_page_has_its_own_description() {
             .split("<loc>")
             .skip(1)
             .map(|s| s[..s.find("</loc>").unwrap()].strip_prefix(&app.address).unwrap().to_owned())
-            .filter(|path| (*path == business || path.starts_with(&format!("{business}/"))) && !path.ends_with("/community"))
+            .filter(|path| {
+                (*path == business || path.starts_with(&format!("{business}/"))) && !path.ends_with("/community")
+            })
             .collect();
         assert_eq!(paths.len(), 31, "{paths:?}");
         let mut described: HashMap<String, String> = HashMap::new();
@@ -194,7 +220,12 @@ async fn every_business_page_has_its_own_description() {
         }
     }
     let iot = app.get("/vodacom-business/5/iot").await.text().await.unwrap();
-    assert!(between(&iot, "<meta name=\"description\" content=\"", "\"").unwrap().starts_with("Internet of Things from Vodacom Business: "), "{iot}");
+    assert!(
+        between(&iot, "<meta name=\"description\" content=\"", "\"")
+            .unwrap()
+            .starts_with("Internet of Things from Vodacom Business: "),
+        "{iot}"
+    );
 }
 
 #[tokio::test]
@@ -222,7 +253,9 @@ async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
     let moved = app.get(&format!("/news-event/999999/{slug}")).await;
     assert_eq!(moved.status(), StatusCode::PERMANENT_REDIRECT);
     assert_eq!(moved.headers()[LOCATION], format!("/news-event/{id}/{slug}").as_str());
-    for missing in ["/news-event/999999/x", "/news-event/abc", "/devices/0", "/sw/sport-news/424242", "/faq/no-such-question"] {
+    for missing in
+        ["/news-event/999999/x", "/news-event/abc", "/devices/0", "/sw/sport-news/424242", "/faq/no-such-question"]
+    {
         assert_eq!(app.get(missing).await.status(), StatusCode::NOT_FOUND, "{missing}");
     }
     let page = app.get(&format!("/news-event/{id}/{slug}")).await.text().await.unwrap();

@@ -26,7 +26,12 @@ struct SmallBrowser {
 
 impl SmallBrowser {
     fn new(app: &TestApp, agent: &str) -> SmallBrowser {
-        let client = reqwest::Client::builder().cookie_store(true).user_agent(agent).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .user_agent(agent)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
         SmallBrowser { client, base: app.address.clone(), set_cookies: Default::default() }
     }
 
@@ -78,7 +83,8 @@ fn token_in(html: &str) -> Option<String> {
 
 async fn latest_code(app: &TestApp, number: &str) -> String {
     let international = format!("255{}", &number[1..]);
-    let inbox: serde_json::Value = app.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
+    let inbox: serde_json::Value =
+        app.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
     inbox["code"].as_str().expect("a code in the inbox").to_owned()
 }
 
@@ -87,12 +93,24 @@ async fn kaios_and_netsurf_sign_in_with_the_referer_they_send() {
     let app = spawn_app().await;
     for (agent, number) in [(KAIOS, AMINA), (NETSURF, JUMA)] {
         let browser = SmallBrowser::new(&app, agent);
-        let location = browser.post("/api/auth/request-otp", &browser.referer("/sw/account"), &[("msisdn", number), ("lang", "sw"), ("returnTo", "/sw/account")]).await;
+        let location = browser
+            .post(
+                "/api/auth/request-otp",
+                &browser.referer("/sw/account"),
+                &[("msisdn", number), ("lang", "sw"), ("returnTo", "/sw/account")],
+            )
+            .await;
         assert!(location.starts_with("/sw/account?step=code"), "{agent}: {location}");
         // The code step's address has a query: these engines still send its Referer.
         let code = latest_code(&app, number).await;
         let back = format!("/sw/account?step=code&msisdn={number}");
-        let location = browser.post("/api/auth/validate-otp", &browser.referer(&back), &[("msisdn", number), ("code", &code), ("returnTo", &back)]).await;
+        let location = browser
+            .post(
+                "/api/auth/validate-otp",
+                &browser.referer(&back),
+                &[("msisdn", number), ("code", &code), ("returnTo", &back)],
+            )
+            .await;
         assert_eq!(location, "/sw/account", "{agent}: signed in");
         let page = browser.get("/sw/account").await;
         assert!(embedded_page_data(&page)["subscriber"]["msisdn"].is_string(), "{agent}: the account page is theirs");
@@ -108,7 +126,13 @@ async fn lynx_signs_in_and_buys_for_a_friend_with_the_token_alone() {
     let lynx = SmallBrowser::new(&app, LYNX);
     let sign_in = lynx.get("/sw/account").await;
     assert_eq!(token_in(&sign_in), None, "a page for everyone carries no token");
-    let location = lynx.post("/api/auth/request-otp", &lynx.referer("/sw/account"), &[("msisdn", "0754 000 001"), ("lang", "sw"), ("returnTo", "/sw/account")]).await;
+    let location = lynx
+        .post(
+            "/api/auth/request-otp",
+            &lynx.referer("/sw/account"),
+            &[("msisdn", "0754 000 001"), ("lang", "sw"), ("returnTo", "/sw/account")],
+        )
+        .await;
     let (code_step, notice) = lynx.notice_at(&location).await;
     assert_eq!(notice["type"], "info", "the code was sent: {notice}");
     let token = token_in(&code_step).expect("the code step, rendered for this browser, carries its token");
@@ -142,7 +166,11 @@ async fn lynx_signs_in_and_buys_for_a_friend_with_the_token_alone() {
     ];
     let location = lynx.post("/api/bundles/purchase", &[], &purchase).await;
     let (_, notice) = lynx.notice_at(&location).await;
-    assert_eq!((notice["key"].as_str(), notice["params"]["recipient"].as_str().is_some()), (Some("purchaseReceivedFor"), true), "{notice}");
+    assert_eq!(
+        (notice["key"].as_str(), notice["params"]["recipient"].as_str().is_some()),
+        (Some("purchaseReceivedFor"), true),
+        "{notice}"
+    );
 
     // A page for everyone, served to the subscriber with their parts put in: the logout form's token too.
     let content = lynx.get("/sw/voice-sms?utm=x").await;
@@ -152,7 +180,10 @@ async fn lynx_signs_in_and_buys_for_a_friend_with_the_token_alone() {
 
     // Lynx reads `HttpOnly; SameSite=Lax; Path=/` as a second cookie named SameSite: Path comes first.
     let set_cookies = lynx.set_cookies.lock().unwrap().clone();
-    assert!(set_cookies.iter().any(|c| c.starts_with("csrf=")) && set_cookies.iter().any(|c| c.starts_with("session=")), "{set_cookies:?}");
+    assert!(
+        set_cookies.iter().any(|c| c.starts_with("csrf=")) && set_cookies.iter().any(|c| c.starts_with("session=")),
+        "{set_cookies:?}"
+    );
     for set_cookie in &set_cookies {
         let path = set_cookie.find("; Path=").unwrap_or_else(|| panic!("a path: {set_cookie}"));
         assert!(set_cookie.find("; SameSite").is_none_or(|same_site| path < same_site), "{set_cookie}");
@@ -167,21 +198,40 @@ async fn lynx_signs_in_and_buys_for_a_friend_with_the_token_alone() {
 async fn cross_site_posts_stay_refused_whatever_they_carry() {
     let app = spawn_app().await;
     let victim = SmallBrowser::new(&app, KAIOS);
-    let location = victim.post("/api/auth/request-otp", &victim.referer("/account"), &[("msisdn", AMINA), ("returnTo", "/account")]).await;
+    let location = victim
+        .post("/api/auth/request-otp", &victim.referer("/account"), &[("msisdn", AMINA), ("returnTo", "/account")])
+        .await;
     let code_step = victim.get(&location).await;
     let token = token_in(&code_step).expect("a token");
     let code = latest_code(&app, AMINA).await;
-    victim.post("/api/auth/validate-otp", &victim.referer("/account"), &[("msisdn", AMINA), ("code", &code), ("returnTo", "/account")]).await;
+    victim
+        .post(
+            "/api/auth/validate-otp",
+            &victim.referer("/account"),
+            &[("msisdn", AMINA), ("code", &code), ("returnTo", "/account")],
+        )
+        .await;
 
     let purchase = [("bundleId", "data-daily-1gb"), ("purchaseChannel", "AIRTIME"), ("returnTo", "/account")];
     let other_browser = SmallBrowser::new(&app, LYNX);
-    other_browser.post("/api/auth/request-otp", &other_browser.referer("/account"), &[("msisdn", JUMA), ("returnTo", "/account")]).await;
+    other_browser
+        .post(
+            "/api/auth/request-otp",
+            &other_browser.referer("/account"),
+            &[("msisdn", JUMA), ("returnTo", "/account")],
+        )
+        .await;
     let stolen_elsewhere = token_in(&other_browser.get("/account?step=code").await).expect("another browser's token");
     let evil = "https://evil.example";
     let attacks: [(&str, Vec<(&str, String)>, Option<&str>, &str); 6] = [
         ("another site's Origin", vec![("origin", evil.into())], None, "crossSite"),
         ("another site's Referer", vec![("referer", format!("{evil}/win"))], None, "crossSite"),
-        ("a fetch from another site", vec![("sec-fetch-site", "cross-site".into()), ("origin", evil.into())], None, "crossSite"),
+        (
+            "a fetch from another site",
+            vec![("sec-fetch-site", "cross-site".into()), ("origin", evil.into())],
+            None,
+            "crossSite",
+        ),
         ("nothing at all", vec![], None, "sendAgain"),
         ("another browser's token", vec![], Some(stolen_elsewhere.as_str()), "sendAgain"),
         ("the right token from another site", vec![("origin", evil.into())], Some(token.as_str()), "crossSite"),
@@ -193,7 +243,14 @@ async fn cross_site_posts_stay_refused_whatever_they_carry() {
         assert_eq!(notice["key"], key, "{what}: {notice}");
     }
     // Scripts are told in JSON, and forms of the forms API are sent back too.
-    let script = app.client.post(app.url("/api/bundles/purchase")).header("origin", evil).json(&serde_json::json!({})).send().await.unwrap();
+    let script = app
+        .client
+        .post(app.url("/api/bundles/purchase"))
+        .header("origin", evil)
+        .json(&serde_json::json!({}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(script.status(), StatusCode::FORBIDDEN);
     let form = app
         .client
@@ -203,7 +260,10 @@ async fn cross_site_posts_stay_refused_whatever_they_carry() {
         .send()
         .await
         .unwrap();
-    assert_eq!((form.status(), form.headers()[LOCATION].to_str().unwrap()), (StatusCode::SEE_OTHER, "/sw/vodacom-business/community"));
+    assert_eq!(
+        (form.status(), form.headers()[LOCATION].to_str().unwrap()),
+        (StatusCode::SEE_OTHER, "/sw/vodacom-business/community")
+    );
 }
 
 /// The multipart foundation application of a browser whose post says
@@ -223,9 +283,16 @@ async fn a_multipart_form_is_vouched_for_by_its_token_field() {
         lynx.client.post(app.url("/api/forms/foundation-application")).multipart(form).send()
     };
     let refused = post(None).await.unwrap();
-    assert_eq!((refused.status(), refused.headers()[LOCATION].to_str().unwrap()), (StatusCode::SEE_OTHER, "/foundation/apply"));
+    assert_eq!(
+        (refused.status(), refused.headers()[LOCATION].to_str().unwrap()),
+        (StatusCode::SEE_OTHER, "/foundation/apply")
+    );
     let taken = post(Some(&token)).await.unwrap();
-    assert_eq!(taken.status(), StatusCode::UNPROCESSABLE_ENTITY, "read and answered by the form: its fields are wrong, not its origin");
+    assert_eq!(
+        taken.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "read and answered by the form: its fields are wrong, not its origin"
+    );
 }
 
 /// A script in a browser that sends no `Origin` or `Referer` posts JSON
@@ -234,10 +301,13 @@ async fn a_multipart_form_is_vouched_for_by_its_token_field() {
 async fn a_scripts_json_is_vouched_for_by_its_token_header() {
     let app = spawn_app().await;
     let browser = SmallBrowser::new(&app, KAIOS);
-    browser.post("/api/auth/request-otp", &browser.referer("/account"), &[("msisdn", AMINA), ("returnTo", "/account")]).await;
+    browser
+        .post("/api/auth/request-otp", &browser.referer("/account"), &[("msisdn", AMINA), ("returnTo", "/account")])
+        .await;
     let token = token_in(&browser.get("/account?step=code").await).expect("a token");
     let post = |token: Option<&str>| {
-        let mut request = browser.client.post(app.url("/api/auth/request-otp")).json(&serde_json::json!({ "msisdn": JUMA }));
+        let mut request =
+            browser.client.post(app.url("/api/auth/request-otp")).json(&serde_json::json!({ "msisdn": JUMA }));
         if let Some(token) = token {
             request = request.header("x-csrf-token", token);
         }

@@ -114,7 +114,11 @@ impl FakeCms {
             .with_state(cms.clone());
         let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         *cms.server.lock().unwrap() = Some(server);
-        cms.put("sidebar", "en", json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }));
+        cms.put(
+            "sidebar",
+            "en",
+            json!({ "links": [ { "label": "Voice from the CMS", "url": "/voice-sms" } ], "footerNote": "CMS footer" }),
+        );
         cms
     }
 
@@ -140,7 +144,8 @@ impl FakeCms {
 
     /// Adds an item to a collection in a locale: one published.
     pub fn add_item(&self, collection: &str, locale: &str, item: Value) {
-        Arc::make_mut(self.store.lock().unwrap().collections.entry((collection.into(), locale.into())).or_default()).push(item);
+        Arc::make_mut(self.store.lock().unwrap().collections.entry((collection.into(), locale.into())).or_default())
+            .push(item);
     }
 
     /// How `meta.pagination` is given from now on.
@@ -183,7 +188,8 @@ impl FakeCms {
     }
 
     fn media(&self, id: u64, url: &str) -> Value {
-        let attributes = json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
+        let attributes =
+            json!({ "url": url, "mime": "image/png", "alternativeText": "Hero", "width": 10, "height": 10 });
         self.related(id, attributes)
     }
 
@@ -206,7 +212,8 @@ impl FakeCms {
     /// its `size` in KB (of the file put, else 0), and its `formats`, one
     /// `<format>_<name>` per (format, width) given.
     pub fn photo(&self, id: u64, name: &str, mime: &str, width: u32, height: u32, formats: &[(&str, u32)]) -> Value {
-        let bytes = self.store.lock().unwrap().files.get(&format!("/uploads/{name}")).map_or(0, |(bytes, _)| bytes.len());
+        let bytes =
+            self.store.lock().unwrap().files.get(&format!("/uploads/{name}")).map_or(0, |(bytes, _)| bytes.len());
         let mut attributes = json!({
             "url": format!("/uploads/{name}"), "mime": mime, "alternativeText": "A photo", "width": width, "height": height,
             "size": (bytes as f64 / 10.24).round() / 100.0,
@@ -271,7 +278,12 @@ impl FakeCms {
     }
 }
 
-async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(query): RawQuery, headers: HeaderMap) -> Response {
+async fn answer(
+    State(cms): State<FakeCms>,
+    Path(path): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let query = query.unwrap_or_default();
     let decoded: Vec<(String, String)> = serde_urlencoded::from_str(&query).unwrap_or_default();
     let readable = decoded.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
@@ -292,7 +304,9 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         Behaviour::Status(status) => {
             return (StatusCode::from_u16(status).unwrap(), r#"{"data":null,"error":{"status":500}}"#).into_response();
         }
-        Behaviour::Malformed => return (StatusCode::OK, [("content-type", "application/json")], r#"{"data": {"id": 1, "#).into_response(),
+        Behaviour::Malformed => {
+            return (StatusCode::OK, [("content-type", "application/json")], r#"{"data": {"id": 1, "#).into_response();
+        }
     }
     let locale = decoded.iter().find(|(k, _)| k == "locale").map_or("en", |(_, v)| v.as_str()).to_owned();
     let draft = decoded.iter().any(|(k, v)| k == "status" && v == "draft");
@@ -300,7 +314,8 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
     if let Some(token) = required.filter(|_| draft)
         && headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(format!("Bearer {token}").as_str())
     {
-        return (StatusCode::UNAUTHORIZED, r#"{"data":null,"error":{"status":401,"name":"UnauthorizedError"}}"#).into_response();
+        return (StatusCode::UNAUTHORIZED, r#"{"data":null,"error":{"status":401,"name":"UnauthorizedError"}}"#)
+            .into_response();
     }
     let is_collection = cms.store.lock().unwrap().collections.keys().any(|(collection, _)| *collection == path);
     if is_collection {
@@ -312,13 +327,18 @@ async fn answer(State(cms): State<FakeCms>, Path(path): Path<String>, RawQuery(q
         draft.then(|| store.drafts.get(&key)).flatten().or_else(|| store.singles.get(&key)).cloned()
     };
     let Some(attributes) = attributes else {
-        return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#).into_response();
+        return (StatusCode::NOT_FOUND, r#"{"data":null,"error":{"status":404,"name":"NotFoundError"}}"#)
+            .into_response();
     };
     if *cms.stock.lock().unwrap()
         && let Some((key, at)) = invalid_populate_key(&decoded, &attributes)
     {
         cms.store.lock().unwrap().refused += 1;
-        let (message, path) = if at.is_empty() { (format!("Invalid key {key}"), Value::Null) } else { (format!("Invalid key {key} at {}", at.join(".")), json!(at.join("."))) };
+        let (message, path) = if at.is_empty() {
+            (format!("Invalid key {key}"), Value::Null)
+        } else {
+            (format!("Invalid key {key} at {}", at.join(".")), json!(at.join(".")))
+        };
         let error = json!({ "data": null, "error": { "status": 400, "name": "ValidationError", "message": message, "details": { "key": key, "path": path, "source": "query", "param": "populate" } } });
         return (StatusCode::BAD_REQUEST, axum::Json(error)).into_response();
     }
@@ -361,16 +381,21 @@ impl FakeCms {
         let number = |name: &str| param(name).and_then(|v| v.parse::<usize>().ok());
         let (items, failing) = {
             let store = self.store.lock().unwrap();
-            (store.collections.get(&(path.to_owned(), locale.to_owned())).cloned().unwrap_or_default(), store.failing_page.clone())
+            (
+                store.collections.get(&(path.to_owned(), locale.to_owned())).cloned().unwrap_or_default(),
+                store.failing_page.clone(),
+            )
         };
         let mut items: Vec<&Value> = items
             .iter()
             .filter(|item| {
-                params.iter().filter_map(|(k, v)| Some((k.strip_prefix("filters[")?.strip_suffix("][$eq]")?, v))).all(|(field, value)| match &item[field] {
-                    Value::String(text) => text == value,
-                    Value::Number(n) => n.to_string() == *value,
-                    _ => false,
-                })
+                params.iter().filter_map(|(k, v)| Some((k.strip_prefix("filters[")?.strip_suffix("][$eq]")?, v))).all(
+                    |(field, value)| match &item[field] {
+                        Value::String(text) => text == value,
+                        Value::Number(n) => n.to_string() == *value,
+                        _ => false,
+                    },
+                )
             })
             .collect();
         // `sort=f:asc`, or `sort[0]=…&sort[1]=…`; by id last.
@@ -400,11 +425,17 @@ impl FakeCms {
         };
         let page = start / limit.max(1) + 1;
         if failing.as_ref().is_some_and(|(collection, failing)| collection == path && *failing == page) {
-            return (StatusCode::INTERNAL_SERVER_ERROR, r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#).into_response();
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#,
+            )
+                .into_response();
         }
-        let fields: Vec<&str> = params.iter().filter(|(k, _)| k.starts_with("fields[")).map(|(_, v)| v.as_str()).collect();
+        let fields: Vec<&str> =
+            params.iter().filter(|(k, _)| k.starts_with("fields[")).map(|(_, v)| v.as_str()).collect();
         // A relation or media asked with `populate[<key>]…` stays beside the fields, as in Strapi.
-        let populated: Vec<&str> = params.iter().filter_map(|(k, _)| k.strip_prefix("populate[")?.split(']').next()).collect();
+        let populated: Vec<&str> =
+            params.iter().filter_map(|(k, _)| k.strip_prefix("populate[")?.split(']').next()).collect();
         let shape = *self.shape.lock().unwrap();
         let data: Vec<Value> = items
             .into_iter()
@@ -414,7 +445,11 @@ impl FakeCms {
                 let mut item = item.clone();
                 if !fields.is_empty() {
                     let kept = ["id", "documentId", "locale"];
-                    item.as_object_mut().unwrap().retain(|key, _| kept.contains(&key.as_str()) || fields.contains(&key.as_str()) || populated.contains(&key.as_str()));
+                    item.as_object_mut().unwrap().retain(|key, _| {
+                        kept.contains(&key.as_str())
+                            || fields.contains(&key.as_str())
+                            || populated.contains(&key.as_str())
+                    });
                 }
                 match shape {
                     Shape::V5 => item,
@@ -428,7 +463,9 @@ impl FakeCms {
             })
             .collect();
         let pagination = match *self.paging.lock().unwrap() {
-            Paging::Pages => json!({ "page": page, "pageSize": limit, "pageCount": total.div_ceil(limit.max(1)), "total": total }),
+            Paging::Pages => {
+                json!({ "page": page, "pageSize": limit, "pageCount": total.div_ceil(limit.max(1)), "total": total })
+            }
             Paging::Offset => json!({ "start": start, "limit": limit, "total": total }),
         };
         axum::Json(json!({ "data": data, "meta": { "pagination": pagination } })).into_response()
@@ -527,7 +564,10 @@ fn populated(entity: &Value, fields: Option<&serde_json::Map<String, Value>>) ->
 
         let members = request.get("on").and_then(Value::as_object);
         let one = |child: &Value| match members {
-            Some(members) => populated(child, inside(child.get("__component").and_then(Value::as_str).and_then(|c| members.get(c))).as_ref()),
+            Some(members) => populated(
+                child,
+                inside(child.get("__component").and_then(Value::as_str).and_then(|c| members.get(c))).as_ref(),
+            ),
             None => populated(child, inside(Some(request)).as_ref()),
         };
         let value = match value {
@@ -562,7 +602,12 @@ fn is_relation(value: &Value) -> bool {
 
 /// Strapi 5's create: `{"data": {...}}` in, `{"data": {...with id}}` out;
 /// a `reference` seen before is its unique-attribute `ValidationError`.
-async fn receive(State(cms): State<FakeCms>, Path(path): Path<String>, headers: HeaderMap, body: axum::body::Bytes) -> Response {
+async fn receive(
+    State(cms): State<FakeCms>,
+    Path(path): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
     let path = format!("/api/{path}");
     let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -570,7 +615,11 @@ async fn receive(State(cms): State<FakeCms>, Path(path): Path<String>, headers: 
     store.posts.push((path.clone(), authorization, body.clone()));
     if store.failing_posts > 0 {
         store.failing_posts -= 1;
-        return (StatusCode::INTERNAL_SERVER_ERROR, r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#).into_response();
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            r#"{"data":null,"error":{"status":500,"name":"InternalServerError"}}"#,
+        )
+            .into_response();
     }
     let data = body["data"].clone();
     if store.created.iter().any(|(p, d)| *p == path && d["reference"] == data["reference"]) {

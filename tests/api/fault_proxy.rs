@@ -88,7 +88,9 @@ async fn forward(State(proxy): State<FaultProxy>, request: Request) -> Response 
     proxy.behaviour.lock().unwrap().requests.push(path.clone());
     let mut response = match proxy.fault_for(&path) {
         Fault::Hang => std::future::pending().await,
-        Fault::Status(status) => (StatusCode::from_u16(status).unwrap(), [(header::CONTENT_TYPE, "application/json")], "{}").into_response(),
+        Fault::Status(status) => {
+            (StatusCode::from_u16(status).unwrap(), [(header::CONTENT_TYPE, "application/json")], "{}").into_response()
+        }
         // Reset at the next accept; this connection's request, being on
         // the way already, is answered by the upstream.
         Fault::Reset | Fault::Pass => pass(&proxy, &path, request).await,

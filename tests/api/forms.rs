@@ -40,8 +40,15 @@ pub fn application() -> Value {
 }
 
 /// Posts JSON as the page's script does (same origin, its language, a key).
-pub async fn post_json(app: &TestApp, path: &str, body: &Value, lang: &str, key: Option<&str>) -> (StatusCode, Value, HeaderMap) {
-    let mut request = app.client.post(app.url(path)).header("sec-fetch-site", "same-origin").header("x-site-lang", lang).json(body);
+pub async fn post_json(
+    app: &TestApp,
+    path: &str,
+    body: &Value,
+    lang: &str,
+    key: Option<&str>,
+) -> (StatusCode, Value, HeaderMap) {
+    let mut request =
+        app.client.post(app.url(path)).header("sec-fetch-site", "same-origin").header("x-site-lang", lang).json(body);
     if let Some(key) = key {
         request = request.header("idempotency-key", key);
     }
@@ -51,7 +58,12 @@ pub async fn post_json(app: &TestApp, path: &str, body: &Value, lang: &str, key:
 }
 
 pub async fn export(app: &TestApp, form: &str, format: &str) -> reqwest::Response {
-    app.client.get(app.url(&format!("/api/forms/export?form={form}&format={format}"))).bearer_auth(TOKEN).send().await.unwrap()
+    app.client
+        .get(app.url(&format!("/api/forms/export?form={form}&format={format}")))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap()
 }
 
 pub async fn exported(app: &TestApp, form: &str) -> Vec<Value> {
@@ -72,9 +84,13 @@ pub fn worded(errors: &Value, lang: &str) -> Value {
     let strings: Value = serde_json::from_str(site::bundle().strings_json).unwrap();
     let word = |problem: &Value| {
         let key = problem["key"].as_str().unwrap_or_else(|| panic!("a problem's key in {problem}"));
-        let mut text = strings[lang]["forms"]["problems"][key].as_str().unwrap_or_else(|| panic!("no {lang} text for {key}")).to_owned();
+        let mut text = strings[lang]["forms"]["problems"][key]
+            .as_str()
+            .unwrap_or_else(|| panic!("no {lang} text for {key}"))
+            .to_owned();
         for (name, value) in problem["params"].as_object().into_iter().flatten() {
-            text = text.replace(&format!("{{{{{name}}}}}"), &value.as_str().map_or_else(|| value.to_string(), str::to_owned));
+            text = text
+                .replace(&format!("{{{{{name}}}}}"), &value.as_str().map_or_else(|| value.to_string(), str::to_owned));
         }
         Value::String(text)
     };
@@ -107,7 +123,10 @@ async fn every_business_field_is_checked_in_the_visitors_language() {
     let app = spawn_forms_app().await;
     let (status, body, _) = post_json(&app, BUSINESS, &json!({}), "en", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(errors(&body), ["businessName", "businessSize", "email", "industry", "name", "phone", "services", "whereHeard"]);
+    assert_eq!(
+        errors(&body),
+        ["businessName", "businessSize", "email", "industry", "name", "phone", "services", "whereHeard"]
+    );
     assert_eq!(worded(&body["errors"], "en")["name"], "Please fill in this field");
     assert_eq!(worded(&body["errors"], "en")["services"], "Choose at least one service");
 
@@ -132,7 +151,8 @@ async fn every_business_field_is_checked_in_the_visitors_language() {
         ("services", "Chagua mojawapo ya machaguo"),
         ("whereHeard", "Chagua mojawapo ya machaguo"),
     ];
-    let expected: serde_json::Map<String, Value> = expected.into_iter().map(|(field, message)| (field.to_owned(), json!(message))).collect();
+    let expected: serde_json::Map<String, Value> =
+        expected.into_iter().map(|(field, message)| (field.to_owned(), json!(message))).collect();
     assert_eq!(worded(&body["errors"], "sw"), Value::Object(expected));
     assert!(exported(&app, "business-community").await.is_empty(), "nothing kept");
 }
@@ -169,8 +189,16 @@ async fn a_foundation_application_needs_two_applicants_and_names_each_bad_field(
     assert_eq!(
         errors(&body),
         [
-            "applicants[0].phone", "applicants[1].email", "budget[0].item", "budget[1].amountTzs", "location.region",
-            "organisation.registrationNumber", "organisation.type", "project.startDate", "project.summary", "team.size"
+            "applicants[0].phone",
+            "applicants[1].email",
+            "budget[0].item",
+            "budget[1].amountTzs",
+            "location.region",
+            "organisation.registrationNumber",
+            "organisation.type",
+            "project.startDate",
+            "project.summary",
+            "team.size"
         ]
     );
     assert_eq!(worded(&body["errors"], "en")["budget[1].amountTzs"], "Enter an amount in whole shillings, more than 0");
@@ -221,7 +249,12 @@ async fn an_idempotency_key_returns_the_first_reference_and_keeps_one() {
 #[tokio::test]
 async fn cross_site_posts_are_refused_and_nothing_is_kept() {
     let app = spawn_forms_app().await;
-    for (header, value) in [("sec-fetch-site", "cross-site"), ("sec-fetch-site", "same-site"), ("origin", "https://evil.example"), ("x-none", "")] {
+    for (header, value) in [
+        ("sec-fetch-site", "cross-site"),
+        ("sec-fetch-site", "same-site"),
+        ("origin", "https://evil.example"),
+        ("x-none", ""),
+    ] {
         let response = app.client.post(app.url(BUSINESS)).header(header, value).json(&lead()).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::FORBIDDEN, "{header}: {value}");
     }
@@ -235,8 +268,12 @@ async fn cross_site_posts_are_refused_and_nothing_is_kept() {
         .await
         .unwrap();
     // A form is sent back to its page (here, with no `returnTo`, home) with the refusal as its notice.
-    assert_eq!((form.status(), form.headers()[reqwest::header::LOCATION].to_str().unwrap()), (StatusCode::SEE_OTHER, "/sw"));
-    let same_origin = app.client.post(app.url(BUSINESS)).header("origin", app.address.as_str()).json(&lead()).send().await.unwrap();
+    assert_eq!(
+        (form.status(), form.headers()[reqwest::header::LOCATION].to_str().unwrap()),
+        (StatusCode::SEE_OTHER, "/sw")
+    );
+    let same_origin =
+        app.client.post(app.url(BUSINESS)).header("origin", app.address.as_str()).json(&lead()).send().await.unwrap();
     assert_eq!(same_origin.status(), StatusCode::CREATED, "a browser without Sec-Fetch-Site, from the site");
     assert_eq!(exported(&app, "business-community").await.len(), 1);
 }
@@ -269,7 +306,13 @@ async fn one_address_sends_ten_forms_in_ten_minutes() {
 fn multipart(application: &Value, proposal: Option<(&'static [u8], &str)>) -> reqwest::multipart::Form {
     let form = reqwest::multipart::Form::new().text("application", application.to_string());
     match proposal {
-        Some((bytes, name)) => form.part("proposal", reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned()).mime_str("application/octet-stream").unwrap()),
+        Some((bytes, name)) => form.part(
+            "proposal",
+            reqwest::multipart::Part::bytes(bytes)
+                .file_name(name.to_owned())
+                .mime_str("application/octet-stream")
+                .unwrap(),
+        ),
         None => form,
     }
 }
@@ -278,7 +321,12 @@ fn multipart(application: &Value, proposal: Option<(&'static [u8], &str)>) -> re
 async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
     let app = spawn_forms_app().await;
     let send = |form| {
-        app.client.post(app.url(FOUNDATION)).header("sec-fetch-site", "same-origin").header("accept", "application/json").multipart(form).send()
+        app.client
+            .post(app.url(FOUNDATION))
+            .header("sec-fetch-site", "same-origin")
+            .header("accept", "application/json")
+            .multipart(form)
+            .send()
     };
     let fake = send(multipart(&application(), Some((b"MZ\x90\x00 an exe named pdf", "proposal.pdf")))).await.unwrap();
     assert_eq!(fake.status(), StatusCode::UNPROCESSABLE_ENTITY);
@@ -288,7 +336,10 @@ async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
     let big: &'static [u8] = Box::leak(vec![b'%'; 5 * 1024 * 1024 + 1].into_boxed_slice());
     let too_large = send(multipart(&application(), Some((big, "big.pdf")))).await.unwrap();
     assert_eq!(too_large.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(worded(&too_large.json::<Value>().await.unwrap()["errors"], "en")["proposal"], "The proposal must be 5 MB or smaller");
+    assert_eq!(
+        worded(&too_large.json::<Value>().await.unwrap()["errors"], "en")["proposal"],
+        "The proposal must be 5 MB or smaller"
+    );
 
     let pdf: &'static [u8] = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
     let good = send(multipart(&application(), Some((pdf, "Mpango wa mradi.PDF")))).await.unwrap();
@@ -297,7 +348,13 @@ async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
     let rows = exported(&app, "foundation-application").await;
     assert_eq!(rows[0]["proposal"]["fileName"], "Mpango wa mradi.PDF");
     assert_eq!(rows[0]["proposal"]["size"], pdf.len());
-    let download = app.client.get(app.url(&format!("/api/forms/proposal?reference={reference}"))).bearer_auth(TOKEN).send().await.unwrap();
+    let download = app
+        .client
+        .get(app.url(&format!("/api/forms/proposal?reference={reference}")))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(download.status(), StatusCode::OK);
     assert_eq!(download.headers()["content-type"], "application/pdf");
     assert_eq!(download.bytes().await.unwrap(), pdf);
@@ -306,7 +363,13 @@ async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
 #[tokio::test]
 async fn the_export_needs_its_token_and_defuses_formulas() {
     let closed = spawn_app().await;
-    let response = closed.client.get(closed.url("/api/forms/export?form=business-community&format=csv")).bearer_auth(TOKEN).send().await.unwrap();
+    let response = closed
+        .client
+        .get(closed.url("/api/forms/export?form=business-community&format=csv"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND, "no FORMS_TOKEN, no export");
 
     let app = spawn_forms_app().await;
@@ -329,7 +392,9 @@ async fn the_export_needs_its_token_and_defuses_formulas() {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let headers: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
     let row: Vec<String> = reader.records().next().unwrap().unwrap().iter().map(str::to_owned).collect();
-    let cell = |name: &str| row[headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {headers:?}"))].clone();
+    let cell = |name: &str| {
+        row[headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {headers:?}"))].clone()
+    };
     assert_eq!(cell("name"), "'=HYPERLINK(\"http://evil.example\",\"Click\")");
     assert_eq!(cell("businessName"), "'@SUM(A1)");
     assert_eq!(cell("industry"), "'+Retail");
@@ -375,19 +440,26 @@ async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_rece
     assert_eq!(response.headers()["cache-control"], "private, no-store");
     let html = response.text().await.unwrap();
     assert!(html.contains(r#"<html lang="sw""#));
-    assert!(html.contains("Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz"), "the message beside the field");
+    assert!(
+        html.contains("Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz"),
+        "the message beside the field"
+    );
     assert!(html.contains(r#"value="amina@localhost""#), "what was typed is kept");
     assert!(html.contains(r#"value="Amina &lt;Mwakyusa&gt;""#), "and escaped");
     assert!(html.contains(r#"id="field-email" aria-invalid="true""#) || html.contains(r#"aria-invalid="true""#));
     let data = crate::helpers::embedded_page_data(&html);
     assert_eq!(data["form"]["values"]["services"], json!(["iot", "connectivity"]));
-    assert_eq!(worded(&data["form"]["errors"], "sw"), json!({ "email": "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz" }));
+    assert_eq!(
+        worded(&data["form"]["errors"], "sw"),
+        json!({ "email": "Weka anwani sahihi ya barua pepe, kwa mfano jina@mfano.co.tz" })
+    );
 
     pairs[2] = ("email", "amina@example.co.tz");
     let response = post_form(&app, BUSINESS, &pairs).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
-    let reference = location.strip_prefix("/sw/vodacom-business/community?reference=").unwrap_or_else(|| panic!("{location}"));
+    let reference =
+        location.strip_prefix("/sw/vodacom-business/community?reference=").unwrap_or_else(|| panic!("{location}"));
     assert!(reference.starts_with("BC-"));
     let receipt = app.get(&location).await;
     assert_eq!(receipt.status(), StatusCode::OK);
@@ -427,8 +499,14 @@ async fn without_javascript_the_long_foundation_form_posts_multipart() {
         for (name, value) in fields.iter().chain(extra.iter()) {
             form = form.text(*name, *value);
         }
-        let empty_file = reqwest::multipart::Part::bytes(Vec::new()).file_name("").mime_str("application/octet-stream").unwrap();
-        app.client.post(app.url(FOUNDATION)).header("sec-fetch-site", "same-origin").header("accept", "text/html").multipart(form.part("proposal", empty_file)).send()
+        let empty_file =
+            reqwest::multipart::Part::bytes(Vec::new()).file_name("").mime_str("application/octet-stream").unwrap();
+        app.client
+            .post(app.url(FOUNDATION))
+            .header("sec-fetch-site", "same-origin")
+            .header("accept", "text/html")
+            .multipart(form.part("proposal", empty_file))
+            .send()
     };
     let response = send(vec![]).await.unwrap();
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);

@@ -41,7 +41,11 @@ async fn the_outbox_retries_a_failed_delivery_and_delivers_exactly_once() {
     assert_eq!(status, StatusCode::CREATED);
     let reference = body["reference"].as_str().unwrap().to_owned();
     let leads = "business-community-leads";
-    assert!(eventually(Duration::from_secs(10), || cms.created(leads).len() == 1).await, "delivered after a retry: {:?}", cms.posts());
+    assert!(
+        eventually(Duration::from_secs(10), || cms.created(leads).len() == 1).await,
+        "delivered after a retry: {:?}",
+        cms.posts()
+    );
     let posts = cms.posts();
     assert_eq!(posts.len(), 2, "one refused, one taken");
     for (path, authorization, sent) in &posts {

@@ -8,7 +8,6 @@
 //!
 //! Limits are set so that nothing is shed: a 503 here is a bug too.
 
-
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderValue, Method, Request, header};
@@ -59,22 +58,83 @@ const POST_ENDPOINTS: &[&str] = &[
 
 /// The fields the endpoints read, so that bodies reach past the first one.
 const FIELDS: &[&str] = &[
-    "msisdn", "code", "returnTo", "lang", "bundleId", "purchaseChannel", "recipient", "subscriber", "forModem",
-    "alternativeMsisdn", "granted", "status", "path", "body", "event", "model", "entry",
+    "msisdn",
+    "code",
+    "returnTo",
+    "lang",
+    "bundleId",
+    "purchaseChannel",
+    "recipient",
+    "subscriber",
+    "forModem",
+    "alternativeMsisdn",
+    "granted",
+    "status",
+    "path",
+    "body",
+    "event",
+    "model",
+    "entry",
 ];
 
 /// Values that get further than random text.
 const VALUES: &[&str] = &[
-    "0754000001", "+255 754 000 001", "255754000010", "0754000002", "07540000O2", "123456", "000000", "/sw/account", "/account?step=code",
-    "//evil.example", "/\\evil", "/\t/x", "AIRTIME", "MPESA", "self", "friend", "data-daily-1gb", "true", "on", "false", "sw", "en",
-    "entry.update", "media.create", "home", "news-update", "",
+    "0754000001",
+    "+255 754 000 001",
+    "255754000010",
+    "0754000002",
+    "07540000O2",
+    "123456",
+    "000000",
+    "/sw/account",
+    "/account?step=code",
+    "//evil.example",
+    "/\\evil",
+    "/\t/x",
+    "AIRTIME",
+    "MPESA",
+    "self",
+    "friend",
+    "data-daily-1gb",
+    "true",
+    "on",
+    "false",
+    "sw",
+    "en",
+    "entry.update",
+    "media.create",
+    "home",
+    "news-update",
+    "",
 ];
 
 const BASES: &[&str] = &[
-    "/", "/sw", "/voice-sms", "/internet-overview", "/account", "/cpm-otp", "/cpm-login", "/customer-permission-management",
-    "/vodacom-business/5/iot", "/news-event/1", "/devices/3/x", "/faq", "/5G", "/_data", "/_data/sw", "/api/account", "/api/bundles",
-    "/api/cpm/permissions", "/static", "/assets", "/sitemap.xml", "/robots.txt", "/sw.js", "/sandbox/inbox",
-    "/sandbox/digital/api/v1/gsm-config/customer-details", "/healthz",
+    "/",
+    "/sw",
+    "/voice-sms",
+    "/internet-overview",
+    "/account",
+    "/cpm-otp",
+    "/cpm-login",
+    "/customer-permission-management",
+    "/vodacom-business/5/iot",
+    "/news-event/1",
+    "/devices/3/x",
+    "/faq",
+    "/5G",
+    "/_data",
+    "/_data/sw",
+    "/api/account",
+    "/api/bundles",
+    "/api/cpm/permissions",
+    "/static",
+    "/assets",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/sw.js",
+    "/sandbox/inbox",
+    "/sandbox/digital/api/v1/gsm-config/customer-details",
+    "/healthz",
 ];
 
 /// One site in process, its sandbox (the operator API it calls) on a port.
@@ -170,7 +230,11 @@ fn path() -> impl Strategy<Value = String> {
 }
 
 fn query() -> impl Strategy<Value = Option<String>> {
-    let name = prop_oneof![proptest::sample::select(&["lang", "step", "msisdn", "services", "utm_source", "q", ""][..]).prop_map(str::to_owned), any_text(12)];
+    let name = prop_oneof![
+        proptest::sample::select(&["lang", "step", "msisdn", "services", "utm_source", "q", ""][..])
+            .prop_map(str::to_owned),
+        any_text(12)
+    ];
     let value = prop_oneof![proptest::sample::select(VALUES).prop_map(str::to_owned), any_text(40)];
     let pairs = proptest::collection::vec((name, value), 0..5).prop_map(|pairs| {
         pairs.iter().map(|(k, v)| format!("{}={}", encode(k, ""), encode(v, ""))).collect::<Vec<_>>().join("&")
@@ -193,26 +257,31 @@ fn cookie() -> impl Strategy<Value = Option<String>> {
 }
 
 fn get_request() -> impl Strategy<Value = Request<Body>> {
-    let method = proptest::sample::select(&[Method::GET, Method::GET, Method::GET, Method::HEAD, Method::OPTIONS, Method::DELETE][..]);
+    let method = proptest::sample::select(
+        &[Method::GET, Method::GET, Method::GET, Method::HEAD, Method::OPTIONS, Method::DELETE][..],
+    );
     let encoding = proptest::sample::select(&["", "br, gzip", "gzip", "identity;q=0", "*"][..]);
     let if_none_match = proptest::option::of(proptest::string::string_regex("(W/)?\"[ -~]{0,30}\"|\\*").unwrap());
     let parts = (method, path(), query(), cookie(), encoding, if_none_match);
-    parts.prop_filter_map("a request target no longer than a URI holds", |(method, path, query, cookie, encoding, if_none_match)| {
-        let uri = match query {
-            Some(query) => format!("{path}?{query}"),
-            None => path,
-        };
-        let mut request = Request::builder().method(method).uri(uri).body(Body::empty()).ok()?;
-        let headers = request.headers_mut();
-        if let Some(cookie) = cookie {
-            headers.insert(header::COOKIE, HeaderValue::from_str(&cookie).expect("cookie header"));
-        }
-        headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(encoding));
-        if let Some(tag) = if_none_match {
-            headers.insert(header::IF_NONE_MATCH, HeaderValue::from_str(&tag).expect("etag header"));
-        }
-        Some(request)
-    })
+    parts.prop_filter_map(
+        "a request target no longer than a URI holds",
+        |(method, path, query, cookie, encoding, if_none_match)| {
+            let uri = match query {
+                Some(query) => format!("{path}?{query}"),
+                None => path,
+            };
+            let mut request = Request::builder().method(method).uri(uri).body(Body::empty()).ok()?;
+            let headers = request.headers_mut();
+            if let Some(cookie) = cookie {
+                headers.insert(header::COOKIE, HeaderValue::from_str(&cookie).expect("cookie header"));
+            }
+            headers.insert(header::ACCEPT_ENCODING, HeaderValue::from_static(encoding));
+            if let Some(tag) = if_none_match {
+                headers.insert(header::IF_NONE_MATCH, HeaderValue::from_str(&tag).expect("etag header"));
+            }
+            Some(request)
+        },
+    )
 }
 
 /// A JSON value of any shape, and often an object of the fields endpoints read.
@@ -221,32 +290,44 @@ fn json_body() -> impl Strategy<Value = serde_json::Value> {
         Just(serde_json::Value::Null),
         any::<bool>().prop_map(serde_json::Value::from),
         any::<i64>().prop_map(serde_json::Value::from),
-        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)),
         proptest::sample::select(VALUES).prop_map(serde_json::Value::from),
         any_text(40).prop_map(serde_json::Value::from),
     ];
     let any_value = leaf.prop_recursive(3, 24, 6, |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
-            proptest::collection::btree_map(any_text(8), inner, 0..6).prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            proptest::collection::btree_map(any_text(8), inner, 0..6)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     });
-    let fields = proptest::collection::btree_map(proptest::sample::select(FIELDS).prop_map(str::to_owned), any_value.clone(), 0..6)
-        .prop_map(|m| serde_json::Value::Object(m.into_iter().collect()));
+    let fields = proptest::collection::btree_map(
+        proptest::sample::select(FIELDS).prop_map(str::to_owned),
+        any_value.clone(),
+        0..6,
+    )
+    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect()));
     prop_oneof![3 => fields, 1 => any_value]
 }
 
 fn form_body() -> impl Strategy<Value = String> {
     let name = prop_oneof![4 => proptest::sample::select(FIELDS).prop_map(str::to_owned), 1 => any_text(10)];
     let value = prop_oneof![proptest::sample::select(VALUES).prop_map(str::to_owned), any_text(60)];
-    proptest::collection::vec((name, value), 0..7)
-        .prop_map(|pairs| pairs.iter().map(|(k, v)| format!("{}={}", encode(k, ""), encode(v, ""))).collect::<Vec<_>>().join("&"))
+    proptest::collection::vec((name, value), 0..7).prop_map(|pairs| {
+        pairs.iter().map(|(k, v)| format!("{}={}", encode(k, ""), encode(v, ""))).collect::<Vec<_>>().join("&")
+    })
 }
 
 fn body() -> impl Strategy<Value = (Option<&'static str>, Vec<u8>)> {
-    let form_type = proptest::sample::select(&["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=x"][..]);
-    let json_type = proptest::sample::select(&["application/json", "application/json; charset=utf-8", "application/ld+json"][..]);
-    let other_type = proptest::option::of(proptest::sample::select(&["text/plain", "multipart/form-data; boundary=x", "", "application/jsonx"][..]));
+    let form_type = proptest::sample::select(
+        &["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=x"][..],
+    );
+    let json_type =
+        proptest::sample::select(&["application/json", "application/json; charset=utf-8", "application/ld+json"][..]);
+    let other_type = proptest::option::of(proptest::sample::select(
+        &["text/plain", "multipart/form-data; boundary=x", "", "application/jsonx"][..],
+    ));
     prop_oneof![
         3 => (form_type, form_body()).prop_map(|(t, b)| (Some(t), b.into_bytes())),
         3 => (json_type, json_body()).prop_map(|(t, b)| (Some(t), b.to_string().into_bytes())),
@@ -257,7 +338,9 @@ fn body() -> impl Strategy<Value = (Option<&'static str>, Vec<u8>)> {
 
 fn post_request(endpoints: &'static [&'static str]) -> impl Strategy<Value = Request<Body>> {
     let method = proptest::sample::select(&[Method::POST, Method::POST, Method::POST, Method::PUT][..]);
-    let site = proptest::sample::select(&[Some("same-origin"), Some("same-origin"), Some("same-origin"), Some("cross-site"), None][..]);
+    let site = proptest::sample::select(
+        &[Some("same-origin"), Some("same-origin"), Some("same-origin"), Some("cross-site"), None][..],
+    );
     let authorization = proptest::option::of(prop_oneof![
         Just(format!("Bearer {WEBHOOK_SECRET}")),
         proptest::string::string_regex("(Bearer |cpm-bearer )?[!-~]{0,40}").unwrap(),

@@ -103,7 +103,9 @@ pub fn bundle_wrapping_render(wrapper: &str) -> server::AppBundle {
 
 /// A build whose renders each take `ms` milliseconds of an engine first.
 pub fn slow_bundle(ms: u64) -> server::AppBundle {
-    bundle_wrapping_render(&format!("(render) => (request) => {{ const until = Date.now() + {ms}; while (Date.now() < until) {{}} return render(request); }}"))
+    bundle_wrapping_render(&format!(
+        "(render) => (request) => {{ const until = Date.now() + {ms}; while (Date.now() < until) {{}} return render(request); }}"
+    ))
 }
 
 /// A build whose pages say which render of their engine made them (see
@@ -117,7 +119,8 @@ pub fn counting_bundle() -> server::AppBundle {
 
 /// Which render made a page of [`counting_bundle`].
 pub fn render_number(html: &str) -> u64 {
-    let start = html.find(r#"<meta name="render" content=""#).expect("a page of the counting bundle") + r#"<meta name="render" content=""#.len();
+    let start = html.find(r#"<meta name="render" content=""#).expect("a page of the counting bundle")
+        + r#"<meta name="render" content=""#.len();
     html[start..start + html[start..].find('"').unwrap()].parse().unwrap()
 }
 
@@ -143,7 +146,9 @@ pub fn executable_inline_scripts(html: &str) -> usize {
         .skip(1)
         .filter(|tag| {
             let open = &tag[..tag.find('>').unwrap_or(tag.len())];
-            !(open.contains(r#"type="application/json""#) || open.contains(r#"type="application/ld+json""#) || open.contains(" src="))
+            !(open.contains(r#"type="application/json""#)
+                || open.contains(r#"type="application/ld+json""#)
+                || open.contains(" src="))
         })
         .count()
 }
@@ -220,7 +225,9 @@ impl Drop for RedisServer {
 
 /// A key for `SESSION_KEY` that several instances share.
 pub fn shared_session_key() -> server::config::Secret {
-    "c2hhcmVkLXNlc3Npb24ta2V5LWZvci10ZXN0cy1vbmx5LTY0LWJ5dGVzLW9yLW1vcmUtc28tdGhpcy1pcy1sb25nLWVub3VnaA==".parse().unwrap()
+    "c2hhcmVkLXNlc3Npb24ta2V5LWZvci10ZXN0cy1vbmx5LTY0LWJ5dGVzLW9yLW1vcmUtc28tdGhpcy1pcy1sb25nLWVub3VnaA=="
+        .parse()
+        .unwrap()
 }
 
 /// `html` with the browser session's form tokens masked as `TOKEN`: a
@@ -243,5 +250,7 @@ pub fn masking_csrf(html: &str) -> String {
 /// `html` without its form tokens, fields and page data member: a page for
 /// everyone carries one only in a signed-in visitor's account control.
 pub fn without_csrf(html: &str) -> String {
-    masking_csrf(html).replace(r#"<input type="hidden" name="csrf" value="TOKEN"/>"#, "").replace(r#","csrf":"TOKEN""#, "")
+    masking_csrf(html)
+        .replace(r#"<input type="hidden" name="csrf" value="TOKEN"/>"#, "")
+        .replace(r#","csrf":"TOKEN""#, "")
 }

@@ -21,7 +21,10 @@ fn stays_on_the_site(location: &str) -> bool {
     let site = reqwest::Url::parse("https://site.example/page").unwrap();
     let Ok(followed) = site.join(location) else { return false };
     let path = followed.path().to_ascii_lowercase();
-    followed.host_str() == Some("site.example") && !path.starts_with("//") && !path.starts_with("/%2f") && !path.starts_with("/%5c")
+    followed.host_str() == Some("site.example")
+        && !path.starts_with("//")
+        && !path.starts_with("/%2f")
+        && !path.starts_with("/%5c")
 }
 
 /// The status line and `Location` of the answer to `request` sent as it is.
@@ -32,7 +35,9 @@ async fn raw(address: &str, request: &str) -> (String, Option<String>) {
     tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await.expect("answered").unwrap();
     let answer = String::from_utf8_lossy(&answer).into_owned();
     let status = answer.lines().next().unwrap_or_default().to_owned();
-    let location = answer.lines().find_map(|line| line.strip_prefix("location: ").or_else(|| line.strip_prefix("Location: ")).map(str::to_owned));
+    let location = answer.lines().find_map(|line| {
+        line.strip_prefix("location: ").or_else(|| line.strip_prefix("Location: ")).map(str::to_owned)
+    });
     (status, location)
 }
 
@@ -53,7 +58,8 @@ async fn addresses_that_look_like_another_host_redirect_within_the_site() {
         "///evil.example//",
     ];
     for target in targets {
-        let (status, location) = raw(address, &format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).await;
+        let (status, location) =
+            raw(address, &format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).await;
         if let Some(location) = location {
             assert!(stays_on_the_site(&location), "{target} -> {status} {location}");
         }
@@ -90,7 +96,10 @@ async fn an_answer_names_what_it_varies_on_in_one_line() {
         assert!(lines.len() <= 1, "{path}: {lines:?}");
         if path == "/api/bundles" {
             let line = &lines[0];
-            assert!(line.contains("cookie") && line.contains("x-site-lang") && line.contains("accept-encoding"), "{line}");
+            assert!(
+                line.contains("cookie") && line.contains("x-site-lang") && line.contains("accept-encoding"),
+                "{line}"
+            );
         }
     }
 }

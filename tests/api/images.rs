@@ -41,11 +41,24 @@ fn bomb() -> Vec<u8> {
 const FORMATS: &[(&str, u32)] = &[("small", 500), ("large", 1000)];
 
 /// The site on the fake CMS, whose home page's hero is the photo `name` with Strapi's `formats`.
-async fn site_with_photo(cms: &FakeCms, name: &str, mime: &str, (width, height): (u32, u32), formats: &[(&str, u32)]) -> TestApp {
+async fn site_with_photo(
+    cms: &FakeCms,
+    name: &str,
+    mime: &str,
+    (width, height): (u32, u32),
+    formats: &[(&str, u32)],
+) -> TestApp {
     site_with_photo_and(cms, name, mime, (width, height), formats, |_| {}).await
 }
 
-async fn site_with_photo_and(cms: &FakeCms, name: &str, mime: &str, (width, height): (u32, u32), formats: &[(&str, u32)], configure: impl FnOnce(&mut server::Config)) -> TestApp {
+async fn site_with_photo_and(
+    cms: &FakeCms,
+    name: &str,
+    mime: &str,
+    (width, height): (u32, u32),
+    formats: &[(&str, u32)],
+    configure: impl FnOnce(&mut server::Config),
+) -> TestApp {
     cms.put(
         "home",
         "en",
@@ -63,7 +76,11 @@ async fn site_with_photo_and(cms: &FakeCms, name: &str, mime: &str, (width, heig
 async fn candidates(app: &TestApp, path: &str) -> Vec<(String, u32)> {
     let html = app.get(path).await.text().await.unwrap();
     // React writes the attribute `srcSet`; HTML reads it in any case.
-    let srcset = html.split("srcSet=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap_or_else(|| panic!("no srcset in {html}"));
+    let srcset = html
+        .split("srcSet=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no srcset in {html}"));
     srcset
         .split(", ")
         .map(|candidate| {
@@ -105,23 +122,56 @@ async fn a_photo_reaches_the_page_at_fixed_widths_in_webp_or_its_own_type_by_acc
     let widest = get(&app, &at_width(&candidates, 1200), CHROMIUM_ACCEPT).await;
     assert_eq!(image::load_from_memory(&widest.bytes().await.unwrap()).unwrap().width(), 1200, "never enlarged");
 
-    let saving = app.client.get(app.url(&at_width(&candidates, 480))).header(ACCEPT, CHROMIUM_ACCEPT).header("save-data", "on").send().await.unwrap();
-    assert_eq!(image::load_from_memory(&saving.bytes().await.unwrap()).unwrap().width(), 320, "Save-Data gets the next smaller width");
+    let saving = app
+        .client
+        .get(app.url(&at_width(&candidates, 480)))
+        .header(ACCEPT, CHROMIUM_ACCEPT)
+        .header("save-data", "on")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        image::load_from_memory(&saving.bytes().await.unwrap()).unwrap().width(),
+        320,
+        "Save-Data gets the next smaller width"
+    );
 
     // A phone's screen (its browser sends the hint pages ask for) gets the same width in fewer bytes.
     let page = app.get("/").await;
     assert_eq!(page.headers()["accept-ch"], "Sec-CH-DPR, ECT");
     let standard = get(&app, &at_width(&candidates, 800), CHROMIUM_ACCEPT).await.bytes().await.unwrap();
-    let phone = app.client.get(app.url(&at_width(&candidates, 800))).header(ACCEPT, CHROMIUM_ACCEPT).header("sec-ch-dpr", "2").header("ect", "4g").send().await.unwrap();
+    let phone = app
+        .client
+        .get(app.url(&at_width(&candidates, 800)))
+        .header(ACCEPT, CHROMIUM_ACCEPT)
+        .header("sec-ch-dpr", "2")
+        .header("ect", "4g")
+        .send()
+        .await
+        .unwrap();
     let phone = phone.bytes().await.unwrap();
     assert_eq!(image::load_from_memory(&phone).unwrap().width(), 800);
     assert!(phone.len() < standard.len(), "{} bytes at DPR 2, {} at 1", phone.len(), standard.len());
-    let slow = app.client.get(app.url(&at_width(&candidates, 800))).header(ACCEPT, CHROMIUM_ACCEPT).header("ect", "2g").send().await.unwrap();
-    assert_eq!(image::load_from_memory(&slow.bytes().await.unwrap()).unwrap().width(), 640, "a 2G network gets the next smaller width");
+    let slow = app
+        .client
+        .get(app.url(&at_width(&candidates, 800)))
+        .header(ACCEPT, CHROMIUM_ACCEPT)
+        .header("ect", "2g")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        image::load_from_memory(&slow.bytes().await.unwrap()).unwrap().width(),
+        640,
+        "a 2G network gets the next smaller width"
+    );
     assert!(app.get("/static/logo.svg").await.headers().get("accept-ch").is_none(), "only pages ask for hints");
 
     let policy = page.headers()[CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
-    assert!(policy.contains(&format!("img-src 'self' {};", cms.url)), "images from the site and the CMS's media only: {policy}");
+    assert!(
+        policy.contains(&format!("img-src 'self' {};", cms.url)),
+        "images from the site and the CMS's media only: {policy}"
+    );
 }
 
 #[tokio::test]
@@ -164,10 +214,17 @@ async fn what_cannot_be_made_sends_the_cms_file_instead_and_without_one_a_bomb_i
     let mut bytes = Vec::new();
     png.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
     cms.put_file("chart_f6.png", bytes, "image/png");
-    let app = site_with_photo_and(&cms, "chart_f6.png", "image/png", (1600, 1000), FORMATS, |config| config.images.max_pixels = 1_000_000).await;
+    let app = site_with_photo_and(&cms, "chart_f6.png", "image/png", (1600, 1000), FORMATS, |config| {
+        config.images.max_pixels = 1_000_000
+    })
+    .await;
     let refused = get(&app, &at_width(&candidates(&app, "/").await, 800), CHROMIUM_ACCEPT).await;
     assert_eq!(refused.status(), 302);
-    assert_eq!(refused.headers()[LOCATION], format!("{}/uploads/large_chart_f6.png", cms.url).as_str(), "the narrowest of Strapi's files at least 800 wide");
+    assert_eq!(
+        refused.headers()[LOCATION],
+        format!("{}/uploads/large_chart_f6.png", cms.url).as_str(),
+        "the narrowest of Strapi's files at least 800 wide"
+    );
     drop(app);
 
     let truncated = jpeg(1200, 800);
@@ -177,13 +234,21 @@ async fn what_cannot_be_made_sends_the_cms_file_instead_and_without_one_a_bomb_i
     for (width, format) in [(320, "small"), (1080, "large")] {
         let broken = get(&app, &at_width(&candidates, width), CHROMIUM_ACCEPT).await;
         assert_eq!(broken.status(), 302);
-        assert_eq!(broken.headers()[LOCATION], format!("{}/uploads/{format}_broken_d4.jpg", cms.url).as_str(), "Strapi's own file");
+        assert_eq!(
+            broken.headers()[LOCATION],
+            format!("{}/uploads/{format}_broken_d4.jpg", cms.url).as_str(),
+            "Strapi's own file"
+        );
         assert_eq!(broken.headers()[CACHE_CONTROL], "public, max-age=300", "not kept for long: the real one may come");
     }
     assert_eq!(app.get("/").await.status(), 200, "the page is unaffected");
     let again = get(&app, &at_width(&candidates, 320), CHROMIUM_ACCEPT).await;
     assert_eq!(again.status(), 302);
-    assert_eq!(cms.file_requests("broken_d4.jpg"), 1, "one fetch for the photo, its failure remembered for every width");
+    assert_eq!(
+        cms.file_requests("broken_d4.jpg"),
+        1,
+        "one fetch for the photo, its failure remembered for every width"
+    );
 }
 
 #[tokio::test]
@@ -198,8 +263,15 @@ async fn a_phones_48_megapixel_photo_is_made_at_every_width_from_one_decode() {
     // Decoding and resizing are slow in a debug build on a loaded machine (a
     // width up to a second here, 20 ms in release): this counts decodes, so
     // no time limit is in the way, the server's nor the client's.
-    let app = site_with_photo_and(&cms, "market_g7.jpg", "image/jpeg", (8000, 6000), FORMATS, |config| config.images.timeout = Duration::from_secs(120)).await;
-    let patient = reqwest::Client::builder().timeout(Duration::from_secs(120)).redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let app = site_with_photo_and(&cms, "market_g7.jpg", "image/jpeg", (8000, 6000), FORMATS, |config| {
+        config.images.timeout = Duration::from_secs(120)
+    })
+    .await;
+    let patient = reqwest::Client::builder()
+        .timeout(Duration::from_secs(120))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
     let candidates = candidates(&app, "/").await;
     assert_eq!(candidates.len(), 9, "every width: {candidates:?}");
     const OLDER: &str = "image/jpeg,image/*;q=0.8";
@@ -238,7 +310,9 @@ async fn an_animated_gif_is_answered_as_a_still_and_the_page_links_to_the_animat
         let mut encoder = image::codecs::gif::GifEncoder::new(&mut bytes);
         encoder.set_repeat(image::codecs::gif::Repeat::Infinite).unwrap();
         for colour in [[200, 30, 30, 255], [30, 30, 200, 255]] {
-            encoder.encode_frame(image::Frame::new(image::RgbaImage::from_pixel(480, 270, image::Rgba(colour)))).unwrap();
+            encoder
+                .encode_frame(image::Frame::new(image::RgbaImage::from_pixel(480, 270, image::Rgba(colour))))
+                .unwrap();
         }
     }
     cms.put_file("dance_h8.gif", bytes, "image/gif");

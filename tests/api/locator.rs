@@ -42,7 +42,11 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
     assert_eq!(changed.headers()["location"], "/sw/mpesa-agents/arusha");
 
     let region = page(&app, "/mpesa-agents/dar-es-salaam").await;
-    assert!(region.contains("<h1 class=\"page-title\">M-Pesa agents in Dar es Salaam</h1>"), "{}", &region[..2000.min(region.len())]);
+    assert!(
+        region.contains("<h1 class=\"page-title\">M-Pesa agents in Dar es Salaam</h1>"),
+        "{}",
+        &region[..2000.min(region.len())]
+    );
     assert!(region.contains(r#"href="/mpesa-agents/dar-es-salaam/kinondoni""#));
     assert_eq!(places(&region).len(), 20, "a page of 20");
     assert!(region.contains("?page=2"), "and a pager");
@@ -102,7 +106,9 @@ async fn places_typed_are_found_nearest_first_and_unknown_ones_answered_from_mem
 async fn near_me_answers_the_nearest_open_places_for_a_position_sent_in_a_body() {
     let app = spawn_app().await;
     let near = |body: serde_json::Value| app.client.post(app.url("/api/locations/near")).json(&body).send();
-    let answer = near(serde_json::json!({ "kind": "shop", "lang": "sw", "latitude": -6.8235, "longitude": 39.2695 })).await.unwrap();
+    let answer = near(serde_json::json!({ "kind": "shop", "lang": "sw", "latitude": -6.8235, "longitude": 39.2695 }))
+        .await
+        .unwrap();
     assert_eq!(answer.status(), StatusCode::OK);
     assert_eq!(answer.headers()["cache-control"], "no-store");
     let found: serde_json::Value = answer.json().await.unwrap();
@@ -111,7 +117,11 @@ async fn near_me_answers_the_nearest_open_places_for_a_position_sent_in_a_body()
     let distances: Vec<u64> = results.iter().map(|hit| hit["distance"].as_u64().unwrap()).collect();
     assert!(distances.windows(2).all(|pair| pair[0] <= pair[1]), "nearest first: {distances:?}");
     assert!(results.iter().all(|hit| hit["kind"] == "shop"));
-    for junk in [serde_json::json!({ "kind": "agent", "latitude": 91, "longitude": 0 }), serde_json::json!({ "kind": "bank", "latitude": -6, "longitude": 39 }), serde_json::json!("x")] {
+    for junk in [
+        serde_json::json!({ "kind": "agent", "latitude": 91, "longitude": 0 }),
+        serde_json::json!({ "kind": "bank", "latitude": -6, "longitude": 39 }),
+        serde_json::json!("x"),
+    ] {
         assert_eq!(near(junk).await.unwrap().status(), StatusCode::UNPROCESSABLE_ENTITY);
     }
 }
@@ -179,7 +189,8 @@ async fn the_locations_are_read_once_for_both_languages_and_again_at_once_on_the
     cms.put_collection("locations", "en", renamed);
     cms.behave(Behaviour::Delay(Duration::from_millis(800)));
     let event = json!({ "event": "entry.update", "model": "location", "entry": { "id": 1, "locale": null } });
-    let hook = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let hook =
+        app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(hook.status(), StatusCode::OK);
     assert_eq!(hook.json::<Value>().await.unwrap()["dropped"], 1, "the locations, read again");
     let asked = Instant::now();
@@ -225,7 +236,9 @@ async fn the_places_of_a_large_collection_are_kept_on_disk_and_served_after_a_re
     assert_eq!(cms.requests().iter().filter(|r| r.starts_with("/api/locations?")).count(), 60, "page by page");
     let kept = || {
         let files = std::fs::read_dir(data_dir.path().join("content-cache")).into_iter().flatten().flatten();
-        files.map(|file| std::fs::read(file.path()).unwrap_or_default()).find(|bytes| bytes.windows(11).any(|w| w == br#""Locations""#))
+        files
+            .map(|file| std::fs::read(file.path()).unwrap_or_default())
+            .find(|bytes| bytes.windows(11).any(|w| w == br#""Locations""#))
     };
     let mut file = None;
     for _ in 0..200 {
@@ -241,7 +254,11 @@ async fn the_places_of_a_large_collection_are_kept_on_disk_and_served_after_a_re
     drop(first);
     cms.stop().await;
     let restarted = site_with(&cms, configure).await;
-    assert_eq!(last_page_of_meru(&restarted).await.first().map(String::as_str), Some("Agent 5981"), "every place, from disk");
+    assert_eq!(
+        last_page_of_meru(&restarted).await.first().map(String::as_str),
+        Some("Agent 5981"),
+        "every place, from disk"
+    );
     assert!(page(&restarted, "/mpesa-agents/arusha/meru").await.contains("By the market"));
 }
 

@@ -79,12 +79,20 @@ async fn pages_from_the_fast_path_are_counted_and_timed() {
             break;
         }
     }
-    let before = (sample(&client, &site, FAST).await, sample(&client, &site, REQUESTS).await, sample(&client, &site, TIMED).await);
+    let before = (
+        sample(&client, &site, FAST).await,
+        sample(&client, &site, REQUESTS).await,
+        sample(&client, &site, TIMED).await,
+    );
     assert!(before.0 > 0.0, "the fast path answers the page");
     for _ in 0..N {
         assert_eq!(get().await, StatusCode::OK);
     }
-    let after = (sample(&client, &site, FAST).await, sample(&client, &site, REQUESTS).await, sample(&client, &site, TIMED).await);
+    let after = (
+        sample(&client, &site, FAST).await,
+        sample(&client, &site, REQUESTS).await,
+        sample(&client, &site, TIMED).await,
+    );
     let n = f64::from(N);
     assert_eq!(after.0 - before.0, n, "answered by the fast path");
     assert_eq!(after.1 - before.1, n, "counted: {REQUESTS}");

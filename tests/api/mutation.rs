@@ -148,10 +148,18 @@ fn for_each_variant<'f>(file: &'static str, answer: &'f Value, mut each: impl Fn
             }
             for mutation in mutations {
                 let mut mutated = data.clone();
-                let full: Vec<PathStep> = std::iter::once(PathStep::Key("attributes".into())).chain(path.iter().cloned()).collect();
+                let full: Vec<PathStep> =
+                    std::iter::once(PathStep::Key("attributes".into())).chain(path.iter().cloned()).collect();
                 apply(&mut mutated, &full, mutation);
                 let item_id = entry.and(data["id"].as_u64());
-                each(Variant { file, answer, entry, mutated, signature: (kind.clone(), folded.clone(), mutation), item_id });
+                each(Variant {
+                    file,
+                    answer,
+                    entry,
+                    mutated,
+                    signature: (kind.clone(), folded.clone(), mutation),
+                    item_id,
+                });
             }
         }
     }
@@ -165,7 +173,12 @@ enum PathStep {
 
 /// Every node under `value`: its path, its folded path (list positions as
 /// `[]`, sections as `[<component>]`), the node, and whether it is a list element.
-fn walk(value: &Value, path: &mut Vec<PathStep>, folded: &mut String, out: &mut Vec<(Vec<PathStep>, String, Value, bool)>) {
+fn walk(
+    value: &Value,
+    path: &mut Vec<PathStep>,
+    folded: &mut String,
+    out: &mut Vec<(Vec<PathStep>, String, Value, bool)>,
+) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {
@@ -196,7 +209,6 @@ fn walk(value: &Value, path: &mut Vec<PathStep>, folded: &mut String, out: &mut 
         _ => {}
     }
 }
-
 
 fn apply(answer: &mut Value, path: &[PathStep], mutation: Mutation) {
     let (last, parent_path) = path.split_last().unwrap();
@@ -262,11 +274,21 @@ fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String,
     let mut paths: Vec<(String, bool)> = Vec::new();
     match rest.strip_prefix("collections/") {
         None if rest == "sidebar" => paths.push(("/voice-sms".into(), false)),
-        None => paths.extend(routes.iter().filter(|r| content_of(r).as_deref() == Some(rest)).filter_map(static_path).take(1).map(|p| (p, false))),
-        Some("popups") => paths.extend(routes.iter().filter(|r| r["popups"].is_string()).filter_map(static_path).map(|p| (p, false))),
+        None => paths.extend(
+            routes
+                .iter()
+                .filter(|r| content_of(r).as_deref() == Some(rest))
+                .filter_map(static_path)
+                .take(1)
+                .map(|p| (p, false)),
+        ),
+        Some("popups") => {
+            paths.extend(routes.iter().filter(|r| r["popups"].is_string()).filter_map(static_path).map(|p| (p, false)))
+        }
         // The locator's first page: its regions, whatever an entry lost.
         Some("locations") => {
-            let locator = routes.iter().filter(|r| r["locations"].is_string()).filter_map(|r| r["path"].as_str()).next();
+            let locator =
+                routes.iter().filter(|r| r["locations"].is_string()).filter_map(|r| r["path"].as_str()).next();
             paths.extend(locator.map(|path| (path.split("/:").next().unwrap_or(path).to_owned(), false)));
         }
         Some(collection) => {
@@ -279,7 +301,10 @@ fn addresses(routes: &[Value], file: &str, item_id: Option<u64>) -> Vec<(String,
         }
     }
     assert!(!paths.is_empty(), "no route shows {file}");
-    paths.into_iter().map(|(path, item)| (format!("{prefix}{}", if path == "/" && !prefix.is_empty() { "" } else { &path }), item)).collect()
+    paths
+        .into_iter()
+        .map(|(path, item)| (format!("{prefix}{}", if path == "/" && !prefix.is_empty() { "" } else { &path }), item))
+        .collect()
 }
 
 async fn get_page(app: &axum::Router, path: &str) -> (StatusCode, String, Option<String>) {
@@ -329,7 +354,10 @@ async fn no_mutation_of_any_content_file_breaks_a_page() {
             variants += 1;
             let parsed = variant.parse(&normalizer);
             if variant.entry.is_none() && parsed.value.is_none() {
-                failures.push(format!("{file} {:?}: the page did not survive parsing: {:?}", variant.signature, parsed.dropped));
+                failures.push(format!(
+                    "{file} {:?}: the page did not survive parsing: {:?}",
+                    variant.signature, parsed.dropped
+                ));
             }
             // The first variant of each mark on the model is rendered too.
             if rendered.insert(variant.signature.clone()) {

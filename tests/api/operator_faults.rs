@@ -60,7 +60,8 @@ impl Operator {
         assert_eq!(status, StatusCode::OK);
         let inbox = format!("{}/inbox?msisdn=255{}", self.sandbox, &number[1..]);
         let code: Value = reqwest::get(inbox).await.unwrap().json().await.unwrap();
-        let (status, body, cookie) = post(app, "", "/api/auth/validate-otp", json!({ "msisdn": number, "code": code["code"] })).await;
+        let (status, body, cookie) =
+            post(app, "", "/api/auth/validate-otp", json!({ "msisdn": number, "code": code["code"] })).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         cookie.expect("a session cookie")
     }
@@ -138,8 +139,13 @@ async fn a_slow_operator_api_fills_the_account_page_in_once_it_answers() {
     let cookie = operator.sign_in(&app, AMINA).await;
     operator.proxy.behave_on("gsm-config", Fault::Slow(Duration::from_millis(2500)));
     // A purchase drops what was kept since signing in.
-    let (status, body, _) =
-        post(&app, &cookie, "/api/bundles/purchase", json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" })).await;
+    let (status, body, _) = post(
+        &app,
+        &cookie,
+        "/api/bundles/purchase",
+        json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" }),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let loads = operator.proxy.count("customer-details");
     let (status, data, elapsed) = get(&app, &cookie, "/account").await;
@@ -177,10 +183,20 @@ async fn navigation_asks_the_operator_once_per_session_until_a_purchase() {
     let (_, data, _) = get(&app, &cookie, "/_data/account").await;
     assert_eq!(data["subscriber"]["balance"]["mainBalance"].as_f64(), Some(balance));
     let bundle = &data["bundles"][0];
-    let (status, _, _) = post(&app, &cookie, "/api/bundles/purchase", json!({ "bundleId": bundle["id"], "purchaseChannel": "AIRTIME", "recipient": "self" })).await;
+    let (status, _, _) = post(
+        &app,
+        &cookie,
+        "/api/bundles/purchase",
+        json!({ "bundleId": bundle["id"], "purchaseChannel": "AIRTIME", "recipient": "self" }),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let (_, data, _) = get(&app, &cookie, "/_data/account").await;
-    assert_eq!(data["subscriber"]["balance"]["mainBalance"].as_f64(), Some(balance - bundle["price"].as_f64().unwrap()), "read afresh after the purchase");
+    assert_eq!(
+        data["subscriber"]["balance"]["mainBalance"].as_f64(),
+        Some(balance - bundle["price"].as_f64().unwrap()),
+        "read afresh after the purchase"
+    );
     assert_eq!(operator.proxy.count("gsm-config"), calls + 3, "the three calls once");
     let (status, _, _) = post(&app, &cookie, "/api/auth/logout", json!({})).await;
     assert_eq!(status, StatusCode::OK);
@@ -271,7 +287,14 @@ async fn the_bulkhead_caps_the_calls_under_way_and_pages_keep_answering() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(operator.proxy.count("/"), sent + 2, "two calls hang");
-    let third = app.client.post(app.url("/api/auth/request-otp")).header("sec-fetch-site", "same-origin").json(&json!({ "msisdn": "0754000003" })).send().await.unwrap();
+    let third = app
+        .client
+        .post(app.url("/api/auth/request-otp"))
+        .header("sec-fetch-site", "same-origin")
+        .json(&json!({ "msisdn": "0754000003" }))
+        .send()
+        .await
+        .unwrap();
     let (status, retry_after) = (third.status(), third.headers().get("retry-after").cloned());
     let body: Value = third.json().await.unwrap();
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "a third fails at once: {body}");

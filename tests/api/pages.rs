@@ -3,7 +3,10 @@ use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG
 
 use std::time::{Duration, Instant};
 
-use crate::helpers::{bundle_wrapping_render, counting_bundle, embedded_page_data, fast_hits, render_number, slow_bundle, spawn_app, spawn_bundle_with};
+use crate::helpers::{
+    bundle_wrapping_render, counting_bundle, embedded_page_data, fast_hits, render_number, slow_bundle, spawn_app,
+    spawn_bundle_with,
+};
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
@@ -59,14 +62,31 @@ async fn interactive_pages_hydrate_only_their_island_and_preload_its_code() {
 #[tokio::test]
 async fn every_page_puts_its_heading_before_the_main_menu() {
     let app = spawn_app().await;
-    for path in ["/", "/sw/mpesa", "/vodacom-business", "/news-events", "/faq", "/account", "/sw/vodacom-business/community", "/search?q=mpesa", "/no-such-page"] {
+    for path in [
+        "/",
+        "/sw/mpesa",
+        "/vodacom-business",
+        "/news-events",
+        "/faq",
+        "/account",
+        "/sw/vodacom-business/community",
+        "/search?q=mpesa",
+        "/no-such-page",
+    ] {
         let html = app.get(path).await.text().await.unwrap();
         let heading = html.find("<h1").unwrap_or_else(|| panic!("{path}: no heading"));
         let main_end = html.find("</main>").unwrap();
         let menu = html.find(r#"<nav class="site-menu" id="menu""#).unwrap_or_else(|| panic!("{path}: no menu"));
         assert!(heading < main_end && main_end < menu, "{path}");
-        assert!(html.find(r##"<a class="menu-link" href="#menu">"##).unwrap() < heading, "{path}: the header's link to the menu");
-        assert_eq!(html.matches(r#"<form role="search""#).count(), usize::from(path.starts_with("/search")) + 1, "{path}");
+        assert!(
+            html.find(r##"<a class="menu-link" href="#menu">"##).unwrap() < heading,
+            "{path}: the header's link to the menu"
+        );
+        assert_eq!(
+            html.matches(r#"<form role="search""#).count(),
+            usize::from(path.starts_with("/search")) + 1,
+            "{path}"
+        );
         assert_eq!(html.matches(r#"<ul class="lang-switch""#).count(), 1, "{path}");
     }
 }
@@ -88,7 +108,11 @@ async fn swahili_lives_under_sw() {
 #[tokio::test]
 async fn unknown_paths_are_the_not_found_page_with_404() {
     let app = spawn_app().await;
-    for (path, title) in [("/no-such-page", "Page not found"), ("/sw/hakuna", "Ukurasa haujapatikana"), ("/voice-sms/extra", "Page not found")] {
+    for (path, title) in [
+        ("/no-such-page", "Page not found"),
+        ("/sw/hakuna", "Ukurasa haujapatikana"),
+        ("/voice-sms/extra", "Page not found"),
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         let html = response.text().await.unwrap();
@@ -179,7 +203,11 @@ async fn a_render_that_throws_is_the_page_frame_with_the_content_failure_message
         "(render) => (request) => request.data.content.failed ? render(request) : Promise.reject(new Error('component exploded'))",
     );
     let app = spawn_bundle_with(bundle, |_| {}).await;
-    for (path, status, message) in [("/voice-sms", 503, "Failed to Load Content."), ("/sw/voice-sms", 503, "Imeshindwa Kupakia Maudhui."), ("/no-such-page", 404, "Failed to Load Content.")] {
+    for (path, status, message) in [
+        ("/voice-sms", 503, "Failed to Load Content."),
+        ("/sw/voice-sms", 503, "Imeshindwa Kupakia Maudhui."),
+        ("/no-such-page", 404, "Failed to Load Content."),
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status().as_u16(), status, "{path}");
         let html = response.text().await.unwrap();
@@ -208,7 +236,10 @@ async fn query_strings_a_page_does_not_read_are_served_from_the_cache() {
     assert!(!opened.contains(r#"open="""#) && !business.contains(r#"open="""#));
     // The sign-in's code step, without JavaScript, comes from the address.
     let code_step = app.get("/account?step=code&msisdn=0754000001&utm=1").await.text().await.unwrap();
-    assert!(code_step.contains(r#"autoComplete="one-time-code""#) || code_step.contains(r#"autocomplete="one-time-code""#), "{code_step}");
+    assert!(
+        code_step.contains(r#"autoComplete="one-time-code""#) || code_step.contains(r#"autocomplete="one-time-code""#),
+        "{code_step}"
+    );
 }
 
 /// A DATA_DIR that cannot be written stops the server at start with an error
@@ -219,8 +250,12 @@ async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
     let mut config = server::Config::defaults();
     config.data_dir = file.path().join("data");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
-    assert!(error.contains(&file.path().join("data").display().to_string()) && error.contains("set DATA_DIR"), "{error}");
+    let error =
+        server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
+    assert!(
+        error.contains(&file.path().join("data").display().to_string()) && error.contains("set DATA_DIR"),
+        "{error}"
+    );
 }
 
 /// A client that sends its headers a byte at a time is closed within the
@@ -228,7 +263,8 @@ async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
 #[tokio::test]
 async fn a_slow_header_client_is_closed_within_the_time_limit() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let app = crate::helpers::spawn_app_with(|c| c.connections.header_read_timeout = std::time::Duration::from_secs(1)).await;
+    let app =
+        crate::helpers::spawn_app_with(|c| c.connections.header_read_timeout = std::time::Duration::from_secs(1)).await;
     let address = app.address.trim_start_matches("http://").to_owned();
     let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a").await.unwrap();
@@ -255,7 +291,10 @@ async fn one_address_holds_no_more_connections_than_its_share() {
         let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
         let _ = stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
         let mut buffer = [0u8; 512];
-        match tokio::time::timeout(std::time::Duration::from_secs(2), stream.read(&mut buffer)).await.expect("answered or closed at once") {
+        match tokio::time::timeout(std::time::Duration::from_secs(2), stream.read(&mut buffer))
+            .await
+            .expect("answered or closed at once")
+        {
             Ok(read) if read > 0 => held.push(stream),
             _ => refused += 1,
         }
@@ -302,7 +341,11 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     tokio::time::sleep(Duration::from_millis(400)).await;
-    for (n, prefix, text) in [(100, "", "Too many requests at once"), (101, "", "Too many requests at once"), (102, "/sw", "Maombi mengi mno")] {
+    for (n, prefix, text) in [
+        (100, "", "Too many requests at once"),
+        (101, "", "Too many requests at once"),
+        (102, "/sw", "Maombi mengi mno"),
+    ] {
         let refused = miss(n, prefix).await;
         assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS, "{prefix} {n}");
         assert!(refused.headers().contains_key(reqwest::header::RETRY_AFTER));
@@ -313,7 +356,10 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
     // refused), and before the queue in front of it drained: a cached page
     // waits for no engine and takes no share.
     assert_eq!(app.get("/").await.status(), StatusCode::OK);
-    assert!(served.iter().any(|rendered| !rendered.is_finished()), "a cached page waited for the renders queued before it");
+    assert!(
+        served.iter().any(|rendered| !rendered.is_finished()),
+        "a cached page waited for the renders queued before it"
+    );
     for rendered in served {
         assert_eq!(rendered.await.unwrap().status(), StatusCode::OK, "a request that waited its turn is served");
     }
@@ -361,7 +407,12 @@ async fn random_unknown_addresses_share_one_not_found_render_per_language() {
     let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
     let mut renders = std::collections::BTreeSet::new();
     for n in 0..10 {
-        for path in [format!("/no-such-page-{n}"), format!("/sw/hakuna-{n}"), format!("/news-event/99999{n}/x"), format!("/a/{n}/b?q={n}")] {
+        for path in [
+            format!("/no-such-page-{n}"),
+            format!("/sw/hakuna-{n}"),
+            format!("/news-event/99999{n}/x"),
+            format!("/a/{n}/b?q={n}"),
+        ] {
             let response = app.get(&path).await;
             assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
             let html = response.text().await.unwrap();
@@ -454,7 +505,11 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
     let before = fast_hits(&app).await;
     let etag = app.get("/mpesa").await.headers()[ETAG].clone();
     let revalidated = app.client.get(app.url("/mpesa")).header("if-none-match", etag).send().await.unwrap();
-    assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED, "conditional requests are answered 304 by the full path");
+    assert_eq!(
+        revalidated.status(),
+        StatusCode::NOT_MODIFIED,
+        "conditional requests are answered 304 by the full path"
+    );
     assert_eq!(app.client.head(app.url("/mpesa")).send().await.unwrap().status(), StatusCode::OK);
     assert_eq!(fast_hits(&app).await - before, 1, "only the plain GET came from memory");
     // Redirects and data are never kept.
@@ -473,7 +528,11 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
     let remembered = app.client.get(app.url("/")).header("cookie", "lang=sw").send().await.unwrap();
     assert_eq!(remembered.status(), StatusCode::SEE_OTHER);
     assert_eq!(remembered.headers()[LOCATION], "/sw");
-    assert_eq!(fast_hits(&app).await - before, 1, "the plain GET of `/` came from memory, the one with the cookie did not");
+    assert_eq!(
+        fast_hits(&app).await - before,
+        1,
+        "the plain GET of `/` came from memory, the one with the cookie did not"
+    );
 }
 
 /// Addresses no page has (scanners, random links) share the one not-found
@@ -546,10 +605,18 @@ async fn page_cache_mb_zero_renders_every_request() {
 #[tokio::test]
 async fn the_footer_device_and_app_pages_link_where_a_visitor_looks() {
     let app = spawn_app().await;
-    for (path, privacy, terms) in [("/", "/privacy", "/terms-conditions"), ("/sw/voice-sms", "/sw/privacy", "/sw/terms-conditions")] {
+    for (path, privacy, terms) in
+        [("/", "/privacy", "/terms-conditions"), ("/sw/voice-sms", "/sw/privacy", "/sw/terms-conditions")]
+    {
         let html = app.get(path).await.text().await.unwrap();
         let footer = &html[html.find("<footer").unwrap()..];
-        for link in [privacy, terms, "https://www.facebook.com/VodacomTanzania", "https://www.instagram.com/vodacomtanzania", "https://x.com/VodacomTanzania"] {
+        for link in [
+            privacy,
+            terms,
+            "https://www.facebook.com/VodacomTanzania",
+            "https://www.instagram.com/vodacomtanzania",
+            "https://x.com/VodacomTanzania",
+        ] {
             assert!(footer.contains(&format!("href=\"{link}\"")), "{path}: {link} in the footer");
         }
     }
@@ -558,6 +625,9 @@ async fn the_footer_device_and_app_pages_link_where_a_visitor_looks() {
     assert!(device.contains("<a href=\"/device-ordering\">Order for your business</a>"), "{device}");
     for path in ["/mpesa-app", "/sw/mpesa-app"] {
         let html = app.get(path).await.text().await.unwrap();
-        assert!(html.contains("href=\"https://play.google.com/store/") && html.contains("href=\"https://apps.apple.com/"), "{path}");
+        assert!(
+            html.contains("href=\"https://play.google.com/store/") && html.contains("href=\"https://apps.apple.com/"),
+            "{path}"
+        );
     }
 }

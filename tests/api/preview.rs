@@ -50,7 +50,10 @@ async fn site(cms: &FakeCms, https: bool) -> TestApp {
 }
 
 fn preview_link(url: &str) -> String {
-    format!("/api/preview?{}", serde_urlencoded::to_string([("url", url), ("secret", SECRET), ("status", "draft")]).unwrap())
+    format!(
+        "/api/preview?{}",
+        serde_urlencoded::to_string([("url", url), ("secret", SECRET), ("status", "draft")]).unwrap()
+    )
 }
 
 /// Opens a preview as the CMS's link does: the cookie to send back.
@@ -73,7 +76,13 @@ fn header(response: &reqwest::Response, name: impl reqwest::header::AsHeaderName
 async fn a_wrong_or_missing_secret_opens_no_preview() {
     let cms = cms().await;
     let app = site(&cms, false).await;
-    for query in ["url=/&secret=wrong&status=draft", "url=/&status=draft", "url=/&secret=&status=draft", &format!("url=/&secret={SECRET}x&status=draft"), "url=/"] {
+    for query in [
+        "url=/&secret=wrong&status=draft",
+        "url=/&status=draft",
+        "url=/&secret=&status=draft",
+        &format!("url=/&secret={SECRET}x&status=draft"),
+        "url=/",
+    ] {
         let response = app.get(&format!("/api/preview?{query}")).await;
         assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{query}");
         assert!(response.headers().get(SET_COOKIE).is_none(), "{query}");
@@ -90,7 +99,19 @@ async fn a_wrong_or_missing_secret_opens_no_preview() {
 async fn only_a_path_of_this_site_is_redirected_to() {
     let cms = cms().await;
     let app = site(&cms, false).await;
-    let off_site = ["//evil.example", "/\\evil.example", "https://evil.example", "/%2F%2Fevil.example", "/%2f/evil.example", "/./\\evil.example", "/a/../..//evil.example", "/x\r\nLocation: //evil", "/%0d%0aSet-Cookie:%20a=b", "evil.example", "javascript:alert(1)"];
+    let off_site = [
+        "//evil.example",
+        "/\\evil.example",
+        "https://evil.example",
+        "/%2F%2Fevil.example",
+        "/%2f/evil.example",
+        "/./\\evil.example",
+        "/a/../..//evil.example",
+        "/x\r\nLocation: //evil",
+        "/%0d%0aSet-Cookie:%20a=b",
+        "evil.example",
+        "javascript:alert(1)",
+    ];
     for url in off_site {
         for status in ["draft", "published"] {
             let query = serde_urlencoded::to_string([("url", url), ("secret", SECRET), ("status", status)]).unwrap();
@@ -122,7 +143,10 @@ async fn the_draft_is_shown_to_the_cookie_alone_and_kept_by_no_cache() {
     assert!(visitor("/").await.contains("Published home"));
 
     let cookie = open_preview(&app, "/").await;
-    for (path, draft, bar, published) in [("/", "Draft home", "Preview: draft", "Published home"), ("/sw", "Rasimu ya mwanzo", "Onyesho la awali: rasimu", "Mwanzo uliochapishwa")] {
+    for (path, draft, bar, published) in [
+        ("/", "Draft home", "Preview: draft", "Published home"),
+        ("/sw", "Rasimu ya mwanzo", "Onyesho la awali: rasimu", "Mwanzo uliochapishwa"),
+    ] {
         let response = get_with(&app, path, &cookie).await;
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         assert_eq!(header(&response, CACHE_CONTROL), "private, no-store", "{path}");
@@ -132,7 +156,8 @@ async fn the_draft_is_shown_to_the_cookie_alone_and_kept_by_no_cache() {
         assert!(html.contains(draft) && !html.contains(published), "{path}: the draft, not the published page");
         assert!(html.contains(r#"<meta name="robots" content="noindex"/>"#), "{path}");
         assert!(html.contains(bar), "{path}: the preview bar");
-        let exit = format!(r#"href="/api/preview?status=published&amp;url={}""#, if path == "/" { "%2F" } else { "%2Fsw" });
+        let exit =
+            format!(r#"href="/api/preview?status=published&amp;url={}""#, if path == "/" { "%2F" } else { "%2Fsw" });
         assert!(html.contains(&exit), "{path}: the bar's exit link {exit}");
     }
     // Drafts were asked for with the token, and only by the preview.
@@ -175,7 +200,8 @@ async fn the_admin_alone_may_frame_a_preview() {
     assert!(policy.contains("script-src 'self';"), "{policy}");
     assert!(preview.headers().get(X_FRAME_OPTIONS).is_none());
     // Every other answer: framed by nobody.
-    for path in ["/", "/sw", "/news-events", "/api/bundles", &preview_link("/"), "/api/preview?status=published&url=/"] {
+    for path in ["/", "/sw", "/news-events", "/api/bundles", &preview_link("/"), "/api/preview?status=published&url=/"]
+    {
         let response = app.get(path).await;
         assert!(header(&response, CONTENT_SECURITY_POLICY).contains("frame-ancestors 'none'"), "{path}");
         assert_eq!(header(&response, X_FRAME_OPTIONS), "DENY", "{path}");
@@ -227,7 +253,10 @@ async fn over_https_the_cookie_is_for_the_admin_frame() {
     // Over http the same cookie is Lax and not Secure (no browser would keep `None` without it).
     let http = site(&cms, false).await;
     let cookie = header(&http.get(&preview_link("/")).await, SET_COOKIE).to_owned();
-    assert!(cookie.starts_with("preview=") && cookie.contains("SameSite=Lax") && !cookie.contains("Secure"), "{cookie}");
+    assert!(
+        cookie.starts_with("preview=") && cookie.contains("SameSite=Lax") && !cookie.contains("Secure"),
+        "{cookie}"
+    );
 }
 
 #[tokio::test]
@@ -252,7 +281,10 @@ async fn a_signed_in_subscriber_previews_content_and_keeps_their_own_parts() {
     let preview = open_preview(&app, "/").await;
     let both = format!("{session}; {preview}");
     let html = get_with(&app, "/", &both).await.text().await.unwrap();
-    assert!(html.contains("Draft home") && html.contains(">Amina Mwakyusa</a>"), "the draft, with her name and Log out");
+    assert!(
+        html.contains("Draft home") && html.contains(">Amina Mwakyusa</a>"),
+        "the draft, with her name and Log out"
+    );
     // Her pages without the preview cookie, and everyone else's: the published page.
     let html = get_with(&app, "/", &session).await.text().await.unwrap();
     assert!(html.contains("Published home") && !html.contains("Draft home") && html.contains(">Amina Mwakyusa</a>"));

@@ -32,7 +32,8 @@ fn tzs(price: f64) -> String {
 }
 
 async fn catalogue(app: &TestApp, lang: &str) -> Vec<Value> {
-    let answer: Value = app.client.get(app.url("/api/bundles")).header("x-site-lang", lang).send().await.unwrap().json().await.unwrap();
+    let answer: Value =
+        app.client.get(app.url("/api/bundles")).header("x-site-lang", lang).send().await.unwrap().json().await.unwrap();
     answer["bundles"].as_array().expect("the catalogue").clone()
 }
 
@@ -63,9 +64,15 @@ async fn every_bundle_table_of_the_content_names_bundles_of_the_catalogue() {
                 tables += 1;
                 assert!(table.get("bundles").is_none(), "{}: no prices typed into content", path.display());
                 let listed: Vec<&Value> = match table["bundleIds"].as_array() {
-                    Some(ids) if !ids.is_empty() => {
-                        ids.iter().map(|id| bundles.iter().find(|b| b["id"] == *id).unwrap_or_else(|| panic!("{}: {id}", path.display()))).collect()
-                    }
+                    Some(ids) if !ids.is_empty() => ids
+                        .iter()
+                        .map(|id| {
+                            bundles
+                                .iter()
+                                .find(|b| b["id"] == *id)
+                                .unwrap_or_else(|| panic!("{}: {id}", path.display()))
+                        })
+                        .collect(),
                     _ => bundles.iter().filter(|b| b["category"] == table["category"]).collect(),
                 };
                 assert!(!listed.is_empty(), "{}: {table}", path.display());
@@ -84,7 +91,8 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
     let app = spawn_app().await;
     for (lang, prefix) in [("en", ""), ("sw", "/sw")] {
         let html = app.get(&format!("{prefix}/internet-overview")).await.text().await.unwrap();
-        let daily: Vec<Value> = catalogue(&app, lang).await.into_iter().filter(|b| b["category"] == "internet-daily").collect();
+        let daily: Vec<Value> =
+            catalogue(&app, lang).await.into_iter().filter(|b| b["category"] == "internet-daily").collect();
         assert!(daily.len() >= 3);
         for bundle in &daily {
             let (name, price) = (bundle["name"].as_str().unwrap(), bundle["price"].as_f64().unwrap());
@@ -92,11 +100,18 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
             let at = html.find(&row).unwrap_or_else(|| panic!("{name} on {prefix}/internet-overview"));
             let rest = &html[at..at + html[at..].find("</tr>").unwrap()];
             assert!(rest.contains(&tzs(price)), "{rest}");
-            assert!(rest.contains(&format!("href=\"{prefix}/account?bundleId={}\"", bundle["id"].as_str().unwrap())), "{rest}");
+            assert!(
+                rest.contains(&format!("href=\"{prefix}/account?bundleId={}\"", bundle["id"].as_str().unwrap())),
+                "{rest}"
+            );
         }
     }
     let voice = app.get("/voice-sms").await.text().await.unwrap();
-    assert!(voice.contains("Monthly 500 Minutes + 500 SMS") && voice.contains("/account?bundleId=voice-monthly-500min-500sms"), "{voice}");
+    assert!(
+        voice.contains("Monthly 500 Minutes + 500 SMS")
+            && voice.contains("/account?bundleId=voice-monthly-500min-500sms"),
+        "{voice}"
+    );
     let business = app.get("/vodacom-business").await.text().await.unwrap();
     assert!(business.contains("/account?bundleId=biashara-starter"), "{business}");
     // A service bought only by its code has its code and no Buy link.
@@ -105,7 +120,9 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
 
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let (status, body, _) = amina.post("/api/bundles/purchase", json!({ "bundleId": "biashara-starter", "purchaseChannel": "MPESA" })).await;
+    let (status, body, _) = amina
+        .post("/api/bundles/purchase", json!({ "bundleId": "biashara-starter", "purchaseChannel": "MPESA" }))
+        .await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
@@ -142,7 +159,10 @@ async fn the_catalogue_is_public_and_says_what_a_subscriber_can_pay_with() {
     let bundles = anonymous["bundles"].as_array().unwrap();
     assert!(bundles.iter().any(|b| b["purchasable"] == false && b["type"] == "SERVICE"), "services are listed too");
     for bundle in bundles {
-        assert!(bundle["price"].is_number() && bundle["ussd"].is_string() && bundle["category"].is_string(), "{bundle}");
+        assert!(
+            bundle["price"].is_number() && bundle["ussd"].is_string() && bundle["category"].is_string(),
+            "{bundle}"
+        );
     }
 
     let amina = Visitor::new(&app);
@@ -167,17 +187,32 @@ async fn balances_are_named_by_the_catalogue_in_the_page_language() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let (status, _, _) = amina.post("/api/bundles/purchase", json!({ "bundleId": "biashara-pro", "purchaseChannel": "MPESA" })).await;
+    let (status, _, _) =
+        amina.post("/api/bundles/purchase", json!({ "bundleId": "biashara-pro", "purchaseChannel": "MPESA" })).await;
     assert_eq!(status, StatusCode::OK);
     let (_, html) = amina.get_text("/sw/account").await;
     let data = embedded_page_data(&html);
-    let held: Vec<&str> = data["subscriber"]["balance"]["bundle"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    let held: Vec<&str> = data["subscriber"]["balance"]["bundle"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
     assert!(held.contains(&"Intaneti ya Wiki 2GB") && !held.contains(&"Weekly Internet 2GB"), "{held:?}");
     let pro = "Biashara Pro: GB 15 + dakika 800 + SMS 500";
     assert_eq!(held.iter().filter(|name| **name == pro).count(), 3, "data, minutes and SMS: {held:?}");
-    assert!(data["bundles"].as_array().unwrap().iter().any(|b| b["name"] == "Intaneti ya Siku 1GB"), "the purchase list in Swahili");
+    assert!(
+        data["bundles"].as_array().unwrap().iter().any(|b| b["name"] == "Intaneti ya Siku 1GB"),
+        "the purchase list in Swahili"
+    );
     let (_, english) = amina.get("/api/account").await;
-    assert!(english["subscriber"]["balance"]["bundle"].as_array().unwrap().iter().any(|b| b["name"] == "Weekly Internet 2GB"));
+    assert!(
+        english["subscriber"]["balance"]["bundle"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["name"] == "Weekly Internet 2GB")
+    );
 }
 
 /// Issue 15: the operator's answer to a purchase does not come in time. The
@@ -230,19 +265,31 @@ async fn the_same_purchase_again_within_two_minutes_needs_an_explicit_confirmati
     amina.sign_in(AMINA).await;
     let before = airtime(&amina).await;
     let buy = json!({ "bundleId": "data-daily-500mb", "purchaseChannel": "AIRTIME" });
-    let (first, second) = tokio::join!(amina.post("/api/bundles/purchase", buy.clone()), amina.post("/api/bundles/purchase", buy.clone()));
+    let (first, second) = tokio::join!(
+        amina.post("/api/bundles/purchase", buy.clone()),
+        amina.post("/api/bundles/purchase", buy.clone())
+    );
     let mut statuses = [first.0, second.0];
     statuses.sort();
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     assert_eq!(airtime(&amina).await, before - 500.0, "bought once");
 
-    let (status, _, _) = amina.post("/api/bundles/purchase", json!({ "bundleId": "data-daily-500mb", "purchaseChannel": "MPESA", "subscriber": JUMA })).await;
+    let (status, _, _) = amina
+        .post(
+            "/api/bundles/purchase",
+            json!({ "bundleId": "data-daily-500mb", "purchaseChannel": "MPESA", "subscriber": JUMA }),
+        )
+        .await;
     assert_eq!(status, StatusCode::OK, "for another number");
 
     // Refused by the operator (airtime too low): nothing was bought, so trying again is no repeat.
-    let (status, _, _) = amina.post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "AIRTIME" })).await;
+    let (status, _, _) = amina
+        .post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "AIRTIME" }))
+        .await;
     assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
-    let (status, _, _) = amina.post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "MPESA" })).await;
+    let (status, _, _) = amina
+        .post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "MPESA" }))
+        .await;
     assert_eq!(status, StatusCode::OK);
 
     // Without JavaScript the confirmation step comes back, asking to confirm again.

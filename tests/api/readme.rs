@@ -33,7 +33,10 @@ fn every_file_the_url_table_names_exists() {
         .split('`')
         .skip(1)
         .step_by(2)
-        .filter(|text| !text.contains('<') && (text.ends_with(".rs") || text.ends_with(".ts") || text.ends_with(".tsx") || text.ends_with('/')))
+        .filter(|text| {
+            !text.contains('<')
+                && (text.ends_with(".rs") || text.ends_with(".ts") || text.ends_with(".tsx") || text.ends_with('/'))
+        })
         .filter(|text| !text.starts_with("/"))
         .collect();
     assert!(named.len() > 20, "the table names files: {named:?}");

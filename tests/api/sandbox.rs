@@ -24,7 +24,8 @@ async fn production_refuses_the_sandbox_unless_enabled() {
     config.data_dir = data_dir.path().to_owned();
     config.production = true;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
+    let error =
+        server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
     assert!(error.contains("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)"), "{error}");
     assert!(!data_dir.path().join("sandbox.sqlite3").exists(), "nothing was opened");
 }
@@ -72,6 +73,9 @@ fn the_site_binary_refuses_a_damaged_sandbox_database() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut site.stderr.take().unwrap(), &mut stderr).unwrap();
     assert!(!status.success(), "{status}");
-    assert!(stderr.contains(&database.display().to_string()) && stderr.contains("start over from the seed"), "{stderr}");
+    assert!(
+        stderr.contains(&database.display().to_string()) && stderr.contains("start over from the seed"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(&database).unwrap(), damaged, "left as it was");
 }

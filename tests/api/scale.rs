@@ -58,7 +58,10 @@ async fn the_code_budget_of_a_number_is_shared_by_every_instance() {
     let (status, body) = request_code(&b, JUMA, "sw").await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     // How long to wait, from Redis's own clock: a third of the 10 minutes.
-    assert_eq!((&body["notice"]["key"], &body["notice"]["params"]), (&json!("codeWaitMinutes"), &json!({ "minutes": "4" })));
+    assert_eq!(
+        (&body["notice"]["key"], &body["notice"]["params"]),
+        (&json!("codeWaitMinutes"), &json!({ "minutes": "4" }))
+    );
     assert_eq!(request_code(&a, JUMA, "en").await.0, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(request_code(&b, AMINA, "en").await.0, StatusCode::OK, "another number has its own budget");
 }
@@ -75,7 +78,10 @@ async fn the_resend_wait_holds_across_instances() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     // The rest of the minute, read from the key's time to live: 1 minute, or some seconds.
     let wait = &body["notice"]["params"];
-    assert!(wait["minutes"] == "1" || wait["seconds"].as_str().is_some_and(|s| s.parse::<u32>().is_ok_and(|s| s <= 60)), "{body}");
+    assert!(
+        wait["minutes"] == "1" || wait["seconds"].as_str().is_some_and(|s| s.parse::<u32>().is_ok_and(|s| s <= 60)),
+        "{body}"
+    );
 }
 
 /// A session signed in on one instance works on another, and logout on
@@ -116,7 +122,11 @@ async fn a_purchase_through_one_instance_is_not_sent_again_unconfirmed_through_a
     let (_, cookie) = Visitor::new(&a).sign_in_keeping_cookie(AMINA).await;
     assert_eq!(Replay::new(&a, &cookie).buy(json!({ "recipient": "self" })).await, StatusCode::OK);
     assert_eq!(Replay::new(&b, &cookie).buy(json!({ "recipient": "self" })).await, StatusCode::CONFLICT);
-    assert_ne!(Replay::new(&b, &cookie).buy(json!({ "recipient": "self", "again": true })).await, StatusCode::CONFLICT, "confirmed");
+    assert_ne!(
+        Replay::new(&b, &cookie).buy(json!({ "recipient": "self", "again": true })).await,
+        StatusCode::CONFLICT,
+        "confirmed"
+    );
 }
 
 async fn page(app: &TestApp, path: &str) -> String {
@@ -139,7 +149,10 @@ fn from_cms(cms: &FakeCms) -> impl FnOnce(&mut server::Config) + use<> {
 /// instance whose message this one missed. `false` where redis-cli is
 /// missing and the test may be skipped ([`missing_tool`]).
 fn bump_version(redis: &RedisServer) -> bool {
-    match std::process::Command::new("redis-cli").args(["-p", &redis.port.to_string(), "INCR", "site:content:version"]).output() {
+    match std::process::Command::new("redis-cli")
+        .args(["-p", &redis.port.to_string(), "INCR", "site:content:version"])
+        .output()
+    {
         Err(_) => {
             missing_tool("redis-cli");
             false
@@ -172,7 +185,8 @@ async fn a_webhook_to_one_instance_refreshes_every_instance_within_a_second() {
 
     let event = json!({ "event": "entry.update", "model": "voice", "entry": { "id": 1, "locale": "en" } });
     let sent = Instant::now();
-    let accepted = a.client.post(a.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let accepted =
+        a.client.post(a.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(accepted.status(), StatusCode::OK);
     // The page kept for the previous content may answer while the new one
     // renders in the background; then the new one. Every request asked from
@@ -253,7 +267,11 @@ async fn without_redis_pages_serve_sign_in_is_503_and_both_recover() {
     assert_eq!(body["notice"]["key"], "serviceUnavailable");
     assert_eq!(Replay::new(&app, &cookie).buy(json!({ "recipient": "self" })).await, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(started.elapsed() < Duration::from_secs(8), "each answered within Redis's time limit: {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "each answered within Redis's time limit: {:?}",
+        started.elapsed()
+    );
     // Each refusal says when to come back.
     let account = app.client.get(app.url("/api/account")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(account.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -311,7 +329,9 @@ async fn the_first_request_after_redis_restarts_is_answered() {
 #[tokio::test]
 async fn metrics_are_served_on_their_own_listener() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let app = spawn_app_with(move |c| c.operations.metrics_addr = Some(std::net::SocketAddr::from(([127, 0, 0, 1], port)))).await;
+    let app =
+        spawn_app_with(move |c| c.operations.metrics_addr = Some(std::net::SocketAddr::from(([127, 0, 0, 1], port))))
+            .await;
     page(&app, "/voice-sms").await;
     page(&app, "/voice-sms").await;
     assert_eq!(request_code(&app, "0754", "en").await.0, StatusCode::BAD_REQUEST);

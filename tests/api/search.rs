@@ -46,7 +46,9 @@ async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_java
     let found = results(&swahili);
     assert!(!found.is_empty() && found.iter().all(|href| href == "/sw" || href.starts_with("/sw/")), "{found:?}");
     assert!(swahili.contains("Matokeo ya “VIFURUSHI”"));
-    assert!(swahili.contains(r#"<form role="search" class="search-form site-search" action="/sw/search" method="get">"#));
+    assert!(
+        swahili.contains(r#"<form role="search" class="search-form site-search" action="/sw/search" method="get">"#)
+    );
 
     let nothing = search(&app, "/search?q=qwxzv").await;
     assert!(results(&nothing).is_empty());

@@ -11,7 +11,10 @@ use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, VARY};
 
 use crate::account::{AMINA, JUMA, Visitor};
-use crate::helpers::{TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app, spawn_app_with, spawn_bundle_with, without_csrf};
+use crate::helpers::{
+    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app, spawn_app_with,
+    spawn_bundle_with, without_csrf,
+};
 
 /// One public address for servers whose pages are compared: it is in every page.
 const SITE_URL: &str = "http://site.test";
@@ -35,7 +38,12 @@ const PAGES: &[&str] = &[
 
 /// A page as `cookie`'s browser gets it: status, headers, and the HTML
 /// (un-gzipped when it came gzipped).
-pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, reqwest::header::HeaderMap, String) {
+pub(crate) async fn page(
+    app: &TestApp,
+    path: &str,
+    cookie: &str,
+    encoding: &str,
+) -> (StatusCode, reqwest::header::HeaderMap, String) {
     let mut request = app.client.get(app.url(path)).header(ACCEPT_ENCODING, encoding);
     if !cookie.is_empty() {
         request = request.header("cookie", cookie);
@@ -46,7 +54,9 @@ pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str
     let html = match headers.get(CONTENT_ENCODING).map(|e| e.to_str().unwrap()) {
         Some("gzip") => {
             let mut html = String::new();
-            flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut html).expect("a whole gzip stream, CRC and length checked");
+            flate2::read::GzDecoder::new(&body[..])
+                .read_to_string(&mut html)
+                .expect("a whole gzip stream, CRC and length checked");
             html
         }
         None => String::from_utf8(body.to_vec()).unwrap(),
@@ -57,7 +67,11 @@ pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str
 
 /// The header's account control of a page.
 fn account_control(html: &str) -> &str {
-    let start = html.find(r#"<div class="account-control">"#).or_else(|| html.find(r#"<a href="/account" id="account-control""#)).or_else(|| html.find(r#"<a href="/sw/account" id="account-control""#)).expect("an account control");
+    let start = html
+        .find(r#"<div class="account-control">"#)
+        .or_else(|| html.find(r#"<a href="/account" id="account-control""#))
+        .or_else(|| html.find(r#"<a href="/sw/account" id="account-control""#))
+        .expect("an account control");
     &html[start..start + html[start..].find("<ul class=\"lang-switch\"").unwrap()]
 }
 
@@ -65,7 +79,9 @@ fn account_control(html: &str) -> &str {
 /// subscriber's parts, so each is rendered for its signed-in visitor, as
 /// before splicing.
 fn rendering_for_each_visitor() -> server::AppBundle {
-    bundle_wrapping_render("(render) => async (request) => { const output = await render(request); delete output.account; return output; }")
+    bundle_wrapping_render(
+        "(render) => async (request) => { const output = await render(request); delete output.account; return output; }",
+    )
 }
 
 #[tokio::test]
@@ -78,11 +94,17 @@ async fn a_signed_in_page_is_byte_for_byte_the_page_rendered_for_the_subscriber(
         for encoding in ["br, gzip", "identity"] {
             let (status, headers, html) = page(&spliced, path, &spliced_cookie, encoding).await;
             // Rendered for its visitor, a page may come brotli; this one reads gzip.
-            let (rendered_status, _, rendered_html) = page(&rendered, path, &rendered_cookie, encoding.trim_start_matches("br, ")).await;
+            let (rendered_status, _, rendered_html) =
+                page(&rendered, path, &rendered_cookie, encoding.trim_start_matches("br, ")).await;
             assert_eq!(status, rendered_status, "{path}");
             // But for the form token, which a page for everyone carries only in the header's control.
             let (html, rendered_html) = (without_csrf(&html), without_csrf(&rendered_html));
-            assert!(html == rendered_html, "{path} ({encoding}):\nspliced  {}\nrendered {}", account_control(&html), account_control(&rendered_html));
+            assert!(
+                html == rendered_html,
+                "{path} ({encoding}):\nspliced  {}\nrendered {}",
+                account_control(&html),
+                account_control(&rendered_html)
+            );
             assert!(html.contains(">Amina Mwakyusa</a>"), "{path}: the name in the first HTML");
             assert_eq!(embedded_page_data(&html)["subscriber"]["names"], "Amina Mwakyusa", "{path}");
             assert_eq!(headers[CACHE_CONTROL], "private, no-store", "{path}");
@@ -129,7 +151,11 @@ async fn two_subscribers_interleaved_never_see_each_others_parts() {
     let juma_name = embedded_page_data(&juma_page)["subscriber"]["names"].as_str().unwrap().to_owned();
     assert!(!juma_name.is_empty() && juma_name != "Amina Mwakyusa");
     let views = futures::stream::iter(0..120).map(|n| {
-        let (cookie, name, other) = if n % 2 == 0 { (&amina, "Amina Mwakyusa", juma_name.as_str()) } else { (&juma, juma_name.as_str(), "Amina Mwakyusa") };
+        let (cookie, name, other) = if n % 2 == 0 {
+            (&amina, "Amina Mwakyusa", juma_name.as_str())
+        } else {
+            (&juma, juma_name.as_str(), "Amina Mwakyusa")
+        };
         let path = PAGES[n / 2 % PAGES.len()];
         let encoding = ["gzip", "identity"][n / 3 % 2];
         let app = &app;
@@ -144,7 +170,10 @@ async fn two_subscribers_interleaved_never_see_each_others_parts() {
     // A few at a time, as browsers would: more would be refused as one address's too many renders.
     views.buffer_unordered(6).collect::<Vec<()>>().await;
     let (_, _, anonymous) = page(&app, "/voice-sms", "", "gzip").await;
-    assert!(!anonymous.contains("Amina") && !anonymous.contains(&juma_name), "nothing personal in the page for everyone");
+    assert!(
+        !anonymous.contains("Amina") && !anonymous.contains(&juma_name),
+        "nothing personal in the page for everyone"
+    );
 }
 
 #[tokio::test]
@@ -199,7 +228,8 @@ async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came
     for path in PAGES {
         for encoding in ["br", "gzip", "identity"] {
             let first = visited.client.get(visited.url(path)).header(ACCEPT_ENCODING, encoding).send().await.unwrap();
-            let second = untouched.client.get(untouched.url(path)).header(ACCEPT_ENCODING, encoding).send().await.unwrap();
+            let second =
+                untouched.client.get(untouched.url(path)).header(ACCEPT_ENCODING, encoding).send().await.unwrap();
             assert_eq!(first.headers().get(ETAG), second.headers().get(ETAG), "{path} {encoding}");
             assert_eq!(first.headers()[CACHE_CONTROL], second.headers()[CACHE_CONTROL], "{path} {encoding}");
             let (first, second) = (first.bytes().await.unwrap(), second.bytes().await.unwrap());
@@ -255,7 +285,11 @@ async fn renders_for_one_visitor_never_hold_every_engine() {
     let (status, _, html) = page(&app, "/voice-sms", "", "gzip").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("account-control"));
-    assert_eq!(done.load(std::sync::atomic::Ordering::SeqCst), 0, "the page for everyone was rendered while every account page still waited or ran");
+    assert_eq!(
+        done.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the page for everyone was rendered while every account page still waited or ran"
+    );
     for account in accounts {
         assert_eq!(account.await.unwrap(), StatusCode::OK, "each in its turn");
     }

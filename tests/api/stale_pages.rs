@@ -28,7 +28,8 @@ async fn site(cms: &FakeCms, render_ms: u64, stale_secs: u64) -> TestApp {
 async fn publish(app: &TestApp, cms: &FakeCms, heading: &str) {
     cms.put_page("voice", "en", heading, "Body");
     let event = serde_json::json!({ "event": "entry.update", "model": "voice" });
-    let answer = app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
+    let answer =
+        app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert!(answer.status().is_success(), "{}", answer.status());
 }
 

@@ -13,7 +13,8 @@ use crate::helpers::spawn_app;
 fn refused(name: &str) -> (String, Vec<String>) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/twins").join(name);
     let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let inputs = fixture["refused"].as_array().unwrap().iter().map(|input| input.as_str().unwrap().to_owned()).collect();
+    let inputs =
+        fixture["refused"].as_array().unwrap().iter().map(|input| input.as_str().unwrap().to_owned()).collect();
     (fixture["notice"].as_str().unwrap().to_owned(), inputs)
 }
 

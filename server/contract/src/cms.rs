@@ -146,7 +146,8 @@ impl Model<'_, '_> {
     }
 
     fn attributes(&mut self, schema: &Value) -> Map<String, Value> {
-        let required: Vec<&str> = schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let required: Vec<&str> =
+            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let mut attributes = Map::new();
         for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
             if STRAPI_OWN.contains(&name.as_str()) {
@@ -186,7 +187,9 @@ impl Model<'_, '_> {
         }
         Some(match types.first().copied()? {
             "string" => json!({ "type": property.get("x-cms").and_then(Value::as_str).unwrap_or("string") }),
-            "integer" => json!({ "type": if property.get("format") == Some(&json!("uint64")) { "biginteger" } else { "integer" } }),
+            "integer" => {
+                json!({ "type": if property.get("format") == Some(&json!("uint64")) { "biginteger" } else { "integer" } })
+            }
             "number" => json!({ "type": "decimal" }),
             "boolean" => json!({ "type": "boolean" }),
             "array" => {
@@ -248,11 +251,20 @@ pub fn populate(attributes: &Map<String, Value>, components: &BTreeMap<String, V
             Some("component") => component_populate(attribute.get("component").and_then(Value::as_str), components),
             Some("dynamiczone") => {
                 let mut on = Map::new();
-                for uid in attribute.get("components").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-                    on.insert(uid.to_owned(), match component_populate(Some(uid), components) {
-                        Value::Bool(true) => json!({ "populate": "*" }),
-                        nested => nested,
-                    });
+                for uid in attribute
+                    .get("components")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    on.insert(
+                        uid.to_owned(),
+                        match component_populate(Some(uid), components) {
+                            Value::Bool(true) => json!({ "populate": "*" }),
+                            nested => nested,
+                        },
+                    );
                 }
                 json!({ "on": on })
             }
@@ -264,7 +276,8 @@ pub fn populate(attributes: &Map<String, Value>, components: &BTreeMap<String, V
 }
 
 fn component_populate(uid: Option<&str>, components: &BTreeMap<String, Value>) -> Value {
-    let attributes = uid.and_then(|uid| components.get(uid)).and_then(|c| c.get("attributes")).and_then(Value::as_object);
+    let attributes =
+        uid.and_then(|uid| components.get(uid)).and_then(|c| c.get("attributes")).and_then(Value::as_object);
     match attributes.map(|a| populate(a, components)) {
         Some(Value::Object(nested)) => json!({ "populate": nested }),
         _ => Value::Bool(true),
@@ -300,7 +313,10 @@ mod tests {
         let home = &model["singleTypes"][0];
         assert_eq!(home["apiId"], "home");
         assert_eq!(home["attributes"]["title"], json!({ "type": "string" }));
-        assert_eq!(home["attributes"]["seo"], json!({ "type": "component", "component": "shared.seo", "repeatable": false }));
+        assert_eq!(
+            home["attributes"]["seo"],
+            json!({ "type": "component", "component": "shared.seo", "repeatable": false })
+        );
         let zone = &home["attributes"]["sections"];
         assert_eq!(zone["type"], "dynamiczone");
         assert_eq!(zone["components"].as_array().unwrap().len(), 12);
@@ -313,7 +329,10 @@ mod tests {
         let rich = &model["components"]["sections.rich-text"]["attributes"];
         assert_eq!(rich["body"], json!({ "type": "richtext", "required": true }));
         assert_eq!(model["components"]["sections.table"]["attributes"]["columns"], json!({ "type": "json" }));
-        assert_eq!(model["components"]["shared.event"]["attributes"]["date"], json!({ "type": "date", "required": true }));
+        assert_eq!(
+            model["components"]["shared.event"]["attributes"]["date"],
+            json!({ "type": "date", "required": true })
+        );
         let news = model["collectionTypes"].as_array().unwrap().iter().find(|c| c["apiId"] == "news-updates").unwrap();
         assert_eq!(news["singular"], "news-update");
         assert_eq!(news["attributes"]["publishDate"], json!({ "type": "date" }));
@@ -327,10 +346,21 @@ mod tests {
         let params = populate_params(&TypeShape::Page.populate());
         let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         assert!(query.contains(&"populate[seo][populate][shareImage]=true".to_owned()), "{query:?}");
-        assert!(query.contains(&"populate[sections][on][sections.card-grid][populate][cards][populate][image]=true".to_owned()), "{query:?}");
+        assert!(
+            query.contains(
+                &"populate[sections][on][sections.card-grid][populate][cards][populate][image]=true".to_owned()
+            ),
+            "{query:?}"
+        );
         assert!(query.contains(&"populate[sections][on][sections.rich-text][populate]=*".to_owned()), "{query:?}");
         assert!(query.contains(&"populate[sections][on][sections.hero][populate][cta]=true".to_owned()), "{query:?}");
         let device = populate_params(&TypeShape::Device.populate());
-        assert_eq!(device, vec![("populate[image]".to_owned(), "true".to_owned()), ("populate[specification]".to_owned(), "true".to_owned())]);
+        assert_eq!(
+            device,
+            vec![
+                ("populate[image]".to_owned(), "true".to_owned()),
+                ("populate[specification]".to_owned(), "true".to_owned())
+            ]
+        );
     }
 }

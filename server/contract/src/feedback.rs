@@ -140,18 +140,25 @@ impl Notice {
 #[serde(tag = "key", content = "params", rename_all = "camelCase")]
 pub enum Problem {
     Required,
-    TooLong { max: u32 },
+    TooLong {
+        max: u32,
+    },
     Email,
     Phone,
     Choice,
     NoService,
     TwoApplicants,
-    TooManyRows { max: u32 },
+    TooManyRows {
+        max: u32,
+    },
     NoBudgetLine,
     Date,
     EndBeforeStart,
     Amount,
-    Count { min: u32, max: u32 },
+    Count {
+        min: u32,
+        max: u32,
+    },
     NotPdf,
     TooLargePdf,
     /// The whole form: too many were sent from the visitor's address.

@@ -51,8 +51,13 @@ pub enum LocationService {
 }
 
 impl LocationService {
-    pub const ALL: [LocationService; 5] =
-        [LocationService::CashIn, LocationService::CashOut, LocationService::Lipa, LocationService::SimRegistration, LocationService::Devices];
+    pub const ALL: [LocationService; 5] = [
+        LocationService::CashIn,
+        LocationService::CashOut,
+        LocationService::Lipa,
+        LocationService::SimRegistration,
+        LocationService::Devices,
+    ];
 
     pub fn parse(value: &str) -> Option<LocationService> {
         let value = value.trim().to_ascii_lowercase().replace(['_', ' '], "-");

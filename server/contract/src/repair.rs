@@ -52,12 +52,14 @@ pub struct Parsed<T> {
 /// Parses `raw` into `T`, degrading what does not fit (see the module docs).
 pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(raw: Value) -> Parsed<T> {
     let schema = schema_of::<T>();
-    let mut walk = Walk { defs: schema.get("$defs").and_then(Value::as_object), dropped: Vec::new(), absent: Vec::new() };
+    let mut walk =
+        Walk { defs: schema.get("$defs").and_then(Value::as_object), dropped: Vec::new(), absent: Vec::new() };
     let value = match walk.repair(raw, &schema, "") {
         Ok(repaired) => match serde_json::from_value::<T>(repaired) {
             Ok(value) => Some(value),
             Err(error) => {
-                walk.dropped.push(Dropped { path: String::new(), reason: format!("does not fit the content model: {error}") });
+                walk.dropped
+                    .push(Dropped { path: String::new(), reason: format!("does not fit the content model: {error}") });
                 None
             }
         },
@@ -109,10 +111,18 @@ impl<'a> Walk<'a> {
             return self.alternatives(value, branches, path);
         }
         if let Some(expected) = schema.get("const") {
-            return if &value == expected { Ok(value) } else { Err(format!("expected {expected}, got {}", describe(&value))) };
+            return if &value == expected {
+                Ok(value)
+            } else {
+                Err(format!("expected {expected}, got {}", describe(&value)))
+            };
         }
         if let Some(Value::Array(options)) = schema.get("enum") {
-            return if options.contains(&value) { Ok(value) } else { Err(format!("{} is not one of {}", short(&value), Value::Array(options.clone()))) };
+            return if options.contains(&value) {
+                Ok(value)
+            } else {
+                Err(format!("{} is not one of {}", short(&value), Value::Array(options.clone())))
+            };
         }
         let types = types_of(schema);
         if types.is_empty() {
@@ -123,9 +133,11 @@ impl<'a> Walk<'a> {
             Value::Null if allows("null") => Ok(Value::Null),
             Value::Object(object) if allows("object") => self.object(object, schema, path),
             Value::Array(items) if allows("array") => self.array(items, schema, path),
-            Value::String(text) if allows("string") && schema.get("format") == Some(&Value::from("date")) => calendar_date(&text)
-                .map(Value::String)
-                .ok_or_else(|| format!("expected a date (YYYY-MM-DD), got {}", short(&Value::String(text)))),
+            Value::String(text) if allows("string") && schema.get("format") == Some(&Value::from("date")) => {
+                calendar_date(&text)
+                    .map(Value::String)
+                    .ok_or_else(|| format!("expected a date (YYYY-MM-DD), got {}", short(&Value::String(text))))
+            }
             Value::String(_) if allows("string") => Ok(value),
             Value::Bool(_) if allows("boolean") => Ok(value),
             Value::Number(number) if allows("integer") => integer(&number, schema),
@@ -134,11 +146,16 @@ impl<'a> Walk<'a> {
                 Ok(number) => integer(&number, schema),
                 Err(_) => Err(format!("expected a whole number, got {}", short(&Value::String(text)))),
             },
-            Value::String(text) if allows("number") => match text.trim().parse::<f64>().ok().and_then(Number::from_f64) {
+            Value::String(text) if allows("number") => match text.trim().parse::<f64>().ok().and_then(Number::from_f64)
+            {
                 Some(number) => Ok(Value::Number(number)),
                 None => Err(format!("expected a number, got {}", short(&Value::String(text)))),
             },
-            other => Err(format!("expected {}, got {}", types.iter().map(|t| article(t)).collect::<Vec<_>>().join(" or "), describe(&other))),
+            other => Err(format!(
+                "expected {}, got {}",
+                types.iter().map(|t| article(t)).collect::<Vec<_>>().join(" or "),
+                describe(&other)
+            )),
         }
     }
 
@@ -179,10 +196,16 @@ impl<'a> Walk<'a> {
         Err(first_error.unwrap_or_else(|| "fits no alternative".into()))
     }
 
-    fn object(&mut self, mut object: Map<String, Value>, schema: &Map<String, Value>, path: &str) -> Result<Value, String> {
+    fn object(
+        &mut self,
+        mut object: Map<String, Value>,
+        schema: &Map<String, Value>,
+        path: &str,
+    ) -> Result<Value, String> {
         let empty = Map::new();
         let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
-        let required = |name: &str| schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == name));
+        let required =
+            |name: &str| schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == name));
         let mut kept = Map::new();
         for (name, property) in properties {
             let at = field_path(path, name);
@@ -325,7 +348,11 @@ fn integer(number: &Number, schema: &Map<String, Value>) -> Result<Value, String
 fn calendar_date(text: &str) -> Option<String> {
     let date = text.trim().get(..10)?;
     let bytes = date.as_bytes();
-    let digits = |range: std::ops::Range<usize>| date[range].parse::<u32>().ok().filter(|_| bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() }));
+    let digits = |range: std::ops::Range<usize>| {
+        date[range].parse::<u32>().ok().filter(|_| {
+            bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
+        })
+    };
     let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
     let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
     time::Date::from_calendar_date(year as i32, month, u8::try_from(day).ok()?).ok().map(|_| date.to_owned())
@@ -387,7 +414,9 @@ mod tests {
 
     #[test]
     fn what_the_site_sets_itself_is_not_expected_from_the_cms() {
-        let parsed = parse::<crate::content::Media>(json!({ "url": "/a.jpg", "alternativeText": null, "width": 1, "height": 1, "mime": "image/jpeg", "size": 12.5 }));
+        let parsed = parse::<crate::content::Media>(
+            json!({ "url": "/a.jpg", "alternativeText": null, "width": 1, "height": 1, "mime": "image/jpeg", "size": 12.5 }),
+        );
         assert_eq!(parsed.absent, Vec::<String>::new());
     }
 
@@ -399,7 +428,14 @@ mod tests {
         let parsed = parse::<Sidebar>(json!({ "links": [ { "label": "A", "url": "/a" }, { "label": "B" }, null, 7 ] }));
         assert_eq!(parsed.value.unwrap().links.len(), 1);
         let paths: Vec<_> = parsed.dropped.iter().map(|d| (d.path.as_str(), d.reason.as_str())).collect();
-        assert_eq!(paths, vec![("links[1]", "missing url"), ("links[2]", "expected an object, got null"), ("links[3]", "expected an object, got the number 7")]);
+        assert_eq!(
+            paths,
+            vec![
+                ("links[1]", "missing url"),
+                ("links[2]", "expected an object, got null"),
+                ("links[3]", "expected an object, got the number 7")
+            ]
+        );
     }
 
     #[test]
@@ -417,7 +453,10 @@ mod tests {
         assert_eq!(grid.cards.len(), 1);
         assert_eq!(grid.cards[0].link, None);
         let paths: Vec<_> = parsed.dropped.iter().map(|d| d.path.as_str()).collect();
-        assert_eq!(paths, vec!["sections[0].cards[0].link", "sections[0].cards[1]", "sections[1]", "sections[2]", "sections[3]"]);
+        assert_eq!(
+            paths,
+            vec!["sections[0].cards[0].link", "sections[0].cards[1]", "sections[1]", "sections[2]", "sections[3]"]
+        );
         assert_eq!(parsed.dropped[2].reason, "unknown __component \"sections.unknown\"");
     }
 
@@ -438,7 +477,10 @@ mod tests {
         assert_eq!(bands, vec![(1000, 2500)]);
         assert!(parsed.dropped.iter().any(|d| d.path == "sections[0].bands[1]"), "{:?}", parsed.dropped);
         let Section::BundleTable(table) = &page.sections[1] else { panic!() };
-        assert_eq!((table.bundle_ids.as_deref(), table.category.as_deref()), (Some(&["data-daily-1gb".to_owned()][..]), None));
+        assert_eq!(
+            (table.bundle_ids.as_deref(), table.category.as_deref()),
+            (Some(&["data-daily-1gb".to_owned()][..]), None)
+        );
     }
 
     #[test]

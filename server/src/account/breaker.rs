@@ -85,7 +85,10 @@ impl Breaker {
 
     fn open(&self, state: &mut State) {
         *state = State::Open { until: Instant::now() + self.settings.cooldown };
-        tracing::warn!(cooldown_ms = self.settings.cooldown.as_millis() as u64, "operator API circuit open: calls fail at once until a probe answers");
+        tracing::warn!(
+            cooldown_ms = self.settings.cooldown.as_millis() as u64,
+            "operator API circuit open: calls fail at once until a probe answers"
+        );
     }
 }
 
@@ -110,7 +113,9 @@ impl Permit {
         self.told = true;
         let mut state = self.breaker.state();
         match *state {
-            State::Closed { failures } if failures + 1 >= self.breaker.settings.failures => self.breaker.open(&mut state),
+            State::Closed { failures } if failures + 1 >= self.breaker.settings.failures => {
+                self.breaker.open(&mut state)
+            }
             State::Closed { failures } => *state = State::Closed { failures: failures + 1 },
             State::HalfOpen { probing: true } if self.probe => self.breaker.open(&mut state),
             _ => {}

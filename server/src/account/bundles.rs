@@ -25,7 +25,11 @@ use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
 /// anyone (public price information, cached like pages); signed in, also
 /// `paymentMethods`, what the subscriber can pay with.
-pub(super) async fn bundles(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> Result<Response, AccountError> {
+pub(super) async fn bundles(
+    State(account): State<Arc<AccountState>>,
+    jar: PrivateCookieJar,
+    caller: Caller,
+) -> Result<Response, AccountError> {
     let Some(catalogue) = account.catalogue.get().await else {
         return Err(AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::SomethingWentWrong));
     };
@@ -71,7 +75,9 @@ pub(super) async fn purchase(
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
     let (token, recipient) = match (form.for_modem, &session.modem) {
-        (false, _) => (session.token.clone(), friend.as_ref().map_or(session.msisdn.as_str(), Msisdn::as_str).to_owned()),
+        (false, _) => {
+            (session.token.clone(), friend.as_ref().map_or(session.msisdn.as_str(), Msisdn::as_str).to_owned())
+        }
         (true, Some(modem)) => (modem.token.clone(), modem.msisdn.clone()),
         (true, None) => return Err(AccountError::new(StatusCode::CONFLICT, NoticeKey::SignInFirst)),
     };
@@ -96,17 +102,27 @@ pub(super) async fn purchase(
         Err(error) => error,
     };
     // A refusal bought nothing, nor did a call never sent: trying again needs no confirmation.
-    if matches!(error, OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. } | OperatorError::NotCalled(_)) {
+    if matches!(
+        error,
+        OperatorError::Unauthorized | OperatorError::Refused { status: 400..=499, .. } | OperatorError::NotCalled(_)
+    ) {
         account.recent_purchases.forget(&mark).await;
     }
     Err(match error {
         OperatorError::Unauthorized => ended_by_operator(&account, jar).await,
         // Whether another number is a subscriber is not the payer's to learn.
-        OperatorError::Refused { status: 404, .. } if friend.is_some() => AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::CannotSendTo),
-        error @ OperatorError::Refused { .. } => AccountError::operator_message(&error, caller.lang, NoticeKey::ErrorOccurred),
+        OperatorError::Refused { status: 404, .. } if friend.is_some() => {
+            AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::CannotSendTo)
+        }
+        error @ OperatorError::Refused { .. } => {
+            AccountError::operator_message(&error, caller.lang, NoticeKey::ErrorOccurred)
+        }
         OperatorError::TimedOut => {
             tracing::warn!(bundle = %bundle_id, "purchase answer timed out; it may have gone through");
-            AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, Notice::key(NoticeKind::Info, NoticeKey::PurchaseUnconfirmed).lasting(UNCONFIRMED_MS))
+            AccountError::with_notice(
+                StatusCode::GATEWAY_TIMEOUT,
+                Notice::key(NoticeKind::Info, NoticeKey::PurchaseUnconfirmed).lasting(UNCONFIRMED_MS),
+            )
         }
         error @ OperatorError::Unavailable(_) => {
             tracing::error!(%error, "purchase failed unexpectedly");
@@ -128,7 +144,8 @@ async fn received(account: &AccountState, caller: &Caller, bundle_id: &str, reci
     let catalogue = account.catalogue.get().await;
     let bundle = catalogue.as_ref().and_then(|c| c.find(bundle_id)).map_or(bundle_id, |b| b.name.get(caller.lang));
     let recipient = Msisdn::parse(recipient).map_or_else(|_| recipient.to_owned(), |number| number.local());
-    Notice::key(NoticeKind::Warning, NoticeKey::PurchaseReceivedFor).with_params([("bundle", bundle), ("recipient", recipient.as_str())])
+    Notice::key(NoticeKind::Warning, NoticeKey::PurchaseReceivedFor)
+        .with_params([("bundle", bundle), ("recipient", recipient.as_str())])
 }
 
 /// The account page's confirmation step for this purchase, asking to

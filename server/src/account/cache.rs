@@ -130,7 +130,10 @@ impl AccountCache {
             }
             Ok(Err(error)) => Lookup::Refused(error),
             Err(_) => {
-                tracing::warn!(budget_ms = budget.as_millis() as u64, "the operator did not answer within the budget; the subscriber shown as the session knows them");
+                tracing::warn!(
+                    budget_ms = budget.as_millis() as u64,
+                    "the operator did not answer within the budget; the subscriber shown as the session knows them"
+                );
                 Lookup::Unknown
             }
         }
@@ -180,7 +183,9 @@ async fn load(operator: &OperatorClient, token: &str) -> Result<Known, OperatorE
     };
     let balances = match (airtime, bundles) {
         (Ok(airtime), Ok(bundles)) => Some(Balances { airtime, bundles, mpesa: mpesa.ok() }),
-        (Err(OperatorError::Unauthorized), _) | (_, Err(OperatorError::Unauthorized)) => return Err(OperatorError::Unauthorized),
+        (Err(OperatorError::Unauthorized), _) | (_, Err(OperatorError::Unauthorized)) => {
+            return Err(OperatorError::Unauthorized);
+        }
         (Err(error), _) | (_, Err(error)) => {
             tracing::warn!(%error, "balances unavailable");
             None

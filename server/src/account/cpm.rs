@@ -27,7 +27,11 @@ pub(super) async fn request_otp(
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<CpmCodeSent>, AccountError> {
     let msisdn = requested_number(&account, CodeFor::Cpm, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = account.operator.cpm_request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    let message = account
+        .operator
+        .cpm_request_otp(&msisdn)
+        .await
+        .map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     let code_page = caller.href(account.routes.path_of(PageKind::CpmOtp));
@@ -58,12 +62,22 @@ pub(super) async fn validate_otp(
 /// the operator rejects is ended: one the operator cannot answer for just
 /// now (failing, busy, its circuit open) is kept, and its page comes
 /// without the permissions until the operator answers again.
-pub async fn page_permissions(account: &AccountState, session: &Session, jar: PrivateCookieJar, lang: Lang) -> (Result<CpmPermissions, OperatorError>, PrivateCookieJar) {
+pub async fn page_permissions(
+    account: &AccountState,
+    session: &Session,
+    jar: PrivateCookieJar,
+    lang: Lang,
+) -> (Result<CpmPermissions, OperatorError>, PrivateCookieJar) {
     match account.operator.cpm_permissions(&session.token).await {
         Ok(permissions) => {
             let permissions = permissions
                 .into_iter()
-                .map(|p| Permission { name: p.name.get(lang).to_owned(), description: p.description.get(lang).to_owned(), id: p.id, granted: p.granted })
+                .map(|p| Permission {
+                    name: p.name.get(lang).to_owned(),
+                    description: p.description.get(lang).to_owned(),
+                    id: p.id,
+                    granted: p.granted,
+                })
                 .collect();
             (Ok(CpmPermissions { msisdn: session.msisdn.clone(), permissions }), jar)
         }
@@ -106,14 +120,21 @@ pub(super) async fn set_permission(
         return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SessionExpired));
     };
     match account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
-        Ok(()) => Ok(Reply::ok(PermissionSet { id, granted: form.granted }).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
-        Err(OperatorError::Unauthorized) => Err(AccountError::session_ended(account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired)),
+        Ok(()) => Ok(Reply::ok(PermissionSet { id, granted: form.granted })
+            .with_notice(Notice::key(NoticeKind::Warning, NoticeKey::PermissionSaved))),
+        Err(OperatorError::Unauthorized) => {
+            Err(AccountError::session_ended(account.sessions.end(jar, Kind::Cpm).await, NoticeKey::SessionExpired))
+        }
         Err(error) => Err(AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong)),
     }
 }
 
 /// `POST /api/cpm/logout`: then the CPM sign-in page.
-pub(super) async fn logout(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
+pub(super) async fn logout(
+    State(account): State<Arc<AccountState>>,
+    jar: PrivateCookieJar,
+    caller: Caller,
+) -> (PrivateCookieJar, Reply) {
     let jar = account.sessions.end(jar, Kind::Cpm).await;
     (jar, Reply::done().redirect(caller.href(account.routes.path_of(PageKind::CpmLogin))))
 }

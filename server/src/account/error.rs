@@ -51,9 +51,11 @@ impl AccountError {
     pub fn too_soon(wait: Duration) -> AccountError {
         let seconds = wait.as_millis().div_ceil(1000).max(1);
         let notice = if seconds < 60 {
-            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitSeconds).with_params([("seconds", seconds.to_string().as_str())])
+            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitSeconds)
+                .with_params([("seconds", seconds.to_string().as_str())])
         } else {
-            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitMinutes).with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
+            Notice::key(NoticeKind::Error, NoticeKey::CodeWaitMinutes)
+                .with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
         };
         AccountError::with_notice(StatusCode::TOO_MANY_REQUESTS, notice.lasting(REQUEST_CODE_FAILURE_MS))
     }
@@ -96,7 +98,9 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
         OperatorError::Unauthorized => StatusCode::UNAUTHORIZED,
         // A refusal the visitor can act on keeps its status; the operator's
         // own failure is a bad gateway to the browser, never this server's 5xx.
-        OperatorError::Refused { status: status @ 400..=499, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY),
+        OperatorError::Refused { status: status @ 400..=499, .. } => {
+            StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_GATEWAY)
+        }
         OperatorError::Refused { .. } => StatusCode::BAD_GATEWAY,
         OperatorError::Unavailable(_) => StatusCode::BAD_GATEWAY,
         OperatorError::TimedOut => StatusCode::GATEWAY_TIMEOUT,

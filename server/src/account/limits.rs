@@ -168,7 +168,10 @@ impl Limits {
         let local = Local {
             recently_sent: moka::sync::Cache::builder().time_to_live(resend).max_capacity(1_000_000).build(),
             resend,
-            budgets: Budget::ALL.iter().map(|budget| (*budget, DefaultKeyedRateLimiter::keyed(budget.quota()))).collect(),
+            budgets: Budget::ALL
+                .iter()
+                .map(|budget| (*budget, DefaultKeyedRateLimiter::keyed(budget.quota())))
+                .collect(),
         };
         Limits { counters: Counters::Local(local) }
     }
@@ -189,7 +192,10 @@ impl Limits {
         let wait = match &self.counters {
             Counters::Local(local) => {
                 let limiter = &local.budgets.iter().find(|(b, _)| *b == budget).expect("every budget has a limiter").1;
-                limiter.check_key(&key.to_owned()).err().map(|not_until| not_until.wait_time_from(limiter.clock().now()))
+                limiter
+                    .check_key(&key.to_owned())
+                    .err()
+                    .map(|not_until| not_until.wait_time_from(limiter.clock().now()))
             }
             Counters::Shared(shared) => {
                 let (burst, window) = budget.size();
@@ -209,11 +215,17 @@ impl Limits {
     /// One code request for `number` from `client`: not within the resend
     /// time of the last code sent to it for the same purpose, and within
     /// every budget. `Some(wait)`: refused, and how long until it would not be.
-    pub async fn code_request(&self, purpose: CodeFor, number: &str, client: IpAddr) -> Result<Option<Duration>, Unavailable> {
+    pub async fn code_request(
+        &self,
+        purpose: CodeFor,
+        number: &str,
+        client: IpAddr,
+    ) -> Result<Option<Duration>, Unavailable> {
         let resend_wait = match &self.counters {
-            Counters::Local(local) => {
-                local.recently_sent.get(&(purpose, number.to_owned())).map(|sent| local.resend.saturating_sub(sent.elapsed()))
-            }
+            Counters::Local(local) => local
+                .recently_sent
+                .get(&(purpose, number.to_owned()))
+                .map(|sent| local.resend.saturating_sub(sent.elapsed())),
             Counters::Shared(shared) => {
                 let left: i64 = shared.redis.query(redis::cmd("PTTL").arg(resend_key(purpose, number))).await?;
                 u64::try_from(left).ok().map(Duration::from_millis)
@@ -235,11 +247,16 @@ impl Limits {
     /// budget still holds.
     pub async fn code_sent(&self, purpose: CodeFor, number: &str) {
         match &self.counters {
-            Counters::Local(local) => local.recently_sent.insert((purpose, number.to_owned()), std::time::Instant::now()),
+            Counters::Local(local) => {
+                local.recently_sent.insert((purpose, number.to_owned()), std::time::Instant::now())
+            }
             Counters::Shared(shared) if shared.resend.is_zero() => {}
             Counters::Shared(shared) => {
                 let resend = shared.resend.as_millis() as u64;
-                let set = shared.redis.query::<()>(redis::cmd("SET").arg(resend_key(purpose, number)).arg(1).arg("PX").arg(resend)).await;
+                let set = shared
+                    .redis
+                    .query::<()>(redis::cmd("SET").arg(resend_key(purpose, number)).arg(1).arg("PX").arg(resend))
+                    .await;
                 if let Err(error) = set {
                     tracing::warn!(%error, "resend time not recorded");
                 }
@@ -249,12 +266,14 @@ impl Limits {
 
     /// One code check for `number` from `client`.
     pub async fn code_check(&self, number: &str, client: IpAddr) -> Result<bool, Unavailable> {
-        Ok(self.allow(Budget::ChecksPerClient, &client.to_string()).await? && self.allow(Budget::ChecksPerNumber, number).await?)
+        Ok(self.allow(Budget::ChecksPerClient, &client.to_string()).await?
+            && self.allow(Budget::ChecksPerNumber, number).await?)
     }
 
     /// One modem look-up by the signed-in `subscriber` from `client`.
     pub async fn modem_check(&self, subscriber: &str, client: IpAddr) -> Result<bool, Unavailable> {
-        Ok(self.allow(Budget::ModemChecksPerClient, &client.to_string()).await? && self.allow(Budget::ModemChecksPerSubscriber, subscriber).await?)
+        Ok(self.allow(Budget::ModemChecksPerClient, &client.to_string()).await?
+            && self.allow(Budget::ModemChecksPerSubscriber, subscriber).await?)
     }
 
     /// One submission of `form` from `client`.
@@ -302,19 +321,35 @@ mod tests {
     #[tokio::test]
     async fn one_code_a_minute_three_per_number_ten_per_client() {
         let limits = Limits::new(Duration::from_secs(60));
-        let allowed = async |purpose, number: &str, client: IpAddr| limits.code_request(purpose, number, client).await.unwrap().is_none();
+        let allowed = async |purpose, number: &str, client: IpAddr| {
+            limits.code_request(purpose, number, client).await.unwrap().is_none()
+        };
         assert!(allowed(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await);
         assert!(allowed(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await, "the first failed: nothing was sent");
         limits.code_sent(CodeFor::SignIn, "255754000001").await;
         assert!(allowed(CodeFor::Cpm, "255754000001", ip("1.1.1.1")).await, "another purpose");
-        let wait = limits.code_request(CodeFor::SignIn, "255754000001", ip("1.1.1.1")).await.unwrap().expect("a second code within the minute");
+        let wait = limits
+            .code_request(CodeFor::SignIn, "255754000001", ip("1.1.1.1"))
+            .await
+            .unwrap()
+            .expect("a second code within the minute");
         assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "the rest of the minute: {wait:?}");
         assert!(allowed(CodeFor::SignIn, "255754000002", ip("1.1.1.1")).await, "another number");
         let limits = Limits::new(Duration::from_secs(60));
         for n in 0..10 {
-            assert!(limits.code_request(CodeFor::SignIn, &format!("25575400{n:04}"), ip("2.2.2.2")).await.unwrap().is_none());
+            assert!(
+                limits
+                    .code_request(CodeFor::SignIn, &format!("25575400{n:04}"), ip("2.2.2.2"))
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
         }
-        let wait = limits.code_request(CodeFor::SignIn, "255754009999", ip("2.2.2.2")).await.unwrap().expect("the client's budget");
+        let wait = limits
+            .code_request(CodeFor::SignIn, "255754009999", ip("2.2.2.2"))
+            .await
+            .unwrap()
+            .expect("the client's budget");
         assert!(wait > Duration::from_secs(50) && wait <= Duration::from_secs(60), "one code a minute back: {wait:?}");
     }
 
@@ -324,7 +359,10 @@ mod tests {
         for n in 0..30 {
             assert!(limits.code_check(&format!("25575400{n:04}"), ip("3.3.3.3")).await.unwrap());
         }
-        assert!(!limits.code_check("255754009999", ip("3.3.3.3")).await.unwrap(), "one client guessing across many numbers");
+        assert!(
+            !limits.code_check("255754009999", ip("3.3.3.3")).await.unwrap(),
+            "one client guessing across many numbers"
+        );
         assert!(limits.code_check("255754009999", ip("4.4.4.4")).await.unwrap(), "another client");
     }
 
@@ -335,6 +373,9 @@ mod tests {
             assert!(limits.code_request(CodeFor::SignIn, "255754000001", ip("5.5.5.5")).await.unwrap().is_none());
         }
         limits.sweep();
-        assert!(limits.code_request(CodeFor::SignIn, "255754000001", ip("6.6.6.6")).await.unwrap().is_some(), "still out of its budget");
+        assert!(
+            limits.code_request(CodeFor::SignIn, "255754000001", ip("6.6.6.6")).await.unwrap().is_some(),
+            "still out of its budget"
+        );
     }
 }

@@ -35,7 +35,9 @@
 pub fn reads_cookie(name: &str) -> bool {
     use session::{Kind, cookie_name};
     name == flash::COOKIE
-        || [Kind::Subscriber, Kind::Cpm].into_iter().any(|kind| name == cookie_name(kind, true) || name == cookie_name(kind, false))
+        || [Kind::Subscriber, Kind::Cpm]
+            .into_iter()
+            .any(|kind| name == cookie_name(kind, true) || name == cookie_name(kind, false))
 }
 
 pub mod breaker;
@@ -120,7 +122,8 @@ where
         .route("/api/bundles", get(bundles::bundles))
         .route(
             "/api/bundles/purchase",
-            counted(post(bundles::purchase), Counted::Purchase).layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
+            counted(post(bundles::purchase), Counted::Purchase)
+                .layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
         )
         .route("/api/modem/check", post(modem::check))
         .route("/api/modem/request-otp", counted(post(modem::request_otp), Counted::CodeRequest(CodeFor::ModemSignIn)))
@@ -129,14 +132,20 @@ where
             "/api/alternative-number/request-otp",
             counted(post(modem::registration_request_otp), Counted::CodeRequest(CodeFor::ModemRegistration)),
         )
-        .route("/api/alternative-number", counted(post(modem::register), Counted::CodeCheck(CodeFor::ModemRegistration)))
+        .route(
+            "/api/alternative-number",
+            counted(post(modem::register), Counted::CodeCheck(CodeFor::ModemRegistration)),
+        )
         .route("/api/cpm/request-otp", counted(post(cpm::request_otp), Counted::CodeRequest(CodeFor::Cpm)))
         .route("/api/cpm/validate-otp", counted(post(cpm::validate_otp), Counted::CodeCheck(CodeFor::Cpm)))
         .route("/api/cpm/permissions", get(cpm::permissions))
         .route("/api/cpm/permissions/{id}", put(cpm::set_permission).post(cpm::set_permission))
         .route("/api/cpm/logout", post(cpm::logout))
         .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
-        .layer(axum::middleware::from_fn_with_state(FormPosts { site: Site::from_ref(&state), body_limit: BODY_LIMIT }, form_post::layer))
+        .layer(axum::middleware::from_fn_with_state(
+            FormPosts { site: Site::from_ref(&state), body_limit: BODY_LIMIT },
+            form_post::layer,
+        ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
@@ -232,7 +241,9 @@ impl Visit {
         let (_, session) = self.subscriber.as_ref()?;
         // As the header shows it: the names, or the number when the operator gave none.
         let name = match session.names.as_str() {
-            "" => msisdn::Msisdn::parse(&session.msisdn).map_or_else(|_| session.msisdn.clone(), |number| number.local()),
+            "" => {
+                msisdn::Msisdn::parse(&session.msisdn).map_or_else(|_| session.msisdn.clone(), |number| number.local())
+            }
             names => names.to_owned(),
         };
         Some(OwnParts { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
@@ -244,12 +255,19 @@ impl Visit {
     /// (taken out of the cookies when `take_flash`) and the CPM permissions
     /// where the page shows them. The operator is waited for at most
     /// `DIGITAL_API_BUDGET_MS`. A session the operator refuses is ended.
-    pub async fn extras(mut self, account: &AccountState, page: PageKind, lang: Lang, take_flash: bool) -> (PageExtras, PrivateCookieJar) {
+    pub async fn extras(
+        mut self,
+        account: &AccountState,
+        page: PageKind,
+        lang: Lang,
+        take_flash: bool,
+    ) -> (PageExtras, PrivateCookieJar) {
         let mut extras = PageExtras { csrf: self.csrf(), ..PageExtras::default() };
         let mut jar = self.jar;
         if let Some((key, session)) = &self.subscriber {
             let account_page = page == PageKind::Account;
-            (extras.subscriber, jar) = subscriber::page_subscriber(account, key, session, jar, account_page, lang).await;
+            (extras.subscriber, jar) =
+                subscriber::page_subscriber(account, key, session, jar, account_page, lang).await;
         }
         if take_flash && self.flash {
             (extras.notice, jar) = flash::take(jar);

@@ -38,7 +38,9 @@ fn masked(pair: &AlternativeNumber) -> String {
 /// modem without one and a number that is no modem are both 404.
 async fn alternative_of(account: &AccountState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
     account.operator.alternative_number(modem).await.map_err(|error| match error {
-        OperatorError::Refused { status: 404, .. } => AccountError::new(StatusCode::NOT_FOUND, NoticeKey::ModemNotRegistered),
+        OperatorError::Refused { status: 404, .. } => {
+            AccountError::new(StatusCode::NOT_FOUND, NoticeKey::ModemNotRegistered)
+        }
         error => AccountError::operator(&error, NoticeKey::SomethingWentWrong),
     })
 }
@@ -57,7 +59,12 @@ pub(super) async fn check(
         return Err(AccountError::too_many());
     }
     let pair = alternative_of(&account, &modem).await?;
-    Ok(Reply::ok(ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: true, otps: false }))
+    Ok(Reply::ok(ModemAlternative {
+        alternative_masked: masked(&pair),
+        msisdn: pair.msisdn,
+        modems: true,
+        otps: false,
+    }))
 }
 
 /// `POST /api/modem/request-otp {msisdn}`: a code for the modem, sent to
@@ -73,7 +80,11 @@ pub(super) async fn request_otp(
     let modem = requested_number(&account, CodeFor::ModemSignIn, &form.msisdn, client).await?;
     let pair = alternative_of(&account, &modem).await?;
     let alternative = parse_msisdn(&pair.alternative_msisdn)?;
-    account.operator.alternative_request_otp(&modem, &alternative).await.map_err(|error| request_code_failure(&error))?;
+    account
+        .operator
+        .alternative_request_otp(&modem, &alternative)
+        .await
+        .map_err(|error| request_code_failure(&error))?;
     account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
     let answer = ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: false, otps: true };
     Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::OtpSent)))
@@ -134,10 +145,15 @@ pub(super) async fn register(
 ) -> Result<Reply<ModemRegistered>, AccountError> {
     let session = require(&account, &jar).await?;
     let (modem, code) = checked_code(&account, &form, client).await?;
-    let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
+    let own = Msisdn::parse(&session.msisdn)
+        .map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
     match account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
-            let answer = ModemRegistered { alternative_masked: masked(&pair), msisdn: pair.msisdn, registering_new_number: false };
+            let answer = ModemRegistered {
+                alternative_masked: masked(&pair),
+                msisdn: pair.msisdn,
+                registering_new_number: false,
+            };
             Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemRegistered)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&account, jar).await),

@@ -36,7 +36,9 @@ impl Msisdn {
         // The national number's 9 digits, after at most one prefix.
         let national = PREFIXES
             .iter()
-            .find_map(|prefix| compact.strip_prefix(prefix).filter(|rest| rest.len() == 9 && rest.bytes().all(|b| b.is_ascii_digit())))
+            .find_map(|prefix| {
+                compact.strip_prefix(prefix).filter(|rest| rest.len() == 9 && rest.bytes().all(|b| b.is_ascii_digit()))
+            })
             .ok_or(InputError::Msisdn)?;
         // Which ranges are mobile numbers is the numbering plan's, kept by `phonenumber`.
         let number = phonenumber::parse(None, format!("+255{national}")).map_err(|_| InputError::Msisdn)?;
@@ -89,7 +91,11 @@ pub struct OtpCode(String);
 impl OtpCode {
     pub fn parse(input: &str) -> Result<OtpCode, InputError> {
         let code = input.trim();
-        if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) { Ok(OtpCode(code.to_owned())) } else { Err(InputError::Code) }
+        if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
+            Ok(OtpCode(code.to_owned()))
+        } else {
+            Err(InputError::Code)
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -109,7 +115,15 @@ mod tests {
 
     #[test]
     fn accepts_every_tanzanian_form() {
-        for input in ["+255754000001", "255754000001", "0754000001", "754000001", "0754 000 001", "+255 (754) 000-001", "0754.000.001"] {
+        for input in [
+            "+255754000001",
+            "255754000001",
+            "0754000001",
+            "754000001",
+            "0754 000 001",
+            "+255 (754) 000-001",
+            "0754.000.001",
+        ] {
             assert_eq!(Msisdn::parse(input).map(|m| m.to_string()), Ok("255754000001".into()), "{input}");
         }
         assert_eq!(Msisdn::parse("0754000001").unwrap().local(), "0754 000 001");
@@ -138,7 +152,11 @@ mod tests {
         for input in inputs {
             assert_eq!(Msisdn::parse(input), Err(InputError::Msisdn), "{input}");
         }
-        assert_eq!(Msisdn::parse(" 0754 000 001\n").map(|m| m.to_string()), Ok("255754000001".into()), "surrounding blanks");
+        assert_eq!(
+            Msisdn::parse(" 0754 000 001\n").map(|m| m.to_string()),
+            Ok("255754000001".into()),
+            "surrounding blanks"
+        );
     }
 
     #[test]

@@ -33,8 +33,12 @@ async fn count(State(what): State<Counted>, request: Request, next: Next) -> Res
     let response = next.run(request).await;
     let outcome = outcome(response.status());
     match what {
-        Counted::CodeRequest(purpose) => metrics::counter!("otp_requests_total", "purpose" => purpose.name(), "outcome" => outcome).increment(1),
-        Counted::CodeCheck(purpose) => metrics::counter!("otp_validations_total", "purpose" => purpose.name(), "outcome" => outcome).increment(1),
+        Counted::CodeRequest(purpose) => {
+            metrics::counter!("otp_requests_total", "purpose" => purpose.name(), "outcome" => outcome).increment(1)
+        }
+        Counted::CodeCheck(purpose) => {
+            metrics::counter!("otp_validations_total", "purpose" => purpose.name(), "outcome" => outcome).increment(1)
+        }
         Counted::Purchase => metrics::counter!("purchases_total", "outcome" => outcome).increment(1),
     }
     response

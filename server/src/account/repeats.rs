@@ -88,9 +88,18 @@ mod tests {
         let daily = PurchaseMark::new("token-a", "data-daily-1gb", "255754000001");
         assert!(recent.mark(&daily, false).await.unwrap());
         assert!(!recent.mark(&daily, false).await.unwrap(), "the same again");
-        assert!(recent.mark(&PurchaseMark::new("token-a", "data-daily-1gb", "255754000002"), false).await.unwrap(), "another recipient");
-        assert!(recent.mark(&PurchaseMark::new("token-a", "data-weekly-2gb", "255754000001"), false).await.unwrap(), "another bundle");
-        assert!(recent.mark(&PurchaseMark::new("token-b", "data-daily-1gb", "255754000001"), false).await.unwrap(), "another session");
+        assert!(
+            recent.mark(&PurchaseMark::new("token-a", "data-daily-1gb", "255754000002"), false).await.unwrap(),
+            "another recipient"
+        );
+        assert!(
+            recent.mark(&PurchaseMark::new("token-a", "data-weekly-2gb", "255754000001"), false).await.unwrap(),
+            "another bundle"
+        );
+        assert!(
+            recent.mark(&PurchaseMark::new("token-b", "data-daily-1gb", "255754000001"), false).await.unwrap(),
+            "another session"
+        );
         assert!(recent.mark(&daily, true).await.unwrap(), "confirmed");
         recent.forget(&daily).await;
         assert!(recent.mark(&daily, false).await.unwrap(), "refused purchases are forgotten");

@@ -86,7 +86,12 @@ impl Sessions {
     }
 
     /// Signs in: a session under a new id, the one the jar held (if any) ended.
-    pub async fn start(&self, jar: PrivateCookieJar, kind: Kind, session: Session) -> Result<PrivateCookieJar, StoreError> {
+    pub async fn start(
+        &self,
+        jar: PrivateCookieJar,
+        kind: Kind,
+        session: Session,
+    ) -> Result<PrivateCookieJar, StoreError> {
         let jar = self.end(jar, kind).await;
         let id = SessionId::generate()?;
         self.store.create(&id, kind, &session).await?;
@@ -147,7 +152,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sessions = sessions(dir.path());
         let jar = PrivateCookieJar::new(Key::generate());
-        let jar = sessions.start(jar, Kind::Subscriber, Session::new("tok".into(), "255754000001".into())).await.unwrap();
+        let jar =
+            sessions.start(jar, Kind::Subscriber, Session::new("tok".into(), "255754000001".into())).await.unwrap();
         assert_eq!(sessions.load(&jar, Kind::Subscriber).await.unwrap().token, "tok");
         let id = jar.get("__Host-session").unwrap().value().to_owned();
         assert_eq!(id.len(), 43, "32 random bytes, base64url: {id}");
@@ -155,15 +161,25 @@ mod tests {
         let raw = response.headers()[axum::http::header::SET_COOKIE].to_str().unwrap().to_owned();
         assert!(raw.starts_with("__Host-session="), "{raw}");
         assert!(!raw.contains("tok") && !raw.contains("255754000001") && !raw.contains(&id), "{raw}");
-        assert!(raw.contains("HttpOnly") && raw.contains("Secure") && raw.contains("SameSite=Lax") && raw.contains("Path=/"), "{raw}");
+        assert!(
+            raw.contains("HttpOnly")
+                && raw.contains("Secure")
+                && raw.contains("SameSite=Lax")
+                && raw.contains("Path=/"),
+            "{raw}"
+        );
     }
 
     #[tokio::test]
     async fn signing_in_again_rotates_the_id_and_ending_deletes_it() {
         let dir = tempfile::tempdir().unwrap();
         let sessions = sessions(dir.path());
-        let first = sessions.start(PrivateCookieJar::new(Key::generate()), Kind::Subscriber, Session::new("a".into(), "1".into())).await.unwrap();
-        let second = sessions.start(first.clone(), Kind::Subscriber, Session::new("b".into(), "1".into())).await.unwrap();
+        let first = sessions
+            .start(PrivateCookieJar::new(Key::generate()), Kind::Subscriber, Session::new("a".into(), "1".into()))
+            .await
+            .unwrap();
+        let second =
+            sessions.start(first.clone(), Kind::Subscriber, Session::new("b".into(), "1".into())).await.unwrap();
         assert_ne!(first.get("__Host-session").unwrap().value(), second.get("__Host-session").unwrap().value());
         assert!(sessions.load(&first, Kind::Subscriber).await.is_none(), "the old id is gone");
         assert_eq!(sessions.load(&second, Kind::Subscriber).await.unwrap().token, "b");

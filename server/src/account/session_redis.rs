@@ -75,14 +75,21 @@ impl SessionStore for RedisSessionStore {
     async fn create(&self, id: &SessionId, kind: Kind, session: &Session) -> Result<(), StoreError> {
         let data = serde_json::to_string(session).expect("session serialises");
         let mut call = self.create.prepare_invoke();
-        call.key(key(id)).arg(kind_name(kind)).arg(data).arg(self.lifetimes.idle.as_secs()).arg(self.lifetimes.absolute.as_secs());
+        call.key(key(id))
+            .arg(kind_name(kind))
+            .arg(data)
+            .arg(self.lifetimes.idle.as_secs())
+            .arg(self.lifetimes.absolute.as_secs());
         self.redis.invoke::<i64>(&call).await?;
         Ok(())
     }
 
     async fn get(&self, id: &SessionId, kind: Kind) -> Result<Option<Session>, StoreError> {
         let mut call = self.get.prepare_invoke();
-        call.key(key(id)).arg(kind_name(kind)).arg(self.lifetimes.idle.as_secs()).arg(self.lifetimes.absolute.as_secs());
+        call.key(key(id))
+            .arg(kind_name(kind))
+            .arg(self.lifetimes.idle.as_secs())
+            .arg(self.lifetimes.absolute.as_secs());
         let data: Option<String> = self.redis.invoke(&call).await?;
         Ok(data.and_then(|data| match serde_json::from_str(&data) {
             Ok(session) => Some(session),

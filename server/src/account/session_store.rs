@@ -121,11 +121,11 @@ fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
-
 impl SqliteSessionStore {
     /// Opens or creates `<data_dir>/sessions.sqlite3`.
     pub fn open(data_dir: &Path, lifetimes: Lifetimes) -> Result<SqliteSessionStore, StoreError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| StoreError::DataDir { path: data_dir.to_owned(), source })?;
+        std::fs::create_dir_all(data_dir)
+            .map_err(|source| StoreError::DataDir { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
             let db = crate::sqlite::open(&path)?;
@@ -206,7 +206,10 @@ impl SessionStore for SqliteSessionStore {
 
     async fn update(&self, id: &SessionId, session: &Session) -> Result<(), StoreError> {
         let (hash, data) = (id.digest(), serde_json::to_string(session).expect("session serialises"));
-        self.db(move |db, _, _| db.execute("UPDATE sessions SET data = ?1 WHERE id_hash = ?2", params![data, hash]).map(drop)).await
+        self.db(move |db, _, _| {
+            db.execute("UPDATE sessions SET data = ?1 WHERE id_hash = ?2", params![data, hash]).map(drop)
+        })
+        .await
     }
 
     async fn delete(&self, id: &SessionId) -> Result<(), StoreError> {
@@ -253,7 +256,10 @@ mod tests {
         store.create(&id, Kind::Subscriber, &session()).await.unwrap();
         assert_eq!(store.get(&id, Kind::Subscriber).await.unwrap().unwrap().token, "tok");
         assert!(store.get(&id, Kind::Cpm).await.unwrap().is_none(), "a subscriber session opens no CPM");
-        assert!(store.get(&id, Kind::Subscriber).await.unwrap().is_some(), "asking with the wrong kind deletes nothing");
+        assert!(
+            store.get(&id, Kind::Subscriber).await.unwrap().is_some(),
+            "asking with the wrong kind deletes nothing"
+        );
         let mut changed = session();
         changed.token = "tok2".into();
         store.update(&id, &changed).await.unwrap();
@@ -327,11 +333,15 @@ mod tests {
         let hash = id.digest();
         let seen_ago = |ago: i64| {
             let hash = hash.clone();
-            store.db(move |db, _, _| db.execute("UPDATE sessions SET seen = ?1 WHERE id_hash = ?2", params![now() - ago, hash]).map(drop))
+            store.db(move |db, _, _| {
+                db.execute("UPDATE sessions SET seen = ?1 WHERE id_hash = ?2", params![now() - ago, hash]).map(drop)
+            })
         };
         let seen = || {
             let hash = hash.clone();
-            store.db(move |db, _, _| db.query_row("SELECT seen FROM sessions WHERE id_hash = ?1", params![hash], |row| row.get::<_, i64>(0)))
+            store.db(move |db, _, _| {
+                db.query_row("SELECT seen FROM sessions WHERE id_hash = ?1", params![hash], |row| row.get::<_, i64>(0))
+            })
         };
         // Seen 5 s ago, under the 20 s a write waits for: read, not moved.
         seen_ago(5).await.unwrap();

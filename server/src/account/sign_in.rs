@@ -22,7 +22,11 @@ pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
 
 /// The number and code of a code check, within the number's and the
 /// client's check budgets.
-pub(super) async fn checked_code(account: &AccountState, form: &CodeForm, client: IpAddr) -> Result<(Msisdn, OtpCode), AccountError> {
+pub(super) async fn checked_code(
+    account: &AccountState,
+    form: &CodeForm,
+    client: IpAddr,
+) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
     let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
     if !account.limits.code_check(msisdn.as_str(), client).await? {
@@ -35,7 +39,12 @@ pub(super) async fn checked_code(account: &AccountState, form: &CodeForm, client
 /// The budgets are the same whether or not the number is a subscriber, and
 /// come before the operator is asked, so a refusal tells nobody who is a
 /// customer.
-pub(super) async fn requested_number(account: &AccountState, purpose: CodeFor, input: &str, client: IpAddr) -> Result<Msisdn, AccountError> {
+pub(super) async fn requested_number(
+    account: &AccountState,
+    purpose: CodeFor,
+    input: &str,
+    client: IpAddr,
+) -> Result<Msisdn, AccountError> {
     let msisdn = parse_msisdn(input)?;
     if let Some(wait) = account.limits.code_request(purpose, msisdn.as_str(), client).await? {
         return Err(AccountError::too_soon(wait));
@@ -67,8 +76,13 @@ pub(super) async fn request_otp(
     ClientAddr(client): ClientAddr,
     Submitted(form): Submitted<NumberForm>,
 ) -> Result<Reply<CodeSent>, AccountError> {
-    let msisdn = requested_number(&account, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
-    let message = account.operator.request_otp(&msisdn).await.map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+    let msisdn =
+        requested_number(&account, CodeFor::SignIn, &form.msisdn, client).await.map_err(keeping_number(&form))?;
+    let message = account
+        .operator
+        .request_otp(&msisdn)
+        .await
+        .map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
     account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(CodeSent { msisdn: msisdn.to_string(), step: SignInStep::Code })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
@@ -89,7 +103,11 @@ pub(super) async fn validate_otp(
         .validate_otp(&msisdn, &code)
         .await
         .map_err(|error| AccountError::operator_message(&error, caller.lang, NoticeKey::SomethingWentWrong))?;
-    let known = account.details.fetch(&token).await.map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
+    let known = account
+        .details
+        .fetch(&token)
+        .await
+        .map_err(|error| AccountError::operator(&error, NoticeKey::SomethingWentWrong))?;
     let session = Session::new(token, msisdn.to_string()).named(known.details.names());
     let jar = account.sessions.start(jar, Kind::Subscriber, session.clone()).await?;
     // The first page after signing in needs no operator call.
@@ -104,7 +122,11 @@ pub(super) async fn validate_otp(
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home.
-pub(super) async fn logout(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> (PrivateCookieJar, Reply) {
+pub(super) async fn logout(
+    State(account): State<Arc<AccountState>>,
+    jar: PrivateCookieJar,
+    caller: Caller,
+) -> (PrivateCookieJar, Reply) {
     let jar = sign_out(&account, jar).await;
     (jar, Reply::done().redirect(caller.href("/")))
 }

@@ -26,7 +26,12 @@ use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 /// (the details absent, and the balance null, while it has not said);
 /// bundle balances under the catalogue's name of their bundle in `lang`
 /// (the operator's own name when the catalogue does not know it).
-pub(super) fn subscriber_of(session: &Session, known: Option<&Known>, catalogue: Option<&Snapshot>, lang: Lang) -> Subscriber {
+pub(super) fn subscriber_of(
+    session: &Session,
+    known: Option<&Known>,
+    catalogue: Option<&Snapshot>,
+    lang: Lang,
+) -> Subscriber {
     let details = known.map(|k| &k.details);
     let named = |balance: &super::operator::BundleBalance| {
         let bundle = balance.bundle_id.as_deref().and_then(|id| catalogue?.find(id));
@@ -102,7 +107,10 @@ pub(super) async fn require(account: &AccountState, jar: &PrivateCookieJar) -> R
         return Ok(session);
     }
     let had_one = jar.get(cookie_name(Kind::Subscriber, account.https)).is_some();
-    Err(AccountError::new(StatusCode::UNAUTHORIZED, if had_one { NoticeKey::SessionExpired } else { NoticeKey::SignInFirst }))
+    Err(AccountError::new(
+        StatusCode::UNAUTHORIZED,
+        if had_one { NoticeKey::SessionExpired } else { NoticeKey::SignInFirst },
+    ))
 }
 
 /// Ends the subscriber session and drops what is kept for it.
@@ -121,7 +129,12 @@ pub(super) async fn ended_by_operator(account: &AccountState, jar: PrivateCookie
 
 /// Around a purchase: whatever it answered (it may have gone through even
 /// when no answer came), the session's balances are read afresh next.
-pub(super) async fn forget_after(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, request: Request, next: Next) -> Response {
+pub(super) async fn forget_after(
+    State(account): State<Arc<AccountState>>,
+    jar: PrivateCookieJar,
+    request: Request,
+    next: Next,
+) -> Response {
     let response = next.run(request).await;
     if let Some(key) = account.sessions.key(&jar, Kind::Subscriber) {
         account.details.forget(&key);
@@ -133,9 +146,15 @@ pub(super) async fn forget_after(State(account): State<Arc<AccountState>>, jar: 
 /// read afresh within the budget. What the operator has not given by then is left out,
 /// with "Sorry an Error occured" when the balances are missing;
 /// the page asks again.
-pub(super) async fn account(State(account): State<Arc<AccountState>>, jar: PrivateCookieJar, caller: Caller) -> Result<Reply<SubscriberAnswer>, AccountError> {
+pub(super) async fn account(
+    State(account): State<Arc<AccountState>>,
+    jar: PrivateCookieJar,
+    caller: Caller,
+) -> Result<Reply<SubscriberAnswer>, AccountError> {
     let session = require(&account, &jar).await?;
-    let Some(key) = account.sessions.key(&jar, Kind::Subscriber) else { return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst)) };
+    let Some(key) = account.sessions.key(&jar, Kind::Subscriber) else {
+        return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst));
+    };
     let (lookup, catalogue) = tokio::join!(
         account.details.subscriber_afresh(&key, &session.token, account.budget),
         catalogue_within_budget(&account)

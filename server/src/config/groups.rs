@@ -206,7 +206,12 @@ pub struct ConnectionConfig {
 
     /// Open connections from one client address. Behind a load balancer
     /// every connection comes from it: raise this (or let the balancer cap).
-    #[arg(id = "max-connections-per-address", long = "max-connections-per-address", env = "MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    #[arg(
+        id = "max-connections-per-address",
+        long = "max-connections-per-address",
+        env = "MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = 256
+    )]
     pub max_per_address: usize,
 
     /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDRs,
@@ -248,12 +253,22 @@ pub struct OperatorConfig {
 
     /// Operator API calls under way at once (the bulkhead); one more fails
     /// at once, as the API being unavailable.
-    #[arg(id = "digital-api-max-requests", long = "digital-api-max-requests", env = "DIGITAL_API_MAX_REQUESTS", default_value_t = 32)]
+    #[arg(
+        id = "digital-api-max-requests",
+        long = "digital-api-max-requests",
+        env = "DIGITAL_API_MAX_REQUESTS",
+        default_value_t = 32
+    )]
     pub max_requests: usize,
 
     /// Consecutive operator API failures (no answer in time, no connection,
     /// a 5xx) that open the circuit breaker: calls then fail at once.
-    #[arg(id = "digital-api-breaker-failures", long = "digital-api-breaker-failures", env = "DIGITAL_API_BREAKER_FAILURES", default_value_t = 5)]
+    #[arg(
+        id = "digital-api-breaker-failures",
+        long = "digital-api-breaker-failures",
+        env = "DIGITAL_API_BREAKER_FAILURES",
+        default_value_t = 5
+    )]
     pub breaker_failures: u32,
 
     /// How long the circuit stays open before one call probes the API, in milliseconds.

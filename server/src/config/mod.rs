@@ -15,7 +15,10 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-pub use groups::{CmsConfig, ConnectionConfig, ContentConfig, FormsConfig, ImageConfig, OperationsConfig, OperatorConfig, PagesConfig, SessionConfig};
+pub use groups::{
+    CmsConfig, ConnectionConfig, ContentConfig, FormsConfig, ImageConfig, OperationsConfig, OperatorConfig,
+    PagesConfig, SessionConfig,
+};
 pub use values::{HttpUrl, LogFormat, PopulateStrategy, Secret};
 
 #[derive(Debug, Clone, Parser)]
@@ -99,7 +102,10 @@ mod tests {
     fn metrics_are_off_only_when_said_so() {
         assert_eq!(Config::defaults().operations.metrics_addr, Some("127.0.0.1:9090".parse().unwrap()));
         assert_eq!(Config::parse_from(["site", "--metrics-addr", "off"]).operations.metrics_addr, None);
-        assert!(Config::try_parse_from(["site", "--metrics-addr", "of"]).is_err(), "a typo is refused, not taken for off");
+        assert!(
+            Config::try_parse_from(["site", "--metrics-addr", "of"]).is_err(),
+            "a typo is refused, not taken for off"
+        );
     }
 
     #[test]
@@ -110,7 +116,17 @@ mod tests {
 
     #[test]
     fn durations_sizes_and_addresses_are_typed_at_start() {
-        let config = Config::parse_from(["site", "--content-ttl-secs", "5", "--cms-timeout-ms", "250", "--page-cache-mb", "2", "--cms-url", "http://cms:1337/"]);
+        let config = Config::parse_from([
+            "site",
+            "--content-ttl-secs",
+            "5",
+            "--cms-timeout-ms",
+            "250",
+            "--page-cache-mb",
+            "2",
+            "--cms-url",
+            "http://cms:1337/",
+        ]);
         assert_eq!(config.content.ttl, Duration::from_secs(5));
         assert_eq!(config.cms.timeout, Duration::from_millis(250));
         assert_eq!(config.pages.cache_bytes, 2 << 20);

@@ -98,7 +98,12 @@ pub fn millis(value: &str) -> Result<Duration, String> {
 
 /// A variable named `…_MB`: whole MiB, as bytes.
 pub fn mebibytes(value: &str) -> Result<u64, String> {
-    value.trim().parse::<u64>().ok().and_then(|mb| mb.checked_mul(1 << 20)).ok_or_else(|| format!("{value:?} is no whole number of MiB"))
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|mb| mb.checked_mul(1 << 20))
+        .ok_or_else(|| format!("{value:?} is no whole number of MiB"))
 }
 
 /// `off` (or nothing): no listener; else the address to listen on.

@@ -50,7 +50,12 @@ pub struct ConnectionLimits {
 
 /// Serves `router` on `listener` until `shutdown` completes, then lets open
 /// connections finish.
-pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimits, shutdown: impl Future<Output = ()>) {
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()>,
+) {
     raise_open_file_limit();
     let open = Arc::new(Semaphore::new(limits.max.max(1)));
     let per_address = PerAddress::new(limits.per_address);
@@ -81,7 +86,11 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
         };
         let Some(slot) = per_address.take(remote.ip()) else {
             if let Some(count) = refused.tick() {
-                tracing::warn!(count, per_address = limits.per_address, "connections refused: one address holds as many as it may");
+                tracing::warn!(
+                    count,
+                    per_address = limits.per_address,
+                    "connections refused: one address holds as many as it may"
+                );
             }
             continue;
         };

@@ -51,7 +51,8 @@ impl<K: std::hash::Hash + Eq + Clone> Admission<K> {
     pub async fn take(&self, address: K, wait: Duration) -> Result<Admitted<K>, NotAdmitted> {
         let semaphore = {
             let mut map = locks::lock(&self.holders);
-            let (semaphore, holders) = map.entry(address.clone()).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
+            let (semaphore, holders) =
+                map.entry(address.clone()).or_insert_with(|| (Arc::new(Semaphore::new(self.running)), 0));
             if *holders >= self.running * (1 + WAITING_PER_RUNNING) {
                 return Err(NotAdmitted::Busy);
             }

@@ -24,7 +24,11 @@ impl Cidr {
         let network: IpAddr = address.parse().map_err(|_| format!("not an address or CIDR: {text:?}"))?;
         let bits = if network.is_ipv4() { 32 } else { 128 };
         let prefix = match prefix {
-            Some(prefix) => prefix.parse::<u8>().ok().filter(|p| *p <= bits).ok_or_else(|| format!("bad prefix length in {text:?}"))?,
+            Some(prefix) => prefix
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= bits)
+                .ok_or_else(|| format!("bad prefix length in {text:?}"))?,
             None => bits,
         };
         Ok(Cidr { network, prefix })
@@ -85,7 +89,9 @@ pub fn resolve_client(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[
 pub fn client_address(extensions: &Extensions) -> IpAddr {
     match extensions.get::<Client>() {
         Some(Client(client)) => *client,
-        None => extensions.get::<ConnectInfo<SocketAddr>>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip()),
+        None => {
+            extensions.get::<ConnectInfo<SocketAddr>>().map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
+        }
     }
 }
 
@@ -122,13 +128,30 @@ mod tests {
         let trusted = [Cidr::parse("127.0.0.1").unwrap(), Cidr::parse("10.0.0.0/8").unwrap()];
         let proxy: IpAddr = "127.0.0.1".parse().unwrap();
         let stranger: IpAddr = "203.0.113.9".parse().unwrap();
-        assert_eq!(resolve_client(stranger, &forwarded(&["1.2.3.4"]), &trusted), stranger, "an untrusted peer's header is ignored");
+        assert_eq!(
+            resolve_client(stranger, &forwarded(&["1.2.3.4"]), &trusted),
+            stranger,
+            "an untrusted peer's header is ignored"
+        );
         assert_eq!(resolve_client(proxy, &forwarded(&["1.2.3.4"]), &trusted), "1.2.3.4".parse::<IpAddr>().unwrap());
         // A client sending its own header: the forged hops are left of the one our proxy added.
-        assert_eq!(resolve_client(proxy, &forwarded(&["6.6.6.6, 1.2.3.4"]), &trusted), "1.2.3.4".parse::<IpAddr>().unwrap());
-        assert_eq!(resolve_client(proxy, &forwarded(&["6.6.6.6", "1.2.3.4, 10.0.0.7"]), &trusted), "1.2.3.4".parse::<IpAddr>().unwrap());
-        assert_eq!(resolve_client(proxy, &forwarded(&["junk, 1.2.3.4"]), &trusted), "1.2.3.4".parse::<IpAddr>().unwrap());
-        assert_eq!(resolve_client(proxy, &forwarded(&["1.2.3.4, junk"]), &trusted), proxy, "an unreadable nearest hop leaves the proxy");
+        assert_eq!(
+            resolve_client(proxy, &forwarded(&["6.6.6.6, 1.2.3.4"]), &trusted),
+            "1.2.3.4".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            resolve_client(proxy, &forwarded(&["6.6.6.6", "1.2.3.4, 10.0.0.7"]), &trusted),
+            "1.2.3.4".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            resolve_client(proxy, &forwarded(&["junk, 1.2.3.4"]), &trusted),
+            "1.2.3.4".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            resolve_client(proxy, &forwarded(&["1.2.3.4, junk"]), &trusted),
+            proxy,
+            "an unreadable nearest hop leaves the proxy"
+        );
         assert_eq!(resolve_client(proxy, &HeaderMap::new(), &trusted), proxy);
         assert_eq!(resolve_client(proxy, &forwarded(&["1.2.3.4"]), &[]), proxy, "no proxy trusted by default");
     }

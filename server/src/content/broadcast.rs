@@ -64,7 +64,8 @@ impl Broadcast {
     }
 
     async fn try_publish(&self, change: &Change) -> redis::RedisResult<i64> {
-        let payload = format!("{} {}", self.redis.instance(), serde_json::to_string(change).expect("a change serialises"));
+        let payload =
+            format!("{} {}", self.redis.instance(), serde_json::to_string(change).expect("a change serialises"));
         let mut call = self.publish.prepare_invoke();
         call.key(version_key()).arg(channel()).arg(payload);
         self.redis.invoke(&call).await
@@ -104,7 +105,12 @@ impl Broadcast {
     }
 
     /// One subscription, until it fails.
-    async fn listen(&self, invalidation: &Invalidation, seen: &mut Option<i64>, down: &mut bool) -> redis::RedisResult<()> {
+    async fn listen(
+        &self,
+        invalidation: &Invalidation,
+        seen: &mut Option<i64>,
+        down: &mut bool,
+    ) -> redis::RedisResult<()> {
         let mut pubsub = within(self.redis.client().get_async_pubsub()).await?;
         within(pubsub.subscribe(channel())).await?;
         self.catch_up(invalidation, seen).await?;
@@ -141,11 +147,20 @@ impl Broadcast {
             Some(before) if before == version => {}
             Some(before) => {
                 let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
-                tracing::info!(before, version, dropped, "content version moved without a message: every content entry dropped");
+                tracing::info!(
+                    before,
+                    version,
+                    dropped,
+                    "content version moved without a message: every content entry dropped"
+                );
             }
             None => {
                 let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
-                tracing::info!(version, dropped, "content version first read after content was fetched: every content entry dropped");
+                tracing::info!(
+                    version,
+                    dropped,
+                    "content version first read after content was fetched: every content entry dropped"
+                );
             }
         }
         *seen = Some(version);
@@ -164,10 +179,19 @@ impl Broadcast {
         let in_order = seen.is_some_and(|before| version <= before + 1);
         if !in_order {
             let dropped = invalidation.invalidate(&Change::everything(), "catch-up");
-            tracing::info!(?seen, version, dropped, "content invalidation message out of order: every content entry dropped");
+            tracing::info!(
+                ?seen,
+                version,
+                dropped,
+                "content invalidation message out of order: every content entry dropped"
+            );
         } else if origin != self.redis.instance() {
             let dropped = invalidation.invalidate(&change, "broadcast");
-            tracing::info!(model = change.model.as_deref().unwrap_or("*"), dropped, "content invalidated by another instance's webhook");
+            tracing::info!(
+                model = change.model.as_deref().unwrap_or("*"),
+                dropped,
+                "content invalidated by another instance's webhook"
+            );
         }
         *seen = Some(seen.map_or(version, |before| before.max(version)));
     }

@@ -113,7 +113,13 @@ impl moka::Expiry<Key, Arc<Entry>> for ServeLimit {
         Some(self.left(key, entry, now))
     }
 
-    fn expire_after_update(&self, key: &Key, entry: &Arc<Entry>, now: Instant, _: Option<Duration>) -> Option<Duration> {
+    fn expire_after_update(
+        &self,
+        key: &Key,
+        entry: &Arc<Entry>,
+        now: Instant,
+        _: Option<Duration>,
+    ) -> Option<Duration> {
         Some(self.left(key, entry, now))
     }
 }
@@ -132,7 +138,14 @@ impl Cached {
             })
             .build();
         Cached {
-            inner: Arc::new(Inner { source, settings, entries, loads: SingleFlight::default(), versions: AtomicU64::new(0), changes }),
+            inner: Arc::new(Inner {
+                source,
+                settings,
+                entries,
+                loads: SingleFlight::default(),
+                versions: AtomicU64::new(0),
+                changes,
+            }),
         }
     }
 
@@ -202,7 +215,8 @@ impl Cached {
     /// has ended (however many changes come meanwhile, one read follows).
     pub fn read_again(&self, matches: impl Fn(&Key) -> bool) -> usize {
         let held = self.inner.entries.iter().map(|(key, _)| (*key).clone());
-        let keys: std::collections::HashSet<Key> = held.chain(self.inner.loads.keys()).filter(|key| matches(key)).collect();
+        let keys: std::collections::HashSet<Key> =
+            held.chain(self.inner.loads.keys()).filter(|key| matches(key)).collect();
         for key in &keys {
             let under_way = self.inner.loads.current(key);
             let (cache, key) = (self.clone(), key.clone());
@@ -226,8 +240,11 @@ fn key(query: &ContentQuery, lang: Lang) -> Key {
 
 impl Inner {
     async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
-        let timeout = if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
-        let result = tokio::time::timeout(timeout, Answer::fetch(&*self.source, key)).await.unwrap_or(Err(ContentError::Timeout(timeout)));
+        let timeout =
+            if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
+        let result = tokio::time::timeout(timeout, Answer::fetch(&*self.source, key))
+            .await
+            .unwrap_or(Err(ContentError::Timeout(timeout)));
         let now = Instant::now();
         let previous = self.entries.get(key);
         let model = key.0.model().to_owned();
@@ -246,7 +263,9 @@ impl Inner {
         metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
         let before = previous.as_ref().and_then(|previous| previous.value.clone());
         let result = match result {
-            Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some()).await.map(|(parsed, same, kept)| (Some(parsed), same, kept)),
+            Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some())
+                .await
+                .map(|(parsed, same, kept)| (Some(parsed), same, kept)),
             Ok(None) => Ok((None, before.is_none(), None)),
             Err(error) => Err(error),
         };
@@ -373,7 +392,12 @@ impl Answer {
 /// through every page of a collection (the locator's index of 180,000
 /// places takes most of a second) is parsed and compared on the blocking
 /// pool, so that the runtime's workers go on answering meanwhile.
-async fn parse(query: &ContentQuery, answer: Answer, before: Option<Arc<ContentValue>>, keep: bool) -> Result<(Parsed<ContentValue>, bool, Option<Answer>), ContentError> {
+async fn parse(
+    query: &ContentQuery,
+    answer: Answer,
+    before: Option<Arc<ContentValue>>,
+    keep: bool,
+) -> Result<(Parsed<ContentValue>, bool, Option<Answer>), ContentError> {
     let work = move |query: &ContentQuery| {
         let (parsed, kept) = answer.parse(query, keep);
         let same = before.as_deref() == parsed.value.as_ref();
@@ -428,7 +452,14 @@ mod tests {
             failing: Default::default(),
             value: Mutex::new(serde_json::json!({ "title": "v1" })),
         });
-        let settings = CacheSettings { fresh, locations_fresh: fresh, stale_if_error: Duration::from_secs(3600), timeout: Duration::from_secs(1), capacity: 100, disk };
+        let settings = CacheSettings {
+            fresh,
+            locations_fresh: fresh,
+            stale_if_error: Duration::from_secs(3600),
+            timeout: Duration::from_secs(1),
+            capacity: 100,
+            disk,
+        };
         (source.clone(), Cached::new(source, settings))
     }
 
@@ -531,7 +562,10 @@ mod tests {
         *source.value.lock().unwrap() = serde_json::json!({ "title": "v2" });
         assert_eq!(cache.read_again(|(query, _)| query.model() == "home"), 1);
         assert_eq!(cache.read_again(|(query, _)| query.model() == "home"), 1, "a second change joins the same read");
-        let served = tokio::time::timeout(Duration::from_millis(50), cache.get(&query, Lang::En)).await.expect("no wait").unwrap();
+        let served = tokio::time::timeout(Duration::from_millis(50), cache.get(&query, Lang::En))
+            .await
+            .expect("no wait")
+            .unwrap();
         assert_eq!(served.version, first.version, "the copy in memory, meanwhile");
         under_way.await.unwrap().unwrap();
         for _ in 0..100 {
@@ -560,7 +594,11 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         // A restart: nothing in memory, the source down.
-        let (source, restarted) = setup_with_disk(Duration::from_millis(1), Duration::from_secs(60), Some(DiskCache::open(dir.path(), 1 << 20).unwrap()));
+        let (source, restarted) = setup_with_disk(
+            Duration::from_millis(1),
+            Duration::from_secs(60),
+            Some(DiskCache::open(dir.path(), 1 << 20).unwrap()),
+        );
         source.failing.store(true, Ordering::SeqCst);
         assert_eq!(title(&restarted.get(&query, Lang::En).await.unwrap()), "v1");
         assert_eq!(title(&restarted.get(&query, Lang::En).await.unwrap()), "v1");

@@ -28,7 +28,8 @@ use crate::manifest::RouteTable;
 
 /// Every single type the site reads: the route table's content keys and the sidebar.
 pub fn single_types(routes: &RouteTable) -> Vec<String> {
-    let keys: BTreeSet<String> = routes.all().iter().filter_map(|r| r.content.clone()).chain([SIDEBAR.to_owned()]).collect();
+    let keys: BTreeSet<String> =
+        routes.all().iter().filter_map(|r| r.content.clone()).chain([SIDEBAR.to_owned()]).collect();
     keys.into_iter().collect()
 }
 
@@ -58,7 +59,12 @@ pub struct Report {
 /// Checks `source` (the CMS client) against the model.
 pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
     let mut queries: Vec<ContentQuery> = single_types(routes).into_iter().map(ContentQuery::Single).collect();
-    queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List { collection, page_size: 25, filter: None, page: 1 }));
+    queries.extend(Collection::ALL.into_iter().map(|collection| ContentQuery::List {
+        collection,
+        page_size: 25,
+        filter: None,
+        page: 1,
+    }));
     // Every agent and shop, as the locator reads them: an entry that cannot be shown is named.
     queries.push(ContentQuery::Locations);
     let popup_types: BTreeSet<&str> = routes.all().iter().filter_map(|r| r.popups.as_deref()).collect();
@@ -84,20 +90,27 @@ pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
                 }
             };
             complete &= matches!(finding, Finding::Ok | Finding::Empty);
-            let name = if query.localized() { format!("{query} [{}]", lang.code()) } else { format!("{query} [every language]") };
+            let name = if query.localized() {
+                format!("{query} [{}]", lang.code())
+            } else {
+                format!("{query} [every language]")
+            };
             match finding {
                 Finding::Ok => writeln!(text, "ok        {name}"),
                 Finding::Empty => writeln!(text, "empty     {name}"),
                 Finding::Missing => writeln!(text, "MISSING   {name}: the CMS has no such type or entry"),
                 Finding::Unreachable(error) => writeln!(text, "FAILED    {name}: {error}"),
-                Finding::Problems(problems) => {
-                    writeln!(text, "FIELDS    {name}").and_then(|()| problems.iter().try_for_each(|p| writeln!(text, "            {p}")))
-                }
+                Finding::Problems(problems) => writeln!(text, "FIELDS    {name}")
+                    .and_then(|()| problems.iter().try_for_each(|p| writeln!(text, "            {p}"))),
             }
             .expect("writing to a string");
         }
     }
-    let verdict = if complete { "the CMS has everything the site reads" } else { "the CMS lacks what the lines in capitals name" };
+    let verdict = if complete {
+        "the CMS has everything the site reads"
+    } else {
+        "the CMS lacks what the lines in capitals name"
+    };
     writeln!(text, "\n{verdict}").expect("writing to a string");
     Report { text, complete }
 }
@@ -117,7 +130,9 @@ fn unpopulated(asked: &Value, every: &Value, read: &Value) -> Vec<String> {
             (Value::Object(asked), Value::Object(every)) => {
                 // A dynamic zone's member reads what its component does.
                 let read = match (read.get("on"), every.get("__component").and_then(Value::as_str)) {
-                    (Some(members), Some(component)) => members.get(component).and_then(|member| member.get("populate")).unwrap_or(&Value::Null),
+                    (Some(members), Some(component)) => {
+                        members.get(component).and_then(|member| member.get("populate")).unwrap_or(&Value::Null)
+                    }
                     _ => read,
                 };
                 let Value::Object(fields) = read else { return };
@@ -127,9 +142,16 @@ fn unpopulated(asked: &Value, every: &Value, read: &Value) -> Vec<String> {
                     match asked.get(name) {
                         _ if !has_something(value) => {}
                         None | Some(Value::Null) => {
-                            found.insert(format!("{}: in the CMS but not populated: pages go without it", fold(&place)));
+                            found
+                                .insert(format!("{}: in the CMS but not populated: pages go without it", fold(&place)));
                         }
-                        Some(asked) => walk(asked, value, entry.get("populate").or_else(|| entry.get("on").map(|_| entry)).unwrap_or(&Value::Null), &place, found),
+                        Some(asked) => walk(
+                            asked,
+                            value,
+                            entry.get("populate").or_else(|| entry.get("on").map(|_| entry)).unwrap_or(&Value::Null),
+                            &place,
+                            found,
+                        ),
                     }
                 }
             }
@@ -194,7 +216,10 @@ mod tests {
     #[test]
     fn a_page_without_sections_and_a_mistyped_card_are_reported_by_path() {
         let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null });
-        assert_eq!(judge(&ContentQuery::single("home"), raw, vec![]), Finding::Problems(vec!["sections: absent".into()]));
+        assert_eq!(
+            judge(&ContentQuery::single("home"), raw, vec![]),
+            Finding::Problems(vec!["sections: absent".into()])
+        );
         let raw = json!({ "title": "Home", "seo": null, "backgroundColor": null, "sections": [
             { "__component": "sections.card-grid", "title": null, "cards": [ { "title": 5, "text": null, "image": null, "link": null } ] }
         ] });
@@ -221,7 +246,10 @@ mod tests {
         let read = TypeShape::Page.populate();
         assert_eq!(
             unpopulated(&asked, &every, &read),
-            vec!["sections[].cards[].image: in the CMS but not populated: pages go without it", "seo: in the CMS but not populated: pages go without it"]
+            vec![
+                "sections[].cards[].image: in the CMS but not populated: pages go without it",
+                "seo: in the CMS but not populated: pages go without it"
+            ]
         );
         assert!(unpopulated(&every, &every, &read).is_empty());
     }

@@ -71,7 +71,8 @@ impl DiskCache {
         let dir = data_dir.join(DIR);
         std::fs::create_dir_all(&dir)?;
         let files = bounded_dir::list(&dir, SUFFIX)?;
-        let cache = DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files), too_large: Mutex::default() }) };
+        let cache =
+            DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files), too_large: Mutex::default() }) };
         cache.inner.trim();
         Ok(cache)
     }
@@ -105,7 +106,9 @@ impl DiskCache {
             Ok((serde_json::from_slice(&bytes).map_err(|e| e.to_string())?, modified))
         };
         match read() {
-            Ok((saved, modified)) if saved.key == *key => Some((saved.answer, SystemTime::now().duration_since(modified).unwrap_or_default())),
+            Ok((saved, modified)) if saved.key == *key => {
+                Some((saved.answer, SystemTime::now().duration_since(modified).unwrap_or_default()))
+            }
             Ok(_) => None,
             Err(_) if !path.exists() => None,
             Err(error) => {
@@ -250,7 +253,10 @@ mod tests {
         assert!(age < Duration::from_secs(60));
         let reopened = DiskCache::open(dir.path(), 1 << 20).unwrap();
         assert_eq!(reopened.read::<serde_json::Value>(&key("home")).unwrap().0, json!({ "title": "Home" }));
-        assert!(reopened.read::<serde_json::Value>(&(ContentQuery::single("home"), Lang::Sw)).is_none(), "each language apart");
+        assert!(
+            reopened.read::<serde_json::Value>(&(ContentQuery::single("home"), Lang::Sw)).is_none(),
+            "each language apart"
+        );
         reopened.forget(&key("home"));
         assert!(reopened.read::<serde_json::Value>(&key("home")).is_none());
     }
@@ -267,7 +273,8 @@ mod tests {
         // `a` confirmed again (unchanged), so `b` is now the oldest.
         disk.keep(&key("a"), &answer, false);
         disk.keep(&key("d"), &answer, true);
-        let kept: Vec<bool> = ["a", "b", "c", "d"].iter().map(|name| disk.read::<serde_json::Value>(&key(name)).is_some()).collect();
+        let kept: Vec<bool> =
+            ["a", "b", "c", "d"].iter().map(|name| disk.read::<serde_json::Value>(&key(name)).is_some()).collect();
         assert_eq!(kept, [true, false, true, true]);
         let files = std::fs::read_dir(dir.path().join(DIR)).unwrap().count();
         assert_eq!(files, 3, "no temporary file left behind");

@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use serde_json::Value;
 use contract::Lang;
+use serde_json::Value;
 
 use super::{ContentError, ContentQuery, ContentSource, Normalizer};
 
@@ -90,7 +90,9 @@ impl ContentSource for EmbeddedContent {
                 .iter()
                 .find(|item| item.get("id").and_then(Value::as_u64) == Some(u64::from(*id)))
                 .cloned(),
-            ContentQuery::All(collection) | ContentQuery::Index(collection) => Some(Value::Array(self.collection(collection.api_name(), lang).to_vec())),
+            ContentQuery::All(collection) | ContentQuery::Index(collection) => {
+                Some(Value::Array(self.collection(collection.api_name(), lang).to_vec()))
+            }
             ContentQuery::Locations => Some(Value::Array(self.collection(contract::cms::LOCATIONS, lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self

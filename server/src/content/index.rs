@@ -66,7 +66,12 @@ pub struct IndexImage {
 impl IndexImage {
     fn parse(media: &Value) -> Option<IndexImage> {
         let url = media.get("url")?.as_str().filter(|url| !url.is_empty())?.to_owned();
-        let alt = media.get("alternativeText").and_then(Value::as_str).map(str::trim).filter(|alt| !alt.is_empty()).map(str::to_owned);
+        let alt = media
+            .get("alternativeText")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|alt| !alt.is_empty())
+            .map(str::to_owned);
         Some(IndexImage { url, alt })
     }
 }
@@ -90,7 +95,8 @@ impl IndexEntry {
     /// An item of a normalised answer; `None` without a usable id.
     fn parse(item: &Value) -> Option<IndexEntry> {
         let id = u32::try_from(item.get("id")?.as_u64()?).ok().filter(|id| *id > 0)?;
-        let text = |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned).filter(|text| !text.is_empty());
+        let text =
+            |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned).filter(|text| !text.is_empty());
         let title = text("title").or_else(|| text("name")).unwrap_or_default();
         let slug = text("slug").unwrap_or_default();
         let slug = if is_slug(&slug) {
@@ -98,7 +104,10 @@ impl IndexEntry {
         } else {
             Some(slugify(&slug)).filter(|s| !s.is_empty()).unwrap_or_else(|| slugify(&title))
         };
-        let category_id = item.get("categoryId").and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok())).and_then(|v| u32::try_from(v).ok());
+        let category_id = item
+            .get("categoryId")
+            .and_then(|v| v.as_u64().or_else(|| v.as_str()?.parse().ok()))
+            .and_then(|v| u32::try_from(v).ok());
         Some(IndexEntry {
             id,
             document_id: text("documentId"),
@@ -135,7 +144,8 @@ impl CollectionIndex {
     /// usable id are left out, and an id seen twice (pages read while an
     /// item moved) counts once.
     pub fn parse(raw: &Value) -> CollectionIndex {
-        let mut entries: Vec<IndexEntry> = raw.as_array().map(|items| items.iter().filter_map(IndexEntry::parse).collect()).unwrap_or_default();
+        let mut entries: Vec<IndexEntry> =
+            raw.as_array().map(|items| items.iter().filter_map(IndexEntry::parse).collect()).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         entries.retain(|entry| seen.insert(entry.id));
         entries.sort_by(|a, b| b.publish_date.cmp(&a.publish_date).then(b.id.cmp(&a.id)));

@@ -57,7 +57,13 @@ pub struct ItemGate {
 impl ItemGate {
     /// An index older than `bound` is not trusted to hold every id.
     pub fn new(bound: Duration) -> ItemGate {
-        ItemGate { rereads: Collection::ALL.into_iter().map(|collection| (collection, tokio::sync::Mutex::new(None))).collect(), bound }
+        ItemGate {
+            rereads: Collection::ALL
+                .into_iter()
+                .map(|collection| (collection, tokio::sync::Mutex::new(None)))
+                .collect(),
+            bound,
+        }
     }
 
     pub async fn verdict(&self, content: &Content, collection: Collection, id: u32) -> Verdict {
@@ -100,7 +106,10 @@ impl ItemGate {
         metrics::counter!("content_index_rereads_total", "model" => collection.api_name()).increment(1);
         let reads = futures::future::join_all(Lang::ALL.map(|lang| content.reread_index(collection, lang)));
         if tokio::time::timeout(REREAD_WAIT, reads).await.is_err() {
-            tracing::warn!(model = collection.api_name(), "an index read again for a new id took too long; answered from what is known");
+            tracing::warn!(
+                model = collection.api_name(),
+                "an index read again for a new id took too long; answered from what is known"
+            );
         }
     }
 }

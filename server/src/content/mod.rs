@@ -40,6 +40,7 @@ use contract::Lang;
 use contract::content::Collection;
 use serde_json::Value;
 
+pub use broadcast::Broadcast;
 pub use cache::{CacheSettings, Cached};
 pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
@@ -48,7 +49,6 @@ pub use known::{ItemGate, REREAD_EVERY, Verdict};
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
-pub use broadcast::Broadcast;
 pub use webhook::{Invalidation, Webhook, router};
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -106,7 +106,9 @@ impl ContentQuery {
         use contract::cms::TypeShape;
         match self {
             ContentQuery::Single(key) => Some(TypeShape::of_single(key)),
-            ContentQuery::List { collection, .. } | ContentQuery::Item { collection, .. } | ContentQuery::All(collection) => Some(TypeShape::of_collection(*collection)),
+            ContentQuery::List { collection, .. }
+            | ContentQuery::Item { collection, .. }
+            | ContentQuery::All(collection) => Some(TypeShape::of_collection(*collection)),
             ContentQuery::Index(_) => None,
             ContentQuery::Popups(_) => Some(TypeShape::Popup),
             ContentQuery::Locations => Some(TypeShape::Location),
@@ -141,9 +143,7 @@ impl ContentQuery {
             ContentQuery::All(collection)
             | ContentQuery::Index(collection)
             | ContentQuery::List { collection, .. }
-            | ContentQuery::Item { collection, .. } => {
-                collection.api_name()
-            }
+            | ContentQuery::Item { collection, .. } => collection.api_name(),
             ContentQuery::Popups(_) => contract::cms::POPUPS,
             ContentQuery::Locations => contract::cms::LOCATIONS,
         }
@@ -187,7 +187,12 @@ pub trait ContentSource: Send + Sync {
     /// before the next is asked for, so that a read of a large collection
     /// never holds it whole as JSON; `false` when the source has no such
     /// collection. By default, the whole answer as one page.
-    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+    async fn each_page(
+        &self,
+        query: &ContentQuery,
+        lang: Lang,
+        page: &mut (dyn FnMut(Value) + Send),
+    ) -> Result<bool, ContentError> {
         let answer = self.fetch(query, lang).await?;
         Ok(answer.map(page).is_some())
     }
@@ -261,7 +266,9 @@ impl Content {
             let entry = self.cache.get(query, lang).await?;
             return Ok(Loaded { value: entry.value.clone(), lang, version: entry.version });
         };
-        let answer = tokio::time::timeout(drafts.timeout, drafts.source.fetch(query, lang)).await.unwrap_or(Err(ContentError::Timeout(drafts.timeout)))?;
+        let answer = tokio::time::timeout(drafts.timeout, drafts.source.fetch(query, lang))
+            .await
+            .unwrap_or(Err(ContentError::Timeout(drafts.timeout)))?;
         // Version 0: a preview is rendered for its request and kept nowhere.
         Ok(Loaded { value: answer.and_then(|raw| parse_answer(query, raw).value).map(Arc::new), lang, version: 0 })
     }

@@ -156,7 +156,9 @@ fn blocks_html(node: &Value, out: &mut String) {
         "text" => {
             let text = ammonia::clean_text(node.get("text").and_then(Value::as_str).unwrap_or(""));
             let mut wrapped = text;
-            for (flag, name) in [("bold", "strong"), ("italic", "em"), ("underline", "u"), ("strikethrough", "s"), ("code", "code")] {
+            for (flag, name) in
+                [("bold", "strong"), ("italic", "em"), ("underline", "u"), ("strikethrough", "s"), ("code", "code")]
+            {
                 if node.get(flag).and_then(Value::as_bool) == Some(true) {
                     wrapped = format!("<{name}>{wrapped}</{name}>");
                 }
@@ -204,7 +206,10 @@ mod tests {
 
     #[test]
     fn photos_below_the_media_base_get_the_sites_srcset_and_nothing_else_does() {
-        let normalizer = Normalizer { images: Some(crate::images::Signer::new(b"key", "https://cms.example.co.tz")), ..normalizer() };
+        let normalizer = Normalizer {
+            images: Some(crate::images::Signer::new(b"key", "https://cms.example.co.tz")),
+            ..normalizer()
+        };
         let answer = json!({ "data": { "id": 1, "attributes": {
             "photo": { "data": { "id": 7, "attributes": {
                 "url": "/uploads/a_1.jpg", "mime": "image/jpeg", "width": 900, "srcset": "https://evil.example/x.jpg 9w",

@@ -95,10 +95,16 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
     let mut parsed = match query {
         ContentQuery::Single(key) if key == SIDEBAR => map(parse::<Sidebar>(raw), ContentValue::Sidebar),
         ContentQuery::Single(_) => map(parse::<Page>(raw), ContentValue::Page),
-        ContentQuery::List { collection, .. } | ContentQuery::All(collection) => map(list(*collection, raw), ContentValue::List),
+        ContentQuery::List { collection, .. } | ContentQuery::All(collection) => {
+            map(list(*collection, raw), ContentValue::List)
+        }
         ContentQuery::Item { collection, .. } => map(item(*collection, raw), ContentValue::Item),
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
-        ContentQuery::Index(_) => Parsed { value: Some(ContentValue::Index(CollectionIndex::parse(&raw))), dropped: Vec::new(), absent: Vec::new() },
+        ContentQuery::Index(_) => Parsed {
+            value: Some(ContentValue::Index(CollectionIndex::parse(&raw))),
+            dropped: Vec::new(),
+            absent: Vec::new(),
+        },
         ContentQuery::Locations => {
             let (locations, dropped) = crate::locator::Locations::parse(raw);
             Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() }
@@ -154,7 +160,10 @@ mod tests {
     #[test]
     fn each_query_parses_into_its_type_and_items_without_a_slug_get_one() {
         let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 1 };
-        let parsed = parse_answer(&list, json!([ { "id": 1, "title": "Tanzania wins", "slug": null }, { "id": "x", "title": "bad id" } ]));
+        let parsed = parse_answer(
+            &list,
+            json!([ { "id": 1, "title": "Tanzania wins", "slug": null }, { "id": "x", "title": "bad id" } ]),
+        );
         let Some(ContentValue::List(ItemList::NewsUpdates(items))) = parsed.value else { panic!("{parsed:?}") };
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].slug, "tanzania-wins");

@@ -9,13 +9,13 @@
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::{FromRef, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Json;
 use axum::routing::post;
-use axum::Router;
-use serde::{Deserialize, Serialize};
 use contract::Lang;
+use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 use tokio::sync::Notify;
 
@@ -61,7 +61,11 @@ struct Invalidated {
     dropped: usize,
 }
 
-async fn webhook(State(webhook): State<Webhook>, headers: HeaderMap, body: axum::body::Bytes) -> Result<Json<Invalidated>, Reply> {
+async fn webhook(
+    State(webhook): State<Webhook>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Invalidated>, Reply> {
     let Some(secret) = webhook.secret.as_ref() else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "webhook not configured"));
     };
@@ -73,8 +77,9 @@ async fn webhook(State(webhook): State<Webhook>, headers: HeaderMap, body: axum:
     if !bool::from(presented.as_bytes().ct_eq(secret.expose().as_bytes())) {
         return Err(Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong webhook secret"));
     }
-    let event: WebhookEvent = serde_json::from_slice(&body)
-        .map_err(|error| Reply::refused_text(StatusCode::BAD_REQUEST, &format!("not a Strapi webhook body: {error}")))?;
+    let event: WebhookEvent = serde_json::from_slice(&body).map_err(|error| {
+        Reply::refused_text(StatusCode::BAD_REQUEST, &format!("not a Strapi webhook body: {error}"))
+    })?;
     let change = Change {
         model: event.model.clone().filter(|_| !event.event.starts_with("media.")),
         locale: event.entry.as_ref().and_then(|e| e.locale.as_deref()).map(|l| Lang::parse(l).code().to_owned()),
@@ -127,7 +132,8 @@ impl Invalidation {
         let model = change.model.as_deref();
         // A type that is not localized changes in every language (its webhook names none, or the default).
         let changed = |(query, lang): &crate::content::Key| {
-            (locale.is_none_or(|l| l == *lang) || !query.localized()) && model.is_none_or(|m| same_model(query.model(), m))
+            (locale.is_none_or(|l| l == *lang) || !query.localized())
+                && model.is_none_or(|m| same_model(query.model(), m))
         };
         let cache = self.store.cache();
         let dropped = cache.invalidate(|key| !key.0.read_again_in_place() && changed(key)).len();

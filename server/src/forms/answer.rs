@@ -43,7 +43,8 @@ const REPLAYED: &str = "idempotent-replayed";
 /// 201 `{"reference"}`.
 impl IntoResponse for Received {
     fn into_response(self) -> Response {
-        let mut response = (StatusCode::CREATED, axum::Json(FormReceived { reference: self.reference.clone() })).into_response();
+        let mut response =
+            (StatusCode::CREATED, axum::Json(FormReceived { reference: self.reference.clone() })).into_response();
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if self.replayed {
             response.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
@@ -63,7 +64,11 @@ struct FormPage {
 }
 
 /// `route`, the post of `kind`, with its answers to forms made pages.
-pub(super) fn answered<S: Clone + Send + Sync + 'static>(route: MethodRouter<S>, routes: Arc<RouteTable>, kind: FormKind) -> MethodRouter<S> {
+pub(super) fn answered<S: Clone + Send + Sync + 'static>(
+    route: MethodRouter<S>,
+    routes: Arc<RouteTable>,
+    kind: FormKind,
+) -> MethodRouter<S> {
     route.layer(axum::middleware::from_fn_with_state(FormPage { routes, kind }, layer))
 }
 

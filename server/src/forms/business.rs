@@ -15,7 +15,8 @@ pub enum BusinessSize {
     Large,
 }
 
-pub const SIZES: [(&str, BusinessSize); 3] = [("small", BusinessSize::Small), ("medium", BusinessSize::Medium), ("large", BusinessSize::Large)];
+pub const SIZES: [(&str, BusinessSize); 3] =
+    [("small", BusinessSize::Small), ("medium", BusinessSize::Medium), ("large", BusinessSize::Large)];
 
 /// Where the business heard of Vodacom Business; three answers name a person.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -91,24 +92,28 @@ impl BusinessLead {
         let employee_name = named("employeeName", WhereHeard::Employee);
         let merchant_name = named("merchantName", WhereHeard::Merchant);
         match (name, email, phone, business_name, business_size, industry, where_heard) {
-            (Some(name), Some(email), Some(phone), Some(business_name), Some(business_size), Some(industry), Some(where_heard))
-                if problems.is_empty() =>
-            {
-                Ok(BusinessLead {
-                    name,
-                    email,
-                    phone,
-                    alternate_number,
-                    business_name,
-                    business_size,
-                    industry,
-                    where_heard,
-                    services: chosen,
-                    influencer_name,
-                    employee_name,
-                    merchant_name,
-                })
-            }
+            (
+                Some(name),
+                Some(email),
+                Some(phone),
+                Some(business_name),
+                Some(business_size),
+                Some(industry),
+                Some(where_heard),
+            ) if problems.is_empty() => Ok(BusinessLead {
+                name,
+                email,
+                phone,
+                alternate_number,
+                business_name,
+                business_size,
+                industry,
+                where_heard,
+                services: chosen,
+                influencer_name,
+                employee_name,
+                merchant_name,
+            }),
             _ => Err(problems),
         }
     }
@@ -149,7 +154,20 @@ mod tests {
         let problems = BusinessLead::parse(&bad, &services()).unwrap_err();
         let by_field = problems.by_field();
         let fields: Vec<&str> = by_field.keys().map(String::as_str).collect();
-        assert_eq!(fields, ["alternateNumber", "businessName", "businessSize", "email", "industry", "name", "phone", "services", "whereHeard"]);
+        assert_eq!(
+            fields,
+            [
+                "alternateNumber",
+                "businessName",
+                "businessSize",
+                "email",
+                "industry",
+                "name",
+                "phone",
+                "services",
+                "whereHeard"
+            ]
+        );
         assert_eq!(by_field["name"], super::super::fields::Problem::Required);
     }
 }

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use subtle::ConstantTimeEq;
 
-use super::{FormKind, Forms};
 use super::store::Submission;
+use super::{FormKind, Forms};
 use crate::web::Reply;
 
 #[derive(Deserialize)]
@@ -34,12 +34,20 @@ fn staff_only(forms: &Forms, headers: &HeaderMap) -> Result<(), Response> {
     let Some(token) = &forms.token else {
         return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no export: FORMS_TOKEN is not set").into_response());
     };
-    let given = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
     if bool::from(given.as_bytes().ct_eq(token.expose().as_bytes())) && !given.is_empty() {
         return Ok(());
     }
     tracing::warn!("form export refused: wrong or missing token");
-    Err(([(header::WWW_AUTHENTICATE, "Bearer")], Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong or missing bearer token")).into_response())
+    Err((
+        [(header::WWW_AUTHENTICATE, "Bearer")],
+        Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong or missing bearer token"),
+    )
+        .into_response())
 }
 
 /// The store could not be read: try again shortly.
@@ -54,10 +62,16 @@ fn private(mut response: Response) -> Response {
 }
 
 /// `GET /api/forms/export?form=<name>&format=csv|json` (JSON by default).
-pub(super) async fn export(State(forms): State<Forms>, headers: HeaderMap, Query(query): Query<ExportQuery>) -> Result<Response, Response> {
+pub(super) async fn export(
+    State(forms): State<Forms>,
+    headers: HeaderMap,
+    Query(query): Query<ExportQuery>,
+) -> Result<Response, Response> {
     staff_only(&forms, &headers)?;
-    let kind = FormKind::parse(&query.form)
-        .ok_or_else(|| Reply::refused_text(StatusCode::BAD_REQUEST, "form must be business-community or foundation-application").into_response())?;
+    let kind = FormKind::parse(&query.form).ok_or_else(|| {
+        Reply::refused_text(StatusCode::BAD_REQUEST, "form must be business-community or foundation-application")
+            .into_response()
+    })?;
     let submissions = forms.store.all(kind).await.map_err(|error| unavailable(&error, "form export"))?;
     let records: Vec<Value> = submissions.iter().map(record).collect();
     let (body, content_type, extension) = match query.format.as_deref().unwrap_or("json") {
@@ -67,23 +81,30 @@ pub(super) async fn export(State(forms): State<Forms>, headers: HeaderMap, Query
     };
     let disposition = format!("attachment; filename=\"{}.{extension}\"", kind.name());
     Ok(private(
-        (
-            [(header::CONTENT_TYPE, content_type.to_owned()), (header::CONTENT_DISPOSITION, disposition)],
-            body,
-        )
+        ([(header::CONTENT_TYPE, content_type.to_owned()), (header::CONTENT_DISPOSITION, disposition)], body)
             .into_response(),
     ))
 }
 
 /// `GET /api/forms/proposal?reference=<ref>`: the PDF sent with an application.
-pub(super) async fn proposal(State(forms): State<Forms>, headers: HeaderMap, Query(query): Query<ProposalQuery>) -> Result<Response, Response> {
+pub(super) async fn proposal(
+    State(forms): State<Forms>,
+    headers: HeaderMap,
+    Query(query): Query<ProposalQuery>,
+) -> Result<Response, Response> {
     staff_only(&forms, &headers)?;
     let reference = query.reference;
     let safe = reference.len() <= 16 && reference.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     match forms.store.proposal(reference.clone()).await.map_err(|error| unavailable(&error, "proposal read"))? {
         Some(bytes) if safe => {
             let disposition = format!("attachment; filename=\"{reference}.pdf\"");
-            Ok(private(([(header::CONTENT_TYPE, "application/pdf".to_owned()), (header::CONTENT_DISPOSITION, disposition)], bytes).into_response()))
+            Ok(private(
+                (
+                    [(header::CONTENT_TYPE, "application/pdf".to_owned()), (header::CONTENT_DISPOSITION, disposition)],
+                    bytes,
+                )
+                    .into_response(),
+            ))
         }
         _ => Err(Reply::refused_text(StatusCode::NOT_FOUND, "no proposal with this reference").into_response()),
     }
@@ -136,7 +157,9 @@ fn csv(records: &[Value]) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(&columns).expect("CSV to memory");
     for row in &rows {
-        let cells = columns.iter().map(|column| row.iter().find(|(c, _)| c == column).map_or(String::new(), |(_, text)| defuse(text)));
+        let cells = columns
+            .iter()
+            .map(|column| row.iter().find(|(c, _)| c == column).map_or(String::new(), |(_, text)| defuse(text)));
         writer.write_record(cells).expect("CSV to memory");
     }
     String::from_utf8(writer.into_inner().expect("CSV to memory")).expect("UTF-8 in, UTF-8 out")
@@ -158,11 +181,15 @@ fn text(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(text) => text.clone(),
-        Value::Array(items) if items.iter().all(|item| !item.is_object()) => items.iter().map(text).collect::<Vec<_>>().join("; "),
+        Value::Array(items) if items.iter().all(|item| !item.is_object()) => {
+            items.iter().map(text).collect::<Vec<_>>().join("; ")
+        }
         Value::Array(rows) => rows
             .iter()
             .map(|row| match row {
-                Value::Object(fields) => fields.iter().map(|(name, field)| format!("{name}: {}", text(field))).collect::<Vec<_>>().join(", "),
+                Value::Object(fields) => {
+                    fields.iter().map(|(name, field)| format!("{name}: {}", text(field))).collect::<Vec<_>>().join(", ")
+                }
                 other => text(other),
             })
             .collect::<Vec<_>>()

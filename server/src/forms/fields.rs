@@ -140,7 +140,9 @@ impl<'a> Reader<'a> {
         let text = self.text(field, EMAIL)?;
         match text.parse::<email_address::EmailAddress>() {
             // A domain with a dot: `name@localhost` reaches nobody who filled in a form.
-            Ok(address) if address.domain().contains('.') && !address.domain().starts_with('[') => Some(address.to_string()),
+            Ok(address) if address.domain().contains('.') && !address.domain().starts_with('[') => {
+                Some(address.to_string())
+            }
             _ => {
                 self.problem(field, Problem::Email);
                 None
@@ -342,7 +344,14 @@ mod tests {
 
     #[test]
     fn emails_need_a_real_domain() {
-        for (input, ok) in [("amina@example.co.tz", true), (" a.b+c@mail.example.com ", true), ("amina@localhost", false), ("amina", false), ("a@@b.c", false), ("a@[127.0.0.1]", false)] {
+        for (input, ok) in [
+            ("amina@example.co.tz", true),
+            (" a.b+c@mail.example.com ", true),
+            ("amina@localhost", false),
+            ("amina", false),
+            ("a@@b.c", false),
+            ("a@[127.0.0.1]", false),
+        ] {
             let mut problems = Problems::default();
             let value = json!({ "email": input });
             let read = Reader::new(&value, &mut problems).email("email");

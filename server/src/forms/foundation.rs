@@ -18,13 +18,42 @@ const MAX_BUDGET_LINES: usize = 50;
 const MAX_TEAM: u32 = 100_000;
 
 /// Kinds of organisation the Foundation funds (its guidelines).
-pub const ORGANISATION_TYPES: [&str; 7] = ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"];
+pub const ORGANISATION_TYPES: [&str; 7] =
+    ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"];
 
 /// Tanzania's 31 regions, as their names are written in both languages.
 pub const REGIONS: [&str; 31] = [
-    "Arusha", "Dar es Salaam", "Dodoma", "Geita", "Iringa", "Kagera", "Kaskazini Pemba", "Kaskazini Unguja", "Katavi", "Kigoma",
-    "Kilimanjaro", "Kusini Pemba", "Kusini Unguja", "Lindi", "Manyara", "Mara", "Mbeya", "Mjini Magharibi", "Morogoro", "Mtwara",
-    "Mwanza", "Njombe", "Pwani", "Rukwa", "Ruvuma", "Shinyanga", "Simiyu", "Singida", "Songwe", "Tabora", "Tanga",
+    "Arusha",
+    "Dar es Salaam",
+    "Dodoma",
+    "Geita",
+    "Iringa",
+    "Kagera",
+    "Kaskazini Pemba",
+    "Kaskazini Unguja",
+    "Katavi",
+    "Kigoma",
+    "Kilimanjaro",
+    "Kusini Pemba",
+    "Kusini Unguja",
+    "Lindi",
+    "Manyara",
+    "Mara",
+    "Mbeya",
+    "Mjini Magharibi",
+    "Morogoro",
+    "Mtwara",
+    "Mwanza",
+    "Njombe",
+    "Pwani",
+    "Rukwa",
+    "Ruvuma",
+    "Shinyanga",
+    "Simiyu",
+    "Singida",
+    "Songwe",
+    "Tabora",
+    "Tanga",
 ];
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -144,7 +173,8 @@ impl FoundationApplication {
         let mut problems = Problems::default();
         let mut form = Reader::new(value, &mut problems);
         let applicants = form.rows("applicants", MAX_APPLICANTS, |row| {
-            let (name, email, phone, role) = (row.text("name", SHORT), row.email("email"), row.phone("phone"), row.text("role", SHORT));
+            let (name, email, phone, role) =
+                (row.text("name", SHORT), row.email("email"), row.phone("phone"), row.text("role", SHORT));
             Some(Applicant { name: name?, email: email?, phone: phone?, role: role? })
         });
         let organisation = form.nested("organisation", |org| {
@@ -178,7 +208,12 @@ impl FoundationApplication {
             let (item, amount_tzs) = (line.text("item", LINE), line.amount("amountTzs"));
             Some(BudgetLine { item: item?, amount_tzs: amount_tzs? })
         });
-        let filled = |field: &str| value.get(field).and_then(Value::as_array).map_or(0, |rows| rows.iter().filter(|r| !is_blank_row(r)).count());
+        let filled = |field: &str| {
+            value
+                .get(field)
+                .and_then(Value::as_array)
+                .map_or(0, |rows| rows.iter().filter(|r| !is_blank_row(r)).count())
+        };
         if problems.get("applicants").is_none() && filled("applicants") < MIN_APPLICANTS {
             problems.add("applicants", Problem::TwoApplicants);
         }
@@ -207,7 +242,8 @@ impl FoundationApplication {
 }
 
 fn is_blank_row(row: &Value) -> bool {
-    row.as_object().is_none_or(|fields| fields.values().all(|v| v.as_str().is_some_and(|s| s.trim().is_empty()) || v.is_null()))
+    row.as_object()
+        .is_none_or(|fields| fields.values().all(|v| v.as_str().is_some_and(|s| s.trim().is_empty()) || v.is_null()))
 }
 
 #[cfg(test)]
@@ -251,13 +287,20 @@ mod tests {
 
     #[test]
     fn a_proposal_is_a_pdf_by_its_content() {
-        let upload = |bytes: &[u8], name: &str| Some(Upload { file_name: Some(name.into()), bytes: bytes.to_vec(), too_large: false });
-        let (kept, proposal) = FoundationApplication::parse(&application(), upload(b"%PDF-1.7\n...", "C:\\docs\\plan.pdf")).unwrap();
+        let upload = |bytes: &[u8], name: &str| {
+            Some(Upload { file_name: Some(name.into()), bytes: bytes.to_vec(), too_large: false })
+        };
+        let (kept, proposal) =
+            FoundationApplication::parse(&application(), upload(b"%PDF-1.7\n...", "C:\\docs\\plan.pdf")).unwrap();
         assert_eq!(kept.proposal.unwrap().file_name, "plan.pdf");
         assert_eq!(proposal.unwrap().bytes.len(), 12);
-        let problems = FoundationApplication::parse(&application(), upload(b"MZ\x90\x00 not a pdf", "plan.pdf")).unwrap_err();
+        let problems =
+            FoundationApplication::parse(&application(), upload(b"MZ\x90\x00 not a pdf", "plan.pdf")).unwrap_err();
         assert_eq!(problems.get("proposal"), Some(Problem::NotPdf));
         let big = Some(Upload { file_name: None, bytes: b"%PDF-".to_vec(), too_large: true });
-        assert_eq!(FoundationApplication::parse(&application(), big).unwrap_err().get("proposal"), Some(Problem::TooLargePdf));
+        assert_eq!(
+            FoundationApplication::parse(&application(), big).unwrap_err().get("proposal"),
+            Some(Problem::TooLargePdf)
+        );
     }
 }

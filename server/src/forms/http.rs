@@ -70,17 +70,21 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
             error: FormError::Unreadable(status),
         };
         let (pairs, json, upload, script) = if kind.starts_with("application/json") {
-            let bytes = body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(true, status))?;
+            let bytes =
+                body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(true, status))?;
             let json: Value = serde_json::from_slice(&bytes).map_err(|_| unreadable(true, StatusCode::BAD_REQUEST))?;
             (Vec::new(), Some(json), None, true)
         } else if kind.starts_with("application/x-www-form-urlencoded") {
             let script = wants_json(&headers);
-            let bytes = body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(script, status))?;
-            let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).map_err(|_| unreadable(script, StatusCode::BAD_REQUEST))?;
+            let bytes =
+                body_limit::read(request.into_body(), TEXT_LIMIT).await.map_err(|status| unreadable(script, status))?;
+            let pairs: Vec<(String, String)> =
+                serde_urlencoded::from_bytes(&bytes).map_err(|_| unreadable(script, StatusCode::BAD_REQUEST))?;
             (pairs, None, None, script)
         } else if kind.starts_with("multipart/form-data") {
             let script = wants_json(&headers);
-            let multipart = Multipart::from_request(request, state).await.map_err(|e| unreadable(script, e.status()))?;
+            let multipart =
+                Multipart::from_request(request, state).await.map_err(|e| unreadable(script, e.status()))?;
             let (pairs, json, upload) = read_multipart(multipart).await.map_err(|status| unreadable(script, status))?;
             (pairs, json, upload, script)
         } else {
@@ -105,7 +109,9 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
 
 /// The text fields, the script's `application` JSON part, and the
 /// `proposal` file (at most 5 MB kept; beyond that it is marked too large).
-async fn read_multipart(mut multipart: Multipart) -> Result<(Vec<(String, String)>, Option<Value>, Option<Upload>), StatusCode> {
+async fn read_multipart(
+    mut multipart: Multipart,
+) -> Result<(Vec<(String, String)>, Option<Value>, Option<Upload>), StatusCode> {
     let (mut pairs, mut json, mut upload) = (Vec::new(), None, None);
     let failed = |error: axum::extract::multipart::MultipartError| error.status();
     while let Some(mut field) = multipart.next_field().await.map_err(failed)? {

@@ -84,7 +84,12 @@ pub struct Forms {
 impl Forms {
     /// `redis`: where the outbox takes its lease on each entry, so that of
     /// the instances sharing one `DATA_DIR` one delivers each submission.
-    pub fn open(config: &Config, routes: Arc<RouteTable>, limits: Arc<Limits>, redis: Option<crate::redis::Redis>) -> Result<Forms, OpenError> {
+    pub fn open(
+        config: &Config,
+        routes: Arc<RouteTable>,
+        limits: Arc<Limits>,
+        redis: Option<crate::redis::Redis>,
+    ) -> Result<Forms, OpenError> {
         let store = FormStore::open(&config.data_dir)?;
         let outbox = match &config.cms.url {
             Some(base) => {
@@ -141,13 +146,21 @@ where
 }
 
 /// `POST /api/forms/business-community`.
-async fn business_community(State(forms): State<Forms>, ClientAddr(client): ClientAddr, sent: Sent) -> Result<Received, Refusal> {
+async fn business_community(
+    State(forms): State<Forms>,
+    ClientAddr(client): ClientAddr,
+    sent: Sent,
+) -> Result<Received, Refusal> {
     let parsed = business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (json!(lead), None));
     submit(&forms, FormKind::BusinessCommunity, sent, client, parsed).await
 }
 
 /// `POST /api/forms/foundation-application`.
-async fn foundation_application(State(forms): State<Forms>, ClientAddr(client): ClientAddr, mut sent: Sent) -> Result<Received, Refusal> {
+async fn foundation_application(
+    State(forms): State<Forms>,
+    ClientAddr(client): ClientAddr,
+    mut sent: Sent,
+) -> Result<Received, Refusal> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
         .map(|(application, proposal)| (json!(application), proposal.map(|p| p.bytes)));
     submit(&forms, FormKind::FoundationApplication, sent, client, parsed).await
@@ -157,7 +170,13 @@ async fn foundation_application(State(forms): State<Forms>, ClientAddr(client): 
 type Parsed = Result<(Value, Option<Vec<u8>>), fields::Problems>;
 
 /// Keeps a checked submission and answers; or answers why not.
-async fn submit(forms: &Forms, kind: FormKind, sent: Sent, client: IpAddr, parsed: Parsed) -> Result<Received, Refusal> {
+async fn submit(
+    forms: &Forms,
+    kind: FormKind,
+    sent: Sent,
+    client: IpAddr,
+    parsed: Parsed,
+) -> Result<Received, Refusal> {
     let Sent { lang, script, idempotency_key, typed, bot, .. } = sent;
     if bot {
         // Answered as a success, so the bot learns nothing; nothing is kept.
@@ -165,7 +184,12 @@ async fn submit(forms: &Forms, kind: FormKind, sent: Sent, client: IpAddr, parse
         let reference = store::new_reference(kind).unwrap_or_else(|_| format!("{}-{}", kind.prefix(), "0".repeat(8)));
         return Ok(Received { lang, script, reference, replayed: false });
     }
-    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal { lang, script, values: typed, error })?;
+    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal {
+        lang,
+        script,
+        values: typed,
+        error,
+    })?;
     let (reference, replayed) = match kept {
         Kept::New(reference) => (reference, false),
         Kept::Replayed(reference) => (reference, true),
@@ -174,13 +198,21 @@ async fn submit(forms: &Forms, kind: FormKind, sent: Sent, client: IpAddr, parse
 }
 
 /// Keeps a submission that parsed, within the client's budget.
-async fn keep(forms: &Forms, kind: FormKind, lang: Lang, idempotency_key: Option<String>, client: IpAddr, parsed: Parsed) -> Result<Kept, FormError> {
+async fn keep(
+    forms: &Forms,
+    kind: FormKind,
+    lang: Lang,
+    idempotency_key: Option<String>,
+    client: IpAddr,
+    parsed: Parsed,
+) -> Result<Kept, FormError> {
     let (data, proposal) = parsed.map_err(FormError::Invalid)?;
     if !forms.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
     }
     let outbox = forms.outbox.as_ref();
-    let new = NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
+    let new =
+        NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
     let kept = forms.store.keep(new).await?;
     if let Kept::New(reference) = &kept {
         tracing::info!(form = kind.name(), %reference, "form received");

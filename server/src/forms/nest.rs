@@ -26,7 +26,12 @@ fn steps(name: &str) -> Option<Vec<Step<'_>>> {
             let end = after.find(']')?;
             // Digits only: `parse` would also take `+1`, which no form writes.
             let digits = &after[..end];
-            let row: usize = digits.bytes().all(|b| b.is_ascii_digit()).then(|| digits.parse().ok()).flatten().filter(|row| *row < MAX_ROW)?;
+            let row: usize = digits
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| digits.parse().ok())
+                .flatten()
+                .filter(|row| *row < MAX_ROW)?;
             steps.push(Step::Row(row));
             rest = after[end + 1..].strip_prefix('.').unwrap_or(&after[end + 1..]);
         } else {

@@ -69,8 +69,19 @@ impl Outbox {
         first_wait: Duration,
         leases: Option<crate::redis::Redis>,
     ) -> Result<Outbox, reqwest::Error> {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(30)).user_agent(concat!("site/", env!("CARGO_PKG_VERSION"))).build()?;
-        Ok(Outbox { store, http, base: base.trim_end_matches('/').to_owned(), token, first_wait, wake: Arc::default(), leases })
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .user_agent(concat!("site/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Outbox {
+            store,
+            http,
+            base: base.trim_end_matches('/').to_owned(),
+            token,
+            first_wait,
+            wake: Arc::default(),
+            leases,
+        })
     }
 
     /// A new entry is waiting: send it now rather than at the next look.
@@ -82,7 +93,11 @@ impl Outbox {
     pub async fn run_forever(self) {
         let backlog = self.store.backlog().await.unwrap_or_default();
         if backlog.pending > 0 {
-            tracing::warn!(pending = backlog.pending, oldest_pending_secs = backlog.oldest_pending_secs, "form deliveries pending from before the start");
+            tracing::warn!(
+                pending = backlog.pending,
+                oldest_pending_secs = backlog.oldest_pending_secs,
+                "form deliveries pending from before the start"
+            );
         }
         loop {
             self.deliver_due().await;
@@ -112,7 +127,8 @@ impl Outbox {
             Err(error) => return tracing::error!(%error, "outbox unreadable"),
         };
         for entry in due {
-            let (id, reference, attempt) = (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
+            let (id, reference, attempt) =
+                (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
             if !self.lease(&reference).await {
                 continue;
             }
@@ -146,7 +162,12 @@ impl Outbox {
         let Some(redis) = &self.leases else { return true };
         let take = redis
             .query::<Option<String>>(
-                redis::cmd("SET").arg(Self::lease_key(reference)).arg(redis.instance()).arg("NX").arg("PX").arg(LEASE.as_millis() as u64),
+                redis::cmd("SET")
+                    .arg(Self::lease_key(reference))
+                    .arg(redis.instance())
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(LEASE.as_millis() as u64),
             )
             .await;
         match take {
@@ -209,11 +230,14 @@ impl Outbox {
     /// Uploads the proposal to the media library once; its id is kept.
     async fn upload(&self, id: i64, reference: &str) -> Result<i64, DeliveryError> {
         let bytes = self.store.proposal_of(id).await?.unwrap_or_default();
-        let part = reqwest::multipart::Part::bytes(bytes).file_name(format!("{reference}.pdf")).mime_str("application/pdf")?;
-        let response = self.post("/api/upload").multipart(reqwest::multipart::Form::new().part("files", part)).send().await?;
+        let part =
+            reqwest::multipart::Part::bytes(bytes).file_name(format!("{reference}.pdf")).mime_str("application/pdf")?;
+        let response =
+            self.post("/api/upload").multipart(reqwest::multipart::Form::new().part("files", part)).send().await?;
         let status = response.status();
         let body = response.text().await.unwrap_or_default();
-        let uploaded: Option<i64> = serde_json::from_str::<Value>(&body).ok().and_then(|v| v.get(0)?.get("id")?.as_i64());
+        let uploaded: Option<i64> =
+            serde_json::from_str::<Value>(&body).ok().and_then(|v| v.get(0)?.get("id")?.as_i64());
         match uploaded {
             Some(file_id) if status.is_success() => {
                 self.store.uploaded(id, file_id).await?;
@@ -242,7 +266,9 @@ mod tests {
     #[test]
     fn waits_double_up_to_an_hour() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox = Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5), None).unwrap();
+        let outbox =
+            Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5), None)
+                .unwrap();
         let waits: Vec<u64> = (1..=12).map(|n| outbox.wait_after(n).as_secs()).collect();
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]);
         assert_eq!(outbox.base, "http://cms");

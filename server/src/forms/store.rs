@@ -113,7 +113,8 @@ fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     })
 }
 
-const COLUMNS: &str = "s.id, s.reference, s.form, s.lang, s.received_at, s.data, s.proposal IS NOT NULL AS has_proposal";
+const COLUMNS: &str =
+    "s.id, s.reference, s.form, s.lang, s.received_at, s.data, s.proposal IS NOT NULL AS has_proposal";
 
 impl FormStore {
     /// Opens or creates `<data_dir>/forms.sqlite3`.
@@ -131,7 +132,10 @@ impl FormStore {
         Ok(FormStore { db: Arc::new(Mutex::new(db)) })
     }
 
-    async fn db<T: Send + 'static>(&self, work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static) -> Result<T, StoreError> {
+    async fn db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let db = self.db.clone();
         tokio::task::spawn_blocking(move || work(&mut crate::locks::lock(&db))).await?
     }
@@ -177,7 +181,8 @@ impl FormStore {
     /// Every submission of `form`, oldest first.
     pub async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError> {
         self.db(move |db| {
-            let mut query = db.prepare(&format!("SELECT {COLUMNS} FROM submissions s WHERE s.form = ?1 ORDER BY s.id"))?;
+            let mut query =
+                db.prepare(&format!("SELECT {COLUMNS} FROM submissions s WHERE s.form = ?1 ORDER BY s.id"))?;
             let rows = query.query_map(params![form.name()], submission)?.collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
@@ -188,7 +193,9 @@ impl FormStore {
     pub async fn proposal(&self, reference: String) -> Result<Option<Vec<u8>>, StoreError> {
         self.db(move |db| {
             let bytes = db
-                .query_row("SELECT proposal FROM submissions WHERE reference = ?1", params![reference], |r| r.get::<_, Option<Vec<u8>>>(0))
+                .query_row("SELECT proposal FROM submissions WHERE reference = ?1", params![reference], |r| {
+                    r.get::<_, Option<Vec<u8>>>(0)
+                })
                 .optional()?;
             Ok(bytes.flatten())
         })
@@ -224,7 +231,11 @@ impl FormStore {
             ))?;
             let rows = query
                 .query_map(params![now(), limit as i64], |row| {
-                    Ok(Due { submission: submission(row)?, attempts: row.get("attempts")?, cms_file_id: row.get("cms_file_id")? })
+                    Ok(Due {
+                        submission: submission(row)?,
+                        attempts: row.get("attempts")?,
+                        cms_file_id: row.get("cms_file_id")?,
+                    })
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
@@ -234,7 +245,10 @@ impl FormStore {
 
     /// When the next undelivered entry is due (Unix seconds), if any.
     pub async fn next_due(&self) -> Result<Option<i64>, StoreError> {
-        self.db(|db| Ok(db.query_row("SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL", [], |r| r.get(0))?)).await
+        self.db(|db| {
+            Ok(db.query_row("SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL", [], |r| r.get(0))?)
+        })
+        .await
     }
 
     /// Delivered: never sent again.
@@ -258,7 +272,12 @@ impl FormStore {
 
     /// The proposal is in the CMS's media library as `file_id`: not uploaded again.
     pub async fn uploaded(&self, id: i64, file_id: i64) -> Result<(), StoreError> {
-        self.db(move |db| Ok(db.execute("UPDATE outbox SET cms_file_id = ?1 WHERE submission_id = ?2", params![file_id, id]).map(drop)?)).await
+        self.db(move |db| {
+            Ok(db
+                .execute("UPDATE outbox SET cms_file_id = ?1 WHERE submission_id = ?2", params![file_id, id])
+                .map(drop)?)
+        })
+        .await
     }
 
     pub async fn backlog(&self) -> Result<Backlog, StoreError> {
@@ -280,7 +299,11 @@ impl FormStore {
     /// The proposal bytes of the submission `id`.
     pub async fn proposal_of(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
         self.db(move |db| {
-            let bytes = db.query_row("SELECT proposal FROM submissions WHERE id = ?1", params![id], |r| r.get::<_, Option<Vec<u8>>>(0)).optional()?;
+            let bytes = db
+                .query_row("SELECT proposal FROM submissions WHERE id = ?1", params![id], |r| {
+                    r.get::<_, Option<Vec<u8>>>(0)
+                })
+                .optional()?;
             Ok(bytes.flatten())
         })
         .await
@@ -310,7 +333,10 @@ mod tests {
                         })
                     })
                     .collect();
-                opening.into_iter().map(|open| open.join().unwrap().unwrap_or_else(|error| panic!("opened: {error:?}"))).collect()
+                opening
+                    .into_iter()
+                    .map(|open| open.join().unwrap().unwrap_or_else(|error| panic!("opened: {error:?}")))
+                    .collect()
             });
             let keeping = stores.iter().enumerate().flat_map(|(instance, store)| {
                 (0..EACH).map(move |n| {

@@ -79,7 +79,8 @@ impl Signer {
         let version = version(media);
         let fallbacks = fallbacks(media, &self.media_base, path);
         let token = format!("{version}.{fallbacks}.{}", self.signature(&version, &fallbacks, path));
-        let original = media.get("width").and_then(Value::as_u64).and_then(|w| u32::try_from(w).ok()).filter(|w| *w > 0);
+        let original =
+            media.get("width").and_then(Value::as_u64).and_then(|w| u32::try_from(w).ok()).filter(|w| *w > 0);
         let mut candidates: Vec<String> = Vec::new();
         for width in WIDTHS {
             match original {

@@ -63,7 +63,9 @@ pub enum Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::TooLarge { width, height } => write!(f, "{width}×{height} pixels to decode is past IMAGE_MAX_PIXELS"),
+            Refusal::TooLarge { width, height } => {
+                write!(f, "{width}×{height} pixels to decode is past IMAGE_MAX_PIXELS")
+            }
             Refusal::Undecodable(why) => write!(f, "cannot be decoded: {why}"),
         }
     }
@@ -92,12 +94,24 @@ fn decode_jpeg(original: &[u8], max_pixels: u64) -> Result<DynamicImage, Refusal
     let info = decoder.info().ok_or_else(|| Refusal::Undecodable("no frame header".into()))?;
     // EXIF comes right after the start of the image, so the header has it.
     let orientation = decoder.exif_data().and_then(Orientation::from_exif_chunk).unwrap_or(Orientation::NoTransforms);
-    let turned = matches!(orientation, Orientation::Rotate90 | Orientation::Rotate270 | Orientation::Rotate90FlipH | Orientation::Rotate270FlipH);
+    let turned = matches!(
+        orientation,
+        Orientation::Rotate90 | Orientation::Rotate270 | Orientation::Rotate90FlipH | Orientation::Rotate270FlipH
+    );
     let master = MASTER_WIDTH as u16;
     // The decoder picks the smallest scale reaching either side asked for: ask only the one shown as the width.
-    let (width, height) = if turned { decoder.scale(u16::MAX, info.height.min(master)) } else { decoder.scale(info.width.min(master), u16::MAX) }.map_err(undecodable)?;
+    let (width, height) = if turned {
+        decoder.scale(u16::MAX, info.height.min(master))
+    } else {
+        decoder.scale(info.width.min(master), u16::MAX)
+    }
+    .map_err(undecodable)?;
     let (width, height) = (u32::from(width), u32::from(height));
-    let decoded = if info.coding_process == jpeg_decoder::CodingProcess::DctProgressive { (u32::from(info.width), u32::from(info.height)) } else { (width, height) };
+    let decoded = if info.coding_process == jpeg_decoder::CodingProcess::DctProgressive {
+        (u32::from(info.width), u32::from(info.height))
+    } else {
+        (width, height)
+    };
     if u64::from(decoded.0) * u64::from(decoded.1) > max_pixels {
         return Err(Refusal::TooLarge { width: decoded.0, height: decoded.1 });
     }
@@ -105,13 +119,19 @@ fn decode_jpeg(original: &[u8], max_pixels: u64) -> Result<DynamicImage, Refusal
     let pixels = decoder.decode().map_err(undecodable)?;
     let short = || Refusal::Undecodable("fewer pixels than the header says".into());
     let mut image = match info.pixel_format {
-        jpeg_decoder::PixelFormat::L8 => DynamicImage::ImageLuma8(image::GrayImage::from_raw(width, height, pixels).ok_or_else(short)?),
+        jpeg_decoder::PixelFormat::L8 => {
+            DynamicImage::ImageLuma8(image::GrayImage::from_raw(width, height, pixels).ok_or_else(short)?)
+        }
         jpeg_decoder::PixelFormat::L16 => {
             let samples = pixels.chunks_exact(2).map(|b| u16::from_ne_bytes([b[0], b[1]])).collect();
             DynamicImage::ImageLuma16(image::ImageBuffer::from_raw(width, height, samples).ok_or_else(short)?)
         }
-        jpeg_decoder::PixelFormat::RGB24 => DynamicImage::ImageRgb8(image::RgbImage::from_raw(width, height, pixels).ok_or_else(short)?),
-        jpeg_decoder::PixelFormat::CMYK32 => DynamicImage::ImageRgb8(image::RgbImage::from_raw(width, height, cmyk_to_rgb(&pixels)).ok_or_else(short)?),
+        jpeg_decoder::PixelFormat::RGB24 => {
+            DynamicImage::ImageRgb8(image::RgbImage::from_raw(width, height, pixels).ok_or_else(short)?)
+        }
+        jpeg_decoder::PixelFormat::CMYK32 => {
+            DynamicImage::ImageRgb8(image::RgbImage::from_raw(width, height, cmyk_to_rgb(&pixels)).ok_or_else(short)?)
+        }
     };
     image.apply_orientation(orientation);
     Ok(image)
@@ -156,7 +176,8 @@ fn jpeg_ends(bytes: &[u8]) -> bool {
 impl Master {
     fn new(image: DynamicImage) -> Master {
         let transparent = |rgba: &image::RgbaImage| rgba.pixels().any(|p| p[3] < 255);
-        let alpha = image.color().has_alpha() && image.as_rgba8().map_or_else(|| transparent(&image.to_rgba8()), transparent);
+        let alpha =
+            image.color().has_alpha() && image.as_rgba8().map_or_else(|| transparent(&image.to_rgba8()), transparent);
         let (width, height) = (image.width(), image.height());
         let pixels = if alpha { image.into_rgba8().into_raw() } else { image.into_rgb8().into_raw() };
         Master { pixels, width, height, alpha }
@@ -191,11 +212,15 @@ impl Master {
             return Cow::Borrowed(self);
         }
         let width = width.max(1);
-        let height = ((u64::from(self.height) * u64::from(width) + u64::from(self.width) / 2) / u64::from(self.width)).max(1) as u32;
+        let height = ((u64::from(self.height) * u64::from(width) + u64::from(self.width) / 2) / u64::from(self.width))
+            .max(1) as u32;
         let pixel_type = if self.alpha { PixelType::U8x4 } else { PixelType::U8x3 };
-        let source = ImageRef::new(self.width, self.height, &self.pixels, pixel_type).expect("a master's buffer fits its size");
+        let source =
+            ImageRef::new(self.width, self.height, &self.pixels, pixel_type).expect("a master's buffer fits its size");
         let mut target = Image::new(width, height, pixel_type);
-        Resizer::new().resize(&source, &mut target, &ResizeOptions::new()).expect("both images have the same pixel type");
+        Resizer::new()
+            .resize(&source, &mut target, &ResizeOptions::new())
+            .expect("both images have the same pixel type");
         Cow::Owned(Master { pixels: target.into_vec(), width, height, alpha: self.alpha })
     }
 }
@@ -258,7 +283,10 @@ mod tests {
     /// The process's resident memory: now, and its peak since the last reset.
     fn resident() -> (u64, u64) {
         let status = std::fs::read_to_string("/proc/self/status").unwrap();
-        let kib = |field: &str| status.lines().find_map(|l| l.strip_prefix(field)?.trim().strip_suffix(" kB")?.parse::<u64>().ok()).unwrap() << 10;
+        let kib = |field: &str| {
+            status.lines().find_map(|l| l.strip_prefix(field)?.trim().strip_suffix(" kB")?.parse::<u64>().ok()).unwrap()
+                << 10
+        };
         (kib("VmRSS:"), kib("VmHWM:"))
     }
 
@@ -284,7 +312,9 @@ mod tests {
                 }
             }
             let mut bytes = Vec::new();
-            jpeg_encoder::Encoder::new(&mut bytes, 85).encode(&pixels, width, height, jpeg_encoder::ColorType::Rgb).unwrap();
+            jpeg_encoder::Encoder::new(&mut bytes, 85)
+                .encode(&pixels, width, height, jpeg_encoder::ColorType::Rgb)
+                .unwrap();
             bytes
         };
         let (before, _) = resident();

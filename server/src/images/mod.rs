@@ -171,9 +171,15 @@ where
     Router::new().route("/img/{width}/{token}/{*path}", get(image))
 }
 
-async fn image(State(images): State<Images>, Path((width, token, path)): Path<(String, String, String)>, headers: HeaderMap) -> Response {
+async fn image(
+    State(images): State<Images>,
+    Path((width, token, path)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
     let Some(signer) = images.signer() else { return StatusCode::NOT_FOUND.into_response() };
-    let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(width) = width.parse::<u32>().ok().filter(|w| WIDTHS.contains(w)) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let Some(token) = signer.verify(&token, &path) else { return StatusCode::NOT_FOUND.into_response() };
     let (smaller, quality) = fineness(&headers);
     let width = if smaller { WIDTHS.iter().rev().copied().find(|w| *w < width).unwrap_or(width) } else { width };
@@ -207,7 +213,11 @@ impl Images {
         }
         let images = self.clone();
         let failed = photo.key.clone();
-        let result = self.0.flights.run(key.clone(), move || async move { images.make(key, photo, width, want, quality).await }).await;
+        let result = self
+            .0
+            .flights
+            .run(key.clone(), move || async move { images.make(key, photo, width, want, quality).await })
+            .await;
         if let Err(failure) = &result
             && !self.0.failures.contains_key(&failed)
         {
@@ -231,7 +241,9 @@ impl Images {
             )
         };
         let settings = &self.0.settings;
-        let encoded = tokio::time::timeout(settings.timeout, work).await.map_err(|_| Failure::Failed("past IMAGE_TIMEOUT_MS".into()))??;
+        let encoded = tokio::time::timeout(settings.timeout, work)
+            .await
+            .map_err(|_| Failure::Failed("past IMAGE_TIMEOUT_MS".into()))??;
         let bytes = Bytes::from(encoded);
         if let Some(disk) = settings.disk.clone() {
             let kept = bytes.clone();
@@ -255,7 +267,8 @@ impl Images {
                     return Ok(master);
                 }
                 let bytes = images.fetch(&photo.original).await?;
-                let permit = images.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
+                let permit =
+                    images.0.encodes.clone().acquire_owned().await.map_err(|e| Failure::Failed(e.to_string()))?;
                 let max_pixels = images.0.settings.max_pixels;
                 let decoded = tokio::task::spawn_blocking(move || {
                     let _permit = permit;
@@ -274,7 +287,8 @@ impl Images {
     }
 
     async fn fetch(&self, url: &str) -> Result<Vec<u8>, Failure> {
-        let response = self.0.client.get(url).send().await.map_err(|e| Failure::Failed(format!("fetching the original: {e}")))?;
+        let response =
+            self.0.client.get(url).send().await.map_err(|e| Failure::Failed(format!("fetching the original: {e}")))?;
         match response.status() {
             StatusCode::NOT_FOUND | StatusCode::GONE => return Err(Failure::Missing),
             status if !status.is_success() => return Err(Failure::Failed(format!("the CMS answered {status}"))),
@@ -285,7 +299,9 @@ impl Images {
         }
         let mut response = response;
         let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| Failure::Failed(format!("reading the original: {e}")))? {
+        while let Some(chunk) =
+            response.chunk().await.map_err(|e| Failure::Failed(format!("reading the original: {e}")))?
+        {
             if bytes.len() + chunk.len() > MAX_ORIGINAL_BYTES {
                 return Err(Failure::Refused("the original is past 40 MiB".into()));
             }
@@ -330,11 +346,14 @@ fn fallback(signer: &Signer, token: &Token, path: &str, width: u32, failure: &Fa
 /// browser's hints (see the module docs). A hint that does not parse counts
 /// as absent.
 fn fineness(headers: &HeaderMap) -> (bool, Quality) {
-    let hint = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim().trim_matches('"').to_ascii_lowercase());
+    let hint = |name: &str| {
+        headers.get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim().trim_matches('"').to_ascii_lowercase())
+    };
     let save_data = hint("save-data").is_some_and(|v| v == "on");
     let ect = hint("ect");
     let slow = matches!(ect.as_deref(), Some("2g" | "slow-2g"));
-    let dense = hint("sec-ch-dpr").and_then(|v| v.parse::<f32>().ok()).is_some_and(|dpr| dpr.is_finite() && dpr >= DENSE_DPR);
+    let dense =
+        hint("sec-ch-dpr").and_then(|v| v.parse::<f32>().ok()).is_some_and(|dpr| dpr.is_finite() && dpr >= DENSE_DPR);
     let smaller = save_data || slow;
     let quality = if smaller || dense || ect.as_deref() == Some("3g") { Quality::Dense } else { Quality::Standard };
     (smaller, quality)

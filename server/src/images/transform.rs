@@ -65,13 +65,23 @@ fn encode(pixels: &[u8], width: u32, height: u32, alpha: bool, want: Want, quali
     };
     match want {
         Want::Webp => {
-            let encoder = if alpha { webp::Encoder::from_rgba(pixels, width, height) } else { webp::Encoder::from_rgb(pixels, width, height) };
+            let encoder = if alpha {
+                webp::Encoder::from_rgba(pixels, width, height)
+            } else {
+                webp::Encoder::from_rgb(pixels, width, height)
+            };
             encoder.encode(webp_quality).to_vec()
         }
         Want::Original if alpha => {
             let mut bytes = Vec::new();
-            image::ImageEncoder::write_image(image::codecs::png::PngEncoder::new(&mut bytes), pixels, width, height, image::ExtendedColorType::Rgba8)
-                .expect("PNG encodes what was decoded");
+            image::ImageEncoder::write_image(
+                image::codecs::png::PngEncoder::new(&mut bytes),
+                pixels,
+                width,
+                height,
+                image::ExtendedColorType::Rgba8,
+            )
+            .expect("PNG encodes what was decoded");
             bytes
         }
         Want::Original => {

@@ -122,7 +122,8 @@ impl WeekTime {
     /// Whether a place with these hours (weekdays, Saturday, Sunday) is open now.
     pub fn open(self, hours: &[Hours; 3]) -> bool {
         let yesterday = (self.day + 6) % 7;
-        hours[WeekTime::of_day(self.day)].covers(self.minute, false) || hours[WeekTime::of_day(yesterday)].covers(self.minute, true)
+        hours[WeekTime::of_day(self.day)].covers(self.minute, false)
+            || hours[WeekTime::of_day(yesterday)].covers(self.minute, true)
     }
 }
 

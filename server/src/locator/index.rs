@@ -185,7 +185,11 @@ impl PartialEq for Locations {
     fn eq(&self, other: &Locations) -> bool {
         let (a, b) = (&self.0, &other.0);
         Arc::ptr_eq(a, b)
-            || (a.records == b.records && a.names == b.names && a.phrases == b.phrases && a.regions == b.regions && a.districts == b.districts)
+            || (a.records == b.records
+                && a.names == b.names
+                && a.phrases == b.phrases
+                && a.regions == b.regions
+                && a.districts == b.districts)
     }
 }
 
@@ -261,7 +265,8 @@ struct PlacesFromDisk {
 
 impl Serialize for PlaceList {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        PlacesOnDisk { texts: self.texts.iter().map(|text| &**text).collect(), entries: &self.entries }.serialize(serializer)
+        PlacesOnDisk { texts: self.texts.iter().map(|text| &**text).collect(), entries: &self.entries }
+            .serialize(serializer)
     }
 }
 
@@ -269,12 +274,21 @@ impl<'de> Deserialize<'de> for PlaceList {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PlaceList, D::Error> {
         let kept = PlacesFromDisk::deserialize(deserializer)?;
         let known = kept.texts.len() as u32;
-        if kept.entries.iter().any(|entry| entry.texts.iter().any(|n| *n > known) || entry.texts[REGION] == 0 || entry.texts[DISTRICT] == 0) {
+        if kept.entries.iter().any(|entry| {
+            entry.texts.iter().any(|n| *n > known) || entry.texts[REGION] == 0 || entry.texts[DISTRICT] == 0
+        }) {
             return Err(serde::de::Error::custom("an entry names a text the list lacks"));
         }
         let seen = kept.entries.iter().map(|entry| entry.id).collect();
         let read = kept.entries.len();
-        Ok(PlaceList { texts: kept.texts.into_iter().collect(), entries: kept.entries, seen, read, dropped: Vec::new(), left_out: 0 })
+        Ok(PlaceList {
+            texts: kept.texts.into_iter().collect(),
+            entries: kept.entries,
+            seen,
+            read,
+            dropped: Vec::new(),
+            left_out: 0,
+        })
     }
 }
 
@@ -316,7 +330,10 @@ impl PlaceList {
     /// Bytes the list holds on the heap (its texts' set estimated).
     pub fn heap_bytes(&self) -> usize {
         let texts: usize = self.texts.iter().map(|text| text.len() + std::mem::size_of::<Box<str>>() + 16).sum();
-        self.entries.capacity() * std::mem::size_of::<Entry>() + self.entries.iter().map(|e| e.name.len()).sum::<usize>() + texts + self.seen.capacity() * 5
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.entries.iter().map(|e| e.name.len()).sum::<usize>()
+            + texts
+            + self.seen.capacity() * 5
     }
 
     /// The index of the places read, and the entries left out (the first
@@ -324,7 +341,10 @@ impl PlaceList {
     pub fn index(&self) -> (Locations, Vec<Dropped>) {
         let mut dropped = self.dropped.clone();
         if self.left_out > dropped.len() {
-            dropped.push(Dropped { path: String::new(), reason: format!("{} more entries left out", self.left_out - dropped.len()) });
+            dropped.push(Dropped {
+                path: String::new(),
+                reason: format!("{} more entries left out", self.left_out - dropped.len()),
+            });
         }
         (Locations(Arc::new(Index::build(self))), dropped)
     }
@@ -349,31 +369,54 @@ impl PlaceList {
 
     /// `Err`: why it cannot be shown.
     fn entry(&mut self, item: &Value) -> Result<Entry, String> {
-        let id = item.get("id").and_then(Value::as_u64).and_then(|id| u32::try_from(id).ok()).filter(|id| *id > 0).ok_or("no usable id")?;
-        let text = |name: &str| item.get(name).and_then(Value::as_str).map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).unwrap_or_default();
+        let id = item
+            .get("id")
+            .and_then(Value::as_u64)
+            .and_then(|id| u32::try_from(id).ok())
+            .filter(|id| *id > 0)
+            .ok_or("no usable id")?;
+        let text = |name: &str| {
+            item.get(name)
+                .and_then(Value::as_str)
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default()
+        };
         let required = |name: &'static str| Some(text(name)).filter(|t| !t.is_empty()).ok_or(format!("no {name}"));
-        let kind = item.get("kind").and_then(Value::as_str).and_then(LocationKind::parse).ok_or("no kind (agent or shop)")?;
+        let kind =
+            item.get("kind").and_then(Value::as_str).and_then(LocationKind::parse).ok_or("no kind (agent or shop)")?;
         let degrees = |name: &'static str| {
             let value = item.get(name).and_then(|v| v.as_f64().or_else(|| v.as_str()?.trim().parse().ok()));
             value.filter(|v| v.is_finite()).ok_or(format!("no {name}"))
         };
         let (latitude, longitude) = (degrees("latitude")?, degrees("longitude")?);
-        if !(-90.0..=90.0).contains(&latitude) || !(-180.0..=180.0).contains(&longitude) || (latitude == 0.0 && longitude == 0.0) {
+        if !(-90.0..=90.0).contains(&latitude)
+            || !(-180.0..=180.0).contains(&longitude)
+            || (latitude == 0.0 && longitude == 0.0)
+        {
             return Err(format!("no such position: {latitude}, {longitude}"));
         }
         let services = match item.get("services") {
-            Some(Value::Array(codes)) => codes.iter().filter_map(Value::as_str).filter_map(LocationService::parse).collect::<Vec<_>>(),
+            Some(Value::Array(codes)) => {
+                codes.iter().filter_map(Value::as_str).filter_map(LocationService::parse).collect::<Vec<_>>()
+            }
             Some(Value::String(codes)) => codes.split([',', ';']).filter_map(LocationService::parse).collect(),
             _ => Vec::new(),
         };
         let hours = ["hoursWeekdays", "hoursSaturday", "hoursSunday"].map(|name| Hours::parse(&text(name)));
         let (region, district, name) = (required("region")?, required("district")?, required("name")?);
-        let (street, landmark, landmark_sw, phone) = (text("street"), text("landmark"), text("landmarkSw"), text("phone"));
+        let (street, landmark, landmark_sw, phone) =
+            (text("street"), text("landmark"), text("landmarkSw"), text("phone"));
         Ok(Entry {
             id,
             kind,
             services: services.iter().fold(0, |bits, service| bits | 1 << *service as u8),
-            texts: [self.number(region), self.number(district), self.number(street), self.number(landmark), self.number(landmark_sw)],
+            texts: [
+                self.number(region),
+                self.number(district),
+                self.number(street),
+                self.number(landmark),
+                self.number(landmark_sw),
+            ],
             name: name.into_boxed_str(),
             phone: national_number(&phone).unwrap_or(0),
             latitude: latitude as f32,
@@ -457,8 +500,13 @@ impl Locations {
     /// bulk loading fills them, six to a parent).
     pub fn heap_bytes(&self) -> usize {
         let index = &self.0;
-        let tree_bytes: usize = index.trees.iter().map(|tree| tree.size() * std::mem::size_of::<RTreeNode<Point>>() * 6 / 5).sum();
-        let names: usize = index.regions.iter().map(|r| r.name.capacity() + r.slug.capacity() + r.districts.capacity() * 2).sum::<usize>()
+        let tree_bytes: usize =
+            index.trees.iter().map(|tree| tree.size() * std::mem::size_of::<RTreeNode<Point>>() * 6 / 5).sum();
+        let names: usize = index
+            .regions
+            .iter()
+            .map(|r| r.name.capacity() + r.slug.capacity() + r.districts.capacity() * 2)
+            .sum::<usize>()
             + index.districts.iter().map(|d| d.name.capacity() + d.slug.capacity()).sum::<usize>()
             + index.places.iter().map(|p| p.key.capacity() + p.label.capacity()).sum::<usize>();
         index.records.capacity() * std::mem::size_of::<Record>()
@@ -475,7 +523,13 @@ impl Locations {
     /// Regions with places of `kind`, by name.
     pub fn regions(&self, kind: LocationKind) -> Vec<Place> {
         let k = kind_index(kind);
-        let mut regions: Vec<Place> = self.0.regions.iter().filter(|r| !r.runs[k].is_empty()).map(|r| place(&r.name, &r.slug, &r.runs[k])).collect();
+        let mut regions: Vec<Place> = self
+            .0
+            .regions
+            .iter()
+            .filter(|r| !r.runs[k].is_empty())
+            .map(|r| place(&r.name, &r.slug, &r.runs[k]))
+            .collect();
         regions.sort_by_cached_key(|r| normalize(&r.name));
         regions
     }
@@ -497,7 +551,9 @@ impl Locations {
         let r = self.0.regions.iter().position(|r| r.slug == region)?;
         let district = match district {
             None => None,
-            Some(slug) => Some(*self.0.regions[r].districts.iter().find(|d| self.0.districts[**d as usize].slug == slug)?),
+            Some(slug) => {
+                Some(*self.0.regions[r].districts.iter().find(|d| self.0.districts[**d as usize].slug == slug)?)
+            }
         };
         Some(Area { region: r as u16, district })
     }
@@ -549,7 +605,12 @@ impl Locations {
     }
 
     /// [`Locations::nearest`] from a place found by name.
-    pub fn nearest_to(&self, kind: LocationKind, place: &FoundPlace, within: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+    pub fn nearest_to(
+        &self,
+        kind: LocationKind,
+        place: &FoundPlace,
+        within: f64,
+    ) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.nearest(kind, place.point, within)
     }
 
@@ -565,7 +626,8 @@ impl Locations {
         let optional = |text: &str| Some(text.to_owned()).filter(|t| !t.is_empty());
         let round = |degrees: f32| (f64::from(degrees) * 1e5).round() / 1e5;
         let own = lang_index(lang);
-        let landmark = [record.landmark[own], record.landmark[1 - own]].into_iter().find(|phrase| *phrase != 0).unwrap_or(0);
+        let landmark =
+            [record.landmark[own], record.landmark[1 - own]].into_iter().find(|phrase| *phrase != 0).unwrap_or(0);
         LocationHit {
             id: record.id,
             name: self.name(n).to_owned(),
@@ -577,7 +639,11 @@ impl Locations {
             latitude: round(record.latitude),
             longitude: round(record.longitude),
             services: LocationService::ALL.into_iter().filter(|s| (record.services & (1 << *s as u8)) != 0).collect(),
-            hours: WeekHours { weekdays: record.hours[0].shown(), saturday: record.hours[1].shown(), sunday: record.hours[2].shown() },
+            hours: WeekHours {
+                weekdays: record.hours[0].shown(),
+                saturday: record.hours[1].shown(),
+                sunday: record.hours[2].shown(),
+            },
             open_now: now.open(&record.hours),
             distance: distance.map(|d| d.round().min(f64::from(u32::MAX)) as u32),
             phone: (record.phone != 0).then(|| format!("{COUNTRY_CODE}{:09}", record.phone)),
@@ -610,9 +676,15 @@ fn place(name: &str, slug: &str, run: &Range<u32>) -> Place {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Named {
     /// `Kariakoo, Ilala`.
-    Street { street: u32, district: u32 },
+    Street {
+        street: u32,
+        district: u32,
+    },
     /// `Ilala, Dar es Salaam`.
-    District { district: u32, region: u32 },
+    District {
+        district: u32,
+        region: u32,
+    },
     Region(u32),
 }
 
@@ -624,7 +696,8 @@ impl Index {
         // are sorted by kind, region, district and street by these, then by
         // name and id within each run.
         let rank = {
-            let folded: Vec<String> = std::iter::once(String::new()).chain(list.texts.iter().map(|text| fold(text))).collect();
+            let folded: Vec<String> =
+                std::iter::once(String::new()).chain(list.texts.iter().map(|text| fold(text))).collect();
             let mut order: Vec<u32> = (0..folded.len() as u32).collect();
             order.sort_by(|a, b| folded[*a as usize].cmp(&folded[*b as usize]));
             let mut rank = vec![0u32; folded.len()];
@@ -636,7 +709,12 @@ impl Index {
         };
         let group = |n: &u32| {
             let e = &entries[*n as usize];
-            (kind_index(e.kind), rank[e.texts[REGION] as usize], rank[e.texts[DISTRICT] as usize], rank[e.texts[STREET] as usize])
+            (
+                kind_index(e.kind),
+                rank[e.texts[REGION] as usize],
+                rank[e.texts[DISTRICT] as usize],
+                rank[e.texts[STREET] as usize],
+            )
         };
         let mut order: Vec<u32> = (0..entries.len() as u32).collect();
         order.sort_unstable_by_key(group);
@@ -657,7 +735,12 @@ impl Index {
             let [region_text, district_text, street_text, english, swahili] = entry.texts;
             let region = *region_of.entry(rank[region_text as usize]).or_insert_with(|| {
                 let name = list.text(region_text);
-                index.regions.push(Region { name: name.to_owned(), slug: slugify(name), runs: [0..0, 0..0], districts: Vec::new() });
+                index.regions.push(Region {
+                    name: name.to_owned(),
+                    slug: slugify(name),
+                    runs: [0..0, 0..0],
+                    districts: Vec::new(),
+                });
                 (index.regions.len() - 1) as u16
             });
             let district = *district_of.entry((region, rank[district_text as usize])).or_insert_with(|| {
@@ -772,7 +855,11 @@ mod tests {
             let point = on_sphere(lat, lng);
             for kind in LocationKind::ALL {
                 let found: Vec<f64> = locations.nearest(kind, point, 2_000_000.0).take(20).map(|(_, d)| d).collect();
-                let mut brute: Vec<f64> = locations.points().filter(|(k, ..)| *k == kind).map(|(_, la, ln)| haversine(lat, lng, la, ln)).collect();
+                let mut brute: Vec<f64> = locations
+                    .points()
+                    .filter(|(k, ..)| *k == kind)
+                    .map(|(_, la, ln)| haversine(lat, lng, la, ln))
+                    .collect();
                 brute.sort_by(f64::total_cmp);
                 assert_eq!(found.len(), 20);
                 for (a, b) in found.iter().zip(&brute) {
@@ -797,7 +884,11 @@ mod tests {
         let (paged, paged_dropped) = list.index();
         assert_eq!(paged, whole);
         assert_eq!(paged_dropped, dropped);
-        assert_eq!(dropped.iter().map(|d| d.path.as_str()).collect::<Vec<_>>(), ["[3]"], "its place in the whole answer");
+        assert_eq!(
+            dropped.iter().map(|d| d.path.as_str()).collect::<Vec<_>>(),
+            ["[3]"],
+            "its place in the whole answer"
+        );
         assert_eq!(list.len(), 1_048);
 
         let kept = serde_json::to_vec(&list).unwrap();
@@ -849,7 +940,10 @@ mod tests {
         assert_eq!(hit.phone.as_deref(), Some("+255754000111"));
         assert_eq!(hit.street.as_deref(), Some("Kariakoo"));
         assert_eq!(hit.landmark.as_deref(), Some("Opposite the market"));
-        assert_eq!(locations.hit(range.start, WeekTime::at(0, 8 * 60), None, Lang::Sw).landmark.as_deref(), Some("Mkabala na soko"));
+        assert_eq!(
+            locations.hit(range.start, WeekTime::at(0, 8 * 60), None, Lang::Sw).landmark.as_deref(),
+            Some("Mkabala na soko")
+        );
         assert_eq!((hit.latitude, hit.longitude), (-6.8187, 39.2775), "f32 degrees, shown to 5 decimals as given");
         assert_eq!(hit.hours.weekdays.as_deref(), Some("07:30–21:00"));
         assert_eq!(hit.hours.sunday, None);
@@ -861,7 +955,11 @@ mod tests {
         let (n, distance) = locations.nearest_to(LocationKind::Shop, &found, 50_000.0).next().unwrap();
         let shop = locations.hit(n, WeekTime::at(0, 0), None, Lang::Sw);
         assert_eq!(shop.name, "Vodashop Mlimani City");
-        assert_eq!(shop.landmark.as_deref(), Some("Opposite the mall"), "the English landmark where there is no Swahili one");
+        assert_eq!(
+            shop.landmark.as_deref(),
+            Some("Opposite the mall"),
+            "the English landmark where there is no Swahili one"
+        );
         assert_eq!(shop.phone, None);
         assert!((6_000.0..9_000.0).contains(&distance), "{distance}");
     }

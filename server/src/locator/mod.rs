@@ -70,7 +70,11 @@ pub struct Asked {
 }
 
 impl Asked {
-    pub fn parse(kind: LocationKind, param: impl Fn(&str) -> Option<String>, query: impl Fn(&str) -> Option<String>) -> Asked {
+    pub fn parse(
+        kind: LocationKind,
+        param: impl Fn(&str) -> Option<String>,
+        query: impl Fn(&str) -> Option<String>,
+    ) -> Asked {
         let slug = |value: Option<String>| value.map(|v| crate::slug::slugify(&v)).filter(|v| !v.is_empty());
         let typed = query("q").unwrap_or_default();
         let typed: String = typed.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(QUERY_CHARS).collect();
@@ -155,9 +159,11 @@ pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> O
     let skip = (page - 1) * PAGE_SIZE;
     if !asked.query.is_empty() {
         if let Some(place) = locations.find_place(&asked.query) {
-            let near: Vec<(usize, f64)> = locations.nearest_to(kind, &place, PLACE_RADIUS).take(PLACE_RESULTS).collect();
+            let near: Vec<(usize, f64)> =
+                locations.nearest_to(kind, &place, PLACE_RADIUS).take(PLACE_RESULTS).collect();
             shown.total = near.len() as u32;
-            shown.results = near.iter().skip(skip).take(PAGE_SIZE).map(|(n, d)| locations.hit(*n, now, Some(*d), lang)).collect();
+            shown.results =
+                near.iter().skip(skip).take(PAGE_SIZE).map(|(n, d)| locations.hit(*n, now, Some(*d), lang)).collect();
             shown.found = Some(place.label);
         }
     } else if let Some(area) = area {
@@ -220,8 +226,22 @@ async fn near(State(content): State<Content>, body: axum::body::Bytes) -> Respon
 }
 
 /// See [`near`].
-pub fn nearest_open(locations: &Locations, kind: LocationKind, point: [f64; 3], now: WeekTime, lang: Lang) -> Vec<contract::locations::LocationHit> {
-    let open: Vec<(usize, f64)> = locations.nearest(kind, point, NEAR_RADIUS).filter(|(n, _)| locations.open(*n, now)).take(NEAR_RESULTS).collect();
-    let chosen = if open.len() >= NEAR_AT_LEAST { open } else { locations.nearest(kind, point, NEAR_RADIUS).take(NEAR_AT_LEAST).collect() };
+pub fn nearest_open(
+    locations: &Locations,
+    kind: LocationKind,
+    point: [f64; 3],
+    now: WeekTime,
+    lang: Lang,
+) -> Vec<contract::locations::LocationHit> {
+    let open: Vec<(usize, f64)> = locations
+        .nearest(kind, point, NEAR_RADIUS)
+        .filter(|(n, _)| locations.open(*n, now))
+        .take(NEAR_RESULTS)
+        .collect();
+    let chosen = if open.len() >= NEAR_AT_LEAST {
+        open
+    } else {
+        locations.nearest(kind, point, NEAR_RADIUS).take(NEAR_AT_LEAST).collect()
+    };
     chosen.into_iter().map(|(n, d)| locations.hit(n, now, Some(d), lang)).collect()
 }

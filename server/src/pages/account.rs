@@ -60,7 +60,9 @@ pub(super) async fn respond(
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, PageError> {
     let kind = kind_of(&subscriber, confirm);
-    let page = page_for_kind(state, client, for_everyone, PageData { subscriber: Some(kind), ..for_everyone.data.clone() }).await?;
+    let page =
+        page_for_kind(state, client, for_everyone, PageData { subscriber: Some(kind), ..for_everyone.data.clone() })
+            .await?;
     if !page.spliceable() {
         return Ok(None);
     }
@@ -93,34 +95,56 @@ pub(super) async fn respond_cpm(
     csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, PageError> {
     if let Some(cpm) = cpm {
-        let page = page_for_kind(state, client, for_everyone, PageData { cpm: Some(cpm_kind()), ..for_everyone.data.clone() }).await?;
+        let page =
+            page_for_kind(state, client, for_everyone, PageData { cpm: Some(cpm_kind()), ..for_everyone.data.clone() })
+                .await?;
         if !page.spliceable() {
             return Ok(None);
         }
         let cpm_json = document::script_json(&cpm);
         let token = csrf.as_ref().map(|token| token.as_str().to_owned());
-        let request = PartRequest { part: Part::Cpm(CpmPart { lang: page.lang, path: for_everyone.data.path.clone(), cpm, csrf: token }) };
+        let request = PartRequest {
+            part: Part::Cpm(CpmPart { lang: page.lang, path: for_everyone.data.path.clone(), cpm, csrf: token }),
+        };
         if let Ok(personal_html) = render_part(state, Some(session), &request, PageKind::Cpm).await {
-            return Ok(page.respond_own(headers, &OwnParts { personal_html: Some(personal_html), cpm_json, csrf, ..OwnParts::default() }));
+            return Ok(page.respond_own(
+                headers,
+                &OwnParts { personal_html: Some(personal_html), cpm_json, csrf, ..OwnParts::default() },
+            ));
         }
     }
     // No permissions to show: the page as a render without them gives it, which is the page for everyone.
-    let page = state.pages.cache.get_or_render(for_everyone.key.clone(), || render_for(state, client, for_everyone.clone())).await?;
+    let page = state
+        .pages
+        .cache
+        .get_or_render(for_everyone.key.clone(), || render_for(state, client, for_everyone.clone()))
+        .await?;
     Ok(Some(page.respond(headers, PRIVATE)))
 }
 
 /// The page `for_everyone` with `data` (for a kind of visitor, whose parts are
 /// placeholders or slots; the form token a slot too), with its personal
 /// part alone, kept under its key and the kind.
-async fn page_for_kind(state: &AppState, client: IpAddr, for_everyone: &Prepared, data: PageData) -> Result<std::sync::Arc<CachedPage>, PageError> {
+async fn page_for_kind(
+    state: &AppState,
+    client: IpAddr,
+    for_everyone: &Prepared,
+    data: PageData,
+) -> Result<std::sync::Arc<CachedPage>, PageError> {
     let data = PageData { csrf: Some(CSRF_SLOT.to_owned()), ..data };
     let kind = serde_json::to_string(&(&data.subscriber, &data.cpm)).expect("the page data's parts serialise");
     let template_key = PageCache::key(&format!("{} {kind}", for_everyone.key), "", &[]);
     let page = state
         .pages
-        .cache.get_or_render(template_key, || async {
+        .cache
+        .get_or_render(template_key, || async {
             let _share = admit::admit_client(state, client).await?;
-            let page = Prepared { key: for_everyone.key.clone(), url: for_everyone.url.clone(), data, versions: for_everyone.versions.clone() };
+            let page = Prepared {
+                key: for_everyone.key.clone(),
+                url: for_everyone.url.clone(),
+                data,
+                versions: for_everyone.versions.clone(),
+            };
             render_as(state, page, true).await.map_err(Unbuilt::Render)
         })
         .await?;
@@ -129,13 +153,20 @@ async fn page_for_kind(state: &AppState, client: IpAddr, for_everyone: &Prepared
 
 /// The personal part rendered for `subscriber`, or `None` when its
 /// balances are missing or its render failed (then without balances).
-async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, subscriber: Subscriber) -> (Option<String>, Subscriber) {
+async fn personal(
+    state: &AppState,
+    session: Option<SessionKey>,
+    lang: Lang,
+    subscriber: Subscriber,
+) -> (Option<String>, Subscriber) {
     if subscriber.balance.is_none() {
         return (None, subscriber);
     }
     let request = PartRequest { part: Part::Account(AccountPart { lang, subscriber }) };
     let rendered = render_part(state, session, &request, PageKind::Account).await;
-    let Part::Account(AccountPart { mut subscriber, .. }) = request.part else { unreachable!("the request made above") };
+    let Part::Account(AccountPart { mut subscriber, .. }) = request.part else {
+        unreachable!("the request made above")
+    };
     match rendered {
         Ok(html) => (Some(html), subscriber),
         Err(_) => {
@@ -147,10 +178,17 @@ async fn personal(state: &AppState, session: Option<SessionKey>, lang: Lang, sub
 
 /// `request`, the personal part of a page of kind `part`, rendered alone,
 /// in the session's turn: its HTML, or the failure (logged).
-async fn render_part(state: &AppState, session: Option<SessionKey>, request: &PartRequest, part: PageKind) -> Result<String, Unbuilt> {
+async fn render_part(
+    state: &AppState,
+    session: Option<SessionKey>,
+    request: &PartRequest,
+    part: PageKind,
+) -> Result<String, Unbuilt> {
     let rendered = async {
         let _turn = match session {
-            Some(session) => Some(state.pages.personal_renders.session_turn(session, state.pages.renderer.queue_wait()).await?),
+            Some(session) => {
+                Some(state.pages.personal_renders.session_turn(session, state.pages.renderer.queue_wait()).await?)
+            }
             None => None,
         };
         state.pages.renderer.render::<_, PartOutput>(request).await.map_err(Unbuilt::Render)
@@ -159,7 +197,9 @@ async fn render_part(state: &AppState, session: Option<SessionKey>, request: &Pa
     let rendered = rendered.await;
     metrics::histogram!("part_render_seconds", "part" => part.to_string(), "outcome" => if rendered.is_ok() { "ok" } else { "failed" })
         .record(started.elapsed().as_secs_f64());
-    rendered.map(|output| output.html).inspect_err(|error| tracing::warn!(?error, %part, "a page's personal part did not render: served without it"))
+    rendered
+        .map(|output| output.html)
+        .inspect_err(|error| tracing::warn!(?error, %part, "a page's personal part did not render: served without it"))
 }
 
 /// The permissions the page for every CPM session is rendered with: a

@@ -99,7 +99,11 @@ impl PersonalRenders {
     /// The session's turn alone, for a render as small as a page for
     /// everyone's share of one (the account page's personal part): one at a
     /// time per session, on any engine.
-    pub async fn session_turn(&self, session: SessionKey, wait: Duration) -> Result<connections::Admitted<SessionKey>, Unbuilt> {
+    pub async fn session_turn(
+        &self,
+        session: SessionKey,
+        wait: Duration,
+    ) -> Result<connections::Admitted<SessionKey>, Unbuilt> {
         self.sessions.take(session, wait).await.map_err(|refused| shed(refused.into()))
     }
 }

@@ -81,7 +81,9 @@ impl Partitions {
         let build = |capacity| {
             moka::future::Cache::builder()
                 .max_capacity(capacity)
-                .weigher(|key: &String, page: &Arc<CachedPage>| (ENTRY_OVERHEAD + key.len() + page.bytes()).try_into().unwrap_or(u32::MAX))
+                .weigher(|key: &String, page: &Arc<CachedPage>| {
+                    (ENTRY_OVERHEAD + key.len() + page.bytes()).try_into().unwrap_or(u32::MAX)
+                })
                 .time_to_live(lifetime)
                 .build()
         };
@@ -103,7 +105,9 @@ fn address(key: &str) -> &str {
 /// Whether `key`'s address carries a query parameter a visitor typed: one
 /// its route reads, other than a list's page number (the pager links those).
 fn typed(key: &str) -> bool {
-    address(key).split_once('?').is_some_and(|(_, query)| query.split('&').any(|pair| pair.split('=').next() != Some(LIST_PAGE)))
+    address(key)
+        .split_once('?')
+        .is_some_and(|(_, query)| query.split('&').any(|pair| pair.split('=').next() != Some(LIST_PAGE)))
 }
 
 impl PageCache {
@@ -114,15 +118,12 @@ impl PageCache {
         let pages = (capacity_bytes > 0).then(|| Partitions::new(capacity_bytes, lifetime));
         let latest = moka::sync::Cache::builder()
             .max_capacity(capacity_bytes / 8)
-            .weigher(|address: &String, latest: &Arc<Latest>| (address.len() + latest.key.len() + ENTRY_OVERHEAD).try_into().unwrap_or(u32::MAX))
+            .weigher(|address: &String, latest: &Arc<Latest>| {
+                (address.len() + latest.key.len() + ENTRY_OVERHEAD).try_into().unwrap_or(u32::MAX)
+            })
             .time_to_live(lifetime)
             .build();
-        PageCache {
-            pages,
-            latest,
-            refreshes: Refreshes::new(refreshes.max(1)),
-            stale_for,
-        }
+        PageCache { pages, latest, refreshes: Refreshes::new(refreshes.max(1)), stale_for }
     }
 
     /// The route names the page as much as its address: the not-found page,
@@ -209,7 +210,11 @@ impl PageCache {
             Box::new(move || {
                 Box::pin(async move {
                     if let Err(error) = cache.get_or_render(key, render).await {
-                        tracing::warn!(?error, address = logged, "a page could not be rendered again; its previous copy is served meanwhile");
+                        tracing::warn!(
+                            ?error,
+                            address = logged,
+                            "a page could not be rendered again; its previous copy is served meanwhile"
+                        );
                     }
                 })
             }),
@@ -220,7 +225,6 @@ impl PageCache {
     pub fn bytes(&self) -> u64 {
         self.pages.as_ref().map_or(0, |shares| shares.linked.weighted_size() + shares.typed.weighted_size())
     }
-
 }
 
 #[cfg(test)]
@@ -255,7 +259,15 @@ mod tests {
     fn typed_addresses_keep_to_their_share() {
         let capacity = 4 << 20;
         let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
-        let page = |n: usize| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>{n}</p>{}", "<p>results</p>".repeat(2000)), vec![1], |_| None);
+        let page = |n: usize| {
+            CachedPage::new(
+                StatusCode::OK,
+                Lang::En,
+                format!("<p>{n}</p>{}", "<p>results</p>".repeat(2000)),
+                vec![1],
+                |_| None,
+            )
+        };
         let linked = ["news-events /news-events#1", "news-events /news-events?page=2#1", "home /#1"];
         futures::executor::block_on(async {
             for key in linked {
@@ -271,7 +283,11 @@ mod tests {
             for key in linked {
                 assert!(shares.linked.contains_key(key), "{key} was pushed out");
             }
-            assert!(shares.typed.weighted_size() <= capacity / TYPED_SHARE, "{} bytes of searches", shares.typed.weighted_size());
+            assert!(
+                shares.typed.weighted_size() <= capacity / TYPED_SHARE,
+                "{} bytes of searches",
+                shares.typed.weighted_size()
+            );
             assert!(shares.typed.entry_count() > 10);
         });
     }
@@ -281,11 +297,17 @@ mod tests {
     #[test]
     fn a_page_for_newer_content_drops_the_one_it_supersedes() {
         let cache = PageCache::new(4 << 20, Duration::from_secs(60), Duration::from_secs(60), 1);
-        let page = |edition: u64| CachedPage::new(StatusCode::OK, Lang::En, format!("<p>edition {edition}</p>"), vec![edition], |_| None);
+        let page = |edition: u64| {
+            CachedPage::new(StatusCode::OK, Lang::En, format!("<p>edition {edition}</p>"), vec![edition], |_| None)
+        };
         futures::executor::block_on(async {
             for edition in 1..=5 {
                 let key = PageCache::key("voice", "/voice-sms", &[edition]);
-                assert_eq!(cache.stale(&key).await.is_some(), edition > 1, "edition {edition}: the previous page served stale");
+                assert_eq!(
+                    cache.stale(&key).await.is_some(),
+                    edition > 1,
+                    "edition {edition}: the previous page served stale"
+                );
                 cache.get_or_render(key, || async { Ok::<_, ()>(page(edition)) }).await.unwrap();
             }
             let linked = &cache.pages.as_ref().unwrap().linked;

@@ -60,7 +60,13 @@ pub struct CachedPage {
 impl CachedPage {
     /// The page `html`, ready for signed-in visitors' own parts too where
     /// `splice` finds their places in it.
-    pub fn new(status: StatusCode, lang: Lang, html: String, versions: Vec<u64>, splice: impl FnOnce(&[u8]) -> Option<Splice>) -> CachedPage {
+    pub fn new(
+        status: StatusCode,
+        lang: Lang,
+        html: String,
+        versions: Vec<u64>,
+        splice: impl FnOnce(&[u8]) -> Option<Splice>,
+    ) -> CachedPage {
         let identity = Bytes::from(html);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         identity.hash(&mut hasher);
@@ -167,7 +173,6 @@ impl CachedPage {
         }
         Some((self.status, headers, body).into_response())
     }
-
 }
 
 const BROTLI_QUALITY: u32 = 10;
@@ -188,7 +193,8 @@ const BROTLI_MAX_WINDOW_BITS: u32 = 22;
 fn brotli(input: &[u8]) -> Vec<u8> {
     let mut output = Vec::with_capacity(input.len() / 4);
     {
-        let window_bits = (usize::BITS - input.len().leading_zeros()).clamp(BROTLI_MIN_WINDOW_BITS, BROTLI_MAX_WINDOW_BITS);
+        let window_bits =
+            (usize::BITS - input.len().leading_zeros()).clamp(BROTLI_MIN_WINDOW_BITS, BROTLI_MAX_WINDOW_BITS);
         let mut writer = ::brotli::CompressorWriter::new(&mut output, 4096, BROTLI_QUALITY, window_bits);
         writer.write_all(input).expect("compress to memory");
     }

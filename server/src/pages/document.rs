@@ -32,7 +32,9 @@ pub fn document(lang: Lang, output: &RenderOutput, data: &PageData, entry: &str)
     let mut html = String::with_capacity(output.head.len() + output.html.len() + json.len() + 512);
     html.push_str("<!doctype html><html lang=\"");
     html.push_str(lang.code());
-    html.push_str("\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    html.push_str(
+        "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+    );
     html.push_str(&output.head);
     html.push_str("</head><body><div id=\"root\">");
     html.push_str(&output.html);
@@ -58,7 +60,10 @@ mod tests {
             status: 200,
             route: MatchedRoute { name: "home".into(), page: PageKind::Content, params: Default::default() },
             content: PageContent {
-                page: Some(Page { title: "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &".into(), ..Page::default() }),
+                page: Some(Page {
+                    title: "</script><script>alert(1)</script><!-- \u{2028}\u{2029} &".into(),
+                    ..Page::default()
+                }),
                 ..Default::default()
             },
             alternates: None,

@@ -33,7 +33,9 @@ pub enum PageError {
 impl PageError {
     pub fn status(&self) -> StatusCode {
         match self {
-            PageError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            PageError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             PageError::Content(_) => StatusCode::SERVICE_UNAVAILABLE,
             // This client's doing, not the server's state: it is told to slow down.
             PageError::ClientBusy => StatusCode::TOO_MANY_REQUESTS,
@@ -65,7 +67,8 @@ impl PageError {
             _ => "failed",
         };
         let text = |key: &str| escape_text(strings.text(lang, key));
-        let (title, text, home) = (text(&format!("errorPage.{page}.title")), text(&format!("errorPage.{page}.text")), text("errorPage.home"));
+        let (title, text, home) =
+            (text(&format!("errorPage.{page}.title")), text(&format!("errorPage.{page}.text")), text("errorPage.home"));
         let home_path = lang.href("/");
         let html = format!(
             "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
@@ -86,12 +89,18 @@ impl PageError {
             // happens thousands of times a second: a warning a second at most.
             PageError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
                 if let Some(shed) = SHED.tick() {
-                    tracing::warn!(shed, "render queue full or no engine free in time: requests answered 503 since the last warning");
+                    tracing::warn!(
+                        shed,
+                        "render queue full or no engine free in time: requests answered 503 since the last warning"
+                    );
                 }
             }
             PageError::ClientBusy => {
                 if let Some(refused) = CLIENT_BUSY.tick() {
-                    tracing::warn!(refused, "a client address at its limit of renders: requests answered 429 since the last warning");
+                    tracing::warn!(
+                        refused,
+                        "a client address at its limit of renders: requests answered 429 since the last warning"
+                    );
                 }
             }
             PageError::Render(RenderError::Js { message, stack }) => {

@@ -24,7 +24,9 @@ use crate::web::form_post::PageSentBack;
 /// ([`PageSentBack`]) with that page, in the answer's status.
 pub async fn sent_back(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let Some(PageSentBack { lang, path, form }) = response.extensions_mut().remove::<PageSentBack>() else { return response };
+    let Some(PageSentBack { lang, path, form }) = response.extensions_mut().remove::<PageSentBack>() else {
+        return response;
+    };
     form_page(&state, lang, &path, response.status(), form).await
 }
 

@@ -48,7 +48,13 @@ pub enum Canonical {
 /// `local` its language and path) gets before any page, if any: a trailing
 /// slash, a language chosen with `?lang=`, or `/` for a visitor whose
 /// cookie (in `headers`) remembers Swahili.
-pub fn canonical(path: &str, query: Option<&str>, local: &LocalPath, pairs: &[(String, String)], headers: &HeaderMap) -> Option<Canonical> {
+pub fn canonical(
+    path: &str,
+    query: Option<&str>,
+    local: &LocalPath,
+    pairs: &[(String, String)],
+    headers: &HeaderMap,
+) -> Option<Canonical> {
     if path.len() > 1 && path.ends_with('/') {
         let trimmed = match path.trim_end_matches('/') {
             "" => "/",
@@ -91,7 +97,9 @@ impl Canonical {
                     .secure(https)
                     .build();
                 let mut response = Location::site(target).see_other();
-                response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie.to_string()).expect("cookie"));
+                response
+                    .headers_mut()
+                    .insert(header::SET_COOKIE, HeaderValue::from_str(&cookie.to_string()).expect("cookie"));
                 response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 response
             }
@@ -139,7 +147,10 @@ mod tests {
             redirect("/sw/devices?page=2&lang=en", None),
             Some(Canonical::Chosen { target: "/sw/devices?page=2".into(), lang: Lang::En })
         );
-        assert_eq!(redirect("/?lang=sw", Some("lang=sw")), Some(Canonical::Chosen { target: "/".into(), lang: Lang::Sw }));
+        assert_eq!(
+            redirect("/?lang=sw", Some("lang=sw")),
+            Some(Canonical::Chosen { target: "/".into(), lang: Lang::Sw })
+        );
         assert_eq!(redirect("/", Some("other=1; lang=sw")), Some(Canonical::Remembered));
         assert_eq!(redirect("/voice-sms", Some("lang=sw")), None);
         assert_eq!(redirect("/", Some("lang=en")), None);

@@ -71,7 +71,12 @@ pub fn fallback() -> Router<AppState> {
     Router::new().fallback(page)
 }
 
-async fn page(State(state): State<AppState>, page: PageRequest, private: PrivateCookieJar, request: Request) -> Response {
+async fn page(
+    State(state): State<AppState>,
+    page: PageRequest,
+    private: PrivateCookieJar,
+    request: Request,
+) -> Response {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")]).into_response();
     }

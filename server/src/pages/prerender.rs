@@ -38,8 +38,10 @@ async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedP
     let started = Instant::now();
     let items = crate::seo::items(&state.content.seo).await;
     let built = tokio::task::spawn_blocking(move || {
-        let mut pages: Vec<crate::search::Page> =
-            pages.into_iter().filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html())).collect();
+        let mut pages: Vec<crate::search::Page> = pages
+            .into_iter()
+            .filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html()))
+            .collect();
         let rendered: std::collections::HashSet<String> = pages.iter().map(|page| page.href.clone()).collect();
         let unrendered = items.into_iter().filter(|(_, href, _)| !rendered.contains(href));
         pages.extend(unrendered.map(|(lang, href, title)| crate::search::Page::titled(lang, href, title)));

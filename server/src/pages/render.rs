@@ -87,8 +87,10 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
     let html = document::document(data.lang, &output, &data, &state.pages.assets.enhance);
     let status = StatusCode::from_u16(output.status).unwrap_or(StatusCode::OK);
     // The personal part's member of the page data: the CPM page's permissions, the account page's subscriber.
-    let member = (data.cpm.as_ref().map(|cpm| (splice::PersonalData::Cpm, document::script_json(cpm))))
-        .or(data.subscriber.as_ref().map(|subscriber| (splice::PersonalData::Subscriber, document::script_json(subscriber))));
+    let member = (data.cpm.as_ref().map(|cpm| (splice::PersonalData::Cpm, document::script_json(cpm)))).or(data
+        .subscriber
+        .as_ref()
+        .map(|subscriber| (splice::PersonalData::Subscriber, document::script_json(subscriber))));
     let splice = move |html: &[u8]| match (&output.account, &output.personal, &member) {
         (Some(controls), _, _) => splice::prepare(html, controls),
         (None, Some(personal), Some((member, json))) => splice::prepare_personal(html, personal, *member, json),

@@ -43,7 +43,13 @@ impl PageRequest {
     /// redirect comes before.
     pub fn at(state: &AppState, local: LocalPath, query: Option<&str>) -> PageRequest {
         let client = IpAddr::from([0, 0, 0, 0]);
-        PageRequest { route: state.pages.routes.matches(&local.path), local, query: query_pairs(query), client, redirect: None }
+        PageRequest {
+            route: state.pages.routes.matches(&local.path),
+            local,
+            query: query_pairs(query),
+            client,
+            redirect: None,
+        }
     }
 
     /// The first value of the query parameter `name`.

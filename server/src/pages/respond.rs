@@ -30,7 +30,12 @@ use crate::web::csrf::CsrfToken;
 
 /// The page `request` asks for, for the visitor its cookies (`private`)
 /// say; `headers` for its encodings and revalidation.
-pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, private: PrivateCookieJar) -> Result<Response, PageError> {
+pub async fn page(
+    state: &AppState,
+    request: &PageRequest,
+    headers: &HeaderMap,
+    private: PrivateCookieJar,
+) -> Result<Response, PageError> {
     // A preview of the CMS's drafts: read for this request, rendered for it alone.
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
@@ -62,7 +67,13 @@ pub async fn page(state: &AppState, request: &PageRequest, headers: &HeaderMap, 
 /// (`splice`), where that is all they have of their own. `None` for anyone
 /// else, or for a page that cannot take them (said when it was rendered):
 /// rendered for them instead.
-async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit: &mut Visit, headers: &HeaderMap) -> Result<Option<Response>, PageError> {
+async fn spliced(
+    state: &AppState,
+    request: &PageRequest,
+    page: &Prepared,
+    visit: &mut Visit,
+    headers: &HeaderMap,
+) -> Result<Option<Response>, PageError> {
     if page.data.route.page == PageKind::Account {
         return Ok(None);
     }
@@ -75,14 +86,27 @@ async fn spliced(state: &AppState, request: &PageRequest, page: &Prepared, visit
     };
     let for_everyone = match stale_while_refreshing(state, page).await {
         Some((stale, _)) => stale,
-        None => state.pages.cache.get_or_render(page.key.clone(), || render_for(state, request.client, page.clone())).await?,
+        None => {
+            state
+                .pages
+                .cache
+                .get_or_render(page.key.clone(), || render_for(state, request.client, page.clone()))
+                .await?
+        }
     };
     Ok(for_everyone.respond_own(headers, &own).map(|response| (visit.cookies(), response).into_response()))
 }
 
 /// The page rendered for this visitor alone, or the account and CPM pages
 /// at the cost of their data (`account`).
-async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, visit: Visit, headers: &HeaderMap, previewing: Option<&Preview>) -> Result<Response, PageError> {
+async fn personal(
+    state: &AppState,
+    request: &PageRequest,
+    mut page: Prepared,
+    visit: Visit,
+    headers: &HeaderMap,
+    previewing: Option<&Preview>,
+) -> Result<Response, PageError> {
     let (lang, kind, client) = (request.local.lang, page.data.route.page, request.client);
     let session = visit.session_key();
     let by_parts = !state.config.pages.account_full_render;
@@ -95,12 +119,25 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     let (extras, private) = visit.extras(&state.account, kind, lang, true).await;
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
         let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
-        if let Some(response) = account::respond(state, client, session.clone(), headers, &page, subscriber.clone(), confirm, extras.csrf.clone()).await? {
+        if let Some(response) = account::respond(
+            state,
+            client,
+            session.clone(),
+            headers,
+            &page,
+            subscriber.clone(),
+            confirm,
+            extras.csrf.clone(),
+        )
+        .await?
+        {
             return Ok((private, response).into_response());
         }
     }
     if let Some(cpm_session) = cpm_view
-        && let Some(response) = account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), extras.csrf.clone()).await?
+        && let Some(response) =
+            account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), extras.csrf.clone())
+                .await?
     {
         return Ok((private, response).into_response());
     }
@@ -109,7 +146,11 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
     let _turn = state.pages.personal_renders.turn(session, state.pages.renderer.queue_wait()).await?;
     // A subscriber's renders are bounded by their session, not shared
     // with the pages for everyone of their address (a carrier's NAT).
-    let rendered = if signed_in_session { render(state, page).await.map_err(Unbuilt::Render)? } else { render_for(state, client, page).await? };
+    let rendered = if signed_in_session {
+        render(state, page).await.map_err(Unbuilt::Render)?
+    } else {
+        render_for(state, client, page).await?
+    };
     let response = (private, rendered.respond(headers, PRIVATE)).into_response();
     Ok(match previewing {
         Some(preview) => preview.respond(response),
@@ -118,7 +159,12 @@ async fn personal(state: &AppState, request: &PageRequest, mut page: Prepared, v
 }
 
 /// The page for everyone, from the page cache.
-async fn page_for_everyone(state: &AppState, client: IpAddr, page: Prepared, headers: &HeaderMap) -> Result<Response, PageError> {
+async fn page_for_everyone(
+    state: &AppState,
+    client: IpAddr,
+    page: Prepared,
+    headers: &HeaderMap,
+) -> Result<Response, PageError> {
     if let Some((stale, copy)) = stale_while_refreshing(state, &page).await {
         // Kept by no other cache: its new copy is on its way. The fast path
         // serves it again, headers and all, until then (within the bound).
@@ -137,7 +183,10 @@ async fn page_for_everyone(state: &AppState, client: IpAddr, page: Prepared, hea
 async fn stale_while_refreshing(state: &AppState, page: &Prepared) -> Option<(Arc<CachedPage>, Stale)> {
     let (stale, superseded) = state.pages.cache.stale(&page.key).await?;
     let (owned, page) = (state.clone(), page.clone());
-    let refreshed = state.pages.cache.refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
+    let refreshed = state
+        .pages
+        .cache
+        .refresh(page.key.clone(), move || async move { render(&owned, page).await.map_err(Unbuilt::Render) });
     Some((stale, Stale { superseded, refreshed }))
 }
 

@@ -142,7 +142,9 @@ pub struct Splice {
 /// account controls are `controls`), if it has them where expected.
 pub fn prepare(html: &[u8], controls: &AccountControls) -> Option<Splice> {
     let Some((control, subscriber, template)) = locate(html, controls) else {
-        tracing::warn!("a page for everyone without its account control or page data subscriber where expected: signed-in visitors get it rendered for them");
+        tracing::warn!(
+            "a page for everyone without its account control or page data subscriber where expected: signed-in visitors get it rendered for them"
+        );
         return None;
     };
     Some(Splice::new(html, vec![(control, Hole::Control), (subscriber, Hole::Subscriber)], template, String::new()))
@@ -166,14 +168,23 @@ pub fn prepare_personal(html: &[u8], personal: &str, member: PersonalData, membe
         }
         let mut holes = vec![(personal_at.clone(), Hole::Personal), (subscriber_at.clone(), data_hole)];
         for (slot, hole) in [(NAME_SLOT, Hole::Names), (MSISDN_SLOT, Hole::Msisdn), (CSRF_SLOT, Hole::Csrf)] {
-            let outside = |at: &Range<usize>| at.end <= personal_at.start || (at.start >= personal_at.end && at.end <= subscriber_at.start) || at.start >= subscriber_at.end;
-            holes.extend(text.match_indices(slot).map(|(at, _)| at..at + slot.len()).filter(outside).map(|at| (at, hole)));
+            let outside = |at: &Range<usize>| {
+                at.end <= personal_at.start
+                    || (at.start >= personal_at.end && at.end <= subscriber_at.start)
+                    || at.start >= subscriber_at.end
+            };
+            holes.extend(
+                text.match_indices(slot).map(|(at, _)| at..at + slot.len()).filter(outside).map(|at| (at, hole)),
+            );
         }
         holes.sort_by_key(|(at, _)| at.start);
         Some(holes)
     })();
     let Some(holes) = located else {
-        tracing::warn!(field, "a personal page without its personal part or page data member where expected: its visitors get it rendered for them");
+        tracing::warn!(
+            field,
+            "a personal page without its personal part or page data member where expected: its visitors get it rendered for them"
+        );
         return None;
     };
     Some(Splice::new(html, holes, String::new(), personal.to_owned()))
@@ -213,7 +224,11 @@ impl Splice {
         pieces.push(start..html.len());
         let last = pieces.len() - 1;
         Splice {
-            deflated: pieces.iter().enumerate().map(|(i, piece)| Bytes::from(deflate(&html[piece.clone()], Compression::best(), i == last))).collect(),
+            deflated: pieces
+                .iter()
+                .enumerate()
+                .map(|(i, piece)| Bytes::from(deflate(&html[piece.clone()], Compression::best(), i == last)))
+                .collect(),
             crcs: pieces.iter().map(|piece| crc32fast::hash(&html[piece.clone()])).collect(),
             pieces,
             holes: holes.into_iter().map(|(_, hole)| hole).collect(),
@@ -224,7 +239,11 @@ impl Splice {
 
     /// The bytes it holds, for the cache's weigher.
     pub fn weight(&self) -> usize {
-        self.deflated.iter().map(Bytes::len).sum::<usize>() + self.control.len() + self.personal.len() + 64 + 24 * self.pieces.len()
+        self.deflated.iter().map(Bytes::len).sum::<usize>()
+            + self.control.len()
+            + self.personal.len()
+            + 64
+            + 24 * self.pieces.len()
     }
 
     /// The page `html` for the visitor whose parts are `own`: identity.
@@ -243,7 +262,11 @@ impl Splice {
     /// The same, gzip: the pieces as deflated once, the parts stored.
     pub fn gzip(&self, own: &OwnParts) -> Bytes {
         let parts = self.parts(own);
-        let mut body = Vec::with_capacity(self.deflated.iter().map(Bytes::len).sum::<usize>() + parts.iter().map(|part| part.len() + 5).sum::<usize>() + 32);
+        let mut body = Vec::with_capacity(
+            self.deflated.iter().map(Bytes::len).sum::<usize>()
+                + parts.iter().map(|part| part.len() + 5).sum::<usize>()
+                + 32,
+        );
         body.extend_from_slice(&GZIP_HEADER);
         let mut crc = crc32fast::Hasher::new();
         let mut length = 0usize;
@@ -269,13 +292,20 @@ impl Splice {
         self.holes
             .iter()
             .map(|hole| match hole {
-                Hole::Control => Cow::Owned(self.control.replace(NAME_SLOT, &own.name_html).replace(CSRF_SLOT, own.csrf())),
+                Hole::Control => {
+                    Cow::Owned(self.control.replace(NAME_SLOT, &own.name_html).replace(CSRF_SLOT, own.csrf()))
+                }
                 Hole::Names => Cow::Borrowed(own.names_html.as_str()),
                 Hole::Msisdn => Cow::Borrowed(own.msisdn_html.as_str()),
                 Hole::Csrf => Cow::Borrowed(own.csrf()),
                 Hole::Personal => match &own.personal_html {
                     Some(personal) => Cow::Borrowed(personal.as_str()),
-                    None => Cow::Owned(self.personal.replace(NAME_SLOT, &own.names_html).replace(MSISDN_SLOT, &own.msisdn_html).replace(CSRF_SLOT, own.csrf())),
+                    None => Cow::Owned(
+                        self.personal
+                            .replace(NAME_SLOT, &own.names_html)
+                            .replace(MSISDN_SLOT, &own.msisdn_html)
+                            .replace(CSRF_SLOT, own.csrf()),
+                    ),
                 },
                 Hole::Subscriber => Cow::Borrowed(own.subscriber_json.as_str()),
                 Hole::Cpm => Cow::Borrowed(own.cpm_json.as_str()),
@@ -328,7 +358,9 @@ mod tests {
     fn controls() -> AccountControls {
         AccountControls {
             signed_out: "<a id=\"account-control\">Log in</a>".into(),
-            signed_in: format!("<div class=\"account-control\"><a id=\"account-control\">{NAME_SLOT}</a><form><input name=\"csrf\" value=\"{CSRF_SLOT}\"></form></div>"),
+            signed_in: format!(
+                "<div class=\"account-control\"><a id=\"account-control\">{NAME_SLOT}</a><form><input name=\"csrf\" value=\"{CSRF_SLOT}\"></form></div>"
+            ),
         }
     }
 
@@ -341,12 +373,19 @@ mod tests {
 
     fn gunzip(body: &[u8]) -> String {
         let mut html = String::new();
-        flate2::read::GzDecoder::new(body).read_to_string(&mut html).expect("a valid gzip stream, CRC and length checked");
+        flate2::read::GzDecoder::new(body)
+            .read_to_string(&mut html)
+            .expect("a valid gzip stream, CRC and length checked");
         html
     }
 
     fn amina() -> OwnParts {
-        OwnParts { name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"), subscriber_json: "{\"names\":\"Amina\"}".into(), csrf: Some(CsrfToken::from("tok")), ..OwnParts::default() }
+        OwnParts {
+            name_html: escape_text("Amina <b>\"O'Neil\"</b> & co"),
+            subscriber_json: "{\"names\":\"Amina\"}".into(),
+            csrf: Some(CsrfToken::from("tok")),
+            ..OwnParts::default()
+        }
     }
 
     #[test]
@@ -372,7 +411,9 @@ mod tests {
     #[test]
     fn a_page_whose_parts_are_not_where_expected_once_is_not_spliced() {
         let html = page("<p>x</p>");
-        let twice = Bytes::from(String::from_utf8(html.to_vec()).unwrap().replace("<main>", "<main><a id=\"account-control\">Log in</a>"));
+        let twice = Bytes::from(
+            String::from_utf8(html.to_vec()).unwrap().replace("<main>", "<main><a id=\"account-control\">Log in</a>"),
+        );
         for (html, controls) in [
             (twice, controls()),
             (html.clone(), AccountControls { signed_in: "<a>no slot</a>".into(), ..controls() }),

@@ -24,11 +24,21 @@ use tokio::time::{Instant, Sleep};
 pub async fn layer(State(deadline): State<Duration>, request: Request, next: Next) -> Response {
     let expired = Arc::new(AtomicBool::new(false));
     let flag = expired.clone();
-    let request = request.map(|body| Body::new(DeadlineBody { inner: body, sleep: Box::pin(tokio::time::sleep_until(Instant::now() + deadline)), expired: flag }));
+    let request = request.map(|body| {
+        Body::new(DeadlineBody {
+            inner: body,
+            sleep: Box::pin(tokio::time::sleep_until(Instant::now() + deadline)),
+            expired: flag,
+        })
+    });
     let response = next.run(request).await;
     if expired.load(Ordering::Relaxed) {
         tracing::debug!(?deadline, "request body not received in time");
-        return (StatusCode::REQUEST_TIMEOUT, [(header::CONNECTION, HeaderValue::from_static("close"))], "Request body not received in time\n")
+        return (
+            StatusCode::REQUEST_TIMEOUT,
+            [(header::CONNECTION, HeaderValue::from_static("close"))],
+            "Request body not received in time\n",
+        )
             .into_response();
     }
     response

@@ -57,7 +57,12 @@ impl CsrfToken {
             return (None, jar);
         }
         let token = CsrfToken(URL_SAFE_NO_PAD.encode(bytes));
-        let cookie = Cookie::build((cookie_name(https), token.0.clone())).path("/").http_only(true).secure(https).same_site(SameSite::Lax).build();
+        let cookie = Cookie::build((cookie_name(https), token.0.clone()))
+            .path("/")
+            .http_only(true)
+            .secure(https)
+            .same_site(SameSite::Lax)
+            .build();
         (Some(token), jar.add(cookie))
     }
 

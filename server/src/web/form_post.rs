@@ -42,7 +42,11 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts.extensions.get::<Caller>().cloned().unwrap_or_else(|| Caller { lang: visitor_lang(&parts.headers, None), form: false, return_to: None }))
+        Ok(parts.extensions.get::<Caller>().cloned().unwrap_or_else(|| Caller {
+            lang: visitor_lang(&parts.headers, None),
+            form: false,
+            return_to: None,
+        }))
     }
 }
 
@@ -75,7 +79,8 @@ async fn read_caller(request: Request, limit: usize) -> Result<(Caller, Request)
     } else {
         serde_json::from_slice(&bytes).unwrap_or_default()
     };
-    let caller = Caller { lang: visitor_lang(&parts.headers, common.lang.as_deref()), form, return_to: common.return_to };
+    let caller =
+        Caller { lang: visitor_lang(&parts.headers, common.lang.as_deref()), form, return_to: common.return_to };
     Ok((caller, Request::from_parts(parts, Body::from(bytes))))
 }
 

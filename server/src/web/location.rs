@@ -14,7 +14,8 @@ use axum::response::{IntoResponse, Response};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 /// Bytes a `Location` must not carry as they are.
-const UNSAFE: &AsciiSet = &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'{').add(b'}').add(b'|').add(b'^').add(b'\\');
+const UNSAFE: &AsciiSet =
+    &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'{').add(b'}').add(b'|').add(b'^').add(b'\\');
 
 /// Where a redirect sends the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +40,8 @@ impl Location {
     /// An address of another site, named by the route table (never by a
     /// visitor). Anything but an absolute `http(s)` URL becomes a site path.
     pub fn external(url: &str) -> Location {
-        let absolute = (url.starts_with("https://") || url.starts_with("http://")) && HeaderValue::from_str(url).is_ok();
+        let absolute =
+            (url.starts_with("https://") || url.starts_with("http://")) && HeaderValue::from_str(url).is_ok();
         if absolute { Location(url.to_owned()) } else { Location::site(url) }
     }
 

@@ -38,7 +38,12 @@ impl Reply {
 
     /// A failure told as `notice`.
     pub fn refused(status: StatusCode, notice: Notice) -> Reply {
-        Reply { status, data: (), feedback: Feedback { notice: Some(notice), ..Feedback::default() }, back_query: Vec::new() }
+        Reply {
+            status,
+            data: (),
+            feedback: Feedback { notice: Some(notice), ..Feedback::default() },
+            back_query: Vec::new(),
+        }
     }
 
     /// A failure told as an error notice with the app's text for `key`.
@@ -54,7 +59,12 @@ impl Reply {
 
     /// A form refused, with what is wrong with each field.
     pub fn invalid(status: StatusCode, errors: BTreeMap<String, Problem>) -> Reply {
-        Reply { status, data: (), feedback: Feedback { errors: Some(errors), ..Feedback::default() }, back_query: Vec::new() }
+        Reply {
+            status,
+            data: (),
+            feedback: Feedback { errors: Some(errors), ..Feedback::default() },
+            back_query: Vec::new(),
+        }
     }
 }
 
@@ -117,8 +127,14 @@ mod tests {
     #[tokio::test]
     async fn a_failure_is_its_feedback_alone() {
         let refused = Reply::refused_key(StatusCode::FORBIDDEN, NoticeKey::CrossSite);
-        assert_eq!(body(refused).await, (StatusCode::FORBIDDEN, json!({ "notice": { "type": "error", "key": "crossSite" } })));
-        let invalid = Reply::invalid(StatusCode::UNPROCESSABLE_ENTITY, BTreeMap::from([("name".to_owned(), Problem::TooLong { max: 100 })]));
+        assert_eq!(
+            body(refused).await,
+            (StatusCode::FORBIDDEN, json!({ "notice": { "type": "error", "key": "crossSite" } }))
+        );
+        let invalid = Reply::invalid(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            BTreeMap::from([("name".to_owned(), Problem::TooLong { max: 100 })]),
+        );
         let expected = json!({ "errors": { "name": { "key": "tooLong", "params": { "max": 100 } } } });
         assert_eq!(body(invalid).await, (StatusCode::UNPROCESSABLE_ENTITY, expected));
     }
@@ -127,7 +143,8 @@ mod tests {
     async fn a_success_has_its_feedback_beside_its_data() {
         let sent = contract::api::CpmCodeSent { msisdn: "255754000001".into() };
         let reply = Reply::ok(sent).with_notice(Notice::text(NoticeKind::Info, "Sent")).redirect("/cpm-otp".into());
-        let expected = json!({ "msisdn": "255754000001", "notice": { "type": "info", "text": "Sent" }, "redirect": "/cpm-otp" });
+        let expected =
+            json!({ "msisdn": "255754000001", "notice": { "type": "info", "text": "Sent" }, "redirect": "/cpm-otp" });
         assert_eq!(body(reply).await, (StatusCode::OK, expected));
         assert_eq!(body(Reply::done()).await.1, json!({}));
     }

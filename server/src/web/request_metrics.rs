@@ -138,7 +138,8 @@ struct Series {
 }
 
 /// Every kind's series by status, taken at first use.
-static SERIES: [[OnceLock<Series>; STATUSES.len()]; RouteKind::ALL.len()] = [const { [const { OnceLock::new() }; STATUSES.len()] }; RouteKind::ALL.len()];
+static SERIES: [[OnceLock<Series>; STATUSES.len()]; RouteKind::ALL.len()] =
+    [const { [const { OnceLock::new() }; STATUSES.len()] }; RouteKind::ALL.len()];
 
 /// The status labels: the codes this server answers by name, then the
 /// others by class (their first digit).

@@ -41,8 +41,19 @@ mod tests {
     fn anything_else_is_no_path() {
         let long = format!("/{}", "a".repeat(MAX_LEN));
         let inputs = [
-            "", "account", "https://evil.example", "//evil.example", "/\\evil.example", "/a\nb", "/\t/evil.example",
-            "/a b", "/a\\b", "/\u{7f}", "/ünï", "/a\rLocation: x", long.as_str(),
+            "",
+            "account",
+            "https://evil.example",
+            "//evil.example",
+            "/\\evil.example",
+            "/a\nb",
+            "/\t/evil.example",
+            "/a b",
+            "/a\\b",
+            "/\u{7f}",
+            "/ünï",
+            "/a\rLocation: x",
+            long.as_str(),
         ];
         for input in inputs {
             assert_eq!(site_path(input), None, "{input:?}");

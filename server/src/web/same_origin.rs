@@ -115,7 +115,11 @@ pub async fn same_origin_only(State(site): State<Site>, request: Request, next: 
 
 /// A body an HTML form posted: urlencoded, or multipart with a file.
 fn is_html_form(headers: &HeaderMap) -> bool {
-    submitted::is_form(headers) || headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|t| t.starts_with("multipart/form-data"))
+    submitted::is_form(headers)
+        || headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("multipart/form-data"))
 }
 
 /// The guard's fields of a form body; what cannot be read is no field.
@@ -151,7 +155,10 @@ mod tests {
     const SITE: &str = "https://www.vodacom.co.tz";
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
-        pairs.iter().map(|(name, value)| (header::HeaderName::from_static(name), HeaderValue::from_str(value).unwrap())).collect()
+        pairs
+            .iter()
+            .map(|(name, value)| (header::HeaderName::from_static(name), HeaderValue::from_str(value).unwrap()))
+            .collect()
     }
 
     /// The header sets real browsers send with a form post from the site's
@@ -159,15 +166,47 @@ mod tests {
     #[test]
     fn what_each_browser_says_decides() {
         let cases: [(&str, &[(&str, &str)], Provenance); 12] = [
-            ("Chromium", &[("sec-fetch-site", "same-origin"), ("origin", SITE), ("referer", "https://www.vodacom.co.tz/sw/account")], Provenance::SameOrigin),
-            ("Firefox 70-89: Origin, no Sec-Fetch-Site", &[("origin", SITE), ("referer", "https://www.vodacom.co.tz/account")], Provenance::SameOrigin),
-            ("KaiOS 2.5 (Gecko 48): Referer only", &[("referer", "https://www.vodacom.co.tz/sw/account")], Provenance::SameOrigin),
-            ("NetSurf 3.10: Referer only", &[("referer", "https://www.vodacom.co.tz/account?bundleId=data-daily-1gb")], Provenance::SameOrigin),
+            (
+                "Chromium",
+                &[
+                    ("sec-fetch-site", "same-origin"),
+                    ("origin", SITE),
+                    ("referer", "https://www.vodacom.co.tz/sw/account"),
+                ],
+                Provenance::SameOrigin,
+            ),
+            (
+                "Firefox 70-89: Origin, no Sec-Fetch-Site",
+                &[("origin", SITE), ("referer", "https://www.vodacom.co.tz/account")],
+                Provenance::SameOrigin,
+            ),
+            (
+                "KaiOS 2.5 (Gecko 48): Referer only",
+                &[("referer", "https://www.vodacom.co.tz/sw/account")],
+                Provenance::SameOrigin,
+            ),
+            (
+                "NetSurf 3.10: Referer only",
+                &[("referer", "https://www.vodacom.co.tz/account?bundleId=data-daily-1gb")],
+                Provenance::SameOrigin,
+            ),
             ("Lynx from an address with a query: nothing", &[], Provenance::Unknown),
-            ("Lynx from an address without one: Referer", &[("referer", "https://www.vodacom.co.tz/account")], Provenance::SameOrigin),
+            (
+                "Lynx from an address without one: Referer",
+                &[("referer", "https://www.vodacom.co.tz/account")],
+                Provenance::SameOrigin,
+            ),
             ("a privacy setting: Origin null", &[("origin", "null")], Provenance::Unknown),
-            ("attacker, current browser", &[("sec-fetch-site", "cross-site"), ("origin", "https://evil.example")], Provenance::CrossSite),
-            ("attacker, old browser", &[("origin", "https://evil.example"), ("referer", "https://evil.example/win")], Provenance::CrossSite),
+            (
+                "attacker, current browser",
+                &[("sec-fetch-site", "cross-site"), ("origin", "https://evil.example")],
+                Provenance::CrossSite,
+            ),
+            (
+                "attacker, old browser",
+                &[("origin", "https://evil.example"), ("referer", "https://evil.example/win")],
+                Provenance::CrossSite,
+            ),
             ("attacker, Referer only", &[("referer", "https://evil.example/win")], Provenance::CrossSite),
             ("a subdomain", &[("referer", "https://shop.vodacom.co.tz/")], Provenance::CrossSite),
             ("http, not https", &[("referer", "http://www.vodacom.co.tz/account")], Provenance::CrossSite),
@@ -179,10 +218,18 @@ mod tests {
 
     #[test]
     fn a_lookalike_referer_is_another_site() {
-        for referer in ["https://www.vodacom.co.tz.evil.example/", "https://www.vodacom.co.tz@evil.example/", "https://evil.example/https://www.vodacom.co.tz/"] {
+        for referer in [
+            "https://www.vodacom.co.tz.evil.example/",
+            "https://www.vodacom.co.tz@evil.example/",
+            "https://evil.example/https://www.vodacom.co.tz/",
+        ] {
             assert_eq!(Provenance::of(&headers(&[("referer", referer)]), SITE), Provenance::CrossSite, "{referer}");
         }
         assert_eq!(Provenance::of(&headers(&[("referer", "not a url")]), SITE), Provenance::Unknown);
-        assert_eq!(Provenance::of(&headers(&[("sec-fetch-site", "same-site"), ("origin", SITE)]), SITE), Provenance::CrossSite, "Sec-Fetch-Site is believed first");
+        assert_eq!(
+            Provenance::of(&headers(&[("sec-fetch-site", "same-site"), ("origin", SITE)]), SITE),
+            Provenance::CrossSite,
+            "Sec-Fetch-Site is believed first"
+        );
     }
 }

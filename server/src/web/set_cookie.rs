@@ -13,7 +13,11 @@ pub async fn path_first(mut response: Response) -> Response {
     if !headers.contains_key(header::SET_COOKIE) {
         return response;
     }
-    let ordered: Vec<HeaderValue> = headers.get_all(header::SET_COOKIE).iter().map(|value| value.to_str().map_or_else(|_| value.clone(), reorder)).collect();
+    let ordered: Vec<HeaderValue> = headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .map(|value| value.to_str().map_or_else(|_| value.clone(), reorder))
+        .collect();
     headers.remove(header::SET_COOKIE);
     for value in ordered {
         headers.append(header::SET_COOKIE, value);
@@ -48,10 +52,19 @@ mod tests {
     #[test]
     fn path_comes_first_and_samesite_last() {
         let cases = [
-            ("session=abc; HttpOnly; SameSite=Lax; Secure; Path=/", "session=abc; Path=/; Secure; HttpOnly; SameSite=Lax"),
-            ("flash=x; HttpOnly; SameSite=Lax; Path=/; Max-Age=60", "flash=x; Path=/; Max-Age=60; HttpOnly; SameSite=Lax"),
+            (
+                "session=abc; HttpOnly; SameSite=Lax; Secure; Path=/",
+                "session=abc; Path=/; Secure; HttpOnly; SameSite=Lax",
+            ),
+            (
+                "flash=x; HttpOnly; SameSite=Lax; Path=/; Max-Age=60",
+                "flash=x; Path=/; Max-Age=60; HttpOnly; SameSite=Lax",
+            ),
             ("lang=sw; Path=/; Max-Age=31536000", "lang=sw; Path=/; Max-Age=31536000"),
-            ("gone=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT", "gone=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT"),
+            (
+                "gone=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+                "gone=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+            ),
         ];
         for (written, expected) in cases {
             assert_eq!(reorder(written), expected, "{written}");

@@ -25,9 +25,15 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequest<S> for Submitted<T>
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let value = if is_form(request.headers()) {
-            axum::Form::<T>::from_request(request, state).await.map(|f| f.0).map_err(|e| malformed(e.status(), &e.body_text()))?
+            axum::Form::<T>::from_request(request, state)
+                .await
+                .map(|f| f.0)
+                .map_err(|e| malformed(e.status(), &e.body_text()))?
         } else {
-            Json::<T>::from_request(request, state).await.map(|j| j.0).map_err(|e| malformed(e.status(), &e.body_text()))?
+            Json::<T>::from_request(request, state)
+                .await
+                .map(|j| j.0)
+                .map_err(|e| malformed(e.status(), &e.body_text()))?
         };
         Ok(Submitted(value))
     }

@@ -261,7 +261,9 @@ impl ItemList {
             items.iter().map(|item| item as &dyn Item).collect()
         }
         match self {
-            ItemList::NewsUpdates(items) | ItemList::SportUpdates(items) | ItemList::FoundationUpdates(items) => erase(items),
+            ItemList::NewsUpdates(items) | ItemList::SportUpdates(items) | ItemList::FoundationUpdates(items) => {
+                erase(items)
+            }
             ItemList::DeviceUpdates(items) => erase(items),
             ItemList::VbuServices(items) => erase(items),
             ItemList::TrickMobiles(items) => erase(items),
@@ -274,7 +276,9 @@ impl ItemList {
             items.iter_mut().map(|item| item as &mut dyn Item).collect()
         }
         match self {
-            ItemList::NewsUpdates(items) | ItemList::SportUpdates(items) | ItemList::FoundationUpdates(items) => erase(items),
+            ItemList::NewsUpdates(items) | ItemList::SportUpdates(items) | ItemList::FoundationUpdates(items) => {
+                erase(items)
+            }
             ItemList::DeviceUpdates(items) => erase(items),
             ItemList::VbuServices(items) => erase(items),
             ItemList::TrickMobiles(items) => erase(items),
@@ -289,7 +293,9 @@ impl ItemList {
 impl CollectionItem {
     pub fn item(&self) -> &dyn Item {
         match self {
-            CollectionItem::NewsUpdates(item) | CollectionItem::SportUpdates(item) | CollectionItem::FoundationUpdates(item) => item,
+            CollectionItem::NewsUpdates(item)
+            | CollectionItem::SportUpdates(item)
+            | CollectionItem::FoundationUpdates(item) => item,
             CollectionItem::DeviceUpdates(item) => item,
             CollectionItem::VbuServices(item) => item,
             CollectionItem::TrickMobiles(item) => item,
@@ -298,7 +304,9 @@ impl CollectionItem {
 
     pub fn item_mut(&mut self) -> &mut dyn Item {
         match self {
-            CollectionItem::NewsUpdates(item) | CollectionItem::SportUpdates(item) | CollectionItem::FoundationUpdates(item) => item,
+            CollectionItem::NewsUpdates(item)
+            | CollectionItem::SportUpdates(item)
+            | CollectionItem::FoundationUpdates(item) => item,
             CollectionItem::DeviceUpdates(item) => item,
             CollectionItem::VbuServices(item) => item,
             CollectionItem::TrickMobiles(item) => item,

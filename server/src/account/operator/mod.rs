@@ -22,10 +22,11 @@ use super::msisdn::{Msisdn, OtpCode};
 
 mod answers;
 
-use answers::{Data, Entry, Grant, Message, ModemPair, Number, NumberCode, Refusal};
 pub use answers::{
-    AirtimeBalance, AlternativeNumber, BundleBalance, CatalogueBundle, CustomerDetails, Localized, MpesaBalance, OperatorError, Permission, Purchase,
+    AirtimeBalance, AlternativeNumber, BundleBalance, CatalogueBundle, CustomerDetails, Localized, MpesaBalance,
+    OperatorError, Permission, Purchase,
 };
+use answers::{Data, Entry, Grant, Message, ModemPair, Number, NumberCode, Refusal};
 
 /// How a call authenticates.
 #[derive(Debug, Clone, Copy)]
@@ -93,18 +94,23 @@ impl OperatorClient {
     ) -> Result<T, OperatorError> {
         let Some(permit) = self.breaker.permit() else { return Err(not_called("circuit-open")) };
         let Ok(_slot) = self.calls.try_acquire() else { return Err(not_called("bulkhead-full")) };
-        let result = crate::telemetry::time_upstream("operator", self.call_once(method, path, credential, body), |result| match result {
-            Ok(_) => "ok",
-            Err(OperatorError::Unauthorized) => "unauthorized",
-            Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",
-            Err(OperatorError::Refused { .. }) => "error",
-            Err(OperatorError::Unavailable(_)) => "unavailable",
-            Err(OperatorError::TimedOut) => "timeout",
-            Err(OperatorError::NotCalled(_)) => "not-called",
-        })
-        .await;
+        let result =
+            crate::telemetry::time_upstream("operator", self.call_once(method, path, credential, body), |result| {
+                match result {
+                    Ok(_) => "ok",
+                    Err(OperatorError::Unauthorized) => "unauthorized",
+                    Err(OperatorError::Refused { status: 400..=499, .. }) => "refused",
+                    Err(OperatorError::Refused { .. }) => "error",
+                    Err(OperatorError::Unavailable(_)) => "unavailable",
+                    Err(OperatorError::TimedOut) => "timeout",
+                    Err(OperatorError::NotCalled(_)) => "not-called",
+                }
+            })
+            .await;
         match &result {
-            Err(OperatorError::Unavailable(_) | OperatorError::TimedOut | OperatorError::Refused { status: 500.., .. }) => permit.failed(),
+            Err(
+                OperatorError::Unavailable(_) | OperatorError::TimedOut | OperatorError::Refused { status: 500.., .. },
+            ) => permit.failed(),
             _ => permit.answered(),
         }
         result
@@ -126,7 +132,9 @@ impl OperatorClient {
         if let Some(Sent(body)) = body {
             request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
         }
-        let failed = |error: reqwest::Error| if error.is_timeout() { OperatorError::TimedOut } else { OperatorError::Unavailable(error.to_string()) };
+        let failed = |error: reqwest::Error| {
+            if error.is_timeout() { OperatorError::TimedOut } else { OperatorError::Unavailable(error.to_string()) }
+        };
         let response = request.send().await.map_err(failed)?;
         let status = response.status();
         let bytes = response.bytes().await.map_err(failed)?;
@@ -142,8 +150,9 @@ impl OperatorClient {
     }
 
     pub async fn request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
-        let answer: Message =
-            self.call(Method::POST, "api/v1/auth/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() })).await?;
+        let answer: Message = self
+            .call(Method::POST, "api/v1/auth/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() }))
+            .await?;
         Ok(answer.message)
     }
 
@@ -174,37 +183,55 @@ impl OperatorClient {
 
     /// The M-Pesa wallet; `Refused { status: 404 }` for a number without M-Pesa.
     pub async fn mpesa_balance(&self, token: &str) -> Result<MpesaBalance, OperatorError> {
-        let answer: Data<MpesaBalance> = self.call(Method::GET, "api/v1/mpesa/balance", Credential::Bearer(token), None).await?;
+        let answer: Data<MpesaBalance> =
+            self.call(Method::GET, "api/v1/mpesa/balance", Credential::Bearer(token), None).await?;
         Ok(answer.data)
     }
 
     /// The catalogue; an entry that does not fit the contract is left out (and logged).
     pub async fn bundles(&self) -> Result<Vec<CatalogueBundle>, OperatorError> {
-        let answer: Data<Vec<Entry<CatalogueBundle>>> = self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
-        Ok(answer.data.into_iter().filter_map(|entry| entry.0.map_err(|error| tracing::warn!(%error, "catalogue entry left out")).ok()).collect())
+        let answer: Data<Vec<Entry<CatalogueBundle>>> =
+            self.call(Method::GET, "api/v1/gsm-static-bundles", Credential::None, None).await?;
+        Ok(answer
+            .data
+            .into_iter()
+            .filter_map(|entry| entry.0.map_err(|error| tracing::warn!(%error, "catalogue entry left out")).ok())
+            .collect())
     }
 
     pub async fn purchase(&self, token: &str, purchase: &Purchase) -> Result<Localized, OperatorError> {
-        let answer: Message =
-            self.call(Method::POST, "api/v1/gsm-static-bundles/purchase", Credential::Bearer(token), sent(purchase)).await?;
+        let answer: Message = self
+            .call(Method::POST, "api/v1/gsm-static-bundles/purchase", Credential::Bearer(token), sent(purchase))
+            .await?;
         Ok(answer.message)
     }
 
     /// The alternative number registered for a modem.
     pub async fn alternative_number(&self, modem: &Msisdn) -> Result<AlternativeNumber, OperatorError> {
-        let answer: Data<AlternativeNumber> =
-            self.call(Method::POST, "alternative-number/", Credential::None, sent(&Number { msisdn: modem.as_str() })).await?;
+        let answer: Data<AlternativeNumber> = self
+            .call(Method::POST, "alternative-number/", Credential::None, sent(&Number { msisdn: modem.as_str() }))
+            .await?;
         Ok(answer.data)
     }
 
-    pub async fn alternative_request_otp(&self, modem: &Msisdn, alternative: &Msisdn) -> Result<Localized, OperatorError> {
+    pub async fn alternative_request_otp(
+        &self,
+        modem: &Msisdn,
+        alternative: &Msisdn,
+    ) -> Result<Localized, OperatorError> {
         let body = sent(&ModemPair { msisdn: modem.as_str(), alternative_msisdn: alternative.as_str(), code: None });
-        let answer: Message = self.call(Method::POST, "alternative-number/login-request-otp", Credential::None, body).await?;
+        let answer: Message =
+            self.call(Method::POST, "alternative-number/login-request-otp", Credential::None, body).await?;
         Ok(answer.message)
     }
 
     /// Validates a modem code at `path` (the caller supplies it: the modem flow's own).
-    pub async fn validate_modem_otp(&self, path: &str, modem: &Msisdn, code: &OtpCode) -> Result<String, OperatorError> {
+    pub async fn validate_modem_otp(
+        &self,
+        path: &str,
+        modem: &Msisdn,
+        code: &OtpCode,
+    ) -> Result<String, OperatorError> {
         let body = sent(&NumberCode { msisdn: modem.as_str(), code: code.as_str() });
         let answer: Data<String> = self.call(Method::POST, path, Credential::None, body).await?;
         Ok(answer.data)
@@ -212,9 +239,14 @@ impl OperatorClient {
 
     /// Asks for a code to the modem's own number (read in the modem's web
     /// page), which proves the signed-in caller controls the modem's line.
-    pub async fn alternative_create_request_otp(&self, token: &str, modem: &Msisdn) -> Result<Localized, OperatorError> {
+    pub async fn alternative_create_request_otp(
+        &self,
+        token: &str,
+        modem: &Msisdn,
+    ) -> Result<Localized, OperatorError> {
         let body = sent(&Number { msisdn: modem.as_str() });
-        let answer: Message = self.call(Method::POST, "alternative-number/create-request-otp", Credential::Bearer(token), body).await?;
+        let answer: Message =
+            self.call(Method::POST, "alternative-number/create-request-otp", Credential::Bearer(token), body).await?;
         Ok(answer.message)
     }
 
@@ -227,13 +259,20 @@ impl OperatorClient {
         alternative: &Msisdn,
         code: &OtpCode,
     ) -> Result<AlternativeNumber, OperatorError> {
-        let body = sent(&ModemPair { msisdn: modem.as_str(), alternative_msisdn: alternative.as_str(), code: Some(code.as_str()) });
-        let answer: Data<AlternativeNumber> = self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), body).await?;
+        let body = sent(&ModemPair {
+            msisdn: modem.as_str(),
+            alternative_msisdn: alternative.as_str(),
+            code: Some(code.as_str()),
+        });
+        let answer: Data<AlternativeNumber> =
+            self.call(Method::POST, "alternative-number/create", Credential::Bearer(token), body).await?;
         Ok(answer.data)
     }
 
     pub async fn cpm_request_otp(&self, msisdn: &Msisdn) -> Result<Localized, OperatorError> {
-        let answer: Message = self.call(Method::POST, "cpm/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() })).await?;
+        let answer: Message = self
+            .call(Method::POST, "cpm/request-otp", Credential::None, sent(&Number { msisdn: msisdn.as_str() }))
+            .await?;
         Ok(answer.message)
     }
 
@@ -244,7 +283,8 @@ impl OperatorClient {
     }
 
     pub async fn cpm_permissions(&self, token: &str) -> Result<Vec<Permission>, OperatorError> {
-        let answer: Data<Vec<Permission>> = self.call(Method::GET, "cpm/permissions", Credential::Cpm(token), None).await?;
+        let answer: Data<Vec<Permission>> =
+            self.call(Method::GET, "cpm/permissions", Credential::Cpm(token), None).await?;
         Ok(answer.data)
     }
 

@@ -63,8 +63,8 @@ mod populate;
 #[cfg(test)]
 mod tests;
 
-use paging::{MAX_PAGES, Pagination, Paging};
 pub use crate::config::PopulateStrategy;
+use paging::{MAX_PAGES, Pagination, Paging};
 use populate::{Accepted, learn, learn_field, without};
 
 /// Single types populated three levels deep instead of ten: the business
@@ -163,7 +163,8 @@ impl StrapiClient {
     /// CMS accepts them so far.
     fn request(&self, query: &ContentQuery, lang: Lang, accepted: &Accepted) -> (String, Vec<(String, String)>) {
         // A type that is not localized is asked for without a language (Strapi 5 ignores one, 4 may refuse it).
-        let mut params = if query.localized() { vec![("locale".to_owned(), lang.code().to_owned())] } else { Vec::new() };
+        let mut params =
+            if query.localized() { vec![("locale".to_owned(), lang.code().to_owned())] } else { Vec::new() };
         if self.settings.draft {
             params.push(("status".to_owned(), "draft".to_owned()));
         }
@@ -199,18 +200,28 @@ impl StrapiClient {
                 collection.api_name().to_owned()
             }
             ContentQuery::Index(collection) => {
-                let fields = super::index::fields(*collection).into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
+                let fields = super::index::fields(*collection)
+                    .into_iter()
+                    .filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
                 params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
-                let image = super::index::image_field(*collection).filter(|image| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *image));
+                let image = super::index::image_field(*collection)
+                    .filter(|image| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *image));
                 if let Some(image) = image {
-                    params.extend(super::index::IMAGE_FIELDS.iter().enumerate().map(|(n, field)| (format!("populate[{image}][fields][{n}]"), (*field).to_owned())));
+                    params.extend(
+                        super::index::IMAGE_FIELDS
+                            .iter()
+                            .enumerate()
+                            .map(|(n, field)| (format!("populate[{image}][fields][{n}]"), (*field).to_owned())),
+                    );
                 }
                 // Oldest first: an item published while the pages are read comes last, shifting none.
                 params.push(("sort".into(), "id:asc".into()));
                 collection.api_name().to_owned()
             }
             ContentQuery::Locations => {
-                let fields = contract::locations::LOCATION_FIELDS.into_iter().filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
+                let fields = contract::locations::LOCATION_FIELDS
+                    .into_iter()
+                    .filter(|field| !accepted.invalid_keys.iter().any(|invalid| invalid.key == *field));
                 params.extend(fields.enumerate().map(|(n, field)| (format!("fields[{n}]"), field.to_owned())));
                 // Oldest first, as an index: an entry added while the pages are read comes last.
                 params.push(("sort".into(), "id:asc".into()));
@@ -234,10 +245,13 @@ impl StrapiClient {
             PopulateStrategy::Deep => vec![("populate".into(), format!("deep,{level}"))],
             PopulateStrategy::Level => vec![("pLevel".into(), level.to_string())],
             PopulateStrategy::Explicit => {
-                let tree = accepted.invalid_keys.iter().fold(self.explicit[&shape].clone(), |tree, invalid| match tree {
-                    Value::Object(fields) => Value::Object(without(&fields, &invalid.key, invalid.under.as_deref())),
-                    other => other,
-                });
+                let tree =
+                    accepted.invalid_keys.iter().fold(self.explicit[&shape].clone(), |tree, invalid| match tree {
+                        Value::Object(fields) => {
+                            Value::Object(without(&fields, &invalid.key, invalid.under.as_deref()))
+                        }
+                        other => other,
+                    });
                 contract::cms::populate_params(&tree)
             }
         }
@@ -250,9 +264,18 @@ impl StrapiClient {
 
     /// [`StrapiClient::ask`] for one page of a whole collection, with where
     /// the answer is in it.
-    async fn ask_page(&self, query: &ContentQuery, lang: Lang, paging: Option<Paging>) -> Result<Option<(Value, Option<Pagination>)>, ContentError> {
+    async fn ask_page(
+        &self,
+        query: &ContentQuery,
+        lang: Lang,
+        paging: Option<Paging>,
+    ) -> Result<Option<(Value, Option<Pagination>)>, ContentError> {
         // An index asks for fields, not populate: what it learns is kept apart.
-        let model = if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) { format!("{}?fields", query.model()) } else { query.model().to_owned() };
+        let model = if matches!(query, ContentQuery::Index(_) | ContentQuery::Locations) {
+            format!("{}?fields", query.model())
+        } else {
+            query.model().to_owned()
+        };
         let mut accepted = self.accepted(&model);
         for _ in 0..MAX_ATTEMPTS {
             let (path, mut params) = self.request(query, lang, &accepted);
@@ -262,11 +285,14 @@ impl StrapiClient {
                 Answer::Missing => return Ok(None),
                 Answer::Refused(body) => {
                     let learnt = match query {
-                        ContentQuery::Index(collection) => learn_field(&accepted, &body, &super::index::keys(*collection)),
+                        ContentQuery::Index(collection) => {
+                            learn_field(&accepted, &body, &super::index::keys(*collection))
+                        }
                         ContentQuery::Locations => learn_field(&accepted, &body, &contract::locations::LOCATION_FIELDS),
                         _ => learn(&accepted, &body),
                     };
-                    let learnt = learnt.ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
+                    let learnt = learnt
+                        .ok_or_else(|| ContentError::Upstream(format!("GET {path}: HTTP 400 {}", short(&body))))?;
                     self.learnt(&model, &accepted, &learnt, &body);
                     accepted = learnt;
                 }
@@ -291,7 +317,12 @@ impl StrapiClient {
 
     /// Each page of a whole collection handed to `take` as it comes (see
     /// [`ContentSource::each_page`]); `false` when the CMS has no such collection.
-    async fn pages(&self, query: &ContentQuery, lang: Lang, take: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+    async fn pages(
+        &self,
+        query: &ContentQuery,
+        lang: Lang,
+        take: &mut (dyn FnMut(Value) + Send),
+    ) -> Result<bool, ContentError> {
         let mut paging = Paging::Page(1);
         for _ in 0..MAX_PAGES {
             let Some((answer, pagination)) = self.ask_page(query, lang, Some(paging)).await? else {
@@ -341,7 +372,11 @@ impl StrapiClient {
             result => result,
         };
         let response = response.map_err(|e| {
-            if e.is_timeout() { ContentError::Timeout(self.settings.timeout) } else { ContentError::Upstream(e.to_string()) }
+            if e.is_timeout() {
+                ContentError::Timeout(self.settings.timeout)
+            } else {
+                ContentError::Upstream(e.to_string())
+            }
         })?;
         let status = response.status();
         let bytes = response.bytes().await.map_err(|e| ContentError::Upstream(e.to_string()))?;
@@ -352,7 +387,8 @@ impl StrapiClient {
             StatusCode::BAD_REQUEST => return Ok(Answer::Refused(String::from_utf8_lossy(&bytes).into_owned())),
             status => return Err(ContentError::Upstream(format!("GET {path}: HTTP {status}"))),
         }
-        let answer: Value = serde_json::from_slice(&bytes).map_err(|e| ContentError::Malformed(format!("GET {path}: {e}")))?;
+        let answer: Value =
+            serde_json::from_slice(&bytes).map_err(|e| ContentError::Malformed(format!("GET {path}: {e}")))?;
         if !answer.is_object() || answer.get("data").is_none() {
             return Err(ContentError::Malformed(format!("GET {path}: no `data` in the answer")));
         }
@@ -371,11 +407,17 @@ impl StrapiClient {
         }
         let ContentQuery::Item { collection, .. } = query else { return Ok(None) };
         let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-        let Some(document) = first(self.ask(query, other).await?).and_then(|item| item.get("documentId").cloned()) else {
+        let Some(document) = first(self.ask(query, other).await?).and_then(|item| item.get("documentId").cloned())
+        else {
             return Ok(None);
         };
         let Value::String(document) = document else { return Ok(None) };
-        let by_document = ContentQuery::List { collection: *collection, page_size: 1, filter: Some(("documentId".into(), document)), page: 1 };
+        let by_document = ContentQuery::List {
+            collection: *collection,
+            page_size: 1,
+            filter: Some(("documentId".into(), document)),
+            page: 1,
+        };
         Ok(first(self.ask(&by_document, lang).await?))
     }
 }
@@ -402,7 +444,12 @@ impl ContentSource for StrapiClient {
         }
     }
 
-    async fn each_page(&self, query: &ContentQuery, lang: Lang, page: &mut (dyn FnMut(Value) + Send)) -> Result<bool, ContentError> {
+    async fn each_page(
+        &self,
+        query: &ContentQuery,
+        lang: Lang,
+        page: &mut (dyn FnMut(Value) + Send),
+    ) -> Result<bool, ContentError> {
         if !query.reads_every_page() {
             let answer = self.fetch(query, lang).await?;
             return Ok(answer.map(page).is_some());
@@ -422,7 +469,9 @@ impl ContentSource for StrapiClient {
         match self.get(&path, &params).await? {
             Answer::Found(value, _) => Ok(Some(value)),
             Answer::Missing => Ok(None),
-            Answer::Refused(body) => Err(ContentError::Upstream(format!("GET {path} with populate=*: HTTP 400 {}", short(&body)))),
+            Answer::Refused(body) => {
+                Err(ContentError::Upstream(format!("GET {path} with populate=*: HTTP 400 {}", short(&body))))
+            }
         }
     }
 }

@@ -41,8 +41,14 @@ pub(super) enum Paging {
 impl Paging {
     pub(super) fn params(self) -> Vec<(String, String)> {
         match self {
-            Paging::Page(page) => vec![("pagination[page]".into(), page.to_string()), ("pagination[pageSize]".into(), PAGE_SIZE.to_string())],
-            Paging::Start(start) => vec![("pagination[start]".into(), start.to_string()), ("pagination[limit]".into(), PAGE_SIZE.to_string())],
+            Paging::Page(page) => vec![
+                ("pagination[page]".into(), page.to_string()),
+                ("pagination[pageSize]".into(), PAGE_SIZE.to_string()),
+            ],
+            Paging::Start(start) => vec![
+                ("pagination[start]".into(), start.to_string()),
+                ("pagination[limit]".into(), PAGE_SIZE.to_string()),
+            ],
         }
     }
 

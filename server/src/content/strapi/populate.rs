@@ -49,7 +49,8 @@ pub(super) fn learn(accepted: &Accepted, body: &str) -> Option<Accepted> {
 /// What an index asks next after a 400 with `body`: without the field of
 /// `fields` it names, which the collection's schema lacks.
 pub(super) fn learn_field(accepted: &Accepted, body: &str, fields: &[&str]) -> Option<Accepted> {
-    let key = invalid_key(body).filter(|refused| fields.contains(&refused.key.as_str()) && !accepted.invalid_keys.contains(refused))?;
+    let key = invalid_key(body)
+        .filter(|refused| fields.contains(&refused.key.as_str()) && !accepted.invalid_keys.contains(refused))?;
     let mut invalid_keys = accepted.invalid_keys.clone();
     invalid_keys.push(key);
     Some(Accepted { invalid_keys, ..accepted.clone() })

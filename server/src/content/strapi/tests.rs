@@ -6,7 +6,14 @@ use super::populate::{Refused, invalid_key};
 use super::*;
 
 fn client(populate: PopulateStrategy) -> StrapiClient {
-    let settings = StrapiSettings { base_url: "http://cms/".into(), token: None, populate, timeout: Duration::from_secs(3), max_requests: 4, draft: false };
+    let settings = StrapiSettings {
+        base_url: "http://cms/".into(),
+        token: None,
+        populate,
+        timeout: Duration::from_secs(3),
+        max_requests: 4,
+        draft: false,
+    };
     StrapiClient::new(settings, Normalizer::default()).unwrap()
 }
 
@@ -18,7 +25,10 @@ fn query_string(client: &StrapiClient, query: &ContentQuery, lang: Lang) -> (Str
 #[test]
 fn builds_the_requests_strapi_answers() {
     let client = client(PopulateStrategy::Deep);
-    assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw), ("/api/home".into(), "locale=sw&populate=deep,10".into()));
+    assert_eq!(
+        query_string(&client, &ContentQuery::single("home"), Lang::Sw),
+        ("/api/home".into(), "locale=sw&populate=deep,10".into())
+    );
     assert_eq!(query_string(&client, &ContentQuery::single("business-mid"), Lang::En).1, "locale=en&populate=deep,3");
     let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 3 };
     assert_eq!(
@@ -30,23 +40,53 @@ fn builds_the_requests_strapi_answers() {
         query_string(&client, &index, Lang::Sw),
         ("/api/device-updates".into(), "locale=sw&fields[0]=slug&fields[1]=name&fields[2]=updatedAt&fields[3]=publishDate&populate[image][fields][0]=url&populate[image][fields][1]=mime&populate[image][fields][2]=alternativeText&sort=id:asc".into())
     );
-    let services = ContentQuery::List { collection: Collection::VbuServices, page_size: 100, filter: Some(("categoryId".into(), "5".into())), page: 1 };
-    assert!(query_string(&client, &services, Lang::En).1.contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc"));
+    let services = ContentQuery::List {
+        collection: Collection::VbuServices,
+        page_size: 100,
+        filter: Some(("categoryId".into(), "5".into())),
+        page: 1,
+    };
+    assert!(
+        query_string(&client, &services, Lang::En)
+            .1
+            .contains("&filters[categoryId][$eq]=5&sort[0]=publishDate:desc&sort[1]=id:desc")
+    );
     let item = ContentQuery::Item { collection: Collection::TrickMobiles, id: 4 };
-    assert_eq!(query_string(&client, &item, Lang::En), ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into()));
+    assert_eq!(
+        query_string(&client, &item, Lang::En),
+        ("/api/trick-mobiles".into(), "locale=en&populate=deep,10&filters[id][$eq]=4".into())
+    );
     let popups = ContentQuery::Popups("home".into());
-    assert_eq!(query_string(&client, &popups, Lang::En), ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into()));
+    assert_eq!(
+        query_string(&client, &popups, Lang::En),
+        ("/api/popups".into(), "locale=en&sort=id:desc&filters[type][$eq]=home&populate=deep,10".into())
+    );
     // The same in every language: asked for without one.
     let (path, query) = query_string(&client, &ContentQuery::Locations, Lang::Sw);
     assert_eq!(path, "/api/locations");
-    assert!(query.starts_with("fields[0]=name&fields[1]=kind&") && query.contains("fields[6]=landmarkSw&") && query.ends_with("&sort=id:asc"), "{query}");
+    assert!(
+        query.starts_with("fields[0]=name&fields[1]=kind&")
+            && query.contains("fields[6]=landmarkSw&")
+            && query.ends_with("&sort=id:asc"),
+        "{query}"
+    );
 }
 
 #[test]
 fn a_draft_client_asks_for_drafts() {
-    let settings = StrapiSettings { base_url: "http://cms".into(), token: None, populate: PopulateStrategy::Deep, timeout: Duration::from_secs(3), max_requests: 4, draft: true };
+    let settings = StrapiSettings {
+        base_url: "http://cms".into(),
+        token: None,
+        populate: PopulateStrategy::Deep,
+        timeout: Duration::from_secs(3),
+        max_requests: 4,
+        draft: true,
+    };
     let client = StrapiClient::new(settings, Normalizer::default()).unwrap();
-    assert_eq!(query_string(&client, &ContentQuery::single("home"), Lang::Sw).1, "locale=sw&status=draft&populate=deep,10");
+    assert_eq!(
+        query_string(&client, &ContentQuery::single("home"), Lang::Sw).1,
+        "locale=sw&status=draft&populate=deep,10"
+    );
 }
 
 #[test]
@@ -55,7 +95,10 @@ fn the_first_strategy_is_a_setting() {
     assert_eq!(query, "locale=en&pLevel=10");
     let (_, query) = query_string(&client(PopulateStrategy::Explicit), &ContentQuery::single("home"), Lang::En);
     assert!(query.contains("populate[seo][populate][shareImage]=true"), "{query}");
-    assert!(query.contains("populate[sections][on][sections.card-grid][populate][cards][populate][image]=true"), "{query}");
+    assert!(
+        query.contains("populate[sections][on][sections.card-grid][populate][cards][populate][image]=true"),
+        "{query}"
+    );
     assert!(!query.contains("deep"), "{query}");
     assert_eq!("plevel".parse::<PopulateStrategy>(), Ok(PopulateStrategy::Level));
     assert!("deeper".parse::<PopulateStrategy>().is_err());
@@ -77,14 +120,19 @@ fn reads_on_while_either_pagination_says_there_is_more() {
     assert_eq!(Paging::Page(2).next(pages(2, 9), 0), None);
     let v4 = serde_json::json!({ "data": [], "meta": { "pagination": { "page": 2, "pageSize": 100, "pageCount": 3, "total": 250 } } });
     assert_eq!(Pagination::of(&v4), pages(2, 3));
-    let offset_answer = serde_json::json!({ "data": [], "meta": { "pagination": { "start": 100, "limit": 100, "total": 250 } } });
+    let offset_answer =
+        serde_json::json!({ "data": [], "meta": { "pagination": { "start": 100, "limit": 100, "total": 250 } } });
     assert_eq!(Pagination::of(&offset_answer), offset(100, 250));
 }
 
 #[test]
 fn a_refusal_teaches_what_to_ask_next() {
     let deep = Accepted { strategy: PopulateStrategy::Deep, invalid_keys: vec![], no_populate: false };
-    let invalid = |key: &str| format!(r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":null}}}}}}"#);
+    let invalid = |key: &str| {
+        format!(
+            r#"{{"data":null,"error":{{"status":400,"name":"ValidationError","message":"Invalid key {key}","details":{{"key":"{key}","path":null}}}}}}"#
+        )
+    };
     let explicit = learn(&deep, &invalid("deep")).unwrap();
     assert_eq!(explicit.strategy, PopulateStrategy::Explicit);
     let without_sections = learn(&explicit, &invalid("sections")).unwrap();
@@ -96,10 +144,19 @@ fn a_refusal_teaches_what_to_ask_next() {
     let bare = learn(&without_sections, &invalid("sections")).unwrap();
     assert!(bare.no_populate);
     assert_eq!(learn(&bare, "{}"), None);
-    assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#), Some(Refused { key: "sections".into(), under: None }));
+    assert_eq!(
+        invalid_key(r#"{"error":{"message":"Invalid key sections"}}"#),
+        Some(Refused { key: "sections".into(), under: None })
+    );
     let nested = r#"{"error":{"message":"Invalid key image at sections.cards","details":{"key":"image","path":"sections.cards"}}}"#;
-    assert_eq!(invalid_key(nested), Some(Refused { key: "image".into(), under: Some(vec!["sections".into(), "cards".into()]) }));
-    assert_eq!(invalid_key(r#"{"error":{"message":"Invalid key image at seo.shareImage"}}"#).unwrap().under, Some(vec!["seo".into(), "shareImage".into()]));
+    assert_eq!(
+        invalid_key(nested),
+        Some(Refused { key: "image".into(), under: Some(vec!["sections".into(), "cards".into()]) })
+    );
+    assert_eq!(
+        invalid_key(r#"{"error":{"message":"Invalid key image at seo.shareImage"}}"#).unwrap().under,
+        Some(vec!["seo".into(), "shareImage".into()])
+    );
 }
 
 /// A stock Strapi 5 whose `shared.seo` lacks `shareImage`: the key goes,
@@ -132,7 +189,11 @@ fn a_refused_key_leaves_its_parent_populated() {
 #[test]
 fn a_key_refused_at_a_path_goes_from_there_only() {
     let client = client(PopulateStrategy::Explicit);
-    let everything = client.populate(DEEP_LEVEL, TypeShape::Page, &Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: vec![], no_populate: false });
+    let everything = client.populate(
+        DEEP_LEVEL,
+        TypeShape::Page,
+        &Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: vec![], no_populate: false },
+    );
     let at = |key: &str, under: &[&str]| Accepted {
         strategy: PopulateStrategy::Explicit,
         invalid_keys: vec![Refused { key: key.into(), under: Some(under.iter().map(|s| s.to_string()).collect()) }],
@@ -141,7 +202,10 @@ fn a_key_refused_at_a_path_goes_from_there_only() {
     let params = client.populate(DEEP_LEVEL, TypeShape::Page, &at("image", &["sections", "cards"]));
     let images = |params: &[(String, String)]| params.iter().filter(|(k, _)| k.ends_with("[image]")).count();
     assert!(params.iter().all(|(k, _)| !k.contains("[cards][populate][image]")), "{params:?}");
-    assert!(params.iter().any(|(k, _)| k.contains("[sections.card-grid][populate][cards]")), "the cards stay: {params:?}");
+    assert!(
+        params.iter().any(|(k, _)| k.contains("[sections.card-grid][populate][cards]")),
+        "the cards stay: {params:?}"
+    );
     let card_images = everything.iter().filter(|(k, _)| k.contains("[cards][populate][image]")).count();
     assert!(card_images > 0 && images(&params) == images(&everything) - card_images, "{params:?}");
     // A media field of a component in a component.

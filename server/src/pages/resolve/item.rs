@@ -18,13 +18,18 @@ pub async fn query(state: &AppState, content: &Content, matched: &RouteMatch) ->
     let collection = matched.route.item?;
     // Only a positive whole number is an item id worth asking the CMS for.
     let id = matched.param("id")?.parse::<u32>().ok().filter(|id| *id > 0)?;
-    (state.content.items.verdict(content, collection, id).await == Verdict::Ask).then_some(ContentQuery::Item { collection, id })
+    (state.content.items.verdict(content, collection, id).await == Verdict::Ask)
+        .then_some(ContentQuery::Item { collection, id })
 }
 
 /// The item `loaded` on `request`'s page: none for a page
 /// without one. An item the CMS does not have is not found, unless its
 /// slug names one whose id changed ([`Stop::Moved`]).
-pub async fn found(content: &Content, request: &PageRequest, loaded: Result<Option<Loaded>, ContentError>) -> Result<Option<Loaded>, Stop> {
+pub async fn found(
+    content: &Content,
+    request: &PageRequest,
+    loaded: Result<Option<Loaded>, ContentError>,
+) -> Result<Option<Loaded>, Stop> {
     let route = &request.route.route;
     match loaded {
         Ok(item) if route.item.is_some() && item.as_ref().is_none_or(|l| l.value.is_none()) => {
@@ -63,7 +68,8 @@ pub async fn alternates(
     // Each language has its own slug (and perhaps id): alternates point at both.
     let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
     let other_address = content.get(query, other).await.ok().and_then(|l| address(&l));
-    let (other_id, other_slug) = other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
+    let (other_id, other_slug) =
+        other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
     let mut paths = BTreeMap::new();
     paths.extend(own.map(|own| (lang, own)));
     paths.extend(route.href(&[("id", &other_id), ("slug", &other_slug)]).map(|path| (other, path)));
@@ -81,9 +87,17 @@ async fn by_slug(content: &Content, route: &RouteDef, slug: Option<&str>, lang: 
         let item = loaded.index().by_slug(slug)?;
         return route.href(&[("id", &item.id.to_string()), ("slug", &item.slug)]);
     }
-    let query = ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
+    let query =
+        ContentQuery::List { collection, page_size: 1, filter: Some(("slug".into(), slug.to_owned())), page: 1 };
     let found = content.get(&query, lang).await.ok()?;
-    let item = found.value.as_deref().and_then(ContentValue::list)?.items().into_iter().next().map(|item| (item.id(), item.slug().to_owned()))?;
+    let item = found
+        .value
+        .as_deref()
+        .and_then(ContentValue::list)?
+        .items()
+        .into_iter()
+        .next()
+        .map(|item| (item.id(), item.slug().to_owned()))?;
     let id = item.0.to_string();
     route.href(&[("id", &id), ("slug", &item.1)])
 }

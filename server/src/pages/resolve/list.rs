@@ -54,7 +54,11 @@ impl<'a> Listing<'a> {
         if let Some((pages, version)) = self.counted {
             return Ok((Pager { page, pages }, version));
         }
-        let shown = loaded.as_ref().and_then(|l| l.value.as_deref()).and_then(ContentValue::list).map_or(0, |list| list.items().len());
+        let shown = loaded
+            .as_ref()
+            .and_then(|l| l.value.as_deref())
+            .and_then(ContentValue::list)
+            .map_or(0, |list| list.items().len());
         if shown == 0 && page > 1 {
             return Err(Stop::NotFound);
         }
@@ -68,7 +72,9 @@ impl<'a> Listing<'a> {
 fn page_number(asked: Option<&str>) -> Option<u32> {
     match asked {
         None => Some(1),
-        Some(page) if page.len() <= 6 && page.bytes().all(|b| b.is_ascii_digit()) => page.parse().ok().filter(|page| *page >= 1),
+        Some(page) if page.len() <= 6 && page.bytes().all(|b| b.is_ascii_digit()) => {
+            page.parse().ok().filter(|page| *page >= 1)
+        }
         Some(_) => None,
     }
 }

@@ -43,7 +43,12 @@ use crate::web::Location;
 /// What `request` shows, with the content read from `content` (the
 /// published content, or a preview's drafts); `cpm_signed_in` opens the
 /// pages behind the CPM sign-in.
-pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageRequest, cpm_signed_in: bool) -> Result<Resolved, PageError> {
+pub(super) async fn resolve(
+    state: &AppState,
+    content: &Content,
+    request: &PageRequest,
+    cpm_signed_in: bool,
+) -> Result<Resolved, PageError> {
     let route = &request.route.route;
     let lang = request.local.lang;
     if let Some(redirect) = guard(state, route, lang, cpm_signed_in) {
@@ -76,7 +81,9 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
         Some(locations) => match locator(content, request, locations).await {
             Ok(found) => Some(found),
             Err(Stop::NotFound) => return Ok(PageParts::not_found(state, lang, sidebar)),
-            Err(Stop::Moved(path)) => return Ok(Resolved::Redirect { location: Location::site(&lang.href(&path)), permanent: false }),
+            Err(Stop::Moved(path)) => {
+                return Ok(Resolved::Redirect { location: Location::site(&lang.href(&path)), permanent: false });
+            }
             Err(Stop::Failed) => None,
         },
         None => None,
@@ -122,7 +129,11 @@ pub(super) async fn resolve(state: &AppState, content: &Content, request: &PageR
 /// CPM sign-in that sends a visitor without a session to sign in.
 fn guard(state: &AppState, route: &RouteDef, lang: Lang, cpm_signed_in: bool) -> Option<Resolved> {
     if let Some(redirect) = &route.redirect {
-        let location = if redirect.to.starts_with('/') { Location::site(&lang.href(&redirect.to)) } else { Location::external(&redirect.to) };
+        let location = if redirect.to.starts_with('/') {
+            Location::site(&lang.href(&redirect.to))
+        } else {
+            Location::external(&redirect.to)
+        };
         return Some(Resolved::Redirect { location, permanent: redirect.permanent });
     }
     if route.meta.requires_auth && !cpm_signed_in {
@@ -133,7 +144,11 @@ fn guard(state: &AppState, route: &RouteDef, lang: Lang, cpm_signed_in: bool) ->
 }
 
 /// The page's own content, which a route that names one cannot do without.
-fn page_content(state: &AppState, request: &PageRequest, page: Result<Option<Loaded>, crate::content::ContentError>) -> Result<Option<Loaded>, Stop> {
+fn page_content(
+    state: &AppState,
+    request: &PageRequest,
+    page: Result<Option<Loaded>, crate::content::ContentError>,
+) -> Result<Option<Loaded>, Stop> {
     let (route, path) = (&request.route.route, &request.local.path);
     match page {
         Ok(page) if route.content.is_some() && page.as_ref().is_none_or(|l| l.value.is_none()) => {
@@ -179,13 +194,18 @@ fn content_key<'a>(state: &'a AppState, route: &'a RouteDef) -> Option<&'a str> 
 /// `DIGITAL_API_BUDGET_MS`), a page that would is built without them (its
 /// tables say prices cannot be shown), never failed.
 async fn page_bundles(state: &AppState, kind: PageKind, page: &Option<Loaded>, lang: Lang) -> Option<PageBundles> {
-    let sections = page.as_ref().and_then(|p| p.value.as_deref()).and_then(ContentValue::page).map_or(&[][..], |p| p.sections.as_slice());
+    let sections = page
+        .as_ref()
+        .and_then(|p| p.value.as_deref())
+        .and_then(ContentValue::page)
+        .map_or(&[][..], |p| p.sections.as_slice());
     let account = kind == PageKind::Account;
     if !account && !sections.iter().any(|section| matches!(section, Section::BundleTable(_))) {
         return None;
     }
     // A page waits for the operator at most its budget; the reading goes on for the next one.
-    let catalogue = tokio::time::timeout(state.config.operator.budget, state.account.catalogue.get()).await.ok().flatten();
+    let catalogue =
+        tokio::time::timeout(state.config.operator.budget, state.account.catalogue.get()).await.ok().flatten();
     Some(match catalogue {
         Some(catalogue) => {
             let offers = if account { catalogue.purchasable(lang) } else { catalogue.for_sections(sections, lang) };
@@ -197,10 +217,18 @@ async fn page_bundles(state: &AppState, kind: PageKind, page: &Option<Loaded>, l
 
 /// What a locator page shows (see [`crate::locator::page`]), or where the
 /// form's choice of region and district is.
-async fn locator(content: &Content, request: &PageRequest, kind: contract::locations::LocationKind) -> Result<(Box<contract::locations::LocatorPage>, [u64; 2]), Stop> {
+async fn locator(
+    content: &Content,
+    request: &PageRequest,
+    kind: contract::locations::LocationKind,
+) -> Result<(Box<contract::locations::LocatorPage>, [u64; 2]), Stop> {
     let route = &request.route;
     let base = route.route.path.split("/:").next().unwrap_or(&route.route.path);
-    let asked = crate::locator::Asked::parse(kind, |name| route.param(name).map(str::to_owned), |name| request.param(name).map(str::to_owned));
+    let asked = crate::locator::Asked::parse(
+        kind,
+        |name| route.param(name).map(str::to_owned),
+        |name| request.param(name).map(str::to_owned),
+    );
     match crate::locator::page(content, request.local.lang, base, &asked).await {
         crate::locator::Outcome::Page(page, versions) => Ok((page, versions)),
         crate::locator::Outcome::Choose(path) => Err(Stop::Moved(path)),

@@ -84,7 +84,9 @@ pub fn or_leave_out(part: Result<Option<Loaded>, ContentError>, what: &str) -> O
 impl PageParts {
     /// The content, catalogue and search versions the page is built from (its cache key).
     pub fn versions(&self) -> Vec<u64> {
-        let content = [&self.page, &self.sidebar, &self.list, &self.item, &self.popups].into_iter().map(|loaded| loaded.as_ref().map_or(0, |l| l.version));
+        let content = [&self.page, &self.sidebar, &self.list, &self.item, &self.popups]
+            .into_iter()
+            .map(|loaded| loaded.as_ref().map_or(0, |l| l.version));
         content
             .chain(self.bundles.as_ref().map(|bundles| bundles.version))
             .chain(self.pager.map(|(_, version)| version))
@@ -94,7 +96,10 @@ impl PageParts {
     }
 
     pub fn into_data(self, site_url: &str) -> PageData {
-        fn part<'a, T: Clone + 'a>(loaded: &'a Option<Loaded>, pick: impl Fn(&'a ContentValue) -> Option<&'a T>) -> Option<T> {
+        fn part<'a, T: Clone + 'a>(
+            loaded: &'a Option<Loaded>,
+            pick: impl Fn(&'a ContentValue) -> Option<&'a T>,
+        ) -> Option<T> {
             loaded.as_ref().and_then(|l| l.value.as_deref()).and_then(pick).cloned()
         }
         let page_lang = self.page.as_ref().map(|l| l.lang).filter(|lang| *lang != self.lang);
@@ -138,12 +143,26 @@ impl PageParts {
     }
 
     /// The route's frame without its content, which could not be loaded.
-    pub fn failed(lang: Lang, path: &str, route: MatchedRoute, def: Arc<RouteDef>, sidebar: Option<Loaded>) -> Resolved {
+    pub fn failed(
+        lang: Lang,
+        path: &str,
+        route: MatchedRoute,
+        def: Arc<RouteDef>,
+        sidebar: Option<Loaded>,
+    ) -> Resolved {
         PageParts::frame(lang, path, failure_status(200), route, def, sidebar, true)
     }
 
     /// A page with no content of its own: header, menu, footer around its message.
-    fn frame(lang: Lang, path: &str, status: u16, route: MatchedRoute, def: Arc<RouteDef>, sidebar: Option<Loaded>, failed: bool) -> Resolved {
+    fn frame(
+        lang: Lang,
+        path: &str,
+        status: u16,
+        route: MatchedRoute,
+        def: Arc<RouteDef>,
+        sidebar: Option<Loaded>,
+        failed: bool,
+    ) -> Resolved {
         Resolved::Page(Box::new(PageParts {
             lang,
             path: path.to_owned(),
