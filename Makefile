@@ -53,7 +53,10 @@ bench-tool: deps
 ## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail.
 test: deps test-rust test-app test-e2e
 
+## Rust: formatting (rustfmt.toml), clippy with warnings as errors, then the tests.
 test-rust:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace --all-targets
 
 ## The app: types, lint (import boundaries included), formatting, unit tests.

@@ -24,6 +24,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once, at start")]
 enum Command {
     /// Time renders of a server bundle in the site's JS engine: one line per page (url, kind, p50 and mean ms).
     Render {

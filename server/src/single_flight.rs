@@ -18,8 +18,12 @@ use crate::locks;
 /// A load under way, which any number of waiters may await.
 pub type Flight<V, E> = Shared<BoxFuture<'static, Result<V, E>>>;
 
+/// The loads under way, by key, each with the id that tells it from a later
+/// load of the same key.
+type Table<K, V, E> = Arc<Mutex<HashMap<K, (u64, Flight<V, E>)>>>;
+
 pub struct SingleFlight<K, V, E> {
-    in_flight: Arc<Mutex<HashMap<K, (u64, Flight<V, E>)>>>,
+    in_flight: Table<K, V, E>,
     ids: AtomicU64,
 }
 
@@ -81,7 +85,7 @@ where
 /// Takes a finished load out of the table, however its task ended; only its
 /// own entry: after `forget` a newer load may hold the key.
 struct Leave<K: Eq + Hash, V, E> {
-    table: Arc<Mutex<HashMap<K, (u64, Flight<V, E>)>>>,
+    table: Table<K, V, E>,
     key: K,
     id: u64,
 }

@@ -519,7 +519,8 @@ async fn state_changes_from_other_sites_are_refused() {
     let body = json!({ "msisdn": AMINA });
     let url = app.url("/api/auth/request-otp");
     // With nothing said of where it comes from and no form token, the visitor is asked to send it again.
-    let cases: [(&str, Option<(&str, &str)>, &str); 5] = [
+    type Header<'a> = (&'a str, &'a str);
+    let cases: [(&str, Option<Header>, &str); 5] = [
         ("no headers at all", None, "sendAgain"),
         ("another origin", Some(("origin", "https://evil.example")), "crossSite"),
         ("another site's page", Some(("referer", "https://evil.example/win")), "crossSite"),

@@ -53,8 +53,8 @@ async fn check_page(app: &TestApp, path: &str, lang: &str, titles: &mut HashMap<
 /// `/faq`); none for a menu heading or a route that needs a parameter.
 fn address(route: &Value) -> Option<String> {
     let path = route["path"].as_str().unwrap();
-    let segments: Vec<&str> =
-        path.split('/').filter(|s| !s.is_empty() && !(s.starts_with(':') && s.ends_with('?'))).collect();
+    let optional = |s: &str| s.starts_with(':') && s.ends_with('?');
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !optional(s)).collect();
     if path.is_empty() || segments.iter().any(|s| s.starts_with(':') || *s == "*") {
         return None;
     }

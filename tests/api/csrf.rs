@@ -223,7 +223,8 @@ async fn cross_site_posts_stay_refused_whatever_they_carry() {
         .await;
     let stolen_elsewhere = token_in(&other_browser.get("/account?step=code").await).expect("another browser's token");
     let evil = "https://evil.example";
-    let attacks: [(&str, Vec<(&str, String)>, Option<&str>, &str); 6] = [
+    type Headers<'a> = Vec<(&'a str, String)>;
+    let attacks: [(&str, Headers, Option<&str>, &str); 6] = [
         ("another site's Origin", vec![("origin", evil.into())], None, "crossSite"),
         ("another site's Referer", vec![("referer", format!("{evil}/win"))], None, "crossSite"),
         (

@@ -517,7 +517,7 @@ fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value, at: &[Str
     for (field, request) in fields {
         for entity in &entities {
             let Some(value) = entity.get(field) else { return Some((field.clone(), at.to_vec())) };
-            let inside = [at, &[field.clone()]].concat();
+            let inside = [at, std::slice::from_ref(field)].concat();
             if let Some(Value::Object(nested)) = request.get("populate") {
                 for child in children(value) {
                     if let Some(key) = invalid_in(nested, child, &inside) {
@@ -528,10 +528,10 @@ fn invalid_in(fields: &serde_json::Map<String, Value>, entity: &Value, at: &[Str
             if let Some(Value::Object(members)) = request.get("on") {
                 for child in children(value) {
                     let member = child.get("__component").and_then(|c| members.get(c.as_str()?));
-                    if let Some(Value::Object(nested)) = member.and_then(|m| m.get("populate")) {
-                        if let Some(key) = invalid_in(nested, child, &inside) {
-                            return Some(key);
-                        }
+                    if let Some(Value::Object(nested)) = member.and_then(|m| m.get("populate"))
+                        && let Some(key) = invalid_in(nested, child, &inside)
+                    {
+                        return Some(key);
                     }
                 }
             }

@@ -82,10 +82,10 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
         .build()
         .unwrap();
     for _ in 0..200 {
-        if let Ok(response) = client.get(format!("{address}/healthz")).send().await {
-            if response.status().is_success() {
-                return TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir };
-            }
+        if let Ok(response) = client.get(format!("{address}/healthz")).send().await
+            && response.status().is_success()
+        {
+            return TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir };
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }

@@ -17,11 +17,14 @@ use crate::web::{Notice, NoticeKey, NoticeKind, Reply};
 /// why, and when to ask again.
 pub(super) const REQUEST_CODE_FAILURE_MS: u32 = 7000;
 
-pub struct AccountError {
+/// Boxed, as failures are the rare path: a handler's `Result` stays the
+/// size of its answer.
+pub struct AccountError(Box<Failure>);
+
+struct Failure {
     reply: Reply,
-    /// The cookies to send with the failure (a session that just ended);
-    /// boxed, as failures are the rare path.
-    jar: Option<Box<PrivateCookieJar>>,
+    /// The cookies to send with the failure (a session that just ended).
+    jar: Option<PrivateCookieJar>,
 }
 
 impl AccountError {
@@ -30,7 +33,7 @@ impl AccountError {
     }
 
     pub fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
-        AccountError { reply: Reply::refused(status, notice), jar: None }
+        AccountError(Box::new(Failure { reply: Reply::refused(status, notice), jar: None }))
     }
 
     pub fn invalid_msisdn() -> AccountError {
@@ -78,18 +81,22 @@ impl AccountError {
 
     /// The session is gone: the cookies that clear it go with the answer.
     pub fn session_ended(jar: PrivateCookieJar, key: NoticeKey) -> AccountError {
-        AccountError { jar: Some(Box::new(jar)), ..AccountError::new(StatusCode::UNAUTHORIZED, key) }
+        let mut error = AccountError::new(StatusCode::UNAUTHORIZED, key);
+        error.0.jar = Some(jar);
+        error
     }
 
     /// The browser goes to `path` next.
-    pub fn redirect(self, path: String) -> AccountError {
-        AccountError { reply: self.reply.redirect(path), ..self }
+    pub fn redirect(mut self, path: String) -> AccountError {
+        self.0.reply = self.0.reply.redirect(path);
+        self
     }
 
     /// A form goes back to its page with these query parameters set or
     /// removed (what was typed, to keep it in its field).
-    pub fn back_query(self, edits: &[(&str, Option<&str>)]) -> AccountError {
-        AccountError { reply: self.reply.back_query(edits), ..self }
+    pub fn back_query(mut self, edits: &[(&str, Option<&str>)]) -> AccountError {
+        self.0.reply = self.0.reply.back_query(edits);
+        self
     }
 }
 
@@ -128,9 +135,10 @@ impl From<super::limits::Unavailable> for AccountError {
 
 impl IntoResponse for AccountError {
     fn into_response(self) -> Response {
-        match self.jar {
-            Some(jar) => (*jar, self.reply).into_response(),
-            None => self.reply.into_response(),
+        let Failure { reply, jar } = *self.0;
+        match jar {
+            Some(jar) => (jar, reply).into_response(),
+            None => reply.into_response(),
         }
     }
 }

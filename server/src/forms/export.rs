@@ -6,8 +6,9 @@
 //! spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
 //! is escaped with a leading `'`.
 
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{FromRef, FromRequestParts, Query, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -29,25 +30,37 @@ pub(super) struct ProposalQuery {
     reference: String,
 }
 
-/// Staff, by the bearer token `FORMS_TOKEN`; else the refusal.
-fn staff_only(forms: &Forms, headers: &HeaderMap) -> Result<(), Response> {
-    let Some(token) = &forms.token else {
-        return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no export: FORMS_TOKEN is not set").into_response());
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    if bool::from(given.as_bytes().ct_eq(token.expose().as_bytes())) && !given.is_empty() {
-        return Ok(());
+/// Staff, by the bearer token `FORMS_TOKEN`: a handler that takes it runs
+/// only for them; anyone else gets the refusal.
+pub(super) struct Staff;
+
+impl<S: Send + Sync> FromRequestParts<S> for Staff
+where
+    Forms: FromRef<S>,
+{
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Staff, Response> {
+        let forms = Forms::from_ref(state);
+        let Some(token) = &forms.token else {
+            return Err(Reply::refused_text(StatusCode::NOT_FOUND, "no export: FORMS_TOKEN is not set").into_response());
+        };
+        let given = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        if bool::from(given.as_bytes().ct_eq(token.expose().as_bytes())) && !given.is_empty() {
+            return Ok(Staff);
+        }
+        tracing::warn!("form export refused: wrong or missing token");
+        Err((
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong or missing bearer token"),
+        )
+            .into_response())
     }
-    tracing::warn!("form export refused: wrong or missing token");
-    Err((
-        [(header::WWW_AUTHENTICATE, "Bearer")],
-        Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong or missing bearer token"),
-    )
-        .into_response())
 }
 
 /// The store could not be read: try again shortly.
@@ -63,11 +76,10 @@ fn private(mut response: Response) -> Response {
 
 /// `GET /api/forms/export?form=<name>&format=csv|json` (JSON by default).
 pub(super) async fn export(
+    _: Staff,
     State(forms): State<Forms>,
-    headers: HeaderMap,
     Query(query): Query<ExportQuery>,
 ) -> Result<Response, Response> {
-    staff_only(&forms, &headers)?;
     let kind = FormKind::parse(&query.form).ok_or_else(|| {
         Reply::refused_text(StatusCode::BAD_REQUEST, "form must be business-community or foundation-application")
             .into_response()
@@ -88,11 +100,10 @@ pub(super) async fn export(
 
 /// `GET /api/forms/proposal?reference=<ref>`: the PDF sent with an application.
 pub(super) async fn proposal(
+    _: Staff,
     State(forms): State<Forms>,
-    headers: HeaderMap,
     Query(query): Query<ProposalQuery>,
 ) -> Result<Response, Response> {
-    staff_only(&forms, &headers)?;
     let reference = query.reference;
     let safe = reference.len() <= 16 && reference.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     match forms.store.proposal(reference.clone()).await.map_err(|error| unavailable(&error, "proposal read"))? {

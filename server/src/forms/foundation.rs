@@ -187,10 +187,10 @@ impl FoundationApplication {
             let title = project.text("title", LINE);
             let summary = project.paragraphs("summary", LONG);
             let (start_date, end_date) = (project.date("startDate"), project.date("endDate"));
-            if let (Some(start), Some(end)) = (start_date, end_date) {
-                if end < start {
-                    project.problem("endDate", Problem::EndBeforeStart);
-                }
+            if let (Some(start), Some(end)) = (start_date, end_date)
+                && end < start
+            {
+                project.problem("endDate", Problem::EndBeforeStart);
             }
             Some(Project { title: title?, summary: summary?, start_date: start_date?, end_date: end_date? })
         });

@@ -44,21 +44,27 @@ use crate::account::session::SessionKey;
 use crate::state::AppState;
 use crate::web::csrf::CsrfToken;
 
+/// What one visitor's view of the account or CPM page starts from: the
+/// page for everyone (`for_everyone`), who asks, and their form token.
+pub(super) struct View<'a> {
+    pub state: &'a AppState,
+    pub client: IpAddr,
+    pub headers: &'a HeaderMap,
+    pub for_everyone: &'a Prepared,
+    pub csrf: Option<CsrfToken>,
+}
+
 /// One view of the account page for `subscriber` (with whatever balances
-/// the operator gave in time), whose page for everyone is `for_everyone`;
-/// `confirm` for the purchase's confirmation step. `None` when the page for
-/// their kind cannot take their parts (logged when it was rendered): the
-/// caller renders it whole.
+/// the operator gave in time); `confirm` for the purchase's confirmation
+/// step. `None` when the page for their kind cannot take their parts
+/// (logged when it was rendered): the caller renders it whole.
 pub(super) async fn respond(
-    state: &AppState,
-    client: IpAddr,
+    view: View<'_>,
     session: Option<SessionKey>,
-    headers: &HeaderMap,
-    for_everyone: &Prepared,
     subscriber: Subscriber,
     confirm: bool,
-    csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, PageError> {
+    let View { state, client, headers, for_everyone, csrf } = view;
     let kind = kind_of(&subscriber, confirm);
     let page =
         page_for_kind(state, client, for_everyone, PageData { subscriber: Some(kind), ..for_everyone.data.clone() })
@@ -81,19 +87,16 @@ pub(super) async fn respond(
 }
 
 /// One view of the CPM page for the CPM session `session`, whose
-/// permissions are `cpm` (`None`: the operator did not give them), whose
-/// page without them is `for_everyone`. `None` when the page for every CPM
-/// session cannot take their parts (logged when it was rendered): the
+/// permissions are `cpm` (`None`: the operator did not give them); the page
+/// for everyone is the page without them. `None` when the page for every
+/// CPM session cannot take their parts (logged when it was rendered): the
 /// caller renders it whole.
 pub(super) async fn respond_cpm(
-    state: &AppState,
-    client: IpAddr,
+    view: View<'_>,
     session: SessionKey,
-    headers: &HeaderMap,
-    for_everyone: &Prepared,
     cpm: Option<CpmPermissions>,
-    csrf: Option<CsrfToken>,
 ) -> Result<Option<Response>, PageError> {
+    let View { state, client, headers, for_everyone, csrf } = view;
     if let Some(cpm) = cpm {
         let page =
             page_for_kind(state, client, for_everyone, PageData { cpm: Some(cpm_kind()), ..for_everyone.data.clone() })

@@ -117,27 +117,15 @@ async fn personal(
     // page for every CPM session with its permissions put in.
     let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();
     let (extras, private) = visit.extras(&state.account, kind, lang, true).await;
+    let view = || account::View { state, client, headers, for_everyone: &page, csrf: extras.csrf.clone() };
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
         let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
-        if let Some(response) = account::respond(
-            state,
-            client,
-            session.clone(),
-            headers,
-            &page,
-            subscriber.clone(),
-            confirm,
-            extras.csrf.clone(),
-        )
-        .await?
-        {
+        if let Some(response) = account::respond(view(), session.clone(), subscriber.clone(), confirm).await? {
             return Ok((private, response).into_response());
         }
     }
     if let Some(cpm_session) = cpm_view
-        && let Some(response) =
-            account::respond_cpm(state, client, cpm_session, headers, &page, extras.cpm.clone(), extras.csrf.clone())
-                .await?
+        && let Some(response) = account::respond_cpm(view(), cpm_session, extras.cpm.clone()).await?
     {
         return Ok((private, response).into_response());
     }

@@ -154,7 +154,9 @@ mod tests {
 
     const SITE: &str = "https://www.vodacom.co.tz";
 
-    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+    type Header<'a> = (&'static str, &'a str);
+
+    fn headers(pairs: &[Header]) -> HeaderMap {
         pairs
             .iter()
             .map(|(name, value)| (header::HeaderName::from_static(name), HeaderValue::from_str(value).unwrap()))
@@ -165,7 +167,7 @@ mod tests {
     /// sign-in page, and an attacker's.
     #[test]
     fn what_each_browser_says_decides() {
-        let cases: [(&str, &[(&str, &str)], Provenance); 12] = [
+        let cases: [(&str, &[Header], Provenance); 12] = [
             (
                 "Chromium",
                 &[

@@ -180,10 +180,10 @@ fn has_question(page: &Option<Loaded>, slug: &str) -> bool {
 /// The single type a route shows: a pass-through route (a category of its
 /// parent's page) shows its parent's.
 fn content_key<'a>(state: &'a AppState, route: &'a RouteDef) -> Option<&'a str> {
-    if route.meta.is_pass_through {
-        if let Some(parent) = route.parent.as_deref().and_then(|p| state.pages.routes.by_name(p)) {
-            return parent.content.as_deref();
-        }
+    if route.meta.is_pass_through
+        && let Some(parent) = route.parent.as_deref().and_then(|p| state.pages.routes.by_name(p))
+    {
+        return parent.content.as_deref();
     }
     route.content.as_deref()
 }
