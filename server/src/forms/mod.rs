@@ -52,7 +52,7 @@ pub use contract::route::FormKind;
 pub use error::FormError;
 use error::Refusal;
 use http::Sent;
-pub use store::{FormStore, StoreError};
+pub use store::{Backlog, FormStore, StoreError};
 use store::{Kept, NewSubmission};
 
 /// Why the forms cannot open at start.
@@ -118,7 +118,7 @@ impl Forms {
     }
 
     /// The outbox for `/healthz?detail`: `None` without a CMS.
-    pub async fn backlog(&self) -> Result<Option<store::Backlog>, StoreError> {
+    pub async fn backlog(&self) -> Result<Option<Backlog>, StoreError> {
         match self.outbox {
             Some(_) => self.store.backlog().await.map(Some),
             None => Ok(None),

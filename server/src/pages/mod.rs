@@ -55,7 +55,7 @@ pub use cache::PageCache;
 pub use fast::FastPages;
 pub(crate) use fast::FastPath;
 pub use form::sent_back;
-pub use prerender::Prerender;
+pub use prerender::{Pass as PrerenderPass, Prerender};
 pub use render::{for_everyone, render_request};
 
 use crate::state::AppState;
