@@ -15,6 +15,7 @@
 # /api/cpm/permissions, as it is and rendered whole.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 BIN=${SITE_BIN:-target/release/site}
 BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
@@ -22,20 +23,17 @@ DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${ACCOUNT_CONNECTIONS:-64}
 SESSIONS=64
 WORK=$(mktemp -d)
-PIDS=()
 cleanup() {
-  [ ${#PIDS[@]} -eq 0 ] || { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; }
+  stop_started
   [ -n "${KEEP_WORK:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 200); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "account: $1 did not answer" >&2; exit 1; }
+answers() { wait_for "$1" 200 || { echo "account: $1 did not answer" >&2; exit 1; }; }
 
 # The sandbox's answers for Amina (0754000001), recorded through its API.
-SANDBOX_PORT=$(free_port)
-PORT=$SANDBOX_PORT HOST=127.0.0.1 DATA_DIR=$WORK/sandbox RUST_LOG=warn METRICS_ADDR=off PRERENDER=false "$BIN" >"$WORK/sandbox.log" 2>&1 &
-PIDS+=($!)
-wait_for "http://127.0.0.1:$SANDBOX_PORT/healthz"
+PRERENDER=false start_site sandbox "$BIN"
+SANDBOX_PORT=$SITE_PORT
+answers "$BASE/healthz"
 API="http://127.0.0.1:$SANDBOX_PORT/sandbox/digital"
 mkdir -p "$WORK/answers"
 # nginx's workers (another user) read the answers.
@@ -104,19 +102,13 @@ PY
 NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 "$NGINX_BIN" -c "$WORK/nginx.conf" -p "$WORK" 2>>"$WORK/nginx-error.log" &
 PIDS+=($!)
-for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/api/v1/gsm-static-bundles" && break; sleep 0.1; done
+wait_for "http://127.0.0.1:$NGINX_PORT/api/v1/gsm-static-bundles" || true
 
 # The site twice on that operator: as it is, and rendering the page whole.
-start_site() { # name command…; sets SITE_PORT
-  local name=$1 port
-  shift
-  port=$(free_port)
-  env PORT="$port" HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$name" RUST_LOG=warn METRICS_ADDR=off \
-    PRERENDER=false DIGITAL_API_URL="http://127.0.0.1:$NGINX_PORT/" ACCOUNT_CACHE_SECS=0 OTP_RESEND_SECS=0 TRUSTED_PROXIES=127.0.0.1 \
-    "$@" >"$WORK/$name.log" 2>&1 &
-  PIDS+=($!)
-  wait_for "http://127.0.0.1:$port/healthz"
-  SITE_PORT=$port
+on_the_operator() { # name command…; sets SITE_PORT
+  PRERENDER=false DIGITAL_API_URL="http://127.0.0.1:$NGINX_PORT/" ACCOUNT_CACHE_SECS=0 OTP_RESEND_SECS=0 TRUSTED_PROXIES=127.0.0.1 \
+    start_site "$@"
+  answers "$BASE/healthz"
 }
 sign_in_all() { # port file [api: auth or cpm]: a session cookie per line
   local base="http://127.0.0.1:$1" number api=${3:-auth}
@@ -132,9 +124,9 @@ sign_in_all() { # port file [api: auth or cpm]: a session cookie per line
   done
   [ "$(wc -l <"$2")" -eq "$SESSIONS" ] || { echo "account: only $(wc -l <"$2") of $SESSIONS sessions signed in at $base ($(cat "$WORK/answer"))" >&2; exit 1; }
 }
-start_site spliced "$BIN"
+on_the_operator spliced "$BIN"
 SPLICED=$SITE_PORT
-start_site whole "$BENCH_BIN" serve-whole
+on_the_operator whole "$BENCH_BIN" serve-whole
 WHOLE=$SITE_PORT
 sign_in_all "$SPLICED" "$WORK/spliced.cookies"
 sign_in_all "$WHOLE" "$WORK/whole.cookies"

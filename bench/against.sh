@@ -13,26 +13,17 @@
 # against nginx's, per round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 OLD=${1:?usage: bench/against.sh OLD_BIN [NEW_BIN]}
 NEW=${2:-target/release/site}
 DURATION=${BENCH_SECONDS:-5}
 ROUNDS=${ROUNDS:-3}
 WORK=$(mktemp -d)
-PIDS=()
-cleanup() { kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null; rm -rf "$WORK"; }
+cleanup() { stop_started; rm -rf "$WORK"; }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-start() { # name binary: a server on a port of its own, pre-rendered; its base URL in BASE
-  local port; port=$(free_port)
-  mkdir -p "$WORK/$1"
-  PORT=$port HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$1" RUST_LOG=warn METRICS_ADDR=off "$2" >"$WORK/$1.log" 2>&1 &
-  PIDS+=($!)
-  BASE="http://127.0.0.1:$port"
-  for _ in $(seq 600); do curl -s "$BASE/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
-}
-start old "$OLD"; OLD_BASE=$BASE
-start new "$NEW"; NEW_BASE=$BASE
+start_site old "$OLD"; wait_prerendered "$BASE"; OLD_BASE=$BASE
+start_site new "$NEW"; wait_prerendered "$BASE"; NEW_BASE=$BASE
 
 NGINX_PORT=$(free_port)
 mkdir -p "$WORK/www"
@@ -40,7 +31,7 @@ curl -s "$NEW_BASE/" -o "$WORK/www/index.html"
 curl -s -H 'Accept-Encoding: gzip' "$NEW_BASE/" -o "$WORK/www/index.html.gz"
 bench/static-nginx.sh "$WORK" "$NGINX_PORT" &
 PIDS+=($!)
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
+wait_for "http://127.0.0.1:$NGINX_PORT/" 50 || true
 
 run() { # url: "req/s p99-ms"
   local out

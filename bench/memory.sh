@@ -17,11 +17,11 @@
 # Everything started is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 BIN=${SITE_BIN:-target/release/site}
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 WAPITI_MINUTES=${WAPITI_MINUTES:-3}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 PORT=$(free_port)
 METRICS_PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"
@@ -36,11 +36,8 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && break; sleep 0.1; done
-for _ in $(seq 600); do
-  curl -s "$BASE/healthz?detail" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["pages"]["prerendered"] else 1)' && break
-  sleep 0.5
-done
+wait_for "$BASE/healthz" || true
+wait_prerendered "$BASE"
 
 rss_mb() { awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$PID/status"; }
 allocated() {

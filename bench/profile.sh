@@ -14,17 +14,15 @@
 # table; the raw profile is left in PROFILE_OUT when that is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 BIN=${1:-target/release/site}
 SECONDS_=${PROFILE_SECONDS:-10}
 WORK=$(mktemp -d)
-PID=
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
+cleanup() { stop_started; wait 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-BASE="http://127.0.0.1:$PORT"
-PORT=$PORT HOST=127.0.0.1 SITE_URL="$BASE" DATA_DIR="$WORK/data" RUST_LOG=warn METRICS_ADDR=off "$BIN" >"$WORK/site.log" 2>&1 &
-PID=$!
-for _ in $(seq 600); do curl -s "$BASE/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
+start_site site "$BIN"
+PID=$SITE_PID
+wait_prerendered "$BASE"
 wrk -t2 -c64 -d1s -H 'Accept-Encoding: gzip' "$BASE/" >/dev/null # the fast path's entry kept
 wrk -t2 -c64 -d"$((SECONDS_ + 2))s" -H 'Accept-Encoding: gzip' "$BASE/" >"$WORK/wrk.txt" &
 WRK=$!

@@ -14,12 +14,13 @@
 # markup, in node (V8) and in the site's engine (QuickJS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 BIN=${SITE_BIN:-target/release/site}
 BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
 DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${BENCH_CONNECTIONS:-8}
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"
 DATA=$(mktemp -d)
 LOG=$(mktemp)
@@ -30,7 +31,7 @@ WORK=$(mktemp -d)
 PORT=$PORT HOST=127.0.0.1 SITE_URL=$BASE DATA_DIR=$DATA RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS "$BIN" >"$LOG" 2>&1 &
 PID=$!
 # The same server with no page cache: every request a render.
-UNCACHED_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+UNCACHED_PORT=$(free_port)
 UNCACHED="http://127.0.0.1:$UNCACHED_PORT"
 mkdir -p "$WORK/uncached-data"
 PORT=$UNCACHED_PORT HOST=127.0.0.1 SITE_URL=$UNCACHED DATA_DIR=$WORK/uncached-data RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS PAGE_CACHE_MB=0 \
@@ -44,7 +45,7 @@ cleanup() {
   rm -rf "$DATA" "$LOG" "$WORK"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do curl -sf "$BASE/healthz" >/dev/null && curl -sf "$UNCACHED/healthz" >/dev/null && break; sleep 0.1; done
+wait_for "$BASE/healthz" && wait_for "$UNCACHED/healthz" || true
 
 # Every page of both languages is rendered in the background at start: wait
 # for that pass (the scenarios measure a warm server), then read the memory
@@ -162,26 +163,26 @@ hostile_comparison "server and clients sharing every core" "$BASE" "$PORT" ""
 # as an attack arrives over the network rather than from the server's own
 # cores: a second server, started pinned.
 if [ "$(nproc)" -ge 2 ]; then
-  PINNED_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  PINNED_PORT=$(free_port)
   PINNED="http://127.0.0.1:$PINNED_PORT"
   mkdir -p "$WORK/pinned-data"
   PORT=$PINNED_PORT HOST=127.0.0.1 SITE_URL=$PINNED DATA_DIR=$WORK/pinned-data RUST_LOG=warn RENDERS_PER_ADDRESS=$CONNECTIONS \
     taskset -c 0 "$BIN" >"$WORK/pinned.log" 2>&1 &
   PINNED_PID=$!
-  for _ in $(seq 600); do curl -s "$PINNED/healthz?detail" | grep -q '"prerendered":{' && break; sleep 0.5; done
+  wait_prerendered "$PINNED"
   hostile_comparison "server alone on core 0, clients on the others" "$PINNED" "$PINNED_PORT" "taskset -c 1-$(($(nproc) - 1))"
   kill "$PINNED_PID" 2>/dev/null; wait "$PINNED_PID" 2>/dev/null; PINNED_PID=
 fi
 
 # The cached home page against nginx serving the very same bytes (the
 # site's gzip answer, with gzip_static) at 64 connections, gzip accepted.
-NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+NGINX_PORT=$(free_port)
 mkdir -p "$WORK/www"
 curl -s "$BASE/" -o "$WORK/www/index.html"
 curl -s -H 'Accept-Encoding: gzip' "$BASE/" -o "$WORK/www/index.html.gz"
 bench/static-nginx.sh "$WORK" "$NGINX_PORT" &
 NGINX_PID=$!
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$NGINX_PORT/" >/dev/null && break; sleep 0.1; done
+wait_for "http://127.0.0.1:$NGINX_PORT/" 50 || true
 gzip_run() { # name url: 64 connections, gzip only
   local out
   out=$(wrk -t2 -c64 -d"${DURATION}s" --latency -H 'Accept-Encoding: gzip' "$2")

@@ -8,17 +8,15 @@
 # Everything started is stopped on exit. `make bench-scale`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 BIN=${SITE_BIN:-target/release/site}
 DURATION=${BENCH_SECONDS:-5}
 WORK=$(mktemp -d)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 REDIS_PORT=$(free_port); NGINX_PORT=$(free_port)
 PORTS=("$(free_port)" "$(free_port)" "$(free_port)")
-PIDS=()
 cleanup() {
-  kill "${PIDS[@]}" 2>/dev/null || true
-  wait "${PIDS[@]}" 2>/dev/null || true
+  stop_started
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -27,16 +25,16 @@ redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --d
 PIDS+=($!)
 SESSION_KEY=$(head -c 64 /dev/urandom | base64 -w0)
 mkdir -p "$WORK/data"
-start_site() { # n
+start_instance() { # n
   PORT=${PORTS[$1]} HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$NGINX_PORT" REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0" \
     SESSION_KEY=$SESSION_KEY DATA_DIR="$WORK/data" TRUSTED_PROXIES=127.0.0.1 METRICS_ADDR="127.0.0.1:$(free_port)" \
     RENDERS_PER_ADDRESS=64 RUST_LOG=warn "$BIN" >"$WORK/site-$1.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 200); do curl -sf "http://127.0.0.1:${PORTS[$1]}/readyz" >/dev/null && return; sleep 0.1; done
+  wait_for "http://127.0.0.1:${PORTS[$1]}/readyz" 200 && return
   echo "instance $1 did not become ready: $(tail -3 "$WORK/site-$1.log")" >&2; exit 1
 }
 # The first creates the shared sandbox database; then the others.
-start_site 0; start_site 1; start_site 2
+start_instance 0; start_instance 1; start_instance 2
 
 cat >"$WORK/nginx.conf" <<NGINX
 daemon off;
@@ -72,15 +70,10 @@ NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
 PIDS+=($!)
 NGINX="http://127.0.0.1:$NGINX_PORT"
 ONE="http://127.0.0.1:${PORTS[0]}"
-for _ in $(seq 50); do curl -sf "$NGINX/healthz" >/dev/null && break; sleep 0.1; done
+wait_for "$NGINX/healthz" 50 || true
 
 # Every pre-render pass done (each instance warms its own page cache).
-for port in "${PORTS[@]}"; do
-  for _ in $(seq 600); do
-    curl -s "http://127.0.0.1:$port/healthz?detail" | grep -q '"prerendered":{' && break
-    sleep 0.5
-  done
-done
+for port in "${PORTS[@]}"; do wait_prerendered "http://127.0.0.1:$port"; done
 
 # Four signed-in subscribers, through nginx (the sessions live in Redis).
 # Renders for one session are one at a time (the rest wait, then are shed:

@@ -1,0 +1,49 @@
+# Shell helpers the bench scripts share: `source bench/lib.sh` (from the
+# repository's root, where each script starts). Nothing here runs by itself.
+#
+#   free_port                  a free TCP port on loopback
+#   wait_for URL [TRIES]       until URL answers 2xx, every 0.1 s, TRIES
+#                              times (100); fails when it never does
+#   wait_prerendered BASE      until the site at BASE ended its first
+#                              pre-render pass (5 minutes at most)
+#   start_site NAME COMMAND…   the site (COMMAND: its binary and arguments)
+#                              on a free port of loopback, its data in
+#                              $WORK/NAME and its log in $WORK/NAME.log,
+#                              warnings only, no metrics listener; settings
+#                              before the call go to it (`PRERENDER=false
+#                              start_site …`). Sets BASE, SITE_PORT and
+#                              SITE_PID, and adds the process to PIDS.
+#   stop_started               stops every process in PIDS
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+wait_for() {
+  local tries=${2:-100}
+  for _ in $(seq "$tries"); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done
+  return 1
+}
+
+wait_prerendered() {
+  for _ in $(seq 600); do curl -s "$1/healthz?detail" | grep -q '"prerendered":{' && return 0; sleep 0.5; done
+}
+
+PIDS=()
+
+start_site() {
+  local name=$1 port
+  shift
+  port=$(free_port)
+  mkdir -p "$WORK/$name"
+  PORT=$port HOST=127.0.0.1 SITE_URL="http://127.0.0.1:$port" DATA_DIR="$WORK/$name" RUST_LOG=warn METRICS_ADDR=off \
+    "$@" >"$WORK/$name.log" 2>&1 &
+  SITE_PID=$!
+  PIDS+=("$SITE_PID")
+  SITE_PORT=$port
+  BASE="http://127.0.0.1:$port"
+}
+
+stop_started() {
+  [ ${#PIDS[@]} -eq 0 ] && return 0
+  kill "${PIDS[@]}" 2>/dev/null || true
+  wait "${PIDS[@]}" 2>/dev/null || true
+}
