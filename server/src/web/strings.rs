@@ -114,20 +114,10 @@ impl Strings {
     }
 }
 
-/// Text as HTML, escaped as React's server renderer escapes it.
+/// Text as HTML, escaped as React's server renderer escapes it: `&<>"'`,
+/// the quote as `&#x27;`.
 pub fn escape_text(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#x27;"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
+    html_escape::encode_quoted_attribute(text).into_owned()
 }
 
 fn flat(tree: Tree) -> HashMap<String, String> {
