@@ -1,7 +1,8 @@
 import { useT } from "../i18n/context";
-import { localePath, type Lang } from "../routes";
+import { localePath, pathOf, type Lang } from "../routes";
+import { SearchField } from "./SearchField";
 
-/** A plain GET form to `/search` in `lang` (works without JavaScript). */
+/** A plain GET form to the search page in `lang` (works without JavaScript). */
 export function SearchForm({
   lang,
   query = "",
@@ -15,18 +16,14 @@ export function SearchForm({
 }) {
   const t = useT();
   return (
-    <form role="search" action={localePath(lang, "/search")} method="get" className={className}>
-      <label htmlFor={id} className="visually-hidden">
-        {t("search.label")}
-      </label>
-      <input
+    <form role="search" action={localePath(lang, pathOf("search"))} method="get" className={className}>
+      <SearchField
         id={id}
-        type="search"
-        name="q"
-        defaultValue={query}
+        label={t("search.label")}
+        hideLabel
+        query={query}
         maxLength={100}
         placeholder={t("search.placeholder")}
-        enterKeyHint="search"
       />
       <button type="submit">{t("search.submit")}</button>
     </form>

@@ -4,6 +4,7 @@ import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
 import { Pager } from "../components/Pager";
+import { SearchField } from "../components/SearchField";
 import { LocationList } from "../features/locator/LocationList";
 import { fillPath } from "../navigation/paths";
 import { locatorPlace } from "../features/locator/place";
@@ -107,15 +108,12 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
         <button type="submit">{t("locator.show")}</button>
       </form>
       <form method="get" action={action} className="locator-form" role="search">
-        <label htmlFor="locator-q">{t("locator.place")}</label>
-        <input
+        <SearchField
           id="locator-q"
-          type="search"
-          name="q"
-          defaultValue={query}
+          label={t("locator.place")}
+          query={query}
           maxLength={60}
           placeholder={t("locator.placeHint")}
-          enterKeyHint="search"
         />
         <button type="submit">{t("locator.find")}</button>
       </form>
