@@ -177,12 +177,36 @@ const STATUSES: [(u16, &str); 29] = [
 
 /// Where `status` is labelled in [`STATUSES`]: by name, else by class.
 fn status_index(status: StatusCode) -> usize {
-    let code = status.as_u16();
-    STATUSES
-        .iter()
-        .position(|(named, _)| *named == code)
-        .or_else(|| STATUSES.iter().position(|(class, _)| *class == (code / 100).clamp(1, 5)))
-        .unwrap_or(STATUSES.len() - 1)
+    usize::from(STATUS_INDEX[usize::from(status.as_u16())])
+}
+
+/// [`status_index`] of every code a status can have (100 to 999), worked
+/// out from [`STATUSES`] when the server is compiled: an answer's label is
+/// one look-up, not a search of the table.
+static STATUS_INDEX: [u8; 1000] = {
+    let mut index = [(STATUSES.len() - 1) as u8; 1000];
+    let mut code = 100;
+    while code < 1000 {
+        index[code] = label_of(code as u16) as u8;
+        code += 1;
+    }
+    index
+};
+
+/// The position in [`STATUSES`] of `code` by name, else of its class.
+const fn label_of(code: u16) -> usize {
+    let class = if code / 100 > 5 { 5 } else { code / 100 };
+    let (mut position, mut by_class) = (0, STATUSES.len() - 1);
+    while position < STATUSES.len() {
+        if STATUSES[position].0 == code {
+            return position;
+        }
+        if STATUSES[position].0 == class {
+            by_class = position;
+        }
+        position += 1;
+    }
+    by_class
 }
 
 #[cfg(test)]
@@ -199,6 +223,18 @@ mod tests {
         assert_eq!(label(206), "2xx");
         assert_eq!(label(418), "4xx");
         assert_eq!(label(599), "5xx");
+    }
+
+    /// The index worked out at compile time is the table searched: by name, else by class.
+    #[test]
+    fn every_status_is_labelled_as_the_table_says() {
+        for code in 100..1000u16 {
+            let searched = STATUSES
+                .iter()
+                .position(|(named, _)| *named == code)
+                .or_else(|| STATUSES.iter().position(|(class, _)| *class == (code / 100).clamp(1, 5)));
+            assert_eq!(Some(status_index(axum::http::StatusCode::from_u16(code).unwrap())), searched, "{code}");
+        }
     }
 
     #[test]
