@@ -226,21 +226,15 @@ fn main() {
     drop(places);
 
     // Points: half anywhere in Tanzania's box, half within ~5 km of a place (where people ask from).
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut random = fastrand::Rng::with_seed(0x2545_F491_4F6C_DD1D);
     let towns: Vec<(f64, f64)> = locations.points().step_by(997).map(|(_, lat, lng)| (lat, lng)).collect();
     let points: Vec<(f64, f64)> = (0..queries)
         .map(|n| {
             if n % 2 == 0 {
-                (-11.7 + next() * 10.7, 29.4 + next() * 11.0)
+                (-11.7 + random.f64() * 10.7, 29.4 + random.f64() * 11.0)
             } else {
-                let (lat, lng) = towns[(next() * towns.len() as f64) as usize % towns.len()];
-                (lat + (next() - 0.5) * 0.09, lng + (next() - 0.5) * 0.09)
+                let (lat, lng) = towns[random.usize(..towns.len())];
+                (lat + (random.f64() - 0.5) * 0.09, lng + (random.f64() - 0.5) * 0.09)
             }
         })
         .collect();

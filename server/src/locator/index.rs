@@ -824,17 +824,11 @@ mod tests {
 
     /// `count` places scattered over Tanzania, from a fixed seed.
     pub fn generated(count: u32) -> Value {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut random = fastrand::Rng::with_seed(0x9E37_79B9_7F4A_7C15);
         Value::Array(
             (1..=count)
                 .map(|id| {
-                    let (lat, lng) = (-11.5 + next() * 10.5, 29.5 + next() * 10.5);
+                    let (lat, lng) = (-11.5 + random.f64() * 10.5, 29.5 + random.f64() * 10.5);
                     json!({ "id": id, "name": format!("Agent {id}"), "kind": if id % 10 == 0 { "shop" } else { "agent" },
                             "region": format!("Region {}", id % 7), "district": format!("District {}", id % 23),
                             "latitude": lat, "longitude": lng, "services": ["cash-in"], "hoursWeekdays": "08:00-20:00" })
@@ -847,11 +841,9 @@ mod tests {
     fn nearest_is_what_a_brute_force_finds() {
         let (locations, dropped) = Locations::parse(generated(5_000));
         assert!(dropped.is_empty());
-        let mut seed = 7u64;
+        let mut random = fastrand::Rng::with_seed(7);
         for _ in 0..50 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let lat = -11.0 + (seed >> 40) as f64 / (1u64 << 24) as f64 * 10.0;
-            let lng = 30.0 + (seed >> 16 & 0xFF_FFFF) as f64 / (1u64 << 24) as f64 * 10.0;
+            let (lat, lng) = (-11.0 + random.f64() * 10.0, 30.0 + random.f64() * 10.0);
             let point = on_sphere(lat, lng);
             for kind in LocationKind::ALL {
                 let found: Vec<f64> = locations.nearest(kind, point, 2_000_000.0).take(20).map(|(_, d)| d).collect();
