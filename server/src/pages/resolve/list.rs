@@ -2,7 +2,7 @@
 //! many there are, and the pager the page shows.
 
 use contract::Lang;
-use contract::page::Pager;
+use contract::Pager;
 
 use super::parts::Stop;
 use crate::content::{ContentQuery, ContentValue, Loaded};
