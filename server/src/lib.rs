@@ -2,9 +2,10 @@
 //! pages kept whole, else the feature router that owns its address (see
 //! the README's table), through the common layers.
 //!
-//! The modules, from the top: each imports only modules below it, but
-//! `pages` and `state`, which hold each other (the pages' caches are state,
-//! and a page reads all of it). A feature that needs less than the whole state takes its
+//! The modules, from the top: each imports only modules below it. The
+//! pages read the whole state, and the state holds the pages' caches and
+//! limits: it takes them from the files that define them (`pages::cache`,
+//! `fast_pages`, `passes`, `admit`), which read no state. A feature that needs less than the whole state takes its
 //! part by `FromRef` (the impls are in `state`).
 //!
 //! - `startup`: [`serve`] and [`run`]: serving, the background tasks,
