@@ -133,7 +133,7 @@ const closure = (file, seen = new Set()) => {
   }
   return seen;
 };
-const { interactivePages } = await import(pathToFileURL(await routesModule()).href);
+const { interactivePages, pathOf } = await import(pathToFileURL(await routesModule()).href);
 const manifest = {
   enhance: null,
   enhancePreload: [],
@@ -174,6 +174,7 @@ const enhance = await build({
     __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]),
     __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]),
     __NEAR_ME_ISLAND__: JSON.stringify(manifest.islands.nearMe[0]),
+    __ACCOUNT_PATH__: JSON.stringify(pathOf("account")),
   },
   logLevel: "warning",
 });

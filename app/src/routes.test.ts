@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { localePath, parseLang, routes, splitLang } from "./routes";
+import { HOME, localePath, parseLang, pathOf, routeByName, routes, splitLang } from "./routes";
 import { pages } from "./pages";
 import { languagePaths } from "./testing/twins";
 
@@ -12,6 +12,14 @@ describe("route table", () => {
     const last = routes[routes.length - 1];
     assert.equal(last.path, "/*");
     assert.equal(last.page, "notFound");
+  });
+
+  it("finds a page kind's path as the server does: its first route's", () => {
+    assert.equal(pathOf("account"), "/account");
+    assert.equal(pathOf("cpmLogin"), "/cpm-login");
+    assert.equal(pathOf("search"), "/search");
+    assert.equal(pathOf("content"), routeByName(HOME)?.path);
+    assert.equal(routeByName(HOME)?.path, "/");
   });
 
   it("gives every route with an address a page component or a redirect", () => {

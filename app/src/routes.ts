@@ -73,9 +73,11 @@ function route(name: string, path: string, page: PageKind | undefined, options: 
 }
 
 export const NOT_FOUND = "not-found";
+/** The home page's route, by name: the server finds it so too (`contract::route::HOME`). */
+export const HOME = "home";
 
 export const routes: RouteDef[] = [
-  route("home", "/", "content", { content: "home", popups: "home", meta: { navigation: "home", invisible: true } }),
+  route(HOME, "/", "content", { content: "home", popups: "home", meta: { navigation: "home", invisible: true } }),
   route("personal", "", undefined, { meta: { navigation: "personal", isClickable: false } }),
   route("digital", "/digital", "content", { content: "digital", parent: "personal", meta: { navigation: "digital" } }),
   route("internet", "/internet-overview", "content", {
@@ -863,6 +865,20 @@ export function routeByName(name: string): RouteDef | undefined {
 /** The table by name, the first of a name winning as in a search of the table (a page asks several times per render). */
 const routesByName = new Map<string, RouteDef>();
 for (const route of routes) if (!routesByName.has(route.name)) routesByName.set(route.name, route);
+
+/**
+ * The path (without language prefix) of the first route rendered by page
+ * kind `kind`, as the server's `RouteTable::path_of` finds it: where the app
+ * sends a browser to such a page. The home page's for a kind the table has
+ * no route of.
+ */
+export function pathOf(kind: PageKind): string {
+  return pathsByKind.get(kind) ?? routeByName(HOME)?.path ?? "/";
+}
+
+/** The first route's path of each page kind. */
+const pathsByKind = new Map<PageKind, string>();
+for (const route of routes) if (route.page && !pathsByKind.has(route.page)) pathsByKind.set(route.page, route.path);
 
 /** The route and its ancestors, outermost first (for breadcrumbs). */
 export function routeTrail(name: string): RouteDef[] {

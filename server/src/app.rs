@@ -72,10 +72,14 @@ pub(crate) fn app_with_stand_in(state: AppState, stand_in: Option<(StandIn, Rout
 
 /// The layers every answer but the fast path's passes through.
 fn common_layers(router: Router<AppState>, state: &AppState) -> Router {
-    let body_read = state.config.connections.body_read_timeout;
+    let deadline = web::body_deadline::Deadline {
+        time: state.config.connections.body_read_timeout,
+        strings: state.pages.strings.clone(),
+        routes: state.pages.routes.clone(),
+    };
     router
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::headers))
-        .layer(axum::middleware::from_fn_with_state(body_read, web::body_deadline::layer))
+        .layer(axum::middleware::from_fn_with_state(deadline, web::body_deadline::layer))
         .with_state(state.clone())
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(untagged)))
         .layer(axum::middleware::map_response(web::vary::one_line))

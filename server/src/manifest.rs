@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use contract::page::{PageAssets, PageKind};
-use contract::route::FormKind;
 pub use contract::route::{CollectionList, RouteDef};
+use contract::route::{FormKind, HOME};
 use serde::Deserialize;
 
 /// A manifest `build.rs` embedded that the server cannot read: the build
@@ -107,9 +107,15 @@ impl RouteTable {
 
     /// The path (without language prefix) of the first route rendered by
     /// page kind `kind`: where the server sends a browser to such a page.
-    /// The home page's, `/`, for a kind the table has no route of.
+    /// The home page's ([`Self::home`]) for a kind the table has no route of.
     pub fn path_of(&self, kind: PageKind) -> &str {
-        self.by_kind(kind).map_or("/", |route| route.path.as_str())
+        self.by_kind(kind).map_or_else(|| self.home(), |route| route.path.as_str())
+    }
+
+    /// The home page's path (without language prefix): its route's, by
+    /// name ([`HOME`]); the site's root, `/`, for a table without one.
+    pub fn home(&self) -> &str {
+        self.by_name(HOME).map_or("/", |route| route.path.as_str())
     }
 
     /// The page of the form `form`.
@@ -266,6 +272,14 @@ mod tests {
         assert_eq!(table.matches("/devices/1/2/3").route.name, "not-found");
         assert_eq!(table.matches("/Internet-Overview").route.name, "not-found");
         assert_eq!(table.matches("").route.name, "home", "a heading is never matched");
+    }
+
+    #[test]
+    fn the_home_page_and_a_kind_without_a_route_are_the_home_route() {
+        let table = table();
+        assert_eq!(table.home(), "/");
+        assert_eq!(table.path_of(PageKind::DeviceItem), "/devices/:id/:slug?");
+        assert_eq!(table.path_of(PageKind::Search), "/");
     }
 
     #[test]

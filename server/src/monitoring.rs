@@ -16,6 +16,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
+use serde::Serialize;
 
 use crate::content::ContentQuery;
 use crate::state::AppState;
@@ -51,24 +52,69 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
         return "ok".into_response();
     }
     let forms = match state.forms.backlog().await {
-        Ok(Some(backlog)) => serde_json::json!(backlog),
-        Ok(None) => serde_json::json!({ "delivery": "off: no CMS_URL; read them with the export" }),
+        Ok(Some(backlog)) => Outbox::Backlog(backlog),
+        Ok(None) => Outbox::Off { delivery: "off: no CMS_URL; read them with the export" },
         Err(error) => {
             tracing::error!(%error, "outbox unreadable");
-            serde_json::json!({ "error": "outbox unreadable" })
+            Outbox::Unreadable { error: "outbox unreadable" }
         }
     };
-    no_store(
-        Json(serde_json::json!({
-            "status": "ok",
-            "forms": forms,
-            "pages": { "fastHits": state.pages.fast.hits(), "prerendered": state.pages.prerender.last(), "personalRenders": state.pages.personal_renders.running() },
-            "operator": { "circuit": state.account.operator.circuit(), "inFlight": state.account.operator.in_flight() },
-            "images": { "decoded": state.pages.images.decoded() },
-            "memory": crate::memory::held(),
-        }))
-        .into_response(),
-    )
+    let pages = PagesHealth {
+        fast_hits: state.pages.fast.hits(),
+        prerendered: state.pages.prerender.last(),
+        personal_renders: state.pages.personal_renders.running(),
+    };
+    let operator =
+        OperatorHealth { circuit: state.account.operator.circuit(), in_flight: state.account.operator.in_flight() };
+    let health = Health {
+        status: "ok",
+        forms,
+        pages,
+        operator,
+        images: ImagesHealth { decoded: state.pages.images.decoded() },
+        memory: crate::memory::held(),
+    };
+    no_store(Json(health).into_response())
+}
+
+/// `/healthz?detail`'s body.
+#[derive(Serialize)]
+struct Health {
+    status: &'static str,
+    forms: Outbox,
+    pages: PagesHealth,
+    operator: OperatorHealth,
+    images: ImagesHealth,
+    memory: Option<crate::memory::Held>,
+}
+
+/// The forms' outbox: its backlog, or why there is none to show.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Outbox {
+    Backlog(crate::forms::Backlog),
+    Off { delivery: &'static str },
+    Unreadable { error: &'static str },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PagesHealth {
+    fast_hits: u64,
+    prerendered: Option<crate::pages::passes::Pass>,
+    personal_renders: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OperatorHealth {
+    circuit: crate::account::breaker::Circuit,
+    in_flight: usize,
+}
+
+#[derive(Serialize)]
+struct ImagesHealth {
+    decoded: u64,
 }
 
 /// The content `/readyz` reads: the frame every page has.
@@ -78,25 +124,42 @@ const READY_CONTENT: &str = "sidebar";
 /// `content`, `redis`) as JSON. The engines started before the server
 /// took its first connection, so an answer at all says they did.
 async fn ready(State(state): State<AppState>) -> Response {
-    let mut failing = serde_json::Map::new();
+    let mut failing = Failing::default();
     if state.infra.drain.draining() {
-        failing.insert("draining".into(), "shutting down".into());
+        failing.draining = Some("shutting down");
     }
     if let Err(error) = state.content.store.get(&ContentQuery::single(READY_CONTENT), Lang::En).await {
-        failing.insert("content".into(), error.to_string().into());
+        failing.content = Some(error.to_string());
     }
     if let Some(redis) = &state.infra.redis
         && let Err(error) = redis.ping().await
     {
-        failing.insert("redis".into(), error.to_string().into());
+        failing.redis = Some(error.to_string());
     }
-    let response = if failing.is_empty() {
+    let response = if failing == Failing::default() {
         "ready".into_response()
     } else {
-        (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "ready": false, "failing": failing })))
-            .into_response()
+        (StatusCode::SERVICE_UNAVAILABLE, Json(NotReady { ready: false, failing })).into_response()
     };
     no_store(response)
+}
+
+/// `/readyz`'s body when it is not ready.
+#[derive(Serialize)]
+struct NotReady {
+    ready: bool,
+    failing: Failing,
+}
+
+/// What is not ready, and why: only what fails is named.
+#[derive(Default, PartialEq, Serialize)]
+struct Failing {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draining: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redis: Option<String>,
 }
 
 /// The private listener's router: `GET /metrics`.

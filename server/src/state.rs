@@ -57,7 +57,7 @@ pub struct Groups {
 pub struct PagesState {
     pub routes: Arc<manifest::RouteTable>,
     /// The app's strings, for the error page.
-    pub strings: crate::web::Strings,
+    pub strings: Arc<crate::web::Strings>,
     pub assets: Arc<manifest::AssetManifest>,
     pub files: assets::PublicFiles,
     /// The image endpoint.
@@ -175,7 +175,7 @@ impl AppState {
         writable_data_dir(&config.data_dir)?;
         let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
         let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
-        let strings = crate::web::Strings::from_json(bundle.strings_json)?;
+        let strings = Arc::new(crate::web::Strings::from_json(bundle.strings_json)?);
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));

@@ -30,6 +30,8 @@ import { focusHeading, swap } from "./swap";
 const FIRST_VISIT_KEY = "firstVisit";
 /** The login island's module (`islands/login.tsx`), set by scripts/build.mjs. */
 declare const __LOGIN_ISLAND__: string;
+/** The account page's path (`pathOf("account")` in routes.ts), set by scripts/build.mjs: the route table stays out of this script. */
+declare const __ACCOUNT_PATH__: string;
 
 // ---- navigation ----------------------------------------------------------
 
@@ -168,7 +170,7 @@ async function openLogin(after: string | undefined) {
     console.error(error);
     // React could not load: the account page signs in without it.
     if (after) window.location.assign(after);
-    else window.location.assign(document.getElementById(ACCOUNT_CONTROL_ID)?.getAttribute("href") ?? "/account");
+    else window.location.assign(document.getElementById(ACCOUNT_CONTROL_ID)?.getAttribute("href") ?? __ACCOUNT_PATH__);
   }
 }
 

@@ -480,6 +480,10 @@ const en = {
     failed: { title: "An Error Has occurred", text: "Please try again later." },
     unavailable: { title: "Temporarily unavailable", text: "Please try again in a moment." },
     busy: { title: "Too many requests at once", text: "Please try again in a moment." },
+    timedOut: {
+      title: "What you sent did not arrive in time",
+      text: "The connection was too slow. Please go back and send it again.",
+    },
     home: "Home page",
   },
   notify: {
@@ -517,6 +521,7 @@ const en = {
     codeWaitSeconds_other: "Too many code requests. Please wait {{seconds}} seconds before asking for a new code",
     codeWaitMinutes_one: "Too many code requests. Please wait {{minutes}} minute before asking for a new code",
     codeWaitMinutes_other: "Too many code requests. Please wait {{minutes}} minutes before asking for a new code",
+    requestTimeout: "What you sent did not arrive in time. Please try again",
   },
   account: {
     logIn: "Log in",

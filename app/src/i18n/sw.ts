@@ -471,6 +471,10 @@ const sw = {
     failed: { title: "Kuna hitilafu imetokea", text: "Tafadhali jaribu tena baadaye." },
     unavailable: { title: "Huduma haipatikani kwa sasa", text: "Tafadhali jaribu tena baada ya muda mfupi." },
     busy: { title: "Maombi mengi mno kwa wakati mmoja", text: "Tafadhali jaribu tena baada ya muda mfupi." },
+    timedOut: {
+      title: "Ulichotuma hakikufika kwa wakati",
+      text: "Mtandao ulikuwa wa polepole mno. Tafadhali rudi nyuma kisha utume tena.",
+    },
     home: "Ukurasa wa mwanzo",
   },
   notify: {
@@ -511,6 +515,7 @@ const sw = {
     codeWaitMinutes_one: "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
     codeWaitMinutes_other:
       "Maombi mengi mno ya msimbo. Tafadhali subiri dakika {{minutes}} kabla ya kuomba msimbo mpya",
+    requestTimeout: "Ulichotuma hakikufika kwa wakati. Tafadhali jaribu tena",
   },
   account: {
     logIn: "Ingia",

@@ -5,7 +5,7 @@ import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { useSite } from "../app/site";
 import { formatTzs } from "../format";
-import { localePath } from "../routes";
+import { localePath, pathOf } from "../routes";
 import { useAccount } from "../features/account/AccountContext";
 import { LogoutForm } from "../features/account/AccountControl";
 import { AccountOverview } from "../features/account/AccountOverview";
@@ -51,7 +51,7 @@ export default function AccountPage({ data }: PageProps) {
             key={search}
             initial={msisdn ? { msisdn, step: query.get("step") === "code" ? "code" : "number" } : undefined}
             keep={keep}
-            onSignedIn={() => signedIn(`${localePath(lang, "/account")}${keep.toString() ? `?${keep}` : ""}`)}
+            onSignedIn={() => signedIn(`${localePath(lang, pathOf("account"))}${keep.toString() ? `?${keep}` : ""}`)}
           />
         </section>
       </PageBody>

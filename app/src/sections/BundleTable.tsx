@@ -11,6 +11,7 @@ import type { BundleOffer, BundleTableSection } from "../contract";
 import { formatTzs } from "../format";
 import { Kept } from "../kept";
 import { localAnchor, useSite } from "../app/site";
+import { pathOf } from "../routes";
 import { labelledCell } from "./DataTable";
 import { TitledSection } from "../components/TitledSection";
 
@@ -30,7 +31,10 @@ export function tableRows(
 /** Where "Buy" leads: the account page's purchase, this bundle chosen. */
 export function purchaseHref(bundleId: string): string {
   // URLSearchParams is a script of its own in the server's engine (core-js) and in node.
-  return purchaseHrefs.get(bundleId) ?? purchaseHrefs.keep(bundleId, `/account?${new URLSearchParams({ bundleId })}`);
+  return (
+    purchaseHrefs.get(bundleId) ??
+    purchaseHrefs.keep(bundleId, `${pathOf("account")}?${new URLSearchParams({ bundleId })}`)
+  );
 }
 
 const purchaseHrefs = new Kept<string>();

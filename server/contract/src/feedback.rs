@@ -91,6 +91,8 @@ pub enum NoticeKey {
     CodeWaitSeconds,
     /// Counted: `{{minutes}}`.
     CodeWaitMinutes,
+    /// What was sent did not arrive whole within its time limit (408).
+    RequestTimeout,
 }
 
 /// The key as the app's strings spell it (`crossSite`).

@@ -11,6 +11,11 @@ use ts_rs::TS;
 use crate::content::Collection;
 use crate::page::PageKind;
 
+/// The name of the home page's route in `app/src/routes.ts` (`HOME` there):
+/// where the server sends a visitor who signed out, or whose session the
+/// operator ended.
+pub const HOME: &str = "home";
+
 /// A route: an address of the site (English as written, Swahili under
 /// `/sw`), or a menu heading (an empty path, which no address reaches).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

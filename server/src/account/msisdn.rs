@@ -78,6 +78,15 @@ impl serde::Serialize for Msisdn {
     }
 }
 
+/// Read as typed ([`Msisdn::parse`]): a number kept as international
+/// digits reads back as the same number.
+impl<'de> serde::Deserialize<'de> for Msisdn {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Msisdn, D::Error> {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Msisdn::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Msisdn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

@@ -128,5 +128,5 @@ pub(super) async fn logout(
     caller: Caller,
 ) -> (PrivateCookieJar, Reply) {
     let jar = sign_out(&account, jar).await;
-    (jar, Reply::done().redirect(caller.href("/")))
+    (jar, Reply::done().redirect(caller.href(account.routes.home())))
 }

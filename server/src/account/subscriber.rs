@@ -163,7 +163,9 @@ pub(super) async fn account(
         Lookup::Known(known) => Some(known),
         Lookup::Unknown => None,
         // A 401, or customer details failing with 400 or more, signs out.
-        Lookup::Refused(_) => return Err(ended_by_operator(&account, jar).await.redirect(caller.href("/"))),
+        Lookup::Refused(_) => {
+            return Err(ended_by_operator(&account, jar).await.redirect(caller.href(account.routes.home())));
+        }
     };
     let subscriber = subscriber_of(&session, known.as_deref(), catalogue.as_deref(), caller.lang);
     let balance_failed = subscriber.balance.is_none();

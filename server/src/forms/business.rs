@@ -1,13 +1,13 @@
 //! The business community form: a business asking Vodacom
 //! Business to call back about some of its services.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::fields::{LINE, Problems, Reader, SHORT};
 use crate::account::msisdn::Msisdn;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BusinessSize {
     Small,
@@ -19,7 +19,7 @@ pub const SIZES: [(&str, BusinessSize); 3] =
     [("small", BusinessSize::Small), ("medium", BusinessSize::Medium), ("large", BusinessSize::Large)];
 
 /// Where the business heard of Vodacom Business; three answers name a person.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WhereHeard {
     SocialMedia,
@@ -44,7 +44,7 @@ pub const WHERE_HEARD: [(&str, WhereHeard); 8] = [
     ("other", WhereHeard::Other),
 ];
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BusinessLead {
     pub name: String,

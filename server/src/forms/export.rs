@@ -10,11 +10,11 @@ use axum::extract::{FromRef, FromRequestParts, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use subtle::ConstantTimeEq;
 
-use super::store::Submission;
+use super::store::{Fields, Submission};
 use super::{FormKind, Forms};
 use crate::web::Reply;
 
@@ -85,10 +85,13 @@ pub(super) async fn export(
             .into_response()
     })?;
     let submissions = forms.store.all(kind).await.map_err(|error| unavailable(&error, "form export"))?;
-    let records: Vec<Value> = submissions.iter().map(record).collect();
+    let records: Vec<Record> = submissions.iter().map(record).collect();
     let (body, content_type, extension) = match query.format.as_deref().unwrap_or("json") {
         "json" => (serde_json::to_string_pretty(&records).expect("JSON"), "application/json", "json"),
-        "csv" => (csv(&records), "text/csv; charset=utf-8", "csv"),
+        "csv" => {
+            let trees: Vec<Value> = records.iter().map(|record| serde_json::to_value(record).expect("JSON")).collect();
+            (csv(&trees), "text/csv; charset=utf-8", "csv")
+        }
         _ => return Err(Reply::refused_text(StatusCode::BAD_REQUEST, "format must be csv or json").into_response()),
     };
     let disposition = format!("attachment; filename=\"{}.{extension}\"", kind.name());
@@ -121,16 +124,25 @@ pub(super) async fn proposal(
     }
 }
 
-/// A submission as staff read it: reference, when, language, then the form's fields.
-pub(super) fn record(submission: &Submission) -> Value {
-    let mut record = Map::new();
-    record.insert("reference".into(), submission.reference.clone().into());
-    record.insert("receivedAt".into(), rfc3339(submission.received_at).into());
-    record.insert("lang".into(), submission.lang.clone().into());
-    if let Value::Object(fields) = &submission.data {
-        record.extend(fields.clone());
+/// A submission as staff read it (and the CMS is sent it): reference,
+/// when, language, then the form's fields.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Record<'a> {
+    reference: &'a str,
+    received_at: String,
+    lang: &'a str,
+    #[serde(flatten)]
+    fields: Option<&'a Fields>,
+}
+
+pub(super) fn record(submission: &Submission) -> Record<'_> {
+    Record {
+        reference: &submission.reference,
+        received_at: rfc3339(submission.received_at),
+        lang: &submission.lang,
+        fields: submission.fields.as_ref(),
     }
-    Value::Object(record)
 }
 
 /// `2026-05-04T10:30:00Z` from Unix seconds (days to civil date: H. Hinnant).
@@ -148,8 +160,9 @@ fn rfc3339(seconds: i64) -> String {
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", secs / 3600, secs % 3600 / 60, secs % 60)
 }
 
-/// One row per record, one column per field (`organisation.name`); a list
-/// of rows (applicants, budget lines) is one cell, a line per row.
+/// One row per record (each as its JSON), one column per field
+/// (`organisation.name`); a list of rows (applicants, budget lines) is one
+/// cell, a line per row.
 fn csv(records: &[Value]) -> String {
     let rows: Vec<Vec<(String, String)>> = records
         .iter()
@@ -219,6 +232,27 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// The record is the reference, date and language, then the fields as
+    /// they were kept; a record whose fields do not read, the first three.
+    #[test]
+    fn a_record_is_its_reference_date_and_language_then_its_fields_as_kept() {
+        use super::super::FormKind;
+        use super::super::store::tests::BUSINESS_LEAD;
+        let submission = Submission {
+            id: 1,
+            reference: "BC-1".into(),
+            form: "business-community".into(),
+            lang: "sw".into(),
+            received_at: 0,
+            fields: Some(Fields::read(FormKind::BusinessCommunity, BUSINESS_LEAD).unwrap()),
+            has_proposal: false,
+        };
+        let head = r#"{"reference":"BC-1","receivedAt":"1970-01-01T00:00:00Z","lang":"sw""#;
+        assert_eq!(serde_json::to_string(&record(&submission)).unwrap(), format!("{head},{}", &BUSINESS_LEAD[1..]));
+        let unread = Submission { fields: None, ..submission };
+        assert_eq!(serde_json::to_string(&record(&unread)).unwrap(), format!("{head}}}"));
+    }
 
     #[test]
     fn dates_are_utc_rfc3339() {

@@ -319,6 +319,14 @@ impl serde::Serialize for Date {
     }
 }
 
+/// `YYYY-MM-DD`, read as typed ([`Date::parse`]).
+impl<'de> serde::Deserialize<'de> for Date {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
+        let text = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Date::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -3,7 +3,7 @@
 //! the team and the budget, whose total the server computes; optionally a
 //! proposal PDF.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -56,7 +56,7 @@ pub const REGIONS: [&str; 31] = [
     "Tanga",
 ];
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FoundationApplication {
     pub applicants: Vec<Applicant>,
@@ -70,7 +70,7 @@ pub struct FoundationApplication {
     pub proposal: Option<ProposalFile>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Applicant {
     pub name: String,
     pub email: String,
@@ -78,16 +78,16 @@ pub struct Applicant {
     pub role: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Organisation {
     pub name: String,
-    #[serde(rename = "type")]
-    pub kind: &'static str,
+    #[serde(rename = "type", deserialize_with = "organisation_type")]
+    pub kind: Listed,
     pub registration_number: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Project {
     pub title: String,
@@ -96,19 +96,20 @@ pub struct Project {
     pub end_date: Date,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Location {
-    pub region: &'static str,
+    #[serde(deserialize_with = "region")]
+    pub region: Listed,
     pub district: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Team {
     pub size: u64,
     pub description: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetLine {
     pub item: String,
@@ -116,12 +117,33 @@ pub struct BudgetLine {
 }
 
 /// What is kept about the proposal beside its bytes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProposalFile {
     pub file_name: String,
     pub size: usize,
     pub sha256: String,
+}
+
+/// An entry of one of the lists above ([`ORGANISATION_TYPES`], [`REGIONS`]).
+/// Named, so that serde does not take it for text borrowed from what it
+/// reads: a kept one is read back as its entry of the list.
+pub type Listed = &'static str;
+
+fn organisation_type<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Listed, D::Error> {
+    listed(deserializer, &ORGANISATION_TYPES)
+}
+
+fn region<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Listed, D::Error> {
+    listed(deserializer, &REGIONS)
+}
+
+fn listed<'de, D: Deserializer<'de>>(deserializer: D, list: &'static [Listed]) -> Result<Listed, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    list.iter()
+        .copied()
+        .find(|entry| *entry == text)
+        .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not listed")))
 }
 
 /// An uploaded proposal, before it is checked.

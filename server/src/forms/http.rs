@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::error::{FormError, Refusal};
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
 use super::nest::nest;
+use crate::web::submitted::wants_json;
 use crate::web::{body_limit, visitor_lang};
 
 /// A JSON or urlencoded form is a few kilobytes; a foundation application
@@ -45,11 +46,6 @@ pub struct Sent {
 
 fn content_type(headers: &HeaderMap) -> &str {
     headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("")
-}
-
-/// A script says it wants JSON back; a browser's own form post does not.
-fn wants_json(headers: &HeaderMap) -> bool {
-    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|accept| accept.contains("application/json"))
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Option<String> {

@@ -52,8 +52,8 @@ pub use contract::route::FormKind;
 pub use error::FormError;
 use error::Refusal;
 use http::Sent;
-pub use store::{FormStore, StoreError};
-use store::{Kept, NewSubmission};
+pub use store::{Backlog, FormStore, StoreError};
+use store::{Fields, Kept, NewSubmission};
 
 /// Why the forms cannot open at start.
 #[derive(Debug, thiserror::Error)]
@@ -118,7 +118,7 @@ impl Forms {
     }
 
     /// The outbox for `/healthz?detail`: `None` without a CMS.
-    pub async fn backlog(&self) -> Result<Option<store::Backlog>, StoreError> {
+    pub async fn backlog(&self) -> Result<Option<Backlog>, StoreError> {
         match self.outbox {
             Some(_) => self.store.backlog().await.map(Some),
             None => Ok(None),
@@ -151,7 +151,8 @@ async fn business_community(
     ClientAddr(client): ClientAddr,
     sent: Sent,
 ) -> Result<Received, Refusal> {
-    let parsed = business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (json!(lead), None));
+    let parsed =
+        business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (Fields::BusinessCommunity(lead), None));
     submit(&forms, FormKind::BusinessCommunity, sent, client, parsed).await
 }
 
@@ -162,12 +163,12 @@ async fn foundation_application(
     mut sent: Sent,
 ) -> Result<Received, Refusal> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
-        .map(|(application, proposal)| (json!(application), proposal.map(|p| p.bytes)));
+        .map(|(application, proposal)| (Fields::FoundationApplication(application), proposal.map(|p| p.bytes)));
     submit(&forms, FormKind::FoundationApplication, sent, client, parsed).await
 }
 
 /// A form's fields as parsed: the submission and its proposal file, or what is wrong.
-type Parsed = Result<(Value, Option<Vec<u8>>), fields::Problems>;
+type Parsed = Result<(Fields, Option<Vec<u8>>), fields::Problems>;
 
 /// Keeps a checked submission and answers; or answers why not.
 async fn submit(
@@ -206,13 +207,12 @@ async fn keep(
     client: IpAddr,
     parsed: Parsed,
 ) -> Result<Kept, FormError> {
-    let (data, proposal) = parsed.map_err(FormError::Invalid)?;
+    let (fields, proposal) = parsed.map_err(FormError::Invalid)?;
     if !forms.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
     }
     let outbox = forms.outbox.as_ref();
-    let new =
-        NewSubmission { form: kind, idempotency_key, lang: lang.code(), data, proposal, deliver: outbox.is_some() };
+    let new = NewSubmission { idempotency_key, lang: lang.code(), fields, proposal, deliver: outbox.is_some() };
     let kept = forms.store.keep(new).await?;
     if let Kept::New(reference) = &kept {
         tracing::info!(form = kind.name(), %reference, "form received");

@@ -206,7 +206,9 @@ impl Outbox {
         let Some(kind) = FormKind::parse(&submission.form) else {
             return Err(DeliveryError::Refused { status: 0, body: format!("unknown form {}", submission.form) });
         };
-        let mut data = record(submission);
+        // The record as the export has it, its proposal (the file's name, size
+        // and hash) replaced by the file's id in the CMS's media library.
+        let mut data = serde_json::to_value(record(submission)).expect("JSON");
         if submission.has_proposal {
             let file_id = match entry.cms_file_id {
                 Some(id) => id,

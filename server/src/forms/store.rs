@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::Value;
+use serde::Serialize;
 
 use super::FormKind;
+use super::business::BusinessLead;
+use super::foundation::FoundationApplication;
 
 const FILE: &str = "forms.sqlite3";
 
@@ -49,12 +51,45 @@ pub enum StoreError {
     Task(#[from] tokio::task::JoinError),
 }
 
+/// A form's fields as its parser typed them, and as they are kept: the
+/// JSON of the form's own type in the `data` column, the form's name
+/// beside it (`form`) saying which. Read back, they are parsed as that type
+/// again, so every field is read as it was written (the same JSON, written
+/// again, for the export and the CMS). A record that no longer reads as its
+/// type is logged and exported without its fields, as a record of JSON that
+/// did not parse was before; so a change to these types, or to the rules
+/// of the values they hold (the lists of regions and organisation types,
+/// `Msisdn::parse`, `Date::parse`), must still read what was kept: the
+/// tests below read records as the first version wrote them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Fields {
+    BusinessCommunity(BusinessLead),
+    FoundationApplication(FoundationApplication),
+}
+
+impl Fields {
+    pub fn kind(&self) -> FormKind {
+        match self {
+            Fields::BusinessCommunity(_) => FormKind::BusinessCommunity,
+            Fields::FoundationApplication(_) => FormKind::FoundationApplication,
+        }
+    }
+
+    /// The fields kept as `json` for a form of `kind`.
+    pub(super) fn read(kind: FormKind, json: &str) -> serde_json::Result<Fields> {
+        Ok(match kind {
+            FormKind::BusinessCommunity => Fields::BusinessCommunity(serde_json::from_str(json)?),
+            FormKind::FoundationApplication => Fields::FoundationApplication(serde_json::from_str(json)?),
+        })
+    }
+}
+
 /// A submission to keep.
 pub struct NewSubmission {
-    pub form: FormKind,
     pub idempotency_key: Option<String>,
     pub lang: &'static str,
-    pub data: Value,
+    pub fields: Fields,
     pub proposal: Option<Vec<u8>>,
     /// Put it in the outbox for the CMS.
     pub deliver: bool,
@@ -76,7 +111,8 @@ pub struct Submission {
     pub form: String,
     pub lang: String,
     pub received_at: i64,
-    pub data: Value,
+    /// `None`: the record did not read as its form's (logged).
+    pub fields: Option<Fields>,
     pub has_proposal: bool,
 }
 
@@ -101,14 +137,19 @@ pub(super) fn new_reference(form: FormKind) -> Result<String, getrandom::Error> 
 }
 
 fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
-    let data: String = row.get("data")?;
+    let (reference, form, data): (String, String, String) = (row.get("reference")?, row.get("form")?, row.get("data")?);
+    let fields = FormKind::parse(&form).and_then(|kind| {
+        Fields::read(kind, &data)
+            .inspect_err(|error| tracing::error!(%reference, form, %error, "a kept submission's fields do not read"))
+            .ok()
+    });
     Ok(Submission {
         id: row.get("id")?,
-        reference: row.get("reference")?,
-        form: row.get("form")?,
+        reference,
+        form,
         lang: row.get("lang")?,
         received_at: row.get("received_at")?,
-        data: serde_json::from_str(&data).unwrap_or(Value::Null),
+        fields,
         has_proposal: row.get("has_proposal")?,
     })
 }
@@ -145,22 +186,23 @@ impl FormStore {
     pub async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError> {
         self.db(move |db| {
             let tx = db.transaction()?;
+            let form = new.fields.kind();
             if let Some(key) = &new.idempotency_key {
                 let seen: Option<String> = tx
-                    .query_row("SELECT reference FROM submissions WHERE form = ?1 AND idempotency_key = ?2", params![new.form.name(), key], |r| r.get(0))
+                    .query_row("SELECT reference FROM submissions WHERE form = ?1 AND idempotency_key = ?2", params![form.name(), key], |r| r.get(0))
                     .optional()?;
                 if let Some(reference) = seen {
                     return Ok(Kept::Replayed(reference));
                 }
             }
-            let data = new.data.to_string();
+            let data = serde_json::to_string(&new.fields).expect("a form's fields as JSON");
             let now = now();
             let mut attempt = 0;
             let (id, reference) = loop {
-                let reference = new_reference(new.form)?;
+                let reference = new_reference(form)?;
                 let inserted = tx.execute(
                     "INSERT INTO submissions (reference, form, idempotency_key, lang, received_at, data, proposal) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![reference, new.form.name(), new.idempotency_key, new.lang, now, data, new.proposal],
+                    params![reference, form.name(), new.idempotency_key, new.lang, now, data, new.proposal],
                 );
                 match inserted {
                     Ok(_) => break (tx.last_insert_rowid(), reference),
@@ -311,8 +353,32 @@ impl FormStore {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A business lead as the store has kept them since its first version.
+    pub const BUSINESS_LEAD: &str = r#"{"name":"Amina Mwakyusa","email":"amina@example.co.tz","phone":"255754000001","alternateNumber":null,"businessName":"Mwakyusa Traders","businessSize":"small","industry":"Retail","whereHeard":"influencer","services":["iot","hosting"],"influencerName":"Zuchu","employeeName":null,"merchantName":null}"#;
+
+    /// A foundation application as the store has kept them since its first version.
+    pub const FOUNDATION_APPLICATION: &str = r#"{"applicants":[{"name":"Amina","email":"amina@example.org","phone":"255754000001","role":"Director"},{"name":"Baraka","email":"baraka@example.org","phone":"255754000002","role":"Treasurer"}],"organisation":{"name":"Mwanza Youth","type":"community-based","registrationNumber":"NGO/123"},"project":{"title":"Clean water","summary":"Wells for two villages.\n\nSecond paragraph.","startDate":"2026-07-01","endDate":"2027-06-30"},"location":{"region":"Dar es Salaam","district":"Ilala"},"team":{"size":12,"description":"Volunteers"},"budget":[{"item":"Boat","amountTzs":500000},{"item":"Fuel","amountTzs":30000}],"budgetTotalTzs":530000,"proposal":{"fileName":"proposal.pdf","size":2048,"sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}"#;
+
+    /// What was kept reads back as its form's type, and is written again
+    /// byte for byte as it was kept.
+    #[test]
+    fn kept_fields_read_back_and_are_written_as_they_were() {
+        for (kind, kept) in
+            [(FormKind::BusinessCommunity, BUSINESS_LEAD), (FormKind::FoundationApplication, FOUNDATION_APPLICATION)]
+        {
+            let fields = Fields::read(kind, kept).unwrap_or_else(|error| panic!("{kind:?}: {error}"));
+            assert_eq!(fields.kind(), kind);
+            assert_eq!(serde_json::to_string(&fields).unwrap(), kept);
+        }
+        let without_proposal =
+            FOUNDATION_APPLICATION.split(r#","proposal":"#).next().unwrap().to_owned() + r#","proposal":null}"#;
+        let fields = Fields::read(FormKind::FoundationApplication, &without_proposal).unwrap();
+        assert_eq!(serde_json::to_string(&fields).unwrap(), without_proposal);
+        assert!(Fields::read(FormKind::FoundationApplication, BUSINESS_LEAD).is_err(), "read as its own form's");
+    }
 
     /// Instances sharing one `DATA_DIR` (`make test-scale`) open the store
     /// at once and keep submissions at once: none is refused "database is
@@ -343,10 +409,9 @@ mod tests {
                     let store = store.clone();
                     tokio::spawn(async move {
                         let new = NewSubmission {
-                            form: FormKind::BusinessCommunity,
                             idempotency_key: Some(format!("{instance}-{n}")),
                             lang: "en",
-                            data: serde_json::json!({ "n": n }),
+                            fields: Fields::read(FormKind::BusinessCommunity, BUSINESS_LEAD).unwrap(),
                             proposal: None,
                             deliver: true,
                         };

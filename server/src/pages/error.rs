@@ -10,13 +10,13 @@
 //! decided.
 
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use contract::Lang;
 use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
 use crate::sampled::Sampled;
-use crate::web::strings::escape_text;
+use crate::web::strings::{ErrorPage, error_page};
 use crate::web::{NoticeKey, Reply, Strings};
 
 #[derive(Debug, thiserror::Error)]
@@ -56,31 +56,17 @@ impl PageError {
     }
 
     /// The error page in the visitor's language, worded in the app's
-    /// strings (`errorPage` in `app/src/i18n`): plain HTML, no script, so it
-    /// shows whatever else is broken.
-    pub fn into_page(self, strings: &Strings, lang: Lang) -> Response {
+    /// strings (`errorPage` in `app/src/i18n`), linking to the home page
+    /// (`home`).
+    pub fn into_page(self, strings: &Strings, lang: Lang, home: &str) -> Response {
         let status = self.status();
         self.log();
         let page = match status {
-            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
-            StatusCode::TOO_MANY_REQUESTS => "busy",
-            _ => "failed",
+            StatusCode::SERVICE_UNAVAILABLE => ErrorPage::Unavailable,
+            StatusCode::TOO_MANY_REQUESTS => ErrorPage::Busy,
+            _ => ErrorPage::Failed,
         };
-        let text = |key: &str| escape_text(strings.text(lang, key));
-        let (title, text, home) =
-            (text(&format!("errorPage.{page}.title")), text(&format!("errorPage.{page}.text")), text("errorPage.home"));
-        let home_path = lang.href("/");
-        let html = format!(
-            "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <meta name=\"robots\" content=\"noindex\"><title>{title}</title></head>\
-             <body style=\"font-family:system-ui,sans-serif;text-align:center;padding:3rem 1rem\">\
-             <h1>{title}</h1><p>{text}</p><p><a href=\"{home_path}\">{home}</a></p></body></html>",
-            lang = lang.code(),
-        );
-        let mut response = (status, [("content-type", "text/html; charset=utf-8")], html).into_response();
-        response.headers_mut().insert("cache-control", axum::http::HeaderValue::from_static("no-store"));
-        response
+        error_page(strings, lang, page, status, home)
     }
 
     fn log(&self) {

@@ -36,7 +36,7 @@ async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode,
     let parts = match resolve(state, &state.content.store, &request, false).await {
         Ok(Resolved::Page(parts)) => *parts,
         Ok(Resolved::Redirect { location, .. }) => return location.see_other(),
-        Err(error) => return error.into_page(&state.pages.strings, lang),
+        Err(error) => return error.into_page(&state.pages.strings, lang, state.pages.routes.home()),
     };
     let mut page = Prepared::new(state, parts, &[]);
     page.data.status = status.as_u16();
@@ -51,6 +51,6 @@ async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode,
             *response.status_mut() = status;
             response
         }
-        Err(error) => PageError::from(error).into_page(&state.pages.strings, lang),
+        Err(error) => PageError::from(error).into_page(&state.pages.strings, lang, state.pages.routes.home()),
     }
 }

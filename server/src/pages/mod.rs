@@ -88,6 +88,6 @@ async fn page(
     }
     match respond::page(&state, &page, request.headers(), private).await {
         Ok(response) => response,
-        Err(error) => error.into_page(&state.pages.strings, page.local.lang),
+        Err(error) => error.into_page(&state.pages.strings, page.local.lang, state.pages.routes.home()),
     }
 }

@@ -1,29 +1,73 @@
 //! The app's strings (`app/src/i18n/en.ts` and `sw.ts`, which the build
 //! embeds as `strings.json`), for the one page the server words without
-//! the app: the error page of a page that cannot be rendered
-//! (`PageError::into_page`, in `pages`). Everything else the server tells a
-//! visitor it names by key (`contract::feedback`) and the app words it, in
-//! the server's render and in the browser alike. And text escaped as the
-//! app's renderer escapes it, for what the server puts into its pages.
+//! the app: the error page ([`error_page`]), of a page that cannot be
+//! rendered (`PageError::into_page`, in `pages`) or of a request whose body
+//! did not arrive in time (`body_deadline`). Everything else the server
+//! tells a visitor it names by key (`contract::feedback`) and the app words
+//! it, in the server's render and in the browser alike. And text escaped as
+//! the app's renderer escapes it, for what the server puts into its pages.
 
 use std::collections::{BTreeMap, HashMap};
 
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use contract::Lang;
 use serde::Deserialize;
 
 use crate::manifest::ManifestError;
 
-/// The strings the server words with: a build whose strings lack one of
-/// them, in either language, stops the start.
-pub const WORDED_BY_THE_SERVER: [&str; 7] = [
-    "errorPage.failed.title",
-    "errorPage.failed.text",
-    "errorPage.unavailable.title",
-    "errorPage.unavailable.text",
-    "errorPage.busy.title",
-    "errorPage.busy.text",
-    "errorPage.home",
-];
+/// What an error page says: which of the `errorPage` strings it reads.
+/// A build whose strings lack one of them, in either language, stops the
+/// start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorPage {
+    /// Something failed: try again later.
+    Failed,
+    /// Shed, or what the page is made of is unavailable: try again in a moment.
+    Unavailable,
+    /// Too many requests from this client at once.
+    Busy,
+    /// What the visitor sent did not arrive whole in time: send it again.
+    TimedOut,
+}
+
+impl ErrorPage {
+    const ALL: [ErrorPage; 4] = [ErrorPage::Failed, ErrorPage::Unavailable, ErrorPage::Busy, ErrorPage::TimedOut];
+
+    /// The keys of its title and its text.
+    fn keys(self) -> [&'static str; 2] {
+        match self {
+            ErrorPage::Failed => ["errorPage.failed.title", "errorPage.failed.text"],
+            ErrorPage::Unavailable => ["errorPage.unavailable.title", "errorPage.unavailable.text"],
+            ErrorPage::Busy => ["errorPage.busy.title", "errorPage.busy.text"],
+            ErrorPage::TimedOut => ["errorPage.timedOut.title", "errorPage.timedOut.text"],
+        }
+    }
+}
+
+/// The key of every error page's link to the home page.
+const HOME_LINK: &str = "errorPage.home";
+
+/// The error page `page` in `lang`, answered with `status`, worded in the
+/// app's strings: plain HTML, no script, so that it shows whatever else is
+/// broken, with a link to the home page (`home`, its path in the route
+/// table).
+pub fn error_page(strings: &Strings, lang: Lang, page: ErrorPage, status: StatusCode, home: &str) -> Response {
+    let [title, text] = page.keys().map(|key| escape_text(strings.text(lang, key)));
+    let home_link = escape_text(strings.text(lang, HOME_LINK));
+    let html = format!(
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\"><title>{title}</title></head>\
+         <body style=\"font-family:system-ui,sans-serif;text-align:center;padding:3rem 1rem\">\
+         <h1>{title}</h1><p>{text}</p><p><a href=\"{home_path}\">{home_link}</a></p></body></html>",
+        lang = lang.code(),
+        home_path = lang.href(home),
+    );
+    let mut response = (status, [(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
 
 /// Each language's strings by key (`errorPage.home`).
 pub struct Strings {
@@ -49,14 +93,15 @@ impl Strings {
         let by_lang: ByLang = serde_json::from_str(json).map_err(|e| ManifestError(format!("strings.json: {e}")))?;
         let strings = Strings { en: flat(by_lang.en), sw: flat(by_lang.sw) };
         for lang in Lang::ALL {
-            if let Some(key) = WORDED_BY_THE_SERVER.iter().find(|key| !strings.of(lang).contains_key(**key)) {
+            let mut worded = ErrorPage::ALL.into_iter().flat_map(ErrorPage::keys).chain([HOME_LINK]);
+            if let Some(key) = worded.find(|key| !strings.of(lang).contains_key(*key)) {
                 return Err(ManifestError(format!("strings.json: no {} string `{key}`", lang.code())));
             }
         }
         Ok(strings)
     }
 
-    /// The text of `key` in `lang` (one of [`WORDED_BY_THE_SERVER`]).
+    /// The text of `key` in `lang` (one an [`ErrorPage`] reads).
     pub fn text<'a>(&'a self, lang: Lang, key: &'a str) -> &'a str {
         self.of(lang).get(key).map_or(key, String::as_str)
     }
@@ -109,9 +154,11 @@ mod tests {
     use super::*;
 
     const STRINGS: &str = r#"{ "en": { "errorPage": { "failed": { "title": "An Error Has occurred", "text": "Please try again later." },
-        "unavailable": { "title": "u", "text": "u" }, "busy": { "title": "b", "text": "b" }, "home": "Home page" }, "nav": { "home": "Home" } },
+        "unavailable": { "title": "u", "text": "u" }, "busy": { "title": "b", "text": "b" },
+        "timedOut": { "title": "t", "text": "t" }, "home": "Home page" }, "nav": { "home": "Home" } },
         "sw": { "errorPage": { "failed": { "title": "Kuna hitilafu imetokea", "text": "t" },
-        "unavailable": { "title": "u", "text": "u" }, "busy": { "title": "b", "text": "b" }, "home": "Ukurasa wa mwanzo" } } }"#;
+        "unavailable": { "title": "u", "text": "u" }, "busy": { "title": "b", "text": "b" },
+        "timedOut": { "title": "t", "text": "t" }, "home": "Ukurasa wa mwanzo" } } }"#;
 
     #[test]
     fn strings_are_read_by_their_path() {

@@ -17,6 +17,12 @@ pub fn is_form(headers: &HeaderMap) -> bool {
         .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"))
 }
 
+/// Whether the caller wants its answer as JSON: a script says so; a
+/// browser's own form post does not.
+pub fn wants_json(headers: &HeaderMap) -> bool {
+    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|accept| accept.contains("application/json"))
+}
+
 /// A body from the app (JSON) or from an HTML form.
 pub struct Submitted<T>(pub T);
 

@@ -5,6 +5,7 @@
  */
 import { useT } from "../../i18n/context";
 import { LocalLink } from "../../app/site";
+import { pathOf } from "../../routes";
 import { useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
 import { ACCOUNT_CONTROL_ID } from "./ids";
@@ -16,7 +17,7 @@ export function AccountControl() {
   if (!subscriber) {
     return (
       <LocalLink
-        to="/account"
+        to={pathOf("account")}
         id={ACCOUNT_CONTROL_ID}
         className="account-link"
         onClick={(event) => {
@@ -31,7 +32,7 @@ export function AccountControl() {
   }
   return (
     <div className="account-control">
-      <LocalLink to="/account" id={ACCOUNT_CONTROL_ID} className="account-link">
+      <LocalLink to={pathOf("account")} id={ACCOUNT_CONTROL_ID} className="account-link">
         {subscriber.names || localMsisdn(subscriber.msisdn ?? "")}
       </LocalLink>
       <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />

@@ -11,6 +11,7 @@ import { LanguageProvider, useT, useTranslator } from "../../i18n/context";
 import type { Lang, Subscriber, SubscriberAnswer } from "../../contract";
 import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
 import { LocalLink, SiteProvider, siteIn, useSite } from "../../app/site";
+import { pathOf } from "../../routes";
 import { AccountProvider, useAccount } from "./AccountContext";
 import { callApi } from "./api";
 import { localMsisdn } from "./msisdn";
@@ -143,7 +144,7 @@ function BalancesUnavailable() {
   return (
     <div className="notice-box notice-error balances-unavailable" role="status">
       <p>{`${withFullStop(t("notify.balanceError"))} ${t("balanceStatus.retrying")}`}</p>
-      <LocalLink to="/account">{t("balanceStatus.tryAgain")}</LocalLink>
+      <LocalLink to={pathOf("account")}>{t("balanceStatus.tryAgain")}</LocalLink>
     </div>
   );
 }

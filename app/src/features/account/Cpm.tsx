@@ -9,7 +9,7 @@ import { LanguageProvider, useT } from "../../i18n/context";
 import { StaticRouter, useLocation, useNavigate } from "react-router";
 import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../contract";
 import { LocalLink, SiteProvider, useSite } from "../../app/site";
-import { localePath } from "../../routes";
+import { localePath, pathOf } from "../../routes";
 import { LogoutForm } from "./AccountControl";
 import { AccountProvider, useAccount } from "./AccountContext";
 import { ApiForm } from "./ApiForm";
@@ -52,7 +52,7 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
   if (!msisdn) {
     return (
       <p className="cpm-form">
-        {t("cpm.missingNumber")} <LocalLink to="/cpm-login">{t("account.changeNumber")}</LocalLink>
+        {t("cpm.missingNumber")} <LocalLink to={pathOf("cpmLogin")}>{t("account.changeNumber")}</LocalLink>
       </p>
     );
   }
@@ -72,7 +72,7 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
         <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
       </ApiForm>
       <ResendForm action="/api/cpm/request-otp" fields={{ msisdn }} left={left} onSent={startCountdown} />
-      <LocalLink to="/cpm-login" className="change-number">
+      <LocalLink to={pathOf("cpmLogin")} className="change-number">
         {t("account.changeNumber")}
       </LocalLink>
     </div>
@@ -127,7 +127,7 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         onAnswer={(answer) => {
           notify(answer.body.notice ?? { type: "error", key: "somethingWentWrong" });
           if (answer.ok) setGranted(answer.body.granted ?? !granted);
-          else if (answer.status === 401) navigate(localePath(lang, "/cpm-login"));
+          else if (answer.status === 401) navigate(localePath(lang, pathOf("cpmLogin")));
         }}
         submitLabel={granted ? t("cpm.on") : t("cpm.off")}
         submitAttributes={{

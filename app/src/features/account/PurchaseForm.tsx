@@ -32,7 +32,7 @@ import type {
   SubscriberAnswer,
 } from "../../contract";
 import { formatTzs } from "../../format";
-import { localePath } from "../../routes";
+import { localePath, pathOf } from "../../routes";
 import { useSite } from "../../app/site";
 import { SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm, checkedByScript, FormMessage, useFieldCheck, type Read } from "./ApiForm";
@@ -221,7 +221,7 @@ function ChoiceForm({
   return (
     <form
       method="get"
-      action={localePath(lang, "/account")}
+      action={localePath(lang, pathOf("account"))}
       className="purchase-form"
       hidden={hidden}
       onSubmit={choose}
@@ -337,7 +337,7 @@ function Confirmation({
   const onBill = channel === "AIRTIME" && !forModem && payer?.paymentType === "POSTPAID";
   const sent: Purchase = again ? { ...body, again: "true" } : body;
   // The choice again, as the choice form's address (without JavaScript).
-  const change = `${localePath(lang, "/account")}?${new URLSearchParams({
+  const change = `${localePath(lang, pathOf("account"))}?${new URLSearchParams({
     bundleId: bundle.id,
     recipient: friend ? "friend" : "self",
     subscriber: friend ? localMsisdn(friend) : "",
