@@ -24,7 +24,8 @@ use serde_json::{Value, json};
 use server::content::{
     CacheSettings, Content, ContentQuery, ContentSource, DiskCache, Normalizer, StrapiClient, StrapiSettings,
 };
-use server::locator::{Locations, PlaceList, WeekTime, nearest_open, on_sphere};
+use server::locator::nearest_open;
+use server::places::{Locations, PlaceList, WeekTime, on_sphere};
 use tikv_jemalloc_ctl::{epoch, stats};
 
 /// Places in one answer of the CMS: Strapi's largest page.

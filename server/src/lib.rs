@@ -2,11 +2,10 @@
 //! pages kept whole, else the feature router that owns its address (see
 //! the README's table), through the common layers.
 //!
-//! The modules, from the top: each imports only modules below it, but
-//! `pages` and `state`, which hold each other (the pages' caches are state,
-//! and a page reads all of it), and `locator` and `content` (the content
-//! cache keeps the locator's index of places, which the locator reads
-//! through it). A feature that needs less than the whole state takes its
+//! The modules, from the top: each imports only modules below it. The
+//! pages read the whole state, and the state holds the pages' caches and
+//! limits: it takes them from the files that define them (`pages::cache`,
+//! `fast_pages`, `passes`, `admit`), which read no state. A feature that needs less than the whole state takes its
 //! part by `FromRef` (the impls are in `state`).
 //!
 //! - `startup`: [`serve`] and [`run`]: serving, the background tasks,
@@ -34,6 +33,8 @@
 //!   (`/mpesa-agents`, `/vodashop`) and `POST /api/locations/near`.
 //! - `content`: the [`content::ContentSource`] trait, its sources, the
 //!   content cache, and the CMS's webhook.
+//! - [`places`]: every agent and shop in memory, which the content cache
+//!   keeps and the locator searches: the spatial index, opening hours.
 //! - `security`: headers every response carries.
 //! - `images`: the image endpoint (`/img/…`): the CMS's photos resized to
 //!   fixed widths, WebP by `Accept`, kept on disk.
@@ -85,6 +86,7 @@ pub mod manifest;
 mod memory;
 mod monitoring;
 pub mod pages;
+pub mod places;
 mod preview;
 mod sampled;
 pub mod search;

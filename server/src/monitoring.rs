@@ -101,7 +101,7 @@ enum Outbox {
 #[serde(rename_all = "camelCase")]
 struct PagesHealth {
     fast_hits: u64,
-    prerendered: Option<crate::pages::PrerenderPass>,
+    prerendered: Option<crate::pages::passes::Pass>,
     personal_renders: usize,
 }
 

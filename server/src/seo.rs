@@ -28,8 +28,8 @@ use contract::locations::LocationKind;
 use contract::page::PageKind;
 
 use crate::content::{Content, IndexEntry, IndexImage, LoadedIndex};
-use crate::locator::Locations;
 use crate::manifest::{RouteDef, RouteTable};
+use crate::places::Locations;
 
 /// Addresses one sitemap file holds at most.
 pub const MAX_URLS: usize = 50_000;

@@ -92,7 +92,7 @@ pub async fn run(
         tokio::spawn(broadcast.listen_forever(state.content.invalidation.clone(), seen));
     }
     if state.config.pages.prerender && state.config.pages.cache_bytes > 0 {
-        tokio::spawn(pages::Prerender::run_forever(state.clone()));
+        tokio::spawn(pages::prerender::run_forever(state.clone()));
     }
     tokio::spawn(telemetry::upkeep_forever());
     let (stopped, metrics_stop) = tokio::sync::watch::channel(false);

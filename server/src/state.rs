@@ -17,8 +17,14 @@ use crate::error::StartError;
 use crate::sources::{
     content_cache, content_source, drafts_source, image_signer, operator_settings, session_lifetimes, writable_data_dir,
 };
+// The pages' state, each from the file that defines it, none of which
+// reads this state: the pages read it, so state imports nothing above them.
+use crate::pages::admit::PersonalRenders;
+use crate::pages::cache::PageCache;
+use crate::pages::fast_pages::FastPages;
+use crate::pages::passes::Prerender;
 use crate::{
-    account, assets, connections, content, forms, images, keys, manifest, pages, preview, search, security, seo, web,
+    account, assets, connections, content, forms, images, keys, manifest, preview, search, security, seo, web,
 };
 
 /// Shared by every handler: one allocation, so that the handlers and
@@ -57,16 +63,16 @@ pub struct PagesState {
     /// The image endpoint.
     pub images: images::Images,
     /// Rendered pages, kept while their content is fresh.
-    pub cache: pages::PageCache,
+    pub cache: PageCache,
     /// Whole answers of anonymous pages, served before anything else.
-    pub fast: pages::FastPages,
+    pub fast: FastPages,
     /// Renders every page in the background (`PRERENDER`).
-    pub prerender: pages::Prerender,
+    pub prerender: Prerender,
     pub renderer: ssr_runtime::Renderer,
     /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
     pub(crate) renders: connections::Admission,
     /// Renders for one visitor, bounded so they never hold every engine.
-    pub personal_renders: pages::PersonalRenders,
+    pub personal_renders: PersonalRenders,
 }
 
 /// The CMS's content and what is built from it.
@@ -173,7 +179,7 @@ impl AppState {
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));
-        let pages = pages::PageCache::new(
+        let pages = PageCache::new(
             config.pages.cache_bytes,
             config.content.ttl + config.content.stale_if_error,
             config.pages.stale_max,
@@ -181,10 +187,10 @@ impl AppState {
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
-        let fast = pages::FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
+        let fast = FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
         let renders = connections::Admission::new(config.pages.renders_per_address());
-        let personal_renders = pages::PersonalRenders::new(config.pages.renderer().workers);
+        let personal_renders = PersonalRenders::new(config.pages.renderer().workers);
         let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config))
             .map_err(StartError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
@@ -249,7 +255,7 @@ impl AppState {
                 images,
                 cache: pages,
                 fast,
-                prerender: pages::Prerender::new(dropped),
+                prerender: Prerender::new(dropped),
                 renderer,
                 renders,
                 personal_renders,

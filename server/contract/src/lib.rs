@@ -37,6 +37,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// Which page of a list (`?page=N`) a list page is, of how many.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+pub struct Pager {
+    /// From 1.
+    pub page: u32,
+    /// At least 1.
+    pub pages: u32,
+}
+
 /// A site language. Anything other than `en` or `sw` is `en`: English is
 /// the site's default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, JsonSchema, TS)]

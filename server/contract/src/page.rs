@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::Lang;
 use crate::account::{CpmPermissions, Subscriber};
 use crate::content::{CollectionItem, ItemList, Page, Popup, Sidebar};
 use crate::feedback::{Notice, Problem};
+use crate::{Lang, Pager};
 
 /// Which page component renders a route (`app/src/pages/<kind>.tsx`). The
 /// route table (`app/src/routes.ts`) names one per route; the server reads
@@ -188,15 +188,6 @@ pub struct BundleOffer {
     pub ussd: Option<String>,
     /// Sold online, through the purchase; otherwise only by its code.
     pub purchasable: bool,
-}
-
-/// Which page of a list (`?page=N`) a list page is, of how many.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
-pub struct Pager {
-    /// From 1.
-    pub page: u32,
-    /// At least 1.
-    pub pages: u32,
 }
 
 /// What the site search found for a query, in the page's language.

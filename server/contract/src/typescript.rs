@@ -4,7 +4,6 @@
 
 use ts_rs::{Config, TS};
 
-use crate::Lang;
 use crate::account::*;
 use crate::api::*;
 use crate::content::*;
@@ -12,6 +11,7 @@ use crate::feedback::*;
 use crate::locations::*;
 use crate::page::*;
 use crate::route::*;
+use crate::{Lang, Pager};
 
 /// The whole generated module.
 pub fn typescript() -> String {

@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use super::disk::DiskCache;
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
-use crate::locator::PlaceList;
+use crate::places::PlaceList;
 use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@
 //!   holding the key and the answer as the source gave it (normalised, not
 //!   parsed: the parser of whichever version reads it decides what it means);
 //!   the locations' as the compact entries their index is built from
-//!   ([`PlaceList`](crate::locator::PlaceList), some 80 bytes a place).
+//!   ([`PlaceList`](crate::places::PlaceList), some 80 bytes a place).
 //! - Written atomically: a temporary file in the same directory, synced,
 //!   renamed over the old one; a file that cannot be read back is deleted.
 //! - Its modification time is when the CMS last gave that answer (an

@@ -302,7 +302,7 @@ impl Content {
     /// memory holds them, and their version; read now if memory lacks them,
     /// waiting at most `wait` (the read goes on past it). `None` until they
     /// were read once. A preview shows the published ones.
-    pub async fn locations(&self, wait: std::time::Duration) -> Option<(crate::locator::Locations, u64)> {
+    pub async fn locations(&self, wait: std::time::Duration) -> Option<(crate::places::Locations, u64)> {
         let query = ContentQuery::Locations;
         let entry = match self.cache.peek(&query, Lang::default()) {
             Some(entry) => entry,

@@ -25,7 +25,7 @@ pub enum ContentValue {
     Popups(Vec<Popup>),
     Index(CollectionIndex),
     /// Every M-Pesa agent and Vodashop, in the locator's spatial index.
-    Locations(crate::locator::Locations),
+    Locations(crate::places::Locations),
 }
 
 impl ContentValue {
@@ -75,7 +75,7 @@ impl ContentValue {
         }
     }
 
-    pub fn locations(&self) -> Option<&crate::locator::Locations> {
+    pub fn locations(&self) -> Option<&crate::places::Locations> {
         match self {
             ContentValue::Locations(locations) => Some(locations),
             _ => None,
@@ -106,7 +106,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
             absent: Vec::new(),
         },
         ContentQuery::Locations => {
-            let (locations, dropped) = crate::locator::Locations::parse(raw);
+            let (locations, dropped) = crate::places::Locations::parse(raw);
             Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() }
         }
     };

@@ -2,20 +2,15 @@
 //! (routes of kind `locator`, whose `locations` names the kind of place),
 //! and `POST /api/locations/near` for "near me".
 //!
-//! - `index`: every place in memory ([`Locations`], one index for both
-//!   languages), read from the CMS's `locations` collection like an index
-//!   (every page, its fields only, kept on disk) into a spatial index: a
-//!   search never asks the CMS, and an unknown region, district or place
-//!   is answered from memory.
-//! - `hours`: opening hours and "open now" in Tanzanian time.
-//! - this module: what a locator page shows for its address
+//! Every place is in memory ([`crate::places`], one index for both
+//! languages), read from the CMS's `locations` collection like an index
+//! (every page, its fields only, kept on disk) by the content store: a
+//! search never asks the CMS, and an unknown region, district or place is
+//! answered from memory. This module says what a locator page shows for its address
 //!   (`/mpesa-agents/<region>/<district>?q=&page=`, [`page`]), and the
 //!   nearest places open to a visitor's position ([`router`]). The
 //!   position comes in a request body, is used for that one answer and is
 //!   never logged, kept or put in an address.
-
-mod hours;
-mod index;
 
 use std::time::Duration;
 
@@ -25,14 +20,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use contract::Lang;
+use contract::Pager;
 use contract::locations::{LocationKind, LocatorPage, NearbyLocations};
-use contract::page::Pager;
 use serde::Deserialize;
 
-pub use hours::WeekTime;
-pub use index::{Locations, PlaceList, on_sphere};
-
 use crate::content::Content;
+use crate::places::{Locations, WeekTime, on_sphere};
 
 /// Places on a page of results.
 pub const PAGE_SIZE: usize = 20;

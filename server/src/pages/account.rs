@@ -32,12 +32,12 @@ use contract::Lang;
 use contract::account::{CpmPermissions, Subscriber};
 use contract::page::{AccountPart, CpmPart, PageData, PageKind, Part, PartOutput, PartRequest};
 
-use super::admit::{self, Unbuilt};
+use super::admit::Unbuilt;
 use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE};
 use super::document;
 use super::error::PageError;
-use super::render::{Prepared, render_as, render_for};
+use super::render::{Prepared, admit_client, render_as, render_for};
 use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
 use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
@@ -141,7 +141,7 @@ async fn page_for_kind(
         .pages
         .cache
         .get_or_render(template_key, || async {
-            let _share = admit::admit_client(state, client).await?;
+            let _share = admit_client(state, client).await?;
             let page = Prepared {
                 key: for_everyone.key.clone(),
                 url: for_everyone.url.clone(),

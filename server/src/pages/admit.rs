@@ -1,11 +1,10 @@
 //! Whether a render may start now: the engines are shared out so that no
 //! client, and no kind of render, holds them all. A page for everyone takes
-//! its client address's share ([`admit_client`], `RENDERS_PER_ADDRESS`); a
+//! its client address's share (`render::admit_client`, `RENDERS_PER_ADDRESS`); a
 //! page for one visitor takes a turn among the personal renders
 //! ([`PersonalRenders`]). What waits too long or asks too much is refused
 //! ([`Unbuilt`]) and answered 503 or 429.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +14,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::error::PageError;
 use crate::account::session::SessionKey;
 use crate::connections;
-use crate::state::AppState;
 
 /// Why a page was not built: its client has as many renders under way as it
 /// may, or the render failed. Shared by every request waiting for the page.
@@ -41,15 +39,6 @@ impl From<connections::NotAdmitted> for Unbuilt {
             connections::NotAdmitted::Waited(wait) => Unbuilt::Render(RenderError::QueueTimeout(wait)),
         }
     }
-}
-
-/// `client`'s share of the engines, so that no address holds every engine:
-/// past its share a request waits its turn behind the address's own renders
-/// (as long as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
-/// [`connections::WAITING_PER_RUNNING`] times that it is refused at once (429).
-/// Requests that wait for a page another request is rendering hold no share.
-pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connections::Admitted<IpAddr>, Unbuilt> {
-    Ok(state.pages.renders.take(client, state.pages.renderer.queue_wait()).await?)
 }
 
 /// Renders for one visitor (the account page, CPM, a page with a flash

@@ -33,8 +33,10 @@ use std::time::{Duration, Instant};
 
 use super::cached_page::CachedPage;
 use super::refresh::{Refreshed, Refreshes};
-use super::resolve::LIST_PAGE;
 
+/// The query parameter of a list page's number: the one the site's own
+/// links (the pager's) put in an address.
+pub const LIST_PAGE: &str = "page";
 /// The longest key (address with the query it keeps, and content versions)
 /// that is cached; the site's own addresses are far shorter.
 pub const MAX_KEY: usize = 2048;

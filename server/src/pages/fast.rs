@@ -51,12 +51,12 @@
 //! - `PAGE_CACHE_MB=0` turns it off with the page cache.
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::Response;
@@ -67,73 +67,12 @@ use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
 
 use super::cache::MAX_KEY;
-use super::cached_page::{ForEveryone, Stale};
+use super::cached_page::ForEveryone;
+use super::fast_pages::{Kept, Key};
 use super::request::{PageRequest, address};
 use crate::assets::accepts;
 use crate::state::AppState;
 use crate::web::request_metrics::{self, RouteKind};
-
-/// A page answer kept whole.
-struct Kept {
-    generation: u64,
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Bytes,
-    /// For a page for earlier content: served until it is rendered again.
-    stale: Option<Stale>,
-}
-
-/// An entry's key: the encoding answered (0 none, 1 br, 2 gzip) and the address.
-type Key = (u8, Box<str>);
-
-#[derive(Clone)]
-pub struct FastPages {
-    kept: Option<moka::sync::Cache<Key, Arc<Kept>>>,
-    /// Requests answered here (`/healthz?detail`).
-    hits: Arc<AtomicU64>,
-    /// `PAGE_STALE_MAX_SECS`.
-    stale_for: Duration,
-}
-
-/// What an entry costs besides its key: its headers and bookkeeping (the
-/// body is shared with the page cache).
-const ENTRY_COST: usize = 1024;
-
-impl FastPages {
-    /// Entries for about `capacity_bytes / ENTRY_COST` addresses, each kept
-    /// `lifetime` at most, a stale one served `stale_for` after its content
-    /// was superseded at most; none with a capacity of 0.
-    pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration) -> FastPages {
-        let kept = (capacity_bytes > 0).then(|| {
-            moka::sync::Cache::builder()
-                .max_capacity(capacity_bytes)
-                .weigher(|key: &Key, _: &Arc<Kept>| (ENTRY_COST + key.1.len()).try_into().unwrap_or(u32::MAX))
-                .time_to_live(lifetime)
-                .build()
-        });
-        FastPages { kept, hits: Arc::default(), stale_for }
-    }
-
-    /// Requests answered from the kept entries since the start.
-    pub fn hits(&self) -> u64 {
-        self.hits.load(Ordering::Relaxed)
-    }
-
-    /// Whether a page for earlier content may still be served: its new page
-    /// is not rendered yet, and its content was superseded `stale_for` ago
-    /// at most (its age recorded as the full path records it).
-    fn still_servable(&self, stale: &Stale) -> bool {
-        if stale.refreshed.done() {
-            return false;
-        }
-        let age = stale.superseded.elapsed();
-        if age > self.stale_for {
-            return false;
-        }
-        metrics::histogram!("page_stale_age_seconds").record(age.as_secs_f64());
-        true
-    }
-}
 
 /// The fast path in front of `pages` (the page handler with the common
 /// layers and the request metrics): reads the request ([`PageRequest`],

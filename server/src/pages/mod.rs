@@ -24,18 +24,25 @@
 //! without JavaScript, sent back), [`prerender`] (every page of the sitemap
 //! rendered ahead of visitors), [`refresh`] (the queue of pages rendered
 //! again in the background while their earlier copy is served).
+//!
+//! The pages' part of the state (`crate::state::PagesState`) is defined in
+//! files that read no state, so the state imports them and nothing above:
+//! [`cache`], [`fast_pages`] (what the fast path keeps), [`passes`] (the
+//! pre-render's schedule), [`admit`] (the personal renders' turns).
 
 mod account;
-mod admit;
-mod cache;
+pub(crate) mod admit;
+pub(crate) mod cache;
 mod cached_page;
 mod data;
 pub mod document;
 mod error;
 mod fast;
+pub(crate) mod fast_pages;
 mod form;
 pub(crate) mod locale;
-mod prerender;
+pub(crate) mod passes;
+pub(crate) mod prerender;
 mod refresh;
 mod render;
 mod request;
@@ -50,12 +57,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum_extra::extract::PrivateCookieJar;
 
-pub use admit::PersonalRenders;
-pub use cache::PageCache;
-pub use fast::FastPages;
 pub(crate) use fast::FastPath;
 pub use form::sent_back;
-pub use prerender::{Pass as PrerenderPass, Prerender};
 pub use render::{for_everyone, render_request};
 
 use crate::state::AppState;

@@ -14,15 +14,14 @@
 //! twice (the page cache's single flight). `PRERENDER=false` turns it off, as
 //! does `PAGE_CACHE_MB=0`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use tokio::sync::Notify;
 
 use super::admit::Unbuilt;
 use super::cached_page::CachedPage;
 use super::error::PageError;
 use super::locale::LocalPath;
+use super::passes::Pass;
 use super::render::{Prepared, render};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
@@ -58,83 +57,48 @@ async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedP
 /// How often an idle engine is looked for while visitors keep them busy.
 const IDLE_POLL: Duration = Duration::from_millis(2);
 
-/// When the next pass starts, and what the last pass did.
-#[derive(Clone)]
-pub struct Prerender {
-    /// Notified when an invalidation dropped content
-    /// (`content::Invalidation`): another pass once the current one ends.
-    again: Arc<Notify>,
-    last: Arc<Mutex<Option<Pass>>>,
-}
-
-/// One pass over every page.
-#[derive(Clone, Debug, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Pass {
-    /// Pages in the sitemap, both languages.
-    pub pages: usize,
-    /// Of those, rendered now (the others were cached, or failed).
-    pub rendered: usize,
-    pub failed: usize,
-    pub secs: f64,
-    /// Passes completed since the start.
-    pub passes: u64,
-}
-
-impl Prerender {
-    /// Passes that start again when `again` is notified.
-    pub fn new(again: Arc<Notify>) -> Prerender {
-        Prerender { again, last: Arc::default() }
-    }
-
-    /// What the last completed pass did.
-    pub fn last(&self) -> Option<Pass> {
-        crate::locks::lock(&self.last).clone()
-    }
-
-    /// Pre-renders now and after every notification of `again`, for ever.
-    pub async fn run_forever(state: AppState) {
-        let mut passes = 0;
-        loop {
-            let started = Instant::now();
-            let addresses = crate::seo::addresses(&state.content.seo, ITEMS_PER_COLLECTION).await;
-            let generation = state.content.store.generation();
-            let (mut rendered, mut failed) = (0, 0);
-            let mut built = Vec::with_capacity(addresses.len());
-            for address in &addresses {
-                while state.pages.renderer.in_flight() > 0 {
-                    tokio::time::sleep(IDLE_POLL).await;
+/// Pre-renders now and after every notification of `again`, for ever.
+pub async fn run_forever(state: AppState) {
+    let mut passes = 0;
+    loop {
+        let started = Instant::now();
+        let addresses = crate::seo::addresses(&state.content.seo, ITEMS_PER_COLLECTION).await;
+        let generation = state.content.store.generation();
+        let (mut rendered, mut failed) = (0, 0);
+        let mut built = Vec::with_capacity(addresses.len());
+        for address in &addresses {
+            while state.pages.renderer.in_flight() > 0 {
+                tokio::time::sleep(IDLE_POLL).await;
+            }
+            match prerender(&state, address).await {
+                Ok(Some((page, now))) => {
+                    rendered += usize::from(now);
+                    if page.status == axum::http::StatusCode::OK {
+                        built.push((page.lang, address.clone(), page));
+                    }
                 }
-                match prerender(&state, address).await {
-                    Ok(Some((page, now))) => {
-                        rendered += usize::from(now);
-                        if page.status == axum::http::StatusCode::OK {
-                            built.push((page.lang, address.clone(), page));
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(error) => {
-                        failed += 1;
-                        tracing::warn!(%address, %error, "pre-render failed");
-                    }
+                Ok(None) => {}
+                Err(error) => {
+                    failed += 1;
+                    tracing::warn!(%address, %error, "pre-render failed");
                 }
             }
-            passes += 1;
-            let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
-            tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
-            *crate::locks::lock(&state.pages.prerender.last) = Some(pass);
-            state.content.seo.refresh_sitemap().await;
-            index(&state, built).await;
-            // Again after a webhook, or once content refreshed on its
-            // time-to-live has changed.
-            let period = Duration::from_secs(state.config.content.ttl.as_secs().max(1));
-            loop {
-                tokio::select! {
-                    () = state.pages.prerender.again.notified() => break,
-                    () = tokio::time::sleep(period) => {
-                        if state.content.store.generation() != generation {
-                            break;
-                        }
+        }
+        passes += 1;
+        let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
+        tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
+        *crate::locks::lock(&state.pages.prerender.last) = Some(pass);
+        state.content.seo.refresh_sitemap().await;
+        index(&state, built).await;
+        // Again after a webhook, or once content refreshed on its
+        // time-to-live has changed.
+        let period = Duration::from_secs(state.config.content.ttl.as_secs().max(1));
+        loop {
+            tokio::select! {
+                () = state.pages.prerender.again.notified() => break,
+                () = tokio::time::sleep(period) => {
+                    if state.content.store.generation() != generation {
+                        break;
                     }
                 }
             }

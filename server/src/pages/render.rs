@@ -11,12 +11,13 @@ use axum::http::StatusCode;
 use contract::page::{PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
-use super::admit::{self, Unbuilt};
+use super::admit::Unbuilt;
 use super::cache::PageCache;
 use super::cached_page::CachedPage;
 use super::request::address;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
+use crate::connections;
 use crate::manifest::AssetManifest;
 use crate::state::AppState;
 
@@ -43,10 +44,19 @@ impl Prepared {
 }
 
 /// [`render`] on behalf of `client`, within its share of the engines
-/// ([`admit::admit_client`]).
+/// ([`admit_client`]).
 pub async fn render_for(state: &AppState, client: IpAddr, page: Prepared) -> Result<CachedPage, Unbuilt> {
-    let _share = admit::admit_client(state, client).await?;
+    let _share = admit_client(state, client).await?;
     render(state, page).await.map_err(Unbuilt::Render)
+}
+
+/// `client`'s share of the engines, so that no address holds every engine:
+/// past its share a request waits its turn behind the address's own renders
+/// (as long as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
+/// [`connections::WAITING_PER_RUNNING`] times that it is refused at once (429).
+/// Requests that wait for a page another request is rendering hold no share.
+pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connections::Admitted<IpAddr>, Unbuilt> {
+    Ok(state.pages.renders.take(client, state.pages.renderer.queue_wait()).await?)
 }
 
 pub async fn render(state: &AppState, page: Prepared) -> Result<CachedPage, RenderError> {

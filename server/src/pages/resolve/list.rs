@@ -2,15 +2,12 @@
 //! many there are, and the pager the page shows.
 
 use contract::Lang;
-use contract::page::Pager;
+use contract::Pager;
 
 use super::parts::Stop;
 use crate::content::{ContentQuery, ContentValue, Loaded};
 use crate::manifest::{CollectionList, RouteDef};
 use crate::state::AppState;
-
-/// The query parameter of a list page's number.
-pub const LIST_PAGE: &str = "page";
 
 /// The page of a route's list that a request asks for.
 pub struct Listing<'a> {

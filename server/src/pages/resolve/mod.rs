@@ -23,7 +23,6 @@ mod item;
 mod list;
 mod parts;
 
-pub(super) use list::LIST_PAGE;
 pub(super) use parts::{PageParts, Resolved, failure_status};
 
 use contract::Lang;
@@ -65,7 +64,7 @@ pub(super) async fn resolve(
         let sidebar = or_leave_out(load(sidebar_query()).await, "sidebar");
         return Ok(PageParts::not_found(state, lang, sidebar));
     };
-    let listing = Listing::asked(state, route, lang, request.param(LIST_PAGE)).await;
+    let listing = Listing::asked(state, route, lang, request.param(crate::pages::cache::LIST_PAGE)).await;
     let item_query = item::query(state, content, &request.route).await;
     let (page, sidebar, list, item, popups) = tokio::join!(
         load(content_key(state, route).map(ContentQuery::single)),

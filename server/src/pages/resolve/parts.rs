@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use contract::Lang;
+use contract::Pager;
 use contract::locations::LocatorPage;
-use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind, Pager, SearchResults};
+use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind, SearchResults};
 
 use crate::content::{ContentError, ContentValue, Loaded};
 use crate::manifest::RouteDef;
