@@ -15,6 +15,7 @@
 # any machine that has run it once). Needs about 5 GB in /work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 REPO=$PWD
 DIR=$(mktemp -d "${FRESH_DIR:-/work}/fresh-run.XXXX")
 trap 'kill -- -"$PID" 2>/dev/null || true; rm -rf "$DIR"' EXIT
@@ -22,7 +23,7 @@ git clone --quiet "$REPO" "$DIR/site"
 if [ -z "${WARM:-}" ]; then
   export CARGO_HOME="$DIR/cargo" npm_config_cache="$DIR/npm"
 fi
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 echo "fresh clone of $(git rev-parse --short HEAD) in $DIR; caches: ${WARM:+warm}${WARM:-empty}; load $(cut -d' ' -f1 /proc/loadavg)"
 START=$(date +%s.%N)
 # Its own process group (exec setsid: the same pid), so all of it stops at the end.
