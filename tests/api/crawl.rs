@@ -61,6 +61,17 @@ fn address(route: &Value) -> Option<String> {
     Some(format!("/{}", segments.join("/")))
 }
 
+/// The home page, where the server sends a visitor who signed out, is found
+/// in the app's table by the name both sides give it (`HOME`), not only by
+/// the root `RouteTable::home` falls back to.
+#[test]
+fn the_home_route_has_the_name_the_server_finds_it_by() {
+    let table = server::manifest::RouteTable::from_json(site::bundle().routes_json).unwrap();
+    let home = table.by_name(server::contract::route::HOME).map(|route| route.path.as_str());
+    assert_eq!(home, Some("/"));
+    assert_eq!(table.home(), "/");
+}
+
 #[tokio::test]
 async fn every_route_answers_in_both_languages_with_a_unique_title() {
     let app = spawn_app().await;
