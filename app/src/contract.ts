@@ -7,3 +7,5 @@
  * `build.rs` (`app/generated/contract.ts`).
  */
 export type * from "../generated/contract";
+// The values it holds: the lists a form's answers are chosen from.
+export { ORGANISATION_TYPES, REGIONS } from "../generated/contract";

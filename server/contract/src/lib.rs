@@ -9,6 +9,8 @@
 //! - [`api`]: what each API endpoint answers on success.
 //! - [`feedback`]: what an API answer tells the visitor (a notice, what is
 //!   wrong with a form, where to go next): the one body of every API failure.
+//! - [`forms`]: the lists a form's answers are chosen from (regions,
+//!   kinds of organisation).
 //! - [`locations`]: M-Pesa agents and Vodashops, as the CMS holds them and
 //!   as the locator pages show them.
 //! - [`route`]: the shape of the route table (`app/src/routes.ts`).
@@ -27,6 +29,7 @@ pub mod api;
 pub mod cms;
 pub mod content;
 pub mod feedback;
+pub mod forms;
 pub mod locations;
 pub mod page;
 pub mod repair;

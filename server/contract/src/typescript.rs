@@ -123,6 +123,12 @@ pub fn typescript() -> String {
         module.push_str(&declaration);
         module.push('\n');
     }
+    let lists: [(&str, &[&str]); 2] =
+        [("ORGANISATION_TYPES", &crate::forms::ORGANISATION_TYPES), ("REGIONS", &crate::forms::REGIONS)];
+    for (name, values) in lists {
+        let values = serde_json::to_string(values).expect("strings serialise");
+        module.push_str(&format!("\nexport const {name} = {values} as const;\n"));
+    }
     module
 }
 
@@ -135,5 +141,6 @@ mod tests {
         assert!(module.contains("export type PageData = {"));
         assert_eq!(module.matches("export type Section =").count(), 1);
         assert!(!module.contains("bigint"), "ids and prices are numbers in JS");
+        assert!(module.contains("export const REGIONS = [\"Arusha\","), "the form's lists are values");
     }
 }

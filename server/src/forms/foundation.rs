@@ -3,6 +3,7 @@
 //! the team and the budget, whose total the server computes; optionally a
 //! proposal PDF.
 
+use contract::forms::{ORGANISATION_TYPES, REGIONS};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -16,45 +17,6 @@ const MIN_APPLICANTS: usize = 2;
 const MAX_APPLICANTS: usize = 10;
 const MAX_BUDGET_LINES: usize = 50;
 const MAX_TEAM: u32 = 100_000;
-
-/// Kinds of organisation the Foundation funds (its guidelines).
-pub const ORGANISATION_TYPES: [&str; 7] =
-    ["ngo", "community-based", "faith-based", "school", "health-facility", "social-enterprise", "other"];
-
-/// Tanzania's 31 regions, as their names are written in both languages.
-pub const REGIONS: [&str; 31] = [
-    "Arusha",
-    "Dar es Salaam",
-    "Dodoma",
-    "Geita",
-    "Iringa",
-    "Kagera",
-    "Kaskazini Pemba",
-    "Kaskazini Unguja",
-    "Katavi",
-    "Kigoma",
-    "Kilimanjaro",
-    "Kusini Pemba",
-    "Kusini Unguja",
-    "Lindi",
-    "Manyara",
-    "Mara",
-    "Mbeya",
-    "Mjini Magharibi",
-    "Morogoro",
-    "Mtwara",
-    "Mwanza",
-    "Njombe",
-    "Pwani",
-    "Rukwa",
-    "Ruvuma",
-    "Shinyanga",
-    "Simiyu",
-    "Singida",
-    "Songwe",
-    "Tabora",
-    "Tanga",
-];
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

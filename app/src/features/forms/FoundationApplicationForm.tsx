@@ -25,6 +25,7 @@ import {
   TextField,
   fieldId,
 } from "./Fields";
+import { ORGANISATION_TYPES, REGIONS } from "../../contract";
 import { fieldPairs, newKey } from "./send";
 import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
@@ -33,48 +34,6 @@ const ACTION = "/api/forms/foundation-application";
 const DRAFT = "draft:foundation-application";
 const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
 type Step = (typeof STEPS)[number];
-const TYPES = [
-  "ngo",
-  "community-based",
-  "faith-based",
-  "school",
-  "health-facility",
-  "social-enterprise",
-  "other",
-] as const;
-const REGIONS = [
-  "Arusha",
-  "Dar es Salaam",
-  "Dodoma",
-  "Geita",
-  "Iringa",
-  "Kagera",
-  "Kaskazini Pemba",
-  "Kaskazini Unguja",
-  "Katavi",
-  "Kigoma",
-  "Kilimanjaro",
-  "Kusini Pemba",
-  "Kusini Unguja",
-  "Lindi",
-  "Manyara",
-  "Mara",
-  "Mbeya",
-  "Mjini Magharibi",
-  "Morogoro",
-  "Mtwara",
-  "Mwanza",
-  "Njombe",
-  "Pwani",
-  "Rukwa",
-  "Ruvuma",
-  "Shinyanga",
-  "Simiyu",
-  "Singida",
-  "Songwe",
-  "Tabora",
-  "Tanga",
-];
 /** The fields in the order the form asks them (rows as `[]`). */
 const ORDER = [
   "applicants",
@@ -387,7 +346,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
               name="organisation.type"
               label={t("forms.foundation.organisationType")}
               required
-              options={TYPES.map((type) => [type, t(`forms.foundation.types.${type}`)])}
+              options={ORGANISATION_TYPES.map((type) => [type, t(`forms.foundation.types.${type}`)])}
             />
             <TextField
               name="organisation.registrationNumber"
