@@ -176,7 +176,8 @@ compare /api/account /account /account "" " (goal >= 0.25, none shed)"
 sign_in_all "$SPLICED" "$WORK/spliced-cpm.cookies" cpm
 sign_in_all "$WHOLE" "$WORK/whole-cpm.cookies" cpm
 CPM=/customer-permission-management
-curl -sf -H "Cookie: $(head -1 "$WORK/spliced-cpm.cookies")" "http://127.0.0.1:$SPLICED$CPM" | grep -q 'role="switch"' ||
+# A view really shows the session's permissions: a toggle button (aria-pressed) per permission.
+curl -sf -H "Cookie: $(head -1 "$WORK/spliced-cpm.cookies")" "http://127.0.0.1:$SPLICED$CPM" | grep -q 'id="permission-[^"]*-state" aria-pressed=' ||
   { echo "account: $CPM shows no permissions" >&2; exit 1; }
 echo "CPM sessions' views, the same way:"
 compare /api/cpm/permissions $CPM "CPM page" -cpm
