@@ -87,7 +87,7 @@ pub struct ProposalFile {
     pub sha256: String,
 }
 
-/// An entry of one of the lists above ([`ORGANISATION_TYPES`], [`REGIONS`]).
+/// An entry of one of the contract's lists ([`ORGANISATION_TYPES`], [`REGIONS`]).
 /// Named, so that serde does not take it for text borrowed from what it
 /// reads: a kept one is read back as its entry of the list.
 pub type Listed = &'static str;
