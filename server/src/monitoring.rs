@@ -170,6 +170,11 @@ pub fn metrics_router(state: AppState) -> Router {
 async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("render_queue_depth").set(state.pages.renderer.in_flight() as f64);
     metrics::gauge!("page_cache_bytes").set(state.pages.cache.bytes() as f64);
+    if let Some(disk) = state.pages.cache.disk() {
+        let (bytes, pages) = disk.size();
+        metrics::gauge!("cache_bytes", "cache" => "pages_disk").set(bytes as f64);
+        metrics::gauge!("cache_entries", "cache" => "pages_disk").set(pages as f64);
+    }
     if let Some(held) = crate::memory::held() {
         metrics::gauge!("memory_allocated_bytes").set(held.allocated_bytes as f64);
         metrics::gauge!("memory_resident_bytes").set(held.resident_bytes as f64);

@@ -1,7 +1,7 @@
 //! What the configuration turns into before the state is put together: the
 //! content source (Strapi or the embedded content), the drafts' source for
 //! the preview, the content cache and its disk, the image endpoint and its
-//! signer, the operator client's settings, the sessions' lifetimes, and the
+//! signer, the rendered pages' disk, the operator client's settings, the sessions' lifetimes, and the
 //! check that `DATA_DIR` takes writes.
 
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
+use crate::pages::disk::PageDisk;
 use crate::{account, content, images};
 
 /// The content cache's settings (freshness from `content`, the time limit
@@ -29,6 +30,32 @@ pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, S
         settings.disk = Some(disk);
     }
     Ok(settings)
+}
+
+/// The rendered pages' disk in `DATA_DIR/page-cache/` (`PAGE_DISK_CACHE_MB`),
+/// in a directory of this build's: pages another build rendered (another
+/// app, another public address, image addresses signed with another key)
+/// are never served.
+pub(crate) fn page_disk(
+    config: &Config,
+    bundle: AppBundle,
+    key: &axum_extra::extract::cookie::Key,
+) -> Result<Option<PageDisk>, StartError> {
+    if config.pages.disk_cache_bytes == 0 {
+        return Ok(None);
+    }
+    use sha2::Digest;
+    let mut build = sha2::Sha256::new();
+    for part in [bundle.server_js, bundle.assets_json, bundle.routes_json, bundle.strings_json] {
+        build.update(part.as_bytes());
+    }
+    build.update(config.site_url.as_str().as_bytes());
+    build.update(config.cms.media_base().map(|base| base.to_string()).unwrap_or_default().as_bytes());
+    build.update(sha2::Sha256::digest(key.master()));
+    let build: String = build.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    PageDisk::open(&config.data_dir, &build, config.pages.disk_cache_bytes)
+        .map(Some)
+        .map_err(|source| StartError::Disk { what: "page disk cache", dir: config.data_dir.clone(), source })
 }
 
 /// Signs the image endpoint's addresses of the CMS's media, with a key

@@ -179,11 +179,13 @@ impl AppState {
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));
+        let cookie_key = keys::session_key(&config)?;
         let pages = PageCache::new(
             config.pages.cache_bytes,
             config.content.ttl + config.content.stale_if_error,
             config.pages.stale_max,
             config.pages.renderer().workers.div_ceil(2),
+            crate::sources::page_disk(&config, bundle, &cookie_key)?,
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
@@ -194,7 +196,6 @@ impl AppState {
         let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config))
             .map_err(StartError::Operator)?;
         let account_cache = account::cache::AccountCache::new(operator.clone(), config.operator.account_cache);
-        let cookie_key = keys::session_key(&config)?;
         let preview =
             preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
@@ -226,7 +227,7 @@ impl AppState {
         };
         // Content an invalidation drops asks pre-rendering for another pass.
         let dropped = Arc::new(tokio::sync::Notify::new());
-        let invalidation = content::Invalidation { store: content.clone(), dropped: dropped.clone() };
+        let invalidation = content::Invalidation::new(content.clone(), dropped.clone());
         let site = web::Site { origin: config.site_url.origin().into(), https: config.is_https(), cookie_key };
         let routes = Arc::new(routes);
         let security = security::Policy::new(&config, routes.clone());

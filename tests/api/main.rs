@@ -13,6 +13,7 @@ mod content;
 mod cpm_page;
 mod crawl;
 mod csrf;
+mod disk_pages;
 mod forms;
 mod forms_delivery;
 mod fuzz;

@@ -102,6 +102,12 @@ pub struct PagesConfig {
     #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "64", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
+    /// Disk for rendered pages (`DATA_DIR/page-cache`), in MiB, under the
+    /// memory's: kept across restarts until their content changes; past it
+    /// the pages used longest ago are deleted. `0` keeps none.
+    #[arg(id = "page-disk-cache-mb", long = "page-disk-cache-mb", env = "PAGE_DISK_CACHE_MB", default_value = "512", value_parser = mebibytes)]
+    pub disk_cache_bytes: u64,
+
     /// Seconds after content changed that a page rendered for earlier
     /// content is still served while its new render is on its way (however
     /// often content changes meanwhile); past it the visitor waits for the

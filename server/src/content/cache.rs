@@ -14,8 +14,10 @@
 //!   hold (after a restart, a webhook's invalidation, an eviction); the
 //!   locations as the compact entries read page by page ([`Answer`]).
 //!
-//! Each entry carries a version that changes only when its value does; pages
-//! are cached under the versions of the content they were built from.
+//! Each entry carries a version that changes only when its value does (a
+//! hash of the source's answer: the same in every process and after a
+//! restart); pages are cached, in memory and on disk, under the versions of
+//! the content they were built from.
 //! Answers are parsed on the way in (one of a whole collection, such as the
 //! locator's index of every agent, on the blocking pool, off the runtime's
 //! workers); what parsing dropped is logged once per version, with the
@@ -90,7 +92,6 @@ struct Inner {
     settings: CacheSettings,
     entries: moka::sync::Cache<Key, Arc<Entry>>,
     loads: SingleFlight<Key, Arc<Entry>, ContentError>,
-    versions: AtomicU64,
     /// Counts changes: a new version of an entry, or entries dropped,
     /// evicted or expired (what comes back may differ).
     changes: Arc<AtomicU64>,
@@ -137,16 +138,7 @@ impl Cached {
                 }
             })
             .build();
-        Cached {
-            inner: Arc::new(Inner {
-                source,
-                settings,
-                entries,
-                loads: SingleFlight::default(),
-                versions: AtomicU64::new(0),
-                changes,
-            }),
-        }
+        Cached { inner: Arc::new(Inner { source, settings, entries, loads: SingleFlight::default(), changes }) }
     }
 
     pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
@@ -194,17 +186,17 @@ impl Cached {
         self.inner.changes.load(Ordering::Acquire)
     }
 
-    /// Drops every entry `matches` selects; returns the versions dropped.
+    /// Drops every entry `matches` selects (a change: the generation moves);
+    /// returns the versions dropped.
     pub fn invalidate(&self, matches: impl Fn(&Key) -> bool) -> Vec<u64> {
         let dropped: Vec<(Arc<Key>, Arc<Entry>)> = self.inner.entries.iter().filter(|(key, _)| matches(key)).collect();
         for (key, _) in &dropped {
             self.inner.entries.invalidate(key.as_ref());
         }
         // Counted here, before the caller goes on: the eviction listener
-        // may be told later.
-        if !dropped.is_empty() {
-            self.inner.changes.fetch_add(1, Ordering::Release);
-        }
+        // may be told later. Counted even when memory held none of them:
+        // pages answered from disk were built from content memory never read.
+        self.inner.changes.fetch_add(1, Ordering::Release);
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
     }
 
@@ -265,12 +257,12 @@ impl Inner {
         let result = match result {
             Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some())
                 .await
-                .map(|(parsed, same, kept)| (Some(parsed), same, kept)),
-            Ok(None) => Ok((None, before.is_none(), None)),
+                .map(|(parsed, same, kept, version)| (Some(parsed), same, kept, version)),
+            Ok(None) => Ok((None, before.is_none(), None, ABSENT)),
             Err(error) => Err(error),
         };
         match result {
-            Ok((parsed, same, kept)) => {
+            Ok((parsed, same, kept, fingerprint)) => {
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
                     Some(previous) if same => previous.version,
@@ -278,7 +270,7 @@ impl Inner {
                         for dropped in parsed.iter().flat_map(|p| &p.dropped) {
                             tracing::warn!(query = %key.0, lang = key.1.code(), path = dropped.place(), reason = %dropped.reason, "content part dropped");
                         }
-                        self.versions.fetch_add(1, Ordering::Relaxed) + 1
+                        fingerprint
                     }
                 };
                 let changed = previous.as_ref().is_none_or(|previous| previous.version != version);
@@ -333,10 +325,9 @@ impl Inner {
         if age > self.settings.fresh_for(&key.0) + self.settings.stale_if_error {
             return None;
         }
-        let (parsed, ..) = parse(&key.0, answer, None, false).await.ok()?;
+        let (parsed, _, _, version) = parse(&key.0, answer, None, false).await.ok()?;
         tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
         let fetched = now.checked_sub(age).unwrap_or(now);
-        let version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
         Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, fetched, checked: now }))
     }
 }
@@ -371,24 +362,53 @@ impl Answer {
         }
     }
 
-    /// Parsed as the answer to `query`; and, if `keep`, what of it a disk keeps.
-    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>) {
+    /// Parsed as the answer to `query`; if `keep`, what of it a disk keeps;
+    /// and its [`fingerprint`].
+    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>, u64) {
         match self {
             Answer::Json(raw) => {
+                let version = fingerprint(&raw);
                 let kept = keep.then(|| raw.clone());
-                (parse_answer(query, raw), kept.map(Answer::Json))
+                (parse_answer(query, raw), kept.map(Answer::Json), version)
             }
             Answer::Places(places) => {
+                let version = fingerprint(&places);
                 let (locations, dropped) = places.index();
                 let parsed = Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() };
-                (parsed, keep.then_some(Answer::Places(places)))
+                (parsed, keep.then_some(Answer::Places(places)), version)
             }
         }
     }
 }
 
+/// The version of an entry the source has nothing for.
+const ABSENT: u64 = 1;
+
+/// An answer's version: a hash of the source's answer, so that the same
+/// content has the same version in every process that reads it, after a
+/// restart too, and the pages kept on disk for it (`pages::cache`) are
+/// found again. Never 0, which marks content kept nowhere (a preview's).
+fn fingerprint<T: serde::Serialize>(answer: &T) -> u64 {
+    use std::hash::Hasher;
+    /// Feeds what is serialised to the hasher, never holding it whole.
+    struct Feed(std::collections::hash_map::DefaultHasher);
+    impl std::io::Write for Feed {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.write(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
+    // Serialising a JSON value or the places to a hasher cannot fail.
+    let _ = serde_json::to_writer(&mut feed, answer);
+    feed.0.finish().max(ABSENT + 1)
+}
+
 /// `answer` parsed as the answer to `query`, whether it is the same as
-/// `before`, and (if `keep`) what of it a disk keeps. An answer read
+/// `before`, (if `keep`) what of it a disk keeps, and its version. An answer read
 /// through every page of a collection (the locator's index of 180,000
 /// places takes most of a second) is parsed and compared on the blocking
 /// pool, so that the runtime's workers go on answering meanwhile.
@@ -397,11 +417,11 @@ async fn parse(
     answer: Answer,
     before: Option<Arc<ContentValue>>,
     keep: bool,
-) -> Result<(Parsed<ContentValue>, bool, Option<Answer>), ContentError> {
+) -> Result<(Parsed<ContentValue>, bool, Option<Answer>, u64), ContentError> {
     let work = move |query: &ContentQuery| {
-        let (parsed, kept) = answer.parse(query, keep);
+        let (parsed, kept, version) = answer.parse(query, keep);
         let same = before.as_deref() == parsed.value.as_ref();
-        (parsed, same, kept)
+        (parsed, same, kept, version)
     };
     if !query.reads_every_page() {
         return Ok(work(query));

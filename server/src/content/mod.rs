@@ -49,7 +49,7 @@ pub use known::{ItemGate, REREAD_EVERY, Verdict};
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
-pub use webhook::{Invalidation, Webhook, router};
+pub use webhook::{Invalidation, Source, Webhook, router};
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ContentError {
@@ -213,6 +213,8 @@ pub struct Loaded {
     pub lang: Lang,
     /// Changes whenever the content does; part of the page cache key.
     pub version: u64,
+    /// How long ago the source gave it (it may be served stale).
+    pub age: std::time::Duration,
 }
 
 /// Content as handlers see it: cached, with the locale fallback.
@@ -255,22 +257,23 @@ impl Content {
         if lang == Lang::Sw && is_missing(entry.value.as_deref()) {
             let english = self.read(query, Lang::En).await?;
             if !is_missing(english.value.as_deref()) {
-                return Ok(Loaded { value: english.value, lang: Lang::En, version: english.version });
+                return Ok(Loaded { lang: Lang::En, ..english });
             }
         }
-        Ok(Loaded { value: entry.value, lang, version: entry.version })
+        Ok(Loaded { lang, ..entry })
     }
 
     async fn read(&self, query: &ContentQuery, lang: Lang) -> Result<Loaded, ContentError> {
         let Some(drafts) = &self.drafts else {
             let entry = self.cache.get(query, lang).await?;
-            return Ok(Loaded { value: entry.value.clone(), lang, version: entry.version });
+            return Ok(Loaded { value: entry.value.clone(), lang, version: entry.version, age: entry.age() });
         };
         let answer = tokio::time::timeout(drafts.timeout, drafts.source.fetch(query, lang))
             .await
             .unwrap_or(Err(ContentError::Timeout(drafts.timeout)))?;
         // Version 0: a preview is rendered for its request and kept nowhere.
-        Ok(Loaded { value: answer.and_then(|raw| parse_answer(query, raw).value).map(Arc::new), lang, version: 0 })
+        let value = answer.and_then(|raw| parse_answer(query, raw).value).map(Arc::new);
+        Ok(Loaded { value, lang, version: 0, age: std::time::Duration::ZERO })
     }
 
     /// The index of `collection` in `lang` as memory holds it, without

@@ -8,6 +8,7 @@
 //! other instance is told too (`broadcast`).
 
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use axum::Router;
 use axum::extract::{FromRef, State};
@@ -109,16 +110,78 @@ impl Change {
     }
 }
 
+impl Change {
+    /// Whether this change may have changed content `source` names.
+    pub fn touches(&self, source: &Source) -> bool {
+        let locale = self.locale.as_deref().map(Lang::parse);
+        (locale.is_none_or(|l| l == source.lang) || !source.localized)
+            && self.model.as_deref().is_none_or(|m| same_model(&source.model, m))
+    }
+}
+
+/// What a page was built from, as a change names it: a model (a single
+/// type or a collection, `news-updates`) in a language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    pub model: String,
+    pub lang: Lang,
+    /// Whether it differs by language (a type that does not changes in all).
+    pub localized: bool,
+}
+
+impl Source {
+    pub fn of(query: &super::ContentQuery, lang: Lang) -> Source {
+        Source { model: query.model().to_owned(), lang, localized: query.localized() }
+    }
+}
+
+/// The changes this process was told of, newest first, one per model and
+/// language: what pages kept on disk are checked against, whose content
+/// memory may not hold ([`Invalidation::changed_since`]).
+#[derive(Default)]
+struct Told {
+    changes: Vec<(Change, SystemTime)>,
+}
+
+/// Changes remembered apart at most; past them, one change of everything.
+const CHANGES_TOLD: usize = 256;
+
+impl Told {
+    fn push(&mut self, change: &Change, at: SystemTime) {
+        self.changes.retain(|(told, _)| told != change);
+        self.changes.insert(0, (change.clone(), at));
+        if self.changes.len() > CHANGES_TOLD {
+            self.changes = vec![(Change::everything(), at)];
+        }
+    }
+}
+
 /// What invalidating content acts on: the content cache, and whoever waits
 /// to hear that entries were dropped (pre-rendering, for another pass).
 #[derive(Clone)]
 pub struct Invalidation {
     pub store: Content,
     pub dropped: Arc<Notify>,
+    told: Arc<std::sync::Mutex<Told>>,
 }
 
 impl Invalidation {
-    /// Drops the content entries `change` names (the content generation
+    pub fn new(store: Content, dropped: Arc<Notify>) -> Invalidation {
+        Invalidation { store, dropped, told: Arc::default() }
+    }
+
+    /// Whether a change this process was told of since `since` may have
+    /// changed content any of `sources` names.
+    pub fn changed_since(&self, sources: &[Source], since: SystemTime) -> bool {
+        let told = crate::locks::lock(&self.told);
+        told.changes
+            .iter()
+            .take_while(|(_, at)| *at >= since)
+            .any(|(change, _)| sources.iter().any(|source| change.touches(source)))
+    }
+
+    /// Drops the content entries `change` names, and remembers it for the
+    /// pages on disk (the content generation
     /// moves, so the fast path follows; pages built from them are served
     /// only while their new render runs, see `pages::cache`) and asks for
     /// another pre-render pass, or reads them again in place where the
@@ -128,13 +191,9 @@ impl Invalidation {
     /// whether the webhook came here or to another instance (`broadcast`);
     /// `source` is for the metrics.
     pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
-        let locale = change.locale.as_deref().map(Lang::parse);
-        let model = change.model.as_deref();
+        crate::locks::lock(&self.told).push(change, SystemTime::now());
         // A type that is not localized changes in every language (its webhook names none, or the default).
-        let changed = |(query, lang): &crate::content::Key| {
-            (locale.is_none_or(|l| l == *lang) || !query.localized())
-                && model.is_none_or(|m| same_model(query.model(), m))
-        };
+        let changed = |(query, lang): &crate::content::Key| change.touches(&Source::of(query, *lang));
         let cache = self.store.cache();
         let dropped = cache.invalidate(|key| !key.0.read_again_in_place() && changed(key)).len();
         let read_again = cache.read_again(|key| key.0.read_again_in_place() && changed(key));

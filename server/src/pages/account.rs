@@ -147,6 +147,9 @@ async fn page_for_kind(
                 url: for_everyone.url.clone(),
                 data,
                 versions: for_everyone.versions.clone(),
+                // A template for one kind of subscriber: kept in memory, never on disk.
+                sources: Vec::new(),
+                confirmed: for_everyone.confirmed,
             };
             render_as(state, page, true).await.map_err(Unbuilt::Render)
         })

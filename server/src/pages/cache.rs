@@ -28,10 +28,12 @@
 //! when its content was superseded and when its refresh has ended, so the
 //! fast path serves it again within the same bound ([`super::fast`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::cached_page::CachedPage;
+use super::disk::{Kept, PageDisk};
 use super::refresh::{Refreshed, Refreshes};
 
 /// The query parameter of a list page's number: the one the site's own
@@ -59,7 +61,17 @@ pub struct PageCache {
     /// Pages being rendered again in the background, and those waiting to be.
     refreshes: Refreshes,
     stale_for: Duration,
+    /// The second tier: pages on disk (`PAGE_DISK_CACHE_MB`), if any.
+    disk: Option<PageDisk>,
+    /// Pages read from disk whose content is checked again in the
+    /// background, at most [`CHECKS`] at once (see [`PageCache::on_disk`]).
+    checks: Arc<tokio::sync::Semaphore>,
 }
+
+/// Pages read from disk with content older than its time-to-live whose
+/// content is checked again at once; past them, a page is served without
+/// a check, which the next visitor's request starts.
+const CHECKS: usize = 2;
 
 /// The newest page kept for an address.
 struct Latest {
@@ -116,7 +128,13 @@ impl PageCache {
     /// `lifetime`: how long a page is kept; `stale_for`: how long after
     /// content changed the page for the previous content may still be
     /// served; `refreshes`: background renders at once.
-    pub fn new(capacity_bytes: u64, lifetime: Duration, stale_for: Duration, refreshes: usize) -> PageCache {
+    pub fn new(
+        capacity_bytes: u64,
+        lifetime: Duration,
+        stale_for: Duration,
+        refreshes: usize,
+        disk: Option<PageDisk>,
+    ) -> PageCache {
         let pages = (capacity_bytes > 0).then(|| Partitions::new(capacity_bytes, lifetime));
         let latest = moka::sync::Cache::builder()
             .max_capacity(capacity_bytes / 8)
@@ -125,14 +143,39 @@ impl PageCache {
             })
             .time_to_live(lifetime)
             .build();
-        PageCache { pages, latest, refreshes: Refreshes::new(refreshes.max(1)), stale_for }
+        let disk = disk.filter(|_| pages.is_some());
+        let checks = Arc::new(tokio::sync::Semaphore::new(CHECKS));
+        PageCache { pages, latest, refreshes: Refreshes::new(refreshes.max(1)), stale_for, disk, checks }
+    }
+
+    /// An address as keys name it: the route and the URL.
+    pub fn address_of(route: &str, url: &str) -> String {
+        format!("{route} {url}")
+    }
+
+    /// Keeps `page`, just answered for everyone under `key` from content
+    /// the CMS gave at `confirmed`, on disk, or marks the copy there
+    /// confirmed then. Only the pages answered for everyone come here: what
+    /// the disk keeps is served to anonymous visitors without reading content.
+    pub fn keep_on_disk(&self, key: &str, page: &CachedPage, confirmed: SystemTime) {
+        let Some(disk) = &self.disk else { return };
+        let address = address(key);
+        match disk.kept(address) {
+            Some(kept) if *kept.key == *key => disk.confirm(address, confirmed),
+            _ if !typed(key) => {
+                if let Some((header, br, gzip)) = page.to_disk(address, key, confirmed) {
+                    disk.keep(&header, &br, &gzip);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// The route names the page as much as its address: the not-found page,
     /// one for every unknown address, is rendered for `/` like home.
     pub fn key(route: &str, url: &str, versions: &[u64]) -> String {
         let versions: Vec<String> = versions.iter().map(u64::to_string).collect();
-        format!("{route} {url}#{}", versions.join("."))
+        format!("{}#{}", PageCache::address_of(route, url), versions.join("."))
     }
 
     /// The cached page, or the one `render()` builds; concurrent requests for
@@ -149,16 +192,26 @@ impl PageCache {
             metrics::counter!("page_cache_lookups_total", "result" => "miss").increment(1);
             return render().await.map(Arc::new);
         };
-        let missed = std::sync::atomic::AtomicBool::new(false);
+        let (missed, read) = (AtomicBool::new(false), AtomicBool::new(false));
         let page = pages
             .try_get_with(key.clone(), async {
-                missed.store(true, std::sync::atomic::Ordering::Relaxed);
+                missed.store(true, Ordering::Relaxed);
+                if let Some(page) = self.read(&key).await {
+                    read.store(true, Ordering::Relaxed);
+                    return Ok(page);
+                }
                 render().await.map(Arc::new)
             })
             .await
             .map_err(|error| (*error).clone());
-        let missed = missed.into_inner();
-        let result = if missed { "miss" } else { "hit" };
+        let (missed, read) = (missed.into_inner(), read.into_inner());
+        let result = if read {
+            "disk"
+        } else if missed {
+            "miss"
+        } else {
+            "hit"
+        };
         metrics::counter!("page_cache_lookups_total", "result" => result).increment(1);
         if missed && page.is_ok() {
             let address = address(&key).to_owned();
@@ -171,6 +224,50 @@ impl PageCache {
             self.latest.insert(address, Arc::new(Latest { key, superseded: OnceLock::new() }));
         }
         page
+    }
+
+    /// `key`'s page if the disk keeps it.
+    async fn read(&self, key: &str) -> Option<Arc<CachedPage>> {
+        let disk = self.disk.clone()?;
+        let (address, key) = (address(key).to_owned(), key.to_owned());
+        let read = move || disk.read(&address, &key).and_then(CachedPage::restore);
+        tokio::task::spawn_blocking(read).await.ok().flatten().map(Arc::new)
+    }
+
+    /// The newest page of `address` (a route and URL, as keys name it) if
+    /// only the disk keeps it (memory keeps no page for the address, nor
+    /// knows of a newer one) and `usable` says its content is still what it
+    /// was built from: read into memory, with what the disk knows of it.
+    /// When its content was confirmed longer than `fresh` ago, `check` runs
+    /// in the background (unless [`CHECKS`] run already), to read it again.
+    pub async fn on_disk<F: Future<Output = ()> + Send + 'static>(
+        &self,
+        address: &str,
+        fresh: Duration,
+        usable: impl FnOnce(&Kept) -> bool,
+        check: impl FnOnce() -> F,
+    ) -> Option<(Arc<CachedPage>, bool)> {
+        let (disk, pages) = (self.disk.as_ref()?, self.pages.as_ref()?.of(address));
+        let kept = disk.kept(address).filter(usable)?;
+        if let Some(latest) = self.latest.get(address)
+            && (*latest.key != *kept.key || pages.contains_key(&latest.key))
+        {
+            return None;
+        }
+        let page = self.read(&kept.key).await?;
+        metrics::counter!("page_cache_lookups_total", "result" => "disk").increment(1);
+        pages.insert(kept.key.to_string(), page.clone()).await;
+        let latest = Latest { key: kept.key.to_string(), superseded: OnceLock::new() };
+        self.latest.insert(address.to_owned(), Arc::new(latest));
+        let fresh = kept.fresh(fresh);
+        if !fresh && let Ok(turn) = self.checks.clone().try_acquire_owned() {
+            let check = check();
+            tokio::spawn(async move {
+                check.await;
+                drop(turn);
+            });
+        }
+        Some((page, fresh))
     }
 
     /// When `key`'s page is not kept: the page kept for the same address
@@ -227,6 +324,11 @@ impl PageCache {
     pub fn bytes(&self) -> u64 {
         self.pages.as_ref().map_or(0, |shares| shares.linked.weighted_size() + shares.typed.weighted_size())
     }
+
+    /// The pages on disk, if any.
+    pub fn disk(&self) -> Option<&PageDisk> {
+        self.disk.as_ref()
+    }
 }
 
 #[cfg(test)]
@@ -241,7 +343,7 @@ mod tests {
     #[test]
     fn keys_count_against_the_capacity() {
         let capacity = 64 << 10;
-        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1, None);
         futures::executor::block_on(async {
             for n in 0..200 {
                 let key = format!("{n:0>width$}", width = MAX_KEY - 8);
@@ -260,7 +362,7 @@ mod tests {
     #[test]
     fn typed_addresses_keep_to_their_share() {
         let capacity = 4 << 20;
-        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let cache = PageCache::new(capacity, Duration::from_secs(60), Duration::from_secs(60), 1, None);
         let page = |n: usize| {
             CachedPage::new(
                 StatusCode::OK,
@@ -298,7 +400,7 @@ mod tests {
     /// page (served stale while the next renders), not one per edition.
     #[test]
     fn a_page_for_newer_content_drops_the_one_it_supersedes() {
-        let cache = PageCache::new(4 << 20, Duration::from_secs(60), Duration::from_secs(60), 1);
+        let cache = PageCache::new(4 << 20, Duration::from_secs(60), Duration::from_secs(60), 1, None);
         let page = |edition: u64| {
             CachedPage::new(StatusCode::OK, Lang::En, format!("<p>edition {edition}</p>"), vec![edition], |_| None)
         };

@@ -6,16 +6,19 @@
 
 use std::hash::{Hash, Hasher};
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
+use contract::page::AccountControls;
 
+use super::disk;
 use super::refresh::Refreshed;
 use super::splice::{OwnParts, Splice};
 use crate::assets::accepts;
+use crate::content::Source;
 use crate::web::etag;
 
 /// The cache policy of an answer for one visitor alone.
@@ -55,6 +58,12 @@ pub struct CachedPage {
     versions: Vec<u64>,
     /// How a signed-in subscriber's own parts go in, for a page for everyone.
     splice: Option<Splice>,
+    /// What the CMS names the content it is built from; none for a page
+    /// not kept on disk.
+    sources: Vec<Source>,
+    /// The header's account control it was rendered with, from which
+    /// `splice` is found again in a page read back from disk.
+    controls: Option<AccountControls>,
 }
 
 impl CachedPage {
@@ -79,7 +88,61 @@ impl CachedPage {
             identity,
             etag: format!("{:016x}", hasher.finish()),
             versions,
+            sources: Vec::new(),
+            controls: None,
         }
+    }
+
+    /// This page, built from the content `sources` names, with the account
+    /// control `controls`: what a page kept on disk needs.
+    pub fn built_from(self, sources: Vec<Source>, controls: Option<AccountControls>) -> CachedPage {
+        CachedPage { sources, controls, ..self }
+    }
+
+    /// The page the disk kept (see `disk`), its plain body inflated from
+    /// gzip; `None` when that body is not gzip. Blocking: call it on the
+    /// blocking pool.
+    pub fn restore(read: disk::Read) -> Option<CachedPage> {
+        let disk::Read { header, br, gzip } = read;
+        let mut identity = Vec::with_capacity(gzip.len() * 4);
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gzip[..]), &mut identity).ok()?;
+        let splice = header.controls.as_ref().and_then(|controls| super::splice::prepare(&identity, controls));
+        Some(CachedPage {
+            status: StatusCode::from_u16(header.status).ok()?,
+            lang: header.lang,
+            identity: Bytes::from(identity),
+            br,
+            gzip,
+            etag: header.etag,
+            versions: header.versions,
+            splice,
+            sources: header.sources,
+            controls: header.controls,
+        })
+    }
+
+    /// What the disk keeps of this page, for `address` under `key`, built
+    /// from content the CMS gave at `confirmed`; `None`
+    /// for a page it does not keep: an error, or one built from no CMS
+    /// content (the account page's templates).
+    pub fn to_disk(&self, address: &str, key: &str, confirmed: SystemTime) -> Option<(disk::Header, Bytes, Bytes)> {
+        if self.status != StatusCode::OK || self.sources.is_empty() {
+            return None;
+        }
+        let header = disk::Header {
+            address: address.to_owned(),
+            key: key.to_owned(),
+            status: self.status.as_u16(),
+            lang: self.lang,
+            etag: self.etag.clone(),
+            versions: self.versions.clone(),
+            controls: self.controls.clone(),
+            sources: self.sources.clone(),
+            confirmed: disk::epoch_secs(confirmed),
+            br: self.br.len(),
+            gzip: self.gzip.len(),
+        };
+        Some((header, self.br.clone(), self.gzip.clone()))
     }
 
     /// Whether a signed-in subscriber can be served this page with their own parts.

@@ -27,14 +27,16 @@
 //!
 //! The pages' part of the state (`crate::state::PagesState`) is defined in
 //! files that read no state, so the state imports them and nothing above:
-//! [`cache`], [`fast_pages`] (what the fast path keeps), [`passes`] (the
-//! pre-render's schedule), [`admit`] (the personal renders' turns).
+//! [`cache`] (with its second tier on disk, [`disk`]), [`fast_pages`] (what
+//! the fast path keeps), [`passes`] (the pre-render's schedule), [`admit`]
+//! (the personal renders' turns).
 
 mod account;
 pub(crate) mod admit;
 pub(crate) mod cache;
 mod cached_page;
 mod data;
+pub(crate) mod disk;
 pub mod document;
 mod error;
 mod fast;

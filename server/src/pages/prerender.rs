@@ -106,22 +106,36 @@ pub async fn run_forever(state: AppState) {
     }
 }
 
-/// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili) into
-/// the page cache unless it is there: the page, and whether it was rendered
-/// now. A redirect is nothing to render.
+/// Renders the anonymous page at `address` (a path, `/sw/…` in Swahili, with
+/// the query its route reads) into the page cache unless it is there: the
+/// page, and whether it was rendered now. A redirect is nothing to render.
 async fn prerender(state: &AppState, address: &str) -> Result<Option<(Arc<CachedPage>, bool)>, PageError> {
-    let request = PageRequest::at(state, LocalPath::parse(address), None);
+    let (path, query) = address.split_once('?').map_or((address, None), |(path, query)| (path, Some(query)));
+    let request = PageRequest::at(state, LocalPath::parse(path), query);
     let parts = match resolve(state, &state.content.store, &request, false).await? {
         Resolved::Page(parts) => *parts,
         Resolved::Redirect { .. } => return Ok(None),
     };
-    let page = Prepared::new(state, parts, &[]);
-    let key = page.key.clone();
+    let page = Prepared::new(state, parts, &request.query);
+    let (key, confirmed) = (page.key.clone(), page.confirmed);
     let mut rendered = false;
     let build = async {
         rendered = true;
         render(state, page).await.map_err(Unbuilt::Render)
     };
-    let kept = state.pages.cache.get_or_render(key, || build).await?;
+    let kept = state.pages.cache.get_or_render(key.clone(), || build).await?;
+    state.pages.cache.keep_on_disk(&key, &kept, confirmed);
     Ok(Some((kept, rendered)))
+}
+
+/// The page for everyone at `address` (a URL as [`prerender`] takes it),
+/// served from disk with content confirmed too long ago: its content read
+/// again (from the content cache, which asks the CMS for what it does not
+/// hold fresh), and the page rendered again only if it changed.
+pub async fn check(state: &AppState, address: &str) {
+    match prerender(state, address).await {
+        Ok(Some((_, true))) => tracing::debug!(address, "a page kept on disk was rendered again: its content changed"),
+        Ok(_) => {}
+        Err(error) => tracing::warn!(address, %error, "a page kept on disk could not be checked"),
+    }
 }

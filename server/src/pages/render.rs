@@ -18,6 +18,7 @@ use super::request::address;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
 use crate::connections;
+use crate::content::Source;
 use crate::manifest::AssetManifest;
 use crate::state::AppState;
 
@@ -29,17 +30,22 @@ pub struct Prepared {
     pub url: String,
     pub data: PageData,
     pub versions: Vec<u64>,
+    /// What the CMS names the content it is built from.
+    pub sources: Vec<Source>,
+    /// When the CMS gave the oldest of that content.
+    pub confirmed: std::time::SystemTime,
 }
 
 impl Prepared {
     /// `parts` at its address with the query parameters its route reads of `query`.
-    pub fn new(state: &AppState, parts: PageParts, query: &[(String, String)]) -> Prepared {
+    pub fn new(state: &AppState, mut parts: PageParts, query: &[(String, String)]) -> Prepared {
         let url = address(&parts.lang.href(&parts.path), query, &parts.def.query);
         let versions = parts.versions();
         // The route names the page as much as its address: the not-found
         // page, one for every unknown address, is rendered for `/` like home.
         let key = PageCache::key(&parts.route.name, &url, &versions);
-        Prepared { key, url, data: parts.into_data(state.config.site_url.as_str()), versions }
+        let (sources, confirmed) = (std::mem::take(&mut parts.sources), parts.confirmed());
+        Prepared { key, url, data: parts.into_data(state.config.site_url.as_str()), versions, sources, confirmed }
     }
 }
 
@@ -78,7 +84,7 @@ pub async fn render_as(state: &AppState, page: Prepared, personal_part: bool) ->
 }
 
 async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> Result<CachedPage, RenderError> {
-    let Prepared { url, data, versions, .. } = page;
+    let Prepared { url, data, versions, sources, .. } = page;
     let request = render_request(url, data, &state.pages.assets, personal_part);
     let (output, data) = match state.pages.renderer.render::<_, RenderOutput>(&request).await {
         Ok(output) => (output, request.data),
@@ -101,6 +107,7 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
         .subscriber
         .as_ref()
         .map(|subscriber| (splice::PersonalData::Subscriber, document::script_json(subscriber))));
+    let controls = output.account.clone();
     let splice = move |html: &[u8]| match (&output.account, &output.personal, &member) {
         (Some(controls), _, _) => splice::prepare(html, controls),
         (None, Some(personal), Some((member, json))) => splice::prepare_personal(html, personal, *member, json),
@@ -110,7 +117,8 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
     // Compressing a page (brotli 9, gzip 9) takes milliseconds of CPU: off
     // the runtime's threads, so the requests they answer meanwhile (pages
     // from memory) do not wait behind it while content is republished.
-    match tokio::task::spawn_blocking(move || CachedPage::new(status, lang, html, versions, splice)).await {
+    let page = move || CachedPage::new(status, lang, html, versions, splice).built_from(sources, controls);
+    match tokio::task::spawn_blocking(page).await {
         Ok(page) => Ok(page),
         Err(error) => std::panic::resume_unwind(error.into_panic()),
     }

@@ -17,6 +17,7 @@ use axum_extra::extract::PrivateCookieJar;
 use contract::page::{PageData, PageKind};
 
 use super::admit::Unbuilt;
+use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
 use super::error::PageError;
 use super::render::{Prepared, render, render_for};
@@ -40,6 +41,10 @@ pub async fn page(
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
     let mut visit = Visit::read(&state.account, private).await;
+    let for_everyone = previewing.is_none() && !visit.has_flash() && !visit.signed_in();
+    if for_everyone && let Some(response) = from_disk(state, request, headers).await {
+        return Ok(response);
+    }
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
         // A draft's address is not for browsers to remember.
@@ -158,10 +163,45 @@ async fn page_for_everyone(
         // serves it again, headers and all, until then (within the bound).
         return Ok(stale.respond_for_everyone(headers, STALE, Some(copy)));
     }
-    let kept = state.pages.cache.get_or_render(page.key.clone(), || render_for(state, client, page)).await?;
+    let (key, confirmed) = (page.key.clone(), page.confirmed);
+    let kept = state.pages.cache.get_or_render(key.clone(), || render_for(state, client, page)).await?;
+    state.pages.cache.keep_on_disk(&key, &kept, confirmed);
     // A page whose content failed says so to no cache: the next visitor may get it whole.
     let cache_control = if kept.status.is_server_error() { "no-store".to_owned() } else { public_cache_control(state) };
     Ok(kept.respond_for_everyone(headers, &cache_control, None))
+}
+
+/// The page for everyone at `request`'s address when only the disk keeps it
+/// (see `cache::PageCache::on_disk`), answered without reading its content:
+/// unless the CMS said since it was built that content it was built from
+/// changed, or that content was confirmed longer ago than content is served
+/// while the CMS fails. Content confirmed longer than `CONTENT_TTL_SECS` ago is read
+/// again in the background (rendered again only if it changed), the page
+/// answered meanwhile as a stale one is. Not for a page behind a sign-in or
+/// a redirect, which are never kept for everyone.
+async fn from_disk(state: &AppState, request: &PageRequest, headers: &HeaderMap) -> Option<Response> {
+    let route = &request.route.route;
+    if route.is_unrouted() || route.redirect.is_some() || route.meta.requires_auth {
+        return None;
+    }
+    let url = super::request::address(&request.local.lang.href(&request.local.path), &request.query, &route.query);
+    let address = PageCache::address_of(&route.name, &url);
+    let invalidation = &state.content.invalidation;
+    // Content is served this long after it was confirmed, while the CMS fails.
+    let servable = state.config.content.ttl + state.config.content.stale_if_error;
+    let owned = state.clone();
+    let (page, fresh) = state
+        .pages
+        .cache
+        .on_disk(
+            &address,
+            state.config.content.ttl,
+            |kept| kept.fresh(servable) && !invalidation.changed_since(&kept.sources, kept.confirmed),
+            move || async move { super::prerender::check(&owned, &url).await },
+        )
+        .await?;
+    let cache_control = if fresh { public_cache_control(state) } else { STALE.to_owned() };
+    Some(page.respond_for_everyone(headers, &cache_control, None))
 }
 
 /// The page kept for this address from the content before the last change,

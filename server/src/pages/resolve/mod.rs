@@ -34,7 +34,7 @@ use parts::{PageBundles, Stop, or_leave_out};
 
 use super::error::PageError;
 use super::request::PageRequest;
-use crate::content::{Content, ContentQuery, ContentValue, Loaded};
+use crate::content::{Content, ContentQuery, ContentValue, Loaded, Source};
 use crate::manifest::RouteDef;
 use crate::state::AppState;
 use crate::web::Location;
@@ -66,12 +66,23 @@ pub(super) async fn resolve(
     };
     let listing = Listing::asked(state, route, lang, request.param(crate::pages::cache::LIST_PAGE)).await;
     let item_query = item::query(state, content, &request.route).await;
+    let page_query = content_key(state, route).map(ContentQuery::single);
+    let list_query = listing.as_ref().and_then(Listing::query).or_else(|| route.all.map(ContentQuery::All));
+    let popups_query = route.popups.clone().map(ContentQuery::Popups);
+    // What the page is built from, as the CMS's changes name it (the pager
+    // counts by the list's collection).
+    let sources = [&page_query, &sidebar_query(), &list_query, &item_query, &popups_query]
+        .into_iter()
+        .flatten()
+        .chain(route.locations.map(|_| &ContentQuery::Locations))
+        .map(|query| Source::of(query, lang))
+        .collect();
     let (page, sidebar, list, item, popups) = tokio::join!(
-        load(content_key(state, route).map(ContentQuery::single)),
+        load(page_query),
         load(sidebar_query()),
-        load(listing.as_ref().and_then(Listing::query).or_else(|| route.all.map(ContentQuery::All))),
+        load(list_query),
         load(item_query.clone()),
-        load(route.popups.clone().map(ContentQuery::Popups)),
+        load(popups_query),
     );
     let sidebar = or_leave_out(sidebar, "sidebar");
     let (list, popups) = (or_leave_out(list, "list"), or_leave_out(popups, "popups"));
@@ -117,6 +128,7 @@ pub(super) async fn resolve(
             status: if locator.as_ref().is_some_and(|(page, _)| !page.ready) { 503 } else { 200 },
             locator,
             failed: false,
+            sources,
         })),
         Err(Stop::NotFound) => PageParts::not_found(state, lang, sidebar),
         Err(Stop::Failed) => PageParts::failed(lang, &request.local.path, matched, route.clone(), sidebar),

@@ -10,7 +10,7 @@ use contract::Pager;
 use contract::locations::LocatorPage;
 use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind, SearchResults};
 
-use crate::content::{ContentError, ContentValue, Loaded};
+use crate::content::{ContentError, ContentQuery, ContentValue, Loaded, Source};
 use crate::manifest::RouteDef;
 use crate::state::AppState;
 use crate::web::Location;
@@ -61,6 +61,9 @@ pub struct PageParts {
     /// The content could not be loaded: the page frame with the
     /// content-failure message.
     pub failed: bool,
+    /// The CMS models and languages it is built from, which the pages kept
+    /// on disk are checked against when the CMS says what changed.
+    pub sources: Vec<Source>,
 }
 
 /// The bundles of the operator's catalogue a page shows, and the version of
@@ -94,6 +97,17 @@ impl PageParts {
             .chain(self.search.as_ref().map(|(_, build)| *build))
             .chain(self.locator.iter().flat_map(|(_, versions)| *versions))
             .collect()
+    }
+
+    /// When the content it shows was given by the CMS: the oldest of it.
+    pub fn confirmed(&self) -> std::time::SystemTime {
+        let age = [&self.page, &self.sidebar, &self.list, &self.item, &self.popups]
+            .into_iter()
+            .flatten()
+            .map(|loaded| loaded.age)
+            .max()
+            .unwrap_or_default();
+        std::time::SystemTime::now() - age
     }
 
     pub fn into_data(self, site_url: &str) -> PageData {
@@ -181,6 +195,7 @@ impl PageParts {
             search: None,
             locator: None,
             failed,
+            sources: vec![Source::of(&ContentQuery::single(contract::cms::SIDEBAR), lang)],
         }))
     }
 }
