@@ -19,7 +19,7 @@ use contract::page::{PageData, PageKind};
 use super::admit::Unbuilt;
 use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
 use super::error::PageError;
-use super::render::{Prepared, render, render_for};
+use super::render::{Prepared, refuse_unread, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
@@ -40,6 +40,11 @@ pub async fn page(
     let previewing = state.content.preview.as_ref().filter(|preview| preview.active(&private));
     let content = previewing.map_or(&state.content.store, |preview| preview.content());
     let mut visit = Visit::read(&state.account, private).await;
+    // An anonymous visitor's page is refused here, before its content is
+    // read, where its render is certain to be (`refuse_unread`).
+    if previewing.is_none() && !visit.signed_in() {
+        refuse_unread(state, request)?;
+    }
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
         // A draft's address is not for browsers to remember.
