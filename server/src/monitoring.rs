@@ -169,6 +169,13 @@ pub fn metrics_router(state: AppState) -> Router {
 
 async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("render_queue_depth").set(state.pages.renderer.in_flight() as f64);
+    for (reason, waiting) in [
+        ("address", state.pages.renders.waiting()),
+        ("session", state.pages.personal_renders.waiting()),
+        ("engine", state.pages.renderer.queued()),
+    ] {
+        metrics::gauge!("renders_waiting", "reason" => reason).set(waiting as f64);
+    }
     metrics::gauge!("page_cache_bytes").set(state.pages.cache.bytes() as f64);
     if let Some(disk) = state.pages.cache.disk() {
         let (bytes, pages) = disk.size();

@@ -69,7 +69,8 @@ pub struct PagesState {
     /// Renders every page in the background (`PRERENDER`).
     pub prerender: Prerender,
     pub renderer: ssr_runtime::Renderer,
-    /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`).
+    /// Renders running and waiting, per client address (`RENDERS_PER_ADDRESS`,
+    /// `RENDER_QUEUE_PER_ADDRESS`).
     pub(crate) renders: connections::Admission,
     /// Renders for one visitor, bounded so they never hold every engine.
     pub personal_renders: PersonalRenders,
@@ -191,7 +192,8 @@ impl AppState {
         // keys and headers.
         let fast = FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
         let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
-        let renders = connections::Admission::new(config.pages.renders_per_address());
+        let renders =
+            connections::Admission::new(config.pages.renders_per_address(), config.pages.render_queue_per_address);
         let personal_renders = PersonalRenders::new(config.pages.renderer().workers);
         let operator = account::operator::OperatorClient::new(operator_base, operator_settings(&config))
             .map_err(StartError::Operator)?;

@@ -55,6 +55,14 @@ fn describe() {
     );
     describe_histogram!("render_duration_seconds", Unit::Seconds, "Server renders in the JS engines, by outcome");
     describe_gauge!("render_queue_depth", "Renders queued or running");
+    describe_gauge!(
+        "renders_waiting",
+        "Renders waiting, by reason (address, session: behind their client's own; engine: for an engine)"
+    );
+    describe_counter!(
+        "renders_refused_total",
+        "Renders refused, by reason (client-queue-full, client-queue-full-unread: 429; client-wait, engine-queue-full, engine-wait: 503)"
+    );
     describe_counter!(
         "page_cache_lookups_total",
         "Page cache lookups, by result (hit, miss, stale, too_stale: a copy for earlier content served, or past PAGE_STALE_MAX_SECS)"

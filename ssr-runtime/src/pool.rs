@@ -98,6 +98,12 @@ impl Renderer {
         self.in_flight.load(Ordering::Acquire)
     }
 
+    /// Renders waiting for an engine (and any given up on that an engine
+    /// has not passed over yet).
+    pub fn queued(&self) -> usize {
+        self.jobs.len()
+    }
+
     /// How long a render waits for a free engine before it is refused.
     pub fn queue_wait(&self) -> Duration {
         self.queue_wait

@@ -482,6 +482,64 @@ async fn a_newsroom_publishing_all_day_refuses_no_visitor() {
     }
 }
 
+/// A request from an address that already has as many renders running
+/// and waiting as it may, for a page no cache holds, is answered 429 before
+/// its content is read: it costs the CMS nothing. Counted by reason in
+/// `/metrics`. Once the address's renders end, the same page is read and
+/// rendered.
+#[tokio::test]
+async fn a_request_refused_for_its_address_costs_the_cms_nothing() {
+    let cms = FakeCms::start(Shape::V5).await;
+    for key in ["voice", "internet", "jimixie"] {
+        cms.put_page(key, "en", &format!("Page {key}"), "Body");
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let metrics = format!("http://127.0.0.1:{port}/metrics");
+    // One render at a time of 1.5 s, one more waiting: two cold pages fill
+    // the address's share and queue.
+    let url = cms.url.clone();
+    let app = crate::helpers::spawn_bundle_with(crate::helpers::slow_bundle(1500), move |c| {
+        c.cms.url = Some(url.parse().unwrap());
+        c.content.ttl = Duration::from_secs(3600);
+        c.pages.renders_per_address = Some(1);
+        c.pages.render_queue_per_address = 1;
+        c.operations.metrics_addr = Some(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    })
+    .await;
+    let filling = [app.get_owned("/voice-sms".into()), app.get_owned("/internet-overview".into())].map(tokio::spawn);
+    // Until the second waits behind the first's render.
+    let mut queued = false;
+    for _ in 0..100 {
+        let text = app.client.get(&metrics).send().await.unwrap().text().await.unwrap();
+        if sample(&text, r#"renders_waiting{reason="address"}"#) == Some(1.0) {
+            queued = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(queued, "the second page never waited for the first");
+    let asked_for_jimixie = || cms.requests().iter().filter(|request| request.contains("jimixie")).count();
+    let refused = app.get("/jimixie").await;
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.headers().contains_key(reqwest::header::RETRY_AFTER));
+    assert_eq!(asked_for_jimixie(), 0, "a refused request read its content: {:?}", cms.requests());
+    let text = app.client.get(&metrics).send().await.unwrap().text().await.unwrap();
+    let counted = sample(&text, r#"renders_refused_total{reason="client-queue-full-unread"}"#);
+    assert!(counted.is_some_and(|count| count >= 1.0), "no refusal counted in:\n{text}");
+    for page in filling {
+        assert_eq!(page.await.unwrap().status(), StatusCode::OK);
+    }
+    let served = app.get("/jimixie").await;
+    assert_eq!(served.status(), StatusCode::OK);
+    assert!(served.text().await.unwrap().contains("Page jimixie"));
+    assert!(asked_for_jimixie() > 0, "the page read its content once its address had room");
+}
+
+/// The value of `series` (name and labels) in a Prometheus text answer.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
 /// Whether `path` shows `text` within a few seconds (a background render).
 async fn eventually_shows(app: &crate::helpers::TestApp, path: &str, text: &str) -> bool {
     for _ in 0..100 {

@@ -309,31 +309,34 @@ async fn one_address_holds_no_more_connections_than_its_share() {
 }
 
 /// One client address runs at most its share of the render engines
-/// (RENDERS_PER_ADDRESS); a few more of its requests wait their turn and are
-/// served (a crawler with parallel fetches, visitors behind one carrier
-/// address). Past that, a page no cache holds is answered 429 at once, with
-/// Retry-After in the visitor's language, while cached pages answer at once,
-/// however busy the engines are.
+/// (RENDERS_PER_ADDRESS); more of its requests wait their turn and are
+/// served (RENDER_QUEUE_PER_ADDRESS: a crawler with parallel fetches,
+/// visitors behind one carrier address). Past that, a page no cache holds
+/// is answered 429 at once, with Retry-After in the visitor's language,
+/// while cached pages answer at once, however busy the engines are: from
+/// the fast path, and from the page cache for a request the fast path
+/// leaves to the full one (a conditional request).
 #[tokio::test]
 async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answer() {
-    // One engine, a share of one: the address fills its share and queue
-    // with 5 requests. Each render takes 1.2 s of the engine, so the
-    // requests sent in the first half second (the queue, then the refused
-    // ones) all arrive while the first render is still under way, however
-    // loaded the machine; the queue drains in 6 s, within the client's
-    // time limit. (One engine at a time also keeps the spinning renders
-    // off the other core.)
+    // One engine, a share of one and four waiting: the address fills its
+    // share and queue with 5 requests. Each render takes 1.2 s of the
+    // engine, so the requests sent in the first half second (the queue,
+    // then the refused ones) all arrive while the first render is still
+    // under way, however loaded the machine; the queue drains in 6 s,
+    // within the client's time limit. (One engine at a time also keeps the
+    // spinning renders off the other core.)
     const RENDER_MS: u64 = 1200;
+    const WAITING: u32 = 4;
     let app = spawn_bundle_with(slow_bundle(RENDER_MS), |c| {
         c.pages.render_workers = Some(1);
         c.pages.renders_per_address = Some(1);
-        c.pages.render_queue_timeout = std::time::Duration::from_millis(15_000);
+        c.pages.render_queue_per_address = WAITING as usize;
     })
     .await;
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "home is cached");
     // The sign-in's code step reads ?msisdn=: each number is a page to render.
     let miss = |n: u32, prefix: &str| app.get_owned(format!("{prefix}/account?step=code&msisdn=07540{n:05}"));
-    let queued = (1 + server::connections::WAITING_PER_RUNNING) as u32;
+    let queued = 1 + WAITING;
     let started = Instant::now();
     let mut served = Vec::new();
     for n in 0..queued {
@@ -356,6 +359,8 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
     // refused), and before the queue in front of it drained: a cached page
     // waits for no engine and takes no share.
     assert_eq!(app.get("/").await.status(), StatusCode::OK);
+    let conditional = app.client.get(app.url("/")).header("if-none-match", "\"an-older-copy\"").send().await.unwrap();
+    assert_eq!(conditional.status(), StatusCode::OK, "the full path serves the kept page too");
     assert!(
         served.iter().any(|rendered| !rendered.is_finished()),
         "a cached page waited for the renders queued before it"
@@ -371,6 +376,25 @@ async fn one_address_renders_no_more_than_its_share_and_cached_pages_still_answe
         started.elapsed()
     );
     assert_eq!(miss(200, "").await.status(), StatusCode::OK, "finished renders free the share");
+}
+
+/// A crawler (or the visitors behind a carrier's address) asking for ten
+/// pages no cache holds at once, from one address that runs one render at
+/// a time: every one is rendered in its turn and answered 200, none
+/// refused, and none given up on as 503 although the last waits far longer
+/// than RENDER_QUEUE_TIMEOUT_MS (each waits as long as the renders ahead
+/// of it may take).
+#[tokio::test]
+async fn one_address_asking_for_ten_cold_pages_at_once_gets_every_one() {
+    let app = spawn_bundle_with(slow_bundle(400), |c| {
+        c.pages.render_workers = Some(1);
+        c.pages.renders_per_address = Some(1);
+        c.pages.render_queue_timeout = Duration::from_millis(1000);
+    })
+    .await;
+    let pages = (0..10).map(|n| app.get_owned(format!("/account?step=code&msisdn=07541{n:05}")));
+    let statuses: Vec<StatusCode> = futures::future::join_all(pages).await.iter().map(|r| r.status()).collect();
+    assert_eq!(statuses, vec![StatusCode::OK; 10]);
 }
 
 /// A render that finds no engine free within RENDER_QUEUE_TIMEOUT_MS is

@@ -132,12 +132,23 @@ pub struct PagesConfig {
     #[arg(id = "render-queue-timeout-ms", long = "render-queue-timeout-ms", env = "RENDER_QUEUE_TIMEOUT_MS", default_value = "2000", value_parser = millis)]
     pub render_queue_timeout: Duration,
 
-    /// Renders under way or waiting for one client address (default: half
-    /// the render workers, at least one), so no client holds every engine;
-    /// more get 429. Behind a load balancer every visitor has its address:
-    /// raise this there.
+    /// Renders under way for one client address (default: half the render
+    /// workers, at least one), so no client holds every engine; more wait
+    /// their turn (`RENDER_QUEUE_PER_ADDRESS`). Behind a load balancer every
+    /// visitor has its address: raise this there.
     #[arg(id = "renders-per-address", long = "renders-per-address", env = "RENDERS_PER_ADDRESS")]
     pub renders_per_address: Option<usize>,
+
+    /// Renders of one client address waiting their turn behind those it
+    /// runs, served in the order they came: a crawler fetching 8 or 16
+    /// pages at once is slowed, not refused. More get 429.
+    #[arg(
+        id = "render-queue-per-address",
+        long = "render-queue-per-address",
+        env = "RENDER_QUEUE_PER_ADDRESS",
+        default_value_t = 16
+    )]
+    pub render_queue_per_address: usize,
 
     /// Renders the whole account page (and CPM page) for each view of a
     /// subscriber (CPM session), as before they were cached for everyone

@@ -5,7 +5,7 @@
 //!   or the address a trusted proxy names;
 //! - [`per_address`]: the connections one client address holds;
 //! - [`admission`]: the renders one client address (or session) runs at
-//!   once and has waiting, for `pages`.
+//!   once and has waiting in the order they came, for `pages`.
 
 mod accept;
 mod admission;
@@ -13,5 +13,5 @@ mod client;
 mod per_address;
 
 pub use accept::{ConnectionLimits, serve};
-pub use admission::{Admission, Admitted, NotAdmitted, WAITING_PER_RUNNING};
+pub use admission::{Admission, Admitted, NotAdmitted};
 pub use client::{Cidr, client_address, resolve_client};

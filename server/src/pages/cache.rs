@@ -270,6 +270,12 @@ impl PageCache {
         Some((page, fresh))
     }
 
+    /// Whether a page is kept for `route`'s address `url`, from this content
+    /// or an earlier one.
+    pub fn holds(&self, route: &str, url: &str) -> bool {
+        self.latest.contains_key(&Self::address_of(route, url))
+    }
+
     /// When `key`'s page is not kept: the page kept for the same address
     /// from older content, and when newer content was first asked for,
     /// unless that was longer than `stale_for` ago. The caller starts its

@@ -9,6 +9,8 @@
 //! CMS, the stores) are turned into those where the visitor's message is
 //! decided.
 
+use std::time::Duration;
+
 use axum::http::StatusCode;
 use axum::response::Response;
 use contract::Lang;
@@ -25,9 +27,17 @@ pub enum PageError {
     Render(#[from] RenderError),
     #[error("content unavailable: {0}")]
     Content(#[from] ContentError),
-    /// The client's address has as many renders under way as it may.
+    /// The client's address has as many renders under way and waiting as
+    /// it may.
     #[error("too many renders for one client")]
     ClientBusy,
+    /// The same, known before the page's content was read: a request
+    /// refused so costs the CMS nothing.
+    #[error("too many renders for one client, refused before its content was read")]
+    ClientBusyUnread,
+    /// Its turn behind the client's own renders did not come in time.
+    #[error("waited {0:?} for the client's own renders")]
+    ClientWaited(Duration),
 }
 
 impl PageError {
@@ -36,9 +46,9 @@ impl PageError {
             PageError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
-            PageError::Content(_) => StatusCode::SERVICE_UNAVAILABLE,
+            PageError::Content(_) | PageError::ClientWaited(_) => StatusCode::SERVICE_UNAVAILABLE,
             // This client's doing, not the server's state: it is told to slow down.
-            PageError::ClientBusy => StatusCode::TOO_MANY_REQUESTS,
+            PageError::ClientBusy | PageError::ClientBusyUnread => StatusCode::TOO_MANY_REQUESTS,
             PageError::Render(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -69,26 +79,36 @@ impl PageError {
         error_page(strings, lang, page, status, home)
     }
 
+    /// Why a render was refused (`renders_refused_total`), for an error
+    /// that is a refusal rather than a failure.
+    fn refusal(&self) -> Option<Refusal> {
+        Some(match self {
+            PageError::Render(RenderError::Overloaded) => Refusal::EngineQueueFull,
+            PageError::Render(RenderError::QueueTimeout(_)) => Refusal::EngineWait,
+            PageError::ClientBusy => Refusal::ClientQueueFull,
+            PageError::ClientBusyUnread => Refusal::ClientQueueFullUnread,
+            PageError::ClientWaited(_) => Refusal::ClientWait,
+            _ => return None,
+        })
+    }
+
     fn log(&self) {
+        if let Some(refusal) = self.refusal() {
+            metrics::counter!("renders_refused_total", "reason" => refusal.label()).increment(1);
+            // Refusing is the server working as meant, and under attack it
+            // happens thousands of times a second: a warning a second at
+            // most for each reason.
+            if let Some(refused) = REFUSED[refusal as usize].tick() {
+                tracing::warn!(
+                    refused,
+                    reason = refusal.label(),
+                    status = self.status().as_u16(),
+                    "renders refused (see renders_refused_total) since the last warning for this reason"
+                );
+            }
+            return;
+        }
         match self {
-            // Shedding is the server working as meant, and under attack it
-            // happens thousands of times a second: a warning a second at most.
-            PageError::Render(RenderError::Overloaded | RenderError::QueueTimeout(_)) => {
-                if let Some(shed) = SHED.tick() {
-                    tracing::warn!(
-                        shed,
-                        "render queue full or no engine free in time: requests answered 503 since the last warning"
-                    );
-                }
-            }
-            PageError::ClientBusy => {
-                if let Some(refused) = CLIENT_BUSY.tick() {
-                    tracing::warn!(
-                        refused,
-                        "a client address at its limit of renders: requests answered 429 since the last warning"
-                    );
-                }
-            }
             PageError::Render(RenderError::Js { message, stack }) => {
                 tracing::error!(%message, stack = stack.as_deref().unwrap_or(""), "render error");
             }
@@ -97,5 +117,29 @@ impl PageError {
     }
 }
 
-static SHED: Sampled = Sampled::new();
-static CLIENT_BUSY: Sampled = Sampled::new();
+/// Why a render was refused: its client's queue was full (known after or
+/// before its content was read) or its turn there did not come in time; or
+/// the engines' queue was full or had no engine free in time.
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    ClientQueueFull,
+    ClientQueueFullUnread,
+    ClientWait,
+    EngineQueueFull,
+    EngineWait,
+}
+
+impl Refusal {
+    fn label(self) -> &'static str {
+        match self {
+            Refusal::ClientQueueFull => "client-queue-full",
+            Refusal::ClientQueueFullUnread => "client-queue-full-unread",
+            Refusal::ClientWait => "client-wait",
+            Refusal::EngineQueueFull => "engine-queue-full",
+            Refusal::EngineWait => "engine-wait",
+        }
+    }
+}
+
+/// One sampled log line per [`Refusal`].
+static REFUSED: [Sampled; 5] = [const { Sampled::new() }; 5];

@@ -8,13 +8,15 @@ use std::net::IpAddr;
 use std::time::Instant;
 
 use axum::http::StatusCode;
+use contract::Lang;
 use contract::page::{PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 use super::admit::Unbuilt;
 use super::cache::PageCache;
 use super::cached_page::CachedPage;
-use super::request::address;
+use super::error::PageError;
+use super::request::{PageRequest, address};
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
 use crate::connections;
@@ -39,7 +41,7 @@ pub struct Prepared {
 impl Prepared {
     /// `parts` at its address with the query parameters its route reads of `query`.
     pub fn new(state: &AppState, mut parts: PageParts, query: &[(String, String)]) -> Prepared {
-        let url = address(&parts.lang.href(&parts.path), query, &parts.def.query);
+        let url = page_url(parts.lang, &parts.path, query, &parts.def.query);
         let versions = parts.versions();
         // The route names the page as much as its address: the not-found
         // page, one for every unknown address, is rendered for `/` like home.
@@ -47,6 +49,12 @@ impl Prepared {
         let (sources, confirmed) = (std::mem::take(&mut parts.sources), parts.confirmed());
         Prepared { key, url, data: parts.into_data(state.config.site_url.as_str()), versions, sources, confirmed }
     }
+}
+
+/// The address a page at `path` in `lang` is rendered and cached for: with
+/// the query parameters its route `reads` of `query`.
+pub(super) fn page_url(lang: Lang, path: &str, query: &[(String, String)], reads: &[String]) -> String {
+    address(&lang.href(path), query, reads)
 }
 
 /// [`render`] on behalf of `client`, within its share of the engines
@@ -57,12 +65,43 @@ pub async fn render_for(state: &AppState, client: IpAddr, page: Prepared) -> Res
 }
 
 /// `client`'s share of the engines, so that no address holds every engine:
-/// past its share a request waits its turn behind the address's own renders
-/// (as long as an engine, `RENDER_QUEUE_TIMEOUT_MS`, then 503), and past
-/// [`connections::WAITING_PER_RUNNING`] times that it is refused at once (429).
-/// Requests that wait for a page another request is rendering hold no share.
+/// past its share (`RENDERS_PER_ADDRESS`) a request waits its turn behind
+/// the address's own renders, in the order they came, and past
+/// `RENDER_QUEUE_PER_ADDRESS` waiting it is refused at once (429). Each
+/// render ahead of it may take as long as it may wait for an engine and
+/// then run (`RENDER_QUEUE_TIMEOUT_MS` and `RENDER_BUDGET_MS`), so a
+/// request waits that long for each round of them (then 503): the
+/// deepest of a crawler's queued requests is not given up on while the
+/// renders ahead of it are only slow. Requests that wait for a page
+/// another request is rendering hold no share.
 pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connections::Admitted<IpAddr>, Unbuilt> {
-    Ok(state.pages.renders.take(client, state.pages.renderer.queue_wait()).await?)
+    let per_turn = state.pages.renderer.queue_wait() + state.config.pages.render_budget;
+    Ok(state.pages.renders.take(client, per_turn).await?)
+}
+
+/// Refuses `request` before its content is read, when its client address
+/// already has as many renders running and waiting as it may and the page
+/// cache keeps no page at its address (for this content or an earlier one,
+/// which would be served while the new one renders): the page needs a render
+/// it would be refused, so the request costs the CMS nothing. What cannot
+/// be known before the content is read goes on, refused (if at all) when
+/// its render is admitted: a route that redirects or asks to sign in, an
+/// address no route has (whose not-found page is kept once per language),
+/// a page the cache dropped since.
+pub fn refuse_unread(state: &AppState, request: &PageRequest) -> Result<(), PageError> {
+    let route = &request.route.route;
+    if route.redirect.is_some()
+        || route.meta.requires_auth
+        || route.is_unrouted()
+        || !state.pages.renders.full(&request.client)
+    {
+        return Ok(());
+    }
+    let url = page_url(request.local.lang, &request.local.path, &request.query, &route.query);
+    if state.pages.cache.holds(&route.name, &url) {
+        return Ok(());
+    }
+    Err(PageError::ClientBusyUnread)
 }
 
 pub async fn render(state: &AppState, page: Prepared) -> Result<CachedPage, RenderError> {

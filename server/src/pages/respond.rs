@@ -20,7 +20,7 @@ use super::admit::Unbuilt;
 use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
 use super::error::PageError;
-use super::render::{Prepared, render, render_for};
+use super::render::{Prepared, page_url, refuse_unread, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
@@ -44,6 +44,11 @@ pub async fn page(
     let for_everyone = previewing.is_none() && !visit.has_flash() && !visit.signed_in();
     if for_everyone && let Some(response) = from_disk(state, request, headers).await {
         return Ok(response);
+    }
+    // An anonymous visitor's page is refused here, before its content is
+    // read, where its render is certain to be (`refuse_unread`).
+    if previewing.is_none() && !visit.signed_in() {
+        refuse_unread(state, request)?;
     }
     let parts = match resolve(state, content, request, visit.cpm_signed_in()).await? {
         Resolved::Page(parts) => *parts,
@@ -184,7 +189,7 @@ async fn from_disk(state: &AppState, request: &PageRequest, headers: &HeaderMap)
     if route.is_unrouted() || route.redirect.is_some() || route.meta.requires_auth {
         return None;
     }
-    let url = super::request::address(&request.local.lang.href(&request.local.path), &request.query, &route.query);
+    let url = page_url(request.local.lang, &request.local.path, &request.query, &route.query);
     let address = PageCache::address_of(&route.name, &url);
     let invalidation = &state.content.invalidation;
     // Content is served this long after it was confirmed, while the CMS fails.
