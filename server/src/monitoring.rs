@@ -8,8 +8,8 @@
 //!   (`METRICS_ADDR`, loopback by default) so it is never public. Counters
 //!   and histograms are recorded where things happen, with the `metrics`
 //!   macros (the request metrics by `web::request_metrics`); gauges of
-//!   state (render queue, page cache bytes, outbox backlog) are read when
-//!   scraped.
+//!   state (render queue, page cache bytes, what every cache holds, the
+//!   outbox backlog) are read when scraped.
 
 use axum::Router;
 use axum::extract::{Query, State};
@@ -183,6 +183,10 @@ async fn metrics(State(state): State<AppState>) -> Response {
     if let Ok(Some(backlog)) = state.forms.backlog().await {
         metrics::gauge!("forms_outbox_pending").set(backlog.pending as f64);
     }
+    state.content.store.cache().record_held();
+    state.pages.images.record_held();
+    let (bytes, pages) = state.content.search.held();
+    crate::cache_metrics::held("search", bytes, pages);
     let handle = crate::telemetry::handle();
     handle.run_upkeep();
     let mut response = handle.render().into_response();
