@@ -173,7 +173,7 @@ fn main() {
         locations_fresh: Duration::from_secs(3600),
         stale_if_error: Duration::from_secs(3600),
         timeout: Duration::from_secs(30),
-        capacity: 100,
+        bytes: 32 << 20,
         disk: Some(disk),
     };
     let content = Content::new(client(), settings);

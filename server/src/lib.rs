@@ -55,7 +55,9 @@
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
 //! - `bounded_dir`: the cache directories bounded in bytes (content's last
-//!   good answers, resized photos) that instances sharing `DATA_DIR` share.
+//!   good answers, resized photos) that instances sharing `DATA_DIR` share,
+//!   each written by a thread of its own; `cache_metrics`: what every cache
+//!   says of itself in `/metrics`.
 //! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
 //!   sharing the directory wait for each other's locks.
 //! - `sampled`: log lines for events that come in floods (renders shed,
@@ -76,6 +78,7 @@ mod app;
 mod assets;
 mod bounded_dir;
 mod bundle;
+mod cache_metrics;
 pub mod connections;
 mod error;
 mod images;

@@ -8,8 +8,14 @@
 //!   (`METRICS_ADDR`, loopback by default) so it is never public. Counters
 //!   and histograms are recorded where things happen, with the `metrics`
 //!   macros (the request metrics by `web::request_metrics`); gauges of
-//!   state (render queue, page cache bytes, outbox backlog) are read when
-//!   scraped.
+//!   state (render queue, page cache bytes, what every cache holds, the
+//!   outbox backlog) are read when scraped.
+//!
+//! None of them waits for the blocking pool or SQLite: a flood of work
+//! there (the crawl once parked hundreds of threads on disk writes)
+//! must not make a server that answers look dead. What they show of the
+//! outbox is what it last read ([`crate::forms::Forms::backlog`]); the
+//! content `/readyz` needs is taken from memory when it is held.
 
 use axum::Router;
 use axum::extract::{Query, State};
@@ -19,6 +25,7 @@ use axum::routing::get;
 use serde::Serialize;
 
 use crate::content::ContentQuery;
+use crate::forms::Seen;
 use crate::state::AppState;
 use contract::Lang;
 
@@ -51,13 +58,11 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
     if query.detail.is_none() {
         return "ok".into_response();
     }
-    let forms = match state.forms.backlog().await {
-        Ok(Some(backlog)) => Outbox::Backlog(backlog),
-        Ok(None) => Outbox::Off { delivery: "off: no CMS_URL; read them with the export" },
-        Err(error) => {
-            tracing::error!(%error, "outbox unreadable");
-            Outbox::Unreadable { error: "outbox unreadable" }
-        }
+    let forms = match state.forms.backlog() {
+        Some(Seen::Backlog(backlog)) => Outbox::Backlog(backlog),
+        None => Outbox::Off { delivery: "off: no CMS_URL; read them with the export" },
+        Some(Seen::Unreadable(_)) => Outbox::Unreadable { error: "outbox unreadable" },
+        Some(Seen::NotYetRead) => Outbox::Off { delivery: "starting: the outbox is not read yet" },
     };
     let pages = PagesHealth {
         fast_hits: state.pages.fast.hits(),
@@ -128,7 +133,12 @@ async fn ready(State(state): State<AppState>) -> Response {
     if state.infra.drain.draining() {
         failing.draining = Some("shutting down");
     }
-    if let Err(error) = state.content.store.get(&ContentQuery::single(READY_CONTENT), Lang::En).await {
+    // Held in memory (fresh or not) is readable, without waiting for a
+    // read, the disk or the blocking pool; else it is read now.
+    let frame = ContentQuery::single(READY_CONTENT);
+    if state.content.store.cache().peek(&frame, Lang::En).is_none()
+        && let Err(error) = state.content.store.get(&frame, Lang::En).await
+    {
         failing.content = Some(error.to_string());
     }
     if let Some(redis) = &state.infra.redis
@@ -192,9 +202,13 @@ async fn metrics(State(state): State<AppState>) -> Response {
         crate::account::breaker::Circuit::Open => 1.0,
     });
     metrics::gauge!("operator_calls_in_flight").set(state.account.operator.in_flight() as f64);
-    if let Ok(Some(backlog)) = state.forms.backlog().await {
+    if let Some(Seen::Backlog(backlog)) = state.forms.backlog() {
         metrics::gauge!("forms_outbox_pending").set(backlog.pending as f64);
     }
+    state.content.store.cache().record_held();
+    state.pages.images.record_held();
+    let (bytes, pages) = state.content.search.held();
+    crate::cache_metrics::held("search", bytes, pages);
     let handle = crate::telemetry::handle();
     handle.run_upkeep();
     let mut response = handle.render().into_response();

@@ -84,6 +84,9 @@ struct Built {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    /// Bytes its segments hold in memory, and pages, for `/metrics`.
+    bytes: u64,
+    pages: u64,
 }
 
 /// The current index, swapped whole when a new one is built.
@@ -131,9 +134,16 @@ impl Search {
         }
         writer.commit()?;
         let reader = index.reader()?;
-        *crate::locks::write(&self.built) = Some(Arc::new(Built { index, reader, fields }));
+        let bytes = reader.searcher().space_usage().map_or(0, |usage| usage.total().get_bytes());
+        let built = Built { index, reader, fields, bytes, pages: count as u64 };
+        *crate::locks::write(&self.built) = Some(Arc::new(built));
         self.builds.fetch_add(1, Ordering::AcqRel);
         Ok(count)
+    }
+
+    /// Bytes and pages the current index holds (nothing before the first).
+    pub fn held(&self) -> (u64, u64) {
+        crate::locks::read(&self.built).as_ref().map_or((0, 0), |built| (built.bytes, built.pages))
     }
 
     /// Indexes built so far (0: none yet).

@@ -21,7 +21,7 @@ pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, S
         locations_fresh: config.content.locations_ttl,
         stale_if_error: config.content.stale_if_error,
         timeout: config.cms.timeout,
-        capacity: 20_000,
+        bytes: config.content.cache_bytes,
         disk: None,
     };
     if config.cms.url.is_some() && config.content.disk_cache_bytes > 0 {

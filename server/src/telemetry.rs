@@ -79,6 +79,19 @@ fn describe() {
     );
     describe_gauge!("page_refreshes_waiting", "Background renders waiting for an engine");
     describe_gauge!("page_cache_bytes", Unit::Bytes, "Bytes held by the page cache");
+    describe_gauge!(
+        "cache_bytes",
+        Unit::Bytes,
+        "Bytes a cache holds, by cache (content, content_disk, image_disk, places, search)"
+    );
+    describe_gauge!("cache_entries", "Entries a cache holds, by cache");
+    describe_counter!("cache_hits_total", "Lookups a cache answered, by cache");
+    describe_counter!("cache_misses_total", "Lookups a cache could not answer, by cache");
+    describe_counter!("cache_evictions_total", "Entries pushed out of a full cache to make room, by cache");
+    describe_counter!(
+        "cache_writes_dropped_total",
+        "Changes to a disk cache dropped because its writer's queue was full, by cache"
+    );
     describe_counter!("content_fetches_total", "Content fetched from its source, by model and outcome");
     describe_gauge!(
         "content_stale_seconds",

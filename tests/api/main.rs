@@ -21,6 +21,7 @@ mod hostile;
 mod images;
 mod locator;
 mod metrics;
+mod monitoring;
 mod mutation;
 mod operator_faults;
 mod pages;

@@ -346,6 +346,13 @@ async fn metrics_are_served_on_their_own_listener() {
         "render_queue_depth",
         r#"page_cache_lookups_total{result="miss"}"#,
         "page_cache_bytes",
+        // Every cache: what it holds, and how its lookups went.
+        r#"cache_bytes{cache="content"}"#,
+        r#"cache_entries{cache="content"}"#,
+        r#"cache_hits_total{cache="content"}"#,
+        r#"cache_bytes{cache="image_disk"}"#,
+        r#"cache_bytes{cache="places"}"#,
+        r#"cache_entries{cache="search"}"#,
         r#"otp_requests_total{purpose="sign-in",outcome="refused"}"#,
         "# TYPE http_request_duration_seconds histogram",
     ] {

@@ -83,6 +83,12 @@ pub struct ContentConfig {
     #[arg(id = "content-stale-if-error-secs", long = "content-stale-if-error-secs", env = "CONTENT_STALE_IF_ERROR_SECS", default_value = "86400", value_parser = secs)]
     pub stale_if_error: Duration,
 
+    /// Memory for content, in MiB: each answer weighs its size as JSON
+    /// (the locations, their index); past it the entries read least are
+    /// dropped and read from the CMS again when asked for.
+    #[arg(id = "content-cache-mb", long = "content-cache-mb", env = "CONTENT_CACHE_MB", default_value = "32", value_parser = mebibytes)]
+    pub cache_bytes: u64,
+
     /// Disk for the last good CMS answers (`DATA_DIR/content-cache`), in
     /// MiB, served while the CMS cannot be reached for content memory does
     /// not hold (after a restart); `0` keeps none. Only with `CMS_URL`.

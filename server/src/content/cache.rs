@@ -35,7 +35,9 @@ use serde_json::Value;
 
 use super::disk::DiskCache;
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
+use crate::cache_metrics;
 use crate::places::PlaceList;
+use crate::sampled::Sampled;
 use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
@@ -48,8 +50,9 @@ pub struct CacheSettings {
     pub stale_if_error: Duration,
     /// Upstream time limit for one fetch.
     pub timeout: Duration,
-    /// Entries kept at most.
-    pub capacity: u64,
+    /// Memory for entries, in bytes: each weighs what the answer it was
+    /// parsed from weighs (`CONTENT_CACHE_MB`).
+    pub bytes: u64,
     /// Where the last good answers are kept on disk, if anywhere.
     pub disk: Option<DiskCache>,
 }
@@ -65,6 +68,11 @@ impl CacheSettings {
 pub struct Entry {
     pub value: Option<Arc<ContentValue>>,
     pub version: u64,
+    /// The size of the answer it was parsed from, reckoned once when it is
+    /// stored (the locations': their index as held).
+    bytes: u64,
+    /// What it weighs against `CacheSettings::bytes` (see [`weight`]).
+    weight: u32,
     /// When the value was last fetched successfully.
     fetched: Instant,
     /// When the source was last asked, successfully or not.
@@ -81,6 +89,14 @@ impl Entry {
 /// A read of every page of a collection gets this many times the time
 /// limit of one fetch.
 const EVERY_PAGE_TIMEOUTS: u32 = 40;
+
+/// The memory cache's label in metrics (its disk's is `content_disk`).
+const METRICS: &str = "content";
+
+/// What an entry holds besides its value: its key, its `Entry`, the cache's
+/// own bookkeeping. An answer of nothing weighs this alone, and so do the
+/// locations (see [`weight`]).
+const ENTRY_OVERHEAD: u64 = 256;
 
 #[derive(Clone)]
 pub struct Cached {
@@ -129,10 +145,15 @@ impl Cached {
     pub fn new(source: Arc<dyn ContentSource>, settings: CacheSettings) -> Cached {
         let changes = Arc::new(AtomicU64::new(0));
         let removed = changes.clone();
+        let evictions = Arc::new(Sampled::new());
         let entries = moka::sync::Cache::builder()
-            .max_capacity(settings.capacity)
+            .max_capacity(settings.bytes)
+            .weigher(|_, entry: &Arc<Entry>| entry.weight)
             .expire_after(ServeLimit { settings: settings.clone() })
             .eviction_listener(move |_, _, cause| {
+                if cause == moka::notification::RemovalCause::Size {
+                    cache_metrics::evicted(METRICS, &evictions);
+                }
                 if cause != moka::notification::RemovalCause::Replaced {
                     removed.fetch_add(1, Ordering::Release);
                 }
@@ -145,6 +166,7 @@ impl Cached {
         let key = key(query, lang);
         let fresh = self.inner.settings.fresh_for(query);
         if let Some(entry) = self.inner.entries.get(&key) {
+            cache_metrics::hit(METRICS);
             if entry.checked.elapsed() < fresh {
                 return Ok(entry);
             }
@@ -152,6 +174,7 @@ impl Cached {
             drop(self.load(key));
             return Ok(entry);
         }
+        cache_metrics::miss(METRICS);
         self.load(key).await
     }
 
@@ -160,6 +183,11 @@ impl Cached {
     pub fn peek(&self, query: &ContentQuery, lang: Lang) -> Option<Arc<Entry>> {
         let key = key(query, lang);
         let entry = self.inner.entries.get(&key);
+        if entry.is_some() {
+            cache_metrics::hit(METRICS)
+        } else {
+            cache_metrics::miss(METRICS)
+        }
         if entry.as_ref().is_none_or(|entry| entry.checked.elapsed() >= self.inner.settings.fresh_for(query)) {
             drop(self.load(key));
         }
@@ -184,6 +212,24 @@ impl Cached {
     /// while this is unchanged.
     pub fn generation(&self) -> u64 {
         self.inner.changes.load(Ordering::Acquire)
+    }
+
+    /// Sets the gauges of what memory and the disk hold (`/metrics`).
+    pub fn record_held(&self) {
+        let entries = &self.inner.entries;
+        entries.run_pending_tasks();
+        cache_metrics::held(METRICS, entries.weighted_size(), entries.entry_count());
+        // The locator's places are one entry: what it weighs is their index.
+        let places = entries.get(&key(&ContentQuery::Locations, Lang::default())).and_then(|entry| {
+            let Some(ContentValue::Locations(locations)) = entry.value.as_deref() else { return None };
+            Some((entry.bytes, locations.len() as u64))
+        });
+        let (bytes, count) = places.unwrap_or_default();
+        cache_metrics::held("places", bytes, count);
+        if let Some(disk) = &self.inner.settings.disk {
+            let (bytes, files) = disk.held();
+            cache_metrics::held("content_disk", bytes, files);
+        }
     }
 
     /// Drops every entry `matches` selects (a change: the generation moves);
@@ -257,12 +303,12 @@ impl Inner {
         let result = match result {
             Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some())
                 .await
-                .map(|(parsed, same, kept, version)| (Some(parsed), same, kept, version)),
-            Ok(None) => Ok((None, before.is_none(), None, ABSENT)),
+                .map(|(parsed, same, kept, measure)| (Some(parsed), same, kept, measure)),
+            Ok(None) => Ok((None, before.is_none(), None, Measure { version: ABSENT, bytes: 0 })),
             Err(error) => Err(error),
         };
         match result {
-            Ok((parsed, same, kept, fingerprint)) => {
+            Ok((parsed, same, kept, Measure { version: fingerprint, bytes })) => {
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
                     Some(previous) if same => previous.version,
@@ -275,7 +321,14 @@ impl Inner {
                 };
                 let changed = previous.as_ref().is_none_or(|previous| previous.version != version);
                 self.keep_on_disk(key, kept, changed);
-                let entry = Arc::new(Entry { value: value.map(Arc::new), version, fetched: now, checked: now });
+                let entry = Arc::new(Entry {
+                    value: value.map(Arc::new),
+                    version,
+                    bytes,
+                    weight: weight(&key.0, bytes),
+                    fetched: now,
+                    checked: now,
+                });
                 self.entries.insert(key.clone(), entry.clone());
                 // A first answer changes no page built before: each was built
                 // from content already here.
@@ -305,15 +358,14 @@ impl Inner {
     }
 
     /// Keeps the source's answer for `key` on disk (an answer of nothing
-    /// deletes the copy), in the background.
+    /// deletes the copy): handed to the disk's writer, never waited for.
     fn keep_on_disk(&self, key: &Key, answer: Option<Answer>, changed: bool) {
-        let Some(disk) = self.settings.disk.clone() else { return };
-        let key = key.clone();
-        tokio::task::spawn_blocking(move || match answer {
-            Some(Answer::Json(answer)) => disk.keep(&key, &answer, changed),
-            Some(Answer::Places(places)) => disk.keep(&key, &places, changed),
-            None => disk.forget(&key),
-        });
+        let Some(disk) = &self.settings.disk else { return };
+        match answer {
+            Some(Answer::Json(answer)) => disk.keep(key, answer, changed),
+            Some(Answer::Places(places)) => disk.keep(key, places, changed),
+            None => disk.forget(key),
+        }
     }
 
     /// The answer kept on disk for `key`, unless it is older than content is
@@ -325,10 +377,11 @@ impl Inner {
         if age > self.settings.fresh_for(&key.0) + self.settings.stale_if_error {
             return None;
         }
-        let (parsed, _, _, version) = parse(&key.0, answer, None, false).await.ok()?;
+        let (parsed, _, _, Measure { version, bytes }) = parse(&key.0, answer, None, false).await.ok()?;
         tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
         let fetched = now.checked_sub(age).unwrap_or(now);
-        Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, fetched, checked: now }))
+        let weight = weight(&key.0, bytes);
+        Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, bytes, weight, fetched, checked: now }))
     }
 }
 
@@ -362,20 +415,23 @@ impl Answer {
         }
     }
 
-    /// Parsed as the answer to `query`; if `keep`, what of it a disk keeps;
-    /// and its [`fingerprint`].
-    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>, u64) {
+    /// Parsed as the answer to `query`; if `keep`, what of it a disk
+    /// keeps; and its [`Measure`]: its version, and its size (the answer's
+    /// as JSON, what the CMS sent near enough, or the locations' index as it
+    /// is held).
+    fn parse(self, query: &ContentQuery, keep: bool) -> (Parsed<ContentValue>, Option<Answer>, Measure) {
         match self {
             Answer::Json(raw) => {
-                let version = fingerprint(&raw);
+                let measure = Measure::of(&raw);
                 let kept = keep.then(|| raw.clone());
-                (parse_answer(query, raw), kept.map(Answer::Json), version)
+                (parse_answer(query, raw), kept.map(Answer::Json), measure)
             }
             Answer::Places(places) => {
-                let version = fingerprint(&places);
+                let version = Measure::of(&places).version;
                 let (locations, dropped) = places.index();
+                let measure = Measure { version, bytes: locations.heap_bytes() as u64 };
                 let parsed = Parsed { value: Some(ContentValue::Locations(locations)), dropped, absent: Vec::new() };
-                (parsed, keep.then_some(Answer::Places(places)), version)
+                (parsed, keep.then_some(Answer::Places(places)), measure)
             }
         }
     }
@@ -384,32 +440,54 @@ impl Answer {
 /// The version of an entry the source has nothing for.
 const ABSENT: u64 = 1;
 
-/// An answer's version: a hash of the source's answer, so that the same
-/// content has the same version in every process that reads it, after a
-/// restart too, and the pages kept on disk for it (`pages::cache`) are
-/// found again. Never 0, which marks content kept nowhere (a preview's).
-fn fingerprint<T: serde::Serialize>(answer: &T) -> u64 {
-    use std::hash::Hasher;
-    /// Feeds what is serialised to the hasher, never holding it whole.
-    struct Feed(std::collections::hash_map::DefaultHasher);
-    impl std::io::Write for Feed {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.write(bytes);
-            Ok(bytes.len())
+/// An answer's version and size, from one pass over it as JSON.
+struct Measure {
+    /// A hash of the source's answer, so that the same content has the
+    /// same version in every process that reads it, after a restart too,
+    /// and the pages kept on disk for it (`pages::cache`) are found again.
+    /// Never 0, which marks content kept nowhere (a preview's).
+    version: u64,
+    /// Its bytes as JSON (the locations': their index's, as it is held).
+    bytes: u64,
+}
+
+impl Measure {
+    fn of<T: serde::Serialize>(answer: &T) -> Measure {
+        use std::hash::Hasher;
+        /// Feeds what is serialised to the hasher and counts it, never
+        /// holding it whole.
+        struct Feed(std::collections::hash_map::DefaultHasher, u64);
+        impl std::io::Write for Feed {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.write(bytes);
+                self.1 += bytes.len() as u64;
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+        let mut feed = Feed(std::collections::hash_map::DefaultHasher::new(), 0);
+        // Serialising a JSON value or the places to a hasher cannot fail.
+        let _ = serde_json::to_writer(&mut feed, answer);
+        Measure { version: feed.0.finish().max(ABSENT + 1), bytes: feed.1 }
     }
-    let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
-    // Serialising a JSON value or the places to a hasher cannot fail.
-    let _ = serde_json::to_writer(&mut feed, answer);
-    feed.0.finish().max(ABSENT + 1)
+}
+
+/// What the entry for `query`, of an answer of `bytes`, weighs in the
+/// cache: its size and [`ENTRY_OVERHEAD`]. The locations weigh only the
+/// overhead: their index (some 24 MB for 180,000 places) would take most
+/// of `CONTENT_CACHE_MB`, and a collection read by 1,800 requests is not
+/// to be pushed out by a crawl of stories; it is one per site, seen apart
+/// in the metrics (`cache="places"`).
+fn weight(query: &ContentQuery, bytes: u64) -> u32 {
+    let counted = if matches!(query, ContentQuery::Locations) { 0 } else { bytes };
+    u32::try_from(counted + ENTRY_OVERHEAD).unwrap_or(u32::MAX)
 }
 
 /// `answer` parsed as the answer to `query`, whether it is the same as
-/// `before`, (if `keep`) what of it a disk keeps, and its version. An answer read
-/// through every page of a collection (the locator's index of 180,000
+/// `before`, (if `keep`) what of it a disk keeps, and its [`Measure`]. An answer
+/// read through every page of a collection (the locator's index of 180,000
 /// places takes most of a second) is parsed and compared on the blocking
 /// pool, so that the runtime's workers go on answering meanwhile.
 async fn parse(
@@ -417,11 +495,11 @@ async fn parse(
     answer: Answer,
     before: Option<Arc<ContentValue>>,
     keep: bool,
-) -> Result<(Parsed<ContentValue>, bool, Option<Answer>, u64), ContentError> {
+) -> Result<(Parsed<ContentValue>, bool, Option<Answer>, Measure), ContentError> {
     let work = move |query: &ContentQuery| {
-        let (parsed, kept, version) = answer.parse(query, keep);
+        let (parsed, kept, measure) = answer.parse(query, keep);
         let same = before.as_deref() == parsed.value.as_ref();
-        (parsed, same, kept, version)
+        (parsed, same, kept, measure)
     };
     if !query.reads_every_page() {
         return Ok(work(query));
@@ -477,10 +555,30 @@ mod tests {
             locations_fresh: fresh,
             stale_if_error: Duration::from_secs(3600),
             timeout: Duration::from_secs(1),
-            capacity: 100,
+            bytes: 1 << 20,
             disk,
         };
         (source.clone(), Cached::new(source, settings))
+    }
+
+    /// The cache is bounded by what its answers weigh, not by their count:
+    /// answers of 10 KB in 64 KB, a few entries kept whatever their number.
+    #[tokio::test]
+    async fn memory_holds_answers_within_its_bytes() {
+        let (source, cache) = setup(Duration::from_millis(1), Duration::from_secs(60));
+        *source.value.lock().unwrap() = serde_json::json!({ "title": "v1", "body": "x".repeat(10_000) });
+        let mut settings = cache.inner.settings.clone();
+        settings.bytes = 64 << 10;
+        let cache = Cached::new(source, settings);
+        for n in 0..40 {
+            cache.get(&ContentQuery::single(&format!("page-{n}")), Lang::En).await.unwrap();
+        }
+        let entries = &cache.inner.entries;
+        entries.run_pending_tasks();
+        assert!(entries.weighted_size() <= 64 << 10, "{} bytes held", entries.weighted_size());
+        assert!((1..=6).contains(&entries.entry_count()), "{} entries of some 10 KB", entries.entry_count());
+        let held = entries.iter().next().unwrap().1;
+        assert!((10_000..11_000).contains(&held.weight), "an entry weighs its answer: {}", held.weight);
     }
 
     #[tokio::test]

@@ -8,21 +8,22 @@
 //!   parsed: the parser of whichever version reads it decides what it means);
 //!   the locations' as the compact entries their index is built from
 //!   ([`PlaceList`](crate::places::PlaceList), some 80 bytes a place).
-//! - Written atomically: a temporary file in the same directory, synced,
-//!   renamed over the old one; a file that cannot be read back is deleted.
+//! - Written by the directory's own writer ([`BoundedDir`]), in the
+//!   background: [`DiskCache::keep`] and [`DiskCache::forget`] queue the
+//!   change and return, so no request waits for the disk; a change the
+//!   full queue cannot take is dropped and counted. A file is written to a
+//!   temporary file in the same directory and renamed over the old one, not
+//!   synced: a file that cannot be read back (torn by a crash) is deleted.
 //! - Its modification time is when the CMS last gave that answer (an
 //!   unchanged answer only touches it), so its age counts against
 //!   `CONTENT_STALE_IF_ERROR_SECS` as in memory.
 //! - Bounded (`CONTENT_DISK_CACHE_MB`): past it, the files the CMS confirmed
-//!   longest ago are deleted; an answer larger than the whole bound is not
-//!   kept, and a warning says so (once, until one fits again).
+//!   longest ago are deleted, one by one; an answer larger than the whole
+//!   bound is not kept, and a warning says so (once, until one fits again).
 //!
-//! Every method does blocking file work: call it on the blocking pool.
+//! [`DiskCache::read`] reads the file: call it on the blocking pool.
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use serde::de::DeserializeOwned;
@@ -30,26 +31,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::Key;
-use crate::bounded_dir::{self, Kept};
+use crate::bounded_dir::{BoundedDir, Names};
 
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct DiskCache {
-    inner: Arc<Inner>,
-}
-
-impl std::fmt::Debug for DiskCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DiskCache").field("dir", &self.inner.dir).field("limit", &self.inner.limit).finish()
-    }
-}
-
-struct Inner {
-    dir: PathBuf,
-    limit: u64,
-    /// What this process knows is on disk: file name → size and time.
-    files: Mutex<HashMap<String, Kept>>,
-    /// Files whose answer was too large to keep, warned of once.
-    too_large: Mutex<std::collections::HashSet<String>>,
+    dir: BoundedDir,
 }
 
 /// A file's content.
@@ -61,6 +47,7 @@ struct Saved<T> {
 
 const SUFFIX: &str = ".json";
 const DIR: &str = "content-cache";
+const NAMES: Names = Names { cache: "content_disk", setting: "CONTENT_DISK_CACHE_MB" };
 
 impl DiskCache {
     /// The cache in `data_dir` (its directory created), holding at most
@@ -68,44 +55,38 @@ impl DiskCache {
     /// a crash left are deleted (not one another instance sharing the
     /// directory is writing now).
     pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<DiskCache> {
-        let dir = data_dir.join(DIR);
-        std::fs::create_dir_all(&dir)?;
-        let files = bounded_dir::list(&dir, SUFFIX)?;
-        let cache =
-            DiskCache { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files), too_large: Mutex::default() }) };
-        cache.inner.trim();
-        Ok(cache)
+        Ok(DiskCache { dir: BoundedDir::open(data_dir.join(DIR), SUFFIX, limit, NAMES)? })
     }
 
-    /// Keeps `answer` as the last good one for `key`. When it is the answer
-    /// kept already (`changed` false) only its time is renewed.
-    pub fn keep<T: Serialize>(&self, key: &Key, answer: &T, changed: bool) {
+    /// Keeps `answer` as the last good one for `key`, in the background.
+    /// When it is the answer kept already (`changed` false) only its time
+    /// is renewed.
+    pub fn keep<T: Serialize + Send + 'static>(&self, key: &Key, answer: T, changed: bool) {
         let name = file_name(key);
-        let known = self.inner.files().contains_key(&name);
-        let result = if known && !changed { self.inner.touch(&name) } else { self.inner.write(&name, key, answer) };
-        if let Err(error) = result {
-            tracing::warn!(query = %key.0, lang = key.1.code(), %error, "content not kept on disk");
+        if self.dir.holds(&name) && !changed {
+            return self.dir.touch(name);
         }
+        let saved = key.clone();
+        let body = Box::new(move |out: &mut dyn std::io::Write| {
+            serde_json::to_writer(out, &Saved { key: saved, answer }).map_err(std::io::Error::from)
+        });
+        self.dir.write(name, format!("{} ({})", key.0, key.1.code()), body);
     }
 
     /// The CMS has no such content any more: nothing is kept for it.
     pub fn forget(&self, key: &Key) {
-        let name = file_name(key);
-        if self.inner.files().remove(&name).is_some() {
-            let _ = std::fs::remove_file(self.inner.dir.join(&name));
-        }
+        self.dir.forget(file_name(key));
     }
 
     /// The answer kept for `key` and how long ago the CMS gave it.
     pub fn read<T: DeserializeOwned>(&self, key: &Key) -> Option<(T, Duration)> {
-        let name = file_name(key);
-        let path = self.inner.dir.join(&name);
+        let path = self.dir.path(&file_name(key));
         let read = || -> Result<(Saved<T>, SystemTime), String> {
             let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
             let modified = std::fs::metadata(&path).and_then(|m| m.modified()).map_err(|e| e.to_string())?;
             Ok((serde_json::from_slice(&bytes).map_err(|e| e.to_string())?, modified))
         };
-        match read() {
+        let found = match read() {
             Ok((saved, modified)) if saved.key == *key => {
                 Some((saved.answer, SystemTime::now().duration_since(modified).unwrap_or_default()))
             }
@@ -116,79 +97,24 @@ impl DiskCache {
                 self.forget(key);
                 None
             }
+        };
+        if found.is_some() {
+            crate::cache_metrics::hit(NAMES.cache)
+        } else {
+            crate::cache_metrics::miss(NAMES.cache)
         }
-    }
-}
-
-impl Inner {
-    fn files(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        crate::locks::lock(&self.files)
+        found
     }
 
-    /// Written as it is serialised, never whole in memory; past the bound,
-    /// the temporary file is deleted, and the copy kept before (if any)
-    /// stays until trimmed.
-    fn write<T: Serialize>(&self, name: &str, key: &Key, answer: &T) -> std::io::Result<()> {
-        let file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
-        let mut out = Bounded { inner: std::io::BufWriter::new(file), written: 0, limit: self.limit };
-        let result = serde_json::to_writer(&mut out, &Saved { key: key.clone(), answer });
-        let bytes = out.written;
-        if bytes > self.limit {
-            if crate::locks::lock(&self.too_large).insert(name.to_owned()) {
-                tracing::warn!(
-                    query = %key.0,
-                    lang = key.1.code(),
-                    mb = bytes as f64 / 1e6,
-                    limit_mb = self.limit as f64 / 1e6,
-                    "content too large to keep on disk (past CONTENT_DISK_CACHE_MB): a restart while the CMS is down will not have it"
-                );
-            }
-            return Ok(());
-        }
-        result?;
-        let file = out.inner.into_inner().map_err(std::io::IntoInnerError::into_error)?;
-        file.as_file().sync_data()?;
-        file.persist(self.dir.join(name)).map_err(|e| e.error)?;
-        crate::locks::lock(&self.too_large).remove(name);
-        self.files().insert(name.to_owned(), Kept { bytes, at: SystemTime::now() });
-        self.trim();
-        Ok(())
+    /// Bytes and files on disk, as this process counts them.
+    pub fn held(&self) -> (u64, u64) {
+        self.dir.held()
     }
 
-    fn touch(&self, name: &str) -> std::io::Result<()> {
-        let now = SystemTime::now();
-        std::fs::File::options().write(true).open(self.dir.join(name))?.set_modified(now)?;
-        if let Some(kept) = self.files().get_mut(name) {
-            kept.at = now;
-        }
-        Ok(())
-    }
-
-    /// Deletes the files confirmed longest ago until the rest fit.
-    fn trim(&self) {
-        bounded_dir::trim(&self.dir, &mut self.files(), self.limit);
-    }
-}
-
-/// A file written up to `limit` bytes: what comes past it is counted, not
-/// written, so that `written` says how large the answer is.
-struct Bounded<W> {
-    inner: W,
-    written: u64,
-    limit: u64,
-}
-
-impl<W: Write> Write for Bounded<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.written += buf.len() as u64;
-        if self.written <= self.limit {
-            self.inner.write_all(buf)?;
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+    /// Returns once every answer kept or forgotten before is on disk (tests).
+    #[cfg(test)]
+    pub(crate) fn flush(&self) {
+        self.dir.flush();
     }
 }
 
@@ -204,6 +130,7 @@ mod tests {
     use crate::content::ContentQuery;
     use contract::Lang;
     use serde_json::json;
+    use std::sync::Arc;
 
     fn key(name: &str) -> Key {
         (ContentQuery::single(name), Lang::En)
@@ -247,7 +174,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
         assert!(disk.read::<serde_json::Value>(&key("home")).is_none());
-        disk.keep(&key("home"), &json!({ "title": "Home" }), true);
+        disk.keep(&key("home"), json!({ "title": "Home" }), true);
+        disk.flush();
         let (answer, age) = disk.read::<serde_json::Value>(&key("home")).unwrap();
         assert_eq!(answer, json!({ "title": "Home" }));
         assert!(age < Duration::from_secs(60));
@@ -258,6 +186,7 @@ mod tests {
             "each language apart"
         );
         reopened.forget(&key("home"));
+        reopened.flush();
         assert!(reopened.read::<serde_json::Value>(&key("home")).is_none());
     }
 
@@ -267,12 +196,16 @@ mod tests {
         let answer = json!({ "body": "x".repeat(400) });
         let disk = DiskCache::open(dir.path(), 1500).unwrap();
         for name in ["a", "b", "c"] {
-            disk.keep(&key(name), &answer, true);
+            disk.keep(&key(name), answer.clone(), true);
+            disk.flush();
             std::thread::sleep(Duration::from_millis(20));
         }
         // `a` confirmed again (unchanged), so `b` is now the oldest.
-        disk.keep(&key("a"), &answer, false);
-        disk.keep(&key("d"), &answer, true);
+        disk.keep(&key("a"), answer.clone(), false);
+        disk.flush();
+        std::thread::sleep(Duration::from_millis(20));
+        disk.keep(&key("d"), answer, true);
+        disk.flush();
         let kept: Vec<bool> =
             ["a", "b", "c", "d"].iter().map(|name| disk.read::<serde_json::Value>(&key(name)).is_some()).collect();
         assert_eq!(kept, [true, false, true, true]);
@@ -284,9 +217,36 @@ mod tests {
     fn a_damaged_file_is_deleted_not_served() {
         let dir = tempfile::tempdir().unwrap();
         let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
-        disk.keep(&key("home"), &json!({ "title": "Home" }), true);
+        disk.keep(&key("home"), json!({ "title": "Home" }), true);
+        disk.flush();
         std::fs::write(dir.path().join(DIR).join(file_name(&key("home"))), b"{\"key\": [").unwrap();
         assert!(disk.read::<serde_json::Value>(&key("home")).is_none());
+        disk.flush();
         assert_eq!(std::fs::read_dir(dir.path().join(DIR)).unwrap().count(), 0);
+    }
+
+    /// The 10,000 stories: a writer behind (held here on purpose)
+    /// never makes a request wait; what its queue cannot take is dropped,
+    /// and the answers it took are on disk once it goes on.
+    #[test]
+    fn keeping_never_waits_for_a_writer_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = DiskCache::open(dir.path(), 1 << 20).unwrap();
+        let release = disk.dir.stall();
+        let (done, finished) = std::sync::mpsc::channel();
+        let keeper = disk.clone();
+        std::thread::spawn(move || {
+            for n in 0..crate::bounded_dir::QUEUE + 5 {
+                keeper.keep(&key(&format!("story-{n}")), json!({ "n": n }), true);
+            }
+            let _ = done.send(());
+        });
+        finished.recv_timeout(Duration::from_secs(30)).expect("keep returns while the writer is held");
+        assert_eq!(disk.dir.dropped(), 5);
+        drop(release);
+        disk.flush();
+        let (answer, _) = disk.read::<serde_json::Value>(&key("story-0")).unwrap();
+        assert_eq!(answer, json!({ "n": 0 }));
+        assert_eq!(disk.held().1, crate::bounded_dir::QUEUE as u64);
     }
 }

@@ -117,13 +117,25 @@ impl Forms {
         }
     }
 
-    /// The outbox for `/healthz?detail`: `None` without a CMS.
-    pub async fn backlog(&self) -> Result<Option<Backlog>, StoreError> {
-        match self.outbox {
-            Some(_) => self.store.backlog().await.map(Some),
-            None => Ok(None),
-        }
+    /// The outbox for `/healthz?detail` and `/metrics`, from memory (see
+    /// [`outbox::Outbox::backlog`]): `None` without a CMS.
+    pub fn backlog(&self) -> Option<Seen> {
+        let outbox = self.outbox.as_ref()?;
+        Some(match outbox.backlog() {
+            Some(Ok(backlog)) => Seen::Backlog(backlog),
+            Some(Err(error)) => Seen::Unreadable(error),
+            None => Seen::NotYetRead,
+        })
     }
+}
+
+/// The outbox's backlog as last read.
+pub enum Seen {
+    Backlog(Backlog),
+    /// The store failed the last read (the error, which the worker logged).
+    Unreadable(String),
+    /// The server has just started: the worker has not read it yet.
+    NotYetRead,
 }
 
 pub fn router<S>(state: S) -> Router<S>

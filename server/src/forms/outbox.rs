@@ -7,7 +7,8 @@
 //! sent again; the outbox is on disk, so a restart carries on where it was.
 //! A CMS that already has the reference (it is unique there: a crash came
 //! between its 2xx and our record of it) counts as delivered. Each failure
-//! is logged with the backlog; `/healthz?detail` shows it too.
+//! is logged with the backlog; `/healthz?detail` and `/metrics` show it
+//! too, as read after the worker's last pass ([`Outbox::backlog`]).
 //!
 //! Instances sharing one `DATA_DIR` each run this worker: with `REDIS_URL`,
 //! each takes a lease on an entry (`SET … NX PX`) before sending it, so one
@@ -16,15 +17,15 @@
 //! so that whoever is due next tries again. Without Redis, one instance
 //! per `DATA_DIR` is assumed.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
 use super::FormKind;
 use super::export::record;
-use super::store::{Due, FormStore, now};
+use super::store::{Backlog, Due, FormStore, now};
 
 /// The longest wait between two tries of one entry.
 const MAX_WAIT: Duration = Duration::from_secs(3600);
@@ -44,7 +45,12 @@ pub struct Outbox {
     wake: Arc<Notify>,
     /// Where leases are taken, when instances share the store.
     leases: Option<crate::redis::Redis>,
+    /// The backlog as last read: `None` before the first read.
+    seen: Arc<Mutex<Option<LastRead>>>,
 }
+
+/// The backlog as read (or why it could not be), and when.
+type LastRead = (Result<Backlog, String>, Instant);
 
 /// How long a lease on an entry lasts: longer than one delivery (an upload
 /// and a post, 30 s each at most), short enough that an instance killed
@@ -81,6 +87,7 @@ impl Outbox {
             first_wait,
             wake: Arc::default(),
             leases,
+            seen: Arc::default(),
         })
     }
 
@@ -89,9 +96,35 @@ impl Outbox {
         self.wake.notify_one();
     }
 
+    /// The backlog as the worker last read it (after each pass, so within
+    /// [`IDLE`], and at once after a submission, which wakes it), the
+    /// oldest entry's age as of now; `None` before the first read. Read
+    /// from memory: `/healthz` and `/metrics` never wait for SQLite, nor for
+    /// the blocking pool its reads run on, which other work may fill.
+    pub fn backlog(&self) -> Option<Result<Backlog, String>> {
+        let seen = crate::locks::lock(&self.seen);
+        let (read, at) = seen.as_ref()?;
+        let since = at.elapsed().as_secs();
+        Some(read.clone().map(|backlog| Backlog {
+            oldest_pending_secs: backlog.oldest_pending_secs.map(|secs| secs + since),
+            ..backlog
+        }))
+    }
+
+    /// Reads the backlog into memory again; returns it (empty if unreadable).
+    async fn read_backlog(&self) -> Backlog {
+        let read = self.store.backlog().await;
+        if let Err(error) = &read {
+            tracing::error!(%error, "outbox unreadable");
+        }
+        let backlog = read.as_ref().cloned().unwrap_or_default();
+        *crate::locks::lock(&self.seen) = Some((read.map_err(|error| error.to_string()), Instant::now()));
+        backlog
+    }
+
     /// Delivers for as long as the server runs.
     pub async fn run_forever(self) {
-        let backlog = self.store.backlog().await.unwrap_or_default();
+        let backlog = self.read_backlog().await;
         if backlog.pending > 0 {
             tracing::warn!(
                 pending = backlog.pending,
@@ -101,6 +134,7 @@ impl Outbox {
         }
         loop {
             self.deliver_due().await;
+            self.read_backlog().await;
             let wait = match self.store.next_due().await {
                 Ok(Some(at)) => Duration::from_secs((at - now()).max(0) as u64).min(IDLE),
                 Ok(None) => IDLE,
@@ -140,7 +174,7 @@ impl Outbox {
                 Err(error) => {
                     let wait = self.wait_after(attempt);
                     let recorded = self.store.failed(id, now() + wait.as_secs().max(1) as i64, error.to_string()).await;
-                    let pending = self.store.backlog().await.map(|b| b.pending).unwrap_or_default();
+                    let pending = self.read_backlog().await.pending;
                     tracing::warn!(%reference, attempt, retry_in_secs = wait.as_secs().max(1), pending, %error, "form delivery failed; will retry");
                     if let Err(error) = recorded {
                         tracing::error!(%reference, %error, "outbox not updated");

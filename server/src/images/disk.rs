@@ -1,94 +1,58 @@
 //! Resized photos on disk (`DATA_DIR/image-cache/`), as the content disk
 //! cache keeps content (`content::disk`): one file per address, width and
-//! format, named by the SHA-256 of that key; written to a temporary file and
-//! renamed; bounded (`IMAGE_CACHE_MB`): past it, the files read longest ago
-//! are deleted. Instances sharing `DATA_DIR` share the files.
+//! format, named by the SHA-256 of that key; written by the directory's own
+//! writer in the background (a request that made a photo does not wait
+//! for it to be on disk), to a temporary file renamed; bounded
+//! (`IMAGE_CACHE_MB`): past it, the files read longest ago are deleted.
+//! Instances sharing `DATA_DIR` share the files.
 //!
-//! Every method does blocking file work: call it on the blocking pool.
+//! [`ImageDisk::read`] reads the file: call it on the blocking pool.
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::path::Path;
 
+use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
-use crate::bounded_dir::{self, Kept};
+use crate::bounded_dir::{BoundedDir, Names};
+use crate::cache_metrics;
 
 const DIR: &str = "image-cache";
 const SUFFIX: &str = ".img";
+const NAMES: Names = Names { cache: "image_disk", setting: "IMAGE_CACHE_MB" };
 
 #[derive(Clone)]
 pub struct ImageDisk {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    dir: PathBuf,
-    limit: u64,
-    /// What this process knows is on disk: file name → size and last read.
-    files: Mutex<HashMap<String, Kept>>,
+    dir: BoundedDir,
 }
 
 impl ImageDisk {
     /// The cache in `data_dir`, holding at most `limit` bytes: what is
     /// there already is counted, and temporary files a crash left deleted.
     pub fn open(data_dir: &Path, limit: u64) -> std::io::Result<ImageDisk> {
-        let dir = data_dir.join(DIR);
-        std::fs::create_dir_all(&dir)?;
-        let files = bounded_dir::list(&dir, SUFFIX)?;
-        let disk = ImageDisk { inner: Arc::new(Inner { dir, limit, files: Mutex::new(files) }) };
-        disk.inner.trim();
-        Ok(disk)
+        Ok(ImageDisk { dir: BoundedDir::open(data_dir.join(DIR), SUFFIX, limit, NAMES)? })
     }
 
     /// The bytes kept for `key`, if any (another instance's too).
     pub fn read(&self, key: &str) -> Option<Vec<u8>> {
         let name = file_name(key);
-        let bytes = std::fs::read(self.inner.dir.join(&name)).ok()?;
-        let mut files = self.inner.files();
-        files.insert(name, Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
-        let over = files.values().map(|k| k.bytes).sum::<u64>() > self.inner.limit;
-        drop(files);
-        if over {
-            self.inner.trim();
-        }
+        let Ok(bytes) = std::fs::read(self.dir.path(&name)) else {
+            cache_metrics::miss(NAMES.cache);
+            return None;
+        };
+        cache_metrics::hit(NAMES.cache);
+        self.dir.seen(&name, bytes.len() as u64);
         Some(bytes)
     }
 
-    pub fn keep(&self, key: &str, bytes: &[u8]) {
-        if let Err(error) = self.inner.write(&file_name(key), bytes) {
-            tracing::warn!(key, %error, "resized photo not kept on disk");
-        }
+    /// Keeps `bytes` for `key`, in the background.
+    pub fn keep(&self, key: &str, bytes: Bytes) {
+        self.dir.write(file_name(key), key.to_owned(), Box::new(move |out: &mut dyn Write| out.write_all(&bytes)));
     }
 
-    /// Bytes on disk, as this process counts them.
-    pub fn size(&self) -> u64 {
-        self.inner.files().values().map(|k| k.bytes).sum()
-    }
-}
-
-impl Inner {
-    fn files(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
-        crate::locks::lock(&self.files)
-    }
-
-    fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        if bytes.len() as u64 > self.limit {
-            return Ok(());
-        }
-        let mut file = tempfile::Builder::new().prefix(".").suffix(".tmp").tempfile_in(&self.dir)?;
-        file.write_all(bytes)?;
-        file.persist(self.dir.join(name)).map_err(|e| e.error)?;
-        self.files().insert(name.to_owned(), Kept { bytes: bytes.len() as u64, at: SystemTime::now() });
-        self.trim();
-        Ok(())
-    }
-
-    /// Deletes the files read longest ago until the rest fit.
-    fn trim(&self) {
-        bounded_dir::trim(&self.dir, &mut self.files(), self.limit);
+    /// Bytes and files on disk, as this process counts them.
+    pub fn held(&self) -> (u64, u64) {
+        self.dir.held()
     }
 }
 
@@ -107,18 +71,42 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let disk = ImageDisk::open(dir.path(), 2500).unwrap();
         for key in ["a", "b", "c"] {
-            disk.keep(key, &[1; 1000]);
+            disk.keep(key, Bytes::from_static(&[1; 1000]));
+            disk.dir.flush();
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         assert!(disk.read("a").is_none(), "three files of 1000 bytes do not fit in 2500");
         assert!(disk.read("b").is_some());
         std::thread::sleep(std::time::Duration::from_millis(20));
-        disk.keep("d", &[2; 1000]);
+        disk.keep("d", Bytes::from_static(&[2; 1000]));
+        disk.dir.flush();
         assert!(disk.read("c").is_none(), "b was read since: c is the one read longest ago");
         assert_eq!(disk.read("d").unwrap(), vec![2; 1000]);
-        assert!(disk.size() <= 2500);
+        assert!(disk.held().0 <= 2500);
         let reopened = ImageDisk::open(dir.path(), 2500).unwrap();
         assert!(reopened.read("b").is_some() && reopened.read("d").is_some());
         assert_eq!(std::fs::read_dir(dir.path().join(DIR)).unwrap().count(), 2, "no temporary file left behind");
+    }
+
+    /// A photo made for a request is kept without the request waiting for
+    /// the disk, even while the writer is held.
+    #[test]
+    fn keeping_a_photo_never_waits_for_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let disk = ImageDisk::open(dir.path(), 1 << 20).unwrap();
+        let release = disk.dir.stall();
+        let (done, finished) = std::sync::mpsc::channel();
+        let keeper = disk.clone();
+        std::thread::spawn(move || {
+            for n in 0..crate::bounded_dir::QUEUE + 1 {
+                keeper.keep(&n.to_string(), Bytes::from_static(b"photo"));
+            }
+            let _ = done.send(());
+        });
+        finished.recv_timeout(std::time::Duration::from_secs(30)).expect("keep returns while the writer is held");
+        assert_eq!(disk.dir.dropped(), 1);
+        drop(release);
+        disk.dir.flush();
+        assert_eq!(disk.read("0").unwrap(), b"photo");
     }
 }

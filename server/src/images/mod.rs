@@ -157,6 +157,14 @@ impl Images {
         self.0.decoded.load(Ordering::Relaxed)
     }
 
+    /// Sets the gauges of what the disk holds (`/metrics`).
+    pub fn record_held(&self) {
+        if let Some(disk) = &self.0.settings.disk {
+            let (bytes, files) = disk.held();
+            crate::cache_metrics::held("image_disk", bytes, files);
+        }
+    }
+
     /// What content needs to name photos through the endpoint (`None` without a CMS).
     pub fn signer(&self) -> Option<&Signer> {
         self.0.settings.signer.as_ref()
@@ -245,9 +253,8 @@ impl Images {
             .await
             .map_err(|_| Failure::Failed("past IMAGE_TIMEOUT_MS".into()))??;
         let bytes = Bytes::from(encoded);
-        if let Some(disk) = settings.disk.clone() {
-            let kept = bytes.clone();
-            let _ = tokio::task::spawn_blocking(move || disk.keep(&key, &kept)).await;
+        if let Some(disk) = &settings.disk {
+            disk.keep(&key, bytes.clone());
         }
         Ok(bytes)
     }
