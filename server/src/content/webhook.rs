@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 use tokio::sync::Notify;
 
-use super::{Broadcast, Content};
+use super::{Broadcast, Content, ContentQuery};
 use crate::config::Secret;
 use crate::web::Reply;
 
@@ -130,9 +130,11 @@ impl Invalidation {
     pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
         let locale = change.locale.as_deref().map(Lang::parse);
         let model = change.model.as_deref();
-        // A type that is not localized changes in every language (its webhook names none, or the default).
+        // A type that is not localized changes in every language (its webhook
+        // names none, or the default); an item's answer names its version in
+        // the other language (its address), so a change to one drops both.
         let changed = |(query, lang): &crate::content::Key| {
-            (locale.is_none_or(|l| l == *lang) || !query.localized())
+            (locale.is_none_or(|l| l == *lang) || !query.localized() || matches!(query, ContentQuery::Item { .. }))
                 && model.is_none_or(|m| same_model(query.model(), m))
         };
         let cache = self.store.cache();
