@@ -4,7 +4,10 @@
 Serves the embedded content (content/<lang>/..., and content/collections/...
 for a collection the same in every language) the way Strapi's REST API
 would: single types at /api/<key>, collections at /api/<collection> (sorted,
-paged, filtered with `filters[<field>][$eq]`), items at /api/<collection>/<id>. Answers in
+paged, filtered with `filters[<field>][$eq]`), items at /api/<collection>/<id>. Asked for
+`localizations` (explicitly, or with a deep-populate plugin's `populate=deep`/`pLevel`), an
+item lists its version in the other language: the item of the same id, which shares its
+`documentId` in the v5 shape. Answers in
 the v4 shape as stored, or flattened as Strapi 5 does (--shape v5). Content is read
 from disk on every request, so an edited file is served at once. With --posts FILE,
 the form collections take entries (`POST /api/business-community-leads`,
@@ -55,6 +58,14 @@ def field_value(item, field):
     return item["attributes"].get(field)
 
 
+def asks_localizations(query):
+    """Whether a request asks for an item's other-language versions: explicitly
+    (`populate[localizations]...`), or by the deep-populate plugins' own
+    parameters, which populate them of themselves."""
+    return any(key.startswith("populate[localizations]") for key in query) or \
+        query.get("populate", "").startswith("deep") or "pLevel" in query
+
+
 FORM_COLLECTIONS = {"business-community-leads", "foundation-applications"}
 
 
@@ -100,6 +111,8 @@ class Handler(BaseHTTPRequestHandler):
             collection = self.load("", "collections", f"{name}.json")
         if collection is not None:
             items = collection["data"]
+            if asks_localizations(query):
+                items = self.with_localizations(items, name, lang)
             if len(parts) == 3:
                 item = next((i for i in items if str(i["id"]) == parts[2]), None)
                 return self.respond({"data": item, "meta": {}}) if item else self.not_found()
@@ -119,6 +132,19 @@ class Handler(BaseHTTPRequestHandler):
             })
         single = self.load(lang, f"{name}.json")
         return self.respond(single) if single is not None and len(parts) == 2 else self.not_found()
+
+    def with_localizations(self, items, name, lang):
+        """`items` each with its versions in the other language (`localizations`),
+        as Strapi links them: here the item of the same id in the other language's file."""
+        other = "sw" if lang == "en" else "en"
+        theirs = {i["id"]: i for i in (self.load(other, "collections", f"{name}.json") or {"data": []})["data"]}
+        def linked(item):
+            version = theirs.get(item["id"])
+            listed = [] if version is None else [{"id": version["id"], "attributes": {
+                "slug": version["attributes"].get("slug"), "locale": other,
+                "publishedAt": version["attributes"].get("publishedAt") or "2024-01-01T00:00:00.000Z"}}]
+            return {**item, "attributes": {**item["attributes"], "localizations": {"data": listed}}}
+        return [linked(item) for item in items]
 
     def do_POST(self):
         parts = urlsplit(self.path).path.strip("/").split("/")

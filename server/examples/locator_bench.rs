@@ -188,7 +188,11 @@ fn main() {
     };
     let started = Instant::now();
     let (held, locations) = peak(|| {
-        let (locations, _) = runtime.block_on(content.locations(Duration::from_secs(600))).expect("the places");
+        let server::content::Places::Listed(locations, _) =
+            runtime.block_on(content.locations(Duration::from_secs(600)))
+        else {
+            panic!("the places were not read");
+        };
         while kept_bytes() == 0 {
             std::thread::sleep(Duration::from_millis(5));
         }

@@ -284,7 +284,10 @@ fn versions(listed: &[Listed]) -> Vec<u64> {
 /// The agents and shops (their English names make the addresses of both
 /// languages), read now if memory lacks them.
 async fn locations(seo: &Seo) -> Option<(Locations, u64)> {
-    seo.content.locations(std::time::Duration::from_secs(10)).await
+    match seo.content.locations(std::time::Duration::from_secs(10)).await {
+        crate::content::Places::Listed(locations, version) => Some((locations, version)),
+        crate::content::Places::None(_) | crate::content::Places::Unread => None,
+    }
 }
 
 /// The listed pages: every route's page for everyone at its address without

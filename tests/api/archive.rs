@@ -413,3 +413,87 @@ async fn a_story_whose_title_gives_no_slug_is_at_its_number_alone() {
     let locs = sitemap(&app).await;
     assert!(items_in(&locs, &app, "/news-event/").contains("/news-event/4"), "listed at its number");
 }
+
+/// A story never asked for before costs the CMS one request for the page
+/// asked, in either language, and its page names its address in both: the
+/// other language's version comes with it (`localizations`), whether the
+/// deep-populate plugin gives them or a stock Strapi is asked for them.
+/// Strapi 4 numbers the languages apart too, and its versions share no
+/// `documentId`. An address carrying the other language's id still finds the
+/// story, at its own address.
+#[tokio::test]
+async fn a_story_never_asked_for_costs_one_cms_request_and_names_both_addresses() {
+    use server::content::PopulateStrategy;
+    for (shape, populate) in [
+        (Shape::V5, PopulateStrategy::Deep),
+        (Shape::V5, PopulateStrategy::Explicit),
+        (Shape::V4, PopulateStrategy::Level),
+    ] {
+        let cms = FakeCms::start(shape).await;
+        // Strapi 4's answers carry no `documentId` (the fake CMS leaves it out).
+        newsroom(&cms, NEWS, 12);
+        let app = site_with(&cms, |c| c.cms.populate = populate).await;
+        // What the item pages cost, the indexes (read in the background, `fields[…]`) apart.
+        let item_reads = || {
+            cms.requests().into_iter().filter(|r| r.starts_with("/api/news-updates?") && !r.contains("fields[")).count()
+        };
+        let case = format!("{shape:?} {populate:?}");
+        for (path, en, sw) in [
+            ("/news-event/7/story-7", "/news-event/7/story-7", format!("/sw/news-event/{}/habari-7", 7 + SW_IDS)),
+            (
+                &*format!("/sw/news-event/{}/habari-8", 8 + SW_IDS),
+                "/news-event/8/story-8",
+                format!("/sw/news-event/{}/habari-8", 8 + SW_IDS),
+            ),
+        ] {
+            let before = item_reads();
+            let page = app.get(path).await;
+            assert_eq!(page.status(), StatusCode::OK, "{case} {path}");
+            let html = page.text().await.unwrap();
+            assert_eq!(item_reads() - before, 1, "{case} {path}: {:?}", cms.requests());
+            for (lang, address) in [("en", en.to_owned()), ("sw", sw)] {
+                let link = format!(r#"rel="alternate" hrefLang="{lang}" href="{}{address}""#, app.address);
+                assert!(html.contains(&link), "{case} {path}: {link}");
+            }
+        }
+        // The English id under /sw: the story is found, and sent to its Swahili address.
+        let moved = app.get("/sw/news-event/9/habari-9").await;
+        assert_eq!(moved.status(), StatusCode::PERMANENT_REDIRECT, "{case}");
+        assert_eq!(moved.headers()[LOCATION], format!("/sw/news-event/{}/habari-9", 9 + SW_IDS), "{case}");
+    }
+}
+
+/// A CMS without the collections the lists read (it answers 404 for the
+/// types): each list page, the archive's, the fraudster page and the device
+/// catalogue answer 200 with their own content and an empty list, in both
+/// languages; nothing is asked for an item.
+#[tokio::test]
+async fn pages_reading_a_missing_collection_show_their_content_and_an_empty_list() {
+    let cms = FakeCms::start(Shape::V5).await;
+    for (key, words) in [
+        ("news-events", "What happens at Vodacom."),
+        ("sport", "The league, week by week."),
+        ("device-catalogue", "Phones for every pocket."),
+        ("fraudster", "Never share your PIN."),
+    ] {
+        cms.put_page(key, "en", key, words);
+        cms.put_page(key, "sw", key, words);
+    }
+    let app = site_with(&cms, |_| {}).await;
+    for (path, words, empty) in [
+        ("/news-events", "What happens at Vodacom.", Some("There is no news yet.")),
+        ("/sw/news-events", "What happens at Vodacom.", Some("Bado hakuna habari.")),
+        ("/soka", "The league, week by week.", Some("There is no news yet.")),
+        ("/devices", "Phones for every pocket.", Some("No devices are listed at the moment.")),
+        ("/sw/devices", "Phones for every pocket.", Some("Hakuna vifaa vilivyoorodheshwa kwa sasa.")),
+        ("/fraudster", "Never share your PIN.", None),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(words), "{path}: its own content");
+        if let Some(empty) = empty {
+            assert!(html.contains(empty), "{path}: says the list is empty");
+        }
+    }
+}

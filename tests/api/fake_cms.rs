@@ -8,7 +8,10 @@
 //! answered as Strapi answers them: filtered (`filters[<field>][$eq]`),
 //! sorted, cut to `fields[…]`, in pages of at most 100 asked by
 //! `pagination[page]`/`[pageSize]` or `[start]`/`[limit]`, with
-//! `meta.pagination` in either shape, and a page can be told to fail. Its
+//! `meta.pagination` in either shape, and a page can be told to fail; asked
+//! for `localizations` (explicitly, or by a deep-populate plugin's
+//! `populate=deep`), each item lists its versions in the other locales (the
+//! same `documentId`) as Strapi 5 does. Its
 //! media library serves files put in it at `/uploads/…`, counting the
 //! requests for each. A single type may have a draft, answered to requests
 //! with `status=draft` (Strapi 5), which can be told to need a token.
@@ -437,12 +440,14 @@ impl FakeCms {
         let populated: Vec<&str> =
             params.iter().filter_map(|(k, _)| k.strip_prefix("populate[")?.split(']').next()).collect();
         let shape = *self.shape.lock().unwrap();
+        let linked = asks_localizations(params).then(|| self.other_versions(path, locale));
         let data: Vec<Value> = items
             .into_iter()
             .skip(start)
             .take(limit)
             .map(|item| {
                 let mut item = item.clone();
+                let localizations = linked.as_ref().map(|others| localizations_of(&item, others));
                 if !fields.is_empty() {
                     let kept = ["id", "documentId", "locale"];
                     item.as_object_mut().unwrap().retain(|key, _| {
@@ -452,11 +457,20 @@ impl FakeCms {
                     });
                 }
                 match shape {
-                    Shape::V5 => item,
+                    Shape::V5 => {
+                        if let Some(localizations) = localizations {
+                            item["localizations"] = Value::Array(localizations);
+                        }
+                        item
+                    }
                     Shape::V4 => {
                         let id = item["id"].clone();
                         let mut attributes = item;
                         attributes.as_object_mut().unwrap().retain(|key, _| key != "id" && key != "documentId");
+                        if let Some(localizations) = localizations {
+                            attributes["localizations"] =
+                                json!({ "data": localizations.into_iter().map(v4_entity).collect::<Vec<_>>() });
+                        }
                         json!({ "id": id, "attributes": attributes })
                     }
                 }
@@ -470,6 +484,56 @@ impl FakeCms {
         };
         axum::Json(json!({ "data": data, "meta": { "pagination": pagination } })).into_response()
     }
+}
+
+impl FakeCms {
+    /// The items of `collection` in every locale but `locale`, with theirs.
+    fn other_versions(&self, collection: &str, locale: &str) -> Vec<(String, Value)> {
+        let store = self.store.lock().unwrap();
+        store
+            .collections
+            .iter()
+            .filter(|((name, other), _)| name == collection && other != locale)
+            .flat_map(|((_, other), items)| items.iter().map(|item| (other.clone(), item.clone())))
+            .collect()
+    }
+}
+
+/// Whether an item is asked for with its versions in the other languages:
+/// explicitly (`populate[localizations]…`), or by the deep-populate
+/// plugins, which populate them one level deep of themselves.
+fn asks_localizations(params: &[(String, String)]) -> bool {
+    params.iter().any(|(key, value)| {
+        key.starts_with("populate[localizations]")
+            || (key == "populate" && value.starts_with("deep"))
+            || key == "pLevel"
+    })
+}
+
+/// `item`'s versions among `others` as Strapi 5 lists them: the same
+/// `documentId` (the same id, for items without one), each with its id,
+/// `documentId`, locale, slug and `publishedAt`.
+fn localizations_of(item: &Value, others: &[(String, Value)]) -> Vec<Value> {
+    let same = |other: &Value| match item.get("documentId") {
+        Some(document) => other.get("documentId") == Some(document),
+        None => other["id"] == item["id"],
+    };
+    others
+        .iter()
+        .filter(|(_, other)| same(other))
+        .map(|(locale, other)| {
+            json!({ "id": other["id"], "documentId": other.get("documentId"), "locale": locale, "slug": other.get("slug"),
+                    "publishedAt": other.get("publishedAt").cloned().unwrap_or(json!("2026-01-01T00:00:00.000Z")) })
+        })
+        .collect()
+}
+
+/// A flat entity in Strapi 4's shape.
+fn v4_entity(flat: Value) -> Value {
+    let id = flat["id"].clone();
+    let mut attributes = flat;
+    attributes.as_object_mut().unwrap().retain(|key, _| key != "id" && key != "documentId");
+    json!({ "id": id, "attributes": attributes })
 }
 
 /// What a stock Strapi refuses: the deep-populate plugin's syntax, and a

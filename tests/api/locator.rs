@@ -274,3 +274,62 @@ async fn last_page_of_meru(app: &TestApp) -> Vec<String> {
     }
     shown
 }
+
+/// A site upgraded before its editors add the `locations` collection (the
+/// CMS answers 404 for it): the locator pages answer 200 in both languages
+/// with their own content, saying no places are listed yet, and no form
+/// that could find none; a region's address is not found, "near me" finds
+/// none, and `site check-cms` names the type to add.
+#[tokio::test]
+async fn without_a_locations_collection_the_locator_pages_say_so_and_keep_their_content() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("mpesa-agents", "en", "M-Pesa agents", "Any shop with the red M-Pesa sign is an agent.");
+    cms.put_page("mpesa-agents", "sw", "Mawakala wa M-Pesa", "Duka lolote lenye alama nyekundu ya M-Pesa ni wakala.");
+    cms.put_page("vodashop", "en", "Vodashops", "Our flagship shops are in every major city.");
+    cms.put_page("vodashop", "sw", "Maduka ya Vodashop", "Maduka yetu makuu yako katika kila jiji kubwa.");
+    let app = site_with(&cms, |_| {}).await;
+    for (path, message, own) in [
+        ("/mpesa-agents", "No M-Pesa agents are listed here yet.", "Any shop with the red M-Pesa sign is an agent."),
+        (
+            "/sw/mpesa-agents",
+            "Bado hakuna mawakala wa M-Pesa walioorodheshwa hapa.",
+            "Duka lolote lenye alama nyekundu ya M-Pesa ni wakala.",
+        ),
+        ("/vodashop", "No Vodashops are listed here yet.", "Our flagship shops are in every major city."),
+        (
+            "/sw/vodashop",
+            "Bado hakuna maduka ya Vodashop yaliyoorodheshwa hapa.",
+            "Maduka yetu makuu yako katika kila jiji kubwa.",
+        ),
+    ] {
+        let html = page(&app, path).await;
+        assert!(html.contains(&format!(r#"<p role="status">{message}"#)), "{path}: the message");
+        assert!(html.contains(own), "{path}: the page's own words, its other ways");
+        assert!(!html.contains(r#"id="locator-region""#) && !html.contains(r#"id="near-me""#), "{path}: no empty form");
+    }
+    assert_eq!(app.get("/mpesa-agents/arusha").await.status(), StatusCode::NOT_FOUND);
+    let near = app
+        .client
+        .post(app.url("/api/locations/near"))
+        .json(&json!({ "kind": "agent", "latitude": -3.39, "longitude": 36.83 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(near.status(), StatusCode::OK);
+    assert_eq!(near.json::<Value>().await.unwrap()["results"], json!([]));
+
+    // Run off the test's thread, which serves the fake CMS meanwhile.
+    let url = cms.url.clone();
+    let check = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_site")).arg("check-cms").env("CMS_URL", url).output()
+    })
+    .await
+    .unwrap()
+    .expect("site check-cms runs");
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        report.contains("MISSING   locations?index [every language]: the CMS has no collection `locations`"),
+        "{report}"
+    );
+    assert!(!check.status.success(), "it fails while the CMS lacks what the site reads");
+}

@@ -296,6 +296,8 @@ const en = {
     found_other: "{{count}} places",
     noPlace: "No place called “{{query}}” was found. Check the spelling, or choose a region.",
     notReady: "The list of agents and shops is loading. Please try again in a few seconds.",
+    noAgents: "No M-Pesa agents are listed here yet. The rest of this page will help you find one.",
+    noShops: "No Vodashops are listed here yet. The rest of this page will help you find one.",
     regions: "Regions",
     districtsOf: "Districts of {{region}}",
     allRegions: "All regions",

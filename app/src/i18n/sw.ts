@@ -296,6 +296,10 @@ const sw = {
     found_other: "Mahali {{count}}",
     noPlace: "Hatukupata mahali panapoitwa “{{query}}”. Angalia tahajia, au chagua mkoa.",
     notReady: "Orodha ya mawakala na maduka inapakiwa. Tafadhali jaribu tena baada ya sekunde chache.",
+    noAgents:
+      "Bado hakuna mawakala wa M-Pesa walioorodheshwa hapa. Maelezo mengine kwenye ukurasa huu yatakusaidia kupata wakala.",
+    noShops:
+      "Bado hakuna maduka ya Vodashop yaliyoorodheshwa hapa. Maelezo mengine kwenye ukurasa huu yatakusaidia kupata duka.",
     regions: "Mikoa",
     districtsOf: "Wilaya za {{region}}",
     allRegions: "Mikoa yote",

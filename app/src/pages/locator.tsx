@@ -68,6 +68,20 @@ export default function LocatorPage({ data }: PageProps) {
 function Finder({ locator, base, lang }: { locator: Locator; base: string; lang: PageProps["data"]["lang"] }) {
   const t = useT();
   const { region, district, query } = locator;
+  const title = (
+    <h2 id="locator-title" className="visually-hidden">
+      {t(locator.kind === "agent" ? "locator.findAgent" : "locator.findShop")}
+    </h2>
+  );
+  if (!locator.listed) {
+    // The CMS lists no places yet: forms that could find none give way to saying so; the page's own words follow.
+    return (
+      <section className="locator" aria-labelledby="locator-title">
+        {title}
+        <p role="status">{t(locator.kind === "agent" ? "locator.noAgents" : "locator.noShops")}</p>
+      </section>
+    );
+  }
   const action = localePath(lang, base);
   const address = query
     ? `${base}?q=${encodeURIComponent(query)}`
@@ -76,9 +90,7 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
       : base;
   return (
     <section className="locator" aria-labelledby="locator-title">
-      <h2 id="locator-title" className="visually-hidden">
-        {t(locator.kind === "agent" ? "locator.findAgent" : "locator.findShop")}
-      </h2>
+      {title}
       {!locator.ready && <p role="status">{t("locator.notReady")}</p>}
       <form method="get" action={action} className="locator-form">
         <label htmlFor="locator-region">{t("locator.region")}</label>

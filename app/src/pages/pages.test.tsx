@@ -126,7 +126,7 @@ describe("pages", () => {
           },
           sidebar: null,
         },
-        locator: { kind: "agent", regions, districts: [], query: "", results: [], total: 0, ready: true },
+        locator: { kind: "agent", regions, districts: [], query: "", results: [], total: 0, ready: true, listed: true },
       },
       "/mpesa-agents",
     );
@@ -137,6 +137,37 @@ describe("pages", () => {
     assert.ok(html.indexOf('id="locator-region"') < html.indexOf('id="near-me"'), "the form before near me");
     assert.ok(html.indexOf('id="near-me"') < html.indexOf("In every region."), "the hero's subtitle after the finder");
     assert.equal(h1Count(html), 1);
+  });
+
+  it("says no places are listed yet where the CMS has none, and keeps the page's own words", async () => {
+    const page = (lang: "en" | "sw", kind: "agent" | "shop", path: string) =>
+      render(
+        {
+          ...base,
+          lang,
+          path,
+          route: { name: kind === "agent" ? "mpesa-agents" : "vodashop", page: "locator", params: {} },
+          content: {
+            page: {
+              title: "Where to go",
+              sections: [{ __component: "sections.hero", title: "Where to go", subtitle: "Look for the red sign." }],
+            },
+            sidebar: null,
+          },
+          locator: { kind, regions: [], districts: [], query: "", results: [], total: 0, ready: true, listed: false },
+        },
+        path,
+      );
+    const agents = await page("en", "agent", "/mpesa-agents");
+    assert.ok(agents.includes('<p role="status">No M-Pesa agents are listed here yet.'), agents);
+    assert.ok(agents.includes("Look for the red sign."), "the page's own words");
+    assert.ok(
+      !agents.includes('id="locator-region"') && !agents.includes('id="near-me"'),
+      "no form that could find none",
+    );
+    const shops = await page("sw", "shop", "/sw/vodashop");
+    assert.ok(shops.includes("Bado hakuna maduka ya Vodashop yaliyoorodheshwa hapa."), shops);
+    assert.equal(h1Count(shops), 1);
   });
 
   it("lists every trick with its own anchor on the fraudster page", async () => {

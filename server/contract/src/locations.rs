@@ -220,6 +220,9 @@ pub struct LocatorPage {
     pub pager: Option<Pager>,
     /// False until the locations are read (a moment after start).
     pub ready: bool,
+    /// False when the CMS lists no places (it has no `locations` collection
+    /// yet, or an empty one): the page says so and offers its other ways.
+    pub listed: bool,
 }
 
 /// `GET /api/locations/near`: the nearest places open now.

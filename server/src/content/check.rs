@@ -98,7 +98,7 @@ pub async fn check(source: &dyn ContentSource, routes: &RouteTable) -> Report {
             match finding {
                 Finding::Ok => writeln!(text, "ok        {name}"),
                 Finding::Empty => writeln!(text, "empty     {name}"),
-                Finding::Missing => writeln!(text, "MISSING   {name}: the CMS has no such type or entry"),
+                Finding::Missing => writeln!(text, "MISSING   {name}: {}", missing(query)),
                 Finding::Unreachable(error) => writeln!(text, "FAILED    {name}: {error}"),
                 Finding::Problems(problems) => writeln!(text, "FIELDS    {name}")
                     .and_then(|()| problems.iter().try_for_each(|p| writeln!(text, "            {p}"))),
@@ -189,6 +189,14 @@ fn judge(query: &ContentQuery, raw: Value, unasked: Vec<String>) -> Finding {
     }
 }
 
+/// What the CMS lacks when it has nothing for `query`, naming the type to add.
+fn missing(query: &ContentQuery) -> String {
+    match query {
+        ContentQuery::Single(key) => format!("the CMS has no single type `{key}`, or no entry in it"),
+        query => format!("the CMS has no collection `{}`: its pages show none until it is added", query.model()),
+    }
+}
+
 /// `sections[3].cards[0].link` → `sections[].cards[].link`.
 fn fold(path: &str) -> String {
     let mut folded = String::with_capacity(path.len());
@@ -228,6 +236,18 @@ mod tests {
             Finding::Problems(vec!["sections[].cards[]: title: expected text, got the number 5".into()])
         );
         assert_eq!(fold("a[12].b[0]"), "a[].b[]");
+    }
+
+    /// A missing type is named, so that the editors know which to add.
+    #[test]
+    fn a_missing_type_is_named() {
+        assert_eq!(
+            missing(&ContentQuery::Locations),
+            "the CMS has no collection `locations`: its pages show none until it is added"
+        );
+        assert_eq!(missing(&ContentQuery::single("home")), "the CMS has no single type `home`, or no entry in it");
+        let news = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 25, filter: None, page: 1 };
+        assert!(missing(&news).contains("`news-updates`"));
     }
 
     /// The SEO component the site did not ask for (Strapi 5 leaves it out):

@@ -19,6 +19,8 @@
 //! - `index`: every item of a collection by its address and dates (the
 //!   sitemap's, the archives' page counts, the search's items), and
 //!   `known`: unknown item ids answered from it without asking the CMS.
+//! - `localizations`: an item's versions in the other language, as its own
+//!   answer names them (its address in both languages from one request).
 
 mod broadcast;
 mod cache;
@@ -27,6 +29,7 @@ mod disk;
 mod embedded;
 mod index;
 mod known;
+mod localizations;
 mod normalize;
 mod parse;
 mod strapi;
@@ -46,6 +49,7 @@ pub use disk::DiskCache;
 pub use embedded::EmbeddedContent;
 pub use index::{CollectionIndex, IndexEntry, IndexImage, LoadedIndex};
 pub use known::{ItemGate, REREAD_EVERY, Verdict};
+pub use localizations::Localizations;
 pub use normalize::Normalizer;
 pub use parse::{ContentValue, parse_answer};
 pub use strapi::{PopulateStrategy, StrapiClient, StrapiSettings};
@@ -205,6 +209,18 @@ pub trait ContentSource: Send + Sync {
     }
 }
 
+/// The agents and shops as memory holds them ([`Content::locations`]).
+pub enum Places {
+    /// Read, with their version.
+    Listed(crate::places::Locations, u64),
+    /// Read, and there are none: the CMS has no `locations` collection (a
+    /// site upgraded before its editors add the type) or an empty one; with
+    /// the version of that answer.
+    None(u64),
+    /// Not read yet, or the CMS failed with no copy to serve.
+    Unread,
+}
+
 /// A loaded piece of content with what the page needs to know about it.
 #[derive(Debug, Clone)]
 pub struct Loaded {
@@ -302,10 +318,9 @@ impl Content {
     }
 
     /// Every M-Pesa agent and Vodashop (one index for both languages) as
-    /// memory holds them, and their version; read now if memory lacks them,
-    /// waiting at most `wait` (the read goes on past it). `None` until they
-    /// were read once. A preview shows the published ones.
-    pub async fn locations(&self, wait: std::time::Duration) -> Option<(crate::places::Locations, u64)> {
+    /// memory holds them; read now if memory lacks them, waiting at most
+    /// `wait` (the read goes on past it). A preview shows the published ones.
+    pub async fn locations(&self, wait: std::time::Duration) -> Places {
         let query = ContentQuery::Locations;
         let entry = match self.cache.peek(&query, Lang::default()) {
             Some(entry) => entry,
@@ -313,13 +328,15 @@ impl Content {
                 Ok(Ok(entry)) => entry,
                 Ok(Err(error)) => {
                     tracing::warn!(%error, "the locations could not be read");
-                    return None;
+                    return Places::Unread;
                 }
-                Err(_) => return None,
+                Err(_) => return Places::Unread,
             },
         };
-        let locations = entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty())?;
-        Some((locations.clone(), entry.version))
+        match entry.value.as_deref().and_then(ContentValue::locations).filter(|l| !l.is_empty()) {
+            Some(locations) => Places::Listed(locations.clone(), entry.version),
+            None => Places::None(entry.version),
+        }
     }
 
     /// See [`Cached::generation`].

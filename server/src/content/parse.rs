@@ -12,7 +12,7 @@ use contract::content::{
 use contract::repair::{Parsed, parse};
 use serde_json::Value;
 
-use super::{CollectionIndex, ContentQuery};
+use super::{CollectionIndex, ContentQuery, Localizations};
 use crate::slug::{is_slug, slugify};
 
 /// Parsed content of one query.
@@ -21,7 +21,9 @@ pub enum ContentValue {
     Page(Page),
     Sidebar(Sidebar),
     List(ItemList),
-    Item(CollectionItem),
+    /// An item, and its versions in the other language where its answer
+    /// names them ([`Localizations`]).
+    Item(CollectionItem, Option<Localizations>),
     Popups(Vec<Popup>),
     Index(CollectionIndex),
     /// Every M-Pesa agent and Vodashop, in the locator's spatial index.
@@ -63,7 +65,15 @@ impl ContentValue {
 
     pub fn item(&self) -> Option<&CollectionItem> {
         match self {
-            ContentValue::Item(item) => Some(item),
+            ContentValue::Item(item, _) => Some(item),
+            _ => None,
+        }
+    }
+
+    /// An item's versions in the other language, where its answer names them.
+    pub fn localizations(&self) -> Option<&Localizations> {
+        match self {
+            ContentValue::Item(_, localizations) => localizations.as_ref(),
             _ => None,
         }
     }
@@ -98,7 +108,10 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
         ContentQuery::List { collection, .. } | ContentQuery::All(collection) => {
             map(list(*collection, raw), ContentValue::List)
         }
-        ContentQuery::Item { collection, .. } => map(item(*collection, raw), ContentValue::Item),
+        ContentQuery::Item { collection, .. } => {
+            let localizations = Localizations::of(&raw);
+            map(item(*collection, raw), |item| ContentValue::Item(item, localizations))
+        }
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
         ContentQuery::Index(_) => Parsed {
             value: Some(ContentValue::Index(CollectionIndex::parse(&raw))),
@@ -112,7 +125,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
     };
     match &mut parsed.value {
         Some(ContentValue::List(list)) => list.items_mut().into_iter().for_each(fill_slug),
-        Some(ContentValue::Item(item)) => fill_slug(item.item_mut()),
+        Some(ContentValue::Item(item, _)) => fill_slug(item.item_mut()),
         _ => {}
     }
     parsed

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use subtle::ConstantTimeEq;
 use tokio::sync::Notify;
 
-use super::{Broadcast, Content};
+use super::{Broadcast, Content, ContentQuery};
 use crate::config::Secret;
 use crate::web::Reply;
 
@@ -125,13 +125,16 @@ impl Change {
 pub struct Source {
     pub model: String,
     pub lang: Lang,
-    /// Whether it differs by language (a type that does not changes in all).
+    /// Whether a change in the other language leaves it as it was: not so
+    /// for a type that is not localized, nor for an item, whose answer names
+    /// its version in the other language (its address).
     pub localized: bool,
 }
 
 impl Source {
-    pub fn of(query: &super::ContentQuery, lang: Lang) -> Source {
-        Source { model: query.model().to_owned(), lang, localized: query.localized() }
+    pub fn of(query: &ContentQuery, lang: Lang) -> Source {
+        let localized = query.localized() && !matches!(query, ContentQuery::Item { .. });
+        Source { model: query.model().to_owned(), lang, localized }
     }
 }
 
@@ -192,7 +195,10 @@ impl Invalidation {
     /// `source` is for the metrics.
     pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
         crate::locks::lock(&self.told).push(change, SystemTime::now());
-        // A type that is not localized changes in every language (its webhook names none, or the default).
+        // A type that is not localized changes in every language (its webhook
+        // names none, or the default); an item's answer names its version in
+        // the other language (its address), so a change to one drops both
+        // (`Source::of`).
         let changed = |(query, lang): &crate::content::Key| change.touches(&Source::of(query, *lang));
         let cache = self.store.cache();
         let dropped = cache.invalidate(|key| !key.0.read_again_in_place() && changed(key)).len();

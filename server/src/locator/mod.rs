@@ -24,7 +24,7 @@ use contract::Pager;
 use contract::locations::{LocationKind, LocatorPage, NearbyLocations};
 use serde::Deserialize;
 
-use crate::content::Content;
+use crate::content::{Content, Places};
 use crate::places::{Locations, WeekTime, on_sphere};
 
 /// Places on a page of results.
@@ -97,7 +97,11 @@ pub enum Outcome {
 /// What the locator page at `base` (its route's path, `/mpesa-agents`)
 /// shows for `asked` in `lang`.
 pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> Outcome {
-    let loaded = content.locations(FIRST_READ_WAIT).await;
+    let places = content.locations(FIRST_READ_WAIT).await;
+    let loaded = match &places {
+        Places::Listed(locations, version) => Some((locations, *version)),
+        Places::None(_) | Places::Unread => None,
+    };
     if let Some(region) = &asked.chosen_region {
         // A district of another region (the region changed, the district
         // select not yet, without JavaScript) is left out.
@@ -110,6 +114,14 @@ pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> O
         });
     }
     let Some((locations, version)) = loaded else {
+        // None listed (the CMS has no `locations` yet) is a page like any
+        // other, saying so, and has no region pages; not read yet is one to
+        // come back to.
+        let (ready, listed, version) = match &places {
+            Places::None(_) if asked.region.is_some() => return Outcome::NotFound,
+            Places::None(version) => (true, false, *version),
+            Places::Listed(..) | Places::Unread => (false, true, 0),
+        };
         let empty = LocatorPage {
             kind: asked.kind,
             regions: Vec::new(),
@@ -121,9 +133,10 @@ pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> O
             results: Vec::new(),
             total: 0,
             pager: None,
-            ready: false,
+            ready,
+            listed,
         };
-        return Outcome::Page(Box::new(empty), [0, 0]);
+        return Outcome::Page(Box::new(empty), [version, 0]);
     };
     let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let quarter = seconds / OPEN_NOW_EVERY;
@@ -148,6 +161,7 @@ pub async fn page(content: &Content, lang: Lang, base: &str, asked: &Asked) -> O
         total: 0,
         pager: None,
         ready: true,
+        listed: true,
     };
     let skip = (page - 1) * PAGE_SIZE;
     if !asked.query.is_empty() {
@@ -210,8 +224,8 @@ async fn near(State(content): State<Content>, body: axum::body::Bytes) -> Respon
     }
     let lang = Lang::parse(asked.lang.as_deref().unwrap_or("en"));
     let results = match content.locations(FIRST_READ_WAIT).await {
-        Some((locations, _)) => nearest_open(&locations, kind, on_sphere(lat, lng), WeekTime::now(), lang),
-        None => Vec::new(),
+        Places::Listed(locations, _) => nearest_open(&locations, kind, on_sphere(lat, lng), WeekTime::now(), lang),
+        Places::None(_) | Places::Unread => Vec::new(),
     };
     let mut response = Json(NearbyLocations { results }).into_response();
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -43,10 +43,18 @@
 //! not. Strapi 4's `publicationState=preview` is not sent.
 //!
 //! Strapi 5 gives each locale of an entry its own id (one `documentId`):
-//! an item asked for by the id of its other-language version is found
-//! through that version's `documentId`, and comes back with its own id.
+//! an item is asked for with its versions in the other language
+//! (`localizations`: explicit populate asks for their address alone, the
+//! deep-populate plugins give them of themselves), so that one request
+//! gives its page its address in both languages. An item asked for by the
+//! id of its other-language version is found through that version's
+//! `documentId`, and comes back with its own id.
+//!
+//! A collection the CMS answers 404 for (it has no such type, as a site
+//! upgraded before its editors add one) is read as none: its pages show
+//! none, and it is logged once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -56,7 +64,7 @@ use contract::cms::TypeShape;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{ContentError, ContentQuery, ContentSource, Normalizer};
+use super::{ContentError, ContentQuery, ContentSource, Localizations, Normalizer};
 
 mod paging;
 mod populate;
@@ -74,6 +82,11 @@ const DEEP_LEVEL: u32 = 10;
 const SHALLOW_LEVEL: u32 = 3;
 /// Refusals one fetch may learn from before it gives up.
 const MAX_ATTEMPTS: usize = 16;
+/// The relation to an item's versions in the other languages, and what is
+/// asked of each: its address, and whether it is published (Strapi 5 may
+/// list a document's drafts beside its published rows).
+const LOCALIZATIONS: &str = "localizations";
+const LOCALIZATION_FIELDS: [&str; 3] = ["slug", "locale", "publishedAt"];
 
 #[derive(Debug, Clone)]
 pub struct StrapiSettings {
@@ -98,12 +111,17 @@ pub struct StrapiClient {
     /// one until the CMS refused it for some type.
     first: Mutex<PopulateStrategy>,
     in_flight: tokio::sync::Semaphore,
+    /// Collections the CMS answered 404 for, each logged once until it has them.
+    missing: Mutex<HashSet<String>>,
 }
 
 /// One answer of the CMS.
 enum Answer {
     Found(Value, Option<Pagination>),
+    /// An answer with no entry (`data: null`).
     Missing,
+    /// HTTP 404: for a collection, the CMS has no such type.
+    NotFound,
     Refused(String),
 }
 impl StrapiClient {
@@ -134,6 +152,7 @@ impl StrapiClient {
             accepted: Mutex::new(HashMap::new()),
             first: Mutex::new(settings_populate),
             in_flight: tokio::sync::Semaphore::new(settings_max_requests.max(1)),
+            missing: Mutex::new(HashSet::new()),
         })
     }
 
@@ -189,6 +208,7 @@ impl StrapiClient {
             }
             ContentQuery::Item { collection, id } => {
                 params.extend(populate(DEEP_LEVEL, TypeShape::of_collection(*collection)));
+                params.extend(localizations(accepted));
                 params.push(("filters[id][$eq]".into(), id.to_string()));
                 collection.api_name().to_owned()
             }
@@ -281,8 +301,15 @@ impl StrapiClient {
             let (path, mut params) = self.request(query, lang, &accepted);
             params.extend(paging.map(Paging::params).unwrap_or_default());
             match self.get(&path, &params).await? {
-                Answer::Found(value, pagination) => return Ok(Some((value, pagination))),
+                Answer::Found(value, pagination) => {
+                    self.has_type(query, true);
+                    return Ok(Some((value, pagination)));
+                }
                 Answer::Missing => return Ok(None),
+                Answer::NotFound => {
+                    self.has_type(query, false);
+                    return Ok(None);
+                }
                 Answer::Refused(body) => {
                     let learnt = match query {
                         ContentQuery::Index(collection) => {
@@ -299,6 +326,26 @@ impl StrapiClient {
             }
         }
         Err(ContentError::Upstream(format!("{model}: the CMS kept refusing every populate parameter")))
+    }
+
+    /// Notes whether the CMS has the collection `query` reads (`found`: it
+    /// answered; else 404): one it lacks is logged once, not at every read,
+    /// and again only if it goes missing after it was found. A single type
+    /// answers 404 for a missing entry too; the page that reads it says so.
+    fn has_type(&self, query: &ContentQuery, found: bool) {
+        if matches!(query, ContentQuery::Single(_)) {
+            return;
+        }
+        let model = query.model();
+        let mut missing = crate::locks::lock(&self.missing);
+        if found {
+            missing.remove(model);
+        } else if missing.insert(model.to_owned()) {
+            tracing::warn!(
+                model,
+                "the CMS has no such collection (404): the pages that read it show none until it is added"
+            );
+        }
     }
 
     /// Every item of a collection, page after page (see the module docs);
@@ -349,7 +396,7 @@ impl StrapiClient {
     async fn get(&self, path: &str, params: &[(String, String)]) -> Result<Answer, ContentError> {
         crate::telemetry::time_upstream("cms", self.get_once(path, params), |result| match result {
             Ok(Answer::Found(..)) => "ok",
-            Ok(Answer::Missing) => "missing",
+            Ok(Answer::Missing | Answer::NotFound) => "missing",
             Ok(Answer::Refused(_)) => "refused",
             Err(ContentError::Timeout(_)) => "timeout",
             Err(_) => "error",
@@ -383,7 +430,7 @@ impl StrapiClient {
         match status {
             StatusCode::OK => {}
             // Strapi's answer for a missing type, entry or locale.
-            StatusCode::NOT_FOUND => return Ok(Answer::Missing),
+            StatusCode::NOT_FOUND => return Ok(Answer::NotFound),
             StatusCode::BAD_REQUEST => return Ok(Answer::Refused(String::from_utf8_lossy(&bytes).into_owned())),
             status => return Err(ContentError::Upstream(format!("GET {path}: HTTP {status}"))),
         }
@@ -399,28 +446,53 @@ impl StrapiClient {
         })
     }
 
-    /// An item by id in `lang`; in Strapi 5 perhaps by the id of its version
-    /// in the other language (see the module docs).
+    /// An item by id in `lang`; perhaps by the id of its version in the
+    /// other language (see the module docs), found through that version's
+    /// document (Strapi 5) or `localizations` (Strapi 4).
     async fn item(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Value>, ContentError> {
         if let Some(item) = first(self.ask(query, lang).await?) {
             return Ok(Some(item));
         }
         let ContentQuery::Item { collection, .. } = query else { return Ok(None) };
         let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-        let Some(document) = first(self.ask(query, other).await?).and_then(|item| item.get("documentId").cloned())
-        else {
-            return Ok(None);
+        let Some(version) = first(self.ask(query, other).await?) else { return Ok(None) };
+        // Its document (Strapi 5), else the id its `localizations` give this language's version (Strapi 4).
+        let filter = match version.get("documentId") {
+            Some(Value::String(document)) => ("documentId".to_owned(), document.clone()),
+            _ => match Localizations::of(&version).and_then(|l| l.version(lang, self.settings.draft).map(|v| v.id)) {
+                Some(id) => ("id".to_owned(), id.to_string()),
+                None => return Ok(None),
+            },
         };
-        let Value::String(document) = document else { return Ok(None) };
-        let by_document = ContentQuery::List {
-            collection: *collection,
-            page_size: 1,
-            filter: Some(("documentId".into(), document)),
-            page: 1,
-        };
-        Ok(first(self.ask(&by_document, lang).await?))
+        let by = ContentQuery::List { collection: *collection, page_size: 1, filter: Some(filter), page: 1 };
+        Ok(first(self.ask(&by, lang).await?))
     }
 }
+/// What an item's other-language versions are asked with: explicit
+/// populate's `populate[localizations][fields]`, each field but those the
+/// CMS refused (all of them where it refused `localizations` itself, a type
+/// that is not localized). The deep-populate plugins populate
+/// `localizations` of themselves (one level deep), and their `populate=deep`
+/// leaves no room for more: they are asked nothing more.
+fn localizations(accepted: &Accepted) -> Vec<(String, String)> {
+    // A field refused in the relation's populate, or where the CMS did not say (Strapi 4).
+    let refused = |key: &str, in_relation: bool| {
+        accepted.invalid_keys.iter().any(|invalid| {
+            invalid.key == key
+                && (!in_relation || invalid.under.as_ref().is_none_or(|under| under.iter().any(|s| s == LOCALIZATIONS)))
+        })
+    };
+    if accepted.no_populate || accepted.strategy != PopulateStrategy::Explicit || refused(LOCALIZATIONS, false) {
+        return Vec::new();
+    }
+    LOCALIZATION_FIELDS
+        .into_iter()
+        .filter(|field| !refused(field, true))
+        .enumerate()
+        .map(|(n, field)| (format!("populate[{LOCALIZATIONS}][fields][{n}]"), field.to_owned()))
+        .collect()
+}
+
 /// The first element of a list answer, or the answer itself.
 fn first(value: Option<Value>) -> Option<Value> {
     match value? {
@@ -468,7 +540,7 @@ impl ContentSource for StrapiClient {
         params.push(("populate".into(), "*".into()));
         match self.get(&path, &params).await? {
             Answer::Found(value, _) => Ok(Some(value)),
-            Answer::Missing => Ok(None),
+            Answer::Missing | Answer::NotFound => Ok(None),
             Answer::Refused(body) => {
                 Err(ContentError::Upstream(format!("GET {path} with populate=*: HTTP 400 {}", short(&body))))
             }

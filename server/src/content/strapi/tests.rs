@@ -230,3 +230,112 @@ fn an_index_whose_photo_is_refused_is_asked_without_it() {
     let (_, params) = client.request(&ContentQuery::Index(Collection::VbuServices), Lang::En, &asked);
     assert_eq!(params.iter().filter(|(key, _)| key.starts_with("populate")).count(), 3, "{params:?}");
 }
+
+/// An item is asked for with its versions in the other language: explicitly
+/// from a stock Strapi (their address alone), of themselves from the
+/// deep-populate plugins; a field or the relation refused goes.
+#[test]
+fn an_item_is_asked_for_with_its_other_language() {
+    let item = ContentQuery::Item { collection: Collection::NewsUpdates, id: 7 };
+    let explicit = client(PopulateStrategy::Explicit);
+    let (_, query) = query_string(&explicit, &item, Lang::En);
+    assert!(
+        query.contains("populate[localizations][fields][0]=slug&populate[localizations][fields][1]=locale&populate[localizations][fields][2]=publishedAt&filters[id][$eq]=7"),
+        "{query}"
+    );
+    let (_, deep) = query_string(&client(PopulateStrategy::Deep), &item, Lang::En);
+    assert_eq!(deep, "locale=en&populate=deep,10&filters[id][$eq]=7");
+    let list = ContentQuery::List { collection: Collection::NewsUpdates, page_size: 9, filter: None, page: 1 };
+    assert!(!query_string(&explicit, &list, Lang::En).1.contains("localizations"), "a list needs no addresses in both");
+    let refused = |key: &str, under: Option<Vec<String>>| Accepted {
+        strategy: PopulateStrategy::Explicit,
+        invalid_keys: vec![Refused { key: key.into(), under }],
+        no_populate: false,
+    };
+    let without_status =
+        explicit.request(&item, Lang::En, &refused("publishedAt", Some(vec!["localizations".into()]))).1;
+    let asked: Vec<&str> = without_status
+        .iter()
+        .filter(|(k, _)| k.starts_with("populate[localizations]"))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    assert_eq!(asked, ["slug", "locale"]);
+    let not_localized = explicit.request(&item, Lang::En, &refused("localizations", Some(vec![]))).1;
+    assert!(not_localized.iter().all(|(k, _)| !k.contains("localizations")), "{not_localized:?}");
+}
+
+/// A CMS on a port of its own that counts what it is asked: each language's
+/// version of story 7 has its own id (Strapi 5: 7 and 1007, one document;
+/// Strapi 4: no document, the versions linked by `localizations` alone).
+mod counted {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use axum::extract::{Query, State};
+    use serde_json::json;
+
+    use super::*;
+    use crate::content::parse_answer;
+
+    async fn cms(documents: bool) -> (String, Arc<AtomicUsize>) {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let answer = |State((asked, documents)): State<(Arc<AtomicUsize>, bool)>,
+                      Query(query): Query<HashMap<String, String>>| async move {
+            asked.fetch_add(1, Ordering::SeqCst);
+            let story = |lang: &str| {
+                let (id, slug, other, other_id, other_slug) =
+                    if lang == "en" { (7, "story", "sw", 1007, "habari") } else { (1007, "habari", "en", 7, "story") };
+                let mut story = json!({ "id": id, "title": slug, "slug": slug, "locale": lang,
+                    "localizations": [ { "id": other_id, "slug": other_slug, "locale": other, "publishedAt": "2026-01-01T00:00:00.000Z" } ] });
+                if documents {
+                    story["documentId"] = json!("d7");
+                }
+                story
+            };
+            let lang = query.get("locale").map_or("en", String::as_str);
+            let wanted = |story: &Value| {
+                query.get("filters[id][$eq]").is_none_or(|id| story["id"].to_string() == *id)
+                    && query.get("filters[documentId][$eq]").is_none_or(|d| story["documentId"] == json!(d))
+            };
+            let found: Vec<Value> = [story(lang)].into_iter().filter(wanted).collect();
+            axum::Json(json!({ "data": found, "meta": {} }))
+        };
+        let app = axum::Router::new()
+            .route("/api/news-updates", axum::routing::get(answer))
+            .with_state((asked.clone(), documents));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (url, asked)
+    }
+
+    fn client_of(url: &str) -> StrapiClient {
+        let settings = StrapiSettings {
+            base_url: url.to_owned(),
+            token: None,
+            populate: PopulateStrategy::Deep,
+            timeout: Duration::from_secs(3),
+            max_requests: 4,
+            draft: false,
+        };
+        StrapiClient::new(settings, Normalizer::default()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_item_is_one_request_with_its_address_in_the_other_language() {
+        for documents in [true, false] {
+            let (url, asked) = cms(documents).await;
+            let client = client_of(&url);
+            let query = ContentQuery::Item { collection: Collection::NewsUpdates, id: 7 };
+            let raw = client.fetch(&query, Lang::En).await.unwrap().unwrap();
+            assert_eq!(asked.load(Ordering::SeqCst), 1, "one request");
+            let parsed = parse_answer(&query, raw).value.unwrap();
+            let other = parsed.localizations().and_then(|l| l.version(Lang::Sw, false)).unwrap();
+            assert_eq!((other.id, other.slug.as_str()), (1007, "habari"));
+            // Asked by the English id in Swahili: found through its document, or its `localizations`.
+            let found = client.fetch(&query, Lang::Sw).await.unwrap().unwrap();
+            assert_eq!(found["id"], 1007, "documents: {documents}");
+            assert_eq!(asked.load(Ordering::SeqCst), 4, "three more: this language, the other, then by its link");
+        }
+    }
+}

@@ -67,9 +67,11 @@ pub async fn alternates(
     }
     // Each language has its own slug (and perhaps id): alternates point at both.
     let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-    let other_address = content.get(query, other).await.ok().and_then(|l| address(&l));
-    let (other_id, other_slug) =
-        other_address.map_or_else(|| (id.clone(), slug.clone()), |(id, slug)| (id.to_string(), slug));
+    let (other_id, other_slug) = match other_address(content, query, loaded, other).await {
+        Some((id, slug)) => (id.to_string(), slug),
+        // No version in the other language: this one's address serves it there (Swahili falls back to English).
+        None => (id.clone(), slug.clone()),
+    };
     let mut paths = BTreeMap::new();
     paths.extend(own.map(|own| (lang, own)));
     paths.extend(route.href(&[("id", &other_id), ("slug", &other_slug)]).map(|path| (other, path)));
@@ -100,6 +102,20 @@ async fn by_slug(content: &Content, route: &RouteDef, slug: Option<&str>, lang: 
         .map(|item| (item.id(), item.slug().to_owned()))?;
     let id = item.0.to_string();
     route.href(&[("id", &id), ("slug", &item.1)])
+}
+
+/// The id and slug of `loaded`'s version in `other`: its own where it is
+/// that language's already (a Swahili page showing English), else as its
+/// answer names it (`localizations`, read with it: no request), else, from
+/// a CMS that does not name it, as asked for.
+async fn other_address(content: &Content, query: &ContentQuery, loaded: &Loaded, other: Lang) -> Option<(u32, String)> {
+    if loaded.lang == other {
+        return address(loaded);
+    }
+    match loaded.value.as_deref().and_then(ContentValue::localizations) {
+        Some(named) => named.version(other, content.is_preview()).map(|version| (version.id, version.slug.clone())),
+        None => content.get(query, other).await.ok().and_then(|l| address(&l)),
+    }
 }
 
 /// The id and slug that address an item.
