@@ -21,6 +21,7 @@ mod images;
 mod locator;
 mod metrics;
 mod mutation;
+mod newsroom;
 mod operator_faults;
 mod pages;
 mod preview;
