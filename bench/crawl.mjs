@@ -198,7 +198,8 @@ async function crawl(base, paths, options) {
   await Promise.all([stopMemory(), stopHealth()]);
   const after = { rendered: await rendered(options.metrics), cms: await cmsRequests(options.cms) };
   const cms = difference(after.cms, before.cms);
-  const storyPages = paths.filter((path) => /\/news-event\//.test(path)).length;
+  // Over the stories' pages it asked for: all of them unless the bound cut the crawl.
+  const storyPages = paths.slice(0, Math.min(next, paths.length)).filter((path) => /\/news-event\//.test(path)).length;
   const idleP99 = percentile(idle, 99);
   const crawlP99 = percentile(crawling, 99);
   return {
