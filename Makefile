@@ -8,7 +8,7 @@ APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server nginx varnish netsur
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory soak clean
+.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory bench-newsroom soak clean
 
 # Installs the apt packages named that are missing.
 define apt_install
@@ -118,6 +118,16 @@ bench-memory: deps release
 
 soak: deps release
 	SITE_BIN=$(abspath target/release/site) ./bench/soak.sh
+
+## A ten-year newsroom crawled as a search engine would: the Strapi fixture
+## with STORIES (10,000) stories per language, the `serve` build (what
+## `make run` serves) crawled twice from 8 addresses, after a restart, and
+## fresh from one address; the table of bench/README.md. Long: not part of
+## `make bench`.
+STORIES ?= 10000
+bench-newsroom: build-deps
+	cargo build --profile serve --bin site
+	STORIES=$(STORIES) SITE_BIN=$(abspath target/serve/site) ./bench/newsroom.sh
 
 clean:
 	cargo clean

@@ -23,6 +23,7 @@ mod locator;
 mod metrics;
 mod monitoring;
 mod mutation;
+mod newsroom;
 mod operator_faults;
 mod pages;
 mod preview;
