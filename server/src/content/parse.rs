@@ -15,8 +15,10 @@ use serde_json::Value;
 use super::{CollectionIndex, ContentQuery, Localizations};
 use crate::slug::{is_slug, slugify};
 
-/// Parsed content of one query.
+/// Parsed content of one query. Its variants differ in size, which costs
+/// nothing: each is held once, behind the content cache's `Arc`.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ContentValue {
     Page(Page),
     Sidebar(Sidebar),

@@ -294,7 +294,9 @@ mod counted {
             };
             let lang = query.get("locale").map_or("en", String::as_str);
             let wanted = |story: &Value| {
-                query.get("filters[id][$eq]").is_none_or(|id| story["id"].to_string() == *id)
+                query
+                    .get("filters[id][$eq]")
+                    .is_none_or(|id| story["id"].as_u64().is_some_and(|own| id.parse() == Ok(own)))
                     && query.get("filters[documentId][$eq]").is_none_or(|d| story["documentId"] == json!(d))
             };
             let found: Vec<Value> = [story(lang)].into_iter().filter(wanted).collect();
