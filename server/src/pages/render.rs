@@ -89,19 +89,24 @@ pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connection
 /// address no route has (whose not-found page is kept once per language),
 /// a page the cache dropped since.
 pub fn refuse_unread(state: &AppState, request: &PageRequest) -> Result<(), PageError> {
+    if !state.pages.renders.full(&request.client) {
+        return Ok(());
+    }
+    match kept_url(request) {
+        Some(url) if !state.pages.cache.holds(&request.route.route.name, &url) => Err(PageError::ClientBusyUnread),
+        _ => Ok(()),
+    }
+}
+
+/// The URL `request`'s page is kept under for everyone; `None` for a route
+/// whose page is never kept for everyone: a redirect, a page behind a
+/// sign-in, an address no route has.
+pub(super) fn kept_url(request: &PageRequest) -> Option<String> {
     let route = &request.route.route;
-    if route.redirect.is_some()
-        || route.meta.requires_auth
-        || route.is_unrouted()
-        || !state.pages.renders.full(&request.client)
-    {
-        return Ok(());
+    if route.redirect.is_some() || route.meta.requires_auth || route.is_unrouted() {
+        return None;
     }
-    let url = page_url(request.local.lang, &request.local.path, &request.query, &route.query);
-    if state.pages.cache.holds(&route.name, &url) {
-        return Ok(());
-    }
-    Err(PageError::ClientBusyUnread)
+    Some(page_url(request.local.lang, &request.local.path, &request.query, &route.query))
 }
 
 pub async fn render(state: &AppState, page: Prepared) -> Result<CachedPage, RenderError> {

@@ -20,7 +20,7 @@ use super::admit::Unbuilt;
 use super::cache::PageCache;
 use super::cached_page::{CachedPage, PRIVATE, STALE, Stale};
 use super::error::PageError;
-use super::render::{Prepared, page_url, refuse_unread, render, render_for};
+use super::render::{Prepared, kept_url, refuse_unread, render, render_for};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use super::{account, document, splice};
@@ -185,12 +185,8 @@ async fn page_for_everyone(
 /// answered meanwhile as a stale one is. Not for a page behind a sign-in or
 /// a redirect, which are never kept for everyone.
 async fn from_disk(state: &AppState, request: &PageRequest, headers: &HeaderMap) -> Option<Response> {
-    let route = &request.route.route;
-    if route.is_unrouted() || route.redirect.is_some() || route.meta.requires_auth {
-        return None;
-    }
-    let url = page_url(request.local.lang, &request.local.path, &request.query, &route.query);
-    let address = PageCache::address_of(&route.name, &url);
+    let url = kept_url(request)?;
+    let address = PageCache::address_of(&request.route.route.name, &url);
     let invalidation = &state.content.invalidation;
     // Content is served this long after it was confirmed, while the CMS fails.
     let servable = state.config.content.ttl + state.config.content.stale_if_error;
