@@ -52,6 +52,8 @@
 //! - `bundle`: [`AppBundle`], what `build.rs` embeds.
 //! - [`redis`]: Redis, shared by every instance behind one address
 //!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
+//! - `background`: CPU work after a render or a pre-render pass
+//!   (compression, the search index), below requests' priority.
 //! - `single_flight`: loads made once per key for every waiter, as their
 //!   own tasks (the content cache's, the account cache's).
 //! - `bounded_dir`: the cache directories bounded in bytes (content's last
@@ -76,6 +78,7 @@ pub mod telemetry;
 
 mod app;
 mod assets;
+mod background;
 mod bounded_dir;
 mod bundle;
 mod cache_metrics;

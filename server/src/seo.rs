@@ -11,7 +11,10 @@
 //! kept in memory, never built for a request. Past the sitemaps.org limits
 //! of one file ([`MAX_URLS`] addresses or [`MAX_BYTES`]) it is split into
 //! child sitemaps at `/sitemaps/<n>.xml`, and `/sitemap.xml`, the address
-//! `robots.txt` names, becomes their sitemap index.
+//! `robots.txt` names, becomes their sitemap index. Each file is kept
+//! gzipped, written so as it is built (a newsroom's sitemap is some 800
+//! bytes an address: 16 MB for 20,000 pages, a twentieth of it gzipped),
+//! and sent so to every client that accepts it, unpacked for the others.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,7 +22,9 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{FromRef, Path, State};
-use axum::http::{StatusCode, header};
+use std::io::{Read, Write};
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use contract::Lang;
@@ -108,9 +113,64 @@ struct Sitemap {
 struct Built {
     versions: Vec<u64>,
     /// One `<urlset>` per file.
-    files: Vec<Bytes>,
+    files: Vec<Gzipped>,
     /// The sitemap index, when there is more than one file.
-    index: Option<Bytes>,
+    index: Option<Gzipped>,
+}
+
+/// An XML file, gzipped.
+struct Gzipped(Bytes);
+
+/// A file being written into a [`Gzipped`], counting its bytes unpacked.
+struct GzipWriter {
+    encoder: flate2::write::GzEncoder<Vec<u8>>,
+    len: usize,
+}
+
+impl GzipWriter {
+    fn new(start: &str) -> GzipWriter {
+        let mut writer =
+            GzipWriter { encoder: flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default()), len: 0 };
+        writer.push(start);
+        writer
+    }
+
+    fn push(&mut self, text: &str) {
+        self.encoder.write_all(text.as_bytes()).expect("compress to memory");
+        self.len += text.len();
+    }
+
+    fn finish(mut self, end: &str) -> Gzipped {
+        self.push(end);
+        let mut body = self.encoder.finish().expect("compress to memory");
+        body.shrink_to_fit();
+        Gzipped(Bytes::from(body))
+    }
+}
+
+impl Gzipped {
+    /// The file as the request accepts it: gzipped, or unpacked.
+    fn respond(&self, request: &HeaderMap) -> Response {
+        let mut response = if crate::assets::accepts(request, "gzip") {
+            let mut response = self.0.clone().into_response();
+            response.headers_mut().insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+            response
+        } else {
+            self.text().into_response()
+        };
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(XML));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        response
+    }
+
+    /// The file unpacked.
+    fn text(&self) -> String {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&self.0[..]).read_to_string(&mut text).expect("a file gzipped here unpacks");
+        text
+    }
 }
 
 impl Sitemap {
@@ -169,30 +229,25 @@ pub async fn items(seo: &Seo) -> Vec<(Lang, String, String)> {
         .collect()
 }
 
-async fn sitemap(State(seo): State<Seo>) -> Response {
+async fn sitemap(State(seo): State<Seo>, request: HeaderMap) -> Response {
     let built = seo.sitemap.current(&seo).await;
-    let body = built.index.clone().unwrap_or_else(|| built.files[0].clone());
-    xml(body)
+    built.index.as_ref().unwrap_or(&built.files[0]).respond(&request)
 }
 
 /// `/sitemaps/<n>.xml`: the `n`th child of the sitemap index.
-async fn child(State(seo): State<Seo>, Path(file): Path<String>) -> Response {
+async fn child(State(seo): State<Seo>, Path(file): Path<String>, request: HeaderMap) -> Response {
     let built = seo.sitemap.current(&seo).await;
     let number = file.strip_suffix(".xml").and_then(|n| n.parse::<usize>().ok()).filter(|n| *n >= 1);
     match number.and_then(|n| built.files.get(n - 1)).filter(|_| built.index.is_some()) {
-        Some(body) => xml(body.clone()),
+        Some(file) => file.respond(&request),
         None => StatusCode::NOT_FOUND.into_response(),
     }
-}
-
-fn xml(body: Bytes) -> Response {
-    ([(header::CONTENT_TYPE, XML), (header::CACHE_CONTROL, "public, max-age=3600")], body).into_response()
 }
 
 /// The files of the sitemap of `entries`, split at the limits of one file.
 fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
     let mut files = Vec::new();
-    let (mut file, mut urls) = (String::from(URLSET_OPEN), 0);
+    let (mut file, mut urls) = (GzipWriter::new(URLSET_OPEN), 0);
     for entry in entries {
         let en = format!("{site}{}", Lang::En.href(&entry.en));
         let sw = format!("{site}{}", Lang::Sw.href(&entry.sw));
@@ -211,24 +266,21 @@ fn build(site: &str, entries: &[Entry], versions: Vec<u64>) -> Built {
                 escape(&sw),
                 escape(&en)
             );
-            if urls == MAX_URLS || file.len() + url.len() + URLSET_CLOSE.len() > MAX_BYTES {
-                file.push_str(URLSET_CLOSE);
-                files.push(Bytes::from(std::mem::replace(&mut file, String::from(URLSET_OPEN))));
+            if urls == MAX_URLS || file.len + url.len() + URLSET_CLOSE.len() > MAX_BYTES {
+                files.push(std::mem::replace(&mut file, GzipWriter::new(URLSET_OPEN)).finish(URLSET_CLOSE));
                 urls = 0;
             }
-            file.push_str(&url);
+            file.push(&url);
             urls += 1;
         }
     }
-    file.push_str(URLSET_CLOSE);
-    files.push(Bytes::from(file));
+    files.push(file.finish(URLSET_CLOSE));
     let index = (files.len() > 1).then(|| {
-        let mut index = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        let mut index = GzipWriter::new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
         for n in 1..=files.len() {
-            index.push_str(&format!("<sitemap><loc>{}/sitemaps/{n}.xml</loc></sitemap>\n", escape(site)));
+            index.push(&format!("<sitemap><loc>{}/sitemaps/{n}.xml</loc></sitemap>\n", escape(site)));
         }
-        index.push_str("</sitemapindex>\n");
-        Bytes::from(index)
+        index.finish("</sitemapindex>\n")
     });
     Built { versions, files, index }
 }
@@ -391,12 +443,28 @@ mod tests {
         }
     }
 
+    /// A crawler that accepts gzip gets the file as kept; one that does
+    /// not, the same file unpacked.
+    #[test]
+    fn sends_its_files_gzipped_to_whoever_accepts_it() {
+        let built = build("https://site.tz", &(1..=3).map(item).collect::<Vec<_>>(), vec![]);
+        let mut gzip = HeaderMap::new();
+        gzip.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip, deflate, br"));
+        let packed = built.files[0].respond(&gzip);
+        assert_eq!(packed.headers()[header::CONTENT_ENCODING], "gzip");
+        assert_eq!(packed.headers()[header::VARY], "accept-encoding");
+        let plain = built.files[0].respond(&HeaderMap::new());
+        assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(plain.headers()[header::CONTENT_TYPE], XML);
+        assert!(built.files[0].text().starts_with("<?xml"));
+    }
+
     #[test]
     fn splits_into_children_past_the_limit_of_one_file() {
         let small: Vec<Entry> = (1..=10).map(item).collect();
         let built = build("https://site.tz", &small, vec![]);
         assert!(built.index.is_none());
-        let text = std::str::from_utf8(&built.files[0]).unwrap();
+        let text = built.files[0].text();
         assert_eq!(text.matches("<url>").count(), 20);
         assert!(
             text.contains("<loc>https://site.tz/news-event/1/story-1</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod>"),
@@ -410,10 +478,9 @@ mod tests {
         assert_eq!(text.matches("<image:image>").count(), 10, "one per item, in the language it has one");
         let large: Vec<Entry> = (1..=30_001).map(item).collect();
         let built = build("https://site.tz", &large, vec![]);
-        let counts: Vec<usize> =
-            built.files.iter().map(|f| std::str::from_utf8(f).unwrap().matches("<url>").count()).collect();
+        let counts: Vec<usize> = built.files.iter().map(|f| f.text().matches("<url>").count()).collect();
         assert_eq!(counts, vec![MAX_URLS, 10_002]);
-        let index = std::str::from_utf8(built.index.as_ref().unwrap()).unwrap();
+        let index = built.index.as_ref().unwrap().text();
         assert!(index.contains("<sitemap><loc>https://site.tz/sitemaps/2.xml</loc></sitemap>"), "{index}");
     }
 }

@@ -141,6 +141,7 @@ struct Worker {
 
 impl Worker {
     fn run(self, ready: std::sync::mpsc::Sender<Result<(), RenderError>>) {
+        crate::priority::yield_to_requests();
         let mut engine = match Engine::new(&self.bundle, self.config.heap_limit) {
             Ok(engine) => engine,
             Err(error) => {

@@ -120,3 +120,24 @@ async fn many_concurrent_renders_all_complete() {
         assert!(render.await.unwrap().is_ok());
     }
 }
+
+/// Engines run below requests' priority: a render never delays an answer
+/// that needs no engine.
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn engines_run_below_the_requests_priority() {
+    let _renderer = renderer(1, Duration::from_secs(2));
+    let niceness: Vec<i32> = std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| {
+            let task = task.ok()?.path();
+            let name = std::fs::read_to_string(task.join("comm")).ok()?;
+            let stat = std::fs::read_to_string(task.join("stat")).ok()?;
+            // Fields after the name (in parentheses): the 19th of the line is the niceness.
+            let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            name.starts_with("ssr-").then(|| fields[16].parse().unwrap())
+        })
+        .collect();
+    assert!(!niceness.is_empty(), "no engine thread found");
+    assert!(niceness.iter().all(|nice| *nice == ssr_runtime::NICE), "{niceness:?}");
+}

@@ -105,7 +105,7 @@ pub struct PagesConfig {
     pub prerender: bool,
 
     /// Memory for rendered pages, in MiB; `0` keeps none.
-    #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "64", value_parser = mebibytes)]
+    #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "32", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
     /// Disk for rendered pages (`DATA_DIR/page-cache`), in MiB, under the

@@ -344,8 +344,13 @@ fn read_header(path: &Path) -> std::io::Result<(Header, u64)> {
     Ok((header, bytes))
 }
 
+/// The page in the file at `path`. Each body is a copy of its own: a slice
+/// of the file would keep the whole file (header and the other body)
+/// allocated for as long as any holder of that body lives, such as the fast
+/// path's entry for one encoding, which weighs its body alone (a second
+/// crawl of a newsroom held 24 MB more than its caches counted).
 fn read_file(path: &Path) -> std::io::Result<Read> {
-    let bytes = Bytes::from(std::fs::read(path)?);
+    let bytes = std::fs::read(path)?;
     let end =
         bytes.iter().take(MAX_HEADER).position(|b| *b == b'\n').ok_or_else(|| std::io::Error::other("no header"))?;
     let header: Header = serde_json::from_slice(&bytes[..end]).map_err(std::io::Error::other)?;
@@ -353,8 +358,8 @@ fn read_file(path: &Path) -> std::io::Result<Read> {
     if bytes.len() != bodies + header.br + header.gzip || StatusCode::from_u16(header.status).is_err() {
         return Err(std::io::Error::other("truncated"));
     }
-    let br = bytes.slice(bodies..bodies + header.br);
-    let gzip = bytes.slice(bodies + header.br..);
+    let br = Bytes::copy_from_slice(&bytes[bodies..bodies + header.br]);
+    let gzip = Bytes::copy_from_slice(&bytes[bodies + header.br..]);
     Ok(Read { header, br, gzip })
 }
 

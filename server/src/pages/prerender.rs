@@ -30,17 +30,13 @@ use crate::state::AppState;
 /// Items of each collection pre-rendered, newest first.
 pub const ITEMS_PER_COLLECTION: usize = 100;
 
-/// Builds the site search's index from the pages of a pass and the items
-/// it did not render, off the async threads.
-async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedPage>)>) {
+/// Builds the site search's index from the words of a pass's pages and the
+/// items it did not render, in the background.
+async fn index(state: &AppState, mut pages: Vec<crate::search::Page>) {
     let search = state.content.search.clone();
     let started = Instant::now();
     let items = crate::seo::items(&state.content.seo).await;
-    let built = tokio::task::spawn_blocking(move || {
-        let mut pages: Vec<crate::search::Page> = pages
-            .into_iter()
-            .filter_map(|(lang, href, page)| crate::search::Page::from_html(lang, href, page.html()))
-            .collect();
+    let built = crate::background::run(move || {
         let rendered: std::collections::HashSet<String> = pages.iter().map(|page| page.href.clone()).collect();
         let unrendered = items.into_iter().filter(|(_, href, _)| !rendered.contains(href));
         pages.extend(unrendered.map(|(lang, href, title)| crate::search::Page::titled(lang, href, title)));
@@ -48,10 +44,19 @@ async fn index(state: &AppState, pages: Vec<(contract::Lang, String, Arc<CachedP
     })
     .await;
     match built {
-        Ok(Ok(count)) => tracing::info!(pages = count, secs = started.elapsed().as_secs_f64(), "search index built"),
-        Ok(Err(error)) => tracing::error!(%error, "search index not built"),
-        Err(error) => tracing::error!(%error, "search index task failed"),
+        Ok(count) => tracing::info!(pages = count, secs = started.elapsed().as_secs_f64(), "search index built"),
+        Err(error) => tracing::error!(%error, "search index not built"),
     }
+}
+
+/// The words of `page` (rendered at `href`) for the search index, read in
+/// the background. Only these are kept until the pass ends, not the page:
+/// a pass holding every page it rendered (a thousand at some 40 KB each,
+/// with their compressed bodies) kept them alive after the page cache had
+/// let them go for the pages a crawler asked for meanwhile.
+async fn words(href: &str, page: Arc<CachedPage>) -> Option<crate::search::Page> {
+    let href = href.to_owned();
+    crate::background::run(move || crate::search::Page::from_html(page.lang, href, page.html())).await
 }
 
 /// How often an idle engine is looked for while visitors keep them busy.
@@ -74,7 +79,7 @@ pub async fn run_forever(state: AppState) {
                 Ok(Some((page, now))) => {
                     rendered += usize::from(now);
                     if page.status == axum::http::StatusCode::OK {
-                        built.push((page.lang, address.clone(), page));
+                        built.extend(words(address, page).await);
                     }
                 }
                 Ok(None) => {}

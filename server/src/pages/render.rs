@@ -158,14 +158,10 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
         _ => None,
     };
     let lang = data.lang;
-    // Compressing a page (brotli 9, gzip 9) takes milliseconds of CPU: off
-    // the runtime's threads, so the requests they answer meanwhile (pages
-    // from memory) do not wait behind it while content is republished.
+    // Compressing a page (brotli 9, gzip 9) takes milliseconds of CPU: in
+    // the background, below the requests answered meanwhile.
     let page = move || CachedPage::new(status, lang, html, versions, splice).built_from(sources, controls);
-    match tokio::task::spawn_blocking(page).await {
-        Ok(page) => Ok(page),
-        Err(error) => std::panic::resume_unwind(error.into_panic()),
-    }
+    Ok(crate::background::run(page).await)
 }
 
 /// What the engine renders for `data` at `url` (with its personal part

@@ -343,7 +343,7 @@ fn deflate(input: &[u8], level: Compression, last: bool) -> Vec<u8> {
                 Status::Ok | Status::BufError => !last && output.len() < output.capacity(),
             };
         if done {
-            return output;
+            return super::cached_page::fitted(output);
         }
         output.reserve(output.capacity().max(64));
     }
