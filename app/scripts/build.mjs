@@ -220,8 +220,8 @@ cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true }
 
 // The service worker, versioned by this build: a new build is a new worker.
 // It keeps what a content page loads (the stylesheet and the enhancement
-// script) and, when the connection is neither slow nor saving data, the
-// islands' code too (the login dialog's and the interactive pages' island).
+// script) and, when a page measured the connection fast, the islands' code
+// too (the login dialog's and the interactive pages' island).
 const precache = [manifest.enhance, ...manifest.enhancePreload, ...manifest.stylesheets];
 const precacheMore = Object.values(manifest.islands).flat();
 const buildId = createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);
