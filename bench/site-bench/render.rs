@@ -93,8 +93,7 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                 );
             }
             Timed::Renders => {
-                let request =
-                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
+                let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
                 let (p50, mean) = time(&renderer, &request, runs).await?;
                 let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
             }
