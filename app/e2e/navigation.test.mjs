@@ -54,10 +54,11 @@ test("an island whose code fails to load makes a full page load of its page", as
   await clientNavigate(page, "/vodacom-business/community");
   await page.getByRole("heading", { level: 1, name: "Join the Vodacom Business community" }).waitFor();
   await page.waitForURL(site.base + "/vodacom-business/community");
-  // The island's code is asked for once its flow starts.
-  await page.evaluate(() =>
-    document.getElementById("island")?.dispatchEvent(new Event("pointerdown", { bubbles: true })),
-  );
+  // The island's code is asked for once its flow starts (at once on a fast
+  // connection: the page may be loading in full already).
+  await page
+    .evaluate(() => document.getElementById("island")?.dispatchEvent(new Event("pointerdown", { bubbles: true })))
+    .catch(() => {});
   await page.waitForFunction(() =>
     performance.getEntriesByType("navigation")[0]?.name.endsWith("/vodacom-business/community"),
   );

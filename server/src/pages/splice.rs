@@ -25,7 +25,9 @@
 //!   level 9's (the pieces cannot refer back across the parts) for a small
 //!   fraction of level 1's time.
 //! - Brotli too, joined by the brotli crate's `BroCatli`: each piece is
-//!   compressed once as a stream of its own (the first *appendable*, the
+//!   compressed once, when a signed-in visitor first asks for the page in
+//!   brotli (not for every page kept, which the pre-render pass would pay
+//!   for), as a stream of its own (the first *appendable*, the
 //!   others *catable*: none refers to bytes before it, and the joiner can
 //!   set them end to end), and a visitor's parts are compressed as catable
 //!   streams at quality 1 when they are asked for (a few hundred bytes;
@@ -40,6 +42,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use axum::body::Bytes;
 use brotli::concat::{BroCatli, BroCatliResult};
@@ -142,8 +145,9 @@ pub struct Splice {
     deflated: Vec<Bytes>,
     /// Their CRC-32s.
     crcs: Vec<u32>,
-    /// The pieces as brotli streams to be joined, and the window they share.
-    brotli: Vec<Bytes>,
+    /// The pieces as brotli streams to be joined, made once asked for, and
+    /// the window they share.
+    brotli: OnceLock<Vec<Bytes>>,
     window_bits: u8,
     /// The signed-in control with its slots (name, token).
     control: String,
@@ -236,14 +240,9 @@ impl Splice {
         }
         pieces.push(start..html.len());
         let last = pieces.len() - 1;
-        let window_bits = window_bits(html.len());
         Splice {
-            brotli: pieces
-                .iter()
-                .enumerate()
-                .map(|(i, piece)| Bytes::from(brotli_stream(&html[piece.clone()], BROTLI_QUALITY, window_bits, i == 0)))
-                .collect(),
-            window_bits,
+            brotli: OnceLock::new(),
+            window_bits: window_bits(html.len()),
             deflated: pieces
                 .iter()
                 .enumerate()
@@ -259,8 +258,8 @@ impl Splice {
 
     /// The bytes it holds, for the cache's weigher.
     pub fn weight(&self) -> usize {
-        self.deflated.iter().map(Bytes::len).sum::<usize>()
-            + self.brotli.iter().map(Bytes::len).sum::<usize>()
+        // The brotli pieces, made later, weigh about as much as the deflated ones.
+        2 * self.deflated.iter().map(Bytes::len).sum::<usize>()
             + self.control.len()
             + self.personal.len()
             + 64
@@ -308,14 +307,20 @@ impl Splice {
         Bytes::from(body)
     }
 
-    /// The same, brotli: the pieces as compressed once, each part
-    /// compressed on its own, the streams joined.
-    pub fn brotli(&self, own: &OwnParts) -> Bytes {
+    /// The same, brotli: the pieces of the page `html` as compressed once,
+    /// each part compressed on its own, the streams joined.
+    pub fn brotli(&self, html: &[u8], own: &OwnParts) -> Bytes {
+        let pieces = self.brotli.get_or_init(|| {
+            let stream = |(i, piece): (usize, &Range<usize>)| {
+                Bytes::from(brotli_stream(&html[piece.clone()], BROTLI_QUALITY, self.window_bits, i == 0))
+            };
+            self.pieces.iter().enumerate().map(stream).collect()
+        });
         let parts = self.parts(own);
         let mut join = BroCatli::new_with_window_size(self.window_bits);
-        let mut body = vec![0; self.brotli.iter().map(Bytes::len).sum::<usize>() + parts.len() * 64 + 64];
+        let mut body = vec![0; pieces.iter().map(Bytes::len).sum::<usize>() + parts.len() * 64 + 64];
         let mut written = 0;
-        for (index, piece) in self.brotli.iter().enumerate() {
+        for (index, piece) in pieces.iter().enumerate() {
             append(&mut join, piece, &mut body, &mut written);
             if let Some(part) = parts.get(index) {
                 let part = brotli_stream(part.as_bytes(), PART_QUALITY, self.window_bits, false);
@@ -497,18 +502,18 @@ mod tests {
             )
             .replace("\"subscriber\":null", "\"subscriber\":{\"names\":\"Amina\"}");
         assert_eq!(gunzip(&splice.gzip(&amina())), expected);
-        assert_eq!(unbrotli(&splice.brotli(&amina())), expected);
+        assert_eq!(unbrotli(&splice.brotli(&html, &amina())), expected);
         assert_eq!(&splice.identity(&html, &amina())[..], expected.as_bytes());
         let gzip = splice.gzip(&amina());
         assert!(gzip.len() < html.len() / 5, "the pieces still compress: {} of {}", gzip.len(), html.len());
-        let brotli = splice.brotli(&amina());
+        let brotli = splice.brotli(&html, &amina());
         assert!(brotli.len() < gzip.len(), "brotli {} against gzip {}", brotli.len(), gzip.len());
         // A part longer than one stored block holds, and an empty one.
         let long = OwnParts { name_html: "n".repeat(70_000), subscriber_json: "{}".into(), ..OwnParts::default() };
         assert_eq!(gunzip(&splice.gzip(&long)).as_bytes(), &splice.identity(&html, &long)[..]);
-        assert_eq!(unbrotli(&splice.brotli(&long)).as_bytes(), &splice.identity(&html, &long)[..]);
+        assert_eq!(unbrotli(&splice.brotli(&html, &long)).as_bytes(), &splice.identity(&html, &long)[..]);
         let empty = OwnParts { subscriber_json: "{}".into(), ..OwnParts::default() };
-        assert_eq!(unbrotli(&splice.brotli(&empty)).as_bytes(), &splice.identity(&html, &empty)[..]);
+        assert_eq!(unbrotli(&splice.brotli(&html, &empty)).as_bytes(), &splice.identity(&html, &empty)[..]);
     }
 
     #[test]
