@@ -8,7 +8,7 @@
 // or `target/*/build/site-*/out/app`). The page data of each path comes from
 // a running server's HTML (its `page-data` element), or from a file written
 // by `--save`; the assets are built from `assets.json` as the server does
-// (`manifest.rs`, `for_page`). Each page's first render is checked against
+// (`manifest.rs`, `page_assets`). Each page's first render is checked against
 // the markup the server sent, when there is one. `--cookie` sends a
 // `Cookie` header (its value, or the cookies of a curl cookie jar file) to
 // the site, for the pages of a signed-in visitor.
@@ -94,20 +94,17 @@ export function loadBundle(dir) {
   const { render } = globalThis.__ssr;
   const manifestFile = join(dir, "assets.json");
   const manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, "utf8")) : null;
-  const assetsFor = (kind) => {
+  // Every page gets the enhancement script's chunks and nothing of an island, whose code loads when the
+  // visitor starts its flow (a bundle from before islands: the React entry's, `preload`).
+  const assetsFor = () => {
     if (!manifest) return { stylesheets: [], preload: [] };
-    // A content page gets the enhancement script's chunks, an interactive one also its island's
-    // (a bundle from before islands: the React entry's, `preload`).
-    if (manifest.interactive && !manifest.interactive.includes(kind)) return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload };
-    const preload = manifest.islands?.page ? [...manifest.enhancePreload, ...manifest.islands.page] : [...manifest.preload];
-    for (const chunk of manifest.pages[kind] ?? []) if (!preload.includes(chunk)) preload.push(chunk);
-    return { stylesheets: manifest.stylesheets, preload };
+    return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload ?? manifest.preload };
   };
   return { render, assetsFor };
 }
 
 /** The request ssr-runtime sends for a saved page. */
-export const requestFor = (page, assetsFor) => ({ url: page.url, data: page.data, assets: assetsFor(page.data.route.page) });
+export const requestFor = (page, assetsFor) => ({ url: page.url, data: page.data, assets: assetsFor() });
 
 /**
  * ms per render of each `{render, request}` of `jobs`, run in turn `runs`

@@ -414,6 +414,8 @@ test("an engine that runs modules but lacks newer APIs (no service worker, no re
   await page.clock.setFixedTime(new Date("2026-06-01T20:30:00+03:00"));
   for (const path of ["/swipe-win", "/sw/mpesa", "/account"]) {
     await page.goto(site.base + path);
+    // The fixed clock hides the page's own timing (the connection is not
+    // measured fast): `hydrated` starts the island's flow.
     await hydrated(page);
     assert.equal(await page.evaluate(() => "serviceWorker" in navigator), false);
     assert.ok(await page.locator("h1").isVisible(), path);

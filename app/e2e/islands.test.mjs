@@ -107,6 +107,49 @@ test("an interactive page hydrates its island only: the header and footer stay s
   await context.close();
 });
 
+test("on a slow link an island's code loads only when its flow starts, and what was typed before reaches React", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const scripts = watchScripts(page);
+  const documents = [];
+  page.on("request", (r) => r.resourceType() === "document" && documents.push(new URL(r.url()).pathname));
+  // The 2G-like link of bench/budget.mjs, faster downloads: the page measures it slow by its first byte.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 400,
+    downloadThroughput: 500 * 1024,
+    uploadThroughput: 500 * 1024,
+  });
+  // Kept whole first: DevTools' latency overlaps a slow render's time, which a real link's adds to.
+  await fetch(site.base + "/account");
+  await page.goto(site.base + "/account");
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
+  await page.waitForLoadState("networkidle");
+  assert.deepEqual(
+    (await scripts.bodies()).filter(isReactDom).map((s) => s.url),
+    [],
+    "no react-dom on the first view",
+  );
+  const isRoot = () =>
+    page.evaluate(() => Object.keys(document.getElementById("island")).some((key) => key.startsWith("__react")));
+  assert.equal(await isRoot(), false, "the island is server HTML");
+  // Typing in the number field starts the flow: React loads while the number is typed.
+  const main = page.getByRole("main");
+  await main.getByLabel("Phone number", { exact: true }).pressSequentially("0754000004");
+  await hydrated(page);
+  assert.ok((await scripts.bodies()).some(isReactDom), "react-dom came once the field was used");
+  assert.equal(await main.getByLabel("Phone number", { exact: true }).inputValue(), "0754000004");
+  // React has the number typed before it hydrated: its own flow sends it, without a page load.
+  await main.getByRole("button", { name: "Send code" }).click();
+  await main.getByLabel("Verification code").waitFor();
+  assert.deepEqual(documents, ["/account"], "no document load");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("saving data (a 2G connection): the worker keeps the offline page of the visitor's language only, and no island code", async () => {
   const slow = await launchBrowser(["--force-effective-connection-type=2G"]);
   try {
@@ -263,7 +306,7 @@ async function controlled(path) {
   await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await hydrated(page);
-  // The worker keeps the offline pages (both languages, when installed on a fast connection).
+  // The worker keeps the offline pages (both languages when the page measured the connection fast).
   await kept(page, "offline-", path.startsWith("/sw") ? "/sw/offline" : "/offline");
   await kept(page, "pages", path);
   return { context, page };

@@ -82,7 +82,7 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                 let part_request =
                     serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
                 let whole_request =
-                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
+                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
                 let (whole, _) = time(&renderer, &whole_request, runs).await?;
                 let (part, _) = time(&renderer, &part_request, runs).await?;
                 let _ = writeln!(
@@ -93,8 +93,7 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                 );
             }
             Timed::Renders => {
-                let request =
-                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.for_page(kind) });
+                let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
                 let (p50, mean) = time(&renderer, &request, runs).await?;
                 let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
             }

@@ -194,20 +194,19 @@ fn match_segments(segments: &[Segment], parts: &[&str]) -> Option<BTreeMap<Strin
     rest.is_empty().then_some(params)
 }
 
-/// URLs of the client scripts, their stylesheets and each page kind's chunks.
-/// Every page loads the enhancement script (`enhance`, no React); an
-/// interactive one (a kind in `interactive`, from `interactivePages` in the
-/// app's route table) also has an island, which the enhancement script
-/// imports: its code (`islands.page`) and its page kind's chunk are preloaded.
+/// URLs of the client scripts and their stylesheets. Every page loads the
+/// enhancement script (`enhance`, no React) and preloads nothing else: an
+/// interactive page's island (`islands.page`) is imported by the enhancement
+/// script when the visitor starts its flow, so its code is not part of the
+/// first view (a modulepreload would also come before the stylesheet, as
+/// React writes preloads first).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssetManifest {
     pub enhance: String,
     pub enhance_preload: Vec<String>,
     pub stylesheets: Vec<String>,
-    pub pages: HashMap<PageKind, Vec<String>>,
     pub islands: HashMap<String, Vec<String>>,
-    pub interactive: Vec<PageKind>,
 }
 
 impl AssetManifest {
@@ -220,19 +219,10 @@ impl AssetManifest {
         Ok(manifest)
     }
 
-    /// What a page of `kind` needs: the enhancement script's chunks, and for
-    /// an interactive kind its island's code and the page's own chunks.
-    pub fn for_page(&self, kind: PageKind) -> PageAssets {
-        let mut preload = self.enhance_preload.clone();
-        if self.interactive.contains(&kind) {
-            let island = self.islands.get("page").into_iter().flatten();
-            for chunk in island.chain(self.pages.get(&kind).into_iter().flatten()) {
-                if !preload.contains(chunk) {
-                    preload.push(chunk.clone());
-                }
-            }
-        }
-        PageAssets { stylesheets: self.stylesheets.clone(), preload }
+    /// What every page needs for its first view: the stylesheets and the
+    /// enhancement script's chunks.
+    pub fn page_assets(&self) -> PageAssets {
+        PageAssets { stylesheets: self.stylesheets.clone(), preload: self.enhance_preload.clone() }
     }
 }
 

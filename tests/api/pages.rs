@@ -36,14 +36,19 @@ async fn home_is_full_server_rendered_html_in_english() {
 }
 
 #[tokio::test]
-async fn interactive_pages_hydrate_only_their_island_and_preload_its_code() {
+async fn interactive_pages_hydrate_only_their_island_and_preload_nothing() {
     let app = spawn_app().await;
     for path in ["/account", "/sw/vodacom-business/community", "/foundation/apply", "/cpm-login"] {
         let html = app.get(path).await.text().await.unwrap();
-        // The enhancement script, as on every page, imports the island's code, which is preloaded with the page's chunk.
+        // The enhancement script, as on every page, imports the island's code
+        // when the visitor starts its flow: nothing of it is preloaded, and the
+        // stylesheet is the head's first subresource, before any script.
         assert!(html.contains(r#"<script type="module" src="/assets/enhance-"#), "{path}");
         assert_eq!(html.matches(r#"<script type="module" src="#).count(), 1, "{path}");
-        assert!(html.contains(r#"<link rel="modulepreload" href="/assets/page-"#), "{path}");
+        assert!(!html.contains("modulepreload"), "{path}");
+        let head = &html[..html.find("</head>").unwrap()];
+        let stylesheet = head.find(r#"<link rel="stylesheet""#).unwrap_or_else(|| panic!("{path}: no stylesheet"));
+        assert!(head.find("<script").is_none_or(|script| stylesheet < script), "{path}");
         // The island is the page's part of <main>: the header, menu and footer are outside it.
         let island = html.find(r#"<div id="island">"#).unwrap_or_else(|| panic!("{path}: no island"));
         let main = html.find(r#"<main id="main""#).unwrap();
@@ -464,7 +469,8 @@ async fn addresses_too_long_to_cache_are_rendered_and_not_kept() {
 
 /// An anonymous page asked for again is answered whole from memory (the fast
 /// path), with the same status, headers and bytes in each encoding as the
-/// full path answered, and from one render; so is it with a junk session,
+/// full path answered (but its server's time, `Server-Timing`, which the
+/// full path alone says), and from one render; so is it with a junk session,
 /// flash or language cookie, or query parameters its route does not read.
 /// A request the full path might answer differently (a conditional request,
 /// HEAD, a parameter the route reads, `?lang=`) takes the full path.
@@ -483,18 +489,22 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
             let response = request.send().await.unwrap();
             let mut headers = response.headers().clone();
             headers.remove("date");
-            (response.status(), headers, response.bytes().await.unwrap())
+            let timed = headers.remove("server-timing").map(|value| value.to_str().unwrap().to_owned());
+            (response.status(), headers, response.bytes().await.unwrap(), timed)
         }
     };
     let mut renders = std::collections::BTreeSet::new();
     for encoding in [None, Some("gzip"), Some("br, gzip")] {
         let before = fast_hits(&app).await;
-        let full = get(encoding, None).await;
-        let again = get(encoding, None).await;
-        let third = get(encoding, None).await;
+        let (full, timed) = without_timing(get(encoding, None).await);
+        let (again, again_timed) = without_timing(get(encoding, None).await);
+        let (third, _) = without_timing(get(encoding, None).await);
         assert_eq!(fast_hits(&app).await - before, 2, "{encoding:?}: answered from memory");
         assert_eq!(full, again, "{encoding:?}");
         assert_eq!(full, third, "{encoding:?}");
+        // The full path says its time, so the page can tell the link's from the server's; memory takes none.
+        assert!(timed.is_some_and(|value| value.starts_with("app;dur=")), "{encoding:?}");
+        assert_eq!(again_timed, None, "{encoding:?}");
         assert_eq!(full.0, StatusCode::OK);
         if encoding.is_none() {
             renders.insert(render_number(std::str::from_utf8(&full.2).unwrap()));
@@ -502,7 +512,7 @@ async fn a_page_asked_for_again_is_answered_as_the_full_path_answered_it() {
         // Cookies the site reads but that change nothing here: the same answer, from memory.
         let before = fast_hits(&app).await;
         for junk in ["lang=en", "lang=sw", "lang=junk", "session=junk", "flash=junk; session=", "__Host-session=AAAA"] {
-            assert_eq!(get(encoding, Some(junk)).await, full, "{encoding:?} {junk}");
+            assert_eq!(without_timing(get(encoding, Some(junk)).await).0, full, "{encoding:?} {junk}");
         }
         assert_eq!(fast_hits(&app).await - before, 6, "{encoding:?}: junk cookies are answered from memory");
     }
@@ -654,4 +664,9 @@ async fn the_footer_device_and_app_pages_link_where_a_visitor_looks() {
             "{path}"
         );
     }
+}
+
+/// An answer as `(status, headers, body)`, and its `Server-Timing` apart.
+fn without_timing<S, H, B>((status, headers, body, timed): (S, H, B, Option<String>)) -> ((S, H, B), Option<String>) {
+    ((status, headers, body), timed)
 }

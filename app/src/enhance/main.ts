@@ -5,7 +5,8 @@
  * the login dialog (React loads on the first tap of "Log in" or of a
  * purchase link, and the dialog opens once it has), link navigation, and an
  * interactive page's island (`interactivePages` in routes.ts): the island's
- * module is imported and hydrates only that part of the page.
+ * module is imported when the visitor starts its flow (at once on a fast
+ * connection) and hydrates only that part of the page.
  *
  * Navigation fetches the next page's server HTML, the same cached
  * and precompressed bytes a full load gets, and swaps the page in: the app

@@ -1,27 +1,43 @@
 /**
  * The island of an interactive page (`interactivePages` in routes.ts): the
- * enhancement script imports this module when a page has one
- * (`#island`, rendered by `PageIsland` as a root of its own) and mounts it.
+ * enhancement script imports this module when the visitor starts the
+ * island's flow, or at once on a fast connection (`enhance/island.ts`), and
+ * mounts it on `#island`, rendered by `PageIsland` as a root of its own.
  * Only that subtree is hydrated; the header, menu and footer stay server
- * HTML. `mount` resolves to what unmounts it, which the enhancement script
- * calls before it shows another page.
+ * HTML. What the visitor typed in its fields before is then told to React
+ * (`typed.ts`). `mount` resolves to what unmounts it, which the enhancement
+ * script calls before it shows another page.
  */
-import { StrictMode } from "react";
+import { StrictMode, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import type { PageData } from "../contract";
 import { ISLAND_ID, ISLAND_ID_PREFIX, type IslandHost } from "../app/island";
 import { PageIsland } from "../app/PageIsland";
 import { loadPage } from "../pages";
+import { replayTyped } from "./typed";
+
+/** Runs `then` once the island it closes has hydrated (its effects run after the whole root's commit). */
+function Hydrated({ then }: { then: () => void }) {
+  useEffect(then, [then]);
+  return null;
+}
 
 export async function mount(host: IslandHost): Promise<() => void> {
   const element = document.getElementById(ISLAND_ID);
   const data: PageData | null = JSON.parse(document.getElementById("page-data")?.textContent || "null");
   if (!element || !data) return () => {};
   const { default: Page } = await loadPage(data.route.page);
+  let replayed = false;
+  const replay = () => {
+    if (replayed) return;
+    replayed = true;
+    replayTyped(element);
+  };
   const root = hydrateRoot(
     element,
     <StrictMode>
       <PageIsland data={data} Page={Page} url={location.pathname + location.search} host={host} />
+      <Hydrated then={replay} />
     </StrictMode>,
     { identifierPrefix: ISLAND_ID_PREFIX },
   );

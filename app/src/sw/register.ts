@@ -4,8 +4,11 @@
  * promised: "a new service-worker version updates automatically and reloads the page").
  * The first install reloads nothing. Once a worker is active it is told the
  * page's language, so that it keeps the offline page in it, and whether the
- * visitor saves data (then it keeps nothing more).
+ * connection is measured fast from this page's own load (`fastConnection`):
+ * only then does it keep more than what the visitor fetched.
  */
+import { fastConnection } from "../enhance/connection";
+
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) return;
   const hadController = Boolean(navigator.serviceWorker.controller);
@@ -27,9 +30,10 @@ export function registerServiceWorker(): void {
     })
     .catch((error) => console.warn("service worker not registered", error));
   navigator.serviceWorker.ready.then((registration) => {
-    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
-      .connection;
-    const lean = Boolean(connection && (connection.saveData || /(^|-)2g$/.test(connection.effectiveType || "")));
-    registration.active?.postMessage({ type: "keep-offline", lang: document.documentElement.lang, lean });
+    registration.active?.postMessage({
+      type: "keep-offline",
+      lang: document.documentElement.lang,
+      fast: fastConnection(),
+    });
   });
 }

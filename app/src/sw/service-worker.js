@@ -14,11 +14,13 @@
 // - /api/, /_data/ and /sandbox/ pass through untouched (personal, or changing).
 //
 // Installing keeps what a content page loads (PRECACHE: the stylesheet and
-// the enhancement script, just loaded by the page, so from the HTTP cache)
-// and, on a connection that is neither slow nor saving data, the offline
-// page in both languages and the login dialog's code (PRECACHE_MORE).
-// Otherwise the offline page of the visitor's language only, once a page
-// has told the worker that language.
+// the enhancement script, just loaded by the page, so from the HTTP cache).
+// Then a page tells the worker the visitor's language and whether the
+// connection is measured fast from the page's own load (the browser calls a
+// 2G-like link `3g`, so the worker cannot tell by itself): by default it
+// keeps the offline page of that language only; on a fast connection the
+// offline page in both languages and the islands' code too (PRECACHE_MORE).
+// Nothing else is fetched that the visitor did not ask for.
 const BUILD = "__BUILD__";
 const PRECACHE = __PRECACHE__;
 const PRECACHE_MORE = __PRECACHE_MORE__;
@@ -30,19 +32,14 @@ const OFFLINE_PATHS = { en: "/offline", sw: "/sw/offline" };
 const LISTED = 30;
 
 self.addEventListener("install", (event) => {
-  const assets = caches.open(ASSETS).then((cache) => cache.addAll(PRECACHE));
-  // Not saving data: both offline pages before the worker takes over.
-  event.waitUntil(lean() ? assets : Promise.all([assets, keepOffline("en", true)]));
+  event.waitUntil(caches.open(ASSETS).then((cache) => cache.addAll(PRECACHE)));
 });
-
-function lean() {
-  const connection = self.navigator.connection;
-  return Boolean(connection && (connection.saveData || /(^|-)2g$/.test(connection.effectiveType || "")));
-}
 
 async function keepOffline(lang, andMore) {
   const cache = await caches.open(OFFLINE);
-  const paths = andMore ? Object.values(OFFLINE_PATHS) : [OFFLINE_PATHS[lang] || OFFLINE_PATHS.en];
+  // The visitor's language first: it is the one a page going offline next needs.
+  const own = OFFLINE_PATHS[lang] || OFFLINE_PATHS.en;
+  const paths = andMore ? [own, ...Object.values(OFFLINE_PATHS).filter((path) => path !== own)] : [own];
   for (const path of paths) {
     if (!(await cache.match(path))) await cache.add(path).catch(() => {});
   }
@@ -60,7 +57,7 @@ let keeping = Promise.resolve();
 self.addEventListener("message", (event) => {
   if (event.data === "skipWaiting") self.skipWaiting();
   else if (event.data && event.data.type === "keep-offline") {
-    keeping = keeping.then(() => keepOffline(event.data.lang, !event.data.lean && !lean()));
+    keeping = keeping.then(() => keepOffline(event.data.lang, event.data.fast === true));
     event.waitUntil(keeping);
   }
 });

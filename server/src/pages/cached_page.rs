@@ -214,9 +214,9 @@ impl CachedPage {
         ((self.status, headers, body.clone()).into_response(), Some(body))
     }
 
-    /// This page for a signed-in visitor, with `own` parts: gzip when
-    /// accepted, for them alone (`private, no-store`, no `ETag`). `None`
-    /// when the page cannot take them.
+    /// This page for a signed-in visitor, with `own` parts: brotli or gzip
+    /// when accepted, for them alone (`private, no-store`, no `ETag`).
+    /// `None` when the page cannot take them.
     pub fn respond_own(&self, request: &HeaderMap, own: &OwnParts) -> Option<Response> {
         let splice = self.splice.as_ref()?;
         let mut headers = HeaderMap::new();
@@ -224,7 +224,10 @@ impl CachedPage {
         headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(self.lang.code()));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PRIVATE));
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding, cookie"));
-        let body = if accepts(request, "gzip") {
+        let body = if accepts(request, "br") {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
+            splice.brotli(&self.identity, own)
+        } else if accepts(request, "gzip") {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
             splice.gzip(own)
         } else {

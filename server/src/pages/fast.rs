@@ -49,6 +49,10 @@
 //!   the full path gave it (`Cache-Control: no-cache`), and is counted in
 //!   `page_stale_age_seconds` as the full path's are.
 //! - `PAGE_CACHE_MB=0` turns it off with the page cache.
+//! - A full-path answer says how long the server took (`Server-Timing:
+//!   app;dur=…`, not kept in an entry: a hit takes none), so that the page
+//!   measures the visitor's link by its first byte without the server's
+//!   time (`app/src/enhance/connection.ts`).
 
 use std::convert::Infallible;
 use std::sync::atomic::Ordering;
@@ -58,7 +62,7 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 use futures::future::{BoxFuture, Either, Ready, ready};
 use tower::{Service, ServiceExt};
@@ -111,7 +115,12 @@ where
         let kept = state.pages.fast.kept.as_ref().zip(key(state, &request, &page));
         request.extensions_mut().insert(page);
         let Some((kept, (key, status))) = kept else {
-            return Either::Right(Box::pin(self.pages.clone().oneshot(request)));
+            let pages = self.pages.clone();
+            return Either::Right(Box::pin(async move {
+                let mut response = pages.oneshot(request).await?;
+                server_timing(&mut response, started);
+                Ok(response)
+            }));
         };
         let generation = state.content.store.generation() + state.account.catalogue.changes();
         if let Some(entry) = kept.get(&key) {
@@ -139,8 +148,17 @@ where
                 let entry = Kept { generation, status, headers: response.headers().clone(), body, stale };
                 kept.insert(key, Arc::new(entry));
             }
+            server_timing(&mut response, started);
             Ok(response)
         }))
+    }
+}
+
+/// `Server-Timing: app;dur=<ms>`: the server's time on a full-path answer.
+fn server_timing(response: &mut Response, started: Instant) {
+    let millis = started.elapsed().as_secs_f64() * 1000.0;
+    if let Ok(value) = HeaderValue::from_str(&format!("app;dur={millis:.1}")) {
+        response.headers_mut().insert(HeaderName::from_static("server-timing"), value);
     }
 }
 
