@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use crate::helpers::{TestApp, spawn_app_with};
 
 /// The search page for `path`, once the first index is built.
-async fn search(app: &TestApp, path: &str) -> String {
+pub async fn search(app: &TestApp, path: &str) -> String {
     let started = Instant::now();
     loop {
         let response = app.get(path).await;
@@ -24,7 +24,7 @@ async fn search(app: &TestApp, path: &str) -> String {
 }
 
 /// The addresses of the results on a search page.
-fn results(html: &str) -> Vec<String> {
+pub fn results(html: &str) -> Vec<String> {
     let Some(start) = html.find(r#"<ol class="search-results">"#) else { return Vec::new() };
     let list = &html[start..start + html[start..].find("</ol>").unwrap()];
     list.split(r#"<li><a href=""#).skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_owned()).collect()
