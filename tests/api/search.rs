@@ -37,7 +37,13 @@ async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_java
     let found = results(&english);
     assert!(found.iter().any(|href| href == "/mpesa"), "{found:?}");
     assert!(found.iter().all(|href| !href.starts_with("/sw")), "English pages only: {found:?}");
-    assert!(english.contains("Results for “mpessa”"));
+    assert!(english.contains(r#"<p role="status" class="search-status">Results for “mpessa”</p>"#), "not a heading");
+    // Did you mean: the word the pages write.
+    let typo = search(&app, "/search?q=intenet").await;
+    assert!(typo.contains(r#"Did you mean"#) && typo.contains(r#"?q=internet">internet</a>"#), "{typo}");
+    // A Swahili word on the English search, and a USSD code whole.
+    assert!(results(&search(&app, "/search?q=vifurushi").await).contains(&"/internet-overview".to_owned()));
+    assert_eq!(results(&search(&app, "/search?q=*149*55%23").await)[0], "/nipige-tafu");
     assert!(english.contains(r#"<meta name="robots" content="noindex"/>"#), "results are not for search engines");
     // The header's search box: a plain GET form to the page's language.
     assert!(english.contains(r#"<form role="search" class="search-form site-search" action="/search" method="get">"#));
