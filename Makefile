@@ -104,6 +104,7 @@ bench: deps release bench-tool
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/publishing.mjs
 	$(MAKE) bench-search
+	target/release/examples/site-bench search
 
 ## The search's evaluation set against the index of the embedded site: recall
 ## at 5 and MRR per language and category (a test of tests/api/, debug build:

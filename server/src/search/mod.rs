@@ -39,10 +39,10 @@ use std::sync::{Arc, LazyLock, RwLock};
 use contract::Lang;
 use contract::page::{SearchHit, SearchResults};
 use levenshtein_automata::{DFA, Distance, LevenshteinAutomatonBuilder, SINK_STATE};
-use tantivy::collector::{DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
-use tantivy::{DocAddress, Index, IndexReader, Searcher, TantivyDocument, Term};
+use tantivy::{DocSet, Index, IndexReader, Searcher, TERMINATED, TantivyDocument, Term};
 
 pub use page::Page;
 pub use words::codes;
@@ -79,7 +79,7 @@ const DEEPER: f32 = 0.9;
 /// The query's words side by side in the page's text (or name).
 const PHRASE: f32 = 2.0;
 /// Typo words tried per word and field, the closest first.
-const TYPO_WORDS: usize = 12;
+const TYPO_WORDS: usize = 8;
 
 /// A field as typed and as stemmed, and its weight.
 #[derive(Clone, Copy)]
@@ -341,18 +341,20 @@ fn term(field: Field, text: &str, boost: f32) -> (Occur, Box<dyn Query>) {
     (Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost)))
 }
 
-/// The words of `field` within a typo or two of `word` (not `word`), the
-/// closest first, with their typos.
-fn near(searcher: &Searcher, field: Field, word: &str) -> tantivy::Result<Near> {
+/// The automaton of the words within the typos `word` is forgiven; none
+/// for a short word.
+fn typo_automaton(word: &str) -> Option<DFA> {
     let allowed = typos(word.chars().count());
-    if allowed == 0 {
-        return Ok(Vec::new());
-    }
-    let dfa = TYPO_AUTOMATA[usize::from(allowed) - 1].build_dfa(word);
+    (allowed > 0).then(|| TYPO_AUTOMATA[usize::from(allowed) - 1].build_dfa(word))
+}
+
+/// The words of `field` that `dfa` accepts but `word`, the closest first,
+/// with their typos.
+fn near(searcher: &Searcher, field: Field, word: &str, dfa: &DFA) -> tantivy::Result<Near> {
     let mut near = Vec::new();
     for segment in searcher.segment_readers() {
         let inverted = segment.inverted_index(field)?;
-        let mut stream = inverted.terms().search(Typos(&dfa)).into_stream()?;
+        let mut stream = inverted.terms().search(Typos(dfa)).into_stream()?;
         while stream.advance() {
             let Ok(found) = std::str::from_utf8(stream.key()) else { continue };
             if found != word
@@ -373,6 +375,12 @@ impl Built {
     fn word_query(&self, searcher: &Searcher, word: &Word) -> tantivy::Result<(Box<dyn Query>, Near)> {
         let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut typo_words = Vec::new();
+        // A word the pages hold is not looked for with typos: its typo words
+        // would be other words, and cost a walk of every field's words.
+        let held = self.fields.weighted.iter().any(|field| {
+            searcher.doc_freq(&Term::from_field_text(field.exact, &word.text)).is_ok_and(|count| count > 0)
+        });
+        let dfa = (word.code.is_none() && !held).then(|| typo_automaton(&word.text)).flatten();
         for field in self.fields.weighted {
             any.push(term(field.exact, &word.text, field.weight));
             any.push(term(field.stemmed, &word.stem, field.weight * STEMMED));
@@ -382,8 +390,8 @@ impl Built {
             for synonym in &word.synonyms {
                 any.push(phrase(field.stemmed, synonym, 2, field.weight * SYNONYM));
             }
-            if word.code.is_none() {
-                for (near, distance) in near(searcher, field.exact, &word.text)? {
+            if let Some(dfa) = &dfa {
+                for (near, distance) in near(searcher, field.exact, &word.text, dfa)? {
                     any.push(term(field.exact, &near, field.weight * TYPO / f32::from(distance)));
                     typo_words.push((near, distance));
                 }
@@ -417,21 +425,13 @@ impl Built {
         let in_lang: Box<dyn Query> =
             Box::new(TermQuery::new(Term::from_field_text(fields.lang, lang.code()), IndexRecordOption::Basic));
         let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let mut holding: Vec<HashSet<DocAddress>> = Vec::new();
+        let mut queries = Vec::with_capacity(read.words.len());
         let mut typo_words = HashMap::new();
-        let mut unmatched = Vec::new();
         for word in &read.words {
             let (query, near) = self.word_query(searcher, word)?;
-            let found = searcher.search(
-                &BooleanQuery::new(vec![(Occur::Must, in_lang.box_clone()), (Occur::Must, query.box_clone())]),
-                &DocSetCollector,
-            )?;
-            if found.is_empty() {
-                unmatched.push(word.text.clone());
-            }
-            holding.push(found);
             typo_words.insert(word.text.clone(), near);
-            any.push((Occur::Should, query));
+            any.push((Occur::Should, query.box_clone()));
+            queries.push(query);
         }
         any.push(term(fields.whole, &whole(&read.typed), WHOLE));
         let stems: Vec<String> = read.words.iter().map(|word| word.stem.clone()).collect();
@@ -439,15 +439,43 @@ impl Built {
             any.push(phrase(fields.text().stemmed, &stems, 3, PHRASE));
             any.push(phrase(fields.name().stemmed, &stems, 1, PHRASE * fields.name().weight));
         }
-        let query = BooleanQuery::new(vec![(Occur::Must, in_lang), (Occur::Must, Box::new(BooleanQuery::new(any)))]);
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, in_lang.box_clone()),
+            (Occur::Must, Box::new(BooleanQuery::new(any))),
+        ]);
         let found = searcher.search(&query, &TopDocs::with_limit(CANDIDATES).order_by_score())?;
+        // How many of the words each candidate holds, and the words no page
+        // of the language holds: each word's matches walked to the
+        // candidates only, in the order of the index.
+        let mut held = vec![0usize; found.len()];
+        let mut order: Vec<usize> = (0..found.len()).collect();
+        order.sort_by_key(|&at| (found[at].1.segment_ord, found[at].1.doc_id));
+        let mut unmatched = Vec::new();
+        for (word, query) in read.words.iter().zip(queries) {
+            let both = BooleanQuery::new(vec![(Occur::Must, in_lang.box_clone()), (Occur::Must, query)]);
+            let weight = both.weight(EnableScoring::disabled_from_searcher(searcher))?;
+            let mut anywhere = false;
+            for (segment_ord, segment) in searcher.segment_readers().iter().enumerate() {
+                let mut matches = weight.scorer(segment, 1.0)?;
+                anywhere |= matches.doc() != TERMINATED;
+                for &at in order.iter().filter(|&&at| found[at].1.segment_ord as usize == segment_ord) {
+                    let doc = found[at].1.doc_id;
+                    if matches.doc() < doc {
+                        matches.seek(doc);
+                    }
+                    held[at] += usize::from(matches.doc() == doc);
+                }
+            }
+            if !anywhere {
+                unmatched.push(word.text.clone());
+            }
+        }
         let mut ranked = Vec::with_capacity(found.len());
-        for (score, address) in found {
+        for ((score, address), held) in found.into_iter().zip(held) {
             let document: TantivyDocument = searcher.doc(address)?;
             let href = document.get_first(fields.href).and_then(|value| value.as_str()).unwrap_or("");
             let parts = href.split('/').filter(|part| !part.is_empty() && *part != "sw").count();
             let score = score * DEEPER.powi(i32::try_from(parts.saturating_sub(1)).unwrap_or(i32::MAX));
-            let held = holding.iter().filter(|found| found.contains(&address)).count();
             ranked.push((held, score, document));
         }
         ranked.sort_by(|(held, score, _), (other_held, other_score, _)| {
@@ -527,13 +555,14 @@ fn snippet(lang: Lang, text: &str, wanted: &[Word], typo_words: &TypoWords) -> S
         words::words(word).into_iter().chain(words::words(&joined(word))).any(|folded| {
             wanted.iter().any(|want| {
                 folded == want.text
-                    || folded == want.code.clone().unwrap_or_default()
-                    || stem(lang, &folded) == want.stem
                     || typo_words.get(&want.text).is_some_and(|near| near.iter().any(|(near, _)| *near == folded))
+                    || stem(lang, &folded) == want.stem
             })
         }) || words::codes(word).iter().any(|code| wanted.iter().any(|want| want.code.as_ref() == Some(code)))
     };
-    let first = all.iter().position(|word| matches(word)).unwrap_or(0);
+    // A page repeats its words: each is read once.
+    let mut seen: HashMap<&str, bool> = HashMap::new();
+    let first = all.iter().position(|word| *seen.entry(word).or_insert_with(|| matches(word))).unwrap_or(0);
     let start = first.saturating_sub(SNIPPET_WORDS / 3);
     let end = (start + SNIPPET_WORDS).min(all.len());
     let mut snippet = all[start..end].join(" ");

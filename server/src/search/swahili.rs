@@ -9,18 +9,20 @@
 //!   mikopo), ji-/ma- (duka, maduka), ki-/vi- (kifurushi, vifurushi; ch-/vy-
 //!   before a vowel), u- (usajili), and a noun made of a verb ends in -o
 //!   (malipo, of lipa) or -aji (mwekezaji, of wekeza);
-//! - a verb is an infinitive (ku-lipa), or a subject (ni-, u-, a-, tu-, m-,
-//!   wa- and the classes' ki-, vi-, li-, ya-, i-, zi-), a tense (-na-, -li-,
-//!   -ta-, -me-, -nge-, -ka-), an optional object (-ni-, -ku-, -m-, -tu-, -wa-,
-//!   -ji-, …), the root, extensions (applicative -ia/-ea, causative
-//!   -isha/-esha, stative -ika/-eka, passive -wa/-iwa/-ewa, reciprocal -ana)
-//!   and a final vowel, and in a question -je (nitaangaliaje).
+//! - a verb is an infinitive (ku-lipa), or an optional negation (ha-, si-),
+//!   a subject (ni-, u-, a-, tu-, m-, wa- and the classes' ki-, vi-, li-,
+//!   ya-, i-, zi-) and a tense (-na-, -li-, -ta-, -me-, -nge-, -ka-, -sha-;
+//!   the negative past ha-ku-), an optional object (-ni-, -ku-, -m-, -tu-,
+//!   -wa-, the reflexive -ji-, …), the root, extensions (applicative -ia/-ea,
+//!   causative -isha/-esha, stative -ika/-eka, passive -wa/-iwa/-ewa,
+//!   reciprocal -ana) and a final vowel, and in a question -je
+//!   (nitaangaliaje).
 //!
 //! Each of these is taken off only when what remains is still a plausible
-//! root (three letters or more), in the order a word is read: a verb's
+//! root (three letters or more), in this order: a question's -je; a verb's
 //! subject and tense together (one alone is too often the start of a root),
-//! else the infinitive's ku-, else one noun prefix; then -je, one extension
-//! and the final vowel. Over-stemming two words together costs a result in
+//! else the infinitive's ku-, else one noun prefix; then one extension and
+//! the final vowel. Over-stemming two words together costs a result in
 //! the wrong place; under-stemming loses the page: the search scores an exact
 //! word above a stem, so the stem may be generous.
 

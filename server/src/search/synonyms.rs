@@ -10,8 +10,20 @@ use contract::Lang;
 
 use super::words::{is_stop_word, stem, words};
 
+/// A word of an entry or a query, with its stems in either language.
+struct Entry {
+    word: String,
+    stems: [String; 2],
+}
+
+impl Entry {
+    fn new(word: String) -> Entry {
+        Entry { stems: [stem(Lang::En, &word), stem(Lang::Sw, &word)], word }
+    }
+}
+
 /// A group's entries, each the words of a phrase (its little words left out).
-type Group = Vec<Vec<String>>;
+type Group = Vec<Vec<Entry>>;
 
 static GROUPS: LazyLock<Vec<Group>> = LazyLock::new(|| groups(include_str!("synonyms.txt")));
 
@@ -22,7 +34,9 @@ fn groups(list: &str) -> Vec<Group> {
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
             line.split('|')
-                .map(|entry| words(entry).into_iter().filter(|word| !is_stop_word(word)).collect::<Vec<_>>())
+                .map(|entry| {
+                    words(entry).into_iter().filter(|word| !is_stop_word(word)).map(Entry::new).collect::<Vec<_>>()
+                })
                 .filter(|entry| !entry.is_empty())
                 .collect()
         })
@@ -31,14 +45,15 @@ fn groups(list: &str) -> Vec<Group> {
 
 /// Whether a query's word is an entry's word: the same, or the same stem
 /// in either language ("vifurushi" is "kifurushi").
-fn same(typed: &str, entry: &str) -> bool {
-    typed == entry || [Lang::En, Lang::Sw].into_iter().any(|lang| stem(lang, typed) == stem(lang, entry))
+fn same(typed: &Entry, entry: &Entry) -> bool {
+    typed.word == entry.word || typed.stems.iter().zip(&entry.stems).any(|(typed, entry)| typed == entry)
 }
 
 /// For each of `query` (a query's words, little words left out), the
 /// phrases that find it too, as stems of `lang`.
 pub fn alternatives(lang: Lang, query: &[String]) -> Vec<Vec<Vec<String>>> {
     let mut alternatives = vec![Vec::new(); query.len()];
+    let query: Vec<Entry> = query.iter().map(|word| Entry::new(word.clone())).collect();
     for group in GROUPS.iter() {
         for (at, entry) in group.iter().enumerate() {
             for start in 0..(query.len() + 1).saturating_sub(entry.len()) {
@@ -48,7 +63,7 @@ pub fn alternatives(lang: Lang, query: &[String]) -> Vec<Vec<Vec<String>>> {
                 }
                 let others = group.iter().enumerate().filter(|(other, _)| *other != at);
                 let others: Vec<Vec<String>> =
-                    others.map(|(_, other)| other.iter().map(|word| stem(lang, word)).collect()).collect();
+                    others.map(|(_, other)| other.iter().map(|entry| stem(lang, &entry.word)).collect()).collect();
                 for found in &mut alternatives[span] {
                     found.extend(others.iter().cloned());
                 }
