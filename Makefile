@@ -8,7 +8,7 @@ APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server nginx varnish netsur
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-memory bench-newsroom soak clean
+.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-search bench-memory bench-newsroom soak clean
 
 # Installs the apt packages named that are missing.
 define apt_install
@@ -103,6 +103,14 @@ bench: deps release bench-tool
 	node bench/operator-hang.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/images.mjs
 	SITE_BIN=$(abspath target/release/site) node bench/publishing.mjs
+	$(MAKE) bench-search
+	target/release/examples/site-bench search
+
+## The search's evaluation set against the index of the embedded site: recall
+## at 5 and MRR per language and category (a test of tests/api/, debug build:
+## what it measures is which pages are found, not how fast).
+bench-search: deps
+	cargo test --test api search_eval:: -- --nocapture
 
 ## Three instances behind nginx on Redis against one (release build).
 bench-scale: deps release

@@ -6,12 +6,14 @@
 //! `cargo build --release --example site-bench` builds it.
 //!
 //! - `render`: render times, a page's pieces against its whole render;
-//! - `splice`: a signed-in view's compression, spliced against whole.
+//! - `splice`: a signed-in view's compression, spliced against whole;
+//! - `search`: the site search's query time with many pages indexed.
 
 mod render;
+mod search;
 mod splice;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +45,15 @@ enum Command {
         #[arg(long)]
         part: bool,
     },
+    /// Index PAGES pages made of the embedded content's words and time the search's evaluation set against them: build time, index bytes, query p50 and p99.
+    Search {
+        /// Pages indexed, half in each language.
+        #[arg(long, default_value_t = 20_000)]
+        pages: usize,
+        /// Times each query of the evaluation set is asked.
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+    },
     /// Serve the site as `site` does, but render the account and CPM pages whole for each view of a subscriber (CPM session), as before they were cached for everyone but their part: bench/account.sh's baseline.
     ServeWhole {
         #[command(flatten)]
@@ -70,6 +81,16 @@ async fn main() -> ExitCode {
                 }
             }
         }
+        Command::Search { pages, runs } => match search::bench(Path::new(env!("CARGO_MANIFEST_DIR")), pages, runs) {
+            Ok(report) => {
+                print!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("site-bench: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Command::ServeWhole { mut config } => {
             server::telemetry::init(&config);
             config.pages.account_full_render = true;

@@ -32,6 +32,7 @@ mod readme;
 mod sandbox;
 mod scale;
 mod search;
+mod search_eval;
 mod signed_in_pages;
 mod stale_pages;
 mod twins;

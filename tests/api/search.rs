@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use crate::helpers::{TestApp, spawn_app_with};
 
 /// The search page for `path`, once the first index is built.
-async fn search(app: &TestApp, path: &str) -> String {
+pub async fn search(app: &TestApp, path: &str) -> String {
     let started = Instant::now();
     loop {
         let response = app.get(path).await;
@@ -24,7 +24,7 @@ async fn search(app: &TestApp, path: &str) -> String {
 }
 
 /// The addresses of the results on a search page.
-fn results(html: &str) -> Vec<String> {
+pub fn results(html: &str) -> Vec<String> {
     let Some(start) = html.find(r#"<ol class="search-results">"#) else { return Vec::new() };
     let list = &html[start..start + html[start..].find("</ol>").unwrap()];
     list.split(r#"<li><a href=""#).skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_owned()).collect()
@@ -37,7 +37,13 @@ async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_java
     let found = results(&english);
     assert!(found.iter().any(|href| href == "/mpesa"), "{found:?}");
     assert!(found.iter().all(|href| !href.starts_with("/sw")), "English pages only: {found:?}");
-    assert!(english.contains("Results for “mpessa”"));
+    assert!(english.contains(r#"<p role="status" class="search-status">Results for “mpessa”</p>"#), "not a heading");
+    // Did you mean: the word the pages write.
+    let typo = search(&app, "/search?q=intenet").await;
+    assert!(typo.contains(r#"Did you mean"#) && typo.contains(r#"?q=internet">internet</a>"#), "{typo}");
+    // A Swahili word on the English search, and a USSD code whole.
+    assert!(results(&search(&app, "/search?q=vifurushi").await).contains(&"/internet-overview".to_owned()));
+    assert_eq!(results(&search(&app, "/search?q=*149*55%23").await)[0], "/nipige-tafu");
     assert!(english.contains(r#"<meta name="robots" content="noindex"/>"#), "results are not for search engines");
     // The header's search box: a plain GET form to the page's language.
     assert!(english.contains(r#"<form role="search" class="search-form site-search" action="/search" method="get">"#));

@@ -268,6 +268,9 @@ const en = {
     results: "Results for “{{query}}”",
     none: "Nothing found for “{{query}}”. Check the spelling, or try another word.",
     notReady: "Search is getting ready. Please try again in a few seconds.",
+    suggestion: "Did you mean",
+    unmatched: "No page holds “{{words}}”: left out of the search.",
+    otherLanguage: "In Swahili",
   },
   locator: {
     findAgent: "Find an M-Pesa agent",

@@ -268,6 +268,9 @@ const sw = {
     results: "Matokeo ya “{{query}}”",
     none: "Hakuna kilichopatikana kwa “{{query}}”. Angalia tahajia, au jaribu neno lingine.",
     notReady: "Utafutaji unaandaliwa. Tafadhali jaribu tena baada ya sekunde chache.",
+    suggestion: "Ulimaanisha",
+    unmatched: "Hakuna ukurasa wenye “{{words}}”: limeachwa nje ya utafutaji.",
+    otherLanguage: "Kwa Kiingereza",
   },
   locator: {
     findAgent: "Tafuta wakala wa M-Pesa",

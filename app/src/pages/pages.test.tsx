@@ -238,4 +238,30 @@ describe("pages", () => {
     );
     assert.ok(html.includes('<span aria-current="page">Songesha</span>'), html);
   });
+  it("says what search found in a status paragraph, offers the spelling pages use, and marks the other language's pages", async () => {
+    const html = await render(
+      {
+        ...base,
+        path: "/search",
+        route: { name: "search", page: "search", params: {} },
+        content: { page: null, sidebar: null },
+        search: {
+          query: "salamu borow",
+          ready: true,
+          hits: [
+            { title: "Voda Njiwa", href: "/sw/voda-njiwa", snippet: "Tuma salamu za sauti.", otherLanguage: true },
+          ],
+          unmatched: ["borow"],
+          suggestion: "salamu borrow",
+        },
+      },
+      "/search?q=salamu+borow",
+    );
+    assert.ok(html.includes('<p role="status" class="search-status">Results for “salamu borow”</p>'), html);
+    assert.doesNotMatch(html, /<h\d[^>]*role="status"/, "a heading is no live region");
+    assert.match(html, /Did you mean(<!-- -->)? <a href="\/search\?q=salamu%20borrow">salamu borrow<\/a>/);
+    assert.ok(html.includes("No page holds “borow”"), html);
+    assert.ok(html.includes('<h2>In Swahili</h2><ol class="search-results" lang="sw">'), html);
+    assert.ok(html.includes('<a href="/sw/voda-njiwa">Voda Njiwa</a>'), html);
+  });
 });

@@ -199,16 +199,30 @@ pub struct SearchResults {
     /// seconds after start): the page then says to try again shortly.
     pub ready: bool,
     pub hits: Vec<SearchHit>,
+    /// Words of the query no page holds, left out of the search.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub unmatched: Vec<String>,
+    /// The query with a word found only with a typo written as the pages
+    /// write it: "did you mean".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub suggestion: Option<String>,
 }
 
 /// One page found.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchHit {
     pub title: String,
     /// The page's address, language prefix included.
     pub href: String,
     /// Words of the page around the first one matching the query.
     pub snippet: String,
+    /// A page of the other language, added when the visitor's finds little.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub other_language: bool,
 }
 
 /// A form as it was sent, with the server's messages.

@@ -1,0 +1,108 @@
+//! `site-bench search`: the site search's query time with many pages
+//! indexed. The pages are made of the embedded content's own words in each
+//! language (`content/<lang>/*.json`), drawn from a fixed seed: a name of
+//! two to four words, a description, headings and 250 words of text, one in
+//! ten with a USSD code; the queries are the evaluation set's
+//! (`bench/search-eval/queries.txt`), each asked `runs` times in its language.
+
+use std::path::Path;
+use std::time::Instant;
+
+use server::contract::Lang;
+use server::search::{Page, Search};
+
+/// A fixed-seed generator (xorshift): the same pages on every run.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn words(&mut self, from: &[String], count: usize) -> String {
+        (0..count).map(|_| from[self.below(from.len())].as_str()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Every word of the strings of `dir`'s JSON files.
+fn vocabulary(dir: &Path) -> std::io::Result<Vec<String>> {
+    fn strings(value: &serde_json::Value, into: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(text) if !text.starts_with('/') && !text.starts_with("http") => {
+                into.extend(text.split_whitespace().map(str::to_owned));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| strings(item, into)),
+            serde_json::Value::Object(fields) => fields.values().for_each(|field| strings(field, into)),
+            _ => {}
+        }
+    }
+    let mut words = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|extension| extension == "json") {
+            let text = std::fs::read_to_string(&path)?;
+            strings(&serde_json::from_str(&text).map_err(std::io::Error::other)?, &mut words);
+        }
+    }
+    Ok(words)
+}
+
+/// The report: pages, build time, index bytes, query p50 / p99 / worst.
+pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> {
+    let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+    let mut all = Vec::with_capacity(pages);
+    for lang in [Lang::En, Lang::Sw] {
+        let words = vocabulary(&root.join("content").join(lang.code()))?;
+        for n in 0..pages / 2 {
+            let code = (draw.below(10) == 0).then(|| format!(" Piga *149*{}#.", draw.below(100)));
+            let text = format!("{}{}", draw.words(&words, 250), code.unwrap_or_default());
+            let name_words = 2 + draw.below(3);
+            let title = draw.words(&words, name_words);
+            all.push(Page {
+                lang,
+                href: format!("/{}/page-{n}", lang.code()),
+                names: title.clone(),
+                title,
+                description: draw.words(&words, 20),
+                headings: draw.words(&words, 12),
+                codes: server::search::codes(&text),
+                text,
+            });
+        }
+    }
+    let search = Search::default();
+    let started = Instant::now();
+    search.rebuild(all).map_err(std::io::Error::other)?;
+    let built = started.elapsed().as_secs_f64();
+    let set = std::fs::read_to_string(root.join("bench/search-eval/queries.txt"))?;
+    let queries: Vec<(Lang, &str)> = set
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .filter_map(|line| {
+            let parts: Vec<&str> = line.split(" | ").collect();
+            Some((if parts.first()? == &"sw" { Lang::Sw } else { Lang::En }, *parts.get(2)?))
+        })
+        .collect();
+    let mut times = Vec::with_capacity(queries.len() * runs);
+    for _ in 0..runs {
+        for (lang, query) in &queries {
+            let started = Instant::now();
+            std::hint::black_box(search.search(*lang, query));
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |share: f64| times[((times.len() - 1) as f64 * share) as usize];
+    let (bytes, held) = search.held();
+    Ok(format!(
+        "search, {held} pages: built in {built:.1} s, index {:.1} MB; {} queries: p50 {:.2} ms, p99 {:.2} ms, worst {:.2} ms\n",
+        bytes as f64 / 1e6,
+        times.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    ))
+}
