@@ -37,8 +37,8 @@ pub struct FastPages {
 /// What an entry costs besides its key and body: its headers and
 /// bookkeeping. The body is counted though the page cache may hold the same
 /// bytes: a page read from disk, or one the page cache has let go, is held
-/// by its entry here alone (counting only headers let 8,000 entries hold
-/// 40 MB of bodies while a newsroom was crawled).
+/// by its entry here alone (counting only headers let some 8,000 entries
+/// hold bodies no cache counted while a newsroom was crawled).
 const ENTRY_COST: usize = 1024;
 
 impl FastPages {
