@@ -70,31 +70,27 @@ async fn main() -> ExitCode {
                 (false, true) => render::Timed::Part,
                 (false, false) => render::Timed::Renders,
             };
-            match render::bench(&requests, bundle.as_deref(), runs, timed).await {
-                Ok(report) => {
-                    print!("{report}");
-                    ExitCode::SUCCESS
-                }
-                Err(error) => {
-                    eprintln!("site-bench: {error}");
-                    ExitCode::FAILURE
-                }
-            }
+            printed(render::bench(&requests, bundle.as_deref(), runs, timed).await)
         }
-        Command::Search { pages, runs } => match search::bench(Path::new(env!("CARGO_MANIFEST_DIR")), pages, runs) {
-            Ok(report) => {
-                print!("{report}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("site-bench: {error}");
-                ExitCode::FAILURE
-            }
-        },
+        Command::Search { pages, runs } => printed(search::bench(Path::new(env!("CARGO_MANIFEST_DIR")), pages, runs)),
         Command::ServeWhole { mut config } => {
             server::telemetry::init(&config);
             config.pages.account_full_render = true;
             server::serve(config, site::bundle(), Some(site::sandbox())).await
+        }
+    }
+}
+
+/// A bench's report on standard output, or its error on standard error.
+fn printed(report: Result<String, impl std::fmt::Display>) -> ExitCode {
+    match report {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("site-bench: {error}");
+            ExitCode::FAILURE
         }
     }
 }
