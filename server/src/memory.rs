@@ -1,11 +1,13 @@
 //! The process's allocator: jemalloc, for every binary that links the
-//! server (the site and its tests), because it says what it holds. glibc's
-//! malloc keeps an arena per thread that does not say how much of it is
-//! free; jemalloc's statistics split what the Rust code holds (`allocated`)
-//! from the pages it keeps mapped for it (`resident`), so a grown RSS can
-//! be told apart into live data, allocator slack and the rest (the JS
-//! engines' heaps, which QuickJS takes from the C library's malloc, and
-//! thread stacks). `/healthz?detail` and `/metrics` report them.
+//! server (the site and its tests), because it says what it holds. It is
+//! `malloc` itself, not only Rust's allocator, so the JS engines' heaps
+//! (QuickJS allocates with the C library's `malloc`) are in its figures
+//! and its arenas too. glibc's malloc kept an arena per engine thread that
+//! did not say how much of it was free; jemalloc's statistics split what
+//! the code holds (`allocated`) from the pages it keeps mapped for it
+//! (`resident`), so a grown RSS can be told apart into live data,
+//! allocator slack and the rest (the binary's pages and thread stacks).
+//! `/healthz?detail` and `/metrics` report them.
 //!
 //! jemalloc returns freed pages to the system some seconds after they were
 //! last used, but only when the arena that holds them is used again: the
@@ -29,10 +31,10 @@ use tikv_jemalloc_ctl::{background_thread, epoch, stats};
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read when it starts (its `malloc_conf`; the
-/// `_RJEM_MALLOC_CONF` environment variable still overrides them): freed
+/// `MALLOC_CONF` environment variable still overrides them): freed
 /// pages go back to the system one second after their last use.
 #[used]
-#[unsafe(export_name = "_rjem_malloc_conf")]
+#[unsafe(export_name = "malloc_conf")]
 static CONFIGURATION: Configuration = Configuration(c"dirty_decay_ms:1000".as_ptr());
 
 /// A C string in a static: jemalloc reads the pointer, never writes it.
@@ -82,6 +84,20 @@ mod tests {
         assert!(after.allocated_bytes >= 8 << 20, "{after:?}");
         assert!(after.resident_bytes >= after.allocated_bytes);
         drop(block);
+    }
+
+    /// C code's `malloc` (the JS engines') is jemalloc's: this thread's
+    /// count of bytes allocated moves with it.
+    #[test]
+    fn the_c_librarys_malloc_is_jemallocs() {
+        let allocated = tikv_jemalloc_ctl::thread::allocatedp::read().expect("jemalloc statistics");
+        let before = allocated.get();
+        // SAFETY: a plain allocation, freed below and never read.
+        let block = unsafe { libc::malloc(1 << 20) };
+        assert!(!block.is_null());
+        let after = allocated.get();
+        unsafe { libc::free(block) };
+        assert!(after - before >= 1 << 20, "{} bytes counted for a 1 MiB malloc", after - before);
     }
 
     /// The configuration symbol is the one jemalloc reads: its decay is in force.

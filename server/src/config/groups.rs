@@ -86,7 +86,7 @@ pub struct ContentConfig {
     /// Memory for content, in MiB: each answer weighs its size as JSON
     /// (the locations, their index); past it the entries read least are
     /// dropped and read from the CMS again when asked for.
-    #[arg(id = "content-cache-mb", long = "content-cache-mb", env = "CONTENT_CACHE_MB", default_value = "32", value_parser = mebibytes)]
+    #[arg(id = "content-cache-mb", long = "content-cache-mb", env = "CONTENT_CACHE_MB", default_value = "16", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
     /// Disk for the last good CMS answers (`DATA_DIR/content-cache`), in
@@ -105,7 +105,7 @@ pub struct PagesConfig {
     pub prerender: bool,
 
     /// Memory for rendered pages, in MiB; `0` keeps none.
-    #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "32", value_parser = mebibytes)]
+    #[arg(id = "page-cache-mb", long = "page-cache-mb", env = "PAGE_CACHE_MB", default_value = "16", value_parser = mebibytes)]
     pub cache_bytes: u64,
 
     /// Disk for rendered pages (`DATA_DIR/page-cache`), in MiB, under the

@@ -34,6 +34,7 @@ use contract::repair::Parsed;
 use serde_json::Value;
 
 use super::disk::DiskCache;
+use super::index::{CollectionIndex, IndexPages};
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
 use crate::cache_metrics;
 use crate::places::PlaceList;
@@ -363,6 +364,7 @@ impl Inner {
         let Some(disk) = &self.settings.disk else { return };
         match answer {
             Some(Answer::Json(answer)) => disk.keep(key, answer, changed),
+            Some(Answer::Index(index)) => disk.keep(key, index, changed),
             Some(Answer::Places(places)) => disk.keep(key, places, changed),
             None => disk.forget(key),
         }
@@ -386,12 +388,13 @@ impl Inner {
 }
 
 /// An answer of the source as the cache parses it and keeps it on disk:
-/// most as the source gave it, normalised JSON; the locations (180,000
-/// places would be some 4 KB each as JSON values) as the entries their
-/// index is built from, each page of the CMS's answer read into them and
-/// dropped before the next is asked for.
+/// most as the source gave it, normalised JSON; a collection's index and
+/// the locations (180,000 places would be some 4 KB each as JSON values)
+/// as the entries they are built from, each page of the CMS's answer read
+/// into them and dropped before the next is asked for.
 enum Answer {
     Json(Value),
+    Index(CollectionIndex),
     Places(PlaceList),
 }
 
@@ -399,17 +402,25 @@ impl Answer {
     /// The source's answer for `key`; `None` when it has nothing.
     async fn fetch(source: &dyn ContentSource, key: &Key) -> Result<Option<Answer>, ContentError> {
         let (query, lang) = (&key.0, key.1);
-        if !matches!(query, ContentQuery::Locations) {
-            return Ok(source.fetch(query, lang).await?.map(Answer::Json));
+        match query {
+            ContentQuery::Index(_) => {
+                let mut pages = IndexPages::default();
+                let found = source.each_page(query, lang, &mut |page| pages.read_page(&page)).await?;
+                Ok(found.then(|| Answer::Index(pages.index())))
+            }
+            ContentQuery::Locations => {
+                let mut places = PlaceList::default();
+                let found = source.each_page(query, lang, &mut |page| places.read_page(page)).await?;
+                Ok(found.then_some(Answer::Places(places)))
+            }
+            _ => Ok(source.fetch(query, lang).await?.map(Answer::Json)),
         }
-        let mut places = PlaceList::default();
-        let found = source.each_page(query, lang, &mut |page| places.read_page(page)).await?;
-        Ok(found.then_some(Answer::Places(places)))
     }
 
     /// The answer kept on disk for `key` and how long ago the source gave it.
     fn read(disk: &DiskCache, key: &Key) -> Option<(Answer, Duration)> {
         match key.0 {
+            ContentQuery::Index(_) => disk.read(key).map(|(index, age)| (Answer::Index(index), age)),
             ContentQuery::Locations => disk.read(key).map(|(places, age)| (Answer::Places(places), age)),
             _ => disk.read(key).map(|(answer, age)| (Answer::Json(answer), age)),
         }
@@ -425,6 +436,12 @@ impl Answer {
                 let measure = Measure::of(&raw);
                 let kept = keep.then(|| raw.clone());
                 (parse_answer(query, raw), kept.map(Answer::Json), measure)
+            }
+            Answer::Index(index) => {
+                let measure = Measure::of(&index);
+                let kept = keep.then(|| Answer::Index(index.clone()));
+                let parsed = Parsed { value: Some(ContentValue::Index(index)), dropped: Vec::new(), absent: Vec::new() };
+                (parsed, kept, measure)
             }
             Answer::Places(places) => {
                 let version = Measure::of(&places).version;

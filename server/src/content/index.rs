@@ -6,12 +6,20 @@
 //! the sitemap lists, what the archives count their pages by, what the
 //! search finds items by, and what tells an unknown item id from one to ask
 //! the CMS for (`known`).
+//!
+//! Each page of the CMS's answer is read into [`IndexEntry`]s and dropped
+//! before the next is asked for ([`IndexPages`]), and the disk keeps the
+//! entries, not the answer: a newsroom of 10,000 stories a language held
+//! every page of both languages' answers as JSON values twice over (once to
+//! parse, once for the disk) each time its indexes were read again, some
+//! 70–100 MB for a moment every minute.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use contract::cms::TypeShape;
 use contract::content::Collection;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ContentValue;
@@ -57,7 +65,7 @@ pub fn keys(collection: Collection) -> Vec<&'static str> {
 
 /// An item's photo: its address (absolute where the CMS's media are) and
 /// its description.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexImage {
     pub url: String,
     pub alt: Option<String>,
@@ -77,7 +85,8 @@ impl IndexImage {
 }
 
 /// One item as the index knows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct IndexEntry {
     pub id: u32,
     pub document_id: Option<String>,
@@ -131,27 +140,61 @@ impl IndexEntry {
     }
 }
 
-/// Every item of a collection in one language, newest `publishDate` first.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Every item of a collection in one language, newest `publishDate` first;
+/// kept on disk as its entries.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(from = "Vec<IndexEntry>")]
 pub struct CollectionIndex {
     entries: Vec<IndexEntry>,
     /// The ids, sorted, to look one up.
     ids: Vec<u32>,
 }
 
-impl CollectionIndex {
-    /// The index of a normalised answer (a list of items); items without a
-    /// usable id are left out, and an id seen twice (pages read while an
-    /// item moved) counts once.
-    pub fn parse(raw: &Value) -> CollectionIndex {
-        let mut entries: Vec<IndexEntry> =
-            raw.as_array().map(|items| items.iter().filter_map(IndexEntry::parse).collect()).unwrap_or_default();
+impl Serialize for CollectionIndex {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.entries.serialize(serializer)
+    }
+}
+
+/// Items without a usable id are left out, and an id seen twice (pages
+/// read while an item moved) counts once.
+impl From<Vec<IndexEntry>> for CollectionIndex {
+    fn from(mut entries: Vec<IndexEntry>) -> CollectionIndex {
         let mut seen = std::collections::HashSet::new();
         entries.retain(|entry| seen.insert(entry.id));
         entries.sort_by(|a, b| b.publish_date.cmp(&a.publish_date).then(b.id.cmp(&a.id)));
+        entries.shrink_to_fit();
         let mut ids: Vec<u32> = entries.iter().map(|entry| entry.id).collect();
         ids.sort_unstable();
         CollectionIndex { entries, ids }
+    }
+}
+
+/// A collection's index read page after page of the CMS's answer.
+#[derive(Default)]
+pub struct IndexPages(Vec<IndexEntry>);
+
+impl IndexPages {
+    /// Reads the items of one normalised page (a list of items, or one).
+    pub fn read_page(&mut self, page: &Value) {
+        match page {
+            Value::Array(items) => self.0.extend(items.iter().filter_map(IndexEntry::parse)),
+            Value::Null => {}
+            item => self.0.extend(IndexEntry::parse(item)),
+        }
+    }
+
+    pub fn index(self) -> CollectionIndex {
+        CollectionIndex::from(self.0)
+    }
+}
+
+impl CollectionIndex {
+    /// The index of a normalised answer (a list of items).
+    pub fn parse(raw: &Value) -> CollectionIndex {
+        let mut pages = IndexPages::default();
+        pages.read_page(raw);
+        pages.index()
     }
 
     pub fn entries(&self) -> &[IndexEntry] {
@@ -219,6 +262,26 @@ mod tests {
         // A type without it, or with `image` as something else, asks for none.
         assert_eq!(image_in(&json!({ "seo": { "populate": { "shareImage": true } } })), None);
         assert_eq!(image_in(&json!({ "image": { "populate": "*" } })), None);
+    }
+
+    #[test]
+    fn read_page_after_page_and_kept_as_its_entries() {
+        let mut pages = IndexPages::default();
+        pages.read_page(&json!([{ "id": 2, "title": "Two", "slug": "two", "publishDate": "2025-02-01" }]));
+        pages.read_page(&json!([
+            { "id": 1, "title": "One", "slug": "one", "publishDate": "2025-01-01",
+              "image": { "url": "/uploads/one.jpg", "mime": "image/jpeg", "alternativeText": "A tower" } },
+            { "id": 2, "title": "Two again", "slug": "two" }
+        ]));
+        pages.read_page(&Value::Null);
+        let index = pages.index();
+        let ids: Vec<u32> = index.entries().iter().map(|e| e.id).collect();
+        assert_eq!(ids, vec![2, 1]);
+        let kept = serde_json::to_value(&index).unwrap();
+        assert_eq!(kept[1]["image"], json!({ "url": "/uploads/one.jpg", "alt": "A tower" }));
+        let back: CollectionIndex = serde_json::from_value(kept).unwrap();
+        assert_eq!(back, index);
+        assert!(back.contains(1) && back.contains(2));
     }
 
     #[test]

@@ -56,7 +56,7 @@ async fn index(state: &AppState, mut pages: Vec<crate::search::Page>) {
 /// let them go for the pages a crawler asked for meanwhile.
 async fn words(href: &str, page: Arc<CachedPage>) -> Option<crate::search::Page> {
     let href = href.to_owned();
-    crate::background::run(move || crate::search::Page::from_html(page.lang, href, page.html())).await
+    crate::background::run(move || crate::search::Page::from_html(page.lang, href, &page.html())).await
 }
 
 /// How often an idle engine is looked for while visitors keep them busy.
