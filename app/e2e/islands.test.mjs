@@ -82,6 +82,16 @@ test("a content page loads no React, Log in included: its dialog comes with a fe
   await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
   await dialog.waitFor();
   assert.equal(scripts.length, before);
+  // The code step, as the server's page for it has it, with the countdown; "Change number" goes back.
+  await dialog.getByLabel("Phone number", { exact: true }).fill("0754000005");
+  await dialog.getByRole("button", { name: "Send code" }).click();
+  await dialog.getByLabel("Verification code").waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code");
+  assert.ok(await dialog.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ }).isDisabled());
+  await dialog.getByRole("link", { name: "Change number" }).click();
+  await dialog.getByLabel("Phone number", { exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
+  assert.equal(page.url(), site.base + "/mpesa", "the page stays");
   assert.deepEqual(errors, []);
   await context.close();
 });
