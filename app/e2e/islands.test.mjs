@@ -1,5 +1,6 @@
 // Islands, navigation without React and offline, in the browser: a content
-// page loads no React until "Log in" is tapped; link navigation swaps the
+// page loads no React, "Log in" included (its dialog is the enhancement
+// script's, a few KB); link navigation swaps the
 // next page's server HTML in (overlay, focus, announcement, history); the
 // service worker's offline page and its copies of pages read before.
 import { test } from "node:test";
@@ -15,16 +16,17 @@ withSiteAndBrowser((started) => ({ site, browser } = started));
  * Collects the scripts a page loads, to tell whether React came with them.
  * Each response is recorded as it arrives (its body is read later), so a
  * count taken right after an action includes everything that action loaded;
- * `bodies()` waits for every body read so far.
+ * `bodies()` waits for every body read so far, with the bytes each
+ * transferred (its body as sent, compressed, and its headers).
  */
 function watchScripts(page) {
   const pending = [];
   page.on("response", (response) => {
     if (response.request().resourceType() !== "script") return;
     pending.push(
-      response.text().then(
-        (body) => ({ url: response.url(), body }),
-        () => ({ url: response.url(), body: "" }),
+      Promise.all([response.text(), response.request().sizes()]).then(
+        ([body, sizes]) => ({ url: response.url(), body, bytes: sizes.responseBodySize + sizes.responseHeadersSize }),
+        () => ({ url: response.url(), body: "", bytes: 0 }),
       ),
     );
   });
@@ -38,7 +40,7 @@ function watchScripts(page) {
 
 const isReactDom = (script) => script.body.includes("__reactContainer$");
 
-test("a content page loads no React until Log in is tapped; the dialog then opens and works", async () => {
+test("a content page loads no React, Log in included: its dialog comes with a few KB of script and works", async () => {
   const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
   const errors = watchErrors(page);
@@ -52,12 +54,21 @@ test("a content page loads no React until Log in is tapped; the dialog then open
     [],
     "no react-dom before Log in",
   );
+  const firstView = scripts.length;
   assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
 
   await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
   const dialog = page.getByRole("dialog", { name: "Log in with your phone number" });
   await dialog.waitFor();
-  assert.ok((await scripts.bodies()).some(isReactDom), "react-dom came with the dialog");
+  const loaded = await scripts.bodies();
+  assert.deepEqual(
+    loaded.filter(isReactDom).map((s) => s.url),
+    [],
+    "no react-dom with the dialog",
+  );
+  assert.equal(loaded.length, firstView + 1, "one script more: the dialog's");
+  const bytes = loaded.reduce((sum, script) => sum + script.bytes, 0);
+  assert.ok(bytes <= 20 * 1024, `Log in's scripts in all, the enhancement script's included: ${bytes} B`);
   assert.equal(page.url(), site.base + "/mpesa", "the page stays");
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
   await dialog.getByLabel("Phone number", { exact: true }).fill("12345");
@@ -71,6 +82,16 @@ test("a content page loads no React until Log in is tapped; the dialog then open
   await page.getByRole("banner").getByRole("link", { name: "Log in" }).click();
   await dialog.waitFor();
   assert.equal(scripts.length, before);
+  // The code step, as the server's page for it has it, with the countdown; "Change number" goes back.
+  await dialog.getByLabel("Phone number", { exact: true }).fill("0754000005");
+  await dialog.getByRole("button", { name: "Send code" }).click();
+  await dialog.getByLabel("Verification code").waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "code");
+  assert.ok(await dialog.getByRole("button", { name: /^Send a new code in \d+ seconds?$/ }).isDisabled());
+  await dialog.getByRole("link", { name: "Change number" }).click();
+  await dialog.getByLabel("Phone number", { exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "msisdn");
+  assert.equal(page.url(), site.base + "/mpesa", "the page stays");
   assert.deepEqual(errors, []);
   await context.close();
 });

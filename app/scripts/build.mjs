@@ -4,10 +4,11 @@
 //   <out>/server.js          the server bundle the engines evaluate
 //   <out>/public/assets/...   hashed client chunks and CSS, each with .br and .gz
 //   <out>/public/static/...   ../assets copied as they are, with .br and .gz
-//   <out>/assets.json         the enhancement script every page loads, the
-//                             islands it imports (the login dialog; an
-//                             interactive page's island), stylesheets, chunks
-//                             per page kind and which kinds are interactive
+//   <out>/assets.json         the enhancement script every page loads, its
+//                             parts it imports on a tap (the login dialog,
+//                             "near me"), the island it imports (an
+//                             interactive page's), stylesheets, chunks per
+//                             page kind and which kinds are interactive
 //   <out>/routes.json         the route table (src/routes.ts)
 //   <out>/strings.json        the strings of each language (src/i18n), for
 //                             the one page the server words itself: the
@@ -77,17 +78,12 @@ await build({
   plugins: [reactExports],
 });
 
-// Client: ES modules split per page, content-hashed names: the islands (the
-// login dialog, loaded on demand; an interactive page's island, which loads
-// its page kind's chunk) and the stylesheet. The enhancement script is built
-// apart below, as one file.
+// Client: ES modules split per page, content-hashed names: the island (an
+// interactive page's, which loads its page kind's chunk) and the stylesheet.
+// The enhancement script and its parts are built apart below, each as one
+// file.
 const client = await build({
-  entryPoints: [
-    join(appDir, "src/islands/page.tsx"),
-    join(appDir, "src/islands/login.tsx"),
-    join(appDir, "src/islands/nearMe.tsx"),
-    join(appDir, "src/styles/app.css"),
-  ],
+  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/styles/app.css")],
   outdir: join(publicDir, "assets"),
   bundle: true,
   splitting: true,
@@ -137,9 +133,12 @@ const { interactivePages, pathOf } = await import(pathToFileURL(await routesModu
 const manifest = {
   enhance: null,
   enhancePreload: [],
+  enhanceParts: {},
   stylesheets: [],
   pages: {},
   islands: {},
+  // Each language's strings, a chunk the island loads for its visitor's language alone.
+  strings: {},
   interactive: interactivePages,
 };
 for (const [file, output] of Object.entries(outputs)) {
@@ -153,14 +152,17 @@ for (const [file, output] of Object.entries(outputs)) {
     manifest.islands[basename(output.entryPoint, extname(output.entryPoint))] = chunks;
   }
 }
-if (!manifest.islands.page || !manifest.islands.login || !manifest.islands.nearMe)
-  throw new Error("client entries missing from the esbuild metafile");
+for (const [file, output] of Object.entries(outputs)) {
+  const lang = Object.keys(output.inputs)
+    .map((input) => /src\/i18n\/(en|sw)\.ts$/.exec(input)?.[1])
+    .find(Boolean);
+  if (lang) manifest.strings[lang] = url(file);
+}
+if (!manifest.islands.page) throw new Error("client entries missing from the esbuild metafile");
+if (!manifest.strings.en || !manifest.strings.sw) throw new Error("the languages' strings are not chunks of their own");
 
-// The enhancement script: one file with nothing shared (a content page
-// makes one request for its code); the islands are imported by URL.
-const enhance = await build({
-  entryPoints: { enhance: join(appDir, "src/enhance/main.ts") },
-  outdir: join(publicDir, "assets"),
+/** The enhancement script's options: ES modules of one file each, nothing shared, no React. */
+const enhanceOptions = {
   bundle: true,
   format: "esm",
   platform: "browser",
@@ -169,25 +171,55 @@ const enhance = await build({
   legalComments: "none",
   entryNames: "[name]-[hash]",
   metafile: true,
+  // What it imports by URL (its parts, the island) is another file of the build.
+  external: ["/assets/*"],
+  logLevel: "warning",
+};
+const entryUrl = (result) => url(Object.keys(result.metafile.outputs).find((file) => file.endsWith(".js")));
+
+// The enhancement script's parts that a tap needs (the login dialog, "near
+// me"), each one file the script imports by URL: a page's first view does
+// not pay for them, and a tap pays for its own only (a few KB, one request).
+const enhanceParts = { login: "src/enhance/login.ts", nearMe: "src/enhance/nearMe.ts" };
+const partResults = [];
+for (const [name, entry] of Object.entries(enhanceParts)) {
+  const part = await build({
+    ...enhanceOptions,
+    entryPoints: { [name]: join(appDir, entry) },
+    outdir: join(publicDir, "assets"),
+    define,
+  });
+  manifest.enhanceParts[name] = entryUrl(part);
+  partResults.push(part);
+}
+
+// The enhancement script: one file with nothing shared (a content page
+// makes one request for its code); its parts and the island are imported
+// by URL.
+const enhance = await build({
+  ...enhanceOptions,
+  entryPoints: { enhance: join(appDir, "src/enhance/main.ts") },
+  outdir: join(publicDir, "assets"),
   define: {
     ...define,
-    __LOGIN_ISLAND__: JSON.stringify(manifest.islands.login[0]),
+    __LOGIN_SCRIPT__: JSON.stringify(manifest.enhanceParts.login),
     __PAGE_ISLAND__: JSON.stringify(manifest.islands.page[0]),
-    __NEAR_ME_ISLAND__: JSON.stringify(manifest.islands.nearMe[0]),
+    __NEAR_ME_SCRIPT__: JSON.stringify(manifest.enhanceParts.nearMe),
     __ACCOUNT_PATH__: JSON.stringify(pathOf("account")),
   },
-  logLevel: "warning",
 });
-manifest.enhance = url(Object.keys(enhance.metafile.outputs).find((file) => file.endsWith(".js")));
-// A content page's script stays small: React and the translator load with the
-// islands only (the enhancement script's few strings come in the page).
-for (const library of ["react", "i18next"]) {
-  if (
-    Object.values(enhance.metafile.outputs).some((output) =>
-      Object.keys(output.inputs).some((input) => input.includes(`node_modules/${library}`)),
-    )
-  ) {
-    throw new Error(`the enhancement script must not bundle ${library}`);
+manifest.enhance = entryUrl(enhance);
+// The enhancement script and its parts stay small: React and the translator
+// load with the island only (the script's strings come in the page).
+for (const result of [enhance, ...partResults]) {
+  for (const library of ["react", "i18next"]) {
+    if (
+      Object.values(result.metafile.outputs).some((output) =>
+        Object.keys(output.inputs).some((input) => input.includes(`node_modules/${library}`)),
+      )
+    ) {
+      throw new Error(`the enhancement script and its parts must not bundle ${library}`);
+    }
   }
 }
 writeFileSync(join(out, "assets.json"), JSON.stringify(manifest, null, 2));
@@ -220,10 +252,11 @@ cpSync(join(appDir, "../assets"), join(publicDir, "static"), { recursive: true }
 
 // The service worker, versioned by this build: a new build is a new worker.
 // It keeps what a content page loads (the stylesheet and the enhancement
-// script) and, when a page measured the connection fast, the islands' code
-// too (the login dialog's and the interactive pages' island).
+// script) and, when a page measured the connection fast, the code a tap
+// loads too (the enhancement script's parts and the interactive pages'
+// island).
 const precache = [manifest.enhance, ...manifest.enhancePreload, ...manifest.stylesheets];
-const precacheMore = Object.values(manifest.islands).flat();
+const precacheMore = [...Object.values(manifest.enhanceParts), ...Object.values(manifest.islands).flat()];
 const buildId = createHash("sha256").update(JSON.stringify(manifest)).digest("hex").slice(0, 12);
 const worker = readFileSync(join(appDir, "src/sw/service-worker.js"), "utf8")
   .replace('const BUILD = "__BUILD__";', `const BUILD = ${JSON.stringify(buildId)};`)

@@ -4,8 +4,9 @@
  * passes everything the page needs.
  */
 import "./server-polyfills";
+import "./i18n/bundled";
 import { renderToStaticMarkup, renderToString } from "react-dom/server.browser";
-import { StaticRouter } from "react-router";
+import { AddressProvider } from "./app/address";
 import type { PartOutput, PartRequest, RenderOutput, RenderRequest } from "./contract";
 import { AccountControlOf, App } from "./app/App";
 import { AccountOverviewOf } from "./features/account/AccountOverview";
@@ -32,9 +33,9 @@ async function render(request: RenderRequest | PartRequest): Promise<RenderOutpu
       : undefined;
   const html = renderToString(
     <LanguageProvider lang={data.lang}>
-      <StaticRouter location={request.url}>
+      <AddressProvider url={request.url}>
         <App shown={{ data, Page }} island={island} />
-      </StaticRouter>
+      </AddressProvider>
     </LanguageProvider>,
   );
   const head = renderToStaticMarkup(<Head data={data} assets={request.assets} t={translator(data.lang).t} />);
@@ -59,9 +60,9 @@ function renderPersonal(data: RenderRequest["data"]): string | undefined {
 function renderControl(request: RenderRequest, names: string | undefined, csrf?: string): string {
   return renderToString(
     <LanguageProvider lang={request.data.lang}>
-      <StaticRouter location={request.url}>
+      <AddressProvider url={request.url}>
         <AccountControlOf data={request.data} names={names} csrf={csrf} />
-      </StaticRouter>
+      </AddressProvider>
     </LanguageProvider>,
   );
 }

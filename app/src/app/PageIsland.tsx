@@ -8,7 +8,7 @@
  * it, through its `IslandHost`, to show another page or a toast.
  */
 import { useMemo, useState, type ComponentType } from "react";
-import { Router, createPath, type Navigator } from "react-router";
+import { AddressProvider, type Navigate } from "./address";
 import type { PageData, Subscriber } from "../contract";
 import type { PageProps } from "../pages/props";
 import { AccountProvider, type AccountActions } from "../features/account/AccountContext";
@@ -19,14 +19,9 @@ import { SiteProvider, siteOf } from "./site";
 
 const noop = () => {};
 
-/** The island's router: it reads the address; a navigation goes to the host (a new page, not a re-render). */
-function hostNavigator(host: IslandHost | undefined): Navigator {
-  return {
-    createHref: (to) => (typeof to === "string" ? to : createPath(to)),
-    go: (delta) => history.go(delta),
-    push: (to) => void host?.navigate(typeof to === "string" ? to : createPath(to), false),
-    replace: (to) => void host?.navigate(typeof to === "string" ? to : createPath(to), true),
-  };
+/** A navigation of the island goes to the host: a new page, not a re-render. */
+function hostNavigate(host: IslandHost | undefined): Navigate {
+  return (to, options) => void host?.navigate(to, Boolean(options?.replace));
 }
 
 export function PageIsland({
@@ -55,16 +50,16 @@ export function PageIsland({
       },
     [host],
   );
-  const navigator = useMemo(() => hostNavigator(host), [host]);
+  const navigate = useMemo(() => hostNavigate(host), [host]);
   return (
     <LanguageProvider lang={data.lang}>
       <SiteProvider value={siteOf(data)}>
         <AccountProvider subscriber={data.subscriber} actions={actions} toast={host?.toast ?? noop}>
-          <Router location={url} navigator={navigator} static={!host}>
+          <AddressProvider url={url} navigate={navigate}>
             <CatalogueBundles.Provider value={data.bundles}>
               <Page data={data} />
             </CatalogueBundles.Provider>
-          </Router>
+          </AddressProvider>
         </AccountProvider>
       </SiteProvider>
     </LanguageProvider>

@@ -2,10 +2,10 @@
 import type { PageData } from "../contract";
 import { STRINGS_ID, type EnhanceStrings } from "./strings";
 
-/** The JSON in the page's `<script type="application/json" id>`; `fallback` when it is missing or does not parse. */
-function inlineJson<T>(id: string, fallback: T): T {
+/** The JSON in the page's (or `page`'s) `<script type="application/json" id>`; `fallback` when it is missing or does not parse. */
+export function inlineJson<T>(id: string, fallback: T, page: Document = document): T {
   try {
-    return JSON.parse(document.getElementById(id)?.textContent || "null") ?? fallback;
+    return JSON.parse(page.getElementById(id)?.textContent || "null") ?? fallback;
   } catch {
     return fallback;
   }

@@ -2,8 +2,8 @@
  * The enhancement script every page loads: what every page needs once
  * JavaScript runs, without React. The menu's disclosures, popups' close
  * buttons, golden minutes, toasts, the language switch, the service worker,
- * the login dialog (React loads on the first tap of "Log in" or of a
- * purchase link, and the dialog opens once it has), link navigation, and an
+ * the login dialog (its own small script and the account page's forms load
+ * on the first tap of "Log in" or of a purchase link), link navigation, and an
  * interactive page's island (`interactivePages` in routes.ts): the island's
  * module is imported when the visitor starts its flow (at once on a fast
  * connection) and hydrates only that part of the page.
@@ -29,15 +29,15 @@ import { enhancePage } from "./page";
 import { focusHeading, swap } from "./swap";
 
 const FIRST_VISIT_KEY = "firstVisit";
-/** The login island's module (`islands/login.tsx`), set by scripts/build.mjs. */
-declare const __LOGIN_ISLAND__: string;
+/** The login dialog's script (`./login.ts`), set by scripts/build.mjs. */
+declare const __LOGIN_SCRIPT__: string;
 /** The account page's path (`pathOf("account")` in routes.ts), set by scripts/build.mjs: the route table stays out of this script. */
 declare const __ACCOUNT_PATH__: string;
 
 // ---- navigation ----------------------------------------------------------
 
 const newKey = () => Math.random().toString(36).slice(2, 10);
-/** The history entry shown (its key in `history.state`, as react-router keeps it). */
+/** The history entry shown (its key in `history.state`). */
 let shownKey: string = history.state?.key ?? newKey();
 /** Signed in (or was, in this tab): pages must come from the server, not a copy held from before. */
 let personal = false;
@@ -152,26 +152,32 @@ const isPersonal = () => {
   return Boolean(data?.subscriber || data?.cpm);
 };
 
-// ---- the login island ----------------------------------------------------
+// ---- the login dialog ----------------------------------------------------
 
+/**
+ * Opens the login dialog (`./login.ts`) on the forms of the account page, or
+ * of `after` (a purchase link's address: the account page with that bundle
+ * chosen), its script and that page fetched at once. Signed in, the page
+ * shown (or `after`) is shown again from the server, with the subscriber.
+ */
 async function openLogin(after: string | undefined) {
+  const address = after ?? document.getElementById(ACCOUNT_CONTROL_ID)?.getAttribute("href") ?? __ACCOUNT_PATH__;
   showOverlay();
   try {
-    const { openLoginDialog }: typeof import("../islands/login") = await import(__LOGIN_ISLAND__);
-    hideOverlay();
-    const data = pageData();
-    if (!data) throw new Error("the page carries no page data");
-    openLoginDialog(data, async () => {
-      // Signed in: the page (or the one the visitor was heading for) again, from the server.
+    const [{ openLoginDialog }, page]: [typeof import("./login"), Response] = await Promise.all([
+      import(__LOGIN_SCRIPT__),
+      fetch(address, { headers: { accept: "text/html" }, cache: "no-store" }),
+    ]);
+    await openLoginDialog(page, async () => {
       personal = true;
       await go(after ?? location.pathname + location.search, after ? "push" : "replace");
     });
   } catch (error) {
-    hideOverlay();
     console.error(error);
-    // React could not load: the account page signs in without it.
-    if (after) window.location.assign(after);
-    else window.location.assign(document.getElementById(ACCOUNT_CONTROL_ID)?.getAttribute("href") ?? __ACCOUNT_PATH__);
+    // The dialog could not open: the page it would have shown signs in as it is.
+    window.location.assign(address);
+  } finally {
+    hideOverlay();
   }
 }
 

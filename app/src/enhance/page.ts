@@ -11,8 +11,8 @@ import { toast } from "./feedback";
 import { pageData, strings } from "./inline";
 
 const GOLDEN_CHECK_MS = 15_000;
-/** "Near me"'s island (`islands/nearMe.tsx`), set by scripts/build.mjs. */
-declare const __NEAR_ME_ISLAND__: string;
+/** "Near me"'s script (`./nearMe.ts`), set by scripts/build.mjs. */
+declare const __NEAR_ME_SCRIPT__: string;
 
 /** Whether this document was loaded as a locator page (see "near me" below). */
 let loadedAsLocator: boolean | null = null;
@@ -39,7 +39,7 @@ export function enhancePage() {
   }
 
   // A locator page's "near me": shown only where the browser can tell a
-  // position; React and the island load on the first tap.
+  // position; its script (no React) loads on the first tap.
   // The browser lets a document ask for the position only where the
   // server's Permissions-Policy allowed it, that of the page it was loaded
   // as: a locator page swapped into another page's document is loaded
@@ -59,10 +59,10 @@ export function enhancePage() {
       const data = pageData();
       if (!results || !data) return;
       try {
-        const { findNearMe }: typeof import("../islands/nearMe") = await import(__NEAR_ME_ISLAND__);
-        findNearMe(data, results, kind);
+        const { findNearMe }: typeof import("./nearMe") = await import(__NEAR_ME_SCRIPT__);
+        findNearMe(results, kind, data.lang);
       } catch {
-        // The island did not load (offline, say): the region form is still the way.
+        // Its script did not load (offline, say): the region form is still the way.
       }
     };
     nearMe.querySelector("button")?.addEventListener("click", find);

@@ -7,14 +7,15 @@ import { createContext, useContext, type ReactNode } from "react";
 import type { Lang } from "../routes";
 import { translator, type TFunction, type Translator } from "./index";
 
-const TranslatorContext = createContext<Translator>(translator("en"));
+/** Outside a `LanguageProvider`: English (made when first asked for, once its strings are loaded). */
+const TranslatorContext = createContext<Translator | null>(null);
 
 export function useTranslator(): Translator {
-  return useContext(TranslatorContext);
+  return useContext(TranslatorContext) ?? translator("en");
 }
 
 export function useT(): TFunction {
-  return useContext(TranslatorContext).t;
+  return useTranslator().t;
 }
 
 export function LanguageProvider({ lang, children }: { lang: Lang; children: ReactNode }) {

@@ -3,17 +3,46 @@
  * `{{name}}` filled from `values`, and a counted string (`key_one`,
  * `key_other` in the strings) chosen by `values.count` through the language's
  * plural rules. One i18next instance per language per JS realm (each server
- * engine, each browser tab), made when this module loads: the strings are
- * bundled and init is synchronous, so nothing is fetched and a render never
- * waits. Components read the page's translator with `useT` (see `./context`).
+ * engine, each browser tab), made when a render first asks for it, from the
+ * strings loaded by then: the server's bundle and the unit tests load both
+ * languages' when they start (`./bundled.ts`); an island loads its visitor's
+ * language's alone, a chunk of its own, before it renders (`loadStrings`), so
+ * that a visitor does not download the other language. Init is synchronous,
+ * so a render never waits. Components read the page's translator with `useT`
+ * (see `./context`).
  */
 import i18next, { type i18n } from "i18next";
 import { Kept } from "../kept";
 import type { Lang } from "../routes";
-import en, { type Strings } from "./en";
-import sw from "./sw";
+import type { Strings } from "./en";
 
-export const resources: Record<Lang, Strings> = { en, sw };
+/** The languages' strings loaded so far. */
+const loaded: Partial<Record<Lang, Strings>> = {};
+
+export function addStrings(lang: Lang, strings: Strings) {
+  loaded[lang] = strings;
+}
+
+/** Loads the strings of `lang` if they are not yet: in a browser, its chunk. */
+export async function loadStrings(lang: Lang): Promise<void> {
+  if (loaded[lang]) return;
+  const { default: strings } = await (lang === "sw" ? import("./sw") : import("./en"));
+  addStrings(lang, strings);
+}
+
+/** The strings of `lang`, which must be loaded. */
+export function stringsOf(lang: Lang): Strings {
+  const strings = loaded[lang];
+  if (!strings) throw new Error(`the ${lang} strings are not loaded`);
+  return strings;
+}
+
+/** The strings of a language loaded, whichever: for what asks which keys exist (every language has every key, `strings.test.ts`). */
+export function someStrings(): Strings {
+  const strings = loaded.en ?? loaded.sw;
+  if (!strings) throw new Error("no strings are loaded");
+  return strings;
+}
 
 /** The plural forms the site's languages use (English and Swahili: one, other). */
 type PluralForm = "one" | "other";
@@ -56,7 +85,7 @@ function createTranslator(lang: Lang): Translator {
     // A language's missing string falls back to English; a missing key reads as itself.
     fallbackLng: "en",
     supportedLngs: ["en", "sw"],
-    resources: { en: { translation: en }, sw: { translation: sw } },
+    resources: Object.fromEntries(Object.entries(loaded).map(([name, strings]) => [name, { translation: strings }])),
     // Synchronous: the strings are bundled, and a render cannot wait for a promise.
     initAsync: false,
     // React escapes what it renders; the head's JSON-LD is serialised as JSON.
@@ -114,9 +143,10 @@ function idOf(key: string, values: Record<string, unknown>): string | undefined 
   return id;
 }
 
-const translators: Record<Lang, Translator> = { en: createTranslator("en"), sw: createTranslator("sw") };
+const translators: Partial<Record<Lang, Translator>> = {};
 
-/** The translator of `lang`. */
+/** The translator of `lang`, whose strings must be loaded. */
 export function translator(lang: Lang): Translator {
-  return translators[lang];
+  stringsOf(lang);
+  return (translators[lang] ??= createTranslator(lang));
 }

@@ -8,7 +8,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Lang } from "../routes";
-import { resources, translator, type StringKey } from "./index";
+import { resources } from "./bundled";
+import { translator, type StringKey } from "./index";
 
 function leaves(tree: object, prefix = ""): [string, string][] {
   return Object.entries(tree).flatMap(([key, value]): [string, string][] =>

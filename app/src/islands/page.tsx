@@ -14,6 +14,7 @@ import type { PageData } from "../contract";
 import { ISLAND_ID, ISLAND_ID_PREFIX, type IslandHost } from "../app/island";
 import { PageIsland } from "../app/PageIsland";
 import { loadPage } from "../pages";
+import { loadStrings } from "../i18n";
 import { replayTyped } from "./typed";
 
 /** Runs `then` once the island it closes has hydrated (its effects run after the whole root's commit). */
@@ -26,7 +27,8 @@ export async function mount(host: IslandHost): Promise<() => void> {
   const element = document.getElementById(ISLAND_ID);
   const data: PageData | null = JSON.parse(document.getElementById("page-data")?.textContent || "null");
   if (!element || !data) return () => {};
-  const { default: Page } = await loadPage(data.route.page);
+  // The page kind's code and the visitor's language's strings, both at once.
+  const [{ default: Page }] = await Promise.all([loadPage(data.route.page), loadStrings(data.lang)]);
   let replayed = false;
   const replay = () => {
     if (replayed) return;

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { useT } from "../i18n/context";
-import { useLocation } from "react-router";
+import { useLocation } from "../app/address";
 import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { useSite } from "../app/site";
@@ -12,6 +12,9 @@ import { AccountOverview } from "../features/account/AccountOverview";
 import { ModemBundle } from "../features/account/ModemBundle";
 import { PurchaseForm } from "../features/account/PurchaseForm";
 import { LoginFlow } from "../features/account/SignIn";
+import { InlineJson } from "../components/InlineJson";
+import { SIGN_IN_STRINGS_ID, signInStrings } from "../enhance/strings";
+import { stringsOf } from "../i18n";
 
 /** Parameters of the sign-in steps; every other one the address carries is kept through them. */
 const SIGN_IN_PARAMS = ["step", "msisdn"];
@@ -53,6 +56,8 @@ export default function AccountPage({ data }: PageProps) {
             keep={keep}
             onSignedIn={() => signedIn(`${localePath(lang, pathOf("account"))}${keep.toString() ? `?${keep}` : ""}`)}
           />
+          {/* For the login dialog of every other page, which is made of these forms (`enhance/login.ts`). */}
+          <InlineJson id={SIGN_IN_STRINGS_ID} value={signInStrings(stringsOf(lang))} />
         </section>
       </PageBody>
     );

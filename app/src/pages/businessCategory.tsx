@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useT } from "../i18n/context";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "../app/address";
 import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
 import { PageBody } from "../components/PageBody";
@@ -17,7 +17,7 @@ import { Pager } from "../components/Pager";
  */
 export default function BusinessCategoryPage({ data }: PageProps) {
   const t = useT();
-  const [search] = useSearchParams();
+  const search = useSearchParams();
   const selected = search.get("services") ?? undefined;
   const route = routeByName(data.route.name);
   const title = route?.meta.navigation ? navLabel(t, route.meta.navigation) : data.content.page?.title;

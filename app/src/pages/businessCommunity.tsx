@@ -1,5 +1,5 @@
 import { useT } from "../i18n/context";
-import { useLocation } from "react-router";
+import { useLocation } from "../app/address";
 import type { PageProps } from "./props";
 import { BusinessCommunityForm } from "../features/forms/BusinessCommunityForm";
 import { referenceIn } from "../features/forms/Fields";

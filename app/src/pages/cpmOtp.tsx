@@ -1,4 +1,4 @@
-import { useLocation } from "react-router";
+import { useLocation } from "../app/address";
 import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { CpmCodeForm } from "../features/account/Cpm";

@@ -9,6 +9,9 @@ import { LocationList } from "../features/locator/LocationList";
 import { fillPath } from "../navigation/paths";
 import { locatorPlace } from "../features/locator/place";
 import { localePath, routeByName } from "../routes";
+import { InlineJson } from "../components/InlineJson";
+import { NEAR_ME_STRINGS_ID, nearMeStrings } from "../enhance/strings";
+import { stringsOf } from "../i18n";
 
 /** The id of "near me"'s part of the page: the enhancement script shows its button and fills its results. */
 export const NEAR_ME_ID = "near-me";
@@ -135,6 +138,7 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
         </button>
         <p className="hint">{t("locator.nearMeHint")}</p>
         <div id="near-me-results" />
+        <InlineJson id={NEAR_ME_STRINGS_ID} value={nearMeStrings(stringsOf(lang))} />
       </div>
       {query && !locator.found && locator.ready && <p role="status">{t("locator.noPlace", { query })}</p>}
       {(locator.found || region) && (

@@ -2,7 +2,7 @@ import { describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { MemoryRouter } from "react-router";
+import { AddressProvider } from "../app/address";
 import { SiteProvider } from "../app/site";
 import { LanguageProvider } from "../i18n/context";
 import type { Lang } from "../routes";
@@ -15,7 +15,7 @@ const render = (node: ReactNode, lang: Lang = "en") =>
   renderToStaticMarkup(
     <LanguageProvider lang={lang}>
       <SiteProvider value={{ lang, path: "/", route: "home", paths: { en: "/", sw: "/" } }}>
-        <MemoryRouter>{node}</MemoryRouter>
+        <AddressProvider url="/">{node}</AddressProvider>
       </SiteProvider>
     </LanguageProvider>,
   );

@@ -15,10 +15,8 @@ import { useSite } from "../../app/site";
 import { localePath } from "../../routes";
 import type { Failure } from "./api";
 import { LoginDialog } from "./LoginDialog";
+import { MODEM_BUNDLE_KEY } from "./ids";
 import { noticeToast } from "./notices";
-
-/** The modem-bundle marker in session storage; its value is the modem's number. */
-export const MODEM_BUNDLE_KEY = "modemBundle";
 
 export interface AccountActions {
   /** Fetches the data of `to` (a full address; default: the page shown) afresh, shows it and navigates there. */

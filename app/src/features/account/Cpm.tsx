@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { LanguageProvider, useT } from "../../i18n/context";
-import { StaticRouter, useLocation, useNavigate } from "react-router";
+import { AddressProvider, useLocation, useNavigate } from "../../app/address";
 import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../contract";
 import { LocalLink, SiteProvider, useSite } from "../../app/site";
 import { localePath, pathOf } from "../../routes";
@@ -166,9 +166,9 @@ export function PermissionsOf({
         value={{ lang, path, route: "customer-permission-management", paths: { en: path, sw: path }, csrf }}
       >
         <AccountProvider subscriber={null} toast={noToast}>
-          <StaticRouter location={localePath(lang, path)}>
+          <AddressProvider url={localePath(lang, path)}>
             <Permissions cpm={cpm} />
-          </StaticRouter>
+          </AddressProvider>
         </AccountProvider>
       </SiteProvider>
     </LanguageProvider>

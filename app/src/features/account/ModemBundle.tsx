@@ -25,7 +25,8 @@ import type {
   NumberForm,
   RegistrationCodeSent,
 } from "../../contract";
-import { MODEM_BUNDLE_KEY, SignedInAgain, useAccount } from "./AccountContext";
+import { SignedInAgain, useAccount } from "./AccountContext";
+import { MODEM_BUNDLE_KEY } from "./ids";
 import { ApiForm } from "./ApiForm";
 import type { Failure } from "./api";
 import { localMsisdn } from "./msisdn";

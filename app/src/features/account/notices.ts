@@ -6,7 +6,7 @@
 import type { AskedKey, CountedKey, StringKey, TFunction } from "../../i18n";
 import type { Notice, ServerNoticeKey } from "../../contract";
 import type { Strings } from "../../i18n/en";
-import en from "../../i18n/en";
+import { someStrings } from "../../i18n";
 
 /** A key under `notify.`, a counted string's without its plural form (`codeWaitSeconds`). */
 export type NoticeKey = AskedKey<keyof Strings["notify"]>;
@@ -23,7 +23,8 @@ type HasText<K extends NoticeKey> = K;
 const COUNTED_BY: Partial<Record<NoticeKey, string>> = { codeWaitSeconds: "seconds", codeWaitMinutes: "minutes" };
 
 function isNoticeKey(key: string): key is NoticeKey {
-  return key in en.notify || `${key}_other` in en.notify;
+  const { notify } = someStrings();
+  return key in notify || `${key}_other` in notify;
 }
 
 /** The words of a notice; an unknown key reads as "Something went wrong". */

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
-import { MemoryRouter } from "react-router";
+import { AddressProvider } from "../../app/address";
 import { App } from "../../app/App";
 import type { BundleOffer, PageData, Subscriber } from "../../contract";
 import { LanguageProvider } from "../../i18n/context";
@@ -69,9 +69,9 @@ async function render(data: PageData, url: string): Promise<string> {
   const { default: Page } = await loadPage(data.route.page);
   const html = renderToString(
     <LanguageProvider lang={data.lang}>
-      <MemoryRouter initialEntries={[url]}>
+      <AddressProvider url={url}>
         <App shown={{ data, Page }} />
-      </MemoryRouter>
+      </AddressProvider>
     </LanguageProvider>,
   );
   const control = html.slice(html.indexOf('<div class="header-tools">'), html.indexOf('<ul class="lang-switch"'));

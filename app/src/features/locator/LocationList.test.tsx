@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
 import type { LocationHit } from "../../contract";
 import { LanguageProvider } from "../../i18n/context";
-import { LocationList, distanceText, geoUri } from "./LocationList";
+import { LocationList } from "./LocationList";
+import { distanceText, geoUri } from "./hits";
 
 const hit: LocationHit = {
   id: 7,
@@ -48,9 +49,9 @@ describe("the locator's list", () => {
   });
 
   it("rounds distances as a person says them", () => {
-    assert.deepEqual(distanceText(3), { key: "locator.metres", distance: "10" });
-    assert.deepEqual(distanceText(9_949), { key: "locator.kilometres", distance: "9.9" });
-    assert.deepEqual(distanceText(37_400), { key: "locator.kilometres", distance: "37" });
+    assert.deepEqual(distanceText(3), { unit: "metres", distance: "10" });
+    assert.deepEqual(distanceText(9_949), { unit: "kilometres", distance: "9.9" });
+    assert.deepEqual(distanceText(37_400), { unit: "kilometres", distance: "37" });
     assert.equal(geoUri({ latitude: 1, longitude: 2, name: "A (b)" }), "geo:1,2?q=1,2(A%20%28b%29)");
   });
 });
