@@ -440,7 +440,8 @@ impl Answer {
             Answer::Index(index) => {
                 let measure = Measure::of(&index);
                 let kept = keep.then(|| Answer::Index(index.clone()));
-                let parsed = Parsed { value: Some(ContentValue::Index(index)), dropped: Vec::new(), absent: Vec::new() };
+                let parsed =
+                    Parsed { value: Some(ContentValue::Index(index)), dropped: Vec::new(), absent: Vec::new() };
                 (parsed, kept, measure)
             }
             Answer::Places(places) => {
