@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use server::contract::Lang;
-use server::search::{Page, Search};
+use server::search::{Page, Search, Synonyms};
 
 /// A fixed-seed generator (xorshift): the same pages on every run.
 struct Draw(u64);
@@ -78,7 +78,7 @@ pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> 
     }
     let search = Search::default();
     let started = Instant::now();
-    search.rebuild(all).map_err(std::io::Error::other)?;
+    search.rebuild(all, Synonyms::default()).map_err(std::io::Error::other)?;
     let built = started.elapsed().as_secs_f64();
     let set = std::fs::read_to_string(root.join("bench/search-eval/queries.txt"))?;
     // Language, category, query.
@@ -107,8 +107,7 @@ pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> 
     }
     let (bytes, held) = search.held();
     let parts = search.parts().map_err(std::io::Error::other)?;
-    let parts: Vec<String> =
-        parts.iter().map(|(part, bytes)| format!("{part} {:.1}", *bytes as f64 / 1e6)).collect();
+    let parts: Vec<String> = parts.iter().map(|(part, bytes)| format!("{part} {:.1}", *bytes as f64 / 1e6)).collect();
     let mut report = format!(
         "search, {held} pages: built in {built:.1} s, index {:.1} MB ({})\n",
         bytes as f64 / 1e6,

@@ -19,7 +19,8 @@
 //! - Each word of a query is found, in this order of score: as typed; by its
 //!   stem (English by Snowball, Swahili by `swahili.rs`: "nimelipa" finds
 //!   "kulipa"); by a synonym or loanword of either language
-//!   (`synonyms.rs`: "bundle" finds "vifurushi"); within one typo, or two in
+//!   (`synonyms.rs`, the CMS's or an embedded list: "bundle" finds
+//!   "vifurushi"); within one typo, or two in
 //!   a long word, each typo word scored by its own rarity. Pages holding
 //!   more of the query's words come first, then by score, which the
 //!   query's words side by side on the page raise.
@@ -40,14 +41,13 @@ use contract::Lang;
 use contract::page::{SearchHit, SearchResults};
 use levenshtein_automata::{DFA, Distance, LevenshteinAutomatonBuilder, SINK_STATE};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::indexer::NoMergePolicy;
-use tantivy::schema::{
-    FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value,
-};
+use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::schema::{FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
 use tantivy::{DocSet, Index, IndexReader, Searcher, TERMINATED, TantivyDocument, Term};
 
 pub use page::Page;
+pub use synonyms::Synonyms;
 pub use words::codes;
 use words::{TOKENIZER, is_code, is_stop_word, joined, stem, stems, typos};
 
@@ -124,6 +124,9 @@ impl Fields {
 struct Built {
     reader: IndexReader,
     fields: Fields,
+    /// What queries are read with: the synonyms of the content the pages
+    /// were built from.
+    synonyms: Synonyms,
     /// Bytes its segments hold in memory, and pages, for `/metrics`.
     bytes: u64,
     pages: u64,
@@ -138,9 +141,9 @@ pub struct Search {
 }
 
 impl Search {
-    /// Builds an index of `pages` and makes it the current one. CPU work:
-    /// call it off the async threads.
-    pub fn rebuild(&self, pages: Vec<Page>) -> tantivy::Result<usize> {
+    /// Builds an index of `pages`, to be searched with `synonyms`, and makes
+    /// it the current one. CPU work: call it off the async threads.
+    pub fn rebuild(&self, pages: Vec<Page>, synonyms: Synonyms) -> tantivy::Result<usize> {
         let mut schema = Schema::builder();
         let indexed = |record| {
             TextOptions::default()
@@ -218,7 +221,7 @@ impl Search {
         writer.wait_merging_threads()?;
         let reader = index.reader()?;
         let bytes = reader.searcher().space_usage().map_or(0, |usage| usage.total().get_bytes());
-        let built = Built { reader, fields, bytes, pages: count as u64 };
+        let built = Built { reader, fields, synonyms, bytes, pages: count as u64 };
         *crate::locks::write(&self.built) = Some(Arc::new(built));
         self.builds.fetch_add(1, Ordering::AcqRel);
         Ok(count)
@@ -240,9 +243,10 @@ impl Search {
             ("postings", sum(|segment| segment.postings().total().get_bytes())),
             ("positions", sum(|segment| segment.positions().total().get_bytes())),
             ("store", sum(|segment| segment.store().total().get_bytes())),
-            ("fast fields and norms", sum(|segment| {
-                segment.fast_fields().total().get_bytes() + segment.fieldnorms().total().get_bytes()
-            })),
+            (
+                "fast fields and norms",
+                sum(|segment| segment.fast_fields().total().get_bytes() + segment.fieldnorms().total().get_bytes()),
+            ),
         ])
     }
 
@@ -328,7 +332,7 @@ struct Read {
     typed: Vec<String>,
 }
 
-fn read(lang: Lang, query: &str) -> Read {
+fn read(lang: Lang, query: &str, synonyms: &Synonyms) -> Read {
     let mut typed = Vec::new();
     let mut codes = HashMap::new();
     for run in query.split_whitespace() {
@@ -347,7 +351,7 @@ fn read(lang: Lang, query: &str) -> Read {
     let mut seen = HashSet::new();
     kept.retain(|word| seen.insert(word.clone()));
     kept.truncate(MAX_WORDS);
-    let synonyms = synonyms::alternatives(lang, &kept);
+    let synonyms = synonyms.alternatives(lang, &kept);
     let words = kept
         .iter()
         .enumerate()
@@ -468,7 +472,7 @@ impl Built {
     }
 
     fn answer(&self, lang: Lang, query: &str) -> tantivy::Result<SearchResults> {
-        let read = read(lang, query);
+        let read = read(lang, query, &self.synonyms);
         if read.words.is_empty() {
             return Ok(SearchResults::default());
         }
@@ -477,7 +481,7 @@ impl Built {
         let suggestion = self.suggestion(&searcher, &read, &typo_words)?;
         if hits.len() < FEW {
             let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-            let found = self.hits(&searcher, other, &self::read(other, query))?;
+            let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms))?;
             hits.extend(found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }));
         }
         Ok(SearchResults { hits, unmatched, suggestion, ..SearchResults::default() })
@@ -644,7 +648,9 @@ impl Wanted<'_> {
                     || self.typo_words.get(&want.text).is_some_and(|near| near.iter().any(|(near, _)| near == folded))
                     || stem(self.lang, folded) == want.stem
             })
-        }) || words::codes(word).iter().any(|code| self.words.iter().any(|want| want.code.as_ref() == Some(code)));
+        }) || words::codes(word)
+            .iter()
+            .any(|code| self.words.iter().any(|want| want.code.as_ref() == Some(code)));
         self.seen.insert(word.to_owned(), wanted);
         wanted
     }
@@ -686,16 +692,34 @@ mod tests {
     fn index() -> Search {
         let search = Search::default();
         search
-            .rebuild(vec![
-                page(Lang::En, "/mpesa", "M-Pesa", "Send money, pay bills and buy airtime with M-Pesa. Dial *150*00#."),
-                page(Lang::En, "/internet-overview", "Internet bundles", "Daily, weekly and monthly internet bundles."),
-                page(Lang::En, "/nipige-tafu", "Nipige Tafu", "Borrow airtime when you run out. Dial *149*55#."),
-                page(Lang::En, "/customer-service", "Customer service", "Call 100 for help with your bundles."),
-                page(Lang::Sw, "/sw/internet-overview", "Vifurushi vya intaneti", "Vifurushi vya siku, wiki na mwezi."),
-                page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
-                page(Lang::Sw, "/sw/digital-payments", "Malipo", "Malipo ya LUKU na maji kwa M-Pesa."),
-                page(Lang::Sw, "/sw/voda-njiwa", "Voda Njiwa", "Tuma salamu za sauti."),
-            ])
+            .rebuild(
+                vec![
+                    page(
+                        Lang::En,
+                        "/mpesa",
+                        "M-Pesa",
+                        "Send money, pay bills and buy airtime with M-Pesa. Dial *150*00#.",
+                    ),
+                    page(
+                        Lang::En,
+                        "/internet-overview",
+                        "Internet bundles",
+                        "Daily, weekly and monthly internet bundles.",
+                    ),
+                    page(Lang::En, "/nipige-tafu", "Nipige Tafu", "Borrow airtime when you run out. Dial *149*55#."),
+                    page(Lang::En, "/customer-service", "Customer service", "Call 100 for help with your bundles."),
+                    page(
+                        Lang::Sw,
+                        "/sw/internet-overview",
+                        "Vifurushi vya intaneti",
+                        "Vifurushi vya siku, wiki na mwezi.",
+                    ),
+                    page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
+                    page(Lang::Sw, "/sw/digital-payments", "Malipo", "Malipo ya LUKU na maji kwa M-Pesa."),
+                    page(Lang::Sw, "/sw/voda-njiwa", "Voda Njiwa", "Tuma salamu za sauti."),
+                ],
+                Synonyms::default(),
+            )
             .unwrap();
         search
     }
