@@ -3,13 +3,15 @@
 //! language (`content/<lang>/*.json`), drawn from a fixed seed: a name of
 //! two to four words, a description, headings and 250 words of text, one in
 //! ten with a USSD code; the queries are the evaluation set's
-//! (`bench/search-eval/queries.txt`), each asked `runs` times in its language.
+//! (`bench/search-eval/queries.txt`), each asked `runs` times in its language,
+//! timed by the set's category.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
 use server::contract::Lang;
-use server::search::{Page, Search};
+use server::search::{Page, Search, Synonyms};
 
 /// A fixed-seed generator (xorshift): the same pages on every run.
 struct Draw(u64);
@@ -50,7 +52,8 @@ fn vocabulary(dir: &Path) -> std::io::Result<Vec<String>> {
     Ok(words)
 }
 
-/// The report: pages, build time, index bytes, query p50 / p99 / worst.
+/// The report: pages, build time, index bytes, then query p50 / p99 / worst
+/// for the whole set and each kind of query.
 pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> {
     let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
     let mut all = Vec::with_capacity(pages);
@@ -75,34 +78,53 @@ pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> 
     }
     let search = Search::default();
     let started = Instant::now();
-    search.rebuild(all).map_err(std::io::Error::other)?;
+    search.rebuild(all, Synonyms::default()).map_err(std::io::Error::other)?;
     let built = started.elapsed().as_secs_f64();
     let set = std::fs::read_to_string(root.join("bench/search-eval/queries.txt"))?;
-    let queries: Vec<(Lang, &str)> = set
+    // Language, category, query.
+    let queries: Vec<(Lang, &str, &str)> = set
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
         .filter_map(|line| {
             let parts: Vec<&str> = line.split(" | ").collect();
-            Some((if parts.first()? == &"sw" { Lang::Sw } else { Lang::En }, *parts.get(2)?))
+            Some((if parts.first()? == &"sw" { Lang::Sw } else { Lang::En }, *parts.get(1)?, *parts.get(2)?))
         })
         .collect();
-    let mut times = Vec::with_capacity(queries.len() * runs);
+    // Each query's times under its category, and under "one word" too when
+    // it is one: the kinds whose costs differ (a typo walks the words of
+    // the index, a question is many words, a code is found whole).
+    let mut times: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for _ in 0..runs {
-        for (lang, query) in &queries {
+        for (lang, category, query) in &queries {
             let started = Instant::now();
             std::hint::black_box(search.search(*lang, query));
-            times.push(started.elapsed().as_secs_f64() * 1e3);
+            let took = started.elapsed().as_secs_f64() * 1e3;
+            let kinds = [Some("all"), Some(*category), (query.split_whitespace().count() == 1).then_some("one word")];
+            for kind in kinds.into_iter().flatten() {
+                times.entry(kind).or_default().push(took);
+            }
         }
     }
-    times.sort_by(f64::total_cmp);
-    let at = |share: f64| times[((times.len() - 1) as f64 * share) as usize];
     let (bytes, held) = search.held();
-    Ok(format!(
-        "search, {held} pages: built in {built:.1} s, index {:.1} MB; {} queries: p50 {:.2} ms, p99 {:.2} ms, worst {:.2} ms\n",
+    let parts = search.parts().map_err(std::io::Error::other)?;
+    let parts: Vec<String> = parts.iter().map(|(part, bytes)| format!("{part} {:.1}", *bytes as f64 / 1e6)).collect();
+    let mut report = format!(
+        "search, {held} pages: built in {built:.1} s, index {:.1} MB ({})\n",
         bytes as f64 / 1e6,
-        times.len(),
-        at(0.5),
-        at(0.99),
-        at(1.0)
-    ))
+        parts.join(", ")
+    );
+    report.push_str(&format!("{:<10} {:>7} {:>8} {:>8} {:>8}\n", "queries", "asked", "p50 ms", "p99 ms", "worst"));
+    let all = times.remove("all").unwrap_or_default();
+    for (kind, mut times) in std::iter::once(("all", all)).chain(times) {
+        times.sort_by(f64::total_cmp);
+        let at = |share: f64| times[((times.len() - 1) as f64 * share) as usize];
+        report.push_str(&format!(
+            "{kind:<10} {:>7} {:>8.2} {:>8.2} {:>8.2}\n",
+            times.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        ));
+    }
+    Ok(report)
 }

@@ -55,6 +55,7 @@ fn file_of(query: &ContentQuery, lang: Lang) -> String {
         ContentQuery::Popups(_) => format!("{}/collections/popups.json", lang.code()),
         // The same in every language.
         ContentQuery::Locations => "collections/locations.json".to_owned(),
+        ContentQuery::Synonyms => "collections/synonyms.json".to_owned(),
     }
 }
 

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use crate::content::{BusinessService, Collection, Device, NewsItem, Page, Popup, Sidebar, Trick};
 use crate::locations::Location;
 use crate::repair::schema_of;
+use crate::synonyms::Synonym;
 
 /// The single type holding the footer links; every other single type is a [`Page`].
 pub const SIDEBAR: &str = "sidebar";
@@ -29,6 +30,9 @@ pub const POPUPS: &str = "popups";
 /// The collection of M-Pesa agents and Vodashops ([`Location`]), read whole
 /// into the locator's index, never by page or item.
 pub const LOCATIONS: &str = "locations";
+/// The collection of the search's synonyms ([`Synonym`]), read whole when
+/// the search's index is built.
+pub const SYNONYMS: &str = "synonyms";
 /// Fields of the model that Strapi fills in itself.
 const STRAPI_OWN: [&str; 3] = ["id", "documentId", "__component"];
 
@@ -43,6 +47,7 @@ pub enum TypeShape {
     Trick,
     Popup,
     Location,
+    Synonym,
 }
 
 impl TypeShape {
@@ -70,6 +75,7 @@ impl TypeShape {
             TypeShape::Trick => schema_of::<Trick>(),
             TypeShape::Popup => schema_of::<Popup>(),
             TypeShape::Location => schema_of::<Location>(),
+            TypeShape::Synonym => schema_of::<Synonym>(),
         }
     }
 
@@ -81,9 +87,10 @@ impl TypeShape {
     }
 
     /// Whether the CMS keeps an entry per language. Locations are the same
-    /// in both (see [`Location`]): one entry each, read once.
+    /// in both (see [`Location`]), and a group of synonyms joins both
+    /// languages' words (see [`Synonym`]): one entry each, read once.
     pub fn localized(self) -> bool {
-        self != TypeShape::Location
+        !matches!(self, TypeShape::Location | TypeShape::Synonym)
     }
 
     /// The `populate` tree for this shape (see [`populate`]).
@@ -102,6 +109,7 @@ pub fn collection_types() -> Vec<(&'static str, String, TypeShape)> {
         .collect();
     types.push((POPUPS, "popup".to_owned(), TypeShape::Popup));
     types.push((LOCATIONS, "location".to_owned(), TypeShape::Location));
+    types.push((SYNONYMS, "synonym".to_owned(), TypeShape::Synonym));
     types
 }
 
@@ -339,6 +347,15 @@ mod tests {
         assert!(news["attributes"].get("id").is_none() && news["attributes"].get("documentId").is_none());
         let popup = model["collectionTypes"].as_array().unwrap().iter().find(|c| c["apiId"] == "popups").unwrap();
         assert_eq!(popup["attributes"]["type"], json!({ "type": "string", "required": true }));
+    }
+
+    #[test]
+    fn the_searchs_synonyms_are_one_collection_for_both_languages() {
+        let model = model(&[]);
+        let synonyms = model["collectionTypes"].as_array().unwrap().iter().find(|c| c["apiId"] == SYNONYMS).unwrap();
+        assert_eq!(synonyms["singular"], "synonym");
+        assert_eq!(synonyms["localized"], false, "a group joins both languages' words");
+        assert_eq!(synonyms["attributes"]["words"], json!({ "type": "text", "required": true }));
     }
 
     #[test]

@@ -94,6 +94,8 @@ impl ContentSource for EmbeddedContent {
                 Some(Value::Array(self.collection(collection.api_name(), lang).to_vec()))
             }
             ContentQuery::Locations => Some(Value::Array(self.collection(contract::cms::LOCATIONS, lang).to_vec())),
+            // None held: the search's own list (`search/synonyms.txt`) is the default.
+            ContentQuery::Synonyms => Some(Value::Array(self.collection(contract::cms::SYNONYMS, lang).to_vec())),
             ContentQuery::Popups(kind) => {
                 let mut popups: Vec<Value> = self
                     .collection(contract::cms::POPUPS, lang)

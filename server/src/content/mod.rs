@@ -97,6 +97,9 @@ pub enum ContentQuery {
     /// ([`contract::locations::LOCATION_FIELDS`]), read through every page
     /// of the CMS like an index, parsed into the locator's spatial index.
     Locations,
+    /// Every group of the search's synonyms ([`contract::synonyms::Synonym`]),
+    /// read through every page of the CMS when the search's index is built.
+    Synonyms,
 }
 
 impl ContentQuery {
@@ -116,6 +119,7 @@ impl ContentQuery {
             ContentQuery::Index(_) => None,
             ContentQuery::Popups(_) => Some(TypeShape::Popup),
             ContentQuery::Locations => Some(TypeShape::Location),
+            ContentQuery::Synonyms => Some(TypeShape::Synonym),
         }
     }
 
@@ -137,7 +141,7 @@ impl ContentQuery {
     /// Whether answering it reads every page of a collection (and so may
     /// take many requests).
     pub fn reads_every_page(&self) -> bool {
-        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_) | ContentQuery::Locations)
+        matches!(self, ContentQuery::All(_) | ContentQuery::Index(_) | ContentQuery::Locations | ContentQuery::Synonyms)
     }
 
     /// The single type or collection this query reads (the CMS "model").
@@ -150,6 +154,7 @@ impl ContentQuery {
             | ContentQuery::Item { collection, .. } => collection.api_name(),
             ContentQuery::Popups(_) => contract::cms::POPUPS,
             ContentQuery::Locations => contract::cms::LOCATIONS,
+            ContentQuery::Synonyms => contract::cms::SYNONYMS,
         }
     }
 }
@@ -173,6 +178,7 @@ impl fmt::Display for ContentQuery {
             ContentQuery::Index(collection) => write!(f, "{}?index", collection.api_name()),
             ContentQuery::Popups(kind) => write!(f, "popups?type={kind}"),
             ContentQuery::Locations => write!(f, "{}?index", contract::cms::LOCATIONS),
+            ContentQuery::Synonyms => write!(f, "{}?all", contract::cms::SYNONYMS),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Answers of a content source parsed into the content model, by what was
 //! asked: a single type is a [`Page`] (or the [`Sidebar`]), a list or item
-//! is of its collection's item type, popups are [`Popup`]s. Parts that do
+//! is of its collection's item type, popups are [`Popup`]s, synonyms
+//! [`Synonym`]s. Parts that do
 //! not fit are dropped or take their default (see [`contract::repair`]); an
 //! item's slug, part of its address, is made of `a-z`, `0-9` and `-` (from
 //! its heading when the CMS has none).
@@ -10,6 +11,7 @@ use contract::content::{
     BusinessService, Collection, CollectionItem, Device, ItemList, NewsItem, Page, Popup, Sidebar, Trick,
 };
 use contract::repair::{Parsed, parse};
+use contract::synonyms::Synonym;
 use serde_json::Value;
 
 use super::{CollectionIndex, ContentQuery, Localizations};
@@ -30,6 +32,8 @@ pub enum ContentValue {
     Index(CollectionIndex),
     /// Every M-Pesa agent and Vodashop, in the locator's spatial index.
     Locations(crate::places::Locations),
+    /// Every group of the search's synonyms.
+    Synonyms(Vec<Synonym>),
 }
 
 impl ContentValue {
@@ -40,6 +44,7 @@ impl ContentValue {
             ContentValue::Popups(popups) => popups.is_empty(),
             ContentValue::Index(index) => index.is_empty(),
             ContentValue::Locations(locations) => locations.is_empty(),
+            ContentValue::Synonyms(synonyms) => synonyms.is_empty(),
             _ => false,
         }
     }
@@ -94,6 +99,13 @@ impl ContentValue {
         }
     }
 
+    pub fn synonyms(&self) -> Option<&[Synonym]> {
+        match self {
+            ContentValue::Synonyms(synonyms) => Some(synonyms),
+            _ => None,
+        }
+    }
+
     pub fn popups(&self) -> Option<&Vec<Popup>> {
         match self {
             ContentValue::Popups(popups) => Some(popups),
@@ -115,6 +127,7 @@ pub fn parse_answer(query: &ContentQuery, raw: Value) -> Parsed<ContentValue> {
             map(item(*collection, raw), |item| ContentValue::Item(item, localizations))
         }
         ContentQuery::Popups(_) => map(parse::<Vec<Popup>>(raw), ContentValue::Popups),
+        ContentQuery::Synonyms => map(parse::<Vec<Synonym>>(raw), ContentValue::Synonyms),
         ContentQuery::Index(_) => Parsed {
             value: Some(ContentValue::Index(CollectionIndex::parse(&raw))),
             dropped: Vec::new(),
@@ -190,5 +203,18 @@ mod tests {
         assert_eq!(sidebar.value, Some(ContentValue::Sidebar(Sidebar::default())));
         let page = parse_answer(&ContentQuery::single("home"), json!({ "title": "Home" }));
         assert_eq!(page.value.and_then(|v| v.page().map(|p| p.title.clone())), Some("Home".into()));
+    }
+
+    /// A group of synonyms that does not fit is left out, named; one that
+    /// does is kept.
+    #[test]
+    fn synonyms_that_do_not_fit_are_dropped() {
+        let parsed = parse_answer(
+            &ContentQuery::Synonyms,
+            json!([ { "id": 1, "words": 5 }, { "id": 2 }, { "id": 3, "words": "stall | kibanda" } ]),
+        );
+        let synonyms = parsed.value.as_ref().and_then(ContentValue::synonyms).unwrap();
+        assert_eq!(synonyms, [Synonym { id: 3, words: "stall | kibanda".into() }]);
+        assert_eq!(parsed.dropped.len(), 2, "{:?}", parsed.dropped);
     }
 }

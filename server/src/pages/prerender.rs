@@ -5,8 +5,8 @@
 //! time-to-live has changed), so that a visitor (or a crawler) almost never
 //! waits for a render. Each pass ends by building the sitemap if its
 //! content changed, and the site search's index from the pages it holds
-//! and the items of the collections' indexes it did not render
-//! (`crate::search`).
+//! and the items of the collections' indexes it did not render, with the
+//! synonyms the content holds (`crate::search`).
 //!
 //! Lowest priority: one page at a time, each started only when no other
 //! render is queued or running, so it takes at most one engine and only an
@@ -31,16 +31,18 @@ use crate::state::AppState;
 pub const ITEMS_PER_COLLECTION: usize = 100;
 
 /// Builds the site search's index from the words of a pass's pages and the
-/// items it did not render, in the background.
+/// items it did not render, with the synonyms the content holds now, in the
+/// background.
 async fn index(state: &AppState, mut pages: Vec<crate::search::Page>) {
     let search = state.content.search.clone();
     let started = Instant::now();
     let items = crate::seo::items(&state.content.seo).await;
+    let synonyms = crate::search::Synonyms::read(&state.content.store).await;
     let built = crate::background::run(move || {
         let rendered: std::collections::HashSet<String> = pages.iter().map(|page| page.href.clone()).collect();
         let unrendered = items.into_iter().filter(|(_, href, _)| !rendered.contains(href));
         pages.extend(unrendered.map(|(lang, href, title)| crate::search::Page::titled(lang, href, title)));
-        search.rebuild(pages)
+        search.rebuild(pages, synonyms)
     })
     .await;
     match built {

@@ -19,7 +19,8 @@
 //! - Each word of a query is found, in this order of score: as typed; by its
 //!   stem (English by Snowball, Swahili by `swahili.rs`: "nimelipa" finds
 //!   "kulipa"); by a synonym or loanword of either language
-//!   (`synonyms.rs`: "bundle" finds "vifurushi"); within one typo, or two in
+//!   (`synonyms.rs`, the CMS's or an embedded list: "bundle" finds
+//!   "vifurushi"); within one typo, or two in
 //!   a long word, each typo word scored by its own rarity. Pages holding
 //!   more of the query's words come first, then by score, which the
 //!   query's words side by side on the page raise.
@@ -40,11 +41,13 @@ use contract::Lang;
 use contract::page::{SearchHit, SearchResults};
 use levenshtein_automata::{DFA, Distance, LevenshteinAutomatonBuilder, SINK_STATE};
 use tantivy::collector::TopDocs;
+use tantivy::indexer::NoMergePolicy;
 use tantivy::query::{BooleanQuery, BoostQuery, EnableScoring, Occur, PhraseQuery, Query, TermQuery};
-use tantivy::schema::{Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
+use tantivy::schema::{FAST, Field, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions, Value};
 use tantivy::{DocSet, Index, IndexReader, Searcher, TERMINATED, TantivyDocument, Term};
 
 pub use page::Page;
+pub use synonyms::Synonyms;
 pub use words::codes;
 use words::{TOKENIZER, is_code, is_stop_word, joined, stem, stems, typos};
 
@@ -80,6 +83,8 @@ const DEEPER: f32 = 0.9;
 const PHRASE: f32 = 2.0;
 /// Typo words tried per word and field, the closest first.
 const TYPO_WORDS: usize = 8;
+/// The fast field of a page's depth: the parts of its address past the first.
+const DEPTH: &str = "depth";
 
 /// A field as typed and as stemmed, and its weight.
 #[derive(Clone, Copy)]
@@ -101,6 +106,9 @@ struct Fields {
     codes: Field,
     /// The page's names written whole: [`whole`].
     whole: Field,
+    /// [`DEPTH`]: read for every candidate, where a stored field would be
+    /// read from the documents' store.
+    depth: Field,
 }
 
 impl Fields {
@@ -116,6 +124,9 @@ impl Fields {
 struct Built {
     reader: IndexReader,
     fields: Fields,
+    /// What queries are read with: the synonyms of the content the pages
+    /// were built from.
+    synonyms: Synonyms,
     /// Bytes its segments hold in memory, and pages, for `/metrics`.
     bytes: u64,
     pages: u64,
@@ -130,9 +141,9 @@ pub struct Search {
 }
 
 impl Search {
-    /// Builds an index of `pages` and makes it the current one. CPU work:
-    /// call it off the async threads.
-    pub fn rebuild(&self, pages: Vec<Page>) -> tantivy::Result<usize> {
+    /// Builds an index of `pages`, to be searched with `synonyms`, and makes
+    /// it the current one. CPU work: call it off the async threads.
+    pub fn rebuild(&self, pages: Vec<Page>, synonyms: Synonyms) -> tantivy::Result<usize> {
         let mut schema = Schema::builder();
         let indexed = |record| {
             TextOptions::default()
@@ -154,26 +165,41 @@ impl Search {
             weighted,
             codes: schema.add_text_field("codes", STRING),
             whole: schema.add_text_field("whole", STRING),
+            depth: schema.add_u64_field(DEPTH, FAST),
         };
         let index = Index::create_in_ram(schema.build());
         index.tokenizers().register(TOKENIZER, words::analyzer());
         let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(1, 15_000_000)?;
+        // Merged into one segment once written (below), not meanwhile.
+        writer.set_merge_policy(Box::new(NoMergePolicy));
         let count = pages.len();
         for page in pages {
             let mut document = TantivyDocument::default();
             document.add_text(fields.lang, page.lang.code());
             document.add_text(fields.href, &page.href);
+            document.add_u64(fields.depth, depth(&page.href));
             document.add_text(fields.title, &page.title);
             document.add_text(fields.body, &page.text);
             // A name of two words is found as one too: "vodanjiwa", "smartbango".
             let name = format!("{} {} {}", page.title, page.names, pairs(&page.title).join(" "));
-            for (field, text) in fields.weighted.iter().zip([&name, &page.description, &page.headings, &page.text]) {
-                // "M-Pesa" is found as "mpesa" too.
+            let short = [&name, &page.description, &page.headings];
+            for (field, text) in fields.weighted.iter().zip(short) {
+                // "M-Pesa" is found as "mpesa" too, and "mpesa agents" as a phrase.
                 let joined = joined(text);
                 let variants = if joined == *text { vec![text.as_str()] } else { vec![text.as_str(), &joined] };
                 for text in variants {
                     document.add_text(field.exact, text);
                     document.add_text(field.stemmed, stems(page.lang, text));
+                }
+            }
+            // The text, long, is written once, and its hyphenated words a
+            // second time joined: the whole text again would double its part
+            // of the index for the few words it changes.
+            let text = fields.text();
+            for variant in [page.text.clone(), hyphenated(&page.text)] {
+                if !variant.is_empty() {
+                    document.add_text(text.exact, &variant);
+                    document.add_text(text.stemmed, stems(page.lang, &variant));
                 }
             }
             for code in &page.codes {
@@ -185,9 +211,17 @@ impl Search {
             writer.add_document(document)?;
         }
         writer.commit()?;
+        // One segment: each of a query's words is looked up, and its typos
+        // walked, once per segment, and a large site's pages are written in
+        // a score of them.
+        let segments = index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            writer.merge(&segments).wait()?;
+        }
+        writer.wait_merging_threads()?;
         let reader = index.reader()?;
         let bytes = reader.searcher().space_usage().map_or(0, |usage| usage.total().get_bytes());
-        let built = Built { reader, fields, bytes, pages: count as u64 };
+        let built = Built { reader, fields, synonyms, bytes, pages: count as u64 };
         *crate::locks::write(&self.built) = Some(Arc::new(built));
         self.builds.fetch_add(1, Ordering::AcqRel);
         Ok(count)
@@ -196,6 +230,24 @@ impl Search {
     /// Bytes and pages the current index holds (nothing before the first).
     pub fn held(&self) -> (u64, u64) {
         crate::locks::read(&self.built).as_ref().map_or((0, 0), |built| (built.bytes, built.pages))
+    }
+
+    /// The current index's bytes by part: what `site-bench search` prints
+    /// beside [`Search::held`]'s total.
+    pub fn parts(&self) -> tantivy::Result<Vec<(&'static str, u64)>> {
+        let Some(built) = crate::locks::read(&self.built).clone() else { return Ok(Vec::new()) };
+        let usage = built.reader.searcher().space_usage()?;
+        let sum = |part: fn(&tantivy::space_usage::SegmentSpaceUsage) -> u64| usage.segments().iter().map(part).sum();
+        Ok(vec![
+            ("terms", sum(|segment| segment.termdict().total().get_bytes())),
+            ("postings", sum(|segment| segment.postings().total().get_bytes())),
+            ("positions", sum(|segment| segment.positions().total().get_bytes())),
+            ("store", sum(|segment| segment.store().total().get_bytes())),
+            (
+                "fast fields and norms",
+                sum(|segment| segment.fast_fields().total().get_bytes() + segment.fieldnorms().total().get_bytes()),
+            ),
+        ])
     }
 
     /// Indexes built so far (0: none yet).
@@ -223,6 +275,22 @@ impl Search {
 /// and a query compared whole.
 fn whole(words: &[String]) -> String {
     words.concat()
+}
+
+/// The parts of `href`'s path past the first ("/sw" aside): a region's
+/// agents (`/mpesa-agents/arusha`) are one deeper than the agents' page.
+fn depth(href: &str) -> u64 {
+    let parts = href.split('/').filter(|part| !part.is_empty() && *part != "sw").count();
+    u64::try_from(parts.saturating_sub(1)).unwrap_or(u64::MAX)
+}
+
+/// The words of `text` written with a hyphen inside, joined ("M-Pesa"
+/// gives "MPesa"); empty when it has none.
+fn hyphenated(text: &str) -> String {
+    text.split_whitespace()
+        .filter_map(|run| Some(joined(run)).filter(|joined| joined != run))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The words of `text` two by two, written as one.
@@ -264,7 +332,7 @@ struct Read {
     typed: Vec<String>,
 }
 
-fn read(lang: Lang, query: &str) -> Read {
+fn read(lang: Lang, query: &str, synonyms: &Synonyms) -> Read {
     let mut typed = Vec::new();
     let mut codes = HashMap::new();
     for run in query.split_whitespace() {
@@ -283,7 +351,7 @@ fn read(lang: Lang, query: &str) -> Read {
     let mut seen = HashSet::new();
     kept.retain(|word| seen.insert(word.clone()));
     kept.truncate(MAX_WORDS);
-    let synonyms = synonyms::alternatives(lang, &kept);
+    let synonyms = synonyms.alternatives(lang, &kept);
     let words = kept
         .iter()
         .enumerate()
@@ -404,7 +472,7 @@ impl Built {
     }
 
     fn answer(&self, lang: Lang, query: &str) -> tantivy::Result<SearchResults> {
-        let read = read(lang, query);
+        let read = read(lang, query, &self.synonyms);
         if read.words.is_empty() {
             return Ok(SearchResults::default());
         }
@@ -413,7 +481,7 @@ impl Built {
         let suggestion = self.suggestion(&searcher, &read, &typo_words)?;
         if hits.len() < FEW {
             let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-            let found = self.hits(&searcher, other, &self::read(other, query))?;
+            let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms))?;
             hits.extend(found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }));
         }
         Ok(SearchResults { hits, unmatched, suggestion, ..SearchResults::default() })
@@ -470,24 +538,31 @@ impl Built {
                 unmatched.push(word.text.clone());
             }
         }
+        // Ranked by depth from its fast field; only the hits shown are read
+        // from the store.
+        let depths = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| segment.fast_fields().u64(DEPTH))
+            .collect::<tantivy::Result<Vec<_>>>()?;
         let mut ranked = Vec::with_capacity(found.len());
         for ((score, address), held) in found.into_iter().zip(held) {
-            let document: TantivyDocument = searcher.doc(address)?;
-            let href = document.get_first(fields.href).and_then(|value| value.as_str()).unwrap_or("");
-            let parts = href.split('/').filter(|part| !part.is_empty() && *part != "sw").count();
-            let score = score * DEEPER.powi(i32::try_from(parts.saturating_sub(1)).unwrap_or(i32::MAX));
-            ranked.push((held, score, document));
+            let depth = depths[address.segment_ord as usize].first(address.doc_id).unwrap_or(0);
+            let score = score * DEEPER.powi(i32::try_from(depth).unwrap_or(i32::MAX));
+            ranked.push((held, score, address));
         }
         ranked.sort_by(|(held, score, _), (other_held, other_score, _)| {
             other_held.cmp(held).then_with(|| other_score.total_cmp(score))
         });
         let mut hits = Vec::new();
-        for (_, _, document) in ranked.into_iter().take(MAX_HITS) {
+        let mut wanted = Wanted { lang, words: &read.words, typo_words: &typo_words, seen: HashMap::new() };
+        for (_, _, address) in ranked.into_iter().take(MAX_HITS) {
+            let document: TantivyDocument = searcher.doc(address)?;
             let stored = |field| document.get_first(field).and_then(|value| value.as_str()).unwrap_or("").to_owned();
             hits.push(SearchHit {
                 title: stored(fields.title),
                 href: stored(fields.href),
-                snippet: snippet(lang, &stored(fields.body), &read.words, &typo_words),
+                snippet: snippet(&stored(fields.body), &mut wanted),
                 other_language: false,
             });
         }
@@ -547,22 +622,44 @@ fn phrase(field: Field, phrase: &[String], slop: u32, boost: f32) -> (Occur, Box
     (Occur::Should, Box::new(BoostQuery::new(query, boost)))
 }
 
-/// About [`SNIPPET_WORDS`] words of `text` around the first that is one of
-/// `wanted`, by its word, stem or a typo word.
-fn snippet(lang: Lang, text: &str, wanted: &[Word], typo_words: &TypoWords) -> String {
-    let all: Vec<&str> = text.split_whitespace().collect();
-    let matches = |word: &str| {
-        words::words(word).into_iter().chain(words::words(&joined(word))).any(|folded| {
-            wanted.iter().any(|want| {
-                folded == want.text
-                    || typo_words.get(&want.text).is_some_and(|near| near.iter().any(|(near, _)| *near == folded))
-                    || stem(lang, &folded) == want.stem
+/// The words a snippet is placed by: the query's, by its word, stem or a
+/// typo word, each word of the pages read once per query however many hits
+/// hold it (reading one is folding it and stemming it).
+struct Wanted<'a> {
+    lang: Lang,
+    words: &'a [Word],
+    typo_words: &'a TypoWords,
+    seen: HashMap<String, bool>,
+}
+
+impl Wanted<'_> {
+    /// Whether `word`, as a page writes it (between spaces), is wanted.
+    fn wants(&mut self, word: &str) -> bool {
+        if let Some(&wanted) = self.seen.get(word) {
+            return wanted;
+        }
+        let mut folded = words::words(word);
+        if word.contains('-') {
+            folded.extend(words::words(&joined(word)));
+        }
+        let wanted = folded.iter().any(|folded| {
+            self.words.iter().any(|want| {
+                *folded == want.text
+                    || self.typo_words.get(&want.text).is_some_and(|near| near.iter().any(|(near, _)| near == folded))
+                    || stem(self.lang, folded) == want.stem
             })
-        }) || words::codes(word).iter().any(|code| wanted.iter().any(|want| want.code.as_ref() == Some(code)))
-    };
-    // A page repeats its words: each is read once.
-    let mut seen: HashMap<&str, bool> = HashMap::new();
-    let first = all.iter().position(|word| *seen.entry(word).or_insert_with(|| matches(word))).unwrap_or(0);
+        }) || words::codes(word)
+            .iter()
+            .any(|code| self.words.iter().any(|want| want.code.as_ref() == Some(code)));
+        self.seen.insert(word.to_owned(), wanted);
+        wanted
+    }
+}
+
+/// About [`SNIPPET_WORDS`] words of `text` around the first that is wanted.
+fn snippet(text: &str, wanted: &mut Wanted) -> String {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    let first = all.iter().position(|word| wanted.wants(word)).unwrap_or(0);
     let start = first.saturating_sub(SNIPPET_WORDS / 3);
     let end = (start + SNIPPET_WORDS).min(all.len());
     let mut snippet = all[start..end].join(" ");
@@ -595,16 +692,34 @@ mod tests {
     fn index() -> Search {
         let search = Search::default();
         search
-            .rebuild(vec![
-                page(Lang::En, "/mpesa", "M-Pesa", "Send money, pay bills and buy airtime with M-Pesa. Dial *150*00#."),
-                page(Lang::En, "/internet-overview", "Internet bundles", "Daily, weekly and monthly internet bundles."),
-                page(Lang::En, "/nipige-tafu", "Nipige Tafu", "Borrow airtime when you run out. Dial *149*55#."),
-                page(Lang::En, "/customer-service", "Customer service", "Call 100 for help with your bundles."),
-                page(Lang::Sw, "/sw/internet-overview", "Vifurushi vya intaneti", "Vifurushi vya siku, wiki na mwezi."),
-                page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
-                page(Lang::Sw, "/sw/digital-payments", "Malipo", "Malipo ya LUKU na maji kwa M-Pesa."),
-                page(Lang::Sw, "/sw/voda-njiwa", "Voda Njiwa", "Tuma salamu za sauti."),
-            ])
+            .rebuild(
+                vec![
+                    page(
+                        Lang::En,
+                        "/mpesa",
+                        "M-Pesa",
+                        "Send money, pay bills and buy airtime with M-Pesa. Dial *150*00#.",
+                    ),
+                    page(
+                        Lang::En,
+                        "/internet-overview",
+                        "Internet bundles",
+                        "Daily, weekly and monthly internet bundles.",
+                    ),
+                    page(Lang::En, "/nipige-tafu", "Nipige Tafu", "Borrow airtime when you run out. Dial *149*55#."),
+                    page(Lang::En, "/customer-service", "Customer service", "Call 100 for help with your bundles."),
+                    page(
+                        Lang::Sw,
+                        "/sw/internet-overview",
+                        "Vifurushi vya intaneti",
+                        "Vifurushi vya siku, wiki na mwezi.",
+                    ),
+                    page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
+                    page(Lang::Sw, "/sw/digital-payments", "Malipo", "Malipo ya LUKU na maji kwa M-Pesa."),
+                    page(Lang::Sw, "/sw/voda-njiwa", "Voda Njiwa", "Tuma salamu za sauti."),
+                ],
+                Synonyms::default(),
+            )
             .unwrap();
         search
     }

@@ -141,6 +141,7 @@ impl StrapiClient {
             TypeShape::Trick,
             TypeShape::Popup,
             TypeShape::Location,
+            TypeShape::Synonym,
         ];
         let explicit = shapes.into_iter().map(|shape| (shape, shape.populate())).collect();
         let (settings_populate, settings_max_requests) = (settings.populate, settings.max_requests);
@@ -246,6 +247,11 @@ impl StrapiClient {
                 // Oldest first, as an index: an entry added while the pages are read comes last.
                 params.push(("sort".into(), "id:asc".into()));
                 contract::cms::LOCATIONS.to_owned()
+            }
+            ContentQuery::Synonyms => {
+                // Text only, nothing to populate; oldest first, as an index.
+                params.push(("sort".into(), "id:asc".into()));
+                contract::cms::SYNONYMS.to_owned()
             }
             ContentQuery::Popups(kind) => {
                 params.push(("sort".into(), "id:desc".into()));
