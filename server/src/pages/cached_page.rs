@@ -235,7 +235,7 @@ impl CachedPage {
         headers.insert(header::VARY, HeaderValue::from_static("accept-encoding, cookie"));
         let body = if accepts(request, "br") {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("br"));
-            splice.brotli(&self.identity(), own)
+            splice.brotli(|| self.identity(), own)
         } else if accepts(request, "gzip") {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
             splice.gzip(own)

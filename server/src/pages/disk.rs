@@ -20,10 +20,9 @@
 //!   dropped so is rendered again when next asked for after it left memory:
 //!   bounded at 256 pages, a newsroom's first crawl on a machine whose
 //!   disk other builds kept busy dropped 222 pages, each rendered again in
-//!   the second crawl. Written to
-//!   a temporary file then renamed over the old one, never synced: a page
-//!   lost in a crash is rendered again; a file that cannot be read back is
-//!   deleted.
+//!   the second crawl. Written to a temporary file then renamed over the
+//!   old one, never synced: a page lost in a crash is rendered again; a
+//!   file that cannot be read back is deleted.
 //! - Bounded: past `PAGE_DISK_CACHE_MB` the pages used longest ago go, one
 //!   at a time, from an order kept beside the index (never by listing the
 //!   directory).
