@@ -9,7 +9,7 @@
 // number runs its server with a short OTP_RESEND_SECS and waits that long).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, launchBrowser, signInOnAccountPage, startIsland, startSite, watchErrors } from "./harness.mjs";
 
 const AMINA = { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa" };
 const JUMA = { local: "0754000002", international: "255754000002", names: "Juma Kassim" };
@@ -180,6 +180,40 @@ test("with JavaScript: the login dialog, balances, a bundle for a friend, the fr
     await friend.getByRole("heading", { level: 1, name: "25 years of connecting Tanzania" }).waitFor();
     assert.deepEqual(friendErrors, []);
     await friendContext.close();
+    await context.close();
+  });
+});
+
+test("a friend and a number chosen before the island's code arrives stay chosen once React takes the form", async () => {
+  await withSite(async (site) => {
+    // The service worker would fetch the island's code out of the test's reach.
+    const context = await browser.newContext({ serviceWorkers: "block" });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await signInOnAccountPage(page, site.base, site.base, AMINA);
+    // The island's code held back, as on 2G, while the visitor fills the server's form.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route("**/assets/page-*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(site.base + "/account");
+    await startIsland(page);
+    await page.getByRole("radio", { name: "A friend" }).check();
+    await page.getByLabel("Friend's phone number").fill("0754 000 002");
+    assert.equal(
+      await page.evaluate(() => Object.keys(document.getElementById("island")).some((k) => k.startsWith("__react"))),
+      false,
+      "chosen while the form is still the server's",
+    );
+    release();
+    await hydrated(page);
+    assert.ok(await page.getByRole("radio", { name: "A friend" }).isChecked(), "A friend is still chosen");
+    assert.equal(await page.getByLabel("Friend's phone number").inputValue(), "0754 000 002");
+    await choose(purchase(page), BUNDLE);
+    assert.ok((await summaryText(page)).includes("0754 000 002"), "the purchase is for the friend");
+    assert.deepEqual(errors, []);
     await context.close();
   });
 });

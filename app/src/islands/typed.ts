@@ -26,6 +26,13 @@ export function replayTyped(root: HTMLElement) {
     } else if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
       const checked = field.checked;
       if (checked === field.defaultChecked) continue;
+      if (field.type === "radio" && !checked) {
+        // Unchecked by the visitor choosing another of its group, whose
+        // click tells React. Put back to its server state here it would
+        // uncheck that one again: only React's tracking is brought level.
+        field.checked = false;
+        continue;
+      }
       field.checked = field.defaultChecked;
       setUntracked(field, "checked", checked);
       field.dispatchEvent(new Event("click", { bubbles: true }));
