@@ -175,7 +175,7 @@ class Stories(list):
 
     def ordered(self, field, direction):
         """The items sorted by `field`, or None where no order is kept for it."""
-        if field == "publishDate" and direction != "asc":
+        if field in ("publishDate", "updatedAt") and direction != "asc":
             return self
         if field == "id":
             return self.by_id if direction == "asc" else self.by_id[::-1]
@@ -233,6 +233,8 @@ def generate(stories, embedded, field_value, seed=45):
                 "title": text,
                 "slug": slug,
                 "publishDate": published.isoformat(),
+                # Strapi keeps when each entry last changed.
+                "updatedAt": f"{published.isoformat()}T08:00:00.000Z",
                 "summary": summary[side].format(**slots),
                 "body": "\n\n".join(p[side].format(**slots) for p in paragraphs),
                 "category": CATEGORIES[category][side],

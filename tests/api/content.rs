@@ -728,3 +728,81 @@ async fn pages_are_pre_rendered_at_start_and_again_after_a_webhook() {
         "rendered by the second pass: {after_first} < {rendered} < {after_second}"
     );
 }
+
+/// Content memory lets go of (a small content cache, read through by a
+/// crawler) is no change: the pre-renderer does not render its pass and
+/// rebuild the search's index again for it, as it did every time-to-live
+/// while a crawl through a large newsroom evicted.
+#[tokio::test]
+async fn content_evicted_from_memory_starts_no_new_pre_render_pass() {
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.put_page("voice", "en", "Talk", "Body");
+    let url = cms.url.clone();
+    let app = spawn_bundle_with(counting_bundle(), move |c| {
+        c.cms.url = Some(url.parse().unwrap());
+        c.content.ttl = std::time::Duration::from_secs(1);
+        // Room for a few answers only.
+        c.content.cache_bytes = 32 << 10;
+        c.pages.prerender = true;
+    })
+    .await;
+    prerendered(&app, 1).await;
+    // Three time-to-lives of pages asked for, each reading content the others evict.
+    let started = std::time::Instant::now();
+    for path in ["/voice-sms", "/sw/voice-sms", "/mpesa", "/sw/mpesa", "/news-events", "/"].iter().cycle() {
+        app.get(path).await;
+        if started.elapsed() > Duration::from_secs(3) {
+            break;
+        }
+    }
+    let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
+    assert_eq!(detail["pages"]["prerendered"]["passes"], 1, "{detail}");
+}
+
+/// A collection read whole (here the news index the sitemap lists) is
+/// first asked whether it changed, by its item changed last and its count:
+/// while nothing changes each refresh is that one request, not every page
+/// again; a story added moves both, and the collection is read whole.
+#[tokio::test]
+async fn an_unchanged_collection_is_confirmed_by_one_request_not_read_again() {
+    let cms = FakeCms::start(Shape::V5).await;
+    let story = |id: u64| {
+        serde_json::json!({
+            "id": id, "documentId": format!("doc-{id}"), "title": format!("Story {id}"), "slug": format!("story-{id}"),
+            "publishDate": format!("2026-01-{:02}", 1 + id % 28), "updatedAt": format!("2026-02-01T10:{:02}:00.000Z", id % 60),
+        })
+    };
+    cms.put_collection("news-updates", "en", (1..=150).map(story).collect());
+    let app = site_with(&cms, |c| c.content.ttl = Duration::from_secs(1)).await;
+    // The index's pages ask for its fields; its stamp for `updatedAt` alone.
+    let asked = |what: &str| {
+        cms.requests()
+            .iter()
+            .filter(|r| r.starts_with("/api/news-updates?") && r.contains("locale=en") && r.contains(what))
+            .count()
+    };
+    let (index_pages, stamps) = ("fields[0]=slug", "sort=updatedAt:desc");
+    assert!(app.get("/sitemap.xml").await.text().await.unwrap().contains("story-150"));
+    let read_whole = asked(index_pages);
+    assert!(read_whole >= 2, "150 stories are two pages: {read_whole}");
+
+    // Three seconds of refreshes (the content is due every second).
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(3) {
+        app.get("/sitemap.xml").await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(asked(stamps) >= 2, "asked whether it changed: {}", asked(stamps));
+    assert_eq!(asked(index_pages), read_whole, "and not read again");
+
+    // A story added: read whole, and listed.
+    let mut added = story(151);
+    added["updatedAt"] = "2026-03-01T00:00:00.000Z".into();
+    cms.add_item("news-updates", "en", added);
+    let added_at = std::time::Instant::now();
+    while !app.get("/sitemap.xml").await.text().await.unwrap().contains("story-151") {
+        assert!(added_at.elapsed() < Duration::from_secs(10), "the added story never reached the sitemap");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(asked(index_pages) >= read_whole + 2);
+}

@@ -35,7 +35,7 @@ use serde_json::Value;
 
 use super::disk::DiskCache;
 use super::index::{CollectionIndex, IndexPages};
-use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, parse_answer};
+use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, Stamp, parse_answer};
 use crate::cache_metrics;
 use crate::places::PlaceList;
 use crate::sampled::Sampled;
@@ -78,6 +78,9 @@ pub struct Entry {
     fetched: Instant,
     /// When the source was last asked, successfully or not.
     checked: Instant,
+    /// A collection read whole: what the source said of it just before,
+    /// and when (where the source can say).
+    stamp: Option<(Stamp, Instant)>,
 }
 
 impl Entry {
@@ -90,6 +93,12 @@ impl Entry {
 /// A read of every page of a collection gets this many times the time
 /// limit of one fetch.
 const EVERY_PAGE_TIMEOUTS: u32 = 40;
+
+/// A collection read whole is read whole again at least this often, even
+/// while its [`Stamp`] says nothing changed: a change the stamp does not
+/// see (a photo replaced in the media library, the item naming it left as
+/// it was) lasts an hour at most, as does anything read wrong.
+const READ_WHOLE_EVERY: Duration = Duration::from_secs(3600);
 
 /// The memory cache's label in metrics (its disk's is `content_disk`).
 const METRICS: &str = "content";
@@ -112,6 +121,9 @@ struct Inner {
     /// Counts changes: a new version of an entry, or entries dropped,
     /// evicted or expired (what comes back may differ).
     changes: Arc<AtomicU64>,
+    /// Counts edits: a new version of an entry, or entries dropped because
+    /// the CMS said they changed; not what memory let go of.
+    edits: AtomicU64,
 }
 
 /// An entry lives until it is too old even to be served on error.
@@ -160,7 +172,8 @@ impl Cached {
                 }
             })
             .build();
-        Cached { inner: Arc::new(Inner { source, settings, entries, loads: SingleFlight::default(), changes }) }
+        let edits = AtomicU64::new(0);
+        Cached { inner: Arc::new(Inner { source, settings, entries, loads: SingleFlight::default(), changes, edits }) }
     }
 
     pub async fn get(&self, query: &ContentQuery, lang: Lang) -> Result<Arc<Entry>, ContentError> {
@@ -215,6 +228,16 @@ impl Cached {
         self.inner.changes.load(Ordering::Acquire)
     }
 
+    /// Goes up whenever content is known to have changed: an entry read
+    /// again with a new version, or entries dropped by the webhook. Unlike
+    /// [`generation`](Self::generation), entries memory let go of do not
+    /// move it: a crawl through a large newsroom evicts all day, and each
+    /// eviction counted as a change made the pre-renderer render its pass
+    /// and rebuild the search's index every minute for nothing.
+    pub fn edits(&self) -> u64 {
+        self.inner.edits.load(Ordering::Acquire)
+    }
+
     /// Sets the gauges of what memory and the disk hold (`/metrics`).
     pub fn record_held(&self) {
         let entries = &self.inner.entries;
@@ -244,6 +267,7 @@ impl Cached {
         // may be told later. Counted even when memory held none of them:
         // pages answered from disk were built from content memory never read.
         self.inner.changes.fetch_add(1, Ordering::Release);
+        self.inner.edits.fetch_add(1, Ordering::Release);
         dropped.into_iter().map(|(_, entry)| entry.version).collect()
     }
 
@@ -279,17 +303,29 @@ fn key(query: &ContentQuery, lang: Lang) -> Key {
 
 impl Inner {
     async fn fetch_and_store(&self, key: &Key) -> Result<Arc<Entry>, ContentError> {
-        let timeout =
-            if key.0.reads_every_page() { self.settings.timeout * EVERY_PAGE_TIMEOUTS } else { self.settings.timeout };
-        let result = tokio::time::timeout(timeout, Answer::fetch(&*self.source, key))
-            .await
-            .unwrap_or(Err(ContentError::Timeout(timeout)));
+        let result = match self.stamp(key).await {
+            Ok(stamp) => {
+                if let Some(confirmed) = self.unchanged(key, stamp.as_ref()) {
+                    return Ok(confirmed);
+                }
+                let timeout = if key.0.reads_every_page() {
+                    self.settings.timeout * EVERY_PAGE_TIMEOUTS
+                } else {
+                    self.settings.timeout
+                };
+                tokio::time::timeout(timeout, Answer::fetch(&*self.source, key))
+                    .await
+                    .unwrap_or(Err(ContentError::Timeout(timeout)))
+                    .map(|answer| (answer, stamp))
+            }
+            Err(error) => Err(error),
+        };
         let now = Instant::now();
         let previous = self.entries.get(key);
         let model = key.0.model().to_owned();
         let outcome = match &result {
-            Ok(Some(_)) => "ok",
-            Ok(None) => "missing",
+            Ok((Some(_), _)) => "ok",
+            Ok((None, _)) => "missing",
             Err(ContentError::Timeout(_)) => "timeout",
             Err(ContentError::Malformed(_)) => "malformed",
             Err(ContentError::Upstream(_)) => "error",
@@ -302,14 +338,14 @@ impl Inner {
         metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
         let before = previous.as_ref().and_then(|previous| previous.value.clone());
         let result = match result {
-            Ok(Some(answer)) => parse(&key.0, answer, before, self.settings.disk.is_some())
+            Ok((Some(answer), stamp)) => parse(&key.0, answer, before, self.settings.disk.is_some())
                 .await
-                .map(|(parsed, same, kept, measure)| (Some(parsed), same, kept, measure)),
-            Ok(None) => Ok((None, before.is_none(), None, Measure { version: ABSENT, bytes: 0 })),
+                .map(|(parsed, same, kept, measure)| (Some(parsed), same, kept, measure, stamp)),
+            Ok((None, stamp)) => Ok((None, before.is_none(), None, Measure { version: ABSENT, bytes: 0 }, stamp)),
             Err(error) => Err(error),
         };
         match result {
-            Ok((parsed, same, kept, Measure { version: fingerprint, bytes })) => {
+            Ok((parsed, same, kept, Measure { version: fingerprint, bytes }, stamp)) => {
                 let value = parsed.as_ref().and_then(|p| p.value.clone());
                 let version = match &previous {
                     Some(previous) if same => previous.version,
@@ -329,12 +365,14 @@ impl Inner {
                     weight: weight(&key.0, bytes),
                     fetched: now,
                     checked: now,
+                    stamp: stamp.map(|stamp| (stamp, now)),
                 });
                 self.entries.insert(key.clone(), entry.clone());
                 // A first answer changes no page built before: each was built
                 // from content already here.
                 if previous.is_some() && changed {
                     self.changes.fetch_add(1, Ordering::Release);
+                    self.edits.fetch_add(1, Ordering::Release);
                 }
                 Ok(entry)
             }
@@ -356,6 +394,42 @@ impl Inner {
                 }
             }
         }
+    }
+
+    /// For a collection read whole, what the source says of it now: asked
+    /// before the read, so that a change made while the pages are read is
+    /// seen by the next check. `None` for any other query, or where the
+    /// source cannot say.
+    async fn stamp(&self, key: &Key) -> Result<Option<Stamp>, ContentError> {
+        if !key.0.reads_every_page() {
+            return Ok(None);
+        }
+        let timeout = self.settings.timeout;
+        tokio::time::timeout(timeout, self.source.stamp(&key.0, key.1))
+            .await
+            .unwrap_or(Err(ContentError::Timeout(timeout)))
+    }
+
+    /// The collection memory holds for `key`, confirmed as it is when the
+    /// source's `stamp` is the one it was read under (within
+    /// [`READ_WHOLE_EVERY`]): its pages are not read again, and its copy on
+    /// disk is only touched. A newsroom of 10,000 stories a language read
+    /// every minute some 200 pages of index for nothing.
+    fn unchanged(&self, key: &Key, stamp: Option<&Stamp>) -> Option<Arc<Entry>> {
+        let held = self.entries.get(key)?;
+        let (read_under, read) = held.stamp.as_ref()?;
+        if Some(read_under) != stamp || read.elapsed() >= READ_WHOLE_EVERY || held.value.is_none() {
+            return None;
+        }
+        let model = key.0.model().to_owned();
+        metrics::counter!("content_fetches_total", "model" => model, "outcome" => "unchanged").increment(1);
+        if let Some(disk) = &self.settings.disk {
+            disk.touch(key);
+        }
+        let now = Instant::now();
+        let confirmed = Arc::new(Entry { fetched: now, checked: now, ..(*held).clone() });
+        self.entries.insert(key.clone(), confirmed.clone());
+        Some(confirmed)
     }
 
     /// Keeps the source's answer for `key` on disk (an answer of nothing
@@ -383,7 +457,8 @@ impl Inner {
         tracing::info!(query = %key.0, lang = key.1.code(), age_secs = age.as_secs(), "content restored from disk");
         let fetched = now.checked_sub(age).unwrap_or(now);
         let weight = weight(&key.0, bytes);
-        Some(Arc::new(Entry { value: parsed.value.map(Arc::new), version, bytes, weight, fetched, checked: now }))
+        let value = parsed.value.map(Arc::new);
+        Some(Arc::new(Entry { value, version, bytes, weight, fetched, checked: now, stamp: None }))
     }
 }
 
@@ -597,6 +672,72 @@ mod tests {
         assert!((1..=6).contains(&entries.entry_count()), "{} entries of some 10 KB", entries.entry_count());
         let held = entries.iter().next().unwrap().1;
         assert!((10_000..11_000).contains(&held.weight), "an entry weighs its answer: {}", held.weight);
+    }
+
+    /// A collection's source that says what its collection's stamp is.
+    struct Stamped {
+        reads: AtomicUsize,
+        stamps: AtomicUsize,
+        items: Mutex<Value>,
+        stamp: Mutex<Option<Stamp>>,
+    }
+
+    #[async_trait]
+    impl ContentSource for Stamped {
+        async fn fetch(&self, _: &ContentQuery, _: Lang) -> Result<Option<Value>, ContentError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Ok(Some(self.items.lock().unwrap().clone()))
+        }
+
+        async fn stamp(&self, _: &ContentQuery, _: Lang) -> Result<Option<Stamp>, ContentError> {
+            self.stamps.fetch_add(1, Ordering::SeqCst);
+            Ok(self.stamp.lock().unwrap().clone())
+        }
+    }
+
+    /// A collection read whole is read again only when its stamp moved, or
+    /// where the source cannot give one.
+    #[tokio::test]
+    async fn a_collection_whose_stamp_stands_is_not_read_again() {
+        let stamp = |count: u64, newest: &str| Some(Stamp { count, newest: Some(newest.to_owned()) });
+        let source = Arc::new(Stamped {
+            reads: AtomicUsize::new(0),
+            stamps: AtomicUsize::new(0),
+            items: Mutex::new(serde_json::json!([{ "id": 1, "title": "One", "slug": "one" }])),
+            stamp: Mutex::new(stamp(1, "2026-01-01T00:00:00.000Z")),
+        });
+        let (_, scripted) = setup(Duration::ZERO, Duration::from_secs(60));
+        let cache = Cached::new(source.clone(), scripted.inner.settings.clone());
+        let query = ContentQuery::Index(contract::content::Collection::NewsUpdates);
+        let count =
+            |entry: &Entry| entry.value.as_deref().and_then(ContentValue::index).map_or(0, |i| i.entries().len());
+        let first = cache.reload(&query, Lang::En).await.unwrap();
+        assert_eq!((source.stamps.load(Ordering::SeqCst), source.reads.load(Ordering::SeqCst)), (1, 1));
+
+        // Asked again, nothing changed: one small request, the copy confirmed.
+        let again = cache.reload(&query, Lang::En).await.unwrap();
+        assert_eq!((source.stamps.load(Ordering::SeqCst), source.reads.load(Ordering::SeqCst)), (2, 1));
+        assert_eq!(again.version, first.version);
+        assert!(again.fetched > first.fetched, "confirmed now");
+
+        // An item added: the stamp moves and the collection is read whole.
+        *source.items.lock().unwrap() =
+            serde_json::json!([{ "id": 1, "title": "One", "slug": "one" }, { "id": 2, "title": "Two", "slug": "two" }]);
+        *source.stamp.lock().unwrap() = stamp(2, "2026-01-02T00:00:00.000Z");
+        let changed = cache.reload(&query, Lang::En).await.unwrap();
+        assert_eq!(source.reads.load(Ordering::SeqCst), 2);
+        assert_eq!(count(&changed), 2);
+        assert_ne!(changed.version, first.version);
+
+        // A source that cannot say: read whole each time.
+        *source.stamp.lock().unwrap() = None;
+        cache.reload(&query, Lang::En).await.unwrap();
+        cache.reload(&query, Lang::En).await.unwrap();
+        assert_eq!(source.reads.load(Ordering::SeqCst), 4);
+
+        // Other queries are never stamped.
+        cache.reload(&ContentQuery::single("home"), Lang::En).await.unwrap();
+        assert_eq!(source.stamps.load(Ordering::SeqCst), 5);
     }
 
     #[tokio::test]

@@ -62,15 +62,23 @@ impl DiskCache {
     /// When it is the answer kept already (`changed` false) only its time
     /// is renewed.
     pub fn keep<T: Serialize + Send + 'static>(&self, key: &Key, answer: T, changed: bool) {
-        let name = file_name(key);
-        if self.dir.holds(&name) && !changed {
-            return self.dir.touch(name);
+        if !changed && self.dir.holds(&file_name(key)) {
+            return self.touch(key);
         }
+        let name = file_name(key);
         let saved = key.clone();
         let body = Box::new(move |out: &mut dyn std::io::Write| {
             serde_json::to_writer(out, &Saved { key: saved, answer }).map_err(std::io::Error::from)
         });
         self.dir.write(name, format!("{} ({})", key.0, key.1.code()), body);
+    }
+
+    /// The answer kept for `key` is the CMS's still: only its time is renewed.
+    pub fn touch(&self, key: &Key) {
+        let name = file_name(key);
+        if self.dir.holds(&name) {
+            self.dir.touch(name);
+        }
     }
 
     /// The CMS has no such content any more: nothing is kept for it.

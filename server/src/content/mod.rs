@@ -207,12 +207,31 @@ pub trait ContentSource: Send + Sync {
         Ok(answer.map(page).is_some())
     }
 
+    /// For a query read through every page: the collection's [`Stamp`], from
+    /// one request for one item, which a copy read before is checked
+    /// against instead of reading every page again; `None` where the source
+    /// cannot say (the collection is read whole).
+    async fn stamp(&self, _query: &ContentQuery, _lang: Lang) -> Result<Option<Stamp>, ContentError> {
+        Ok(None)
+    }
+
     /// `query` asked for every field one level deep, whatever the model
     /// populates, for `site check-cms` to see what the source has that
     /// [`fetch`](Self::fetch) leaves out; `None` where the source cannot say.
     async fn everything(&self, _query: &ContentQuery, _lang: Lang) -> Result<Option<Value>, ContentError> {
         Ok(None)
     }
+}
+
+/// What tells whether a collection changed since it was read: how many
+/// items it has, and when the one changed last was changed. An edit moves
+/// the newest change; an item deleted or unpublished lowers the count, one
+/// added or published moves both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    pub count: u64,
+    /// The newest `updatedAt`; `None` for an empty collection.
+    pub newest: Option<String>,
 }
 
 /// The agents and shops as memory holds them ([`Content::locations`]).
@@ -348,6 +367,11 @@ impl Content {
     /// See [`Cached::generation`].
     pub fn generation(&self) -> u64 {
         self.cache.generation()
+    }
+
+    /// See [`Cached::edits`].
+    pub fn edits(&self) -> u64 {
+        self.cache.edits()
     }
 
     pub fn cache(&self) -> &Cached {

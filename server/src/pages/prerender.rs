@@ -70,7 +70,7 @@ pub async fn run_forever(state: AppState) {
     loop {
         let started = Instant::now();
         let addresses = crate::seo::addresses(&state.content.seo, ITEMS_PER_COLLECTION).await;
-        let generation = state.content.store.generation();
+        let edits = state.content.store.edits();
         let (mut rendered, mut failed) = (0, 0);
         let mut built = Vec::with_capacity(addresses.len());
         for address in &addresses {
@@ -104,7 +104,7 @@ pub async fn run_forever(state: AppState) {
             tokio::select! {
                 () = state.pages.prerender.again.notified() => break,
                 () = tokio::time::sleep(period) => {
-                    if state.content.store.generation() != generation {
+                    if state.content.store.edits() != edits {
                         break;
                     }
                 }

@@ -64,7 +64,7 @@ use contract::cms::TypeShape;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{ContentError, ContentQuery, ContentSource, Localizations, Normalizer};
+use super::{ContentError, ContentQuery, ContentSource, Localizations, Normalizer, Stamp};
 
 mod paging;
 mod populate;
@@ -533,6 +533,42 @@ impl ContentSource for StrapiClient {
             return Ok(answer.map(page).is_some());
         }
         self.pages(query, lang, page).await
+    }
+
+    /// The collection's one item changed last (`sort=updatedAt:desc`, that
+    /// field alone), and the count its pagination gives: one small request.
+    async fn stamp(&self, query: &ContentQuery, lang: Lang) -> Result<Option<Stamp>, ContentError> {
+        if !query.reads_every_page() {
+            return Ok(None);
+        }
+        let bare = Accepted { strategy: PopulateStrategy::Explicit, invalid_keys: Vec::new(), no_populate: true };
+        let (path, params) = self.request(query, lang, &bare);
+        // The language and the drafts as the read asks; nothing else of it.
+        let mut params: Vec<_> = params.into_iter().filter(|(name, _)| name == "locale" || name == "status").collect();
+        params.extend(
+            [
+                ("fields[0]", "updatedAt"),
+                ("sort", "updatedAt:desc"),
+                ("pagination[page]", "1"),
+                ("pagination[pageSize]", "1"),
+            ]
+            .map(|(name, value)| (name.to_owned(), value.to_owned())),
+        );
+        match self.get(&path, &params).await? {
+            Answer::Found(value, pagination) => {
+                let count = match pagination {
+                    // One item a page: as many pages as items.
+                    Some(Pagination::Pages { page_count, .. }) => page_count,
+                    Some(Pagination::Offset { total, .. }) => total,
+                    None => return Ok(None),
+                };
+                let newest = first(Some(value)).and_then(|item| item.get("updatedAt")?.as_str().map(str::to_owned));
+                // Items without the time they changed say nothing: the collection is read whole.
+                Ok((count == 0 || newest.is_some()).then_some(Stamp { count, newest }))
+            }
+            // No such type (its read says so), or one the CMS does not sort by when it changed.
+            Answer::Missing | Answer::NotFound | Answer::Refused(_) => Ok(None),
+        }
     }
 
     /// Asked with `populate=*`: every component, media field, relation and
