@@ -13,7 +13,8 @@
 //! - `fields`: reading fields into typed values, and what is wrong with
 //!   them (`contract::feedback::Problem`, which the app words).
 //! - `business`, `foundation`: the two forms' types and their parsers.
-//! - `store`: SQLite in `DATA_DIR` (WAL, synchronous=FULL), idempotency keys.
+//! - `store`: [`FormStore`], where submissions and their outbox are kept,
+//!   and idempotency keys; `store_sqlite`, in `DATA_DIR` (WAL, synchronous=FULL).
 //! - `outbox`: delivery to the CMS (`CMS_URL`), retried until it takes.
 //! - `export`: staff read submissions as CSV or JSON with `FORMS_TOKEN`.
 //!
@@ -33,6 +34,7 @@ mod http;
 pub(crate) mod nest;
 mod outbox;
 mod store;
+mod store_sqlite;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -53,7 +55,7 @@ pub use error::FormError;
 use error::Refusal;
 use http::Sent;
 pub use store::{Backlog, FormStore, StoreError};
-use store::{Fields, Kept, NewSubmission};
+use store::{Fields, Kept, NewSubmission, Store};
 
 /// Why the forms cannot open at start.
 #[derive(Debug, thiserror::Error)]
@@ -67,7 +69,7 @@ pub enum OpenError {
 /// What the form endpoints share.
 #[derive(Clone)]
 pub struct Forms {
-    store: FormStore,
+    store: Store,
     /// The business categories a lead may ask about: the slugs of the
     /// route table's category pages.
     services: Arc<Vec<String>>,
@@ -90,7 +92,8 @@ impl Forms {
         limits: Arc<Limits>,
         redis: Option<crate::redis::Redis>,
     ) -> Result<Forms, OpenError> {
-        let store = FormStore::open(&config.data_dir)?;
+        let store: Store = Arc::new(store_sqlite::SqliteFormStore::open(&config.data_dir)?);
+        let redis = redis.filter(|_| !store.claims());
         let outbox = match &config.cms.url {
             Some(base) => {
                 let token = config.cms.token.as_ref().map(|t| t.expose().to_owned());

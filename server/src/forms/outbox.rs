@@ -25,7 +25,7 @@ use tokio::sync::Notify;
 
 use super::FormKind;
 use super::export::record;
-use super::store::{Backlog, Due, FormStore, now};
+use super::store::{Backlog, Due, Store, now};
 
 /// The longest wait between two tries of one entry.
 const MAX_WAIT: Duration = Duration::from_secs(3600);
@@ -37,7 +37,7 @@ const IDLE: Duration = Duration::from_secs(30);
 
 #[derive(Clone)]
 pub struct Outbox {
-    store: FormStore,
+    store: Store,
     http: reqwest::Client,
     base: String,
     token: Option<String>,
@@ -69,7 +69,7 @@ enum DeliveryError {
 
 impl Outbox {
     pub fn new(
-        store: FormStore,
+        store: Store,
         base: &str,
         token: Option<String>,
         first_wait: Duration,
@@ -156,7 +156,7 @@ impl Outbox {
     }
 
     async fn deliver_due(&self) {
-        let due = match self.store.due(BATCH).await {
+        let due = match self.store.claim(BATCH, LEASE).await {
             Ok(due) => due,
             Err(error) => return tracing::error!(%error, "outbox unreadable"),
         };
@@ -302,9 +302,8 @@ mod tests {
     #[test]
     fn waits_double_up_to_an_hour() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox =
-            Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5), None)
-                .unwrap();
+        let store = Arc::new(super::super::store_sqlite::SqliteFormStore::open(dir.path()).unwrap());
+        let outbox = Outbox::new(store, "http://cms/", None, Duration::from_secs(5), None).unwrap();
         let waits: Vec<u64> = (1..=12).map(|n| outbox.wait_after(n).as_secs()).collect();
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]);
         assert_eq!(outbox.base, "http://cms");
