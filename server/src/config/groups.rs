@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::values::{HttpUrl, LogFormat, PopulateStrategy, Secret, listen_or_off, mebibytes, millis, secs};
+use super::values::{
+    DatabaseUrl, HttpUrl, LogFormat, PopulateStrategy, Secret, listen_or_off, mebibytes, millis, secs,
+};
 
 /// The CMS the content comes from, its webhook and its preview of drafts.
 #[derive(Debug, Clone, Args)]
@@ -351,6 +353,13 @@ pub struct OperationsConfig {
     /// SQLite in `DATA_DIR`, limits in this process.
     #[arg(id = "redis-url", long = "redis-url", env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<Secret>,
+
+    /// PostgreSQL keeping the form submissions and their delivery outbox,
+    /// shared by every instance (its tables are made at start), e.g.
+    /// `postgres://site:password@10.0.0.5:5432/site`. Unset: in SQLite in
+    /// `DATA_DIR`.
+    #[arg(id = "database-url", long = "database-url", env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<DatabaseUrl>,
 
     /// Address of the private listener serving `GET /metrics` (Prometheus
     /// text format); `off` serves none.

@@ -14,7 +14,8 @@
 //!   them (`contract::feedback::Problem`, which the app words).
 //! - `business`, `foundation`: the two forms' types and their parsers.
 //! - `store`: [`FormStore`], where submissions and their outbox are kept,
-//!   and idempotency keys; `store_sqlite`, in `DATA_DIR` (WAL, synchronous=FULL).
+//!   and idempotency keys; `store_sqlite`, in `DATA_DIR` (the default),
+//!   and `store_postgres`, with `DATABASE_URL`.
 //! - `outbox`: delivery to the CMS (`CMS_URL`), retried until it takes.
 //! - `export`: staff read submissions as CSV or JSON with `FORMS_TOKEN`.
 //!
@@ -34,6 +35,7 @@ mod http;
 pub(crate) mod nest;
 mod outbox;
 mod store;
+mod store_postgres;
 mod store_sqlite;
 
 use std::net::IpAddr;
@@ -62,6 +64,8 @@ use store::{Fields, Kept, NewSubmission, Store};
 pub enum OpenError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("DATABASE_URL: {0}")]
+    Database(#[source] StoreError),
     #[error("the form outbox's HTTP client: {0}")]
     Outbox(#[source] reqwest::Error),
 }
@@ -84,15 +88,20 @@ pub struct Forms {
 }
 
 impl Forms {
-    /// `redis`: where the outbox takes its lease on each entry, so that of
-    /// the instances sharing one `DATA_DIR` one delivers each submission.
+    /// Keeps submissions in PostgreSQL with `DATABASE_URL`, else in
+    /// `DATA_DIR`. `redis`: where the outbox takes its lease on each entry,
+    /// so that of the instances sharing one `DATA_DIR` one delivers each
+    /// submission (PostgreSQL keeps its own leases).
     pub fn open(
         config: &Config,
         routes: Arc<RouteTable>,
         limits: Arc<Limits>,
         redis: Option<crate::redis::Redis>,
     ) -> Result<Forms, OpenError> {
-        let store: Store = Arc::new(store_sqlite::SqliteFormStore::open(&config.data_dir)?);
+        let store: Store = match &config.operations.database_url {
+            Some(url) => Arc::new(store_postgres::PostgresFormStore::open(url.config().clone())),
+            None => Arc::new(store_sqlite::SqliteFormStore::open(&config.data_dir)?),
+        };
         let redis = redis.filter(|_| !store.claims());
         let outbox = match &config.cms.url {
             Some(base) => {
@@ -111,6 +120,13 @@ impl Forms {
             .filter_map(|route| route.path.rsplit('/').next().map(str::to_owned))
             .collect();
         Ok(Forms { store, services: Arc::new(services), outbox, routes, limits, token: config.forms.token.clone() })
+    }
+
+    /// Makes the store ready, before the server takes its first request:
+    /// PostgreSQL's tables made or brought up to date. PostgreSQL
+    /// unreachable at start stops the start, saying so.
+    pub async fn migrate(&self) -> Result<(), OpenError> {
+        self.store.migrate().await.map_err(OpenError::Database)
     }
 
     /// Delivers to the CMS for as long as the server runs (nothing without one).

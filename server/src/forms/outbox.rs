@@ -15,7 +15,8 @@
 //! of them delivers each submission. The lease is kept after a delivery
 //! (the entry is marked delivered by then) and given back after a failure,
 //! so that whoever is due next tries again. Without Redis, one instance
-//! per `DATA_DIR` is assumed.
+//! per `DATA_DIR` is assumed. With `DATABASE_URL` the store claims each
+//! entry itself (`FormStore::claim`) and no lease is taken in Redis.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -52,7 +53,7 @@ pub struct Outbox {
 /// The backlog as read (or why it could not be), and when.
 type LastRead = (Result<Backlog, String>, Instant);
 
-/// How long a lease on an entry lasts: longer than one delivery (an upload
+/// How long a lease on an entry lasts (in Redis, or the store's own claim): longer than one delivery (an upload
 /// and a post, 30 s each at most), short enough that an instance killed
 /// while sending holds nothing for long.
 const LEASE: Duration = Duration::from_secs(120);
@@ -190,7 +191,7 @@ impl Outbox {
     }
 
     /// Whether this instance may send `reference` now: always without
-    /// Redis; with it, if no other instance holds its lease. Redis down:
+    /// Redis (or when the store claimed it); with it, if no other instance holds its lease. Redis down:
     /// not now (the entry waits, it is not lost).
     async fn lease(&self, reference: &str) -> bool {
         let Some(redis) = &self.leases else { return true };

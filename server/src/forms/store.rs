@@ -1,8 +1,9 @@
 //! Where submissions live: [`FormStore`], what the forms and their outbox
 //! need of storage, and the records it keeps. A submission, its idempotency
 //! key and its outbox entry are written in one transaction, committed
-//! before the visitor hears it was received. Its implementation: the
-//! embedded `store_sqlite` (`DATA_DIR/forms.sqlite3`).
+//! before the visitor hears it was received. Two implementations: the
+//! embedded `store_sqlite` (`DATA_DIR/forms.sqlite3`, the default), and
+//! `store_postgres` with `DATABASE_URL`, for instances that share no disk.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -20,6 +21,14 @@ pub enum StoreError {
     Open { path: std::path::PathBuf, source: rusqlite::Error },
     #[error("forms store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("forms store (PostgreSQL): {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("forms store (PostgreSQL): {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    #[error("cannot set up the forms tables in PostgreSQL: {0}")]
+    Migrate(#[from] refinery::Error),
+    #[error("no free reference after {0} draws")]
+    NoReference(u32),
     #[error("no randomness for a reference: {0}")]
     Random(#[from] getrandom::Error),
     #[error("forms store task failed: {0}")]
@@ -127,6 +136,12 @@ pub struct Backlog {
 /// What the forms keep, and their outbox, wherever it lives.
 #[async_trait]
 pub trait FormStore: Send + Sync {
+    /// Makes the store ready at start: its tables made or brought up to
+    /// date where that needs a connection (the embedded store made them
+    /// when it opened).
+    async fn migrate(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
     /// Keeps a submission (committed when this returns), or finds the one
     /// its idempotency key was first sent with.
     async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError>;
@@ -198,7 +213,8 @@ pub(super) mod tests {
         }
     }
 
-    /// What every store must do, run against each: keep, replay by key, export, and the outbox's
+    /// What every store must do, run against each (`store_sqlite`,
+    /// `store_postgres`): keep, replay by key, export, and the outbox's
     /// life of an entry from due to delivered.
     pub async fn contract(store: &dyn FormStore) {
         let Kept::New(first) = store.keep(lead("fill-1", true)).await.unwrap() else { panic!("a new submission") };
