@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 # What building the binary needs (the QuickJS engine builds offline), then what the tests and benches need too.
 BUILD_PACKAGES := cmake libsimde-dev
-APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
+APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server postgresql nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
@@ -50,7 +50,8 @@ bench-tool: deps
 
 ## Every test: Rust unit and integration tests, app tests, browser tests.
 ## The Redis tests skip themselves where redis-server is missing, unless
-## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail.
+## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail. So do the forms'
+## PostgreSQL tests where PostgreSQL is missing, with REQUIRE_POSTGRES=1.
 test: deps test-rust test-app test-e2e
 
 ## Rust: formatting (rustfmt.toml), clippy with warnings as errors, then the tests.
