@@ -93,8 +93,6 @@ impl SqliteFormStore {
 
 #[async_trait]
 impl FormStore for SqliteFormStore {
-    /// Keeps a submission (committed to disk when this returns), or finds
-    /// the one its idempotency key was first sent with.
     async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError> {
         self.db(move |db| {
             let tx = db.transaction()?;
@@ -132,7 +130,6 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// Every submission of `form`, oldest first.
     async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError> {
         self.db(move |db| {
             let mut query =
@@ -143,7 +140,6 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// The proposal PDF of the submission `reference`.
     async fn proposal(&self, reference: String) -> Result<Option<Vec<u8>>, StoreError> {
         self.db(move |db| {
             let bytes = db
@@ -178,7 +174,6 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// When the next undelivered entry is due (Unix seconds), if any.
     async fn next_due(&self) -> Result<Option<i64>, StoreError> {
         self.db(|db| {
             Ok(db.query_row("SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL", [], |r| r.get(0))?)
@@ -186,13 +181,11 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// Delivered: never sent again.
     async fn delivered(&self, id: i64) -> Result<(), StoreError> {
         self.db(move |db| Ok(db.execute("UPDATE outbox SET delivered_at = ?1, attempts = attempts + 1, last_error = NULL WHERE submission_id = ?2", params![now(), id]).map(drop)?))
             .await
     }
 
-    /// Not delivered: tried again at `next_attempt_at`.
     async fn failed(&self, id: i64, next_attempt_at: i64, error: String) -> Result<(), StoreError> {
         self.db(move |db| {
             Ok(db
@@ -205,7 +198,6 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// The proposal is in the CMS's media library as `file_id`: not uploaded again.
     async fn uploaded(&self, id: i64, file_id: i64) -> Result<(), StoreError> {
         self.db(move |db| {
             Ok(db
@@ -231,7 +223,6 @@ impl FormStore for SqliteFormStore {
         .await
     }
 
-    /// The proposal bytes of the submission `id`.
     async fn proposal_of(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
         self.db(move |db| {
             let bytes = db
