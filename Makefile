@@ -166,8 +166,10 @@ test-cms: deps cms-deps
 ## Three instances sharing Redis behind nginx on loopback (tests/scale/):
 ## sign-in across instances, the shared code budget, logout everywhere, a
 ## webhook refreshing all three within 1 s, an instance killed mid-run
-## losing no accepted purchase or form, Redis stopped and started. Uses the
-## binary the Rust tests build, like test-e2e.
+## losing no accepted purchase or form, Redis stopped and started; then
+## three with their own DATA_DIR sharing Redis and PostgreSQL: one killed
+## and its DATA_DIR deleted, PostgreSQL restarted, no form lost or doubled.
+## Uses the binary the Rust tests build, like test-e2e.
 test-scale: deps
 	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/scale/

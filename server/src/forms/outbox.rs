@@ -156,32 +156,46 @@ impl Outbox {
         }
     }
 
+    /// Sends what is due, [`BATCH`] entries at most. A store that claims
+    /// entries for this instance is asked for one at a time, so that an
+    /// instance killed while sending holds only the one it was sending
+    /// until its lease lapses.
     async fn deliver_due(&self) {
-        let due = match self.store.claim(BATCH, LEASE).await {
-            Ok(due) => due,
-            Err(error) => return tracing::error!(%error, "outbox unreadable"),
-        };
-        for entry in due {
-            let (id, reference, attempt) =
-                (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
-            if !self.lease(&reference).await {
-                continue;
+        let (rounds, each) = if self.store.claims() { (BATCH, 1) } else { (1, BATCH) };
+        for _ in 0..rounds {
+            let due = match self.store.claim(each, LEASE).await {
+                Ok(due) => due,
+                Err(error) => return tracing::error!(%error, "outbox unreadable"),
+            };
+            if due.is_empty() {
+                return;
             }
-            match self.deliver(&entry).await {
-                Ok(()) => match self.store.delivered(id).await {
-                    Ok(()) => tracing::info!(%reference, attempt, "form delivered to the CMS"),
-                    Err(error) => tracing::error!(%reference, %error, "form delivered but not marked so"),
-                },
-                Err(error) => {
-                    let wait = self.wait_after(attempt);
-                    let recorded = self.store.failed(id, now() + wait.as_secs().max(1) as i64, error.to_string()).await;
-                    let pending = self.read_backlog().await.pending;
-                    tracing::warn!(%reference, attempt, retry_in_secs = wait.as_secs().max(1), pending, %error, "form delivery failed; will retry");
-                    if let Err(error) = recorded {
-                        tracing::error!(%reference, %error, "outbox not updated");
-                    }
-                    self.release(&reference).await;
+            for entry in due {
+                self.send(entry).await;
+            }
+        }
+    }
+
+    /// Sends one entry, and records how it went.
+    async fn send(&self, entry: Due) {
+        let (id, reference, attempt) = (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
+        if !self.lease(&reference).await {
+            return;
+        }
+        match self.deliver(&entry).await {
+            Ok(()) => match self.store.delivered(id).await {
+                Ok(()) => tracing::info!(%reference, attempt, "form delivered to the CMS"),
+                Err(error) => tracing::error!(%reference, %error, "form delivered but not marked so"),
+            },
+            Err(error) => {
+                let wait = self.wait_after(attempt);
+                let recorded = self.store.failed(id, now() + wait.as_secs().max(1) as i64, error.to_string()).await;
+                let pending = self.read_backlog().await.pending;
+                tracing::warn!(%reference, attempt, retry_in_secs = wait.as_secs().max(1), pending, %error, "form delivery failed; will retry");
+                if let Err(error) = recorded {
+                    tracing::error!(%reference, %error, "outbox not updated");
                 }
+                self.release(&reference).await;
             }
         }
     }
@@ -191,8 +205,9 @@ impl Outbox {
     }
 
     /// Whether this instance may send `reference` now: always without
-    /// Redis (or when the store claimed it); with it, if no other instance holds its lease. Redis down:
-    /// not now (the entry waits, it is not lost).
+    /// Redis (or when the store claimed it); with it, if no other instance
+    /// holds its lease. Redis down: not now (the entry waits, it is not
+    /// lost).
     async fn lease(&self, reference: &str) -> bool {
         let Some(redis) = &self.leases else { return true };
         let take = redis
