@@ -392,6 +392,23 @@ async fn while_postgresql_is_down_a_post_is_503_in_the_visitors_language_and_not
     assert_eq!(references, [&before["reference"], &after["reference"]]);
 }
 
+/// PostgreSQL unreachable at start stops the start, naming `DATABASE_URL`.
+#[tokio::test]
+async fn a_database_that_does_not_answer_at_start_stops_the_start() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut config = server::Config::defaults();
+    config.data_dir = data_dir.path().to_owned();
+    config.pages.render_workers = Some(1);
+    config.pages.prerender = false;
+    config.operations.metrics_addr = None;
+    config.operations.database_url = Some(format!("postgres://site@127.0.0.1:{closed}/site").parse().unwrap());
+    let started = server::run(listener, config, site::bundle(), Some(site::sandbox()), std::future::pending()).await;
+    let error = started.expect_err("no start without its database").to_string();
+    assert!(error.starts_with("DATABASE_URL: "), "{error}");
+}
+
 on_each_store!(a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it);
 async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it(app: &TestApp) {
     let send = |form| {
