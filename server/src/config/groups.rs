@@ -348,9 +348,10 @@ pub struct FormsConfig {
 #[derive(Debug, Clone, Args)]
 pub struct OperationsConfig {
     /// Redis shared by every instance behind one address (sessions and
-    /// their revocation, rate-limit counters, the forms outbox lease, cache
-    /// invalidation), e.g. `redis://127.0.0.1:6379/0`. Unset: sessions in
-    /// SQLite in `DATA_DIR`, limits in this process.
+    /// their revocation, rate-limit counters, the forms outbox lease
+    /// without `DATABASE_URL`, cache invalidation), e.g.
+    /// `redis://127.0.0.1:6379/0`. Unset: sessions in SQLite in
+    /// `DATA_DIR`, limits in this process.
     #[arg(id = "redis-url", long = "redis-url", env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<Secret>,
 
