@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 # What building the binary needs (the QuickJS engine builds offline), then what the tests and benches need too.
 BUILD_PACKAGES := cmake libsimde-dev
-APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
+APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server postgresql nginx varnish netsurf-gtk xvfb xdotool imagemagick lynx w3m tmux plasma-workspace-wallpapers netpbm
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
@@ -50,7 +50,8 @@ bench-tool: deps
 
 ## Every test: Rust unit and integration tests, app tests, browser tests.
 ## The Redis tests skip themselves where redis-server is missing, unless
-## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail.
+## REQUIRE_REDIS=1 (as .ci/run sets it): then they fail. So do the forms'
+## PostgreSQL tests where PostgreSQL is missing, with REQUIRE_POSTGRES=1.
 test: deps test-rust test-app test-e2e
 
 ## Rust: formatting (rustfmt.toml), clippy with warnings as errors, then the tests.
@@ -165,8 +166,10 @@ test-cms: deps cms-deps
 ## Three instances sharing Redis behind nginx on loopback (tests/scale/):
 ## sign-in across instances, the shared code budget, logout everywhere, a
 ## webhook refreshing all three within 1 s, an instance killed mid-run
-## losing no accepted purchase or form, Redis stopped and started. Uses the
-## binary the Rust tests build, like test-e2e.
+## losing no accepted purchase or form, Redis stopped and started; then
+## three with their own DATA_DIR sharing Redis and PostgreSQL: one killed
+## and its DATA_DIR deleted, PostgreSQL restarted, no form lost or doubled.
+## Uses the binary the Rust tests build, like test-e2e.
 test-scale: deps
 	cargo test --workspace --all-targets --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/scale/

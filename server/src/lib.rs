@@ -24,7 +24,7 @@
 //!   (`/_data/…`), and the one page error; what `site-bench` (bench/)
 //!   times of a render is public.
 //! - `forms`: the business community form and the foundation application,
-//!   kept in SQLite before they are answered, exported for staff.
+//!   kept in SQLite (or PostgreSQL) before they are answered, exported for staff.
 //! - `account`: the self-service backend (`/api/auth`, `/api/account`,
 //!   `/api/bundles`, `/api/modem`, `/api/cpm`) and the operator API client.
 //! - `preview`: the CMS's preview of drafts (`/api/preview`, the cookie).

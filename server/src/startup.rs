@@ -78,6 +78,7 @@ pub async fn run(
             .ok(),
     };
     let state = AppState::new(config, bundle, &operator_base)?;
+    state.forms.migrate().await?;
     let stand_in = match stand_in {
         Some(stand_in) => Some((stand_in, (stand_in.open)(&state.config)?)),
         None => None,

@@ -1,13 +1,16 @@
 //! The business community form and the foundation application over real
 //! HTTP: every field's error in both languages, the two-applicant rule,
 //! idempotency, the cross-site refusal, the honeypot and the per-address
-//! limit, the proposal PDF checked by content, and the staff export.
+//! limit, the proposal PDF checked by content, and the staff export. What
+//! the store keeps is tested on each store (`on_each_store!`): SQLite in
+//! `DATA_DIR`, and PostgreSQL (`DATABASE_URL`) started for the test.
 
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app, spawn_app_with};
+use crate::postgres::Postgres;
 
 pub const TOKEN: &str = "staff-secret";
 pub const BUSINESS: &str = "/api/forms/business-community";
@@ -15,6 +18,35 @@ pub const FOUNDATION: &str = "/api/forms/foundation-application";
 
 pub async fn spawn_forms_app() -> TestApp {
     spawn_app_with(|config| config.forms.token = Some(TOKEN.parse().unwrap())).await
+}
+
+/// The same, its submissions in `postgres`.
+pub async fn spawn_forms_app_on(postgres: &Postgres) -> TestApp {
+    spawn_app_with(|config| {
+        config.forms.token = Some(TOKEN.parse().unwrap());
+        config.operations.database_url = Some(postgres.url().parse().unwrap());
+    })
+    .await
+}
+
+/// The test `$body` (an `async fn(&TestApp)`) twice, as `$body::sqlite`
+/// and `$body::postgres`: on the forms' app with each store (PostgreSQL's
+/// skipped where it is not installed, as `Postgres::start` says).
+macro_rules! on_each_store {
+    ($body:ident) => {
+        mod $body {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$body(&super::spawn_forms_app().await).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let Some(postgres) = crate::postgres::Postgres::start() else { return };
+                super::$body(&super::spawn_forms_app_on(&postgres).await).await;
+            }
+        }
+    };
 }
 
 pub fn lead() -> Value {
@@ -98,15 +130,14 @@ pub fn worded(errors: &Value, lang: &str) -> Value {
     Value::Object(errors.iter().map(|(field, problem)| (field.clone(), word(problem))).collect())
 }
 
-#[tokio::test]
-async fn a_business_lead_is_received_and_exported_typed() {
-    let app = spawn_forms_app().await;
-    let (status, body, headers) = post_json(&app, BUSINESS, &lead(), "en", None).await;
+on_each_store!(a_business_lead_is_received_and_exported_typed);
+async fn a_business_lead_is_received_and_exported_typed(app: &TestApp) {
+    let (status, body, headers) = post_json(app, BUSINESS, &lead(), "en", None).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(headers["cache-control"], "no-store");
     let reference = body["reference"].as_str().unwrap();
     assert!(reference.len() == 11 && reference.starts_with("BC-"), "{reference}");
-    let rows = exported(&app, "business-community").await;
+    let rows = exported(app, "business-community").await;
     assert_eq!(rows.len(), 1);
     let row = &rows[0];
     assert_eq!(row["reference"], reference);
@@ -225,23 +256,22 @@ async fn the_budget_total_is_the_servers() {
     assert_eq!(rows[0]["applicants"][1]["phone"], "255754000004");
 }
 
-#[tokio::test]
-async fn an_idempotency_key_returns_the_first_reference_and_keeps_one() {
-    let app = spawn_forms_app().await;
-    let (status, first, _) = post_json(&app, BUSINESS, &lead(), "en", Some("fill-1")).await;
+on_each_store!(an_idempotency_key_returns_the_first_reference_and_keeps_one);
+async fn an_idempotency_key_returns_the_first_reference_and_keeps_one(app: &TestApp) {
+    let (status, first, _) = post_json(app, BUSINESS, &lead(), "en", Some("fill-1")).await;
     assert_eq!(status, StatusCode::CREATED);
     let mut edited = lead();
     edited["name"] = json!("Amina M.");
-    let (status, again, headers) = post_json(&app, BUSINESS, &edited, "en", Some("fill-1")).await;
+    let (status, again, headers) = post_json(app, BUSINESS, &edited, "en", Some("fill-1")).await;
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(again["reference"], first["reference"]);
     assert_eq!(headers["idempotent-replayed"], "true");
-    let (_, other, _) = post_json(&app, BUSINESS, &lead(), "en", Some("fill-2")).await;
+    let (_, other, _) = post_json(app, BUSINESS, &lead(), "en", Some("fill-2")).await;
     assert_ne!(other["reference"], first["reference"]);
     // The same key on the other form is another submission.
-    let (status, _, _) = post_json(&app, FOUNDATION, &application(), "en", Some("fill-1")).await;
+    let (status, _, _) = post_json(app, FOUNDATION, &application(), "en", Some("fill-1")).await;
     assert_eq!(status, StatusCode::CREATED);
-    let rows = exported(&app, "business-community").await;
+    let rows = exported(app, "business-community").await;
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0]["name"], "Amina Mwakyusa", "the first submission is the one kept");
 }
@@ -317,9 +347,70 @@ fn multipart(application: &Value, proposal: Option<(&'static [u8], &str)>) -> re
     }
 }
 
+/// PostgreSQL down: a post is answered 503 with `Retry-After`, saying so
+/// in the visitor's language (the page sent back filled in, without
+/// JavaScript); back up, the same fill is kept, and what was kept before
+/// is all there.
 #[tokio::test]
-async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
-    let app = spawn_forms_app().await;
+async fn while_postgresql_is_down_a_post_is_503_in_the_visitors_language_and_nothing_kept_is_lost() {
+    let Some(postgres) = Postgres::start() else { return };
+    let app = spawn_forms_app_on(&postgres).await;
+    let (status, before, _) = post_json(&app, BUSINESS, &lead(), "sw", Some("fill-1")).await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    postgres.stop();
+    let (status, body, headers) = post_json(&app, BUSINESS, &lead(), "sw", Some("fill-2")).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(headers["retry-after"], "5");
+    let not_saved = "Fomu yako haikuweza kuhifadhiwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi";
+    assert_eq!(worded(&body["errors"], "sw"), json!({ "form": not_saved }));
+    let pairs = [
+        ("lang", "sw"),
+        ("name", "Amina Mwakyusa"),
+        ("email", "amina@example.co.tz"),
+        ("phone", "0754000001"),
+        ("businessName", "Mwakyusa Traders"),
+        ("businessSize", "medium"),
+        ("industry", "Retail"),
+        ("whereHeard", "employee"),
+        ("employeeName", "Juma"),
+        ("services", "iot"),
+    ];
+    let page = post_form(&app, BUSINESS, &pairs).await;
+    assert_eq!(page.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(page.headers().contains_key("retry-after"));
+    let html = page.text().await.unwrap();
+    assert!(html.contains(not_saved), "the message on the page");
+    assert!(html.contains(r#"value="amina@example.co.tz""#), "what was typed is kept");
+
+    postgres.resume();
+    let (status, after, headers) = post_json(&app, BUSINESS, &lead(), "sw", Some("fill-2")).await;
+    assert_eq!(status, StatusCode::CREATED, "{after}");
+    assert!(!headers.contains_key("idempotent-replayed"), "nothing was kept of the refused post");
+    let rows = exported(&app, "business-community").await;
+    let references: Vec<&Value> = rows.iter().map(|row| &row["reference"]).collect();
+    assert_eq!(references, [&before["reference"], &after["reference"]]);
+}
+
+/// PostgreSQL unreachable at start stops the start, naming `DATABASE_URL`.
+#[tokio::test]
+async fn a_database_that_does_not_answer_at_start_stops_the_start() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut config = server::Config::defaults();
+    config.data_dir = data_dir.path().to_owned();
+    config.pages.render_workers = Some(1);
+    config.pages.prerender = false;
+    config.operations.metrics_addr = None;
+    config.operations.database_url = Some(format!("postgres://site@127.0.0.1:{closed}/site").parse().unwrap());
+    let started = server::run(listener, config, site::bundle(), Some(site::sandbox()), std::future::pending()).await;
+    let error = started.expect_err("no start without its database").to_string();
+    assert!(error.starts_with("DATABASE_URL: "), "{error}");
+}
+
+on_each_store!(a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it);
+async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it(app: &TestApp) {
     let send = |form| {
         app.client
             .post(app.url(FOUNDATION))
@@ -345,7 +436,7 @@ async fn a_proposal_is_a_pdf_by_its_content_and_staff_can_download_it() {
     let good = send(multipart(&application(), Some((pdf, "Mpango wa mradi.PDF")))).await.unwrap();
     assert_eq!(good.status(), StatusCode::CREATED);
     let reference = good.json::<Value>().await.unwrap()["reference"].as_str().unwrap().to_owned();
-    let rows = exported(&app, "foundation-application").await;
+    let rows = exported(app, "foundation-application").await;
     assert_eq!(rows[0]["proposal"]["fileName"], "Mpango wa mradi.PDF");
     assert_eq!(rows[0]["proposal"]["size"], pdf.len());
     let download = app
@@ -418,9 +509,8 @@ async fn post_form(app: &TestApp, path: &str, pairs: &[(&str, &str)]) -> reqwest
         .unwrap()
 }
 
-#[tokio::test]
-async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_receipt() {
-    let app = spawn_forms_app().await;
+on_each_store!(without_javascript_the_form_comes_back_filled_in_then_lands_on_its_receipt);
+async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_receipt(app: &TestApp) {
     let mut pairs = vec![
         ("lang", "sw"),
         ("name", "Amina <Mwakyusa>"),
@@ -435,7 +525,7 @@ async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_rece
         ("services", "connectivity"),
         ("leaveEmpty", ""),
     ];
-    let response = post_form(&app, BUSINESS, &pairs).await;
+    let response = post_form(app, BUSINESS, &pairs).await;
     assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(response.headers()["cache-control"], "private, no-store");
     let html = response.text().await.unwrap();
@@ -455,7 +545,7 @@ async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_rece
     );
 
     pairs[2] = ("email", "amina@example.co.tz");
-    let response = post_form(&app, BUSINESS, &pairs).await;
+    let response = post_form(app, BUSINESS, &pairs).await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = response.headers()["location"].to_str().unwrap().to_owned();
     let reference =
@@ -464,7 +554,7 @@ async fn without_javascript_the_form_comes_back_filled_in_then_lands_on_its_rece
     let receipt = app.get(&location).await;
     assert_eq!(receipt.status(), StatusCode::OK);
     assert!(receipt.text().await.unwrap().contains(reference), "the receipt shows the reference");
-    let rows = exported(&app, "business-community").await;
+    let rows = exported(app, "business-community").await;
     assert_eq!(rows[0]["employeeName"], "Juma");
     assert_eq!(rows[0]["services"], json!(["iot", "connectivity"]));
 }

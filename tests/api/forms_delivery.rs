@@ -1,7 +1,9 @@
 //! Forms are never lost: delivered to a CMS that fails its first delivery
-//! exactly once, and kept through a `kill -9` of the real `site` binary
-//! right after its 201, then exported after the restart and delivered,
-//! past one more failure, exactly once.
+//! exactly once (from SQLite and from PostgreSQL), and kept through a
+//! `kill -9` of the real `site` binary right after its 201, then exported
+//! after the restart and delivered, past one more failure, exactly once.
+//! Two instances on one PostgreSQL, sharing no disk, export every
+//! submission and deliver each once.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -14,6 +16,7 @@ use serde_json::Value;
 use crate::fake_cms::{FakeCms, Shape};
 use crate::forms::{BUSINESS, FOUNDATION, TOKEN, application, lead};
 use crate::helpers::spawn_app_with;
+use crate::postgres::Postgres;
 
 /// Waits up to `limit` for `done`.
 async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
@@ -29,12 +32,24 @@ async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
 
 #[tokio::test]
 async fn the_outbox_retries_a_failed_delivery_and_delivers_exactly_once() {
+    retries_a_failed_delivery_and_delivers_exactly_once(None).await;
+}
+
+#[tokio::test]
+async fn the_outbox_in_postgresql_retries_a_failed_delivery_and_delivers_exactly_once() {
+    let Some(postgres) = Postgres::start() else { return };
+    retries_a_failed_delivery_and_delivers_exactly_once(Some(&postgres)).await;
+}
+
+/// With the submissions in `postgres`, or in SQLite.
+async fn retries_a_failed_delivery_and_delivers_exactly_once(postgres: Option<&Postgres>) {
     let cms = FakeCms::start(Shape::V5).await;
     cms.fail_next_posts(1);
     let app = spawn_app_with(|config| {
         config.cms.url = Some(cms.url.parse().unwrap());
         config.cms.token = Some("cms-token".parse().unwrap());
         config.forms.retry = std::time::Duration::from_millis(300);
+        config.operations.database_url = postgres.map(|postgres| postgres.url().parse().unwrap());
     })
     .await;
     let (status, body, _) = crate::forms::post_json(&app, BUSINESS, &lead(), "en", Some("one-fill")).await;
@@ -93,6 +108,57 @@ async fn pending_deliveries_show_in_the_health_detail() {
     assert_eq!(health["forms"]["mostAttempts"], 1);
     assert_eq!(cms.posts()[0].0, "/api/foundation-applications");
     assert_eq!(cms.posts()[0].2["data"]["budgetTotalTzs"], 15_000_000);
+}
+
+/// Two instances on one PostgreSQL, each with its own `DATA_DIR` (machines
+/// that share no disk), both delivering to one CMS whose first posts fail:
+/// forms posted to both at once are all exported by either, and each is
+/// delivered once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_postgresql_export_every_submission_and_deliver_each_once() {
+    // Each instance's budget of forms from one address.
+    const EACH: usize = 10;
+    let Some(postgres) = Postgres::start() else { return };
+    let cms = FakeCms::start(Shape::V5).await;
+    cms.fail_next_posts(5);
+    let instance = || {
+        spawn_app_with(|config| {
+            config.cms.url = Some(cms.url.parse().unwrap());
+            config.forms.token = Some(TOKEN.parse().unwrap());
+            config.forms.retry = Duration::from_millis(200);
+            config.operations.database_url = Some(postgres.url().parse().unwrap());
+        })
+    };
+    let instances = [instance().await, instance().await];
+    let posts = instances.iter().flat_map(|app| {
+        (0..EACH).map(move |_| async move { crate::forms::post_json(app, BUSINESS, &lead(), "en", None).await })
+    });
+    let mut references = Vec::new();
+    for (status, body, _) in futures::future::join_all(posts).await {
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        references.push(body["reference"].as_str().unwrap().to_owned());
+    }
+    references.sort();
+    let leads = "business-community-leads";
+    assert!(
+        eventually(Duration::from_secs(20), || cms.created(leads).len() >= 2 * EACH).await,
+        "all delivered: {} of {}",
+        cms.created(leads).len(),
+        2 * EACH
+    );
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let mut delivered: Vec<String> =
+        cms.created(leads).iter().map(|entry| entry["reference"].as_str().unwrap().to_owned()).collect();
+    delivered.sort();
+    assert_eq!(delivered, references, "each delivered once");
+    assert_eq!(cms.posts().len(), 2 * EACH + 5, "no post but the failed ones and one per submission");
+    for app in &instances {
+        let exported = crate::forms::exported(app, "business-community").await;
+        let mut listed: Vec<String> =
+            exported.iter().map(|row| row["reference"].as_str().unwrap().to_owned()).collect();
+        listed.sort();
+        assert_eq!(listed, references, "either instance exports every submission");
+    }
 }
 
 /// The `site` binary on a free port, its log lines collected.

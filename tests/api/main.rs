@@ -4,6 +4,8 @@
 mod fake_cms;
 mod fault_proxy;
 mod helpers;
+#[path = "../support/postgres.rs"]
+mod postgres;
 
 mod account;
 mod account_page;

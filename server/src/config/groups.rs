@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::values::{HttpUrl, LogFormat, PopulateStrategy, Secret, listen_or_off, mebibytes, millis, secs};
+use super::values::{
+    DatabaseUrl, HttpUrl, LogFormat, PopulateStrategy, Secret, listen_or_off, mebibytes, millis, secs,
+};
 
 /// The CMS the content comes from, its webhook and its preview of drafts.
 #[derive(Debug, Clone, Args)]
@@ -346,11 +348,19 @@ pub struct FormsConfig {
 #[derive(Debug, Clone, Args)]
 pub struct OperationsConfig {
     /// Redis shared by every instance behind one address (sessions and
-    /// their revocation, rate-limit counters, the forms outbox lease, cache
-    /// invalidation), e.g. `redis://127.0.0.1:6379/0`. Unset: sessions in
-    /// SQLite in `DATA_DIR`, limits in this process.
+    /// their revocation, rate-limit counters, the forms outbox lease
+    /// without `DATABASE_URL`, cache invalidation), e.g.
+    /// `redis://127.0.0.1:6379/0`. Unset: sessions in SQLite in
+    /// `DATA_DIR`, limits in this process.
     #[arg(id = "redis-url", long = "redis-url", env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<Secret>,
+
+    /// PostgreSQL keeping the form submissions and their delivery outbox,
+    /// shared by every instance (its tables are made at start), e.g.
+    /// `postgres://site:password@10.0.0.5:5432/site`. Unset: in SQLite in
+    /// `DATA_DIR`.
+    #[arg(id = "database-url", long = "database-url", env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<DatabaseUrl>,
 
     /// Address of the private listener serving `GET /metrics` (Prometheus
     /// text format); `off` serves none.

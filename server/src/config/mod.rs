@@ -19,7 +19,7 @@ pub use groups::{
     CmsConfig, ConnectionConfig, ContentConfig, FormsConfig, ImageConfig, OperationsConfig, OperatorConfig,
     PagesConfig, SessionConfig,
 };
-pub use values::{HttpUrl, LogFormat, PopulateStrategy, Secret};
+pub use values::{DatabaseUrl, HttpUrl, LogFormat, PopulateStrategy, Secret};
 
 #[derive(Debug, Clone, Parser)]
 #[command(name = "site", about = "The operator's public website and self-service area")]

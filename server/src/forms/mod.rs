@@ -13,7 +13,9 @@
 //! - `fields`: reading fields into typed values, and what is wrong with
 //!   them (`contract::feedback::Problem`, which the app words).
 //! - `business`, `foundation`: the two forms' types and their parsers.
-//! - `store`: SQLite in `DATA_DIR` (WAL, synchronous=FULL), idempotency keys.
+//! - `store`: [`FormStore`], where submissions and their outbox are kept,
+//!   and idempotency keys; `store_sqlite`, in `DATA_DIR` (the default),
+//!   and `store_postgres`, with `DATABASE_URL`.
 //! - `outbox`: delivery to the CMS (`CMS_URL`), retried until it takes.
 //! - `export`: staff read submissions as CSV or JSON with `FORMS_TOKEN`.
 //!
@@ -33,6 +35,8 @@ mod http;
 pub(crate) mod nest;
 mod outbox;
 mod store;
+mod store_postgres;
+mod store_sqlite;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -53,13 +57,15 @@ pub use error::FormError;
 use error::Refusal;
 use http::Sent;
 pub use store::{Backlog, FormStore, StoreError};
-use store::{Fields, Kept, NewSubmission};
+use store::{Fields, Kept, NewSubmission, Store};
 
 /// Why the forms cannot open at start.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("DATABASE_URL: {0}")]
+    Database(#[source] StoreError),
     #[error("the form outbox's HTTP client: {0}")]
     Outbox(#[source] reqwest::Error),
 }
@@ -67,7 +73,7 @@ pub enum OpenError {
 /// What the form endpoints share.
 #[derive(Clone)]
 pub struct Forms {
-    store: FormStore,
+    store: Store,
     /// The business categories a lead may ask about: the slugs of the
     /// route table's category pages.
     services: Arc<Vec<String>>,
@@ -82,15 +88,21 @@ pub struct Forms {
 }
 
 impl Forms {
-    /// `redis`: where the outbox takes its lease on each entry, so that of
-    /// the instances sharing one `DATA_DIR` one delivers each submission.
+    /// Keeps submissions in PostgreSQL with `DATABASE_URL`, else in
+    /// `DATA_DIR`. `redis`: where the outbox takes its lease on each entry,
+    /// so that of the instances sharing one `DATA_DIR` one delivers each
+    /// submission (PostgreSQL keeps its own leases).
     pub fn open(
         config: &Config,
         routes: Arc<RouteTable>,
         limits: Arc<Limits>,
         redis: Option<crate::redis::Redis>,
     ) -> Result<Forms, OpenError> {
-        let store = FormStore::open(&config.data_dir)?;
+        let store: Store = match &config.operations.database_url {
+            Some(url) => Arc::new(store_postgres::PostgresFormStore::open(url.config().clone())),
+            None => Arc::new(store_sqlite::SqliteFormStore::open(&config.data_dir)?),
+        };
+        let redis = redis.filter(|_| !store.claims());
         let outbox = match &config.cms.url {
             Some(base) => {
                 let token = config.cms.token.as_ref().map(|t| t.expose().to_owned());
@@ -108,6 +120,13 @@ impl Forms {
             .filter_map(|route| route.path.rsplit('/').next().map(str::to_owned))
             .collect();
         Ok(Forms { store, services: Arc::new(services), outbox, routes, limits, token: config.forms.token.clone() })
+    }
+
+    /// Makes the store ready, before the server takes its first request:
+    /// PostgreSQL's tables made or brought up to date. PostgreSQL
+    /// unreachable at start stops the start, saying so.
+    pub async fn migrate(&self) -> Result<(), OpenError> {
+        self.store.migrate().await.map_err(OpenError::Database)
     }
 
     /// Delivers to the CMS for as long as the server runs (nothing without one).

@@ -15,7 +15,8 @@
 //! of them delivers each submission. The lease is kept after a delivery
 //! (the entry is marked delivered by then) and given back after a failure,
 //! so that whoever is due next tries again. Without Redis, one instance
-//! per `DATA_DIR` is assumed.
+//! per `DATA_DIR` is assumed. With `DATABASE_URL` the store claims each
+//! entry itself (`FormStore::claim`) and no lease is taken in Redis.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -25,7 +26,7 @@ use tokio::sync::Notify;
 
 use super::FormKind;
 use super::export::record;
-use super::store::{Backlog, Due, FormStore, now};
+use super::store::{Backlog, Due, Store, now};
 
 /// The longest wait between two tries of one entry.
 const MAX_WAIT: Duration = Duration::from_secs(3600);
@@ -37,7 +38,7 @@ const IDLE: Duration = Duration::from_secs(30);
 
 #[derive(Clone)]
 pub struct Outbox {
-    store: FormStore,
+    store: Store,
     http: reqwest::Client,
     base: String,
     token: Option<String>,
@@ -52,7 +53,7 @@ pub struct Outbox {
 /// The backlog as read (or why it could not be), and when.
 type LastRead = (Result<Backlog, String>, Instant);
 
-/// How long a lease on an entry lasts: longer than one delivery (an upload
+/// How long a lease on an entry lasts (in Redis, or the store's own claim): longer than one delivery (an upload
 /// and a post, 30 s each at most), short enough that an instance killed
 /// while sending holds nothing for long.
 const LEASE: Duration = Duration::from_secs(120);
@@ -69,7 +70,7 @@ enum DeliveryError {
 
 impl Outbox {
     pub fn new(
-        store: FormStore,
+        store: Store,
         base: &str,
         token: Option<String>,
         first_wait: Duration,
@@ -155,32 +156,46 @@ impl Outbox {
         }
     }
 
+    /// Sends what is due, [`BATCH`] entries at most. A store that claims
+    /// entries for this instance is asked for one at a time, so that an
+    /// instance killed while sending holds only the one it was sending
+    /// until its lease lapses.
     async fn deliver_due(&self) {
-        let due = match self.store.due(BATCH).await {
-            Ok(due) => due,
-            Err(error) => return tracing::error!(%error, "outbox unreadable"),
-        };
-        for entry in due {
-            let (id, reference, attempt) =
-                (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
-            if !self.lease(&reference).await {
-                continue;
+        let (rounds, each) = if self.store.claims() { (BATCH, 1) } else { (1, BATCH) };
+        for _ in 0..rounds {
+            let due = match self.store.claim(each, LEASE).await {
+                Ok(due) => due,
+                Err(error) => return tracing::error!(%error, "outbox unreadable"),
+            };
+            if due.is_empty() {
+                return;
             }
-            match self.deliver(&entry).await {
-                Ok(()) => match self.store.delivered(id).await {
-                    Ok(()) => tracing::info!(%reference, attempt, "form delivered to the CMS"),
-                    Err(error) => tracing::error!(%reference, %error, "form delivered but not marked so"),
-                },
-                Err(error) => {
-                    let wait = self.wait_after(attempt);
-                    let recorded = self.store.failed(id, now() + wait.as_secs().max(1) as i64, error.to_string()).await;
-                    let pending = self.read_backlog().await.pending;
-                    tracing::warn!(%reference, attempt, retry_in_secs = wait.as_secs().max(1), pending, %error, "form delivery failed; will retry");
-                    if let Err(error) = recorded {
-                        tracing::error!(%reference, %error, "outbox not updated");
-                    }
-                    self.release(&reference).await;
+            for entry in due {
+                self.send(entry).await;
+            }
+        }
+    }
+
+    /// Sends one entry, and records how it went.
+    async fn send(&self, entry: Due) {
+        let (id, reference, attempt) = (entry.submission.id, entry.submission.reference.clone(), entry.attempts + 1);
+        if !self.lease(&reference).await {
+            return;
+        }
+        match self.deliver(&entry).await {
+            Ok(()) => match self.store.delivered(id).await {
+                Ok(()) => tracing::info!(%reference, attempt, "form delivered to the CMS"),
+                Err(error) => tracing::error!(%reference, %error, "form delivered but not marked so"),
+            },
+            Err(error) => {
+                let wait = self.wait_after(attempt);
+                let recorded = self.store.failed(id, now() + wait.as_secs().max(1) as i64, error.to_string()).await;
+                let pending = self.read_backlog().await.pending;
+                tracing::warn!(%reference, attempt, retry_in_secs = wait.as_secs().max(1), pending, %error, "form delivery failed; will retry");
+                if let Err(error) = recorded {
+                    tracing::error!(%reference, %error, "outbox not updated");
                 }
+                self.release(&reference).await;
             }
         }
     }
@@ -190,8 +205,9 @@ impl Outbox {
     }
 
     /// Whether this instance may send `reference` now: always without
-    /// Redis; with it, if no other instance holds its lease. Redis down:
-    /// not now (the entry waits, it is not lost).
+    /// Redis (or when the store claimed it); with it, if no other instance
+    /// holds its lease. Redis down: not now (the entry waits, it is not
+    /// lost).
     async fn lease(&self, reference: &str) -> bool {
         let Some(redis) = &self.leases else { return true };
         let take = redis
@@ -302,9 +318,8 @@ mod tests {
     #[test]
     fn waits_double_up_to_an_hour() {
         let dir = tempfile::tempdir().unwrap();
-        let outbox =
-            Outbox::new(FormStore::open(dir.path()).unwrap(), "http://cms/", None, Duration::from_secs(5), None)
-                .unwrap();
+        let store = Arc::new(super::super::store_sqlite::SqliteFormStore::open(dir.path()).unwrap());
+        let outbox = Outbox::new(store, "http://cms/", None, Duration::from_secs(5), None).unwrap();
         let waits: Vec<u64> = (1..=12).map(|n| outbox.wait_after(n).as_secs()).collect();
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]);
         assert_eq!(outbox.base, "http://cms");

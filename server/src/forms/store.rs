@@ -1,50 +1,34 @@
-//! Where submissions live: `DATA_DIR/forms.sqlite3`, in WAL mode with
-//! `synchronous=FULL`, so a submission answered 201 is on disk (a crash or
-//! a power cut after the answer loses nothing). A submission, its
-//! idempotency key and its outbox entry are written in one transaction.
+//! Where submissions live: [`FormStore`], what the forms and their outbox
+//! need of storage, and the records it keeps. A submission, its idempotency
+//! key and its outbox entry are written in one transaction, committed
+//! before the visitor hears it was received. Two implementations: the
+//! embedded `store_sqlite` (`DATA_DIR/forms.sqlite3`, the default), and
+//! `store_postgres` with `DATABASE_URL`, for instances that share no disk.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use async_trait::async_trait;
 use serde::Serialize;
 
 use super::FormKind;
 use super::business::BusinessLead;
 use super::foundation::FoundationApplication;
 
-const FILE: &str = "forms.sqlite3";
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS submissions (
-    id              INTEGER PRIMARY KEY,
-    reference       TEXT NOT NULL UNIQUE,
-    form            TEXT NOT NULL,
-    idempotency_key TEXT,
-    lang            TEXT NOT NULL,
-    received_at     INTEGER NOT NULL,
-    data            TEXT NOT NULL,
-    proposal        BLOB,
-    UNIQUE (form, idempotency_key)
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    submission_id   INTEGER PRIMARY KEY REFERENCES submissions (id),
-    attempts        INTEGER NOT NULL DEFAULT 0,
-    next_attempt_at INTEGER NOT NULL,
-    delivered_at    INTEGER,
-    last_error      TEXT,
-    cms_file_id     INTEGER
-);
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
-";
-
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot open the forms store {}: {source}", path.display())]
-    Open { path: PathBuf, source: rusqlite::Error },
+    Open { path: std::path::PathBuf, source: rusqlite::Error },
     #[error("forms store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("forms store (PostgreSQL): {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("forms store (PostgreSQL): {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    #[error("cannot set up the forms tables in PostgreSQL: {0}")]
+    Migrate(#[from] refinery::Error),
+    #[error("no free reference after {0} draws")]
+    NoReference(u32),
     #[error("no randomness for a reference: {0}")]
     Random(#[from] getrandom::Error),
     #[error("forms store task failed: {0}")]
@@ -116,11 +100,6 @@ pub struct Submission {
     pub has_proposal: bool,
 }
 
-#[derive(Clone)]
-pub struct FormStore {
-    db: Arc<Mutex<Connection>>,
-}
-
 pub fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
@@ -134,115 +113,6 @@ pub(super) fn new_reference(form: FormKind) -> Result<String, getrandom::Error> 
     let bits = bytes.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
     let code: String = (0..8).rev().map(|i| ALPHABET[((bits >> (i * 5)) & 31) as usize] as char).collect();
     Ok(format!("{}-{code}", form.prefix()))
-}
-
-fn submission(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
-    let (reference, form, data): (String, String, String) = (row.get("reference")?, row.get("form")?, row.get("data")?);
-    let fields = FormKind::parse(&form).and_then(|kind| {
-        Fields::read(kind, &data)
-            .inspect_err(|error| tracing::error!(%reference, form, %error, "a kept submission's fields do not read"))
-            .ok()
-    });
-    Ok(Submission {
-        id: row.get("id")?,
-        reference,
-        form,
-        lang: row.get("lang")?,
-        received_at: row.get("received_at")?,
-        fields,
-        has_proposal: row.get("has_proposal")?,
-    })
-}
-
-const COLUMNS: &str =
-    "s.id, s.reference, s.form, s.lang, s.received_at, s.data, s.proposal IS NOT NULL AS has_proposal";
-
-impl FormStore {
-    /// Opens or creates `<data_dir>/forms.sqlite3`.
-    pub fn open(data_dir: &Path) -> Result<FormStore, StoreError> {
-        let path = data_dir.join(FILE);
-        let open = || -> rusqlite::Result<Connection> {
-            let db = crate::sqlite::open(&path)?;
-            // Every commit reaches the disk before the visitor is told it was received.
-            db.pragma_update(None, "synchronous", "FULL")?;
-            db.pragma_update(None, "foreign_keys", "ON")?;
-            db.execute_batch(SCHEMA)?;
-            Ok(db)
-        };
-        let db = open().map_err(|source| StoreError::Open { path: path.clone(), source })?;
-        Ok(FormStore { db: Arc::new(Mutex::new(db)) })
-    }
-
-    async fn db<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let db = self.db.clone();
-        tokio::task::spawn_blocking(move || work(&mut crate::locks::lock(&db))).await?
-    }
-
-    /// Keeps a submission (committed to disk when this returns), or finds
-    /// the one its idempotency key was first sent with.
-    pub async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError> {
-        self.db(move |db| {
-            let tx = db.transaction()?;
-            let form = new.fields.kind();
-            if let Some(key) = &new.idempotency_key {
-                let seen: Option<String> = tx
-                    .query_row("SELECT reference FROM submissions WHERE form = ?1 AND idempotency_key = ?2", params![form.name(), key], |r| r.get(0))
-                    .optional()?;
-                if let Some(reference) = seen {
-                    return Ok(Kept::Replayed(reference));
-                }
-            }
-            let data = serde_json::to_string(&new.fields).expect("a form's fields as JSON");
-            let now = now();
-            let mut attempt = 0;
-            let (id, reference) = loop {
-                let reference = new_reference(form)?;
-                let inserted = tx.execute(
-                    "INSERT INTO submissions (reference, form, idempotency_key, lang, received_at, data, proposal) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![reference, form.name(), new.idempotency_key, new.lang, now, data, new.proposal],
-                );
-                match inserted {
-                    Ok(_) => break (tx.last_insert_rowid(), reference),
-                    // 40 random bits collide about never; a collision draws again.
-                    Err(rusqlite::Error::SqliteFailure(e, _)) if e.code == rusqlite::ErrorCode::ConstraintViolation && attempt < 3 => attempt += 1,
-                    Err(error) => return Err(error.into()),
-                }
-            };
-            if new.deliver {
-                tx.execute("INSERT INTO outbox (submission_id, next_attempt_at) VALUES (?1, ?2)", params![id, now])?;
-            }
-            tx.commit()?;
-            Ok(Kept::New(reference))
-        })
-        .await
-    }
-
-    /// Every submission of `form`, oldest first.
-    pub async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError> {
-        self.db(move |db| {
-            let mut query =
-                db.prepare(&format!("SELECT {COLUMNS} FROM submissions s WHERE s.form = ?1 ORDER BY s.id"))?;
-            let rows = query.query_map(params![form.name()], submission)?.collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
-        .await
-    }
-
-    /// The proposal PDF of the submission `reference`.
-    pub async fn proposal(&self, reference: String) -> Result<Option<Vec<u8>>, StoreError> {
-        self.db(move |db| {
-            let bytes = db
-                .query_row("SELECT proposal FROM submissions WHERE reference = ?1", params![reference], |r| {
-                    r.get::<_, Option<Vec<u8>>>(0)
-                })
-                .optional()?;
-            Ok(bytes.flatten())
-        })
-        .await
-    }
 }
 
 /// An outbox entry due for delivery.
@@ -263,94 +133,47 @@ pub struct Backlog {
     pub most_attempts: u32,
 }
 
-impl FormStore {
-    /// Up to `limit` undelivered entries whose time has come, oldest first.
-    pub async fn due(&self, limit: usize) -> Result<Vec<Due>, StoreError> {
-        self.db(move |db| {
-            let mut query = db.prepare(&format!(
-                "SELECT {COLUMNS}, o.attempts, o.cms_file_id FROM outbox o JOIN submissions s ON s.id = o.submission_id
-                 WHERE o.delivered_at IS NULL AND o.next_attempt_at <= ?1 ORDER BY o.next_attempt_at, s.id LIMIT ?2"
-            ))?;
-            let rows = query
-                .query_map(params![now(), limit as i64], |row| {
-                    Ok(Due {
-                        submission: submission(row)?,
-                        attempts: row.get("attempts")?,
-                        cms_file_id: row.get("cms_file_id")?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
-        .await
+/// What the forms keep, and their outbox, wherever it lives.
+#[async_trait]
+pub trait FormStore: Send + Sync {
+    /// Makes the store ready at start: its tables made or brought up to
+    /// date where that needs a connection (the embedded store made them
+    /// when it opened).
+    async fn migrate(&self) -> Result<(), StoreError> {
+        Ok(())
     }
-
-    /// When the next undelivered entry is due (Unix seconds), if any.
-    pub async fn next_due(&self) -> Result<Option<i64>, StoreError> {
-        self.db(|db| {
-            Ok(db.query_row("SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL", [], |r| r.get(0))?)
-        })
-        .await
-    }
-
-    /// Delivered: never sent again.
-    pub async fn delivered(&self, id: i64) -> Result<(), StoreError> {
-        self.db(move |db| Ok(db.execute("UPDATE outbox SET delivered_at = ?1, attempts = attempts + 1, last_error = NULL WHERE submission_id = ?2", params![now(), id]).map(drop)?))
-            .await
-    }
-
-    /// Not delivered: tried again at `next_attempt_at`.
-    pub async fn failed(&self, id: i64, next_attempt_at: i64, error: String) -> Result<(), StoreError> {
-        self.db(move |db| {
-            Ok(db
-                .execute(
-                    "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?1, last_error = ?2 WHERE submission_id = ?3",
-                    params![next_attempt_at, error, id],
-                )
-                .map(drop)?)
-        })
-        .await
-    }
-
-    /// The proposal is in the CMS's media library as `file_id`: not uploaded again.
-    pub async fn uploaded(&self, id: i64, file_id: i64) -> Result<(), StoreError> {
-        self.db(move |db| {
-            Ok(db
-                .execute("UPDATE outbox SET cms_file_id = ?1 WHERE submission_id = ?2", params![file_id, id])
-                .map(drop)?)
-        })
-        .await
-    }
-
-    pub async fn backlog(&self) -> Result<Backlog, StoreError> {
-        self.db(|db| {
-            let (pending, oldest, most): (i64, Option<i64>, Option<i64>) = db.query_row(
-                "SELECT COUNT(*), MIN(s.received_at), MAX(o.attempts) FROM outbox o JOIN submissions s ON s.id = o.submission_id WHERE o.delivered_at IS NULL",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
-            Ok(Backlog {
-                pending: pending as u64,
-                oldest_pending_secs: oldest.map(|t| (now() - t).max(0) as u64),
-                most_attempts: most.unwrap_or(0) as u32,
-            })
-        })
-        .await
-    }
-
+    /// Keeps a submission (committed when this returns), or finds the one
+    /// its idempotency key was first sent with.
+    async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError>;
+    /// Every submission of `form`, oldest first.
+    async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError>;
+    /// The proposal PDF of the submission `reference`.
+    async fn proposal(&self, reference: String) -> Result<Option<Vec<u8>>, StoreError>;
     /// The proposal bytes of the submission `id`.
-    pub async fn proposal_of(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        self.db(move |db| {
-            let bytes = db
-                .query_row("SELECT proposal FROM submissions WHERE id = ?1", params![id], |r| {
-                    r.get::<_, Option<Vec<u8>>>(0)
-                })
-                .optional()?;
-            Ok(bytes.flatten())
-        })
-        .await
-    }
+    async fn proposal_of(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError>;
+    /// Up to `limit` undelivered entries whose time has come, oldest first,
+    /// for this instance to send. Where [`FormStore::claims`] says so, each
+    /// is kept from every other instance for `lease` (or until marked
+    /// [`FormStore::failed`]); an instance killed while sending holds it no
+    /// longer than that.
+    async fn claim(&self, limit: usize, lease: Duration) -> Result<Vec<Due>, StoreError>;
+    /// When the next undelivered entry is due (Unix seconds), if any.
+    async fn next_due(&self) -> Result<Option<i64>, StoreError>;
+    /// Delivered: never sent again.
+    async fn delivered(&self, id: i64) -> Result<(), StoreError>;
+    /// Not delivered: tried again at `next_attempt_at`, by whichever instance claims it then.
+    async fn failed(&self, id: i64, next_attempt_at: i64, error: String) -> Result<(), StoreError>;
+    /// The proposal is in the CMS's media library as `file_id`: not uploaded again.
+    async fn uploaded(&self, id: i64, file_id: i64) -> Result<(), StoreError>;
+    async fn backlog(&self) -> Result<Backlog, StoreError>;
+    /// Whether [`FormStore::claim`] keeps other instances off what it
+    /// gives: otherwise instances that share the store take a lease in
+    /// Redis on each entry (`outbox`).
+    fn claims(&self) -> bool;
 }
+
+/// The store the forms were opened with.
+pub type Store = Arc<dyn FormStore>;
 
 #[cfg(test)]
 pub(super) mod tests {
@@ -380,50 +203,70 @@ pub(super) mod tests {
         assert!(Fields::read(FormKind::FoundationApplication, BUSINESS_LEAD).is_err(), "read as its own form's");
     }
 
-    /// Instances sharing one `DATA_DIR` (`make test-scale`) open the store
-    /// at once and keep submissions at once: none is refused "database is
-    /// locked", and every one is kept exactly once.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn instances_on_one_data_dir_open_and_keep_at_once() {
-        const INSTANCES: usize = 4;
-        const EACH: usize = 25;
-        for _ in 0..5 {
-            let dir = tempfile::tempdir().unwrap();
-            let start = std::sync::Barrier::new(INSTANCES);
-            let stores: Vec<FormStore> = std::thread::scope(|scope| {
-                let opening: Vec<_> = (0..INSTANCES)
-                    .map(|_| {
-                        scope.spawn(|| {
-                            start.wait();
-                            FormStore::open(dir.path())
-                        })
-                    })
-                    .collect();
-                opening
-                    .into_iter()
-                    .map(|open| open.join().unwrap().unwrap_or_else(|error| panic!("opened: {error:?}")))
-                    .collect()
-            });
-            let keeping = stores.iter().enumerate().flat_map(|(instance, store)| {
-                (0..EACH).map(move |n| {
-                    let store = store.clone();
-                    tokio::spawn(async move {
-                        let new = NewSubmission {
-                            idempotency_key: Some(format!("{instance}-{n}")),
-                            lang: "en",
-                            fields: Fields::read(FormKind::BusinessCommunity, BUSINESS_LEAD).unwrap(),
-                            proposal: None,
-                            deliver: true,
-                        };
-                        store.keep(new).await
-                    })
-                })
-            });
-            for kept in futures::future::join_all(keeping).await {
-                let kept = kept.unwrap();
-                assert!(matches!(kept, Ok(Kept::New(_))), "{kept:?}");
-            }
-            assert_eq!(stores[0].all(FormKind::BusinessCommunity).await.unwrap().len(), INSTANCES * EACH);
+    fn lead(key: &str, deliver: bool) -> NewSubmission {
+        NewSubmission {
+            idempotency_key: Some(key.to_owned()),
+            lang: "sw",
+            fields: Fields::read(FormKind::BusinessCommunity, BUSINESS_LEAD).unwrap(),
+            proposal: None,
+            deliver,
         }
+    }
+
+    /// What every store must do, run against each (`store_sqlite`,
+    /// `store_postgres`): keep, replay by key, export, and the outbox's
+    /// life of an entry from due to delivered.
+    pub async fn contract(store: &dyn FormStore) {
+        let Kept::New(first) = store.keep(lead("fill-1", true)).await.unwrap() else { panic!("a new submission") };
+        assert_eq!(store.keep(lead("fill-1", true)).await.unwrap(), Kept::Replayed(first.clone()));
+        let application = NewSubmission {
+            idempotency_key: Some("fill-1".to_owned()),
+            lang: "en",
+            fields: Fields::read(FormKind::FoundationApplication, FOUNDATION_APPLICATION).unwrap(),
+            proposal: Some(b"%PDF-1.4 proposal".to_vec()),
+            deliver: true,
+        };
+        let Kept::New(applied) = store.keep(application).await.unwrap() else { panic!("the key is the form's own") };
+        let Kept::New(second) = store.keep(lead("fill-2", false)).await.unwrap() else { panic!("another key") };
+
+        let leads = store.all(FormKind::BusinessCommunity).await.unwrap();
+        assert_eq!(leads.iter().map(|s| s.reference.as_str()).collect::<Vec<_>>(), [first.as_str(), &second]);
+        assert_eq!(serde_json::to_string(leads[0].fields.as_ref().unwrap()).unwrap(), BUSINESS_LEAD);
+        assert_eq!((leads[0].lang.as_str(), leads[0].has_proposal), ("sw", false));
+        assert!((now() - leads[0].received_at).abs() < 60, "received now");
+        let applications = store.all(FormKind::FoundationApplication).await.unwrap();
+        assert_eq!((applications.len(), applications[0].has_proposal), (1, true));
+        assert_eq!(store.proposal(applied.clone()).await.unwrap().as_deref(), Some(&b"%PDF-1.4 proposal"[..]));
+        assert_eq!(store.proposal(first.clone()).await.unwrap(), None);
+        assert_eq!(store.proposal_of(applications[0].id).await.unwrap().unwrap(), b"%PDF-1.4 proposal");
+
+        // Two entries due (the second lead is not for delivery), oldest first.
+        let backlog = store.backlog().await.unwrap();
+        assert_eq!((backlog.pending, backlog.most_attempts), (2, 0));
+        assert!(store.next_due().await.unwrap().is_some_and(|at| at <= now()));
+        let lease = Duration::from_secs(120);
+        let due = store.claim(10, lease).await.unwrap();
+        let references: Vec<&str> = due.iter().map(|d| d.submission.reference.as_str()).collect();
+        assert_eq!(references, [first.as_str(), &applied]);
+        if store.claims() {
+            assert!(store.claim(10, lease).await.unwrap().is_empty(), "claimed entries are no one else's");
+        }
+        let (lead_id, application_id) = (due[0].submission.id, due[1].submission.id);
+        store.delivered(lead_id).await.unwrap();
+        store.uploaded(application_id, 42).await.unwrap();
+        store.failed(application_id, now() + 3600, "CMS answered 502".to_owned()).await.unwrap();
+        assert!(store.claim(10, lease).await.unwrap().is_empty(), "delivered, or not due yet");
+        assert!(store.next_due().await.unwrap().is_some_and(|at| at >= now() + 3500));
+        let backlog = store.backlog().await.unwrap();
+        assert_eq!((backlog.pending, backlog.most_attempts), (1, 1));
+
+        // Due again: claimed once more, its upload remembered.
+        store.failed(application_id, now(), "CMS unreachable".to_owned()).await.unwrap();
+        let due = store.claim(10, lease).await.unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!((due[0].submission.id, due[0].attempts, due[0].cms_file_id), (application_id, 2, Some(42)));
+        store.delivered(application_id).await.unwrap();
+        assert_eq!(store.backlog().await.unwrap(), Backlog::default());
+        assert_eq!(store.next_due().await.unwrap(), None);
     }
 }

@@ -1,0 +1,339 @@
+// `make test-scale`, machines that share no disk, simulated: three `site`
+// instances, each with its own DATA_DIR, sharing only Redis (REDIS_URL),
+// PostgreSQL (DATABASE_URL) and the CMS, behind nginx round-robin, on
+// loopback. Starts redis-server, a PostgreSQL cluster of its own (Debian's
+// `postgresql`, as the `postgres` user when run as root), nginx,
+// tools/strapi_fixture.py (the CMS, taking form entries) and the instances,
+// on free loopback ports, and stops them all when done.
+//
+//   SITE_BIN=target/debug/site node --test --test-concurrency=1 tests/scale/machines.test.mjs
+
+import { after, before, test as nodeTest } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
+const FORMS_TOKEN = "machines-forms-token";
+const SESSION_KEY = Buffer.from("shared by every instance behind one address; at least 64 bytes long").toString("base64");
+const FORMS = 30;
+
+const dir = mkdtempSync(join(tmpdir(), "site-machines-"));
+/** PostgreSQL's own directory: the `postgres` user must own it. */
+const pgDir = mkdtempSync(join(tmpdir(), "site-machines-pg-"));
+const children = new Set();
+const everyChild = [];
+const ports = {};
+const sites = [];
+let failed = false;
+
+async function freePorts(count) {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise((ok, fail) => {
+      const server = createServer().listen(0, "127.0.0.1", () => ok(server));
+      server.on("error", fail);
+    })),
+  );
+  const chosen = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((ok) => server.close(ok))));
+  return chosen;
+}
+
+function start(name, command, args, env = {}) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const log = [];
+  child.stdout.on("data", (chunk) => log.push(chunk.toString()));
+  child.stderr.on("data", (chunk) => log.push(chunk.toString()));
+  child.log = log;
+  child.name = name;
+  children.add(child);
+  everyChild.push(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
+function stop(child, signal = "SIGKILL") {
+  return new Promise((ok) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return ok();
+    child.once("exit", () => ok());
+    child.kill(signal);
+  });
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+async function waitFor(what, check, ms = 20000) {
+  const until = Date.now() + ms;
+  let last = "no answer";
+  for (;;) {
+    try {
+      if (await check((seen) => (last = seen))) return;
+    } catch (error) {
+      last = error.cause?.message ?? error.message;
+    }
+    if (Date.now() > until) throw new Error(`${what} not within ${ms} ms; last: ${last}`);
+    await sleep(50);
+  }
+}
+
+const up = (url) =>
+  waitFor(url, async (saw) => {
+    const response = await fetch(url);
+    saw(`${response.status} ${(await response.text()).slice(0, 300)}`);
+    return response.ok;
+  });
+
+function logTails() {
+  for (const child of everyChild) {
+    const ended = child.exitCode ?? child.signalCode;
+    console.log(`--- ${child.name}${ended === null ? "" : ` (ended: ${ended})`} log tail ---\n${child.log.join("").slice(-3000)}`);
+  }
+}
+
+/** PostgreSQL's programs: the newest of Debian's versions. */
+function pgBin() {
+  const versions = existsSync("/usr/lib/postgresql")
+    ? readdirSync("/usr/lib/postgresql").filter((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)).sort((a, b) => a - b)
+    : [];
+  if (versions.length === 0) throw new Error("PostgreSQL is missing: apt-get install postgresql");
+  return `/usr/lib/postgresql/${versions.at(-1)}/bin`;
+}
+
+/** One of PostgreSQL's programs, as the `postgres` user when this is root (PostgreSQL refuses root). */
+function pg(program, args) {
+  const path = join(pgBin(), program);
+  const [command, all] = process.getuid() === 0 ? ["runuser", ["-u", "postgres", "--", path, ...args]] : [path, args];
+  return execFileSync(command, all, { cwd: pgDir, stdio: ["ignore", "pipe", "pipe"] }).toString();
+}
+
+const pgData = join(pgDir, "data");
+const startPostgres = () =>
+  pg("pg_ctl", ["-D", pgData, "-l", join(pgDir, "log"), "-w", "-t", "60", "-o", `-p ${ports.pg} -k ${pgDir} -c listen_addresses=127.0.0.1`, "start"]);
+/** Stopped as a crash would: connections drop, new ones are refused. */
+const stopPostgres = () => pg("pg_ctl", ["-D", pgData, "-m", "immediate", "-w", "stop"]);
+
+const dataDir = (n) => join(dir, `data-${n + 1}`);
+
+function startSite(n) {
+  const env = {
+    HOST: "127.0.0.1",
+    PORT: String(ports.sites[n]),
+    SITE_URL: `http://127.0.0.1:${ports.nginx}`,
+    REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${ports.pg}/postgres`,
+    SESSION_KEY,
+    DATA_DIR: dataDir(n),
+    CMS_URL: `http://127.0.0.1:${ports.cms}`,
+    CONTENT_TTL_SECS: "3600",
+    FORMS_TOKEN,
+    FORMS_RETRY_MS: "300",
+    METRICS_ADDR: "off",
+    TRUSTED_PROXIES: "127.0.0.1",
+    RENDER_WORKERS: "1",
+    PRERENDER: "false",
+    SHUTDOWN_GRACE_SECS: "5",
+    RUST_LOG: "info",
+    NO_COLOR: "1",
+  };
+  sites[n] = start(`site ${n + 1}`, SITE_BIN, [], env);
+  return up(`http://127.0.0.1:${ports.sites[n]}/readyz`);
+}
+
+function nginxConfig() {
+  const servers = ports.sites.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
+  return `
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+daemon off;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/nginx-body;
+  proxy_temp_path ${dir}/nginx-proxy;
+  fastcgi_temp_path ${dir}/nginx-fastcgi;
+  uwsgi_temp_path ${dir}/nginx-uwsgi;
+  scgi_temp_path ${dir}/nginx-scgi;
+  upstream site {
+${servers}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${ports.nginx};
+    location / {
+      proxy_pass http://site;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_next_upstream error timeout http_502;
+      add_header X-Upstream $upstream_addr always;
+    }
+  }
+}
+`;
+}
+
+const base = () => `http://127.0.0.1:${ports.nginx}`;
+
+async function call(path, { method = "GET", body, client = "198.51.100.1", to = base(), headers = {} } = {}) {
+  const response = await fetch(`${to}${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      "x-forwarded-for": client,
+      ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin", accept: "application/json" } : {}),
+      ...headers,
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { status: response.status, json, text, retryAfter: response.headers.get("retry-after") };
+}
+
+const lead = (n) => ({
+  name: `Lead ${n}`, email: `lead${n}@example.co.tz`, phone: "0754 000 001", businessName: `Business ${n}`,
+  businessSize: "small", industry: "Retail", whereHeard: "other", services: ["iot"],
+});
+
+/** Posts lead `n` through nginx, from an address of its own (the budget per address is shared in Redis). */
+const postLead = (n, headers = {}) =>
+  call("/api/forms/business-community", { method: "POST", body: lead(n), client: `198.51.100.${n + 1}`, headers: { "idempotency-key": `lead-${n}`, ...headers } });
+
+/** The references each instance's export lists, asked of each directly. */
+async function exports() {
+  const lists = [];
+  for (const port of ports.sites) {
+    const exported = await call("/api/forms/export?form=business-community", { to: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${FORMS_TOKEN}` } });
+    assert.equal(exported.status, 200, exported.text);
+    lists.push(exported.json.map((row) => row.reference).sort());
+  }
+  return lists;
+}
+
+const posted = () =>
+  existsSync(join(dir, "posts.jsonl")) ? readFileSync(join(dir, "posts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).reference) : [];
+
+const test = (name, body) =>
+  nodeTest(name, async (t) => {
+    try {
+      await body(t);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  });
+
+before(async () => {
+  try {
+    await setUp();
+  } catch (error) {
+    logTails();
+    throw error;
+  }
+});
+
+async function setUp() {
+  for (const binary of ["redis-server", "nginx"]) {
+    try {
+      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
+    } catch {
+      throw new Error(`${binary} is missing: apt-get install redis-server nginx`);
+    }
+  }
+  assert.ok(existsSync(SITE_BIN), `no site binary at ${SITE_BIN}: cargo build first`);
+  const free = await freePorts(7);
+  [ports.redis, ports.cms, ports.nginx, ports.pg] = free;
+  ports.sites = free.slice(4, 7);
+  if (process.getuid() === 0) execFileSync("chown", ["postgres:", pgDir]);
+  pg("initdb", ["-D", pgData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
+  startPostgres();
+  cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
+  start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
+  await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
+  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl")]);
+  await up(`http://127.0.0.1:${ports.cms}/api/home`);
+  // All three at once on one fresh database: they take turns to make its tables.
+  await Promise.all([startSite(0), startSite(1), startSite(2)]);
+  writeFileSync(join(dir, "nginx.conf"), nginxConfig());
+  const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
+  start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+  await up(`${base()}/healthz`);
+}
+
+after(async () => {
+  await Promise.all([...children].map((child) => stop(child, "SIGTERM")));
+  try {
+    stopPostgres();
+  } catch {}
+  if (failed) {
+    logTails();
+    try {
+      console.log(`--- postgresql log tail ---\n${readFileSync(join(pgDir, "log"), "utf8").slice(-3000)}`);
+    } catch {}
+  }
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(pgDir, { recursive: true, force: true });
+});
+
+test("an instance killed with kill -9 and its DATA_DIR deleted loses and doubles no form", async () => {
+  const answers = new Map();
+  const work = [];
+  for (let n = 0; n < FORMS; n++) {
+    if (n === 10) {
+      // Instance 2's machine is lost with requests in flight, its disk with it.
+      work.push(stop(sites[1]).then(() => rmSync(dataDir(1), { recursive: true, force: true })));
+    }
+    if (n === 20) work.push(startSite(1));
+    work.push(postLead(n).then((r) => answers.set(n, r)));
+    await sleep(25);
+  }
+  await Promise.all(work);
+  assert.ok(!existsSync(join(dataDir(1), "forms.sqlite3")), "the new instance 2 keeps no forms on its disk");
+  // A visitor whose post failed with the machine sends it again, with the
+  // same key: kept once whether or not the first reached PostgreSQL.
+  const refused = [...answers].filter(([, r]) => r.status !== 201).map(([n]) => n);
+  for (const n of refused) answers.set(n, await postLead(n));
+  for (const [n, r] of answers) assert.equal(r.status, 201, `lead ${n}: ${r.text}`);
+  console.log(`# ${FORMS - refused.length} of ${FORMS} forms accepted at once, ${refused.length} on a second try; instance 2 killed after 10, back after 20`);
+  const accepted = [...answers.values()].map((r) => r.json.reference).sort();
+  assert.equal(new Set(accepted).size, FORMS, "one reference per form");
+  for (const [n, list] of (await exports()).entries()) assert.deepEqual(list, accepted, `instance ${n + 1}'s export: every form, once`);
+  // An entry the killed instance had claimed waits for its lease (2 minutes).
+  await waitFor("every form delivered", () => accepted.every((reference) => posted().includes(reference)), 150000);
+  const delivered = posted();
+  assert.equal(delivered.length, FORMS, "no entry but the accepted ones");
+  const sent = everyChild.filter((child) => child.name.startsWith("site")).flatMap((site) => site.log.join("").split("\n")).filter((line) => line.includes("form delivered to the CMS"));
+  const sentTwice = accepted.filter((reference) => new Set(sent.filter((line) => line.includes(reference))).size > 1);
+  assert.deepEqual(sentTwice, [], "no form delivered twice");
+});
+
+test("PostgreSQL restarted: posts answer 503 with Retry-After in the visitor's language, nothing accepted is lost", async () => {
+  const [before] = await exports();
+  stopPostgres();
+  const down = await postLead(100, { "x-site-lang": "sw" });
+  assert.equal(down.status, 503, down.text);
+  assert.ok(Number(down.retryAfter) > 0, `Retry-After: ${down.retryAfter}`);
+  assert.equal(down.json.errors.form.key, "notSaved");
+  assert.equal((await call("/", { client: "198.51.100.200" })).status, 200, "pages are not affected");
+  startPostgres();
+  await waitFor("a post kept again", async (saw) => {
+    const again = await postLead(101);
+    saw(`${again.status} ${again.text}`);
+    return again.status === 201;
+  });
+  const kept = await postLead(100, { "x-site-lang": "sw" });
+  assert.equal(kept.status, 201, kept.text);
+  for (const list of await exports()) {
+    assert.equal(list.length, before.length + 2, "the two new forms");
+    for (const reference of before) assert.ok(list.includes(reference), `${reference} still kept`);
+  }
+});
