@@ -53,6 +53,9 @@ pub enum Paging {
     Offset,
 }
 
+/// What the site's check of whether a collection changed asks.
+pub const STAMP: &str = "sort=updatedAt:desc";
+
 /// Strapi's largest page (`api.rest.maxLimit`).
 const MAX_PAGE: usize = 100;
 
@@ -274,6 +277,14 @@ impl FakeCms {
 
     pub fn requests(&self) -> Vec<String> {
         self.store.lock().unwrap().requests.clone()
+    }
+
+    /// The requests starting with `prefix` that read content: not the
+    /// site's one-item checks of whether a collection changed (its item
+    /// changed last, `sort=updatedAt:desc`).
+    pub fn reads(&self, prefix: &str) -> Vec<String> {
+        let requests = self.requests().into_iter();
+        requests.filter(|r| r.starts_with(prefix) && !r.contains(STAMP)).collect()
     }
 
     pub fn requests_for(&self, path: &str) -> usize {
