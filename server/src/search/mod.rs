@@ -43,6 +43,7 @@ mod swahili;
 mod synonyms;
 mod words;
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
@@ -341,12 +342,16 @@ struct WordQuery {
 }
 
 /// How a query's words are found: as typed, by stem, synonym, typo or
-/// split; or, when that finds nothing, by the last resort's pieces.
-#[derive(Clone, Copy, PartialEq)]
-enum Reading {
+/// split; or, when that finds nothing, by the last resort's pieces, each
+/// word's looked up once for both languages (the index's words are both's).
+#[derive(Clone, Copy)]
+enum Reading<'a> {
     Words,
-    Close,
+    Close(&'a RefCell<HashMap<String, Pieces>>),
 }
+
+/// A word's longest piece that begins words of the index, and those words.
+type Pieces = (usize, Vec<String>);
 
 /// A word of a query, and what else finds it.
 struct Word {
@@ -534,12 +539,21 @@ impl Built {
 
     /// The last resort's query for `word`: the words of the index its
     /// longest piece begins, scored by the share of the word the piece is.
-    fn close_query(&self, searcher: &Searcher, word: &Word) -> tantivy::Result<WordQuery> {
+    fn close_query(
+        &self,
+        searcher: &Searcher,
+        word: &Word,
+        pieces: &RefCell<HashMap<String, Pieces>>,
+    ) -> tantivy::Result<WordQuery> {
         let letters = word.text.chars().count();
         let (piece, found) = if word.code.is_some() || letters < 3 {
             (0, Vec::new())
+        } else if let Some(found) = pieces.borrow().get(&word.text) {
+            found.clone()
         } else {
-            parts::pieces(searcher, &self.fields.weighted, &word.text)?
+            let found = parts::pieces(searcher, &self.fields.weighted, &word.text)?;
+            pieces.borrow_mut().insert(word.text.clone(), found.clone());
+            found
         };
         let share = piece as f32 / letters.max(1) as f32;
         let mut any = Vec::new();
@@ -568,9 +582,11 @@ impl Built {
         // said so.
         let mut close = false;
         if hits.is_empty() {
-            hits = self.hits(&searcher, lang, &read, Reading::Close)?.hits;
+            let pieces = RefCell::new(HashMap::new());
+            hits = self.hits(&searcher, lang, &read, Reading::Close(&pieces))?.hits;
             if hits.len() < FEW {
-                let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms), Reading::Close)?;
+                let other_read = self::read(other, query, &self.synonyms);
+                let found = self.hits(&searcher, other, &other_read, Reading::Close(&pieces))?;
                 hits.extend(
                     found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }),
                 );
@@ -593,7 +609,7 @@ impl Built {
         for word in &read.words {
             let found = match reading {
                 Reading::Words => self.word_query(searcher, lang, word)?,
-                Reading::Close => self.close_query(searcher, word)?,
+                Reading::Close(pieces) => self.close_query(searcher, word, pieces)?,
             };
             typo_words.insert(word.text.clone(), found.near);
             if let Some(split) = found.split {
@@ -604,7 +620,7 @@ impl Built {
             queries.push(found.query);
         }
         // Words no page holds are neither a page's name nor side by side in one.
-        if reading == Reading::Words {
+        if matches!(reading, Reading::Words) {
             any.push(term(fields.whole, &whole(&read.typed), WHOLE));
             let stems: Vec<String> = read.words.iter().map(|word| word.stem.clone()).collect();
             if stems.len() > 1 {
