@@ -20,8 +20,8 @@ function Hits({ hits, lang }: { hits: SearchHit[]; lang?: string }) {
 /**
  * `/search?q=`: what the server's index of every page found, in the page's
  * language, then the other language's pages when it found little, marked and
- * labelled with their language; when nothing matched, the pages that come
- * close, said so (the search's last resort, `close`: no page holds the words,
+ * labelled with their language; when nothing in its language matched, the
+ * pages that come close, said so (the search's last resort, `close`: no page holds the words,
  * so they are not listed as left out). Server-rendered; the form is a plain
  * GET form, so it works without JavaScript. The status line is a paragraph: a
  * heading may not be a live region.

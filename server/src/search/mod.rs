@@ -30,10 +30,12 @@
 //! - The answer says which words no page holds, offers "did you mean" for a
 //!   word found only with a typo (or split), and when the visitor's language
 //!   finds fewer than [`FEW`] pages, adds the other language's, marked.
-//! - When neither language finds a page, a last resort ranks the pages
-//!   holding the words that the longest piece of each of the query's words
-//!   begins (`parts.rs`: "telemedicine" finds "medicine"), and the answer is
-//!   marked `close`: the page says no page matched and these come close.
+//! - When the visitor's language finds no page, a last resort ranks its
+//!   pages holding the words that the longest piece of each of the query's
+//!   words begins (`parts.rs`: "telemedicine" finds "medicine"), before the
+//!   other language's pages found (or, with none, that come close), and the
+//!   answer is marked `close`: the page says no page matched and these come
+//!   close.
 //!   Only a query none of whose pieces of three letters begins a word of the
 //!   index (punctuation, "qwxzv") finds nothing.
 
@@ -578,20 +580,23 @@ impl Built {
             let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms), Reading::Words)?;
             hits.extend(found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }));
         }
-        // Nothing found in either language: the pages that come closest,
-        // said so.
+        // Nothing found in the visitor's language: its pages that come
+        // closest, said so, before the other language's found; with
+        // neither, the other language's pages that come closest.
         let mut close = false;
-        if hits.is_empty() {
+        if hits.iter().all(|hit| hit.other_language) {
             let pieces = RefCell::new(HashMap::new());
-            hits = self.hits(&searcher, lang, &read, Reading::Close(&pieces))?.hits;
-            if hits.len() < FEW {
+            let mut near = self.hits(&searcher, lang, &read, Reading::Close(&pieces))?.hits;
+            if near.is_empty() && hits.is_empty() {
                 let other_read = self::read(other, query, &self.synonyms);
                 let found = self.hits(&searcher, other, &other_read, Reading::Close(&pieces))?;
-                hits.extend(
+                near.extend(
                     found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }),
                 );
             }
-            close = !hits.is_empty();
+            close = !near.is_empty();
+            near.append(&mut hits);
+            hits = near;
         }
         Ok(SearchResults { hits, unmatched, suggestion, close, ..SearchResults::default() })
     }
@@ -963,6 +968,15 @@ mod tests {
         let found = search.search(Lang::Sw, "vifurushivyote");
         assert!(found.close);
         assert_eq!(hrefs(&found), ["/sw/internet-overview"]);
+        // Nothing in the visitor's language but in the other's: the
+        // visitor's pages that come close first, then the other's found.
+        let found = search.search(Lang::En, "salamu herbalmedicine");
+        assert!(found.close);
+        assert_eq!(hrefs(&found), ["/afya-call"]);
+        assert_eq!(
+            found.hits.last().map(|hit| (hit.href.as_str(), hit.other_language)),
+            Some(("/sw/voda-njiwa", true))
+        );
         // Found otherwise: not marked.
         assert!(!search.search(Lang::En, "airtime").close);
         assert!(!search.search(Lang::En, "salamu").close, "the other language's pages are found, not close");
