@@ -45,7 +45,7 @@ enum Command {
         #[arg(long)]
         part: bool,
     },
-    /// Index PAGES pages made of the embedded content's words and time the search's evaluation set against them: build time, index bytes, query p50 and p99.
+    /// Index PAGES pages made of the embedded content's words and time the search's evaluation set against them, and stray words its last resort answers: build time, index bytes, query p50 and p99.
     Search {
         /// Pages indexed, half in each language.
         #[arg(long, default_value_t = 20_000)]

@@ -4,7 +4,9 @@
 //! two to four words, a description, headings and 250 words of text, one in
 //! ten with a USSD code; the queries are the evaluation set's
 //! (`bench/search-eval/queries.txt`), each asked `runs` times in its language,
-//! timed by the set's category.
+//! timed by the set's category, and words no page holds that fall to the
+//! search's last resort: a content word with letters of no word before or
+//! after it ("qzxjmedicine"), timed apart.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,6 +14,9 @@ use std::time::Instant;
 
 use server::contract::Lang;
 use server::search::{Page, Search, Synonyms};
+
+/// Stray words asked in each language.
+const LAST_RESORT: usize = 50;
 
 /// A fixed-seed generator (xorshift): the same pages on every run.
 struct Draw(u64);
@@ -90,16 +95,43 @@ pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> 
             Some((if parts.first()? == &"sw" { Lang::Sw } else { Lang::En }, *parts.get(1)?, *parts.get(2)?))
         })
         .collect();
+    // The last resort's queries: LAST_RESORT content words in each language,
+    // each with four letters that begin no word before or after it.
+    let mut strays = Vec::new();
+    for lang in [Lang::En, Lang::Sw] {
+        let words: Vec<String> = vocabulary(&root.join("content").join(lang.code()))?
+            .into_iter()
+            .filter(|word| word.len() >= 6 && word.chars().all(|c| c.is_ascii_alphabetic()))
+            .map(|word| word.to_lowercase())
+            .collect();
+        for n in 0..LAST_RESORT {
+            let word = &words[draw.below(words.len())];
+            let stray = if n % 2 == 0 { format!("qzxj{word}") } else { format!("{word}jxzq") };
+            strays.push((lang, "stray word", stray));
+        }
+    }
+    let queries = queries.into_iter().map(|(lang, category, query)| (lang, category, query.to_owned()));
+    let queries: Vec<(Lang, &str, String)> = queries.chain(strays).collect();
     // Each query's times under its category, and under "one word" too when
     // it is one: the kinds whose costs differ (a typo walks the words of
-    // the index, a question is many words, a code is found whole).
+    // the index, a question is many words, a code is found whole); the
+    // evaluation set's under "all", and any query the last resort answered
+    // under "last resort".
     let mut times: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut close = 0;
     for _ in 0..runs {
         for (lang, category, query) in &queries {
             let started = Instant::now();
-            std::hint::black_box(search.search(*lang, query));
+            let found = std::hint::black_box(search.search(*lang, query));
             let took = started.elapsed().as_secs_f64() * 1e3;
-            let kinds = [Some("all"), Some(*category), (query.split_whitespace().count() == 1).then_some("one word")];
+            close += usize::from(found.close);
+            let ordinary = *category != "stray word";
+            let kinds = [
+                ordinary.then_some("all"),
+                Some(*category),
+                (ordinary && query.split_whitespace().count() == 1).then_some("one word"),
+                found.close.then_some("last resort"),
+            ];
             for kind in kinds.into_iter().flatten() {
                 times.entry(kind).or_default().push(took);
             }
@@ -113,6 +145,7 @@ pub fn bench(root: &Path, pages: usize, runs: usize) -> std::io::Result<String> 
         bytes as f64 / 1e6,
         parts.join(", ")
     );
+    report.push_str(&format!("answered by the last resort: {close} of {} asked\n", queries.len() * runs));
     report.push_str(&format!("{:<10} {:>7} {:>8} {:>8} {:>8}\n", "queries", "asked", "p50 ms", "p99 ms", "worst"));
     let all = times.remove("all").unwrap_or_default();
     for (kind, mut times) in std::iter::once(("all", all)).chain(times) {

@@ -3,7 +3,7 @@
 // Strapi, through the Document Service with Strapi loaded in this process, so
 // run it while the server is stopped (`make cms` does: import, then start).
 //
-//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR] [--app DIR] [--locations FILE.csv]
+//   node scripts/import.mjs [--force] [--content DIR] [--assets DIR] [--app DIR] [--locations FILE.csv] [--synonyms FILE]
 //
 // - single types: content/<lang>/<key>.json into api::<key>.<key>; the first
 //   locale creates the document, the others are its localizations;
@@ -18,6 +18,10 @@
 //   landmark_sw,latitude,longitude,services,hoursWeekdays,hoursSaturday,hoursSunday,
 //   phone`, services separated by `;`) instead of content/'s sample, many thousands
 //   of them; a row without a name, kind or position is skipped and counted;
+// - the search's synonyms (not localized), one document per group, from the list
+//   the site searches with when the CMS has none (`server/src/search/synonyms.txt`,
+//   or --synonyms FILE written the same way: a group a line, its entries separated
+//   by `|`, `#` starting a comment), so that editors start from what the site does;
 // - everything is published.
 //
 // Without --force nothing happens when the database already holds content
@@ -44,6 +48,7 @@ const assetsDir = resolve(option('--assets', join(root, '..', 'assets')));
 // Another copy of this project (config/, src/) to load instead of this one: the tests use one.
 const appDir = resolve(option('--app', root));
 const locationsCsv = option('--locations', null);
+const synonymsList = resolve(option('--synonyms', join(root, '..', 'server', 'src', 'search', 'synonyms.txt')));
 const MIME = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp', '.gif': 'image/gif', '.pdf': 'application/pdf' };
 const STORE = { type: 'plugin', name: 'site-import' };
 
@@ -100,6 +105,20 @@ export function locationsFromCsv(text) {
       landmark: row.landmark_en || null,
       landmarkSw: row.landmark_sw || null,
     });
+  }
+  return items;
+}
+
+/**
+ * The groups of a synonyms list, as the site reads its own: a line each, `#` starting a comment, entries
+ * separated by `|`; a line of fewer than two entries finds nothing more, so it is left out. id (its order
+ * in the list) -> attributes.
+ */
+export function synonymsFromList(text) {
+  const items = new Map();
+  for (const line of text.split(/\r?\n/)) {
+    const entries = line.split('#')[0].split('|').map((entry) => entry.trim().replace(/\s+/g, ' ')).filter(Boolean);
+    if (entries.length >= 2) items.set(items.size + 1, { words: entries.join(' | ') });
   }
   return items;
 }
@@ -300,6 +319,7 @@ class Importer {
       if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.json')) names.add(f.slice(0, -5));
     }
     if (locationsCsv) names.add('locations');
+    if (existsSync(synonymsList)) names.add('synonyms');
     for (const name of [...names].sort()) {
       const uid = Object.keys(this.strapi.contentTypes).find((u) => u.startsWith(`api::${name}.`) && this.strapi.contentTypes[u].info.pluralName === name);
       if (!uid) {
@@ -310,6 +330,8 @@ class Importer {
       let items = new Map();
       if (name === 'locations' && locationsCsv) {
         items = new Map([...locationsFromCsv(readFileSync(locationsCsv, 'utf8'))].map(([id, attributes]) => [id, [[undefined, attributes]]]));
+      } else if (name === 'synonyms' && existsSync(synonymsList)) {
+        items = new Map([...synonymsFromList(readFileSync(synonymsList, 'utf8'))].map(([id, attributes]) => [id, [[undefined, attributes]]]));
       } else if (!localized(this.strapi.contentTypes[uid])) {
         const path = join(contentDir, 'collections', `${name}.json`);
         for (const item of existsSync(path) ? readJson(path).data || [] : []) items.set(item.id, [[undefined, item.attributes || {}]]);

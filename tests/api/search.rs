@@ -69,6 +69,27 @@ async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_java
     }
 }
 
+/// A word typed as one that the pages write as two is found as the two; a
+/// query that finds nothing in either language gets the pages that come
+/// close, said so in the visitor's language, without the words "left out";
+/// one with nothing to come close to keeps its "Nothing found" (above).
+#[tokio::test]
+async fn joined_words_are_split_and_a_query_that_finds_nothing_gets_the_pages_that_come_close() {
+    let app = spawn_app_with(|c| c.pages.prerender = true).await;
+    let joined = search(&app, "/search?q=simcard").await;
+    assert_eq!(results(&joined)[0], "/sim-registration");
+    assert!(joined.contains("Results for “simcard”"));
+    assert!(joined.contains(r#"?q=sim%20card">sim card</a>"#), "did you mean the two words");
+
+    let close = search(&app, "/search?q=herbalmedicine").await;
+    assert!(close.contains("No exact matches for “herbalmedicine”. Pages that come close:"), "{close}");
+    assert_eq!(results(&close), ["/afya-call"], "\"medicine\" of it");
+    assert!(!close.contains("left out of the search"));
+    let close = search(&app, "/sw/search?q=dawazetu").await;
+    assert!(close.contains("Hakuna kinacholingana kamili na “dawazetu”."));
+    assert!(results(&close).contains(&"/sw/afya-call".to_owned()), "\"dawa\" of it");
+}
+
 /// A visitor's own pages and search results are `noindex` and left out of
 /// the sitemap (and so of pre-rendering and the search index).
 #[tokio::test]

@@ -267,6 +267,7 @@ const en = {
     submit: "Search",
     results: "Results for “{{query}}”",
     none: "Nothing found for “{{query}}”. Check the spelling, or try another word.",
+    close: "No exact matches for “{{query}}”. Pages that come close:",
     notReady: "Search is getting ready. Please try again in a few seconds.",
     suggestion: "Did you mean",
     unmatched: "No page holds “{{words}}”: left out of the search.",

@@ -267,6 +267,7 @@ const sw = {
     submit: "Tafuta",
     results: "Matokeo ya “{{query}}”",
     none: "Hakuna kilichopatikana kwa “{{query}}”. Angalia tahajia, au jaribu neno lingine.",
+    close: "Hakuna kinacholingana kamili na “{{query}}”. Kurasa zinazokaribiana nacho:",
     notReady: "Utafutaji unaandaliwa. Tafadhali jaribu tena baada ya sekunde chache.",
     suggestion: "Ulimaanisha",
     unmatched: "Hakuna ukurasa wenye “{{words}}”: limeachwa nje ya utafutaji.",

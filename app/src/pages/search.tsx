@@ -20,8 +20,10 @@ function Hits({ hits, lang }: { hits: SearchHit[]; lang?: string }) {
 /**
  * `/search?q=`: what the server's index of every page found, in the page's
  * language, then the other language's pages when it found little, marked and
- * labelled with their language. Server-rendered; the form is a plain GET
- * form, so it works without JavaScript. The status line is a paragraph: a
+ * labelled with their language; when nothing in its language matched, the
+ * pages that come close, said so (the search's last resort, `close`: no page holds the words,
+ * so they are not listed as left out). Server-rendered; the form is a plain
+ * GET form, so it works without JavaScript. The status line is a paragraph: a
  * heading may not be a live region.
  */
 export default function SearchPage({ data }: PageProps) {
@@ -41,7 +43,7 @@ export default function SearchPage({ data }: PageProps) {
       ) : query === "" ? null : (
         <>
           <p role="status" className="search-status">
-            {t(search.hits.length === 0 ? "search.none" : "search.results", { query })}
+            {t(search.hits.length === 0 ? "search.none" : search.close ? "search.close" : "search.results", { query })}
           </p>
           {suggestion && (
             <p>
@@ -51,7 +53,7 @@ export default function SearchPage({ data }: PageProps) {
               </a>
             </p>
           )}
-          {search.hits.length > 0 && search.unmatched && search.unmatched.length > 0 && (
+          {search.hits.length > 0 && !search.close && search.unmatched && search.unmatched.length > 0 && (
             <p>{t("search.unmatched", { words: search.unmatched.join(", ") })}</p>
           )}
           {own.length > 0 && <Hits hits={own} />}

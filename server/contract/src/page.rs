@@ -208,6 +208,12 @@ pub struct SearchResults {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub suggestion: Option<String>,
+    /// The query found no page as typed, by stem, synonym or typo, in
+    /// either language: the hits are the pages that come closest (the
+    /// search's last resort), and the page says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub close: bool,
 }
 
 /// One page found.

@@ -24,15 +24,28 @@
 //!   a long word, each typo word scored by its own rarity. Pages holding
 //!   more of the query's words come first, then by score, which the
 //!   query's words side by side on the page raise.
+//! - A word no page holds, as typed or by its stem, that splits into two
+//!   words the pages hold is found as those two (`parts.rs`: "bigdata" finds
+//!   "big data").
 //! - The answer says which words no page holds, offers "did you mean" for a
-//!   word found only with a typo, and when the visitor's language finds
-//!   fewer than [`FEW`] pages, adds the other language's, marked.
+//!   word found only with a typo (or split), and when the visitor's language
+//!   finds fewer than [`FEW`] pages, adds the other language's, marked.
+//! - When the visitor's language finds no page, a last resort ranks its
+//!   pages holding the words that the longest piece of each of the query's
+//!   words begins (`parts.rs`: "telemedicine" finds "medicine"), before the
+//!   other language's pages found (or, with none, that come close), and the
+//!   answer is marked `close`: the page says no page matched and these come
+//!   close.
+//!   Only a query none of whose pieces of three letters begins a word of the
+//!   index (punctuation, "qwxzv") finds nothing.
 
 mod page;
+mod parts;
 mod swahili;
 mod synonyms;
 mod words;
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
@@ -71,6 +84,12 @@ const SNIPPET_WORDS: usize = 30;
 const STEMMED: f32 = 0.5;
 const SYNONYM: f32 = 0.4;
 const TYPO: f32 = 0.25;
+/// A word typed as one found as the two the pages write (`parts::split`):
+/// as sure as a stem.
+const SPLIT: f32 = STEMMED;
+/// The last resort's words (`parts::pieces`), times the share of the typed
+/// word their piece is: below anything the query finds otherwise.
+const CLOSE: f32 = 0.2;
 /// A code found whole: above any word.
 const CODE: f32 = 20.0;
 /// The query is the page's name, whole ("m pesa" and "MPESA" are "M-Pesa").
@@ -305,12 +324,36 @@ type Near = Vec<(String, u8)>;
 type TypoWords = HashMap<String, Near>;
 
 /// What a query finds in a language: its hits, the words no page holds, the
-/// words found with typos.
+/// words found with typos, and the words found as two.
 struct Found {
     hits: Vec<SearchHit>,
     unmatched: Vec<String>,
     typo_words: TypoWords,
+    splits: HashMap<String, [String; 2]>,
 }
+
+/// What finds a word of a query, and what the answer says of it.
+struct WordQuery {
+    query: Box<dyn Query>,
+    /// The words found within a typo or two.
+    near: Near,
+    /// The two words it was split into.
+    split: Option<[String; 2]>,
+    /// The other words a snippet is placed by: the split's, the last resort's.
+    also: Vec<String>,
+}
+
+/// How a query's words are found: as typed, by stem, synonym, typo or
+/// split; or, when that finds nothing, by the last resort's pieces, each
+/// word's looked up once for both languages (the index's words are both's).
+#[derive(Clone, Copy)]
+enum Reading<'a> {
+    Words,
+    Close(&'a RefCell<HashMap<String, Pieces>>),
+}
+
+/// A word's longest piece that begins words of the index, and those words.
+type Pieces = (usize, Vec<String>);
 
 /// A word of a query, and what else finds it.
 struct Word {
@@ -439,17 +482,25 @@ fn near(searcher: &Searcher, field: Field, word: &str, dfa: &DFA) -> tantivy::Re
 }
 
 impl Built {
-    /// What finds `word`, and the words it was found with typos.
-    fn word_query(&self, searcher: &Searcher, word: &Word) -> tantivy::Result<(Box<dyn Query>, Near)> {
+    /// What finds `word` in `lang`'s pages.
+    fn word_query(&self, searcher: &Searcher, lang: Lang, word: &Word) -> tantivy::Result<WordQuery> {
+        let weighted = &self.fields.weighted;
         let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut typo_words = Vec::new();
         // A word the pages hold is not looked for with typos: its typo words
         // would be other words, and cost a walk of every field's words.
-        let held = self.fields.weighted.iter().any(|field| {
+        let held = weighted.iter().any(|field| {
             searcher.doc_freq(&Term::from_field_text(field.exact, &word.text)).is_ok_and(|count| count > 0)
         });
         let dfa = (word.code.is_none() && !held).then(|| typo_automaton(&word.text)).flatten();
-        for field in self.fields.weighted {
+        // Nor split, as typed or by its stem.
+        let split = if word.code.is_none() && !held && parts::pages_holding(searcher, weighted, lang, &word.text)? == 0
+        {
+            parts::split(searcher, weighted, lang, &word.text)?
+        } else {
+            None
+        };
+        for field in weighted {
             any.push(term(field.exact, &word.text, field.weight));
             any.push(term(field.stemmed, &word.stem, field.weight * STEMMED));
             for together in &word.together {
@@ -465,10 +516,55 @@ impl Built {
                 }
             }
         }
+        if let Some(parts) = &split {
+            // Both words anywhere in the page, higher side by side.
+            let stems: Vec<String> = parts.iter().map(|part| stem(lang, part)).collect();
+            let both = stems
+                .iter()
+                .map(|stem| {
+                    let anywhere =
+                        weighted.iter().map(|field| term(field.stemmed, stem, field.weight * SPLIT)).collect();
+                    (Occur::Must, Box::new(BooleanQuery::new(anywhere)) as Box<dyn Query>)
+                })
+                .collect();
+            any.push((Occur::Should, Box::new(BooleanQuery::new(both))));
+            for field in weighted {
+                any.push(phrase(field.stemmed, &stems, 1, field.weight * SPLIT));
+            }
+        }
         if let Some(code) = &word.code {
             any.push(term(self.fields.codes, code, CODE));
         }
-        Ok((Box::new(BooleanQuery::new(any)), typo_words))
+        let also = split.iter().flatten().cloned().collect();
+        Ok(WordQuery { query: Box::new(BooleanQuery::new(any)), near: typo_words, split, also })
+    }
+
+    /// The last resort's query for `word`: the words of the index its
+    /// longest piece begins, scored by the share of the word the piece is.
+    fn close_query(
+        &self,
+        searcher: &Searcher,
+        word: &Word,
+        pieces: &RefCell<HashMap<String, Pieces>>,
+    ) -> tantivy::Result<WordQuery> {
+        let letters = word.text.chars().count();
+        let (piece, found) = if word.code.is_some() || letters < 3 {
+            (0, Vec::new())
+        } else if let Some(found) = pieces.borrow().get(&word.text) {
+            found.clone()
+        } else {
+            let found = parts::pieces(searcher, &self.fields.weighted, &word.text)?;
+            pieces.borrow_mut().insert(word.text.clone(), found.clone());
+            found
+        };
+        let share = piece as f32 / letters.max(1) as f32;
+        let mut any = Vec::new();
+        for field in self.fields.weighted {
+            for found in &found {
+                any.push(term(field.exact, found, field.weight * CLOSE * share));
+            }
+        }
+        Ok(WordQuery { query: Box::new(BooleanQuery::new(any)), near: Vec::new(), split: None, also: found })
     }
 
     fn answer(&self, lang: Lang, query: &str) -> tantivy::Result<SearchResults> {
@@ -476,36 +572,66 @@ impl Built {
         if read.words.is_empty() {
             return Ok(SearchResults::default());
         }
+        let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
         let searcher = self.reader.searcher();
-        let Found { mut hits, unmatched, typo_words } = self.hits(&searcher, lang, &read)?;
-        let suggestion = self.suggestion(&searcher, &read, &typo_words)?;
+        let Found { mut hits, unmatched, typo_words, splits } = self.hits(&searcher, lang, &read, Reading::Words)?;
+        let suggestion = self.suggestion(&searcher, &read, &typo_words, &splits)?;
         if hits.len() < FEW {
-            let other = if lang == Lang::En { Lang::Sw } else { Lang::En };
-            let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms))?;
+            let found = self.hits(&searcher, other, &self::read(other, query, &self.synonyms), Reading::Words)?;
             hits.extend(found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }));
         }
-        Ok(SearchResults { hits, unmatched, suggestion, ..SearchResults::default() })
+        // Nothing found in the visitor's language: its pages that come
+        // closest, said so, before the other language's found; with
+        // neither, the other language's pages that come closest.
+        let mut close = false;
+        if hits.iter().all(|hit| hit.other_language) {
+            let pieces = RefCell::new(HashMap::new());
+            let mut near = self.hits(&searcher, lang, &read, Reading::Close(&pieces))?.hits;
+            if near.is_empty() && hits.is_empty() {
+                let other_read = self::read(other, query, &self.synonyms);
+                let found = self.hits(&searcher, other, &other_read, Reading::Close(&pieces))?;
+                near.extend(
+                    found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }),
+                );
+            }
+            close = !near.is_empty();
+            near.append(&mut hits);
+            hits = near;
+        }
+        Ok(SearchResults { hits, unmatched, suggestion, close, ..SearchResults::default() })
     }
 
     /// What `read` finds in `lang`.
-    fn hits(&self, searcher: &Searcher, lang: Lang, read: &Read) -> tantivy::Result<Found> {
+    fn hits(&self, searcher: &Searcher, lang: Lang, read: &Read, reading: Reading) -> tantivy::Result<Found> {
         let fields = self.fields;
         let in_lang: Box<dyn Query> =
             Box::new(TermQuery::new(Term::from_field_text(fields.lang, lang.code()), IndexRecordOption::Basic));
         let mut any: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut queries = Vec::with_capacity(read.words.len());
         let mut typo_words = HashMap::new();
+        let mut splits = HashMap::new();
+        let mut also = Vec::new();
         for word in &read.words {
-            let (query, near) = self.word_query(searcher, word)?;
-            typo_words.insert(word.text.clone(), near);
-            any.push((Occur::Should, query.box_clone()));
-            queries.push(query);
+            let found = match reading {
+                Reading::Words => self.word_query(searcher, lang, word)?,
+                Reading::Close(pieces) => self.close_query(searcher, word, pieces)?,
+            };
+            typo_words.insert(word.text.clone(), found.near);
+            if let Some(split) = found.split {
+                splits.insert(word.text.clone(), split);
+            }
+            also.extend(found.also);
+            any.push((Occur::Should, found.query.box_clone()));
+            queries.push(found.query);
         }
-        any.push(term(fields.whole, &whole(&read.typed), WHOLE));
-        let stems: Vec<String> = read.words.iter().map(|word| word.stem.clone()).collect();
-        if stems.len() > 1 {
-            any.push(phrase(fields.text().stemmed, &stems, 3, PHRASE));
-            any.push(phrase(fields.name().stemmed, &stems, 1, PHRASE * fields.name().weight));
+        // Words no page holds are neither a page's name nor side by side in one.
+        if matches!(reading, Reading::Words) {
+            any.push(term(fields.whole, &whole(&read.typed), WHOLE));
+            let stems: Vec<String> = read.words.iter().map(|word| word.stem.clone()).collect();
+            if stems.len() > 1 {
+                any.push(phrase(fields.text().stemmed, &stems, 3, PHRASE));
+                any.push(phrase(fields.name().stemmed, &stems, 1, PHRASE * fields.name().weight));
+            }
         }
         let query = BooleanQuery::new(vec![
             (Occur::Must, in_lang.box_clone()),
@@ -555,7 +681,9 @@ impl Built {
             other_held.cmp(held).then_with(|| other_score.total_cmp(score))
         });
         let mut hits = Vec::new();
-        let mut wanted = Wanted { lang, words: &read.words, typo_words: &typo_words, seen: HashMap::new() };
+        let also = also.into_iter().collect();
+        let mut wanted =
+            Wanted { lang, words: &read.words, typo_words: &typo_words, also: &also, seen: HashMap::new() };
         for (_, _, address) in ranked.into_iter().take(MAX_HITS) {
             let document: TantivyDocument = searcher.doc(address)?;
             let stored = |field| document.get_first(field).and_then(|value| value.as_str()).unwrap_or("").to_owned();
@@ -566,12 +694,19 @@ impl Built {
                 other_language: false,
             });
         }
-        Ok(Found { hits, unmatched, typo_words })
+        Ok(Found { hits, unmatched, typo_words, splits })
     }
 
     /// The query with each word no page holds as typed (nor by its stem)
-    /// replaced by the commonest word a typo away; none when no word is.
-    fn suggestion(&self, searcher: &Searcher, read: &Read, typo_words: &TypoWords) -> tantivy::Result<Option<String>> {
+    /// replaced by the commonest word a typo away, else by the two words it
+    /// was split into; none when no word is.
+    fn suggestion(
+        &self,
+        searcher: &Searcher,
+        read: &Read,
+        typo_words: &TypoWords,
+        splits: &HashMap<String, [String; 2]>,
+    ) -> tantivy::Result<Option<String>> {
         let mut changed = false;
         let mut suggested = Vec::with_capacity(read.typed.len());
         for typed in &read.typed {
@@ -599,6 +734,7 @@ impl Built {
                         }
                     }
                     best.map(|(_, _, near)| near.to_owned())
+                        .or_else(|| splits.get(&word.text).map(|split| split.join(" ")))
                 }
                 _ => None,
             };
@@ -629,6 +765,8 @@ struct Wanted<'a> {
     lang: Lang,
     words: &'a [Word],
     typo_words: &'a TypoWords,
+    /// The words a split or the last resort found the query's by.
+    also: &'a HashSet<String>,
     seen: HashMap<String, bool>,
 }
 
@@ -642,15 +780,18 @@ impl Wanted<'_> {
         if word.contains('-') {
             folded.extend(words::words(&joined(word)));
         }
-        let wanted = folded.iter().any(|folded| {
-            self.words.iter().any(|want| {
-                *folded == want.text
-                    || self.typo_words.get(&want.text).is_some_and(|near| near.iter().any(|(near, _)| near == folded))
-                    || stem(self.lang, folded) == want.stem
-            })
-        }) || words::codes(word)
-            .iter()
-            .any(|code| self.words.iter().any(|want| want.code.as_ref() == Some(code)));
+        let wanted =
+            folded.iter().any(|folded| {
+                self.also.contains(folded)
+                    || self.words.iter().any(|want| {
+                        *folded == want.text
+                            || self
+                                .typo_words
+                                .get(&want.text)
+                                .is_some_and(|near| near.iter().any(|(near, _)| near == folded))
+                            || stem(self.lang, folded) == want.stem
+                    })
+            }) || words::codes(word).iter().any(|code| self.words.iter().any(|want| want.code.as_ref() == Some(code)));
         self.seen.insert(word.to_owned(), wanted);
         wanted
     }
@@ -717,6 +858,8 @@ mod tests {
                     page(Lang::Sw, "/sw/mpesa", "M-Pesa", "Tuma pesa, lipa bili na nunua muda wa maongezi kwa M-Pesa."),
                     page(Lang::Sw, "/sw/digital-payments", "Malipo", "Malipo ya LUKU na maji kwa M-Pesa."),
                     page(Lang::Sw, "/sw/voda-njiwa", "Voda Njiwa", "Tuma salamu za sauti."),
+                    page(Lang::En, "/business", "Vodacom Business", "Cloud hosting and smart meters for your company."),
+                    page(Lang::En, "/afya-call", "Afya Call", "A doctor on the phone, and the medicine you need."),
                 ],
                 Synonyms::default(),
             )
@@ -803,6 +946,45 @@ mod tests {
         let hit = found.hits.iter().find(|hit| hit.href == "/mpesa").unwrap();
         assert_eq!(hit.title, "M-Pesa");
         assert!(hit.snippet.contains("airtime"), "{}", hit.snippet);
+    }
+
+    #[test]
+    fn a_word_typed_as_one_is_found_as_the_two_the_pages_write() {
+        let search = index();
+        let found = search.search(Lang::En, "smartmeters");
+        assert_eq!(hrefs(&found), ["/business"]);
+        assert!(!found.close, "found as the pages write it, not by the last resort");
+        assert_eq!(found.suggestion.as_deref(), Some("smart meters"));
+        assert_eq!(hrefs(&search.search(Lang::Sw, "lipabili")), ["/sw/mpesa"]);
+    }
+
+    #[test]
+    fn a_query_that_finds_nothing_gets_the_pages_that_come_close_marked() {
+        let search = index();
+        let found = search.search(Lang::En, "telemedicine");
+        assert!(found.close);
+        assert_eq!(hrefs(&found), ["/afya-call"], "the piece \"medicine\"");
+        assert_eq!(found.unmatched, ["telemedicine"]);
+        let found = search.search(Lang::Sw, "vifurushivyote");
+        assert!(found.close);
+        assert_eq!(hrefs(&found), ["/sw/internet-overview"]);
+        // Nothing in the visitor's language but in the other's: the
+        // visitor's pages that come close first, then the other's found.
+        let found = search.search(Lang::En, "salamu herbalmedicine");
+        assert!(found.close);
+        assert_eq!(hrefs(&found), ["/afya-call"]);
+        assert_eq!(
+            found.hits.last().map(|hit| (hit.href.as_str(), hit.other_language)),
+            Some(("/sw/voda-njiwa", true))
+        );
+        // Found otherwise: not marked.
+        assert!(!search.search(Lang::En, "airtime").close);
+        assert!(!search.search(Lang::En, "salamu").close, "the other language's pages are found, not close");
+        // Nothing to come close to.
+        for query in ["qwxzv", "#", "zz"] {
+            let found = search.search(Lang::En, query);
+            assert!(found.hits.is_empty() && !found.close, "{query}: {found:?}");
+        }
     }
 
     #[test]
