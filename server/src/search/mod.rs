@@ -349,11 +349,12 @@ struct WordQuery {
 #[derive(Clone, Copy)]
 enum Reading<'a> {
     Words,
-    Close(&'a RefCell<HashMap<String, Pieces>>),
+    /// With the pieces of each length down to the one given (1: the longest only).
+    Close(&'a RefCell<HashMap<String, Pieces>>, usize),
 }
 
-/// A word's longest piece that begins words of the index, and those words.
-type Pieces = (usize, Vec<String>);
+/// A word's longest pieces that begin words of the index, and those words.
+type Pieces = Vec<(usize, Vec<String>)>;
 
 /// A word of a query, and what else finds it.
 struct Word {
@@ -540,31 +541,40 @@ impl Built {
     }
 
     /// The last resort's query for `word`: the words of the index its
-    /// longest piece begins, scored by the share of the word the piece is.
+    /// longest pieces (of `lengths` lengths) begin, each scored by the share
+    /// of the word its piece is.
     fn close_query(
         &self,
         searcher: &Searcher,
         word: &Word,
         pieces: &RefCell<HashMap<String, Pieces>>,
+        lengths: usize,
     ) -> tantivy::Result<WordQuery> {
         let letters = word.text.chars().count();
-        let (piece, found) = if word.code.is_some() || letters < 3 {
-            (0, Vec::new())
-        } else if let Some(found) = pieces.borrow().get(&word.text) {
-            found.clone()
+        let kept = if word.code.is_some() || letters < 3 {
+            Vec::new()
+        } else if let Some(kept) = pieces.borrow().get(&word.text) {
+            kept.clone()
         } else {
-            let found = parts::pieces(searcher, &self.fields.weighted, &word.text)?;
-            pieces.borrow_mut().insert(word.text.clone(), found.clone());
-            found
+            let kept = parts::pieces(searcher, &self.fields.weighted, &word.text)?;
+            pieces.borrow_mut().insert(word.text.clone(), kept.clone());
+            kept
         };
-        let share = piece as f32 / letters.max(1) as f32;
-        let mut any = Vec::new();
-        for field in self.fields.weighted {
-            for found in &found {
-                any.push(term(field.exact, found, field.weight * CLOSE * share));
+        let (mut any, mut also) = (Vec::new(), Vec::new());
+        for (piece, found) in kept.into_iter().take(lengths) {
+            let share = piece as f32 / letters.max(1) as f32;
+            for field in self.fields.weighted {
+                for found in &found {
+                    any.push(term(field.exact, found, field.weight * CLOSE * share));
+                }
+            }
+            for word in found {
+                if !also.contains(&word) {
+                    also.push(word);
+                }
             }
         }
-        Ok(WordQuery { query: Box::new(BooleanQuery::new(any)), near: Vec::new(), split: None, also: found })
+        Ok(WordQuery { query: Box::new(BooleanQuery::new(any)), near: Vec::new(), split: None, also })
     }
 
     fn answer(&self, lang: Lang, query: &str) -> tantivy::Result<SearchResults> {
@@ -586,10 +596,15 @@ impl Built {
         let mut close = false;
         if hits.iter().all(|hit| hit.other_language) {
             let pieces = RefCell::new(HashMap::new());
-            let mut near = self.hits(&searcher, lang, &read, Reading::Close(&pieces))?.hits;
+            // The longest pieces first; shorter ones only where those find
+            // none of the visitor's pages (they bring words less like it).
+            let mut near = self.hits(&searcher, lang, &read, Reading::Close(&pieces, 1))?.hits;
+            if near.is_empty() {
+                near = self.hits(&searcher, lang, &read, Reading::Close(&pieces, parts::PIECE_LENGTHS))?.hits;
+            }
             if near.is_empty() && hits.is_empty() {
                 let other_read = self::read(other, query, &self.synonyms);
-                let found = self.hits(&searcher, other, &other_read, Reading::Close(&pieces))?;
+                let found = self.hits(&searcher, other, &other_read, Reading::Close(&pieces, 1))?;
                 near.extend(
                     found.hits.into_iter().take(OTHER_HITS).map(|hit| SearchHit { other_language: true, ..hit }),
                 );
@@ -614,7 +629,7 @@ impl Built {
         for word in &read.words {
             let found = match reading {
                 Reading::Words => self.word_query(searcher, lang, word)?,
-                Reading::Close(pieces) => self.close_query(searcher, word, pieces)?,
+                Reading::Close(pieces, lengths) => self.close_query(searcher, word, pieces, lengths)?,
             };
             typo_words.insert(word.text.clone(), found.near);
             if let Some(split) = found.split {
@@ -985,6 +1000,25 @@ mod tests {
             let found = search.search(Lang::En, query);
             assert!(found.hits.is_empty() && !found.close, "{query}: {found:?}");
         }
+    }
+
+    /// A joined word whose longest piece only the other language's pages
+    /// hold ("points"): the visitor's pages come close by a shorter one.
+    #[test]
+    fn a_shorter_piece_finds_the_visitors_pages_where_the_longest_finds_only_the_others() {
+        let search = Search::default();
+        let pages = vec![
+            page(Lang::En, "/tuzo-points", "Tuzo points", "Earn points with every bundle."),
+            page(Lang::Sw, "/sw/tuzo-points", "Pointi za Tuzo", "Pata pointi kwa kila kifurushi."),
+            page(Lang::Sw, "/sw/voice-sms", "Simu na SMS", "Vifurushi vya dakika."),
+        ];
+        search.rebuild(pages, Synonyms::default()).unwrap();
+        let found = search.search(Lang::Sw, "tuzopoints");
+        assert_eq!(
+            found.hits.first().map(|hit| (hit.href.as_str(), hit.other_language)),
+            Some(("/sw/tuzo-points", false)),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -26,6 +26,12 @@ const PIECE_FROM: usize = 20;
 pub const PIECE_WORDS: usize = 12;
 /// Words read from the dictionary for each piece, before the closest are kept.
 const PIECE_READ: usize = 64;
+/// The lengths of piece kept, longest first, each beginning words the
+/// longer ones did not: the longest may begin only words of the other
+/// language's pages ("tuzopoints", an English title written whole, where
+/// Swahili pages say "pointi za tuzo"), so shorter ones are kept too, each
+/// scored by its share of the word.
+pub const PIECE_LENGTHS: usize = 3;
 
 /// The pages (of either language) that hold `word` in any of `fields`,
 /// as typed or by its stem: the most of any field.
@@ -70,7 +76,7 @@ pub fn split(searcher: &Searcher, fields: &[Weighted], lang: Lang, word: &str) -
 /// the [`PIECE_WORDS`] words it begins with the fewest letters past it:
 /// "medicine" of "telemedicine" finds "medicine" and "medicines". Nothing
 /// when no piece begins a word.
-pub fn pieces(searcher: &Searcher, fields: &[Weighted], word: &str) -> tantivy::Result<(usize, Vec<String>)> {
+pub fn pieces(searcher: &Searcher, fields: &[Weighted], word: &str) -> tantivy::Result<Vec<(usize, Vec<String>)>> {
     let letters: Vec<char> = word.chars().take(PIECE_FROM).collect();
     let mut dictionaries = Vec::new();
     for segment in searcher.segment_readers() {
@@ -78,6 +84,7 @@ pub fn pieces(searcher: &Searcher, fields: &[Weighted], word: &str) -> tantivy::
             dictionaries.push(segment.inverted_index(field.exact)?);
         }
     }
+    let mut kept = Vec::new();
     for length in (PIECE..=letters.len()).rev() {
         let mut found: Vec<String> = Vec::new();
         for start in 0..=letters.len() - length {
@@ -95,14 +102,21 @@ pub fn pieces(searcher: &Searcher, fields: &[Weighted], word: &str) -> tantivy::
                 }
             }
         }
+        // Only words a longer piece did not begin: a shorter piece of the
+        // same words ("tuzopoint" of "tuzopoints", which a title written
+        // whole holds) is no other way in.
+        found.retain(|word| !kept.iter().any(|(_, words): &(usize, Vec<String>)| words.contains(word)));
         if !found.is_empty() {
             found.sort_by(|one, other| one.len().cmp(&other.len()).then_with(|| one.cmp(other)));
             found.dedup();
             found.truncate(PIECE_WORDS);
-            return Ok((length, found));
+            kept.push((length, found));
+            if kept.len() == PIECE_LENGTHS {
+                break;
+            }
         }
     }
-    Ok((0, Vec::new()))
+    Ok(kept)
 }
 
 #[cfg(test)]
@@ -135,9 +149,10 @@ mod tests {
         split(&built.reader.searcher(), &built.fields.weighted, Lang::En, word).unwrap()
     }
 
+    /// The longest piece's length and words.
     fn pieces_of(search: &Search, word: &str) -> (usize, Vec<String>) {
         let built = crate::locks::read(&search.built).clone().unwrap();
-        pieces(&built.reader.searcher(), &built.fields.weighted, word).unwrap()
+        pieces(&built.reader.searcher(), &built.fields.weighted, word).unwrap().into_iter().next().unwrap_or_default()
     }
 
     #[test]
@@ -161,5 +176,16 @@ mod tests {
         assert_eq!((piece, found.len()), (4, 4), "\"medi\" begins all four: {found:?}");
         assert_eq!(pieces_of(&search, "qwxzv"), (0, Vec::new()), "no piece of three letters begins a word");
         assert_eq!(pieces_of(&search, "me"), (0, Vec::new()), "shorter than a piece");
+    }
+
+    #[test]
+    fn shorter_pieces_are_kept_beside_the_longest() {
+        let search = index(&["earn points", "tuzo za wateja"]);
+        let built = crate::locks::read(&search.built).clone().unwrap();
+        let kept = pieces(&built.reader.searcher(), &built.fields.weighted, "tuzopoints").unwrap();
+        let lengths: Vec<usize> = kept.iter().map(|(length, _)| *length).collect();
+        assert_eq!(lengths.first(), Some(&"points".len()));
+        assert!(kept.iter().any(|(_, words)| words.contains(&"tuzo".to_owned())), "{kept:?}");
+        assert!(lengths.len() <= PIECE_LENGTHS);
     }
 }
