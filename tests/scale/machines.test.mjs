@@ -10,11 +10,11 @@
 
 import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { children, everyChild, freePorts, logTails, sleep, start, stop, up, waitFor } from "./processes.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -25,74 +25,9 @@ const FORMS = 30;
 const dir = mkdtempSync(join(tmpdir(), "site-machines-"));
 /** PostgreSQL's own directory: the `postgres` user must own it. */
 const pgDir = mkdtempSync(join(tmpdir(), "site-machines-pg-"));
-const children = new Set();
-const everyChild = [];
 const ports = {};
 const sites = [];
 let failed = false;
-
-async function freePorts(count) {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise((ok, fail) => {
-      const server = createServer().listen(0, "127.0.0.1", () => ok(server));
-      server.on("error", fail);
-    })),
-  );
-  const chosen = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((ok) => server.close(ok))));
-  return chosen;
-}
-
-function start(name, command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  child.stdout.on("data", (chunk) => log.push(chunk.toString()));
-  child.stderr.on("data", (chunk) => log.push(chunk.toString()));
-  child.log = log;
-  child.name = name;
-  children.add(child);
-  everyChild.push(child);
-  child.on("exit", () => children.delete(child));
-  return child;
-}
-
-function stop(child, signal = "SIGKILL") {
-  return new Promise((ok) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return ok();
-    child.once("exit", () => ok());
-    child.kill(signal);
-  });
-}
-
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-
-async function waitFor(what, check, ms = 20000) {
-  const until = Date.now() + ms;
-  let last = "no answer";
-  for (;;) {
-    try {
-      if (await check((seen) => (last = seen))) return;
-    } catch (error) {
-      last = error.cause?.message ?? error.message;
-    }
-    if (Date.now() > until) throw new Error(`${what} not within ${ms} ms; last: ${last}`);
-    await sleep(50);
-  }
-}
-
-const up = (url) =>
-  waitFor(url, async (saw) => {
-    const response = await fetch(url);
-    saw(`${response.status} ${(await response.text()).slice(0, 300)}`);
-    return response.ok;
-  });
-
-function logTails() {
-  for (const child of everyChild) {
-    const ended = child.exitCode ?? child.signalCode;
-    console.log(`--- ${child.name}${ended === null ? "" : ` (ended: ${ended})`} log tail ---\n${child.log.join("").slice(-3000)}`);
-  }
-}
 
 /** PostgreSQL's programs: the newest of Debian's versions. */
 function pgBin() {
@@ -139,7 +74,8 @@ function startSite(n) {
     RUST_LOG: "info",
     NO_COLOR: "1",
   };
-  sites[n] = start(`site ${n + 1}`, SITE_BIN, [], env);
+  // Every line kept: the test counts the deliveries the instances logged.
+  sites[n] = start(`site ${n + 1}`, SITE_BIN, [], env, { keepAll: true });
   return up(`http://127.0.0.1:${ports.sites[n]}/readyz`);
 }
 

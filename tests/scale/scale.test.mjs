@@ -9,11 +9,11 @@
 
 import { after, before, test as nodeTest } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { children, freePorts, logTails, sleep, start, stop, up, waitFor } from "./processes.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -25,78 +25,8 @@ const JUMA = "0754000002";
 const NEEMA = "0754000003";
 
 const dir = mkdtempSync(join(tmpdir(), "site-scale-"));
-const children = new Set();
-/** Every process started, running or not, for the log tails. */
-const everyChild = [];
 const ports = {};
 let sites = [];
-
-/** `count` distinct free loopback ports: each listener is held until all are chosen. */
-async function freePorts(count) {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise((ok, fail) => {
-      const server = createServer().listen(0, "127.0.0.1", () => ok(server));
-      server.on("error", fail);
-    })),
-  );
-  const chosen = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((ok) => server.close(ok))));
-  return chosen;
-}
-
-function start(name, command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const keep = (chunk) => log.push(chunk.toString()) > 200 && log.shift();
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  child.log = log;
-  child.name = name;
-  children.add(child);
-  everyChild.push(child);
-  child.on("exit", () => children.delete(child));
-  return child;
-}
-
-function stop(child, signal = "SIGKILL") {
-  return new Promise((ok) => {
-    if (!child || child.exitCode !== null || child.signalCode !== null) return ok();
-    child.once("exit", () => ok());
-    child.kill(signal);
-  });
-}
-
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-
-/** Polls `check` until it is truthy; the timeout names the last answer or error `check` gave. */
-async function waitFor(what, check, ms = 20000) {
-  const until = Date.now() + ms;
-  let last = "no answer";
-  for (;;) {
-    try {
-      if (await check((seen) => (last = seen))) return;
-    } catch (error) {
-      last = error.cause?.message ?? error.message;
-    }
-    if (Date.now() > until) throw new Error(`${what} not within ${ms} ms; last: ${last}`);
-    await sleep(50);
-  }
-}
-
-const up = (url) =>
-  waitFor(url, async (saw) => {
-    const response = await fetch(url);
-    saw(`${response.status} ${(await response.text()).slice(0, 300)}`);
-    return response.ok;
-  });
-
-/** What each process started so far printed last, and how it ended if it did. */
-function logTails() {
-  for (const child of everyChild) {
-    const ended = child.exitCode ?? child.signalCode;
-    console.log(`--- ${child.name}${ended === null ? "" : ` (ended: ${ended})`} log tail ---\n${child.log.join("").slice(-3000)}`);
-  }
-}
 
 function startRedis() {
   return start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
