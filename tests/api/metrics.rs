@@ -27,6 +27,11 @@ fn free_port() -> u16 {
 }
 
 async fn start(data_dir: &std::path::Path, client: &reqwest::Client) -> Site {
+    start_with(data_dir, client, &[]).await
+}
+
+/// [`start`] with `env` added to its settings.
+async fn start_with(data_dir: &std::path::Path, client: &reqwest::Client, env: &[(&str, &str)]) -> Site {
     let (port, metrics_port) = (free_port(), free_port());
     let base = format!("http://127.0.0.1:{port}");
     let child = Command::new(env!("CARGO_BIN_EXE_site"))
@@ -38,6 +43,7 @@ async fn start(data_dir: &std::path::Path, client: &reqwest::Client) -> Site {
         .env("RENDER_WORKERS", "1")
         // Renders on request only: nothing else asks for pages.
         .env("PRERENDER", "false")
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -97,4 +103,43 @@ async fn pages_from_the_fast_path_are_counted_and_timed() {
     assert_eq!(after.0 - before.0, n, "answered by the fast path");
     assert_eq!(after.1 - before.1, n, "counted: {REQUESTS}");
     assert_eq!(after.2 - before.2, n, "timed: {TIMED}");
+}
+
+/// Content served stale while the CMS failed is current again once the CMS
+/// confirms it unchanged (a collection's one-item check, no whole read):
+/// `content_stale_seconds` goes back to 0 then too, not only after a read.
+#[tokio::test]
+async fn content_confirmed_unchanged_is_no_longer_counted_stale() {
+    use crate::fake_cms::{Behaviour, FakeCms, Shape};
+    let cms = FakeCms::start(Shape::V5).await;
+    let story = |id: u64| {
+        serde_json::json!({ "id": id, "title": format!("Story {id}"), "slug": format!("story-{id}"),
+            "publishDate": "2026-01-01", "updatedAt": format!("2026-01-01T10:00:0{id}.000Z") })
+    };
+    cms.put_collection("news-updates", "en", (1..=3).map(story).collect());
+    let data_dir = tempfile::tempdir().unwrap();
+    let client = reqwest::Client::new();
+    let site = start_with(data_dir.path(), &client, &[("CMS_URL", &cms.url), ("CONTENT_TTL_SECS", "1")]).await;
+    let stale = r#"content_stale_seconds{model="news-updates"}"#;
+    let unchanged = r#"content_fetches_total{model="news-updates",outcome="unchanged"}"#;
+    let sitemap = || async { client.get(format!("{}/sitemap.xml", site.base)).send().await.unwrap() };
+    assert!(sitemap().await.text().await.unwrap().contains("story-3"));
+
+    // The CMS fails: the index is served stale, and counted so.
+    cms.behave(Behaviour::Status(500));
+    let started = std::time::Instant::now();
+    while sample(&client, &site, stale).await == 0.0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "never counted stale");
+        sitemap().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Back, unchanged: confirmed by its check, and stale no more.
+    cms.behave(Behaviour::Normal);
+    let back = std::time::Instant::now();
+    while sample(&client, &site, stale).await > 0.0 {
+        assert!(back.elapsed() < Duration::from_secs(10), "still counted stale once confirmed");
+        sitemap().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(sample(&client, &site, unchanged).await > 0.0, "confirmed by the check, not read again");
 }

@@ -330,12 +330,11 @@ impl Inner {
             Err(ContentError::Malformed(_)) => "malformed",
             Err(ContentError::Upstream(_)) => "error",
         };
-        metrics::counter!("content_fetches_total", "model" => model.clone(), "outcome" => outcome).increment(1);
         let stale_secs = match (&result, &previous) {
             (Err(_), Some(previous)) => now.saturating_duration_since(previous.fetched).as_secs_f64(),
             _ => 0.0,
         };
-        metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
+        record_fetch(model, outcome, stale_secs);
         let before = previous.as_ref().and_then(|previous| previous.value.clone());
         let result = match result {
             Ok((Some(answer), stamp)) => parse(&key.0, answer, before, self.settings.disk.is_some())
@@ -421,8 +420,8 @@ impl Inner {
         if Some(read_under) != stamp || read.elapsed() >= READ_WHOLE_EVERY || held.value.is_none() {
             return None;
         }
-        let model = key.0.model().to_owned();
-        metrics::counter!("content_fetches_total", "model" => model, "outcome" => "unchanged").increment(1);
+        // Current again: no longer stale, if it was while the source failed.
+        record_fetch(key.0.model().to_owned(), "unchanged", 0.0);
         if let Some(disk) = &self.settings.disk {
             disk.touch(key);
         }
@@ -460,6 +459,13 @@ impl Inner {
         let value = parsed.value.map(Arc::new);
         Some(Arc::new(Entry { value, version, bytes, weight, fetched, checked: now, stamp: None }))
     }
+}
+
+/// Counts a fetch by its outcome, and sets how long the model's content has
+/// been served stale since the source last gave it (0 when it just did).
+fn record_fetch(model: String, outcome: &'static str, stale_secs: f64) {
+    metrics::counter!("content_fetches_total", "model" => model.clone(), "outcome" => outcome).increment(1);
+    metrics::gauge!("content_stale_seconds", "model" => model).set(stale_secs);
 }
 
 /// An answer of the source as the cache parses it and keeps it on disk:
