@@ -62,10 +62,10 @@ impl DiskCache {
     /// When it is the answer kept already (`changed` false) only its time
     /// is renewed.
     pub fn keep<T: Serialize + Send + 'static>(&self, key: &Key, answer: T, changed: bool) {
-        if !changed && self.dir.holds(&file_name(key)) {
-            return self.touch(key);
-        }
         let name = file_name(key);
+        if !changed && self.dir.holds(&name) {
+            return self.dir.touch(name);
+        }
         let saved = key.clone();
         let body = Box::new(move |out: &mut dyn std::io::Write| {
             serde_json::to_writer(out, &Saved { key: saved, answer }).map_err(std::io::Error::from)
