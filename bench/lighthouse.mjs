@@ -64,6 +64,12 @@ console.log(`Lighthouse mobile, performance; load ${readFileSync("/proc/loadavg"
 console.log(`${"page".padEnd(50)} ${"score".padStart(5)} ${"fcp s".padStart(6)} ${"lcp s".padStart(6)} ${"tbt ms".padStart(7)}`);
 for (const { path, cookie: session } of visits) {
   const label = session ? `${path} signed in` : path;
+  // Lighthouse stops at a page answered with an error status (a page not found is 404, as it should be).
+  const status = (await fetch(base + path, { headers: session ? { cookie: session } : {} })).status;
+  if (status !== 200) {
+    console.log(`${label.slice(0, 50).padEnd(50)} not scored: HTTP ${status}, which Lighthouse does not audit`);
+    continue;
+  }
   try {
     const m = await score(cli, base + path, session);
     console.log(

@@ -97,8 +97,8 @@ export function loadBundle(dir) {
   // Every page gets the enhancement script's chunks and nothing of an island, whose code loads when the
   // visitor starts its flow (a bundle from before islands: the React entry's, `preload`).
   const assetsFor = () => {
-    if (!manifest) return { stylesheets: [], preload: [] };
-    return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload ?? manifest.preload };
+    if (!manifest) return { stylesheets: [], preload: [], island: [] };
+    return { stylesheets: manifest.stylesheets, preload: manifest.enhancePreload ?? manifest.preload, island: [] };
   };
   return { render, assetsFor };
 }

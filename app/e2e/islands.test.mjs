@@ -171,6 +171,37 @@ test("on a slow link an island's code loads only when its flow starts, and what 
   await context.close();
 });
 
+test("on a fast connection an island's code is fetched once the page is idle, and run only when its flow starts", async () => {
+  const context = await browser.newContext({ serviceWorkers: "block" });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const scripts = watchScripts(page);
+  const assets = [];
+  page.on("request", (r) => new URL(r.url()).pathname.startsWith("/assets/") && assets.push(new URL(r.url()).pathname));
+  // Wi-Fi without Save-Data is fast whatever the page's own load took (loopback on a busy machine may be slow).
+  await page.addInitScript(() => Object.defineProperty(navigator, "connection", { value: { type: "wifi" } }));
+  await page.goto(site.base + "/sw/account");
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-ready"));
+  const listed = await page.evaluate(() => JSON.parse(document.getElementById("island-files").textContent));
+  // Every file the island's mount imports is preloaded, none of it run.
+  await page.waitForFunction(
+    (files) => files.every((href) => document.querySelector(`link[rel=modulepreload][href="${href}"]`)),
+    listed,
+  );
+  await page.waitForLoadState("networkidle");
+  for (const href of listed) assert.ok(assets.includes(href), `${href} fetched`);
+  assert.ok((await scripts.bodies()).some(isReactDom), "react-dom fetched");
+  const isRoot = () =>
+    page.evaluate(() => Object.keys(document.getElementById("island")).some((key) => key.startsWith("__react")));
+  assert.equal(await isRoot(), false, "nothing hydrated before the flow starts");
+  // The flow started, the island mounts from what was fetched: nothing more is asked for.
+  const before = assets.length;
+  await hydrated(page);
+  assert.deepEqual(assets.slice(before), [], "no script fetched when the flow starts");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("saving data (a 2G connection): the worker keeps the offline page of the visitor's language only, and no island code", async () => {
   const slow = await launchBrowser(["--force-effective-connection-type=2G"]);
   try {

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { HOME, localePath, parseLang, pathOf, routeByName, routes, splitLang } from "./routes";
+import { HOME, PAGE_QUERY, localePath, parseLang, pathOf, routeByName, routes, splitLang } from "./routes";
 import { pages } from "./pages";
 import { languagePaths } from "./testing/twins";
 
@@ -12,6 +12,18 @@ describe("route table", () => {
     const last = routes[routes.length - 1];
     assert.equal(last.path, "/*");
     assert.equal(last.page, "notFound");
+  });
+
+  it("tells every list's pages apart by their page number, and labels every visible route by its name", () => {
+    const lists = routes.filter((r) => r.list);
+    assert.ok(lists.length >= 10);
+    for (const route of lists) assert.ok(route.query?.includes(PAGE_QUERY), route.name);
+    const business = routes.filter((r) => r.page === "businessCategory");
+    assert.equal(business.length, 10);
+    for (const route of business)
+      assert.equal(route.path, `/vodacom-business/${route.list?.filter?.value}/${route.path.split("/").pop()}`);
+    for (const route of routes.filter((r) => !r.meta.invisible)) assert.equal(route.meta.navigation, route.name);
+    assert.equal(routeByName("device")?.meta.navigation, undefined, "an invisible route has no label but where given");
   });
 
   it("finds a page kind's path as the server does: its first route's", () => {

@@ -50,14 +50,23 @@ export const interactivePages: readonly PageKind[] = [
 
 type RouteOptions = Omit<Partial<RouteDef>, "name" | "path" | "page" | "meta"> & { meta?: Partial<RouteMeta> };
 
+/**
+ * A route of the table, its conventions filled in: its menu label is its
+ * name (`navigation`), unless it is `invisible` (then it has one only where
+ * given); and a list route keeps `page` among the query parameters that
+ * tell its pages apart, which it cannot forget (page 2 would be kept and
+ * served as page 1).
+ */
 function route(name: string, path: string, page: PageKind | undefined, options: RouteOptions = {}): RouteDef {
   const { meta, ...rest } = options;
+  if (rest.list) rest.query = [...(rest.query ?? []).filter((key) => key !== PAGE_QUERY), PAGE_QUERY];
   return {
     name,
     path,
     page,
     ...rest,
     meta: {
+      ...(meta?.invisible ? {} : { navigation: name }),
       requiresAuth: false,
       isDynamic: Boolean(page),
       isPassThrough: false,
@@ -72,449 +81,341 @@ function route(name: string, path: string, page: PageKind | undefined, options: 
   };
 }
 
+/** The query parameter of a list's page number. */
+export const PAGE_QUERY = "page";
+
+/**
+ * A Vodacom Business category: its services listed from the CMS by
+ * `categoryId` (`id`), at `/vodacom-business/<id>/<slug>`, each service
+ * linking with `services`.
+ */
+const businessCategory = (name: string, id: number, slug: string) =>
+  route(name, `/vodacom-business/${id}/${slug}`, "businessCategory", {
+    query: ["services"],
+    content: "business-small",
+    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: String(id) } },
+    parent: "business",
+    meta: { isPassThrough: true },
+  });
+
 export const NOT_FOUND = "not-found";
 /** The home page's route, by name: the server finds it so too (`contract::route::HOME`). */
 export const HOME = "home";
 
 export const routes: RouteDef[] = [
   route(HOME, "/", "content", { content: "home", popups: "home", meta: { navigation: "home", invisible: true } }),
-  route("personal", "", undefined, { meta: { navigation: "personal", isClickable: false } }),
-  route("digital", "/digital", "content", { content: "digital", parent: "personal", meta: { navigation: "digital" } }),
+  route("personal", "", undefined, { meta: { isClickable: false } }),
+  route("digital", "/digital", "content", { content: "digital", parent: "personal" }),
   route("internet", "/internet-overview", "content", {
     content: "internet",
     parent: "personal",
-    meta: { navigation: "internet" },
   }),
-  route("voice", "/voice-sms", "content", { content: "voice", parent: "personal", meta: { navigation: "voice" } }),
+  route("voice", "/voice-sms", "content", { content: "voice", parent: "personal" }),
   route("just-for-you", "/J4U", "content", {
     content: "just-for-you",
     parent: "personal",
-    meta: { navigation: "just-for-you" },
   }),
   route("pinduapindua", "/pinduapindua", "content", {
     content: "pinduapindua",
     parent: "personal",
-    meta: { navigation: "pinduapindua" },
   }),
   route("roaming", "/international-roaming", "content", {
     content: "roaming",
     parent: "personal",
-    meta: { navigation: "roaming" },
   }),
   route("international", "/international-calling", "content", {
     content: "international",
     parent: "personal",
-    meta: { navigation: "international" },
   }),
-  route("jimixie", "/jimixie", "content", { content: "jimixie", parent: "personal", meta: { navigation: "jimixie" } }),
-  route("redrlx", "/redrlx", "content", { content: "redrlx", parent: "personal", meta: { navigation: "redrlx" } }),
+  route("jimixie", "/jimixie", "content", { content: "jimixie", parent: "personal" }),
+  route("redrlx", "/redrlx", "content", { content: "redrlx", parent: "personal" }),
   route("tuzo-points", "/tuzo-points", "content", {
     content: "tuzo-points",
     parent: "personal",
-    meta: { navigation: "tuzo-points" },
   }),
   route("uni-offer", "/uni-offer", "content", {
     content: "uni-offer",
     parent: "personal",
-    meta: { navigation: "uni-offer" },
   }),
-  route("lifestyle", "", undefined, { meta: { navigation: "lifestyle", isClickable: false } }),
-  route("showmax", "/showmax", "content", { content: "showmax", parent: "lifestyle", meta: { navigation: "showmax" } }),
+  route("lifestyle", "", undefined, { meta: { isClickable: false } }),
+  route("showmax", "/showmax", "content", { content: "showmax", parent: "lifestyle" }),
   route("subscription", "/subscription", "content", {
     content: "subscription",
     parent: "lifestyle",
-    meta: { navigation: "subscription" },
   }),
   route("devices", "/devices", "deviceList", {
     content: "device-catalogue",
-    query: ["page"],
+
     list: { collection: "device-updates", pageSize: 30 },
     parent: "lifestyle",
-    meta: { navigation: "devices" },
   }),
   route("device", "/devices/:id/:slug?", "deviceItem", {
     item: "device-updates",
     parent: "devices",
     meta: { invisible: true },
   }),
-  route("vyb", "/vyb", "content", { content: "vyb", parent: "lifestyle", meta: { navigation: "vyb" } }),
+  route("vyb", "/vyb", "content", { content: "vyb", parent: "lifestyle" }),
   route("fwa", "/fwa", undefined, {
     redirect: { to: "https://fwa.vodacom.co.tz", permanent: false },
     parent: "lifestyle",
-    meta: { navigation: "fwa" },
   }),
   route("5g", "/5G", undefined, {
     redirect: { to: "/fwa", permanent: true },
     parent: "lifestyle",
     meta: { invisible: true },
   }),
-  route("sport-games", "", undefined, { meta: { navigation: "sport-games", isClickable: false } }),
+  route("sport-games", "", undefined, { meta: { isClickable: false } }),
   route("soka", "/soka", "newsList", {
     content: "sport",
-    query: ["page"],
+
     list: { collection: "sport-updates", pageSize: 20 },
     parent: "sport-games",
-    meta: { navigation: "soka" },
   }),
   route("chekecha-mkwanja", "/chekecha-mkwanja", "content", {
     content: "chekecha-mkwanja",
     parent: "sport-games",
-    meta: { navigation: "chekecha-mkwanja" },
   }),
   route("tusua-mapene", "/tusua-mapene", "content", {
     content: "tusua-mapene",
     parent: "sport-games",
-    meta: { navigation: "tusua-mapene" },
   }),
   route("tusua-sport", "/tusua-sport", "content", {
     content: "tusua-sport",
     parent: "sport-games",
-    meta: { navigation: "tusua-sport" },
   }),
   route("sport-news", "/sport-news/:id/:slug?", "newsItem", {
     item: "sport-updates",
     parent: "soka",
     meta: { invisible: true },
   }),
-  route("entertainment-group", "", undefined, { meta: { navigation: "entertainment-group", isClickable: false } }),
+  route("entertainment-group", "", undefined, { meta: { isClickable: false } }),
   route("the-best", "/the-best", "content", {
     content: "entertainment",
     parent: "entertainment-group",
-    meta: { navigation: "the-best" },
   }),
   route("e-gazeti", "/e-gazeti", "content", {
     content: "e-gazeti",
     parent: "entertainment-group",
-    meta: { navigation: "e-gazeti" },
   }),
   route("story-box", "/story-box", "content", {
     content: "story-box",
     parent: "entertainment-group",
-    meta: { navigation: "story-box" },
   }),
   route("magic", "/magic", "content", {
     content: "magic",
     parent: "entertainment-group",
-    meta: { navigation: "magic" },
   }),
   route("voda-habari", "/voda-habari", "content", {
     content: "voda-habari",
     parent: "entertainment-group",
-    meta: { navigation: "voda-habari" },
   }),
   route("ndoto-media", "/ndoto-media", "content", {
     content: "ndoto-media",
     parent: "entertainment-group",
-    meta: { navigation: "ndoto-media" },
   }),
   route("callertunes", "/callertunes", "content", {
     content: "callertunes",
     parent: "entertainment-group",
-    meta: { navigation: "callertunes" },
   }),
   route("mdundo", "/mdundo", "content", {
     content: "mdundo",
     parent: "entertainment-group",
-    meta: { navigation: "mdundo" },
   }),
   route("new-mdundo", "/new-mdundo", "content", {
     content: "new-mdundo",
     parent: "entertainment-group",
-    meta: { navigation: "new-mdundo" },
   }),
   route("swipe-win", "/swipe-win", "content", {
     content: "swipe-win",
     parent: "entertainment-group",
-    meta: { navigation: "swipe-win" },
   }),
-  route("vtv", "/vtv", "content", { content: "vtv", parent: "entertainment-group", meta: { navigation: "vtv" } }),
+  route("vtv", "/vtv", "content", { content: "vtv", parent: "entertainment-group" }),
   route("shake-win", "/shake-win", undefined, {
     redirect: { to: "https://shakewin.vodacom.co.tz", permanent: false },
     parent: "entertainment-group",
-    meta: { navigation: "shake-win" },
   }),
-  route("services", "", undefined, { meta: { navigation: "services", isClickable: false } }),
-  route("moti", "/moti", "content", { content: "moti", parent: "services", meta: { navigation: "moti" } }),
+  route("services", "", undefined, { meta: { isClickable: false } }),
+  route("moti", "/moti", "content", { content: "moti", parent: "services" }),
   route("smart-bango", "/smart-bango", "content", {
     content: "smart-bango",
     parent: "services",
-    meta: { navigation: "smart-bango" },
   }),
   route("voda-njiwa", "/voda-njiwa", "content", {
     content: "voda-njiwa",
     parent: "services",
-    meta: { navigation: "voda-njiwa" },
   }),
   route("nipige-tafu", "/nipige-tafu", "content", {
     content: "nipige-tafu",
     parent: "services",
-    meta: { navigation: "nipige-tafu" },
   }),
-  route("elimika", "/elimika", "content", { content: "elimika", parent: "services", meta: { navigation: "elimika" } }),
+  route("elimika", "/elimika", "content", { content: "elimika", parent: "services" }),
   route("afya-call", "/afya-call", "content", {
     content: "afya-call",
     parent: "services",
-    meta: { navigation: "afya-call" },
   }),
   route("google-play", "/google-play", "content", {
     content: "google-play",
     parent: "services",
-    meta: { navigation: "google-play" },
   }),
   route("vodashop", "/vodashop/:region?/:district?", "locator", {
     content: "vodashop",
     locations: "shop",
     query: ["q", "region", "district", "page"],
     parent: "services",
-    meta: { navigation: "vodashop" },
   }),
-  route("ushauri", "/ushauri", "content", { content: "ushauri", parent: "services", meta: { navigation: "ushauri" } }),
+  route("ushauri", "/ushauri", "content", { content: "ushauri", parent: "services" }),
   route("digital-hub", "/digital-hub", "content", {
     content: "digital-hub",
     parent: "services",
-    meta: { navigation: "digital-hub" },
   }),
   route("ussd-service", "/ussd-service", "content", {
     content: "ussd-service",
     parent: "services",
-    meta: { navigation: "ussd-service" },
   }),
   route("call-status", "/call-status", "content", {
     content: "call-status",
     parent: "services",
-    meta: { navigation: "call-status" },
   }),
   route("education-portal", "/education-portal", "content", {
     content: "education-portal",
     parent: "services",
-    meta: { navigation: "education-portal" },
   }),
   route("connectu", "/connectu", undefined, {
     redirect: { to: "https://connectu.vodacom.co.tz", permanent: false, newTab: true },
     parent: "services",
-    meta: { navigation: "connectu" },
   }),
-  route("mpesa", "/mpesa", "content", { content: "mpesa", popups: "mpesa", meta: { navigation: "mpesa" } }),
+  route("mpesa", "/mpesa", "content", { content: "mpesa", popups: "mpesa" }),
   route("loans-savings", "/loans-savings", "content", {
     content: "mpesa-loans",
     parent: "mpesa",
-    meta: { navigation: "loans-savings" },
   }),
   route("songesha", "/songesha", "content", {
     content: "songesha",
     parent: "loans-savings",
-    meta: { navigation: "songesha" },
   }),
   route("chomoka", "/chomoka", "content", {
     content: "chomoka",
     parent: "loans-savings",
-    meta: { navigation: "chomoka" },
   }),
-  route("mgodi", "/mgodi", "content", { content: "mgodi", parent: "loans-savings", meta: { navigation: "mgodi" } }),
-  route("mpawa", "/mpawa", "content", { content: "mpawa", parent: "loans-savings", meta: { navigation: "mpawa" } }),
+  route("mgodi", "/mgodi", "content", { content: "mgodi", parent: "loans-savings" }),
+  route("mpawa", "/mpawa", "content", { content: "mpawa", parent: "loans-savings" }),
   route("wakala-wezesha", "/wakala-wezesha", "content", {
     content: "wakala-wezesha",
     parent: "loans-savings",
-    meta: { navigation: "wakala-wezesha" },
   }),
   route("wakala-songesha", "/wakala-songesha", "content", {
     content: "wakala-songesha",
     parent: "loans-savings",
-    meta: { navigation: "wakala-songesha" },
   }),
   route("merchant-loan", "/merchant-loan", "content", {
     content: "merchant-loan",
     parent: "loans-savings",
-    meta: { navigation: "merchant-loan" },
   }),
-  route("halal", "/halal", "content", { content: "halal", parent: "loans-savings", meta: { navigation: "halal" } }),
+  route("halal", "/halal", "content", { content: "halal", parent: "loans-savings" }),
   route("digital-payments", "/digital-payments", "content", {
     content: "mpesa-payments",
     parent: "mpesa",
-    meta: { navigation: "digital-payments" },
   }),
   route("mpesa-business-app", "/mpesa-business-app", "content", {
     content: "mpesa-business-app",
     parent: "digital-payments",
-    meta: { navigation: "mpesa-business-app" },
   }),
   route("mpesa-app", "/mpesa-app", "content", {
     content: "mpesa-app",
     parent: "digital-payments",
-    meta: { navigation: "mpesa-app" },
   }),
   route("visa-cards", "/visa-cards", "content", {
     content: "mpesa-cards",
     parent: "digital-payments",
-    meta: { navigation: "visa-cards" },
   }),
   route("linked-cards", "/linked-cards", "content", {
     content: "linked-cards",
     parent: "digital-payments",
-    meta: { navigation: "linked-cards" },
   }),
   route("mini-apps", "/mini-apps", "content", {
     content: "mini-apps",
     parent: "digital-payments",
-    meta: { navigation: "mini-apps" },
   }),
   route("insurance", "/insurance", "content", {
     content: "mpesa-insurance",
     parent: "mpesa",
-    meta: { navigation: "insurance" },
   }),
   route("insurance-loan", "/insurance-loan", "content", {
     content: "insurance-loan",
     parent: "insurance",
-    meta: { navigation: "insurance-loan" },
   }),
   route("lipa-kwa-simu", "/lipa-kwa-simu", "content", {
     content: "lipa-kwa-simu",
     parent: "insurance",
-    meta: { navigation: "lipa-kwa-simu" },
   }),
   route("business-payment", "/business-payment", "content", {
     content: "business-payment",
     parent: "insurance",
-    meta: { navigation: "business-payment" },
   }),
   route("motor-insurance", "/motor-insurance", "content", {
     content: "motor-insurance",
     parent: "insurance",
-    meta: { navigation: "motor-insurance" },
   }),
   route("afya-pass", "/afya-pass", "content", {
     content: "afya-pass",
     parent: "insurance",
-    meta: { navigation: "afya-pass" },
   }),
   route("faraja-yangu", "/faraja-yangu", "content", {
     content: "faraja-yangu",
     parent: "insurance",
-    meta: { navigation: "faraja-yangu" },
   }),
   route("life-insurance", "/life-insurance", "content", {
     content: "life-insurance",
     parent: "insurance",
-    meta: { navigation: "life-insurance" },
   }),
   route("group-life", "/group-life", "content", {
     content: "group-life",
     parent: "insurance",
-    meta: { navigation: "group-life" },
   }),
   route("financial-services", "/financial-services", "content", {
     content: "financial-services",
     parent: "mpesa",
-    meta: { navigation: "financial-services" },
   }),
   route("changisha", "/changisha", "content", {
     content: "changisha",
     parent: "financial-services",
-    meta: { navigation: "changisha" },
   }),
   route("mkoba", "/mkoba", "content", {
     content: "mkoba",
     parent: "financial-services",
-    meta: { navigation: "mkoba" },
   }),
   route("m-wekeza", "/M-wekeza", "content", {
     content: "m-wekeza",
     parent: "financial-services",
-    meta: { navigation: "m-wekeza" },
   }),
   route("international-money-transfer", "/international-money-transfer", "content", {
     content: "mpesa-imt",
     parent: "mpesa",
-    meta: { navigation: "international-money-transfer" },
   }),
   route("mpesa-agents", "/mpesa-agents/:region?/:district?", "locator", {
     content: "mpesa-agents",
     locations: "agent",
     query: ["q", "region", "district", "page"],
     parent: "international-money-transfer",
-    meta: { navigation: "mpesa-agents" },
   }),
   route("payment-services", "/payment-services", "content", {
     content: "mpesa-collection",
     parent: "mpesa",
-    meta: { navigation: "payment-services" },
   }),
   route("business", "/vodacom-business", "content", {
     content: "business-small",
     popups: "business",
-    meta: { navigation: "business" },
   }),
-  route("business-large-mobile", "/vodacom-business/1/large-mobile", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "1" } },
-    parent: "business",
-    meta: { navigation: "business-large-mobile", isPassThrough: true },
-  }),
-  route("business-small-mobile", "/vodacom-business/2/small-mobile", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "2" } },
-    parent: "business",
-    meta: { navigation: "business-small-mobile", isPassThrough: true },
-  }),
-  route("business-iot", "/vodacom-business/5/iot", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "5" } },
-    parent: "business",
-    meta: { navigation: "business-iot", isPassThrough: true },
-  }),
-  route("business-hosting", "/vodacom-business/6/hosting", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "6" } },
-    parent: "business",
-    meta: { navigation: "business-hosting", isPassThrough: true },
-  }),
-  route("business-mpesa-business", "/vodacom-business/7/mpesa-business", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "7" } },
-    parent: "business",
-    meta: { navigation: "business-mpesa-business", isPassThrough: true },
-  }),
-  route("business-fixed-broadband", "/vodacom-business/8/fixed-broadband", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "8" } },
-    parent: "business",
-    meta: { navigation: "business-fixed-broadband", isPassThrough: true },
-  }),
-  route("business-cloud-security", "/vodacom-business/10/cloud-security", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "10" } },
-    parent: "business",
-    meta: { navigation: "business-cloud-security", isPassThrough: true },
-  }),
-  route("business-paas-digital-education", "/vodacom-business/11/paas-digital-education", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "11" } },
-    parent: "business",
-    meta: { navigation: "business-paas-digital-education", isPassThrough: true },
-  }),
-  route("business-paas-digital-farming", "/vodacom-business/14/paas-digital-farming", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "14" } },
-    parent: "business",
-    meta: { navigation: "business-paas-digital-farming", isPassThrough: true },
-  }),
-  route("business-connectivity", "/vodacom-business/16/connectivity", "businessCategory", {
-    query: ["services", "page"],
-    content: "business-small",
-    list: { collection: "vbu-services", pageSize: 100, filter: { field: "categoryId", value: "16" } },
-    parent: "business",
-    meta: { navigation: "business-connectivity", isPassThrough: true },
-  }),
+  businessCategory("business-large-mobile", 1, "large-mobile"),
+  businessCategory("business-small-mobile", 2, "small-mobile"),
+  businessCategory("business-iot", 5, "iot"),
+  businessCategory("business-hosting", 6, "hosting"),
+  businessCategory("business-mpesa-business", 7, "mpesa-business"),
+  businessCategory("business-fixed-broadband", 8, "fixed-broadband"),
+  businessCategory("business-cloud-security", 10, "cloud-security"),
+  businessCategory("business-paas-digital-education", 11, "paas-digital-education"),
+  businessCategory("business-paas-digital-farming", 14, "paas-digital-farming"),
+  businessCategory("business-connectivity", 16, "connectivity"),
   route("business-community-form", "/vodacom-business/community", "businessCommunity", {
     form: "business-community",
     query: ["reference"],
@@ -529,96 +430,79 @@ export const routes: RouteDef[] = [
   route("business-large", "/large", "content", {
     content: "business-large",
     parent: "business",
-    meta: { navigation: "business-large" },
   }),
   route("business-mid", "/mid", "content", {
     content: "business-mid",
     parent: "business",
-    meta: { navigation: "business-mid" },
   }),
   route("supakasi", "/supakasi", "content", {
     content: "business-cars",
     parent: "business",
-    meta: { navigation: "supakasi" },
   }),
   route("vbu-lead-automation", "/vbu-lead-automation", "content", {
     content: "business-lead-automation",
     parent: "business",
-    meta: { navigation: "vbu-lead-automation" },
   }),
-  route("fiber", "/fiber", "content", { content: "fiber", parent: "business", meta: { navigation: "fiber" } }),
+  route("fiber", "/fiber", "content", { content: "fiber", parent: "business" }),
   route("devices-specification", "/devicesSpecification", "content", {
     content: "device-specification",
     parent: "business",
-    meta: { navigation: "devices-specification" },
   }),
   route("device-ordering", "/device-ordering", "content", {
     content: "device-ordering",
     parent: "business",
-    meta: { navigation: "device-ordering" },
   }),
   route("business-faq", "/vodacom-business-faq", "faq", {
     content: "business-faq",
     parent: "business",
-    meta: { navigation: "business-faq" },
   }),
   route("business-community", "/vodacombusinesscommunity", undefined, {
     redirect: { to: "/vodacom-business", permanent: true },
     parent: "business",
     meta: { invisible: true },
   }),
-  route("investor", "", undefined, { meta: { navigation: "investor", isClickable: false } }),
+  route("investor", "", undefined, { meta: { isClickable: false } }),
   route("about-us", "/about-us", "content", {
     content: "about-us",
     parent: "investor",
-    meta: { navigation: "about-us" },
   }),
   route("calendar", "/calendar", "content", {
     content: "investor-calendar",
     parent: "investor",
-    meta: { navigation: "calendar" },
   }),
   route("executive-team", "/executive-team", "content", {
     content: "investor-executive-team",
     parent: "investor",
-    meta: { navigation: "executive-team" },
   }),
   route("board-members", "/board-members", "content", {
     content: "investor-board",
     parent: "investor",
-    meta: { navigation: "board-members" },
   }),
   route("board-commitee", "/board-commitee", "content", {
     content: "board-committee",
     parent: "investor",
-    meta: { navigation: "board-commitee" },
   }),
   route("announcements", "/announcements", "content", {
     content: "investor-announcements",
     parent: "investor",
-    meta: { navigation: "announcements" },
   }),
   route("financials", "/financials", "content", {
     content: "financials",
     parent: "investor",
-    meta: { navigation: "financials" },
   }),
   route("annual-general-meeting", "/annual-general-meeting", "content", {
     content: "investor-agm",
     parent: "investor",
-    meta: { navigation: "annual-general-meeting" },
   }),
   route("dividends", "/dividends", "content", {
     content: "investor-dividends",
     parent: "investor",
-    meta: { navigation: "dividends" },
   }),
   route("news-events", "/news-events", "newsList", {
     content: "news-events",
-    query: ["page"],
+
     list: { collection: "news-updates", pageSize: 9 },
     parent: "investor",
-    meta: { navigation: "news-events" },
   }),
   route("news-event", "/news-event/:id/:slug?", "newsItem", {
     item: "news-updates",
@@ -629,25 +513,21 @@ export const routes: RouteDef[] = [
     content: "anniversary",
     popups: "anniversary",
     parent: "investor",
-    meta: { navigation: "anniversary" },
   }),
   route("investor-videos", "/investor-videos", undefined, {
     redirect: { to: "https://www.youtube.com/@VodacomTanzania", permanent: false },
     parent: "investor",
-    meta: { navigation: "investor-videos" },
   }),
-  route("purpose", "", undefined, { meta: { navigation: "purpose", isClickable: false } }),
+  route("purpose", "", undefined, { meta: { isClickable: false } }),
   route("our-purpose", "/our-purpose", "content", {
     content: "our-purpose",
     parent: "purpose",
-    meta: { navigation: "our-purpose" },
   }),
   route("foundation", "/foundation", "newsList", {
     content: "foundation",
-    query: ["page"],
+
     list: { collection: "foundation-updates", pageSize: 30 },
     parent: "purpose",
-    meta: { navigation: "foundation" },
   }),
   route("foundation-apply", "/foundation/apply", "foundationApplication", {
     form: "foundation-application",
@@ -663,152 +543,124 @@ export const routes: RouteDef[] = [
   route("what-we-do", "/what-we-do", "content", {
     content: "what-we-do",
     parent: "purpose",
-    meta: { navigation: "what-we-do" },
   }),
   route("foundation-about", "/aboutUs", "content", {
     content: "foundation-about",
     parent: "purpose",
-    meta: { navigation: "foundation-about" },
   }),
   route("learning", "/learning", "content", {
     content: "foundation-learn",
     parent: "purpose",
-    meta: { navigation: "learning" },
   }),
   route("connected-health", "/connected-health", "content", {
     content: "foundation-health",
     parent: "purpose",
-    meta: { navigation: "connected-health" },
   }),
   route("planet", "/planet", "content", {
     content: "foundation-planet",
     parent: "purpose",
-    meta: { navigation: "planet" },
   }),
   route("financial-inclusion", "/financial-inclusion", "content", {
     content: "foundation-inclusion",
     parent: "purpose",
-    meta: { navigation: "financial-inclusion" },
   }),
   route("education-inclusion", "/education-inclusion", "content", {
     content: "foundation-education",
     parent: "purpose",
-    meta: { navigation: "education-inclusion" },
   }),
   route("guidelines", "/guidelines", "content", {
     content: "foundation-funding-guidelines",
     parent: "purpose",
-    meta: { navigation: "guidelines" },
   }),
   route("volunteers", "/volunteers", "content", {
     content: "foundation-volunteers",
     parent: "purpose",
-    meta: { navigation: "volunteers" },
   }),
   route("our-goal", "/our-goal", "content", {
     content: "foundation-goals",
     parent: "purpose",
-    meta: { navigation: "our-goal" },
   }),
-  route("help", "", undefined, { meta: { navigation: "help", isClickable: false } }),
+  route("help", "", undefined, { meta: { isClickable: false } }),
   route("customer-service", "/customer-service", "content", {
     content: "customer-service",
     parent: "help",
-    meta: { navigation: "customer-service" },
   }),
   route("contact-us", "/contact-us", "content", {
     content: "customer-contact",
     parent: "help",
-    meta: { navigation: "contact-us" },
   }),
-  route("faq", "/faq/:item?", "faq", { content: "faq", parent: "help", meta: { navigation: "faq" } }),
+  route("faq", "/faq/:item?", "faq", { content: "faq", parent: "help" }),
   route("digital-services-faqs", "/digital-services-faqs", "faq", {
     content: "faq-digital-services",
     parent: "help",
-    meta: { navigation: "digital-services-faqs" },
   }),
   route("bundles-faqs", "/bundles-faqs", "faq", {
     content: "faq-bundles",
     parent: "help",
-    meta: { navigation: "bundles-faqs" },
   }),
   route("mpesa-faqs", "/M-pesa-faqs", "faq", {
     content: "faq-mpesa",
     parent: "help",
-    meta: { navigation: "mpesa-faqs" },
   }),
   route("fraudster", "/fraudster", "fraudster", {
     content: "fraudster",
     all: "trick-mobiles",
     parent: "help",
-    meta: { navigation: "fraudster" },
   }),
   route("sim-registration", "/sim-registration", "content", {
     content: "sim-registration",
     parent: "help",
-    meta: { navigation: "sim-registration" },
   }),
   route("terms-conditions", "/terms-conditions", "content", {
     content: "terms",
     parent: "help",
-    meta: { navigation: "terms-conditions" },
   }),
   route("general-terms", "/general-terms", "content", {
     content: "terms-general",
     parent: "help",
-    meta: { navigation: "general-terms" },
   }),
   route("mpesa-terms", "/M-pesa-terms", "content", {
     content: "terms-mobile-money",
     parent: "help",
-    meta: { navigation: "mpesa-terms" },
   }),
   route("digital-services-terms", "/digital-services-terms", "content", {
     content: "terms-digital-service",
     parent: "help",
-    meta: { navigation: "digital-services-terms" },
   }),
   route("business-terms", "/vodacom-business-terms", "content", {
     content: "terms-business",
     parent: "help",
-    meta: { navigation: "business-terms" },
   }),
   route("bundles-terms", "/bundles-terms", "content", {
     content: "terms-bundle",
     parent: "help",
-    meta: { navigation: "bundles-terms" },
   }),
   route("devices-terms", "/devices-terms", "content", {
     content: "terms-device",
     parent: "help",
-    meta: { navigation: "devices-terms" },
   }),
-  route("privacy", "/privacy", "content", { content: "privacy", parent: "help", meta: { navigation: "privacy" } }),
+  route("privacy", "/privacy", "content", { content: "privacy", parent: "help" }),
   route("privacy-policy", "/privacy-policy", "content", {
     content: "candidate-privacy",
     parent: "help",
-    meta: { navigation: "privacy-policy" },
   }),
   route("bug-bounty", "/bug-bounty", "content", {
     content: "bug-bounty",
     parent: "help",
-    meta: { navigation: "bug-bounty" },
   }),
   route("suppliers", "/suppliers", "content", {
     content: "suppliers",
     parent: "help",
-    meta: { navigation: "suppliers" },
   }),
   route("shareholder-form", "/shareholder-form", "content", {
     content: "shareholder-form",
     parent: "help",
-    meta: { navigation: "shareholder-form" },
   }),
   route("cpm-login", "/cpm-login", "cpmLogin", {
     content: "cpm-login",
     query: ["msisdn"],
     parent: "help",
-    meta: { navigation: "cpm-login", noindex: true },
+    meta: { noindex: true },
   }),
   route("cpm-otp", "/cpm-otp", "cpmOtp", {
     content: "cpm-otp",

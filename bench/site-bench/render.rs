@@ -9,6 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use server::contract::Lang;
 use server::contract::page::{PageData, PageKind, RenderOutput};
 use server::manifest::AssetManifest;
 use ssr_runtime::{Renderer, RendererConfig};
@@ -61,6 +62,8 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
         // As bench/floor.mjs names it: the same address signed in is another page.
         let signed_in = page.data.get("subscriber").is_some_and(|subscriber| !subscriber.is_null());
         let label = if signed_in { format!("{kind} (signed in)") } else { kind.to_string() };
+        let lang = Lang::deserialize(page.data.get("lang").cloned().unwrap_or_default()).unwrap_or_default();
+        let page_assets = assets.page_assets(kind, lang);
         match timed {
             Timed::Splice => {
                 let data: PageData =
@@ -78,11 +81,9 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                 if kind != PageKind::Account || !signed_in {
                     continue;
                 }
-                let lang = page.data.get("lang").cloned().unwrap_or_default();
                 let part_request =
                     serde_json::json!({ "part": { "lang": lang, "subscriber": page.data["subscriber"] } });
-                let whole_request =
-                    serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
+                let whole_request = serde_json::json!({ "url": page.url, "data": page.data, "assets": page_assets });
                 let (whole, _) = time(&renderer, &whole_request, runs).await?;
                 let (part, _) = time(&renderer, &part_request, runs).await?;
                 let _ = writeln!(
@@ -93,7 +94,7 @@ pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: T
                 );
             }
             Timed::Renders => {
-                let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": assets.page_assets() });
+                let request = serde_json::json!({ "url": page.url, "data": page.data, "assets": page_assets });
                 let (p50, mean) = time(&renderer, &request, runs).await?;
                 let _ = writeln!(report, "{label:<24} {:<42} {p50:.3} {mean:.3}", page.url);
             }

@@ -55,9 +55,41 @@ async fn interactive_pages_hydrate_only_their_island_and_preload_nothing() {
         let main_end = html.find("</main>").unwrap();
         assert!(main < island && island < main_end, "{path}");
         assert!(html.find(r#"<header class="site-header">"#).unwrap() < main, "{path}");
+        // What the island's mount imports is listed as data, for the script to
+        // preload on a fast connection: every file of it is served.
+        let files = island_files(&html);
+        assert!(!files.is_empty(), "{path}: no island files");
+        for file in files {
+            let response = app.get(&file).await;
+            assert_eq!(response.status(), 200, "{path}: {file}");
+            assert!(response.headers()["content-type"].to_str().unwrap().contains("javascript"), "{path}: {file}");
+        }
     }
+    // The same island in the other language: its strings are the one file apart.
+    let (en, sw) = (
+        island_files(&app.get("/account").await.text().await.unwrap()),
+        island_files(&app.get("/sw/account").await.text().await.unwrap()),
+    );
+    assert_eq!(en.len(), sw.len());
+    assert_eq!(en.iter().filter(|file| !sw.contains(file)).count(), 1, "{en:?} {sw:?}");
     let content = app.get("/mpesa").await.text().await.unwrap();
     assert!(!content.contains(r#"id="island""#) && !content.contains("modulepreload"));
+    assert!(!content.contains(r#"id="island-files""#));
+}
+
+/// The files a page's head lists for its island (none on a page without one).
+fn island_files(html: &str) -> Vec<String> {
+    let Some(start) = html.find(r#"<script type="application/json" id="island-files">"#) else {
+        return Vec::new();
+    };
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let files: Vec<String> = serde_json::from_str(json).unwrap();
+    assert!(
+        files.len() > 2 && files.iter().all(|file| file.starts_with("/assets/") && file.ends_with(".js")),
+        "{files:?}"
+    );
+    files
 }
 
 /// Content first: every page kind's heading and content come before the main

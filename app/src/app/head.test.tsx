@@ -15,7 +15,7 @@ const data = (overrides: Partial<PageData> = {}): PageData =>
     ...overrides,
   });
 
-const assets = { stylesheets: [], preload: [] };
+const assets = { stylesheets: [], preload: [], island: [] };
 
 /** The JSON-LD objects of a head, by `@type`. */
 function jsonLd(html: string): Record<string, Record<string, unknown>> {
@@ -32,13 +32,26 @@ describe("head", () => {
 
   it("links the page in both languages with x-default English", () => {
     const html = renderToStaticMarkup(
-      <Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"] }} t={t} />,
+      <Head data={data()} assets={{ stylesheets: ["/a.css"], preload: ["/c.js"], island: [] }} t={t} />,
     );
     assert.ok(html.includes('<link rel="canonical" href="https://example.co.tz/sw/voice-sms"/>'), html);
     assert.ok(html.includes('hrefLang="en" href="https://example.co.tz/voice-sms"'), html);
     assert.ok(html.includes('hrefLang="x-default" href="https://example.co.tz/voice-sms"'), html);
     assert.ok(html.includes('content="Dakika &amp; SMS"'), html);
     assert.ok(html.includes('<link rel="modulepreload" href="/c.js"/>'), html);
+    assert.ok(!html.includes("island-files"), html);
+  });
+
+  it("lists an island's files as data, preloading none of them", () => {
+    const island = ["/assets/page-1.js", "/assets/chunk-2.js"];
+    const html = renderToStaticMarkup(<Head data={data()} assets={{ ...assets, island }} t={t} />);
+    assert.ok(
+      html.includes(
+        '<script type="application/json" id="island-files">["/assets/page-1.js","/assets/chunk-2.js"]</script>',
+      ),
+      html,
+    );
+    assert.ok(!html.includes("modulepreload"), html);
   });
 
   it("keeps a not-found page out of the index", () => {

@@ -11,6 +11,8 @@ import { canonicalPath, pagePath } from "../navigation/paths";
 import { itemSummary, serviceList } from "../content/collections";
 import { LANGS, DEFAULT_LANG, routeByName, type Lang } from "../routes";
 import { enhanceStrings, STRINGS_ID } from "../enhance/strings";
+import { InlineJson } from "../components/InlineJson";
+import { ISLAND_FILES_ID } from "./island";
 import { locatorPlace } from "../features/locator/place";
 import {
   absoluteUrl,
@@ -134,6 +136,7 @@ export function Head({ data, assets, t }: { data: PageData; assets: PageAssets; 
       {assets.preload.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
       ))}
+      {assets.island.length > 0 && <InlineJson id={ISLAND_FILES_ID} value={assets.island} />}
       <script type="application/json" id={STRINGS_ID} dangerouslySetInnerHTML={{ __html: enhanceStringsText(t) }} />
       {indexable &&
         structuredData(data, url(data.lang), t).map((entry) => (

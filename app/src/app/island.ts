@@ -8,6 +8,12 @@ import type { Notification } from "../features/notifications/toast";
 
 /** The element an interactive page's island is rendered into. */
 export const ISLAND_ID = "island";
+/**
+ * The head's list of what the page's island imports when it mounts (JSON,
+ * interactive pages only), which the enhancement script preloads on a
+ * connection measured fast.
+ */
+export const ISLAND_FILES_ID = "island-files";
 /** `useId` prefix of the island's root, the same on the server and in the browser, apart from the page's. */
 export const ISLAND_ID_PREFIX = "i";
 

@@ -1,8 +1,9 @@
 /**
  * The island of an interactive page (`interactivePages` in routes.ts): the
  * enhancement script imports this module when the visitor starts the
- * island's flow, or at once on a fast connection (`enhance/island.ts`), and
- * mounts it on `#island`, rendered by `PageIsland` as a root of its own.
+ * island's flow (`enhance/island.ts`; a fast connection has fetched it
+ * before), and mounts it on `#island`, rendered by `PageIsland` as a root
+ * of its own.
  * Only that subtree is hydrated; the header, menu and footer stay server
  * HTML. What the visitor typed in its fields before is then told to React
  * (`typed.ts`). `mount` resolves to what unmounts it, which the enhancement

@@ -171,7 +171,14 @@ pub fn render_request(url: String, data: PageData, assets: &AssetManifest, perso
     let everyone = for_everyone(&data);
     let account_slot = everyone.then(|| splice::NAME_SLOT.to_owned());
     let csrf_slot = everyone.then(|| splice::CSRF_SLOT.to_owned());
-    RenderRequest { url, assets: assets.page_assets(), data, account_slot, csrf_slot, personal_part }
+    RenderRequest {
+        url,
+        assets: assets.page_assets(data.route.page, data.lang),
+        data,
+        account_slot,
+        csrf_slot,
+        personal_part,
+    }
 }
 
 /// A page the same for everyone, that a signed-in subscriber gets with

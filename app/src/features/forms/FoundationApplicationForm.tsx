@@ -29,9 +29,9 @@ import { ORGANISATION_TYPES, REGIONS } from "../../contract";
 import { fieldPairs, newKey } from "./send";
 import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
+import { FOUNDATION_DRAFT_KEY as DRAFT } from "./ids";
 
 const ACTION = "/api/forms/foundation-application";
-const DRAFT = "draft:foundation-application";
 const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
 type Step = (typeof STEPS)[number];
 /** The fields in the order the form asks them (rows as `[]`). */
