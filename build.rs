@@ -22,6 +22,7 @@ fn main() {
     // Outside the folders watched above: a file written there during the
     // build would make the next build run this script (and relink) again.
     write_if_changed(&app.join("generated/contract.ts"), &contract::typescript::typescript());
+    write_if_changed(&app.join("generated/endpoints.ts"), &contract::typescript::endpoints());
 
     if !app.join("node_modules/.package-lock.json").exists() {
         run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&app), "npm ci (app dependencies)");

@@ -7,5 +7,9 @@
  * `build.rs` (`app/generated/contract.ts`).
  */
 export type * from "../generated/contract";
-// The values it holds: the lists a form's answers are chosen from.
-export { ORGANISATION_TYPES, REGIONS } from "../generated/contract";
+// The values it holds: the lists a form's answers are chosen from, and what
+// the server and the page's scripts agree on besides the types (the headers
+// and fields of a post, the fields' lengths: `server/contract/src/protocol.rs`;
+// the API's addresses are `generated/endpoints.ts`, imported as a namespace
+// so that a script bundles only the addresses it names).
+export { FIELD_LENGTHS, ORGANISATION_TYPES, PROTOCOL, REGIONS, RELOAD_AFTER_MS } from "../generated/contract";

@@ -5,11 +5,12 @@
  * from (Lynx on an address with a query); pages for everyone have none,
  * and their posts rely on the browser's `Origin` or `Referer`.
  */
+import { PROTOCOL } from "../contract";
 import { useSite } from "./site";
 
 /** The form field and the header the server reads the token from. */
-export const CSRF_FIELD = "csrf";
-export const CSRF_HEADER = "x-csrf-token";
+export const CSRF_FIELD = PROTOCOL.csrfField;
+export const CSRF_HEADER = PROTOCOL.csrfHeader;
 
 export function CsrfField() {
   const { csrf } = useSite();

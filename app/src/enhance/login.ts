@@ -18,6 +18,7 @@
  * focus goes back to what opened it. Signed in (`signedIn`), the page is
  * shown again with the subscriber (the enhancement script's navigation).
  */
+import * as ENDPOINTS from "../../generated/endpoints";
 import { ACCOUNT_CONTROL_ID, MODEM_BUNDLE_KEY } from "../features/account/ids";
 import { isOtpCode, parseMsisdn } from "../features/account/msisdn";
 import { counted } from "./fill";
@@ -226,7 +227,7 @@ export async function openLoginDialog(page: Response, signedIn: () => Promise<vo
     show(next.flow);
     const again = [...flow.querySelectorAll("form")].find((other) => formKey(other) === formKey(form));
     if (notice?.error) say(again ?? flow.querySelector("form")!, notice.text);
-    else if (form.getAttribute("action") === "/api/auth/request-otp") startCountdown();
+    else if (form.getAttribute("action") === ENDPOINTS.signInRequestOtp) startCountdown();
     showCountdown();
     if (codeBefore !== Boolean(flow.querySelector('input[name="code"]'))) firstField(flow)?.focus();
   };

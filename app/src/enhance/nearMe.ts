@@ -11,6 +11,7 @@
  * together), so that finding a few places costs this script and a small
  * JSON answer rather than React.
  */
+import * as ENDPOINTS from "../../generated/endpoints";
 import type { LocationHit, LocationKind, Lang, NearbyLocations } from "../contract";
 import {
   SCHEMA_TYPE,
@@ -26,7 +27,7 @@ import { inlineJson } from "./inline";
 import { NEAR_ME_STRINGS_ID, type NearMeStrings } from "./strings";
 
 /** Where "near me" asks; the position goes in the body, never in an address. */
-export const NEAR_ENDPOINT = "/api/locations/near";
+export const NEAR_ENDPOINT = ENDPOINTS.locationsNear;
 
 /** `text` safe as an element's text or an attribute's value in double quotes. */
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,3 +1,4 @@
+import * as ENDPOINTS from "../../generated/endpoints";
 import { useId } from "react";
 import { useT } from "../i18n/context";
 import { useLocation } from "../app/address";
@@ -76,7 +77,7 @@ export default function AccountPage({ data }: PageProps) {
         )}
       </section>
       {bundles?.length ? <ModemBundle bundles={bundles} /> : null}
-      <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />
+      <LogoutForm action={ENDPOINTS.logout} label={t("account.logOut")} />
     </>
   );
 }

@@ -34,6 +34,7 @@ pub mod feedback;
 pub mod forms;
 pub mod locations;
 pub mod page;
+pub mod protocol;
 pub mod repair;
 pub mod route;
 pub mod synonyms;

@@ -9,6 +9,7 @@ use axum_extra::extract::PrivateCookieJar;
 use contract::account::PaymentMethod;
 use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
 use contract::page::PageKind;
+use contract::protocol::RELOAD_AFTER_MS;
 
 use super::AccountState;
 use super::cache::Lookup;
@@ -132,9 +133,6 @@ pub(super) async fn purchase(
         error @ OperatorError::NotCalled(_) => AccountError::operator(&error, NoticeKey::NotRight),
     })
 }
-
-/// How long after a purchase the page reloads, to show what it bought.
-const RELOAD_AFTER_MS: u32 = 5000;
 
 /// How long "not confirmed yet" shows: it asks the visitor to read before acting.
 const UNCONFIRMED_MS: u32 = 10_000;

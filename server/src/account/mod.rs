@@ -71,6 +71,7 @@ use contract::Lang;
 use contract::account::{CpmPermissions, Subscriber};
 use contract::feedback::Notice;
 use contract::page::PageKind;
+use contract::protocol::endpoints;
 
 use crate::manifest::RouteTable;
 use crate::web::csrf::CsrfToken;
@@ -115,32 +116,44 @@ where
     Site: FromRef<S>,
 {
     Router::new()
-        .route("/api/auth/request-otp", counted(post(sign_in::request_otp), Counted::CodeRequest(CodeFor::SignIn)))
-        .route("/api/auth/validate-otp", counted(post(sign_in::validate_otp), Counted::CodeCheck(CodeFor::SignIn)))
-        .route("/api/auth/logout", post(sign_in::logout))
-        .route("/api/account", get(subscriber::account))
-        .route("/api/bundles", get(bundles::bundles))
         .route(
-            "/api/bundles/purchase",
+            endpoints::SIGN_IN_REQUEST_OTP,
+            counted(post(sign_in::request_otp), Counted::CodeRequest(CodeFor::SignIn)),
+        )
+        .route(
+            endpoints::SIGN_IN_VALIDATE_OTP,
+            counted(post(sign_in::validate_otp), Counted::CodeCheck(CodeFor::SignIn)),
+        )
+        .route(endpoints::LOGOUT, post(sign_in::logout))
+        .route(endpoints::ACCOUNT, get(subscriber::account))
+        .route(endpoints::BUNDLES, get(bundles::bundles))
+        .route(
+            endpoints::PURCHASE,
             counted(post(bundles::purchase), Counted::Purchase)
                 .layer(axum::middleware::from_fn_with_state(state.clone(), subscriber::forget_after)),
         )
-        .route("/api/modem/check", post(modem::check))
-        .route("/api/modem/request-otp", counted(post(modem::request_otp), Counted::CodeRequest(CodeFor::ModemSignIn)))
-        .route("/api/modem/validate-otp", counted(post(modem::validate_otp), Counted::CodeCheck(CodeFor::ModemSignIn)))
+        .route(endpoints::MODEM_CHECK, post(modem::check))
         .route(
-            "/api/alternative-number/request-otp",
+            endpoints::MODEM_REQUEST_OTP,
+            counted(post(modem::request_otp), Counted::CodeRequest(CodeFor::ModemSignIn)),
+        )
+        .route(
+            endpoints::MODEM_VALIDATE_OTP,
+            counted(post(modem::validate_otp), Counted::CodeCheck(CodeFor::ModemSignIn)),
+        )
+        .route(
+            endpoints::ALTERNATIVE_NUMBER_REQUEST_OTP,
             counted(post(modem::registration_request_otp), Counted::CodeRequest(CodeFor::ModemRegistration)),
         )
         .route(
-            "/api/alternative-number",
+            endpoints::ALTERNATIVE_NUMBER,
             counted(post(modem::register), Counted::CodeCheck(CodeFor::ModemRegistration)),
         )
-        .route("/api/cpm/request-otp", counted(post(cpm::request_otp), Counted::CodeRequest(CodeFor::Cpm)))
-        .route("/api/cpm/validate-otp", counted(post(cpm::validate_otp), Counted::CodeCheck(CodeFor::Cpm)))
-        .route("/api/cpm/permissions", get(cpm::permissions))
-        .route("/api/cpm/permissions/{id}", put(cpm::set_permission).post(cpm::set_permission))
-        .route("/api/cpm/logout", post(cpm::logout))
+        .route(endpoints::CPM_REQUEST_OTP, counted(post(cpm::request_otp), Counted::CodeRequest(CodeFor::Cpm)))
+        .route(endpoints::CPM_VALIDATE_OTP, counted(post(cpm::validate_otp), Counted::CodeCheck(CodeFor::Cpm)))
+        .route(endpoints::CPM_PERMISSIONS, get(cpm::permissions))
+        .route(&format!("{}/{{id}}", endpoints::CPM_PERMISSIONS), put(cpm::set_permission).post(cpm::set_permission))
+        .route(endpoints::CPM_LOGOUT, post(cpm::logout))
         .layer(axum::middleware::from_fn_with_state(state.clone(), same_origin_only))
         .layer(axum::middleware::from_fn_with_state(
             FormPosts { site: Site::from_ref(&state), body_limit: BODY_LIMIT },

@@ -36,14 +36,9 @@ impl Problems {
     }
 }
 
-/// Short text: one line, at most this many characters.
-pub const SHORT: usize = 100;
-/// A longer line (an organisation's or business's name, a project's title).
-pub const LINE: usize = 150;
-/// A paragraph or a few.
-pub const LONG: usize = 3000;
-/// RFC 5321's limit on an address.
-const EMAIL: usize = 254;
+/// The longest each kind of text field may be, in characters (the app's
+/// `maxLength`s are the same numbers, generated).
+pub use contract::protocol::field_lengths::{EMAIL, LINE, LONG, SHORT};
 
 /// Reads fields of one JSON object, noting problems under `prefix`.
 pub struct Reader<'a> {

@@ -23,7 +23,7 @@ pub const TEXT_LIMIT: usize = 128 * 1024;
 /// A multipart post: the texts and a proposal of at most 5 MB.
 pub const UPLOAD_LIMIT: usize = MAX_PROPOSAL_BYTES + TEXT_LIMIT;
 /// The hidden field a person leaves empty and a bot fills in.
-pub const HONEYPOT: &str = "leaveEmpty";
+pub const HONEYPOT: &str = contract::protocol::HONEYPOT_FIELD;
 /// Fields every post may carry besides the form's own.
 const COMMON: [&str; 4] = ["lang", "returnTo", crate::web::csrf::FIELD, HONEYPOT];
 /// An `Idempotency-Key` longer than this is no key a page made.
@@ -49,7 +49,7 @@ fn content_type(headers: &HeaderMap) -> &str {
 }
 
 fn idempotency_key(headers: &HeaderMap) -> Option<String> {
-    let key = headers.get("idempotency-key")?.to_str().ok()?.trim();
+    let key = headers.get(contract::protocol::IDEMPOTENCY_HEADER)?.to_str().ok()?.trim();
     (!key.is_empty() && key.len() <= MAX_KEY && key.bytes().all(|b| b.is_ascii_graphic())).then(|| key.to_owned())
 }
 

@@ -45,6 +45,7 @@ use axum::Router;
 use axum::extract::{DefaultBodyLimit, FromRef, State};
 use axum::routing::{get, post};
 use contract::Lang;
+use contract::protocol::endpoints;
 use serde_json::{Value, json};
 
 use crate::account::limits::Limits;
@@ -167,13 +168,13 @@ where
     let business = answered(post(business_community), routes.clone(), FormKind::BusinessCommunity);
     let foundation = answered(post(foundation_application), routes, FormKind::FoundationApplication);
     let posts = Router::new()
-        .route("/api/forms/business-community", business.layer(DefaultBodyLimit::max(http::TEXT_LIMIT)))
-        .route("/api/forms/foundation-application", foundation.layer(DefaultBodyLimit::max(http::UPLOAD_LIMIT)))
+        .route(endpoints::BUSINESS_COMMUNITY, business.layer(DefaultBodyLimit::max(http::TEXT_LIMIT)))
+        .route(endpoints::FOUNDATION_APPLICATION, foundation.layer(DefaultBodyLimit::max(http::UPLOAD_LIMIT)))
         .layer(axum::middleware::from_fn_with_state(state, same_origin_only));
     Router::new()
         .merge(posts)
-        .route("/api/forms/export", get(export::export))
-        .route("/api/forms/proposal", get(export::proposal))
+        .route(endpoints::FORMS_EXPORT, get(export::export))
+        .route(endpoints::FORMS_PROPOSAL, get(export::proposal))
 }
 
 /// `POST /api/forms/business-community`.

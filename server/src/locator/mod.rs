@@ -193,7 +193,7 @@ where
     S: Clone + Send + Sync + 'static,
     Content: FromRef<S>,
 {
-    Router::new().route("/api/locations/near", post(near))
+    Router::new().route(contract::protocol::endpoints::LOCATIONS_NEAR, post(near))
 }
 
 /// A visitor's position: what "near me" sends.

@@ -22,8 +22,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use subtle::ConstantTimeEq;
 
 /// The form field and the header a token comes in.
-pub const FIELD: &str = "csrf";
-pub const HEADER: &str = "x-csrf-token";
+pub const FIELD: &str = contract::protocol::CSRF_FIELD;
+pub const HEADER: &str = contract::protocol::CSRF_HEADER;
 
 /// Random bytes in a token: 192 bits, 32 characters.
 const TOKEN_BYTES: usize = 24;

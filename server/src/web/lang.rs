@@ -10,7 +10,7 @@ use contract::Lang;
 pub const LANG_COOKIE: &str = "lang";
 
 /// The header the app's scripts name the page's language in.
-const LANG_HEADER: &str = "x-site-lang";
+use contract::protocol::LANG_HEADER;
 
 /// The language an API call is answered in; `field` is a form's `lang`.
 pub fn visitor_lang(headers: &HeaderMap, field: Option<&str>) -> Lang {

@@ -13,7 +13,7 @@ import { useT } from "../../i18n/context";
 import type { Notice, Subscriber } from "../../contract";
 import { useSite } from "../../app/site";
 import { localePath } from "../../routes";
-import type { Failure } from "./api";
+import type { Failure } from "../../app/api";
 import { LoginDialog } from "./LoginDialog";
 import { MODEM_BUNDLE_KEY } from "./ids";
 import { noticeToast } from "./notices";

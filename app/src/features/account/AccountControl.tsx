@@ -3,6 +3,7 @@
  * with JavaScript opens the login dialog), or the subscriber's names linking
  * to the account page and "Log out".
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useT } from "../../i18n/context";
 import { LocalLink } from "../../app/site";
 import { pathOf } from "../../routes";
@@ -35,7 +36,7 @@ export function AccountControl() {
       <LocalLink to={pathOf("account")} id={ACCOUNT_CONTROL_ID} className="account-link">
         {subscriber.names || localMsisdn(subscriber.msisdn ?? "")}
       </LocalLink>
-      <LogoutForm action="/api/auth/logout" label={t("account.logOut")} />
+      <LogoutForm action={ENDPOINTS.logout} label={t("account.logOut")} />
     </div>
   );
 }

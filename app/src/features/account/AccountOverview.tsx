@@ -6,6 +6,7 @@
  * nothing but the language and the subscriber, and its heading ids are its
  * own rather than `useId`'s, which depend on where in a tree it renders.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useState } from "react";
 import { LanguageProvider, useT, useTranslator } from "../../i18n/context";
 import type { Lang, Subscriber, SubscriberAnswer } from "../../contract";
@@ -13,7 +14,7 @@ import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
 import { LocalLink, SiteProvider, siteIn, useSite } from "../../app/site";
 import { pathOf } from "../../routes";
 import { AccountProvider, useAccount } from "./AccountContext";
-import { callApi } from "./api";
+import { callApi } from "../../app/api";
 import { localMsisdn } from "./msisdn";
 
 export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
@@ -128,7 +129,7 @@ function BalancesUnavailable() {
   useEffect(() => {
     let stopped = false;
     const timer = setTimeout(async () => {
-      const answer = await callApi<SubscriberAnswer>("GET", "/api/account", lang);
+      const answer = await callApi<SubscriberAnswer>("GET", ENDPOINTS.account, lang);
       if (stopped) return;
       // The session ended: signed out, as after any other call.
       if (answer.status === 401) return failed(answer);

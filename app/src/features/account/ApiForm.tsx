@@ -12,7 +12,7 @@ import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { CsrfField } from "../../app/csrf";
 import { withFullStop } from "../../format";
-import { callApi, type Answer } from "./api";
+import { callApi, type Answer } from "../../app/api";
 import { noticeText, type NoticeKey } from "./notices";
 
 /** The body read from the form's fields (one of the contract's), or which field is wrong and why. */
@@ -113,7 +113,7 @@ export function ApiForm<T, S extends object = object>({
     if (!body) return;
     setBusy(true);
     try {
-      const answer = await callApi<T>(method, action, lang, body, csrf);
+      const answer = await callApi<T>(method, action, lang, { body, csrf });
       setMessage((await onAnswer(answer, body)) || null);
     } finally {
       setBusy(false);

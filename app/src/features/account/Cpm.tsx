@@ -4,6 +4,7 @@
  * form: without JavaScript it posts the opposite of the current choice; with
  * it the choice is sent with PUT and the switch flips in place.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useState } from "react";
 import { LanguageProvider, useT } from "../../i18n/context";
 import { AddressProvider, useLocation, useNavigate } from "../../app/address";
@@ -28,7 +29,7 @@ export function CpmNumberForm() {
   const typed = new URLSearchParams(useLocation().search).get("msisdn") ?? undefined;
   return (
     <ApiForm<CpmCodeSent>
-      action="/api/cpm/request-otp"
+      action={ENDPOINTS.cpmRequestOtp}
       className="cpm-form"
       read={readNumber}
       onAnswer={(answer) => {
@@ -59,7 +60,7 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
   return (
     <div className="cpm-form">
       <ApiForm
-        action="/api/cpm/validate-otp"
+        action={ENDPOINTS.cpmValidateOtp}
         returnTo={`${localePath(lang, path)}?${new URLSearchParams({ msisdn })}`}
         read={readCode}
         onAnswer={(answer) => {
@@ -71,7 +72,7 @@ export function CpmCodeForm({ msisdn }: { msisdn: string | null }) {
         <input type="hidden" name="msisdn" value={msisdn} />
         <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
       </ApiForm>
-      <ResendForm action="/api/cpm/request-otp" fields={{ msisdn }} left={left} onSent={startCountdown} />
+      <ResendForm action={ENDPOINTS.cpmRequestOtp} fields={{ msisdn }} left={left} onSent={startCountdown} />
       <LocalLink to={pathOf("cpmLogin")} className="change-number">
         {t("account.changeNumber")}
       </LocalLink>
@@ -99,7 +100,7 @@ export function Permissions({ cpm }: { cpm: CpmPermissions }) {
           <PermissionSwitch key={permission.id} permission={permission} />
         ))}
       </ul>
-      <LogoutForm action="/api/cpm/logout" label={t("cpm.logOut")} onLoggedOut={(redirect) => navigate(redirect)} />
+      <LogoutForm action={ENDPOINTS.cpmLogout} label={t("cpm.logOut")} onLoggedOut={(redirect) => navigate(redirect)} />
     </section>
   );
 }
@@ -120,7 +121,7 @@ function PermissionSwitch({ permission }: { permission: Permission }) {
         <p id={`${id}-description`}>{permission.description}</p>
       </div>
       <ApiForm<PermissionSet, PermissionForm>
-        action={`/api/cpm/permissions/${encodeURIComponent(permission.id)}`}
+        action={`${ENDPOINTS.cpmPermissions}/${encodeURIComponent(permission.id)}`}
         method="PUT"
         // The server reads `granted` as form text ("true"/"false"), in JSON too.
         read={() => ({ body: { granted: granted ? "false" : "true" } })}

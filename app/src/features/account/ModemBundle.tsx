@@ -15,6 +15,7 @@
  * session that lapses on the way opens the login dialog over the step,
  * which stays as it was.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { useT } from "../../i18n/context";
 import type {
@@ -28,7 +29,7 @@ import type {
 import { SignedInAgain, useAccount } from "./AccountContext";
 import { MODEM_BUNDLE_KEY } from "./ids";
 import { ApiForm } from "./ApiForm";
-import type { Failure } from "./api";
+import type { Failure } from "../../app/api";
 import { localMsisdn } from "./msisdn";
 import { PurchaseForm } from "./PurchaseForm";
 import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
@@ -152,7 +153,7 @@ export function ModemStep({ state, flow, bundles }: { state: Step; flow: Flow; b
     case "number":
       return (
         <ApiForm<ModemAlternative, NumberForm>
-          action="/api/modem/check"
+          action={ENDPOINTS.modemCheck}
           read={readNumber}
           onAnswer={(answer, sent) => {
             const { msisdn, alternativeMasked } = answer.body;
@@ -228,7 +229,7 @@ function RequestModemCode({ alternative, flow }: { alternative: Alternative; flo
   const wait = flow.waitFor(msisdn);
   return (
     <ApiForm<ModemAlternative>
-      action="/api/modem/request-otp"
+      action={ENDPOINTS.modemRequestOtp}
       read={() => ({ body: { msisdn } })}
       onAnswer={(answer) => {
         if (!answer.ok) return flow.failed(answer);
@@ -252,7 +253,7 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
   return (
     <>
       <ApiForm<ModemSignedIn>
-        action="/api/modem/validate-otp"
+        action={ENDPOINTS.modemValidateOtp}
         read={readCode}
         onAnswer={(answer) => {
           if (!answer.ok) return flow.failed(answer);
@@ -270,7 +271,7 @@ function ModemCode({ alternative, flow }: { alternative: Alternative; flow: Flow
         <CodeField label={t("modem.code")} hint={t("account.codeHint", { number: alternative.alternativeMasked })} />
       </ApiForm>
       <ResendForm
-        action="/api/modem/request-otp"
+        action={ENDPOINTS.modemRequestOtp}
         fields={{ msisdn }}
         left={flow.waitFor(msisdn)}
         onSent={() => flow.codeSent(msisdn)}
@@ -286,7 +287,7 @@ function RequestRegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow 
   const wait = flow.waitFor(registrationKey(msisdn));
   return (
     <ApiForm<RegistrationCodeSent>
-      action="/api/alternative-number/request-otp"
+      action={ENDPOINTS.alternativeNumberRequestOtp}
       read={() => ({ body: { msisdn } })}
       onAnswer={(answer) => {
         if (!answer.ok) return flow.failed(answer);
@@ -307,7 +308,7 @@ function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
   return (
     <>
       <ApiForm<ModemRegistered>
-        action="/api/alternative-number"
+        action={ENDPOINTS.alternativeNumber}
         read={readCode}
         onAnswer={(answer) => {
           const { alternativeMasked } = answer.body;
@@ -321,7 +322,7 @@ function RegistrationCode({ msisdn, flow }: { msisdn: string; flow: Flow }) {
         <CodeField label={t("modem.modemCode")} hint={t("modem.modemCodeHint", { number: localMsisdn(msisdn) })} />
       </ApiForm>
       <ResendForm
-        action="/api/alternative-number/request-otp"
+        action={ENDPOINTS.alternativeNumberRequestOtp}
         fields={{ msisdn }}
         left={flow.waitFor(registrationKey(msisdn))}
         onSent={() => flow.codeSent(registrationKey(msisdn))}

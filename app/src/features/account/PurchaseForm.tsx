@@ -21,29 +21,29 @@
  * session has expired") does not cost the visitor their choice: the login
  * dialog opens over the page and the confirmation stays as it was.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
-import type {
-  BundleOffer,
-  Notice,
-  PurchaseForm as Purchase,
-  PurchaseReceived,
-  Subscriber,
-  SubscriberAnswer,
+import {
+  RELOAD_AFTER_MS,
+  type BundleOffer,
+  type Notice,
+  type PurchaseForm as Purchase,
+  type PurchaseReceived,
+  type Subscriber,
+  type SubscriberAnswer,
 } from "../../contract";
 import { formatTzs } from "../../format";
 import { localePath, pathOf } from "../../routes";
 import { useSite } from "../../app/site";
 import { SignedInAgain, useAccount } from "./AccountContext";
 import { ApiForm, checkedByScript, FormMessage, useFieldCheck, type Read } from "./ApiForm";
-import { callApi, type Answer } from "./api";
+import { callApi, type Answer } from "../../app/api";
 import { localMsisdn, parseMsisdn } from "./msisdn";
 import type { NoticeKey } from "./notices";
 import { NumberField } from "./SignIn";
 
 const CHANNELS = ["AIRTIME", "MPESA"] as const;
-/** The wait before the page reloads after a purchase, when the server does not say. */
-const RELOAD_AFTER_MS = 5000;
 /** The choice list's groups, by the catalogue's bundle type. */
 const GROUPS = ["DATA", "VOICE", "SMS", "MIXED"] as const;
 
@@ -115,7 +115,7 @@ export function PurchaseForm({
   const bundle = chosen && bundles.find((b) => b.id === chosen.body.bundleId);
 
   async function readBalances() {
-    const answer = await callApi<SubscriberAnswer>("GET", "/api/account", lang);
+    const answer = await callApi<SubscriberAnswer>("GET", ENDPOINTS.account, lang);
     if (!answer.ok) return account.failed(answer);
     // "Sorry an Error occured" comes with the subscriber when only the balances failed.
     if (answer.body.notice) account.notify(answer.body.notice);
@@ -368,7 +368,7 @@ function Confirmation({
         </p>
       )}
       <ApiForm<PurchaseReceived>
-        action="/api/bundles/purchase"
+        action={ENDPOINTS.purchase}
         className="purchase-form"
         read={() => ({ body: sent })}
         onAnswer={onAnswer}

@@ -4,6 +4,7 @@
  * login dialog, the account page (as plain HTML forms without JavaScript,
  * the step coming from `?step=code&msisdn=`) and the CPM pages.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useId, useRef, useState } from "react";
 import { useT } from "../../i18n/context";
 import type { CodeForm, CodeSent, NumberForm, SubscriberAnswer } from "../../contract";
@@ -186,7 +187,7 @@ export function LoginFlow({
     <div className="login-flow" ref={container}>
       {step === "number" ? (
         <ApiForm<CodeSent>
-          action="/api/auth/request-otp"
+          action={ENDPOINTS.signInRequestOtp}
           returnTo={address()}
           read={readNumber}
           onAnswer={(answer) => {
@@ -202,7 +203,7 @@ export function LoginFlow({
       ) : (
         <>
           <ApiForm<SubscriberAnswer>
-            action="/api/auth/validate-otp"
+            action={ENDPOINTS.signInValidateOtp}
             returnTo={address({ step: "code", msisdn })}
             read={readCode}
             onAnswer={async (answer) => {
@@ -215,7 +216,7 @@ export function LoginFlow({
             <CodeField label={t("account.code")} hint={t("account.codeHint", { number: localMsisdn(msisdn) })} />
           </ApiForm>
           <ResendForm
-            action="/api/auth/request-otp"
+            action={ENDPOINTS.signInRequestOtp}
             returnTo={address({ step: "code", msisdn })}
             fields={{ msisdn }}
             left={left}

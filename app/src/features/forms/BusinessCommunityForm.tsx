@@ -4,9 +4,10 @@
  * merchant are asked only when "where did you hear about us" names one:
  * the stylesheet shows each with its answer, JavaScript or not.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useRef } from "react";
 import { useT } from "../../i18n/context";
-import type { FormState } from "../../contract";
+import { FIELD_LENGTHS, type FormState } from "../../contract";
 import { localePath, routes } from "../../routes";
 import { LocalLink, useSite } from "../../app/site";
 import { CsrfField } from "../../app/csrf";
@@ -14,7 +15,7 @@ import { navLabel } from "../../navigation/menu";
 import { Choices, ErrorSummary, FormValuesProvider, Honeypot, Received, Select, TextField } from "./Fields";
 import { useFormPost } from "./useFormPost";
 
-const ACTION = "/api/forms/business-community";
+const ACTION = ENDPOINTS.businessCommunity;
 const SIZES = ["small", "medium", "large"] as const;
 const HEARD = [
   "social-media",
@@ -97,7 +98,12 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
   };
   const named = (answer: keyof typeof NAMED) => (
     <div className={`when-heard when-${answer}`}>
-      <TextField name={NAMED[answer]} label={t(`forms.business.${NAMED[answer]}`)} autoComplete="off" maxLength={100} />
+      <TextField
+        name={NAMED[answer]}
+        label={t(`forms.business.${NAMED[answer]}`)}
+        autoComplete="off"
+        maxLength={FIELD_LENGTHS.short}
+      />
     </div>
   );
 
@@ -112,14 +118,20 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
         </div>
         <fieldset className="form-group">
           <legend>{t("forms.business.you")}</legend>
-          <TextField name="name" label={t("forms.business.name")} required autoComplete="name" maxLength={100} />
+          <TextField
+            name="name"
+            label={t("forms.business.name")}
+            required
+            autoComplete="name"
+            maxLength={FIELD_LENGTHS.short}
+          />
           <TextField
             name="email"
             type="email"
             label={t("forms.business.email")}
             required
             autoComplete="email"
-            maxLength={254}
+            maxLength={FIELD_LENGTHS.email}
           />
           <TextField
             name="phone"
@@ -129,14 +141,14 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
             hint={t("forms.business.phoneHint")}
             required
             autoComplete="tel"
-            maxLength={100}
+            maxLength={FIELD_LENGTHS.short}
           />
           <TextField
             name="alternateNumber"
             type="tel"
             inputMode="tel"
             label={t("forms.business.alternateNumber")}
-            maxLength={100}
+            maxLength={FIELD_LENGTHS.short}
           />
         </fieldset>
         <fieldset className="form-group">
@@ -146,7 +158,7 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
             label={t("forms.business.businessName")}
             required
             autoComplete="organization"
-            maxLength={150}
+            maxLength={FIELD_LENGTHS.line}
           />
           <Choices
             name="businessSize"
@@ -159,7 +171,7 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
             label={t("forms.business.industry")}
             hint={t("forms.business.industryHint")}
             required
-            maxLength={100}
+            maxLength={FIELD_LENGTHS.short}
           />
           <Choices
             name="services"

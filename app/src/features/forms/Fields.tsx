@@ -8,6 +8,7 @@
  * language, where a browser would in its own. Inputs are uncontrolled, so text typed before the
  * page's script has loaded on a slow connection is never reset.
  */
+import { PROTOCOL } from "../../contract";
 import { createContext, useContext, type ReactNode } from "react";
 import type { TFunction } from "../../i18n";
 import { useT } from "../../i18n/context";
@@ -254,7 +255,7 @@ export function Honeypot() {
     <div className="form-trap" aria-hidden="true">
       <label>
         {t("forms.leaveEmpty")}
-        <input name="leaveEmpty" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input name={PROTOCOL.honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </label>
     </div>
   );

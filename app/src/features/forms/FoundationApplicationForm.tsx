@@ -7,6 +7,7 @@
  * phone, so a dropped connection or a closed tab loses nothing: the next
  * visit restores it (a chosen PDF excepted), with the fill's idempotency key.
  */
+import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
@@ -25,13 +26,13 @@ import {
   TextField,
   fieldId,
 } from "./Fields";
-import { ORGANISATION_TYPES, REGIONS } from "../../contract";
+import { FIELD_LENGTHS, ORGANISATION_TYPES, PROTOCOL, REGIONS } from "../../contract";
 import { fieldPairs, newKey } from "./send";
 import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
 import { FOUNDATION_DRAFT_KEY as DRAFT } from "./ids";
 
-const ACTION = "/api/forms/foundation-application";
+const ACTION = ENDPOINTS.foundationApplication;
 const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
 type Step = (typeof STEPS)[number];
 /** The fields in the order the form asks them (rows as `[]`). */
@@ -167,7 +168,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
 
   function go(to: number) {
     if (form.current && STEPS[to] === "review")
-      setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== "leaveEmpty"));
+      setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== PROTOCOL.honeypotField));
     setStep(to);
     requestAnimationFrame(() =>
       form.current?.querySelector<HTMLElement>(`[data-step="${STEPS[to]}"] legend`)?.scrollIntoView({ block: "start" }),
@@ -298,7 +299,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                   label={t("forms.foundation.name")}
                   required={row < 2}
                   autoComplete={row === 0 ? "name" : "off"}
-                  maxLength={100}
+                  maxLength={FIELD_LENGTHS.short}
                 />
                 <TextField
                   name={`applicants[${row}].email`}
@@ -306,7 +307,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                   label={t("forms.foundation.email")}
                   required={row < 2}
                   autoComplete={row === 0 ? "email" : "off"}
-                  maxLength={254}
+                  maxLength={FIELD_LENGTHS.email}
                 />
                 <TextField
                   name={`applicants[${row}].phone`}
@@ -315,13 +316,13 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                   label={t("forms.foundation.phone")}
                   required={row < 2}
                   autoComplete={row === 0 ? "tel" : "off"}
-                  maxLength={100}
+                  maxLength={FIELD_LENGTHS.short}
                 />
                 <TextField
                   name={`applicants[${row}].role`}
                   label={t("forms.foundation.role")}
                   required={row < 2}
-                  maxLength={100}
+                  maxLength={FIELD_LENGTHS.short}
                 />
               </fieldset>
             ))}
@@ -340,7 +341,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
               label={t("forms.foundation.organisationName")}
               required
               autoComplete="organization"
-              maxLength={150}
+              maxLength={FIELD_LENGTHS.line}
             />
             <Select
               name="organisation.type"
@@ -352,20 +353,25 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
               name="organisation.registrationNumber"
               label={t("forms.foundation.registrationNumber")}
               required
-              maxLength={100}
+              maxLength={FIELD_LENGTHS.short}
             />
           </>,
         )}
         {fieldset(
           "project",
           <>
-            <TextField name="project.title" label={t("forms.foundation.projectTitle")} required maxLength={150} />
+            <TextField
+              name="project.title"
+              label={t("forms.foundation.projectTitle")}
+              required
+              maxLength={FIELD_LENGTHS.line}
+            />
             <TextArea
               name="project.summary"
               label={t("forms.foundation.summary")}
               hint={t("forms.foundation.summaryHint")}
               required
-              maxLength={3000}
+              maxLength={FIELD_LENGTHS.long}
             />
             <TextField name="project.startDate" type="date" label={t("forms.foundation.startDate")} required />
             <TextField name="project.endDate" type="date" label={t("forms.foundation.endDate")} required />
@@ -377,7 +383,12 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                 required
                 options={REGIONS.map((region) => [region, region])}
               />
-              <TextField name="location.district" label={t("forms.foundation.district")} required maxLength={100} />
+              <TextField
+                name="location.district"
+                label={t("forms.foundation.district")}
+                required
+                maxLength={FIELD_LENGTHS.short}
+              />
             </fieldset>
             <fieldset className="form-subgroup">
               <legend>{t("forms.foundation.team")}</legend>
@@ -392,7 +403,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                 name="team.description"
                 label={t("forms.foundation.teamDescription")}
                 required
-                maxLength={3000}
+                maxLength={FIELD_LENGTHS.long}
               />
             </fieldset>
           </>,
@@ -409,7 +420,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                   name={`budget[${row}].item`}
                   label={t("forms.foundation.item")}
                   required={row === 0}
-                  maxLength={150}
+                  maxLength={FIELD_LENGTHS.line}
                 />
                 <TextField
                   name={`budget[${row}].amountTzs`}

@@ -1,14 +1,15 @@
 /**
- * Sending a form from the page's script: JSON (or, with a file, multipart
- * with the JSON in an `application` part) to `/api/forms/<form>`, in the
- * page's language, with the fill's `Idempotency-Key`, so a retry after a
- * dropped connection never files it twice. The server answers 201
- * `{"reference"}` or its `Feedback` with `{"errors": {"<field path>": <problem>}}`
- * (see `problems.ts`).
+ * Sending a form from the page's script, through the site's API client
+ * (`app/api.ts`): JSON (or, with a file, multipart with the JSON in an
+ * `application` part) to `/api/forms/<form>`, under the fill's idempotency
+ * key. The server answers 201 `{"reference"}` or its `Feedback` with
+ * `{"errors": {"<field path>": <problem>}}` (see `problems.ts`). How the
+ * page's fields become that JSON is the server's rule too (`nest`).
  */
-import type { Feedback, FormReceived, Problem } from "../../contract";
+import type { FormReceived, Problem } from "../../contract";
 import type { Lang } from "../../routes";
-import { CSRF_FIELD, csrfHeader } from "../../app/csrf";
+import { callApi } from "../../app/api";
+import { CSRF_FIELD } from "../../app/csrf";
 
 /** What is wrong with the form, by field path (`form`: the whole form). */
 export type Errors = Record<string, Problem>;
@@ -29,32 +30,17 @@ export async function sendForm(
   file?: File | null,
   csrf?: string,
 ): Promise<Sent> {
-  const headers: Record<string, string> = {
-    accept: "application/json",
-    "x-site-lang": lang,
-    "idempotency-key": key,
-    ...csrfHeader(csrf),
-  };
-  let payload: BodyInit;
+  let sent: object | FormData = body;
   if (file) {
     const multipart = new FormData();
     multipart.append("application", JSON.stringify(body));
     multipart.append("proposal", file);
-    payload = multipart;
-  } else {
-    headers["content-type"] = "application/json";
-    payload = JSON.stringify(body);
+    sent = multipart;
   }
-  try {
-    const response = await fetch(action, { method: "POST", headers, body: payload, cache: "no-store" });
-    const answer: (Partial<FormReceived> & Feedback) | null = await response.json();
-    if (response.ok && typeof answer?.reference === "string") return { reference: answer.reference };
-    if (answer?.errors && typeof answer.errors === "object") return { errors: answer.errors };
-    return { offline: true };
-  } catch (error) {
-    console.warn(`POST ${action}`, error);
-    return { offline: true };
-  }
+  const answer = await callApi<FormReceived>("POST", action, lang, { body: sent, csrf, idempotencyKey: key });
+  if (answer.ok && typeof answer.body.reference === "string") return { reference: answer.body.reference };
+  if (answer.body.errors && typeof answer.body.errors === "object") return { errors: answer.body.errors };
+  return { offline: true };
 }
 
 /** Fields every post carries besides the form's own (see the server's `forms::http`). */
