@@ -305,13 +305,12 @@ async fn a_slow_header_client_is_closed_within_the_time_limit() {
     let address = app.address.trim_start_matches("http://").to_owned();
     let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: a").await.unwrap();
-    let started = std::time::Instant::now();
     assert_eq!(app.get("/").await.status(), StatusCode::OK, "others are served meanwhile");
+    // Closed by the server (the read ends), not left open: the limit is 1 s,
+    // and the wait five times that only stops a test that would hang.
     let mut answer = Vec::new();
     let read = tokio::time::timeout(std::time::Duration::from_secs(5), slow.read_to_end(&mut answer)).await;
-    assert!(read.is_ok(), "closed within the limit, not left open");
-    // The limit is 1 s; 4 s leaves room for a busy machine.
-    assert!(started.elapsed() < std::time::Duration::from_secs(4), "{:?}", started.elapsed());
+    assert!(read.is_ok_and(|read| read.is_ok()), "closed by the server, not left open");
 }
 
 /// One address may hold only so many connections; past it a new one is
