@@ -34,6 +34,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startOperatorProxy } from "../tools/operator-proxy.mjs";
+import { loadBalancerConfig } from "../tests/scale/nginx.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/release/site");
@@ -175,43 +176,6 @@ function launchSite(n) {
   });
   bornAt.set(sites[n].pid, Date.now());
   return sites[n];
-}
-
-function nginxConfig() {
-  const servers = ports.sites.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
-  return `
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-daemon off;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_header_timeout 10s;
-  client_body_temp_path ${dir}/nginx-body;
-  proxy_temp_path ${dir}/nginx-proxy;
-  fastcgi_temp_path ${dir}/nginx-fastcgi;
-  uwsgi_temp_path ${dir}/nginx-uwsgi;
-  scgi_temp_path ${dir}/nginx-scgi;
-  upstream site {
-${servers}
-    keepalive 64;
-  }
-  server {
-    listen 127.0.0.1:${ports.nginx};
-    location / {
-      proxy_pass http://site;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_next_upstream error timeout http_502;
-      proxy_read_timeout 30s;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
 }
 
 // ------------------------------------------------------------------ clients
@@ -656,7 +620,16 @@ async function setUp() {
   execFileSync("sqlite3", ["-cmd", ".timeout 5000", join(dir, "operator/sandbox.sqlite3"), "UPDATE subscriber SET airtime = 1000000000, wallet = 1000000000;"]);
   operatorProxy = await startOperatorProxy(`http://127.0.0.1:${ports.operator}/sandbox/digital`);
   await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  writeFileSync(join(dir, "nginx.conf"), nginxConfig());
+  const nginx = loadBalancerConfig({
+    dir,
+    sites: ports.sites,
+    port: ports.nginx,
+    workerConnections: 4096,
+    keepalive: 64,
+    httpExtra: "client_header_timeout 10s;",
+    locationExtra: "proxy_read_timeout 30s;",
+  });
+  writeFileSync(join(dir, "nginx.conf"), nginx);
   start("nginx", existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx", ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
   base = `http://127.0.0.1:${ports.nginx}`;
   await waitFor("nginx", async () => (await plainGet(`${base}/healthz`)).status === 200);

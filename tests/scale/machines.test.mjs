@@ -15,6 +15,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { children, everyChild, freePorts, logTails, sleep, start, stop, up, waitFor } from "./processes.mjs";
+import { loadBalancerConfig } from "./nginx.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -77,41 +78,6 @@ function startSite(n) {
   // Every line kept: the test counts the deliveries the instances logged.
   sites[n] = start(`site ${n + 1}`, SITE_BIN, [], env, { keepAll: true });
   return up(`http://127.0.0.1:${ports.sites[n]}/readyz`);
-}
-
-function nginxConfig() {
-  const servers = ports.sites.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
-  return `
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-daemon off;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/nginx-body;
-  proxy_temp_path ${dir}/nginx-proxy;
-  fastcgi_temp_path ${dir}/nginx-fastcgi;
-  uwsgi_temp_path ${dir}/nginx-uwsgi;
-  scgi_temp_path ${dir}/nginx-scgi;
-  upstream site {
-${servers}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${ports.nginx};
-    location / {
-      proxy_pass http://site;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_next_upstream error timeout http_502;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
-}
-`;
 }
 
 const base = () => `http://127.0.0.1:${ports.nginx}`;
@@ -199,7 +165,7 @@ async function setUp() {
   await up(`http://127.0.0.1:${ports.cms}/api/home`);
   // All three at once on one fresh database: they take turns to make its tables.
   await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  writeFileSync(join(dir, "nginx.conf"), nginxConfig());
+  writeFileSync(join(dir, "nginx.conf"), loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
   const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
   start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
   await up(`${base()}/healthz`);
