@@ -13,8 +13,9 @@ use crate::app::{StandIn, app_with_stand_in};
 use crate::bundle::AppBundle;
 use crate::config::Config;
 use crate::error::StartError;
+use crate::infra::memory;
 use crate::state::AppState;
-use crate::{connections, memory, monitoring, pages, telemetry};
+use crate::{connections, monitoring, pages, telemetry};
 
 /// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
 /// exit code says how it ended.

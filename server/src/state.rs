@@ -102,7 +102,7 @@ pub struct Infrastructure {
     /// The headers every answer carries.
     pub security: security::Policy,
     /// Redis, when `REDIS_URL` is set.
-    pub redis: Option<crate::redis::Redis>,
+    pub redis: Option<crate::infra::redis::Redis>,
     /// Set on SIGTERM: `/readyz` answers 503.
     pub drain: Drain,
 }
@@ -202,21 +202,21 @@ impl AppState {
             preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
-            Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
+            Some(url) => Some(crate::infra::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
             None => None,
         };
         let resend = config.sessions.otp_resend;
         let (session_store, limits): (Arc<dyn account::session_store::SessionStore>, _) = match &redis {
             Some(redis) => (
                 Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), session_lifetimes(&config))),
-                account::limits::Limits::shared(redis.clone(), resend),
+                crate::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
                 Arc::new(account::session_store::SqliteSessionStore::open(
                     &config.data_dir,
                     session_lifetimes(&config),
                 )?),
-                account::limits::Limits::new(resend),
+                crate::limits::Limits::new(resend),
             ),
         };
         let sessions = account::session::Sessions::new(session_store, config.is_https());

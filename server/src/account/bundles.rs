@@ -14,12 +14,12 @@ use super::AccountState;
 use super::cache::Lookup;
 use super::catalogue::offer;
 use super::error::AccountError;
-use super::msisdn::Msisdn;
 use super::operator::{OperatorError, Purchase};
 use super::repeats::PurchaseMark;
 use super::session::Kind;
 use super::sign_in::parse_msisdn;
 use super::subscriber::{ended_by_operator, payment_methods, require};
+use crate::msisdn::Msisdn;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for

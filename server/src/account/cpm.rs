@@ -13,10 +13,10 @@ use contract::page::PageKind;
 
 use super::AccountState;
 use super::error::AccountError;
-use super::limits::CodeFor;
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
+use crate::limits::CodeFor;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.

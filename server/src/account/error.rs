@@ -126,8 +126,8 @@ impl From<StoreError> for AccountError {
 
 /// The shared rate limits cannot be asked (Redis down): refused rather than
 /// let through unlimited; the visitor is told to try again shortly.
-impl From<super::limits::Unavailable> for AccountError {
-    fn from(error: super::limits::Unavailable) -> AccountError {
+impl From<crate::limits::Unavailable> for AccountError {
+    fn from(error: crate::limits::Unavailable) -> AccountError {
         tracing::error!(%error, "rate limits unavailable; request refused");
         AccountError::new(StatusCode::SERVICE_UNAVAILABLE, NoticeKey::ServiceUnavailable)
     }

@@ -17,12 +17,12 @@ use contract::api::{CodeForm, ModemAlternative, ModemRegistered, ModemSignedIn, 
 
 use super::AccountState;
 use super::error::AccountError;
-use super::limits::CodeFor;
-use super::msisdn::Msisdn;
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
 use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
+use crate::limits::CodeFor;
+use crate::msisdn::Msisdn;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// Path the modem codes are validated at: the operator's API has the

@@ -9,11 +9,11 @@ use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer
 
 use super::AccountState;
 use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
-use super::limits::CodeFor;
-use super::msisdn::{Msisdn, OtpCode};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::subscriber::{catalogue_within_budget, sign_out, subscriber_of};
+use crate::limits::CodeFor;
+use crate::msisdn::{Msisdn, OtpCode};
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {

@@ -26,7 +26,7 @@ pub enum FormError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Unavailable(#[from] crate::account::limits::Unavailable),
+    Unavailable(#[from] crate::limits::Unavailable),
 }
 
 impl FormError {

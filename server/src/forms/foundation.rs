@@ -9,7 +9,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::fields::{Date, LINE, LONG, Problem, Problems, Reader, SHORT};
-use crate::account::msisdn::Msisdn;
+use crate::msisdn::Msisdn;
 
 /// A proposal may be this large (5 MB).
 pub const MAX_PROPOSAL_BYTES: usize = 5 * 1024 * 1024;

@@ -47,8 +47,8 @@ use axum::routing::{get, post};
 use contract::Lang;
 use serde_json::{Value, json};
 
-use crate::account::limits::Limits;
 use crate::config::{Config, Secret};
+use crate::limits::Limits;
 use crate::manifest::RouteTable;
 use crate::web::{ClientAddr, Site, same_origin_only};
 use answer::{Received, answered};
@@ -96,7 +96,7 @@ impl Forms {
         config: &Config,
         routes: Arc<RouteTable>,
         limits: Arc<Limits>,
-        redis: Option<crate::redis::Redis>,
+        redis: Option<crate::infra::redis::Redis>,
     ) -> Result<Forms, OpenError> {
         let store: Store = match &config.operations.database_url {
             Some(url) => Arc::new(store_postgres::PostgresFormStore::open(url.config().clone())),

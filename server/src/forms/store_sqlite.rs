@@ -71,7 +71,7 @@ impl SqliteFormStore {
     pub fn open(data_dir: &Path) -> Result<SqliteFormStore, StoreError> {
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
-            let db = crate::sqlite::open(&path)?;
+            let db = crate::infra::sqlite::open(&path)?;
             // Every commit reaches the disk before the visitor is told it was received.
             db.pragma_update(None, "synchronous", "FULL")?;
             db.pragma_update(None, "foreign_keys", "ON")?;
@@ -87,7 +87,7 @@ impl SqliteFormStore {
         work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let db = self.db.clone();
-        tokio::task::spawn_blocking(move || work(&mut crate::locks::lock(&db))).await?
+        tokio::task::spawn_blocking(move || work(&mut crate::infra::locks::lock(&db))).await?
     }
 }
 

@@ -59,7 +59,7 @@ pub use disk::ImageDisk;
 use master::{Master, Refusal};
 use transform::{Quality, Want};
 
-use crate::single_flight::SingleFlight;
+use crate::infra::single_flight::SingleFlight;
 
 /// Largest original fetched from the CMS.
 const MAX_ORIGINAL_BYTES: usize = 40 << 20;
@@ -161,7 +161,7 @@ impl Images {
     pub fn record_held(&self) {
         if let Some(disk) = &self.0.settings.disk {
             let (bytes, files) = disk.held();
-            crate::cache_metrics::held("image_disk", bytes, files);
+            crate::infra::cache_metrics::held("image_disk", bytes, files);
         }
     }
 

@@ -206,7 +206,7 @@ impl PageDisk {
 
     /// What the index knows of `address`'s page.
     pub fn kept(&self, address: &str) -> Option<Kept> {
-        crate::locks::lock(&self.inner.index).by_address.get(address).cloned()
+        crate::infra::locks::lock(&self.inner.index).by_address.get(address).cloned()
     }
 
     /// The page kept for `address` if it is the one `key` names, read from
@@ -216,7 +216,7 @@ impl PageDisk {
         let kept = self.kept(address).filter(|kept| &*kept.key == key)?;
         match read_file(&self.inner.dir.join(&*kept.name)) {
             Ok(read) if read.header.key == key => {
-                crate::locks::lock(&self.inner.index).used(address);
+                crate::infra::locks::lock(&self.inner.index).used(address);
                 Some(read)
             }
             Ok(_) => None,
@@ -231,7 +231,7 @@ impl PageDisk {
     /// Its content confirmed by the CMS at `at` (read again since it was
     /// kept): as fresh as a page rendered from it.
     pub fn confirm(&self, address: &str, at: SystemTime) {
-        if let Some(kept) = crate::locks::lock(&self.inner.index).by_address.get_mut(address) {
+        if let Some(kept) = crate::infra::locks::lock(&self.inner.index).by_address.get_mut(address) {
             kept.confirmed = kept.confirmed.max(at);
         }
     }
@@ -263,14 +263,14 @@ impl PageDisk {
 
     /// Forgets `address`'s page and deletes its file.
     pub fn forget(&self, address: &str) {
-        if let Some(kept) = crate::locks::lock(&self.inner.index).remove(address) {
+        if let Some(kept) = crate::infra::locks::lock(&self.inner.index).remove(address) {
             let _ = self.inner.writes.send(Job::Remove { name: kept.name });
         }
     }
 
     /// Bytes and pages kept (`/metrics`).
     pub fn size(&self) -> (u64, usize) {
-        let index = crate::locks::lock(&self.inner.index);
+        let index = crate::infra::locks::lock(&self.inner.index);
         (index.bytes, index.by_address.len())
     }
 
@@ -310,7 +310,7 @@ impl Inner {
                 bytes,
                 used: 0,
             };
-            crate::locks::lock(&self.index).insert(header.address.as_str().into(), kept);
+            crate::infra::locks::lock(&self.index).insert(header.address.as_str().into(), kept);
             loaded += 1;
         }
         tracing::info!(pages = loaded, "pages on disk read");
@@ -326,7 +326,7 @@ impl Inner {
                     tracing::warn!(%error, %address, "a page could not be kept on disk");
                     return;
                 }
-                let mut index = crate::locks::lock(&self.index);
+                let mut index = crate::infra::locks::lock(&self.index);
                 index.insert(address, kept);
                 while let Some(evicted) = index.over(limit) {
                     self.evicted.fetch_add(1, Ordering::Relaxed);

@@ -17,7 +17,7 @@ use contract::Lang;
 use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
-use crate::sampled::Sampled;
+use crate::infra::sampled::Sampled;
 use crate::web::strings::{ErrorPage, error_page};
 use crate::web::{NoticeKey, Reply, Strings};
 

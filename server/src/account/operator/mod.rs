@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::breaker::{Breaker, BreakerSettings, Circuit};
-use super::msisdn::{Msisdn, OtpCode};
+use crate::msisdn::{Msisdn, OtpCode};
 
 mod answers;
 

@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::cache_metrics;
-use crate::locks::lock;
-use crate::sampled::Sampled;
+use crate::infra::cache_metrics;
+use crate::infra::locks::lock;
+use crate::infra::sampled::Sampled;
 
 /// A temporary file this old was left by a write that never finished.
 const ABANDONED: Duration = Duration::from_secs(60);
