@@ -55,7 +55,7 @@
 //! - `connections`: accepting connections with time limits and caps, who
 //!   a request's client is, and what one client address may hold at once
 //!   (connections, renders).
-//! - `bundle`: [`AppBundle`], what `build.rs` embeds.
+//! - `app_build`: [`AppBuild`], what `build.rs` embeds.
 //! - `limits`: throttles on what costs money or invites guessing (codes
 //!   sent and checked, modem look-ups, forms sent), which the account and
 //!   the forms share; `msisdn`: phone numbers and one-time codes, parsed
@@ -76,8 +76,8 @@ pub mod msisdn;
 pub mod telemetry;
 
 mod app;
+mod app_build;
 mod assets;
-mod bundle;
 pub mod connections;
 mod error;
 mod images;
@@ -103,7 +103,7 @@ mod twins;
 mod web;
 
 pub use app::{StandIn, app};
-pub use bundle::AppBundle;
+pub use app_build::AppBuild;
 pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;

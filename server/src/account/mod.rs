@@ -148,8 +148,9 @@ where
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
-/// What a signed-in subscriber has of their own on a page for everyone.
-pub struct OwnParts {
+/// What a signed-in subscriber has of their own on a page for everyone,
+/// as data: the page escapes it into its own parts (`pages::splice`).
+pub struct SubscriberView {
     /// The name the header's account control shows.
     pub name: String,
     /// The page data's subscriber.
@@ -233,7 +234,7 @@ impl Visit {
     /// everyone but for them (the header's name, the page data's
     /// subscriber), from the session alone. `None` for anyone with more of
     /// their own on a page (a CPM session, a flash notice) or signed out.
-    pub fn own_parts(&self, lang: Lang) -> Option<OwnParts> {
+    pub fn subscriber_view(&self, lang: Lang) -> Option<SubscriberView> {
         if self.cpm.is_some() || self.flash {
             return None;
         }
@@ -244,7 +245,7 @@ impl Visit {
                 .map_or_else(|_| session.msisdn.clone(), |number| number.local()),
             names => names.to_owned(),
         };
-        Some(OwnParts { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
+        Some(SubscriberView { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
     }
 
     /// The visitor's own parts of a page of kind `page` in `lang`: the form token, the subscriber

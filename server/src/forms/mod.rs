@@ -54,10 +54,10 @@ use crate::web::{ClientAddr, Site, same_origin_only};
 use answer::{Received, answered};
 pub use contract::route::FormKind;
 pub use error::FormError;
-use error::Refusal;
+use error::RefusedSubmission;
 use http::Sent;
 pub use store::{Backlog, FormStore, StoreError};
-use store::{Fields, Kept, NewSubmission, Store};
+use store::{Fields, NewSubmission, Receipt, Store};
 
 /// Why the forms cannot open at start.
 #[derive(Debug, thiserror::Error)]
@@ -181,7 +181,7 @@ async fn business_community(
     State(forms): State<Forms>,
     ClientAddr(client): ClientAddr,
     sent: Sent,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let parsed =
         business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (Fields::BusinessCommunity(lead), None));
     submit(&forms, FormKind::BusinessCommunity, sent, client, parsed).await
@@ -192,7 +192,7 @@ async fn foundation_application(
     State(forms): State<Forms>,
     ClientAddr(client): ClientAddr,
     mut sent: Sent,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
         .map(|(application, proposal)| (Fields::FoundationApplication(application), proposal.map(|p| p.bytes)));
     submit(&forms, FormKind::FoundationApplication, sent, client, parsed).await
@@ -208,7 +208,7 @@ async fn submit(
     sent: Sent,
     client: IpAddr,
     parsed: Parsed,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let Sent { lang, script, idempotency_key, typed, bot, .. } = sent;
     if bot {
         // Answered as a success, so the bot learns nothing; nothing is kept.
@@ -216,15 +216,15 @@ async fn submit(
         let reference = store::new_reference(kind).unwrap_or_else(|_| format!("{}-{}", kind.prefix(), "0".repeat(8)));
         return Ok(Received { lang, script, reference, replayed: false });
     }
-    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal {
+    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| RefusedSubmission {
         lang,
         script,
         values: typed,
         error,
     })?;
     let (reference, replayed) = match kept {
-        Kept::New(reference) => (reference, false),
-        Kept::Replayed(reference) => (reference, true),
+        Receipt::New(reference) => (reference, false),
+        Receipt::Replayed(reference) => (reference, true),
     };
     Ok(Received { lang, script, reference, replayed })
 }
@@ -237,7 +237,7 @@ async fn keep(
     idempotency_key: Option<String>,
     client: IpAddr,
     parsed: Parsed,
-) -> Result<Kept, FormError> {
+) -> Result<Receipt, FormError> {
     let (fields, proposal) = parsed.map_err(FormError::Invalid)?;
     if !forms.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
@@ -245,7 +245,7 @@ async fn keep(
     let outbox = forms.outbox.as_ref();
     let new = NewSubmission { idempotency_key, lang: lang.code(), fields, proposal, deliver: outbox.is_some() };
     let kept = forms.store.keep(new).await?;
-    if let Kept::New(reference) = &kept {
+    if let Receipt::New(reference) = &kept {
         tracing::info!(form = kind.name(), %reference, "form received");
         metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);
         if let Some(outbox) = outbox {

@@ -18,7 +18,7 @@ use contract::Lang;
 use serde::Deserialize;
 
 use super::submitted::is_form;
-use super::{Location, Notice, NoticeKey, Reply, Site, body_limit, flash, return_to, visitor_lang};
+use super::{Notice, NoticeKey, RedirectTo, Reply, Site, body_limit, flash, return_to, visitor_lang};
 
 /// Who is asking, read once from the request by [`layer`]: handlers take
 /// it as an extractor.
@@ -140,7 +140,7 @@ fn answer_form(site: &Site, caller: &Caller, mut response: Response) -> Response
 /// A 303 to `back` (a path of the site) with `headers` (the answer's
 /// cookies), leaving `notice` for the page there in the flash cookie.
 pub fn see_other(site: &Site, back: &str, notice: Option<&Notice>, mut headers: HeaderMap) -> Response {
-    headers.insert(header::LOCATION, Location::site(back).header());
+    headers.insert(header::LOCATION, RedirectTo::site(back).header());
     if let Some(notice) = notice {
         flash::leave(site, notice, &mut headers);
     }
