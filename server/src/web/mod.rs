@@ -12,7 +12,9 @@
 //!   (`{ notice?, errors?, redirect? }`, the one body of every API
 //!   failure, with its [`Notice`] for the toast: both in `contract`, which
 //!   writes their TypeScript for the app).
-//! - [`submitted`]: [`Submitted`], a body sent as JSON or as an HTML form.
+//! - [`submitted`]: [`Submitted`], a body sent as JSON or as an HTML form;
+//!   [`posted`]: the fields every post carries besides a form's own
+//!   (`lang`, `returnTo`, `csrf`), read once and handed on.
 //! - [`form_post`]: [`Caller`], who calls an endpoint, and the layer that
 //!   answers a form post with a 303 back to its page.
 //! - [`flash`]: the notice such a 303 leaves for the next page.
@@ -37,6 +39,7 @@ pub mod etag;
 pub mod flash;
 pub mod form_post;
 pub mod lang;
+pub mod posted;
 pub mod redirect_to;
 pub mod reply;
 pub mod request_metrics;
