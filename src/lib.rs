@@ -7,8 +7,8 @@ mod embedded {
 }
 
 /// Everything `build.rs` embedded in the binary.
-pub fn bundle() -> server::AppBundle {
-    server::AppBundle {
+pub fn app_build() -> server::AppBuild {
+    server::AppBuild {
         server_js: embedded::SERVER_JS,
         assets_json: embedded::ASSETS_JSON,
         routes_json: embedded::ROUTES_JSON,

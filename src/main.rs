@@ -1,5 +1,5 @@
 //! The `site` binary: its command line, handed to the `server` library with
-//! what `build.rs` embedded (`site::bundle()`) and the sandbox.
+//! what `build.rs` embedded (`site::app_build()`) and the sandbox.
 
 use std::process::ExitCode;
 
@@ -28,8 +28,8 @@ async fn main() -> ExitCode {
     let Cli { command, config } = Cli::parse();
     server::telemetry::init(&config);
     match command {
-        None => server::serve(config, site::bundle(), Some(site::sandbox())).await,
-        Some(Tool::ContentModel) => server::content_model(site::bundle()),
-        Some(Tool::CheckCms) => server::check_cms(&config, site::bundle()).await,
+        None => server::serve(config, site::app_build(), Some(site::sandbox())).await,
+        Some(Tool::ContentModel) => server::content_model(site::app_build()),
+        Some(Tool::CheckCms) => server::check_cms(&config, site::app_build()).await,
     }
 }

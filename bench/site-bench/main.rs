@@ -76,7 +76,7 @@ async fn main() -> ExitCode {
         Command::ServeWhole { mut config } => {
             server::telemetry::init(&config);
             config.pages.account_full_render = true;
-            server::serve(config, site::bundle(), Some(site::sandbox())).await
+            server::serve(config, site::app_build(), Some(site::sandbox())).await
         }
     }
 }

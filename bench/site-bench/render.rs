@@ -44,7 +44,7 @@ pub enum Timed {
 /// that fails stops the bench.
 pub async fn bench(requests: &Path, bundle: Option<&Path>, runs: usize, timed: Timed) -> Result<String, Error> {
     let read = |path: &Path| std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()));
-    let site = site::bundle();
+    let site = site::app_build();
     let saved: Vec<Saved> = serde_json::from_str(&read(requests)?).map_err(|error| format!("requests: {error}"))?;
     let server_js = match bundle {
         Some(path) => read(path)?,

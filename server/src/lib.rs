@@ -2,12 +2,18 @@
 //! pages kept whole, else the feature router that owns its address (see
 //! the README's table), through the common layers.
 //!
-//! The modules, from the top: each imports only modules below it. The
-//! pages read the whole state, and the state holds the pages' caches and
-//! limits: it takes them from the files that define them (`pages::cache`,
-//! `fast_pages`, `passes`, `admit`), which read no state. A feature that needs less than the whole state takes its
-//! part by `FromRef` (the impls are in `state`).
+//! The modules, from the top: each imports only modules below it, and
+//! `layers` (tests only) fails when one does not. One edge goes up, and
+//! only one: `pages` imports `state`, because the pages read the whole
+//! state, while the state holds the pages' caches and limits, taken from
+//! the files that define them (`pages::cache`, `fast_pages`, `passes`,
+//! `admit`), which read no state. A feature that needs less than the whole
+//! state takes its part by `FromRef` (the impls are in `state`).
 //!
+//! - `twins` (tests only): the rules the app runs too, checked against the
+//!   cases in `tests/twins/` that the app's tests read; `layers` (tests
+//!   only): this list and `infra`'s, checked against every `crate::` path.
+//!   Both read the modules they check, so they stand above them all.
 //! - `startup`: [`serve`] and [`run`]: serving, the background tasks,
 //!   draining on SIGTERM; `tools`: `site content-model` and
 //!   `site check-cms`.
@@ -49,59 +55,46 @@
 //! - `connections`: accepting connections with time limits and caps, who
 //!   a request's client is, and what one client address may hold at once
 //!   (connections, renders).
-//! - `bundle`: [`AppBundle`], what `build.rs` embeds.
-//! - [`redis`]: Redis, shared by every instance behind one address
-//!   (`REDIS_URL`): sessions, rate limits, the outbox lease, invalidation.
-//! - `background`: CPU work after a render or a pre-render pass
-//!   (compression, the search index), below requests' priority.
-//! - `single_flight`: loads made once per key for every waiter, as their
-//!   own tasks (the content cache's, the account cache's).
-//! - `bounded_dir`: the cache directories bounded in bytes (content's last
-//!   good answers, resized photos) that instances sharing `DATA_DIR` share,
-//!   each written by a thread of its own; `cache_metrics`: what every cache
-//!   says of itself in `/metrics`.
-//! - `sqlite`: the SQLite files in `DATA_DIR`, opened so that instances
-//!   sharing the directory wait for each other's locks.
-//! - `sampled`: log lines for events that come in floods (renders shed,
-//!   connections refused): one a second, with the count since the last.
-//! - `memory`: the allocator's figures; `slug`: slugs of titles; `locks`:
-//!   one way to take a lock a panic left poisoned.
-//! - `twins` (tests only): the rules the app runs too, checked against the
-//!   cases in `tests/twins/` that the app's tests read.
+//! - `app_build`: [`AppBuild`], what `build.rs` embeds.
+//! - `limits`: throttles on what costs money or invites guessing (codes
+//!   sent and checked, modem look-ups, forms sent), which the account and
+//!   the forms share; `msisdn`: phone numbers and one-time codes, parsed
+//!   once at the edge.
+//! - `slug`: slugs of titles.
+//! - [`infra`]: what every feature stands on: Redis, SQLite, the
+//!   background pool, single-flight loads, bounded cache directories and
+//!   their metrics, sampled log lines, the allocator, poisoned locks (its
+//!   own list says in which order).
 
 pub mod account;
 pub mod config;
 pub mod content;
 pub mod forms;
-pub mod redis;
+pub mod infra;
+pub mod limits;
+pub mod msisdn;
 pub mod telemetry;
 
 mod app;
+mod app_build;
 mod assets;
-mod background;
-mod bounded_dir;
-mod bundle;
-mod cache_metrics;
 pub mod connections;
 mod error;
 mod images;
 mod keys;
+#[cfg(test)]
+mod layers;
 pub mod locator;
-mod locks;
 pub mod manifest;
-mod memory;
 mod monitoring;
 pub mod pages;
 pub mod places;
 mod preview;
-mod sampled;
 pub mod search;
 mod security;
 pub mod seo;
-mod single_flight;
 mod slug;
 mod sources;
-mod sqlite;
 mod startup;
 mod state;
 mod tools;
@@ -110,7 +103,7 @@ mod twins;
 mod web;
 
 pub use app::{StandIn, app};
-pub use bundle::AppBundle;
+pub use app_build::AppBuild;
 pub use config::Config;
 /// The content model and page data, for tools and tests.
 pub use contract;

@@ -77,7 +77,7 @@ async fn health(State(state): State<AppState>, Query(query): Query<HealthQuery>)
         pages,
         operator,
         images: ImagesHealth { decoded: state.pages.images.decoded() },
-        memory: crate::memory::held(),
+        memory: crate::infra::memory::held(),
     };
     no_store(Json(health).into_response())
 }
@@ -90,7 +90,7 @@ struct Health {
     pages: PagesHealth,
     operator: OperatorHealth,
     images: ImagesHealth,
-    memory: Option<crate::memory::Held>,
+    memory: Option<crate::infra::memory::Held>,
 }
 
 /// The forms' outbox: its backlog, or why there is none to show.
@@ -192,7 +192,7 @@ async fn metrics(State(state): State<AppState>) -> Response {
         metrics::gauge!("cache_bytes", "cache" => "pages_disk").set(bytes as f64);
         metrics::gauge!("cache_entries", "cache" => "pages_disk").set(pages as f64);
     }
-    if let Some(held) = crate::memory::held() {
+    if let Some(held) = crate::infra::memory::held() {
         metrics::gauge!("memory_allocated_bytes").set(held.allocated_bytes as f64);
         metrics::gauge!("memory_resident_bytes").set(held.resident_bytes as f64);
     }
@@ -208,7 +208,7 @@ async fn metrics(State(state): State<AppState>) -> Response {
     state.content.store.cache().record_held();
     state.pages.images.record_held();
     let (bytes, pages) = state.content.search.held();
-    crate::cache_metrics::held("search", bytes, pages);
+    crate::infra::cache_metrics::held("search", bytes, pages);
     let handle = crate::telemetry::handle();
     handle.run_upkeep();
     let mut response = handle.render().into_response();

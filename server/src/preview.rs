@@ -39,7 +39,7 @@ use crate::config::Secret;
 use crate::content::{Content, ContentSource};
 use crate::manifest::RouteTable;
 use crate::security;
-use crate::web::{Location, Reply};
+use crate::web::{RedirectTo, Reply};
 use contract::content::Collection;
 
 /// How long a preview lasts once the CMS's link opened it.
@@ -156,13 +156,13 @@ fn now_secs() -> u64 {
 }
 
 /// `url` if it is a path of this site as the site writes it: what
-/// [`Location::site`] leaves as it is, with no control character, even
+/// [`RedirectTo::site`] leaves as it is, with no control character, even
 /// percent-encoded. Anything else (`//host`, `/\host`, `https://host`,
 /// `/%2F%2Fhost`, `/a/../b`) is refused rather than mended.
 fn site_path(url: &str) -> Option<&str> {
     let decoded = percent_encoding::percent_decode_str(url).decode_utf8_lossy();
     let controls = decoded.chars().any(char::is_control);
-    (url.starts_with('/') && !controls && Location::site(url).as_str() == url).then_some(url)
+    (url.starts_with('/') && !controls && RedirectTo::site(url).as_str() == url).then_some(url)
 }
 
 /// Where each content type of the CMS is seen on the site, for its preview
@@ -240,7 +240,7 @@ async fn preview(
         "published" => {
             let mut removal = preview.cookie(String::new());
             removal.make_removal();
-            let mut response = Location::site(url).see_other();
+            let mut response = RedirectTo::site(url).see_other();
             response
                 .headers_mut()
                 .insert(header::SET_COOKIE, HeaderValue::from_str(&removal.to_string()).expect("a cookie of ours"));
@@ -248,7 +248,7 @@ async fn preview(
         }
         "draft" if preview.secret_matches(param("secret").unwrap_or_default()) => {
             let until = now_secs() + LIFETIME.as_secs();
-            (jar.add(preview.cookie(until.to_string())), Location::site(url).see_other()).into_response()
+            (jar.add(preview.cookie(until.to_string())), RedirectTo::site(url).see_other()).into_response()
         }
         "draft" => return Err(Reply::refused_text(StatusCode::UNAUTHORIZED, "wrong secret")),
         _ => return Err(refuse("status must be draft or published")),

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::bundle::AppBundle;
+use crate::app_build::AppBuild;
 use crate::config::Config;
 use crate::error::StartError;
 use crate::pages::disk::PageDisk;
@@ -38,7 +38,7 @@ pub(crate) fn content_cache(config: &Config) -> Result<content::CacheSettings, S
 /// are never served.
 pub(crate) fn page_disk(
     config: &Config,
-    bundle: AppBundle,
+    app: AppBuild,
     key: &axum_extra::extract::cookie::Key,
 ) -> Result<Option<PageDisk>, StartError> {
     if config.pages.disk_cache_bytes == 0 {
@@ -46,7 +46,7 @@ pub(crate) fn page_disk(
     }
     use sha2::Digest;
     let mut build = sha2::Sha256::new();
-    for part in [bundle.server_js, bundle.assets_json, bundle.routes_json, bundle.strings_json] {
+    for part in [app.server_js, app.assets_json, app.routes_json, app.strings_json] {
         build.update(part.as_bytes());
     }
     build.update(config.site_url.as_str().as_bytes());
@@ -124,7 +124,7 @@ pub(crate) fn writable_data_dir(dir: &std::path::Path) -> Result<(), StartError>
 /// The Strapi client when `CMS_URL` is set, else the embedded content.
 pub(crate) fn content_source(
     config: &Config,
-    bundle: AppBundle,
+    build: AppBuild,
     images: Option<images::Signer>,
 ) -> Result<Arc<dyn content::ContentSource>, StartError> {
     let normalizer = normalizer(config, images);
@@ -133,7 +133,7 @@ pub(crate) fn content_source(
             tracing::info!(base_url = %settings.base_url, populate = ?config.cms.populate, "content from the CMS");
             Arc::new(content::StrapiClient::new(settings, normalizer)?)
         }
-        None => Arc::new(content::EmbeddedContent::new(bundle.content_files, &normalizer)?),
+        None => Arc::new(content::EmbeddedContent::new(build.content_files, &normalizer)?),
     })
 }
 

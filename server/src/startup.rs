@@ -10,15 +10,16 @@ use std::process::ExitCode;
 use tokio::net::TcpListener;
 
 use crate::app::{StandIn, app_with_stand_in};
-use crate::bundle::AppBundle;
+use crate::app_build::AppBuild;
 use crate::config::Config;
 use crate::error::StartError;
+use crate::infra::memory;
 use crate::state::AppState;
-use crate::{connections, memory, monitoring, pages, telemetry};
+use crate::{connections, monitoring, pages, telemetry};
 
 /// `site`: serves on `HOST`:`PORT` until SIGTERM or Ctrl-C ([`run`]); the
 /// exit code says how it ended.
-pub async fn serve(config: Config, bundle: AppBundle, stand_in: Option<StandIn>) -> ExitCode {
+pub async fn serve(config: Config, build: AppBuild, stand_in: Option<StandIn>) -> ExitCode {
     let listener = match TcpListener::bind((config.host.as_str(), config.port)).await {
         Ok(listener) => listener,
         Err(error) => {
@@ -26,7 +27,7 @@ pub async fn serve(config: Config, bundle: AppBundle, stand_in: Option<StandIn>)
             return ExitCode::FAILURE;
         }
     };
-    match run(listener, config, bundle, stand_in, shutdown_signal()).await {
+    match run(listener, config, build, stand_in, shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => error.exit(),
     }
@@ -40,7 +41,7 @@ pub async fn serve(config: Config, bundle: AppBundle, stand_in: Option<StandIn>)
 pub async fn run(
     listener: TcpListener,
     config: Config,
-    bundle: AppBundle,
+    build: AppBuild,
     stand_in: Option<StandIn>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
@@ -77,7 +78,7 @@ pub async fn run(
             .inspect_err(|error| tracing::error!(%address, %error, "METRICS_ADDR cannot be listened on: no /metrics"))
             .ok(),
     };
-    let state = AppState::new(config, bundle, &operator_base)?;
+    let state = AppState::new(config, build, &operator_base)?;
     state.forms.migrate().await?;
     let stand_in = match stand_in {
         Some(stand_in) => Some((stand_in, (stand_in.open)(&state.config)?)),

@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use axum_extra::extract::cookie::Key;
 
-use crate::bundle::AppBundle;
+use crate::app_build::AppBuild;
 use crate::config::Config;
 use crate::error::StartError;
 use crate::sources::{
@@ -52,7 +52,7 @@ pub struct Groups {
     pub infra: Infrastructure,
 }
 
-/// What turns a request into a page: the route table, the bundle's files,
+/// What turns a request into a page: the route table, the build's files,
 /// the engines and the caches and limits in front of them.
 pub struct PagesState {
     pub routes: Arc<manifest::RouteTable>,
@@ -102,7 +102,7 @@ pub struct Infrastructure {
     /// The headers every answer carries.
     pub security: security::Policy,
     /// Redis, when `REDIS_URL` is set.
-    pub redis: Option<crate::redis::Redis>,
+    pub redis: Option<crate::infra::redis::Redis>,
     /// Set on SIGTERM: `/readyz` answers 503.
     pub drain: Drain,
 }
@@ -157,26 +157,26 @@ impl AppState {
     /// Parses the manifests, opens the keys and starts the render engines.
     /// `operator_base` is where the operator API answers (`DIGITAL_API_URL`,
     /// or a stand-in this server mounts).
-    pub fn new(config: Config, bundle: AppBundle, operator_base: &str) -> Result<AppState, StartError> {
+    pub fn new(config: Config, build: AppBuild, operator_base: &str) -> Result<AppState, StartError> {
         // The image addresses in content are signed with the session key,
         // read (or made) in DATA_DIR: checked first, to name it if it fails.
         writable_data_dir(&config.data_dir)?;
         let signer = image_signer(&config, &keys::session_key(&config)?);
-        let source = content_source(&config, bundle, signer)?;
-        AppState::with_content_source(config, bundle, operator_base, source)
+        let source = content_source(&config, build, signer)?;
+        AppState::with_content_source(config, build, operator_base, source)
     }
 
     /// The same with content from `source` (a test's failure injection).
     pub fn with_content_source(
         config: Config,
-        bundle: AppBundle,
+        build: AppBuild,
         operator_base: &str,
         source: Arc<dyn content::ContentSource>,
     ) -> Result<AppState, StartError> {
         writable_data_dir(&config.data_dir)?;
-        let routes = manifest::RouteTable::from_json(bundle.routes_json)?;
-        let assets = manifest::AssetManifest::from_json(bundle.assets_json)?;
-        let strings = Arc::new(crate::web::Strings::from_json(bundle.strings_json)?);
+        let routes = manifest::RouteTable::from_json(build.routes_json)?;
+        let assets = manifest::AssetManifest::from_json(build.assets_json)?;
+        let strings = Arc::new(crate::web::Strings::from_json(build.strings_json)?);
         let content = content::Content::new(source, content_cache(&config)?);
         let ttl = config.content.ttl;
         let items = content::ItemGate::new(ttl * 2 + Duration::from_secs(10));
@@ -186,12 +186,12 @@ impl AppState {
             config.content.ttl + config.content.stale_if_error,
             config.pages.stale_max,
             config.pages.renderer().workers.div_ceil(2),
-            crate::sources::page_disk(&config, bundle, &cookie_key)?,
+            crate::sources::page_disk(&config, build, &cookie_key)?,
         );
         // Its entries share their bodies with the page cache: this bounds
         // keys and headers.
         let fast = FastPages::new(config.pages.cache_bytes / 8, config.content.ttl, config.pages.stale_max);
-        let renderer = ssr_runtime::Renderer::start(bundle.server_js.into(), config.pages.renderer())?;
+        let renderer = ssr_runtime::Renderer::start(build.server_js.into(), config.pages.renderer())?;
         let renders =
             connections::Admission::new(config.pages.renders_per_address(), config.pages.render_queue_per_address);
         let personal_renders = PersonalRenders::new(config.pages.renderer().workers);
@@ -202,21 +202,21 @@ impl AppState {
             preview::Preview::new(&config, &content, drafts_source(&config, image_signer(&config, &cookie_key))?);
         let images = crate::sources::images(&config, &cookie_key)?;
         let redis = match &config.operations.redis_url {
-            Some(url) => Some(crate::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
+            Some(url) => Some(crate::infra::redis::Redis::open(url.expose()).map_err(StartError::Redis)?),
             None => None,
         };
         let resend = config.sessions.otp_resend;
         let (session_store, limits): (Arc<dyn account::session_store::SessionStore>, _) = match &redis {
             Some(redis) => (
                 Arc::new(account::session_redis::RedisSessionStore::new(redis.clone(), session_lifetimes(&config))),
-                account::limits::Limits::shared(redis.clone(), resend),
+                crate::limits::Limits::shared(redis.clone(), resend),
             ),
             None => (
                 Arc::new(account::session_store::SqliteSessionStore::open(
                     &config.data_dir,
                     session_lifetimes(&config),
                 )?),
-                account::limits::Limits::new(resend),
+                crate::limits::Limits::new(resend),
             ),
         };
         let sessions = account::session::Sessions::new(session_store, config.is_https());
@@ -254,7 +254,7 @@ impl AppState {
                 routes,
                 strings,
                 assets: Arc::new(assets),
-                files: assets::PublicFiles::new(bundle.public_files),
+                files: assets::PublicFiles::new(build.public_files),
                 images,
                 cache: pages,
                 fast,

@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::account::msisdn::{InputError, Msisdn, OtpCode};
 use crate::forms::nest::nest;
+use crate::msisdn::{InputError, Msisdn, OtpCode};
 use crate::pages::locale::LocalPath;
 use crate::slug::slugify;
 use contract::route::fill_path;

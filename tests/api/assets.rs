@@ -57,7 +57,7 @@ async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
             && !path.ends_with(".br")
             && !path.ends_with(".gz")
     };
-    let paths: Vec<&str> = site::bundle().public_files.iter().map(|(path, _)| *path).filter(served).collect();
+    let paths: Vec<&str> = site::app_build().public_files.iter().map(|(path, _)| *path).filter(served).collect();
     assert!(paths.len() > 10 && paths.contains(&"static/logo.svg") && paths.contains(&"sw.js"), "{paths:?}");
     let mut compressed = 0;
     for path in paths {

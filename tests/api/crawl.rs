@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::helpers::{TestApp, spawn_app};
 
 fn routes() -> Vec<Value> {
-    serde_json::from_str(site::bundle().routes_json).unwrap()
+    serde_json::from_str(site::app_build().routes_json).unwrap()
 }
 
 fn between<'a>(html: &'a str, start: &str, end: &str) -> Option<&'a str> {
@@ -66,7 +66,7 @@ fn address(route: &Value) -> Option<String> {
 /// the root `RouteTable::home` falls back to.
 #[test]
 fn the_home_route_has_the_name_the_server_finds_it_by() {
-    let table = server::manifest::RouteTable::from_json(site::bundle().routes_json).unwrap();
+    let table = server::manifest::RouteTable::from_json(site::app_build().routes_json).unwrap();
     let home = table.by_name(server::contract::route::HOME).map(|route| route.path.as_str());
     assert_eq!(home, Some("/"));
     assert_eq!(table.home(), "/");

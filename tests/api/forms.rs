@@ -113,7 +113,7 @@ fn errors(body: &Value) -> Vec<String> {
 /// the app's strings, its `{{name}}`s filled from the problem's `params`.
 /// What the visitor reads beside each field.
 pub fn worded(errors: &Value, lang: &str) -> Value {
-    let strings: Value = serde_json::from_str(site::bundle().strings_json).unwrap();
+    let strings: Value = serde_json::from_str(site::app_build().strings_json).unwrap();
     let word = |problem: &Value| {
         let key = problem["key"].as_str().unwrap_or_else(|| panic!("a problem's key in {problem}"));
         let mut text = strings[lang]["forms"]["problems"][key]
@@ -404,7 +404,7 @@ async fn a_database_that_does_not_answer_at_start_stops_the_start() {
     config.pages.prerender = false;
     config.operations.metrics_addr = None;
     config.operations.database_url = Some(format!("postgres://site@127.0.0.1:{closed}/site").parse().unwrap());
-    let started = server::run(listener, config, site::bundle(), Some(site::sandbox()), std::future::pending()).await;
+    let started = server::run(listener, config, site::app_build(), Some(site::sandbox()), std::future::pending()).await;
     let error = started.expect_err("no start without its database").to_string();
     assert!(error.starts_with("DATABASE_URL: "), "{error}");
 }

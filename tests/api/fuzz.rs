@@ -161,7 +161,8 @@ impl Site {
             let sandbox = (site::sandbox().open)(&config).unwrap();
             let operator = axum::Router::new().nest_service("/sandbox", sandbox);
             tokio::spawn(async move { axum::serve(listener, operator).await });
-            let state = server::AppState::new(config, site::bundle(), &format!("{address}/sandbox/digital/")).unwrap();
+            let state =
+                server::AppState::new(config, site::app_build(), &format!("{address}/sandbox/digital/")).unwrap();
             server::app(state)
         });
         Site { runtime, app, _data_dir: data_dir }

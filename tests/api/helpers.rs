@@ -53,12 +53,12 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> TestApp {
-    spawn_bundle_with(site::bundle(), configure).await
+    spawn_bundle_with(site::app_build(), configure).await
 }
 
 /// The site with another build of the app (e.g. a server bundle that fails),
 /// with the sandbox mounted as the binary mounts it.
-pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+pub async fn spawn_bundle_with(bundle: server::AppBuild, configure: impl FnOnce(&mut server::Config)) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = format!("http://{}", listener.local_addr().unwrap());
     let data_dir = tempfile::tempdir().expect("temp dir");
@@ -94,15 +94,15 @@ pub async fn spawn_bundle_with(bundle: server::AppBundle, configure: impl FnOnce
 
 /// The site's build with its server render wrapped: `wrapper` is a JS
 /// function that takes the bundle's `render` and returns the one to use.
-pub fn bundle_wrapping_render(wrapper: &str) -> server::AppBundle {
-    let mut bundle = site::bundle();
+pub fn bundle_wrapping_render(wrapper: &str) -> server::AppBuild {
+    let mut bundle = site::app_build();
     let wrapped = format!("{}\n;globalThis.__ssr.render = ({wrapper})(globalThis.__ssr.render);", bundle.server_js);
     bundle.server_js = Box::leak(wrapped.into_boxed_str());
     bundle
 }
 
 /// A build whose renders each take `ms` milliseconds of an engine first.
-pub fn slow_bundle(ms: u64) -> server::AppBundle {
+pub fn slow_bundle(ms: u64) -> server::AppBuild {
     bundle_wrapping_render(&format!(
         "(render) => (request) => {{ const until = Date.now() + {ms}; while (Date.now() < until) {{}} return render(request); }}"
     ))
@@ -110,7 +110,7 @@ pub fn slow_bundle(ms: u64) -> server::AppBundle {
 
 /// A build whose pages say which render of their engine made them (see
 /// [`render_number`]); with one render worker, every render of the site.
-pub fn counting_bundle() -> server::AppBundle {
+pub fn counting_bundle() -> server::AppBuild {
     bundle_wrapping_render(
         "(render) => { let renders = 0; return async (request) => { const output = await render(request); renders += 1; \
          output.head += `<meta name=\"render\" content=\"${renders}\">`; return output; }; }",

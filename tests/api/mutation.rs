@@ -326,7 +326,7 @@ fn main_is_filled(html: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_mutation_of_any_content_file_breaks_a_page() {
-    let bundle = site::bundle();
+    let bundle = site::app_build();
     let normalizer = Normalizer { site_url: "http://localhost".into(), ..Normalizer::default() };
     let source = Arc::new(Mutating {
         base: EmbeddedContent::new(bundle.content_files, &normalizer).unwrap(),

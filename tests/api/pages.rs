@@ -287,8 +287,10 @@ async fn a_data_dir_that_cannot_be_written_is_named_at_start() {
     let mut config = server::Config::defaults();
     config.data_dir = file.path().join("data");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error =
-        server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
+    let error = server::run(listener, config, site::app_build(), Some(site::sandbox()), async {})
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains(&file.path().join("data").display().to_string()) && error.contains("set DATA_DIR"),
         "{error}"

@@ -55,7 +55,7 @@ fn every_file_the_url_table_names_exists() {
 #[test]
 fn every_page_kind_has_its_component_in_the_url_table() {
     let table = table();
-    let routes: Vec<serde_json::Value> = serde_json::from_str(site::bundle().routes_json).unwrap();
+    let routes: Vec<serde_json::Value> = serde_json::from_str(site::app_build().routes_json).unwrap();
     let kinds: BTreeSet<&str> = routes.iter().filter_map(|route| route["page"].as_str()).collect();
     let absent: Vec<&&str> = kinds.iter().filter(|kind| !table.contains(&format!("{kind}.tsx`"))).collect();
     assert!(absent.is_empty(), "page kinds the README's URL table does not lead to: {absent:?}");

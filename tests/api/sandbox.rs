@@ -12,7 +12,7 @@ async fn without_digital_api_url_or_a_stand_in_the_server_does_not_start() {
     let mut config = server::Config::defaults();
     config.data_dir = data_dir.path().to_owned();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error = server::run(listener, config, site::bundle(), None, async {}).await.unwrap_err().to_string();
+    let error = server::run(listener, config, site::app_build(), None, async {}).await.unwrap_err().to_string();
     assert!(error.contains("DIGITAL_API_URL is required"), "{error}");
 }
 
@@ -24,8 +24,10 @@ async fn production_refuses_the_sandbox_unless_enabled() {
     config.data_dir = data_dir.path().to_owned();
     config.production = true;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let error =
-        server::run(listener, config, site::bundle(), Some(site::sandbox()), async {}).await.unwrap_err().to_string();
+    let error = server::run(listener, config, site::app_build(), Some(site::sandbox()), async {})
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("DIGITAL_API_URL is required in production (or set ENABLE_SANDBOX)"), "{error}");
     assert!(!data_dir.path().join("sandbox.sqlite3").exists(), "nothing was opened");
 }

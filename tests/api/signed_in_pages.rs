@@ -83,7 +83,7 @@ fn account_control(html: &str) -> &str {
 /// The site whose renders give no account controls: no page can take a
 /// subscriber's parts, so each is rendered for its signed-in visitor, as
 /// before splicing.
-fn rendering_for_each_visitor() -> server::AppBundle {
+fn rendering_for_each_visitor() -> server::AppBuild {
     bundle_wrapping_render(
         "(render) => async (request) => { const output = await render(request); delete output.account; return output; }",
     )
@@ -243,7 +243,7 @@ async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came
 }
 
 /// The site whose renders for a signed-in visitor each hold an engine 1.5 s.
-fn slow_for_subscribers() -> server::AppBundle {
+fn slow_for_subscribers() -> server::AppBuild {
     bundle_wrapping_render(
         "(render) => (request) => { if (request.data.subscriber) { const until = Date.now() + 1500; while (Date.now() < until) {} } return render(request); }",
     )

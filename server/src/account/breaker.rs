@@ -56,7 +56,7 @@ impl Breaker {
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        crate::locks::lock(&self.state)
+        crate::infra::locks::lock(&self.state)
     }
 
     /// Leave to call, or `None`: the circuit is open, or half open with its probe under way.

@@ -14,13 +14,13 @@ use contract::protocol::RELOAD_AFTER_MS;
 use super::AccountState;
 use super::cache::Lookup;
 use super::catalogue::offer;
-use super::error::AccountError;
-use super::msisdn::Msisdn;
+use super::error::{AccountError, Refused};
 use super::operator::{OperatorError, Purchase};
 use super::repeats::PurchaseMark;
 use super::session::Kind;
 use super::sign_in::parse_msisdn;
 use super::subscriber::{ended_by_operator, payment_methods, require};
+use crate::msisdn::Msisdn;
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `GET /api/bundles`: the whole catalogue in the visitor's language, for
@@ -32,7 +32,7 @@ pub(super) async fn bundles(
     caller: Caller,
 ) -> Result<Response, AccountError> {
     let Some(catalogue) = account.catalogue.get().await else {
-        return Err(AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::SomethingWentWrong));
+        return Err(Refused::NoCatalogue.into());
     };
     let bundles: Vec<_> = catalogue.bundles.iter().map(|bundle| offer(bundle, caller.lang)).collect();
     let Some((key, session)) = account.sessions.load_keyed(&jar, Kind::Subscriber).await else {
@@ -72,7 +72,7 @@ pub(super) async fn purchase(
         None => None,
     };
     let Some(channel) = PaymentMethod::parse(&form.purchase_channel) else {
-        return Err(AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::BadRequest));
+        return Err(Refused::UnknownPaymentMethod.into());
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
     let (token, recipient) = match (form.for_modem, &session.modem) {
@@ -80,12 +80,12 @@ pub(super) async fn purchase(
             (session.token.clone(), friend.as_ref().map_or(session.msisdn.as_str(), Msisdn::as_str).to_owned())
         }
         (true, Some(modem)) => (modem.token.clone(), modem.msisdn.clone()),
-        (true, None) => return Err(AccountError::new(StatusCode::CONFLICT, NoticeKey::SignInFirst)),
+        (true, None) => return Err(Refused::NoModem.into()),
     };
     let bundle_id = form.bundle_id.trim().to_owned();
     let mark = PurchaseMark::new(&token, &bundle_id, &recipient);
     if !account.recent_purchases.mark(&mark, form.again).await? {
-        let refusal = AccountError::new(StatusCode::CONFLICT, NoticeKey::PurchaseRepeat);
+        let refusal = AccountError::from(Refused::PurchaseRepeat);
         // Without JavaScript the confirmation step comes back, asking to confirm again.
         return Err(if caller.form { refusal.redirect(confirm_again(&account, &caller, &form)) } else { refusal });
     }
@@ -112,9 +112,7 @@ pub(super) async fn purchase(
     Err(match error {
         OperatorError::Unauthorized => ended_by_operator(&account, jar).await,
         // Whether another number is a subscriber is not the payer's to learn.
-        OperatorError::Refused { status: 404, .. } if friend.is_some() => {
-            AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::CannotSendTo)
-        }
+        OperatorError::Refused { status: 404, .. } if friend.is_some() => Refused::CannotSendTo.into(),
         error @ OperatorError::Refused { .. } => {
             AccountError::operator_message(&error, caller.lang, NoticeKey::ErrorOccurred)
         }
@@ -127,7 +125,7 @@ pub(super) async fn purchase(
         }
         error @ OperatorError::Unavailable(_) => {
             tracing::error!(%error, "purchase failed unexpectedly");
-            AccountError::new(StatusCode::BAD_GATEWAY, NoticeKey::NotRight)
+            Refused::OperatorFailed.into()
         }
         // The circuit is open or the API too busy: nothing was sent, try again shortly.
         error @ OperatorError::NotCalled(_) => AccountError::operator(&error, NoticeKey::NotRight),

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use super::operator::{AirtimeBalance, BundleBalance, CustomerDetails, MpesaBalance, OperatorClient, OperatorError};
 use super::session::SessionKey;
-use crate::single_flight::SingleFlight;
+use crate::infra::single_flight::SingleFlight;
 
 /// Sessions whose entries are kept at most (a few hundred bytes each).
 const CAPACITY: u64 = 100_000;

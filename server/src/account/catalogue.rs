@@ -105,7 +105,7 @@ impl Catalogue {
     /// when the operator cannot be read and no copy young enough is left.
     pub async fn get(&self) -> Option<Arc<Snapshot>> {
         let refresh = {
-            let mut state = crate::locks::lock(&self.inner.state);
+            let mut state = crate::infra::locks::lock(&self.inner.state);
             // Asked within its freshness: that copy (or, if the asking
             // failed, the last one) until it is time to ask again.
             if state.checked.is_some_and(|checked| checked.elapsed() < self.inner.fresh) {
@@ -119,7 +119,7 @@ impl Catalogue {
         };
         let asked = Instant::now();
         refresh.await;
-        let state = crate::locks::lock(&self.inner.state);
+        let state = crate::infra::locks::lock(&self.inner.state);
         // The reading waited for is served, however short the freshness.
         state.snapshot.clone().filter(|s| s.fetched >= asked).or_else(|| self.servable(&state))
     }
@@ -139,7 +139,7 @@ impl Catalogue {
         let catalogue = self.clone();
         let task = tokio::spawn(async move {
             let read = catalogue.inner.operator.bundles().await;
-            let mut state = crate::locks::lock(&catalogue.inner.state);
+            let mut state = crate::infra::locks::lock(&catalogue.inner.state);
             state.checked = Some(Instant::now());
             state.refreshing = None;
             match read {

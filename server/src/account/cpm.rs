@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
 use contract::Lang;
 use contract::account::{CpmPermissions, Permission};
@@ -12,11 +11,11 @@ use contract::api::{CodeForm, CpmCodeSent, NumberForm, PermissionForm, Permissio
 use contract::page::PageKind;
 
 use super::AccountState;
-use super::error::AccountError;
-use super::limits::CodeFor;
+use super::error::{AccountError, Refused};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
+use crate::limits::CodeFor;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// `POST /api/cpm/request-otp {msisdn}`: then the code page, for this number.
@@ -117,7 +116,7 @@ pub(super) async fn set_permission(
     Submitted(form): Submitted<PermissionForm>,
 ) -> Result<Reply<PermissionSet>, AccountError> {
     let Some(session) = account.sessions.find(&jar, Kind::Cpm).await? else {
-        return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SessionExpired));
+        return Err(Refused::SessionExpired.into());
     };
     match account.operator.cpm_set_permission(&session.token, &id, form.granted).await {
         Ok(()) => Ok(Reply::ok(PermissionSet { id, granted: form.granted })

@@ -1,5 +1,6 @@
 //! [`AccountError`]: every way an account request fails, with what the
-//! visitor is told. Handlers use `?`; the status and the notice are decided
+//! visitor is told. Handlers use `?` and name what they refuse as a
+//! [`Refused`]; the status and the notice are decided
 //! here, once, and answered as the one API body ([`crate::web::Feedback`]).
 
 use std::time::Duration;
@@ -27,25 +28,85 @@ struct Failure {
     jar: Option<PrivateCookieJar>,
 }
 
+/// What a handler refuses on its own, each with its status and the notice
+/// the visitor reads (by key: the app words it in their language). The
+/// operator's refusals keep the operator's status ([`AccountError::operator`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Not a Tanzanian mobile number.
+    InvalidMsisdn,
+    /// Not a one-time code's 6 digits.
+    InvalidCode,
+    /// Past a rate limit.
+    TooMany,
+    /// Never signed in, or a session that holds no usable number.
+    SignInFirst,
+    /// A session that has ended.
+    SessionExpired,
+    /// The operator's bundle catalogue could not be read.
+    NoCatalogue,
+    /// A purchase by a payment method the site does not know.
+    UnknownPaymentMethod,
+    /// Buying for a modem with no modem signed in.
+    NoModem,
+    /// The same bundle for the same number again, not confirmed.
+    PurchaseRepeat,
+    /// A number the payer may not send a bundle to.
+    CannotSendTo,
+    /// The operator failed in a way the visitor cannot act on.
+    OperatorFailed,
+    /// A modem with no alternative number registered, or no modem.
+    ModemNotRegistered,
+    /// The session store or the shared rate limits could not be asked.
+    Unavailable,
+}
+
+impl Refused {
+    fn status(self) -> StatusCode {
+        match self {
+            Refused::InvalidMsisdn | Refused::InvalidCode | Refused::UnknownPaymentMethod | Refused::CannotSendTo => {
+                StatusCode::BAD_REQUEST
+            }
+            Refused::TooMany => StatusCode::TOO_MANY_REQUESTS,
+            Refused::SignInFirst | Refused::SessionExpired => StatusCode::UNAUTHORIZED,
+            Refused::NoCatalogue | Refused::OperatorFailed => StatusCode::BAD_GATEWAY,
+            Refused::NoModem | Refused::PurchaseRepeat => StatusCode::CONFLICT,
+            Refused::ModemNotRegistered => StatusCode::NOT_FOUND,
+            Refused::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    fn key(self) -> NoticeKey {
+        match self {
+            Refused::InvalidMsisdn => NoticeKey::InvalidMsisdn,
+            Refused::InvalidCode => NoticeKey::InvalidCode,
+            Refused::TooMany => NoticeKey::RateLimited,
+            Refused::SignInFirst | Refused::NoModem => NoticeKey::SignInFirst,
+            Refused::SessionExpired => NoticeKey::SessionExpired,
+            Refused::NoCatalogue => NoticeKey::SomethingWentWrong,
+            Refused::UnknownPaymentMethod => NoticeKey::BadRequest,
+            Refused::PurchaseRepeat => NoticeKey::PurchaseRepeat,
+            Refused::CannotSendTo => NoticeKey::CannotSendTo,
+            Refused::OperatorFailed => NoticeKey::NotRight,
+            Refused::ModemNotRegistered => NoticeKey::ModemNotRegistered,
+            Refused::Unavailable => NoticeKey::ServiceUnavailable,
+        }
+    }
+}
+
+impl From<Refused> for AccountError {
+    fn from(refused: Refused) -> AccountError {
+        AccountError::new(refused.status(), refused.key())
+    }
+}
+
 impl AccountError {
-    pub fn new(status: StatusCode, key: NoticeKey) -> AccountError {
+    fn new(status: StatusCode, key: NoticeKey) -> AccountError {
         AccountError::with_notice(status, Notice::key(NoticeKind::Error, key))
     }
 
     pub fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
         AccountError(Box::new(Failure { reply: Reply::refused(status, notice), jar: None }))
-    }
-
-    pub fn invalid_msisdn() -> AccountError {
-        AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::InvalidMsisdn)
-    }
-
-    pub fn invalid_code() -> AccountError {
-        AccountError::new(StatusCode::BAD_REQUEST, NoticeKey::InvalidCode)
-    }
-
-    pub fn too_many() -> AccountError {
-        AccountError::new(StatusCode::TOO_MANY_REQUESTS, NoticeKey::RateLimited)
     }
 
     /// 429 for a code asked for too soon, saying how long to wait (whole
@@ -120,16 +181,16 @@ pub(super) fn status_of(error: &OperatorError) -> StatusCode {
 impl From<StoreError> for AccountError {
     fn from(error: StoreError) -> AccountError {
         tracing::error!(%error, "session store failed");
-        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, NoticeKey::ServiceUnavailable)
+        Refused::Unavailable.into()
     }
 }
 
 /// The shared rate limits cannot be asked (Redis down): refused rather than
 /// let through unlimited; the visitor is told to try again shortly.
-impl From<super::limits::Unavailable> for AccountError {
-    fn from(error: super::limits::Unavailable) -> AccountError {
+impl From<crate::limits::Unavailable> for AccountError {
+    fn from(error: crate::limits::Unavailable) -> AccountError {
         tracing::error!(%error, "rate limits unavailable; request refused");
-        AccountError::new(StatusCode::SERVICE_UNAVAILABLE, NoticeKey::ServiceUnavailable)
+        Refused::Unavailable.into()
     }
 }
 

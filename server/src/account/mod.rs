@@ -12,13 +12,14 @@
 //! - `outcomes`: code requests, code checks and purchases counted by answer.
 //! - `sign_in`, `subscriber`, `bundles`, `modem`, `cpm`: the endpoints, one
 //!   module per part of the self-service area.
-//! - `msisdn`: phone numbers and codes parsed once.
 //! - `session`: the sessions (subscriber, CPM) and their cookies;
 //!   `session_record`: what a session is and holds;
 //!   `session_store`: where they live (SQLite in `DATA_DIR`), or
 //!   `session_redis` (Redis, shared by every instance, with `REDIS_URL`).
-//! - `limits`: throttles on code requests and checks; `repeats`: purchases
-//!   just made, so none is sent twice unconfirmed.
+//! - `repeats`: purchases just made, so none is sent twice unconfirmed.
+//!   Phone numbers and codes are parsed by [`crate::msisdn`], and code
+//!   requests and checks throttled by [`crate::limits`], which the forms
+//!   share.
 //! - `operator`: the digital-service API client, behind a circuit breaker
 //!   (`breaker`) and a bulkhead, and (`operator::answers`) what its calls
 //!   send and answer, typed; `catalogue`: its bundle catalogue kept in
@@ -46,9 +47,7 @@ pub mod cache;
 pub mod catalogue;
 mod cpm;
 mod error;
-pub mod limits;
 mod modem;
-pub mod msisdn;
 pub mod operator;
 mod outcomes;
 pub mod repeats;
@@ -73,12 +72,12 @@ use contract::feedback::Notice;
 use contract::page::PageKind;
 use contract::protocol::endpoints;
 
+use crate::limits::CodeFor;
 use crate::manifest::RouteTable;
 use crate::web::csrf::CsrfToken;
 use crate::web::form_post::{self, FormPosts};
 use crate::web::{Site, flash, same_origin_only};
 pub use error::AccountError;
-use limits::CodeFor;
 use outcomes::{Counted, counted};
 use session::Kind;
 
@@ -97,7 +96,7 @@ pub struct AccountState {
     /// Subscribers' details and balances per session.
     pub details: cache::AccountCache,
     pub sessions: session::Sessions,
-    pub limits: Arc<limits::Limits>,
+    pub limits: Arc<crate::limits::Limits>,
     /// The route table: the account pages' addresses, by kind.
     pub routes: Arc<RouteTable>,
     /// `DIGITAL_API_BUDGET_MS`: how long a page waits for the operator.
@@ -162,8 +161,9 @@ where
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
-/// What a signed-in subscriber has of their own on a page for everyone.
-pub struct OwnParts {
+/// What a signed-in subscriber has of their own on a page for everyone,
+/// as data: the page escapes it into its own parts (`pages::splice`).
+pub struct SubscriberView {
     /// The name the header's account control shows.
     pub name: String,
     /// The page data's subscriber.
@@ -247,19 +247,18 @@ impl Visit {
     /// everyone but for them (the header's name, the page data's
     /// subscriber), from the session alone. `None` for anyone with more of
     /// their own on a page (a CPM session, a flash notice) or signed out.
-    pub fn own_parts(&self, lang: Lang) -> Option<OwnParts> {
+    pub fn subscriber_view(&self, lang: Lang) -> Option<SubscriberView> {
         if self.cpm.is_some() || self.flash {
             return None;
         }
         let (_, session) = self.subscriber.as_ref()?;
         // As the header shows it: the names, or the number when the operator gave none.
         let name = match session.names.as_str() {
-            "" => {
-                msisdn::Msisdn::parse(&session.msisdn).map_or_else(|_| session.msisdn.clone(), |number| number.local())
-            }
+            "" => crate::msisdn::Msisdn::parse(&session.msisdn)
+                .map_or_else(|_| session.msisdn.clone(), |number| number.local()),
             names => names.to_owned(),
         };
-        Some(OwnParts { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
+        Some(SubscriberView { name, subscriber: subscriber::subscriber_of(session, None, None, lang) })
     }
 
     /// The visitor's own parts of a page of kind `page` in `lang`: the form token, the subscriber

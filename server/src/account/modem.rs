@@ -11,18 +11,17 @@
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum_extra::extract::PrivateCookieJar;
 use contract::api::{CodeForm, ModemAlternative, ModemRegistered, ModemSignedIn, NumberForm, RegistrationCodeSent};
 
 use super::AccountState;
-use super::error::AccountError;
-use super::limits::CodeFor;
-use super::msisdn::Msisdn;
+use super::error::{AccountError, Refused};
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
 use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
 use super::subscriber::{ended_by_operator, require};
+use crate::limits::CodeFor;
+use crate::msisdn::Msisdn;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 /// Path the modem codes are validated at: the operator's API has the
@@ -38,9 +37,7 @@ fn masked(pair: &AlternativeNumber) -> String {
 /// modem without one and a number that is no modem are both 404.
 async fn alternative_of(account: &AccountState, modem: &Msisdn) -> Result<AlternativeNumber, AccountError> {
     account.operator.alternative_number(modem).await.map_err(|error| match error {
-        OperatorError::Refused { status: 404, .. } => {
-            AccountError::new(StatusCode::NOT_FOUND, NoticeKey::ModemNotRegistered)
-        }
+        OperatorError::Refused { status: 404, .. } => Refused::ModemNotRegistered.into(),
         error => AccountError::operator(&error, NoticeKey::SomethingWentWrong),
     })
 }
@@ -56,7 +53,7 @@ pub(super) async fn check(
     let session = require(&account, &jar).await?;
     let modem = parse_msisdn(&form.msisdn)?;
     if !account.limits.modem_check(&session.msisdn, client).await? {
-        return Err(AccountError::too_many());
+        return Err(Refused::TooMany.into());
     }
     let pair = alternative_of(&account, &modem).await?;
     Ok(Reply::ok(ModemAlternative {
@@ -145,8 +142,7 @@ pub(super) async fn register(
 ) -> Result<Reply<ModemRegistered>, AccountError> {
     let session = require(&account, &jar).await?;
     let (modem, code) = checked_code(&account, &form, client).await?;
-    let own = Msisdn::parse(&session.msisdn)
-        .map_err(|_| AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst))?;
+    let own = Msisdn::parse(&session.msisdn).map_err(|_| AccountError::from(Refused::SignInFirst))?;
     match account.operator.create_alternative_number(&session.token, &modem, &own, &code).await {
         Ok(pair) => {
             let answer = ModemRegistered {

@@ -11,7 +11,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::MethodRouter;
 
-use super::limits::CodeFor;
+use crate::limits::CodeFor;
 
 /// What a route's answers count as.
 #[derive(Debug, Clone, Copy)]

@@ -11,9 +11,9 @@
 
 use std::time::Duration;
 
-use crate::redis::{PREFIX, Redis, hashed};
+use crate::infra::redis::{PREFIX, Redis, hashed};
 
-use super::limits::Unavailable;
+use crate::limits::Unavailable;
 
 /// How long a purchase counts as just made.
 pub const WINDOW: Duration = Duration::from_secs(120);

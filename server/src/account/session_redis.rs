@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use super::session::{Kind, Session};
 use super::session_record::kind_name;
 use super::session_store::{Lifetimes, SessionId, SessionStore, StoreError};
-use crate::redis::{PREFIX, Redis};
+use crate::infra::redis::{PREFIX, Redis};
 
 pub struct RedisSessionStore {
     redis: Redis,

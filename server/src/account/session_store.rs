@@ -128,7 +128,7 @@ impl SqliteSessionStore {
             .map_err(|source| StoreError::DataDir { path: data_dir.to_owned(), source })?;
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
-            let db = crate::sqlite::open(&path)?;
+            let db = crate::infra::sqlite::open(&path)?;
             db.pragma_update(None, "synchronous", "NORMAL")?;
             db.execute_batch(SCHEMA)?;
             Ok(db)
@@ -146,7 +146,7 @@ impl SqliteSessionStore {
         let now = now();
         let edges = (now - self.lifetimes.idle.as_secs() as i64, now - self.lifetimes.absolute.as_secs() as i64);
         let result = tokio::task::spawn_blocking(move || {
-            let db = crate::locks::lock(&db);
+            let db = crate::infra::locks::lock(&db);
             work(&db, edges.0, edges.1)
         })
         .await?;

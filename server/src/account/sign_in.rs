@@ -8,16 +8,16 @@ use axum_extra::extract::PrivateCookieJar;
 use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer};
 
 use super::AccountState;
-use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, status_of};
-use super::limits::CodeFor;
-use super::msisdn::{Msisdn, OtpCode};
+use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, Refused, status_of};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
 use super::subscriber::{catalogue_within_budget, sign_out, subscriber_of};
+use crate::limits::CodeFor;
+use crate::msisdn::{Msisdn, OtpCode};
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
 pub(super) fn parse_msisdn(input: &str) -> Result<Msisdn, AccountError> {
-    Msisdn::parse(input).map_err(|_| AccountError::invalid_msisdn())
+    Msisdn::parse(input).map_err(|_| AccountError::from(Refused::InvalidMsisdn))
 }
 
 /// The number and code of a code check, within the number's and the
@@ -28,9 +28,9 @@ pub(super) async fn checked_code(
     client: IpAddr,
 ) -> Result<(Msisdn, OtpCode), AccountError> {
     let msisdn = parse_msisdn(&form.msisdn)?;
-    let code = OtpCode::parse(&form.code).map_err(|_| AccountError::invalid_code())?;
+    let code = OtpCode::parse(&form.code).map_err(|_| AccountError::from(Refused::InvalidCode))?;
     if !account.limits.code_check(msisdn.as_str(), client).await? {
-        return Err(AccountError::too_many());
+        return Err(Refused::TooMany.into());
     }
     Ok((msisdn, code))
 }

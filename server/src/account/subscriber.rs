@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
 use axum_extra::extract::PrivateCookieJar;
@@ -18,7 +17,7 @@ use contract::api::SubscriberAnswer;
 use super::AccountState;
 use super::cache::{Known, Lookup};
 use super::catalogue::Snapshot;
-use super::error::AccountError;
+use super::error::{AccountError, Refused};
 use super::session::{Kind, Session, SessionKey, cookie_name};
 use crate::web::{Caller, Notice, NoticeKey, NoticeKind, Reply};
 
@@ -107,10 +106,7 @@ pub(super) async fn require(account: &AccountState, jar: &PrivateCookieJar) -> R
         return Ok(session);
     }
     let had_one = jar.get(cookie_name(Kind::Subscriber, account.https)).is_some();
-    Err(AccountError::new(
-        StatusCode::UNAUTHORIZED,
-        if had_one { NoticeKey::SessionExpired } else { NoticeKey::SignInFirst },
-    ))
+    Err(if had_one { Refused::SessionExpired } else { Refused::SignInFirst }.into())
 }
 
 /// Ends the subscriber session and drops what is kept for it.
@@ -153,7 +149,7 @@ pub(super) async fn account(
 ) -> Result<Reply<SubscriberAnswer>, AccountError> {
     let session = require(&account, &jar).await?;
     let Some(key) = account.sessions.key(&jar, Kind::Subscriber) else {
-        return Err(AccountError::new(StatusCode::UNAUTHORIZED, NoticeKey::SignInFirst));
+        return Err(Refused::SignInFirst.into());
     };
     let (lookup, catalogue) = tokio::join!(
         account.details.subscriber_afresh(&key, &session.token, account.budget),

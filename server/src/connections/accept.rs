@@ -63,7 +63,7 @@ pub async fn serve(
     // when the last has ended; `stop`: tells them to finish.
     let (signal, closing) = watch::channel(());
     let (stop, stopping) = watch::channel(false);
-    let refused = crate::sampled::Sampled::new();
+    let refused = crate::infra::sampled::Sampled::new();
     let mut shutdown = pin!(shutdown.fuse());
     loop {
         let (stream, remote) = tokio::select! {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::locks;
+use crate::infra::locks;
 
 /// What one client address (or another holder `K`: a session) may run at
 /// once, each at most `running`, with up to `waiting` more of its own

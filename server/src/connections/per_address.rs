@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use crate::locks;
+use crate::infra::locks;
 
 /// How many of something each client address holds, each at most `cap`.
 #[derive(Clone)]

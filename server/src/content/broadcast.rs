@@ -17,7 +17,7 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use super::webhook::{Change, Invalidation};
-use crate::redis::{PREFIX, Redis, within};
+use crate::infra::redis::{PREFIX, Redis, within};
 
 /// How often the version key is compared, and a lost subscription retried.
 const CHECK_EVERY: Duration = Duration::from_secs(1);

@@ -36,10 +36,10 @@ use serde_json::Value;
 use super::disk::DiskCache;
 use super::index::{CollectionIndex, IndexPages};
 use super::{ContentError, ContentQuery, ContentSource, ContentValue, Key, Stamp, parse_answer};
-use crate::cache_metrics;
+use crate::infra::cache_metrics;
+use crate::infra::sampled::Sampled;
+use crate::infra::single_flight::{Flight, SingleFlight};
 use crate::places::PlaceList;
-use crate::sampled::Sampled;
-use crate::single_flight::{Flight, SingleFlight};
 
 #[derive(Debug, Clone)]
 pub struct CacheSettings {

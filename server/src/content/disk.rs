@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::Key;
-use crate::bounded_dir::{BoundedDir, Names};
+use crate::infra::bounded_dir::{BoundedDir, Names};
 
 #[derive(Clone, Debug)]
 pub struct DiskCache {
@@ -107,9 +107,9 @@ impl DiskCache {
             }
         };
         if found.is_some() {
-            crate::cache_metrics::hit(NAMES.cache)
+            crate::infra::cache_metrics::hit(NAMES.cache)
         } else {
-            crate::cache_metrics::miss(NAMES.cache)
+            crate::infra::cache_metrics::miss(NAMES.cache)
         }
         found
     }
@@ -244,7 +244,7 @@ mod tests {
         let (done, finished) = std::sync::mpsc::channel();
         let keeper = disk.clone();
         std::thread::spawn(move || {
-            for n in 0..crate::bounded_dir::QUEUE + 5 {
+            for n in 0..crate::infra::bounded_dir::QUEUE + 5 {
                 keeper.keep(&key(&format!("story-{n}")), json!({ "n": n }), true);
             }
             let _ = done.send(());
@@ -255,6 +255,6 @@ mod tests {
         disk.flush();
         let (answer, _) = disk.read::<serde_json::Value>(&key("story-0")).unwrap();
         assert_eq!(answer, json!({ "n": 0 }));
-        assert_eq!(disk.held().1, crate::bounded_dir::QUEUE as u64);
+        assert_eq!(disk.held().1, crate::infra::bounded_dir::QUEUE as u64);
     }
 }

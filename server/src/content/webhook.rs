@@ -176,7 +176,7 @@ impl Invalidation {
     /// Whether a change this process was told of since `since` may have
     /// changed content any of `sources` names.
     pub fn changed_since(&self, sources: &[Source], since: SystemTime) -> bool {
-        let told = crate::locks::lock(&self.told);
+        let told = crate::infra::locks::lock(&self.told);
         told.changes
             .iter()
             .take_while(|(_, at)| *at >= since)
@@ -194,7 +194,7 @@ impl Invalidation {
     /// whether the webhook came here or to another instance (`broadcast`);
     /// `source` is for the metrics.
     pub fn invalidate(&self, change: &Change, source: &'static str) -> usize {
-        crate::locks::lock(&self.told).push(change, SystemTime::now());
+        crate::infra::locks::lock(&self.told).push(change, SystemTime::now());
         // A type that is not localized changes in every language (its webhook
         // names none, or the default); an item's answer names its version in
         // the other language (its address), so a change to one drops both

@@ -1,5 +1,5 @@
 //! How a post is answered. Handlers answer [`Received`] or a
-//! [`super::error::Refusal`], as JSON for the page's script; for a form
+//! [`super::error::RefusedSubmission`], as JSON for the page's script; for a form
 //! posted without JavaScript, [`layer`] turns that into a 303 to the
 //! form's page showing the reference, or asks for the page again, filled
 //! in, with the messages beside the fields (`web::form_post::PageSentBack`,
@@ -19,7 +19,7 @@ use contract::api::FormReceived;
 use super::FormKind;
 use super::error::SendBack;
 use crate::manifest::RouteTable;
-use crate::web::Location;
+use crate::web::RedirectTo;
 use crate::web::form_post::PageSentBack;
 
 /// A submission kept (or replayed by its idempotency key).
@@ -77,7 +77,7 @@ async fn layer(State(FormPage { routes, kind }): State<FormPage>, request: Reque
     let Some(route) = routes.by_form(kind) else { return response };
     if let Some(Reference { lang, reference }) = response.extensions_mut().remove::<Reference>() {
         let location = format!("{}?reference={reference}", lang.href(&route.path));
-        let mut redirect = Location::site(&location).see_other();
+        let mut redirect = RedirectTo::site(&location).see_other();
         redirect.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if let Some(replayed) = response.headers().get(REPLAYED) {
             redirect.headers_mut().insert(REPLAYED, replayed.clone());

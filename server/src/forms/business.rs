@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::fields::{LINE, Problems, Reader, SHORT};
-use crate::account::msisdn::Msisdn;
+use crate::msisdn::Msisdn;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,5 +1,5 @@
 //! [`FormError`]: every way a submission is refused, with its status and
-//! what is wrong by field; and [`Refusal`], the answer that carries it:
+//! what is wrong by field; and [`RefusedSubmission`], the answer that carries it:
 //! the one API body (`{"errors": {…}}`) for a script, the page again for a
 //! form posted without JavaScript ([`super::answer`]). The app words each
 //! problem in the visitor's language.
@@ -26,7 +26,7 @@ pub enum FormError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Unavailable(#[from] crate::account::limits::Unavailable),
+    Unavailable(#[from] crate::limits::Unavailable),
 }
 
 impl FormError {
@@ -46,7 +46,7 @@ impl FormError {
 }
 
 /// A submission refused, with what is needed to answer it.
-pub struct Refusal {
+pub struct RefusedSubmission {
     pub lang: Lang,
     /// Sent by the page's script: answered with JSON alone.
     pub script: bool,
@@ -63,7 +63,7 @@ pub(super) struct SendBack {
     pub form: FormState,
 }
 
-impl IntoResponse for Refusal {
+impl IntoResponse for RefusedSubmission {
     fn into_response(self) -> Response {
         let (status, errors) = self.error.answer();
         let form = (!self.script).then(|| FormState { values: self.values, errors: errors.clone() });

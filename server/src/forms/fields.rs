@@ -11,7 +11,7 @@ pub use contract::feedback::Problem;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::account::msisdn::Msisdn;
+use crate::msisdn::Msisdn;
 
 /// Every problem of a submission, by field path.
 #[derive(Debug, Default, Clone, PartialEq)]

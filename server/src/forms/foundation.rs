@@ -9,7 +9,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::fields::{Date, LINE, LONG, Problem, Problems, Reader, SHORT};
-use crate::account::msisdn::Msisdn;
+use crate::msisdn::Msisdn;
 
 /// A proposal may be this large (5 MB).
 pub const MAX_PROPOSAL_BYTES: usize = 5 * 1024 * 1024;
@@ -24,7 +24,7 @@ pub struct FoundationApplication {
     pub applicants: Vec<Applicant>,
     pub organisation: Organisation,
     pub project: Project,
-    pub location: Location,
+    pub location: ProjectPlace,
     pub team: Team,
     pub budget: Vec<BudgetLine>,
     /// The sum of the budget lines, computed here whatever the page said.
@@ -59,7 +59,7 @@ pub struct Project {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Location {
+pub struct ProjectPlace {
     #[serde(deserialize_with = "region")]
     pub region: Listed,
     pub district: String,
@@ -181,7 +181,7 @@ impl FoundationApplication {
         let location = form.nested("location", |location| {
             let region = location.choice("region", &REGIONS.map(|r| (r, r)));
             let district = location.text("district", SHORT);
-            Some(Location { region: region?, district: district? })
+            Some(ProjectPlace { region: region?, district: district? })
         });
         let team = form.nested("team", |team| {
             let size = team.count("size", 1, MAX_TEAM);

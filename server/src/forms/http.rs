@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use contract::Lang;
 use serde_json::Value;
 
-use super::error::{FormError, Refusal};
+use super::error::{FormError, RefusedSubmission};
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
 use super::nest::nest;
 use crate::web::submitted::wants_json;
@@ -54,12 +54,12 @@ fn idempotency_key(headers: &HeaderMap) -> Option<String> {
 }
 
 impl<S: Send + Sync> FromRequest<S> for Sent {
-    type Rejection = Refusal;
+    type Rejection = RefusedSubmission;
 
     async fn from_request(request: Request, state: &S) -> Result<Sent, Self::Rejection> {
         let headers = request.headers().clone();
         let kind = content_type(&headers).to_ascii_lowercase();
-        let unreadable = |script: bool, status: StatusCode| Refusal {
+        let unreadable = |script: bool, status: StatusCode| RefusedSubmission {
             lang: visitor_lang(&headers, None),
             script,
             values: BTreeMap::new(),

@@ -48,17 +48,17 @@ use contract::Lang;
 use contract::protocol::endpoints;
 use serde_json::{Value, json};
 
-use crate::account::limits::Limits;
 use crate::config::{Config, Secret};
+use crate::limits::Limits;
 use crate::manifest::RouteTable;
 use crate::web::{ClientAddr, Site, same_origin_only};
 use answer::{Received, answered};
 pub use contract::route::FormKind;
 pub use error::FormError;
-use error::Refusal;
+use error::RefusedSubmission;
 use http::Sent;
 pub use store::{Backlog, FormStore, StoreError};
-use store::{Fields, Kept, NewSubmission, Store};
+use store::{Fields, NewSubmission, Receipt, Store};
 
 /// Why the forms cannot open at start.
 #[derive(Debug, thiserror::Error)]
@@ -97,7 +97,7 @@ impl Forms {
         config: &Config,
         routes: Arc<RouteTable>,
         limits: Arc<Limits>,
-        redis: Option<crate::redis::Redis>,
+        redis: Option<crate::infra::redis::Redis>,
     ) -> Result<Forms, OpenError> {
         let store: Store = match &config.operations.database_url {
             Some(url) => Arc::new(store_postgres::PostgresFormStore::open(url.config().clone())),
@@ -182,7 +182,7 @@ async fn business_community(
     State(forms): State<Forms>,
     ClientAddr(client): ClientAddr,
     sent: Sent,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let parsed =
         business::BusinessLead::parse(&sent.value, &forms.services).map(|lead| (Fields::BusinessCommunity(lead), None));
     submit(&forms, FormKind::BusinessCommunity, sent, client, parsed).await
@@ -193,7 +193,7 @@ async fn foundation_application(
     State(forms): State<Forms>,
     ClientAddr(client): ClientAddr,
     mut sent: Sent,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let parsed = foundation::FoundationApplication::parse(&sent.value, sent.upload.take())
         .map(|(application, proposal)| (Fields::FoundationApplication(application), proposal.map(|p| p.bytes)));
     submit(&forms, FormKind::FoundationApplication, sent, client, parsed).await
@@ -209,7 +209,7 @@ async fn submit(
     sent: Sent,
     client: IpAddr,
     parsed: Parsed,
-) -> Result<Received, Refusal> {
+) -> Result<Received, RefusedSubmission> {
     let Sent { lang, script, idempotency_key, typed, bot, .. } = sent;
     if bot {
         // Answered as a success, so the bot learns nothing; nothing is kept.
@@ -217,15 +217,15 @@ async fn submit(
         let reference = store::new_reference(kind).unwrap_or_else(|_| format!("{}-{}", kind.prefix(), "0".repeat(8)));
         return Ok(Received { lang, script, reference, replayed: false });
     }
-    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| Refusal {
+    let kept = keep(forms, kind, lang, idempotency_key, client, parsed).await.map_err(|error| RefusedSubmission {
         lang,
         script,
         values: typed,
         error,
     })?;
     let (reference, replayed) = match kept {
-        Kept::New(reference) => (reference, false),
-        Kept::Replayed(reference) => (reference, true),
+        Receipt::New(reference) => (reference, false),
+        Receipt::Replayed(reference) => (reference, true),
     };
     Ok(Received { lang, script, reference, replayed })
 }
@@ -238,7 +238,7 @@ async fn keep(
     idempotency_key: Option<String>,
     client: IpAddr,
     parsed: Parsed,
-) -> Result<Kept, FormError> {
+) -> Result<Receipt, FormError> {
     let (fields, proposal) = parsed.map_err(FormError::Invalid)?;
     if !forms.limits.form_submission(kind.name(), client).await? {
         return Err(FormError::TooMany);
@@ -246,7 +246,7 @@ async fn keep(
     let outbox = forms.outbox.as_ref();
     let new = NewSubmission { idempotency_key, lang: lang.code(), fields, proposal, deliver: outbox.is_some() };
     let kept = forms.store.keep(new).await?;
-    if let Kept::New(reference) = &kept {
+    if let Receipt::New(reference) = &kept {
         tracing::info!(form = kind.name(), %reference, "form received");
         metrics::counter!("forms_accepted_total", "form" => kind.name()).increment(1);
         if let Some(outbox) = outbox {

@@ -45,7 +45,7 @@ pub struct Outbox {
     first_wait: Duration,
     wake: Arc<Notify>,
     /// Where leases are taken, when instances share the store.
-    leases: Option<crate::redis::Redis>,
+    leases: Option<crate::infra::redis::Redis>,
     /// The backlog as last read: `None` before the first read.
     seen: Arc<Mutex<Option<LastRead>>>,
 }
@@ -74,7 +74,7 @@ impl Outbox {
         base: &str,
         token: Option<String>,
         first_wait: Duration,
-        leases: Option<crate::redis::Redis>,
+        leases: Option<crate::infra::redis::Redis>,
     ) -> Result<Outbox, reqwest::Error> {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
@@ -103,7 +103,7 @@ impl Outbox {
     /// from memory: `/healthz` and `/metrics` never wait for SQLite, nor for
     /// the blocking pool its reads run on, which other work may fill.
     pub fn backlog(&self) -> Option<Result<Backlog, String>> {
-        let seen = crate::locks::lock(&self.seen);
+        let seen = crate::infra::locks::lock(&self.seen);
         let (read, at) = seen.as_ref()?;
         let since = at.elapsed().as_secs();
         Some(read.clone().map(|backlog| Backlog {
@@ -119,7 +119,7 @@ impl Outbox {
             tracing::error!(%error, "outbox unreadable");
         }
         let backlog = read.as_ref().cloned().unwrap_or_default();
-        *crate::locks::lock(&self.seen) = Some((read.map_err(|error| error.to_string()), Instant::now()));
+        *crate::infra::locks::lock(&self.seen) = Some((read.map_err(|error| error.to_string()), Instant::now()));
         backlog
     }
 
@@ -201,7 +201,7 @@ impl Outbox {
     }
 
     fn lease_key(reference: &str) -> String {
-        format!("{}outbox:lease:{reference}", crate::redis::PREFIX)
+        format!("{}outbox:lease:{reference}", crate::infra::redis::PREFIX)
     }
 
     /// Whether this instance may send `reference` now: always without

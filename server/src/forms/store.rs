@@ -81,7 +81,7 @@ pub struct NewSubmission {
 
 /// What keeping a submission gave.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kept {
+pub enum Receipt {
     New(String),
     /// The idempotency key was seen before: the first submission's reference.
     Replayed(String),
@@ -144,7 +144,7 @@ pub trait FormStore: Send + Sync {
     }
     /// Keeps a submission (committed when this returns), or finds the one
     /// its idempotency key was first sent with.
-    async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError>;
+    async fn keep(&self, new: NewSubmission) -> Result<Receipt, StoreError>;
     /// Every submission of `form`, oldest first.
     async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError>;
     /// The proposal PDF of the submission `reference`.
@@ -217,8 +217,8 @@ pub(super) mod tests {
     /// `store_postgres`): keep, replay by key, export, and the outbox's
     /// life of an entry from due to delivered.
     pub async fn contract(store: &dyn FormStore) {
-        let Kept::New(first) = store.keep(lead("fill-1", true)).await.unwrap() else { panic!("a new submission") };
-        assert_eq!(store.keep(lead("fill-1", true)).await.unwrap(), Kept::Replayed(first.clone()));
+        let Receipt::New(first) = store.keep(lead("fill-1", true)).await.unwrap() else { panic!("a new submission") };
+        assert_eq!(store.keep(lead("fill-1", true)).await.unwrap(), Receipt::Replayed(first.clone()));
         let application = NewSubmission {
             idempotency_key: Some("fill-1".to_owned()),
             lang: "en",
@@ -226,8 +226,8 @@ pub(super) mod tests {
             proposal: Some(b"%PDF-1.4 proposal".to_vec()),
             deliver: true,
         };
-        let Kept::New(applied) = store.keep(application).await.unwrap() else { panic!("the key is the form's own") };
-        let Kept::New(second) = store.keep(lead("fill-2", false)).await.unwrap() else { panic!("another key") };
+        let Receipt::New(applied) = store.keep(application).await.unwrap() else { panic!("the key is the form's own") };
+        let Receipt::New(second) = store.keep(lead("fill-2", false)).await.unwrap() else { panic!("another key") };
 
         let leads = store.all(FormKind::BusinessCommunity).await.unwrap();
         assert_eq!(leads.iter().map(|s| s.reference.as_str()).collect::<Vec<_>>(), [first.as_str(), &second]);

@@ -27,7 +27,9 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::{NoTls, Row};
 
 use super::FormKind;
-use super::store::{Backlog, Due, Fields, FormStore, Kept, NewSubmission, StoreError, Submission, new_reference, now};
+use super::store::{
+    Backlog, Due, Fields, FormStore, NewSubmission, Receipt, StoreError, Submission, new_reference, now,
+};
 
 mod embedded {
     refinery::embed_migrations!("migrations/postgres");
@@ -115,7 +117,7 @@ impl FormStore for PostgresFormStore {
         Ok(())
     }
 
-    async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError> {
+    async fn keep(&self, new: NewSubmission) -> Result<Receipt, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         let form = new.fields.kind();
@@ -123,7 +125,7 @@ impl FormStore for PostgresFormStore {
         if let Some(key) = &new.idempotency_key
             && let Some(row) = tx.query_opt(seen, &[&form.name(), key]).await?
         {
-            return Ok(Kept::Replayed(row.try_get(0)?));
+            return Ok(Receipt::Replayed(row.try_get(0)?));
         }
         let data = serde_json::to_string(&new.fields).expect("a form's fields as JSON");
         let now = now();
@@ -143,7 +145,7 @@ impl FormStore for PostgresFormStore {
             if let Some(key) = &new.idempotency_key
                 && let Some(row) = tx.query_opt(seen, &[&form.name(), key]).await?
             {
-                return Ok(Kept::Replayed(row.try_get(0)?));
+                return Ok(Receipt::Replayed(row.try_get(0)?));
             }
             draws += 1;
             if draws > 3 {
@@ -154,7 +156,7 @@ impl FormStore for PostgresFormStore {
             tx.execute("INSERT INTO outbox (submission_id, next_attempt_at) VALUES ($1, $2)", &[&id, &now]).await?;
         }
         tx.commit().await?;
-        Ok(Kept::New(reference))
+        Ok(Receipt::New(reference))
     }
 
     async fn all(&self, form: FormKind) -> Result<Vec<Submission>, StoreError> {
@@ -318,12 +320,12 @@ mod tests {
             let references: BTreeSet<String> = kept
                 .iter()
                 .map(|kept| match kept {
-                    Ok(Kept::New(reference) | Kept::Replayed(reference)) => reference.clone(),
+                    Ok(Receipt::New(reference) | Receipt::Replayed(reference)) => reference.clone(),
                     Err(error) => panic!("{error}"),
                 })
                 .collect();
             assert_eq!(references.len(), 1, "{kept:?}");
-            assert_eq!(kept.iter().filter(|kept| matches!(kept, Ok(Kept::New(_)))).count(), 1);
+            assert_eq!(kept.iter().filter(|kept| matches!(kept, Ok(Receipt::New(_)))).count(), 1);
         }
         assert_eq!(first.all(FormKind::BusinessCommunity).await.unwrap().len(), 10);
     }

@@ -13,7 +13,9 @@ use async_trait::async_trait;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::FormKind;
-use super::store::{Backlog, Due, Fields, FormStore, Kept, NewSubmission, StoreError, Submission, new_reference, now};
+use super::store::{
+    Backlog, Due, Fields, FormStore, NewSubmission, Receipt, StoreError, Submission, new_reference, now,
+};
 
 const FILE: &str = "forms.sqlite3";
 
@@ -71,7 +73,7 @@ impl SqliteFormStore {
     pub fn open(data_dir: &Path) -> Result<SqliteFormStore, StoreError> {
         let path = data_dir.join(FILE);
         let open = || -> rusqlite::Result<Connection> {
-            let db = crate::sqlite::open(&path)?;
+            let db = crate::infra::sqlite::open(&path)?;
             // Every commit reaches the disk before the visitor is told it was received.
             db.pragma_update(None, "synchronous", "FULL")?;
             db.pragma_update(None, "foreign_keys", "ON")?;
@@ -87,13 +89,13 @@ impl SqliteFormStore {
         work: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let db = self.db.clone();
-        tokio::task::spawn_blocking(move || work(&mut crate::locks::lock(&db))).await?
+        tokio::task::spawn_blocking(move || work(&mut crate::infra::locks::lock(&db))).await?
     }
 }
 
 #[async_trait]
 impl FormStore for SqliteFormStore {
-    async fn keep(&self, new: NewSubmission) -> Result<Kept, StoreError> {
+    async fn keep(&self, new: NewSubmission) -> Result<Receipt, StoreError> {
         self.db(move |db| {
             let tx = db.transaction()?;
             let form = new.fields.kind();
@@ -102,7 +104,7 @@ impl FormStore for SqliteFormStore {
                     .query_row("SELECT reference FROM submissions WHERE form = ?1 AND idempotency_key = ?2", params![form.name(), key], |r| r.get(0))
                     .optional()?;
                 if let Some(reference) = seen {
-                    return Ok(Kept::Replayed(reference));
+                    return Ok(Receipt::Replayed(reference));
                 }
             }
             let data = serde_json::to_string(&new.fields).expect("a form's fields as JSON");
@@ -125,7 +127,7 @@ impl FormStore for SqliteFormStore {
                 tx.execute("INSERT INTO outbox (submission_id, next_attempt_at) VALUES (?1, ?2)", params![id, now])?;
             }
             tx.commit()?;
-            Ok(Kept::New(reference))
+            Ok(Receipt::New(reference))
         })
         .await
     }
@@ -292,7 +294,7 @@ mod tests {
             });
             for kept in futures::future::join_all(keeping).await {
                 let kept = kept.unwrap();
-                assert!(matches!(kept, Ok(Kept::New(_))), "{kept:?}");
+                assert!(matches!(kept, Ok(Receipt::New(_))), "{kept:?}");
             }
             assert_eq!(stores[0].all(FormKind::BusinessCommunity).await.unwrap().len(), INSTANCES * EACH);
         }

@@ -14,8 +14,8 @@ use std::path::Path;
 use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
-use crate::bounded_dir::{BoundedDir, Names};
-use crate::cache_metrics;
+use crate::infra::bounded_dir::{BoundedDir, Names};
+use crate::infra::cache_metrics;
 
 const DIR: &str = "image-cache";
 const SUFFIX: &str = ".img";
@@ -98,7 +98,7 @@ mod tests {
         let (done, finished) = std::sync::mpsc::channel();
         let keeper = disk.clone();
         std::thread::spawn(move || {
-            for n in 0..crate::bounded_dir::QUEUE + 1 {
+            for n in 0..crate::infra::bounded_dir::QUEUE + 1 {
                 keeper.keep(&n.to_string(), Bytes::from_static(b"photo"));
             }
             let _ = done.send(());

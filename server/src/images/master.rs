@@ -52,46 +52,49 @@ pub struct Master {
     alpha: bool,
 }
 
+/// Why a photo was not decoded.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Refusal {
+pub enum Undecoded {
     /// More pixels to decode than allowed (a JPEG's at the scale it would be decoded at).
     TooLarge { width: u32, height: u32 },
     /// Not a JPEG, PNG, WebP or GIF, truncated or damaged.
     Undecodable(String),
 }
 
-impl std::fmt::Display for Refusal {
+impl std::fmt::Display for Undecoded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::TooLarge { width, height } => {
+            Undecoded::TooLarge { width, height } => {
                 write!(f, "{width}×{height} pixels to decode is past IMAGE_MAX_PIXELS")
             }
-            Refusal::Undecodable(why) => write!(f, "cannot be decoded: {why}"),
+            Undecoded::Undecodable(why) => write!(f, "cannot be decoded: {why}"),
         }
     }
 }
 
-fn undecodable(error: impl std::fmt::Display) -> Refusal {
-    Refusal::Undecodable(error.to_string())
+fn undecodable(error: impl std::fmt::Display) -> Undecoded {
+    Undecoded::Undecodable(error.to_string())
 }
 
 /// The master of `original`, decoding at most `max_pixels`.
-pub fn decode(original: &[u8], max_pixels: u64) -> Result<Master, Refusal> {
+pub fn decode(original: &[u8], max_pixels: u64) -> Result<Master, Undecoded> {
     let format = image::guess_format(original).map_err(undecodable)?;
     let image = match format {
-        ImageFormat::Jpeg if !jpeg_ends(original) => return Err(Refusal::Undecodable("the JPEG is truncated".into())),
+        ImageFormat::Jpeg if !jpeg_ends(original) => {
+            return Err(Undecoded::Undecodable("the JPEG is truncated".into()));
+        }
         ImageFormat::Jpeg => decode_jpeg(original, max_pixels)?,
         ImageFormat::Png | ImageFormat::WebP | ImageFormat::Gif => decode_whole(original, format, max_pixels)?,
-        _ => return Err(Refusal::Undecodable("not a JPEG, PNG, WebP or GIF".into())),
+        _ => return Err(Undecoded::Undecodable("not a JPEG, PNG, WebP or GIF".into())),
     };
     Ok(Master::new(image).at_width(MASTER_WIDTH).into_owned())
 }
 
 /// A JPEG at the smallest DCT scale still at least `MASTER_WIDTH` wide once turned upright.
-fn decode_jpeg(original: &[u8], max_pixels: u64) -> Result<DynamicImage, Refusal> {
+fn decode_jpeg(original: &[u8], max_pixels: u64) -> Result<DynamicImage, Undecoded> {
     let mut decoder = jpeg_decoder::Decoder::new(original);
     decoder.read_info().map_err(undecodable)?;
-    let info = decoder.info().ok_or_else(|| Refusal::Undecodable("no frame header".into()))?;
+    let info = decoder.info().ok_or_else(|| Undecoded::Undecodable("no frame header".into()))?;
     // EXIF comes right after the start of the image, so the header has it.
     let orientation = decoder.exif_data().and_then(Orientation::from_exif_chunk).unwrap_or(Orientation::NoTransforms);
     let turned = matches!(
@@ -113,11 +116,11 @@ fn decode_jpeg(original: &[u8], max_pixels: u64) -> Result<DynamicImage, Refusal
         (width, height)
     };
     if u64::from(decoded.0) * u64::from(decoded.1) > max_pixels {
-        return Err(Refusal::TooLarge { width: decoded.0, height: decoded.1 });
+        return Err(Undecoded::TooLarge { width: decoded.0, height: decoded.1 });
     }
     decoder.set_max_decoding_buffer_size(usize::try_from(max_pixels.saturating_mul(4)).unwrap_or(usize::MAX));
     let pixels = decoder.decode().map_err(undecodable)?;
-    let short = || Refusal::Undecodable("fewer pixels than the header says".into());
+    let short = || Undecoded::Undecodable("fewer pixels than the header says".into());
     let mut image = match info.pixel_format {
         jpeg_decoder::PixelFormat::L8 => {
             DynamicImage::ImageLuma8(image::GrayImage::from_raw(width, height, pixels).ok_or_else(short)?)
@@ -149,7 +152,7 @@ fn cmyk_to_rgb(cmyk: &[u8]) -> Vec<u8> {
 }
 
 /// A PNG, WebP or GIF (its first frame) whole, refused by its header past `max_pixels`.
-fn decode_whole(original: &[u8], format: ImageFormat, max_pixels: u64) -> Result<DynamicImage, Refusal> {
+fn decode_whole(original: &[u8], format: ImageFormat, max_pixels: u64) -> Result<DynamicImage, Undecoded> {
     let mut reader = ImageReader::with_format(Cursor::new(original), format);
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(max_pixels.saturating_mul(4).saturating_add(64 << 20));
@@ -157,7 +160,7 @@ fn decode_whole(original: &[u8], format: ImageFormat, max_pixels: u64) -> Result
     let mut decoder = reader.into_decoder().map_err(undecodable)?;
     let (width, height) = decoder.dimensions();
     if u64::from(width) * u64::from(height) > max_pixels {
-        return Err(Refusal::TooLarge { width, height });
+        return Err(Undecoded::TooLarge { width, height });
     }
     let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
     let mut image = DynamicImage::from_decoder(decoder).map_err(undecodable)?;
@@ -273,7 +276,7 @@ mod tests {
         assert_eq!((master.width(), master.height()), (1920, 2880), "upright and at most 1920 wide");
         assert!(near(&pixel(&master, 1900, 20), [220, 20, 20]), "the stored top-left corner is shown top right");
         assert!(near(&pixel(&master, 20, 20), [128, 128, 128]));
-        assert_eq!(decode(&original, 5_999_999), Err(Refusal::TooLarge { width: 3000, height: 2000 }));
+        assert_eq!(decode(&original, 5_999_999), Err(Undecoded::TooLarge { width: 3000, height: 2000 }));
         // Without the turn, the width decides: 1/4 (1500 wide) is too narrow, 1/2 is kept.
         let landscape = decode(&jpeg_with_corner(6000, 4000, None), 6_000_000).unwrap();
         assert_eq!((landscape.width(), landscape.height()), (1920, 1280));
@@ -369,7 +372,7 @@ mod tests {
         assert_eq!((master.width(), master.height()), (1920, 1280));
         assert!(near(&pixel(&master, 100, 100), [30, 90, 200]));
         // Its decoder holds every coefficient: counted at full size, not at the scale decoded.
-        assert_eq!(decode(&bytes, 3_000_000), Err(Refusal::TooLarge { width: 2400, height: 1600 }));
+        assert_eq!(decode(&bytes, 3_000_000), Err(Undecoded::TooLarge { width: 2400, height: 1600 }));
     }
 
     #[test]
@@ -393,10 +396,10 @@ mod tests {
         let image = image::RgbaImage::from_pixel(600, 500, image::Rgba([0, 0, 0, 100]));
         let mut png = Vec::new();
         image.write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
-        assert_eq!(decode(&png, 299_999), Err(Refusal::TooLarge { width: 600, height: 500 }));
+        assert_eq!(decode(&png, 299_999), Err(Undecoded::TooLarge { width: 600, height: 500 }));
         assert!(decode(&png, 300_000).unwrap().alpha(), "a transparent PNG keeps its alpha");
         let jpeg = jpeg_with_corner(400, 300, None);
-        assert!(matches!(decode(&jpeg[..jpeg.len() / 2], 40_000_000), Err(Refusal::Undecodable(_))));
-        assert!(matches!(decode(b"<svg/>", 40_000_000), Err(Refusal::Undecodable(_))));
+        assert!(matches!(decode(&jpeg[..jpeg.len() / 2], 40_000_000), Err(Undecoded::Undecodable(_))));
+        assert!(matches!(decode(b"<svg/>", 40_000_000), Err(Undecoded::Undecodable(_))));
     }
 }

@@ -56,10 +56,10 @@ use axum::routing::get;
 pub use address::Signer;
 use address::{Token, WIDTHS};
 pub use disk::ImageDisk;
-use master::{Master, Refusal};
+use master::{Master, Undecoded};
 use transform::{Quality, Want};
 
-use crate::single_flight::SingleFlight;
+use crate::infra::single_flight::SingleFlight;
 
 /// Largest original fetched from the CMS.
 const MAX_ORIGINAL_BYTES: usize = 40 << 20;
@@ -161,7 +161,7 @@ impl Images {
     pub fn record_held(&self) {
         if let Some(disk) = &self.0.settings.disk {
             let (bytes, files) = disk.held();
-            crate::cache_metrics::held("image_disk", bytes, files);
+            crate::infra::cache_metrics::held("image_disk", bytes, files);
         }
     }
 
@@ -283,8 +283,8 @@ impl Images {
                 })
                 .await?;
                 let master = Arc::new(decoded.map_err(|refusal| match refusal {
-                    Refusal::TooLarge { .. } => Failure::Refused(refusal.to_string()),
-                    Refusal::Undecodable(_) => Failure::Failed(refusal.to_string()),
+                    Undecoded::TooLarge { .. } => Failure::Refused(refusal.to_string()),
+                    Undecoded::Undecodable(_) => Failure::Failed(refusal.to_string()),
                 })?);
                 images.0.decoded.fetch_add(1, Ordering::Relaxed);
                 images.0.masters.insert(photo.key, master.clone());

@@ -39,8 +39,8 @@ use super::document;
 use super::error::PageError;
 use super::render::{Prepared, admit_client, render_as, render_for};
 use super::splice::{CSRF_SLOT, MSISDN_SLOT, NAME_SLOT, OwnParts, escape_text};
-use crate::account::msisdn::Msisdn;
 use crate::account::session::SessionKey;
+use crate::msisdn::Msisdn;
 use crate::state::AppState;
 use crate::web::csrf::CsrfToken;
 

@@ -33,7 +33,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::cached_page::CachedPage;
-use super::disk::{Kept, PageDisk};
+use super::disk::{IndexedPage, PageDisk};
 use super::refresh::{Refreshed, Refreshes};
 
 /// The query parameter of a list page's number: the one the site's own
@@ -244,7 +244,7 @@ impl PageCache {
         &self,
         address: &str,
         fresh: Duration,
-        usable: impl FnOnce(&Kept) -> bool,
+        usable: impl FnOnce(&IndexedPage) -> bool,
         check: impl FnOnce() -> F,
     ) -> Option<(Arc<CachedPage>, bool)> {
         let (disk, pages) = (self.disk.as_ref()?, self.pages.as_ref()?.of(address));

@@ -85,7 +85,7 @@ pub struct Read {
 
 /// What the index knows of an address's page.
 #[derive(Clone)]
-pub struct Kept {
+pub struct IndexedPage {
     pub key: Arc<str>,
     pub sources: Arc<[Source]>,
     pub confirmed: SystemTime,
@@ -94,7 +94,7 @@ pub struct Kept {
     used: u64,
 }
 
-impl Kept {
+impl IndexedPage {
     /// Whether its content was confirmed within `fresh`.
     pub fn fresh(&self, fresh: Duration) -> bool {
         self.confirmed.elapsed().is_ok_and(|age| age < fresh)
@@ -103,7 +103,7 @@ impl Kept {
 
 #[derive(Default)]
 struct Index {
-    by_address: HashMap<Arc<str>, Kept>,
+    by_address: HashMap<Arc<str>, IndexedPage>,
     /// Addresses by when they were last used, oldest first.
     order: BTreeMap<u64, Arc<str>>,
     next: u64,
@@ -111,7 +111,7 @@ struct Index {
 }
 
 impl Index {
-    fn insert(&mut self, address: Arc<str>, mut kept: Kept) {
+    fn insert(&mut self, address: Arc<str>, mut kept: IndexedPage) {
         self.remove(&address);
         self.next += 1;
         kept.used = self.next;
@@ -120,7 +120,7 @@ impl Index {
         self.by_address.insert(address, kept);
     }
 
-    fn remove(&mut self, address: &str) -> Option<Kept> {
+    fn remove(&mut self, address: &str) -> Option<IndexedPage> {
         let kept = self.by_address.remove(address)?;
         self.order.remove(&kept.used);
         self.bytes -= kept.bytes;
@@ -140,7 +140,7 @@ impl Index {
     }
 
     /// The oldest address while past `limit`, removed.
-    fn over(&mut self, limit: u64) -> Option<Kept> {
+    fn over(&mut self, limit: u64) -> Option<IndexedPage> {
         if self.bytes <= limit {
             return None;
         }
@@ -152,7 +152,7 @@ impl Index {
 }
 
 enum Job {
-    Write { address: Arc<str>, kept: Kept, file: Vec<u8> },
+    Write { address: Arc<str>, kept: IndexedPage, file: Vec<u8> },
     Remove { name: Arc<str> },
 }
 
@@ -205,8 +205,8 @@ impl PageDisk {
     }
 
     /// What the index knows of `address`'s page.
-    pub fn kept(&self, address: &str) -> Option<Kept> {
-        crate::locks::lock(&self.inner.index).by_address.get(address).cloned()
+    pub fn kept(&self, address: &str) -> Option<IndexedPage> {
+        crate::infra::locks::lock(&self.inner.index).by_address.get(address).cloned()
     }
 
     /// The page kept for `address` if it is the one `key` names, read from
@@ -216,7 +216,7 @@ impl PageDisk {
         let kept = self.kept(address).filter(|kept| &*kept.key == key)?;
         match read_file(&self.inner.dir.join(&*kept.name)) {
             Ok(read) if read.header.key == key => {
-                crate::locks::lock(&self.inner.index).used(address);
+                crate::infra::locks::lock(&self.inner.index).used(address);
                 Some(read)
             }
             Ok(_) => None,
@@ -231,7 +231,7 @@ impl PageDisk {
     /// Its content confirmed by the CMS at `at` (read again since it was
     /// kept): as fresh as a page rendered from it.
     pub fn confirm(&self, address: &str, at: SystemTime) {
-        if let Some(kept) = crate::locks::lock(&self.inner.index).by_address.get_mut(address) {
+        if let Some(kept) = crate::infra::locks::lock(&self.inner.index).by_address.get_mut(address) {
             kept.confirmed = kept.confirmed.max(at);
         }
     }
@@ -243,7 +243,7 @@ impl PageDisk {
         file.push(b'\n');
         file.extend_from_slice(br);
         file.extend_from_slice(gzip);
-        let kept = Kept {
+        let kept = IndexedPage {
             key: header.key.as_str().into(),
             sources: header.sources.clone().into(),
             confirmed: SystemTime::UNIX_EPOCH + Duration::from_secs(header.confirmed),
@@ -263,14 +263,14 @@ impl PageDisk {
 
     /// Forgets `address`'s page and deletes its file.
     pub fn forget(&self, address: &str) {
-        if let Some(kept) = crate::locks::lock(&self.inner.index).remove(address) {
+        if let Some(kept) = crate::infra::locks::lock(&self.inner.index).remove(address) {
             let _ = self.inner.writes.send(Job::Remove { name: kept.name });
         }
     }
 
     /// Bytes and pages kept (`/metrics`).
     pub fn size(&self) -> (u64, usize) {
-        let index = crate::locks::lock(&self.inner.index);
+        let index = crate::infra::locks::lock(&self.inner.index);
         (index.bytes, index.by_address.len())
     }
 
@@ -302,7 +302,7 @@ impl Inner {
                 continue;
             };
             let confirmed = SystemTime::UNIX_EPOCH + Duration::from_secs(header.confirmed);
-            let kept = Kept {
+            let kept = IndexedPage {
                 key: header.key.as_str().into(),
                 sources: header.sources.into(),
                 confirmed,
@@ -310,7 +310,7 @@ impl Inner {
                 bytes,
                 used: 0,
             };
-            crate::locks::lock(&self.index).insert(header.address.as_str().into(), kept);
+            crate::infra::locks::lock(&self.index).insert(header.address.as_str().into(), kept);
             loaded += 1;
         }
         tracing::info!(pages = loaded, "pages on disk read");
@@ -326,7 +326,7 @@ impl Inner {
                     tracing::warn!(%error, %address, "a page could not be kept on disk");
                     return;
                 }
-                let mut index = crate::locks::lock(&self.index);
+                let mut index = crate::infra::locks::lock(&self.index);
                 index.insert(address, kept);
                 while let Some(evicted) = index.over(limit) {
                     self.evicted.fetch_add(1, Ordering::Relaxed);

@@ -17,7 +17,7 @@ use contract::Lang;
 use ssr_runtime::RenderError;
 
 use crate::content::ContentError;
-use crate::sampled::Sampled;
+use crate::infra::sampled::Sampled;
 use crate::web::strings::{ErrorPage, error_page};
 use crate::web::{NoticeKey, Reply, Strings};
 
@@ -81,13 +81,13 @@ impl PageError {
 
     /// Why a render was refused (`renders_refused_total`), for an error
     /// that is a refusal rather than a failure.
-    fn refusal(&self) -> Option<Refusal> {
+    fn refusal(&self) -> Option<Shed> {
         Some(match self {
-            PageError::Render(RenderError::Overloaded) => Refusal::EngineQueueFull,
-            PageError::Render(RenderError::QueueTimeout(_)) => Refusal::EngineWait,
-            PageError::ClientBusy => Refusal::ClientQueueFull,
-            PageError::ClientBusyUnread => Refusal::ClientQueueFullUnread,
-            PageError::ClientWaited(_) => Refusal::ClientWait,
+            PageError::Render(RenderError::Overloaded) => Shed::EngineQueueFull,
+            PageError::Render(RenderError::QueueTimeout(_)) => Shed::EngineWait,
+            PageError::ClientBusy => Shed::ClientQueueFull,
+            PageError::ClientBusyUnread => Shed::ClientQueueFullUnread,
+            PageError::ClientWaited(_) => Shed::ClientWait,
             _ => return None,
         })
     }
@@ -121,7 +121,7 @@ impl PageError {
 /// before its content was read) or its turn there did not come in time; or
 /// the engines' queue was full or had no engine free in time.
 #[derive(Debug, Clone, Copy)]
-enum Refusal {
+enum Shed {
     ClientQueueFull,
     ClientQueueFullUnread,
     ClientWait,
@@ -129,17 +129,17 @@ enum Refusal {
     EngineWait,
 }
 
-impl Refusal {
+impl Shed {
     fn label(self) -> &'static str {
         match self {
-            Refusal::ClientQueueFull => "client-queue-full",
-            Refusal::ClientQueueFullUnread => "client-queue-full-unread",
-            Refusal::ClientWait => "client-wait",
-            Refusal::EngineQueueFull => "engine-queue-full",
-            Refusal::EngineWait => "engine-wait",
+            Shed::ClientQueueFull => "client-queue-full",
+            Shed::ClientQueueFullUnread => "client-queue-full-unread",
+            Shed::ClientWait => "client-wait",
+            Shed::EngineQueueFull => "engine-queue-full",
+            Shed::EngineWait => "engine-wait",
         }
     }
 }
 
-/// One sampled log line per [`Refusal`].
+/// One sampled log line per [`Shed`].
 static REFUSED: [Sampled; 5] = [const { Sampled::new() }; 5];

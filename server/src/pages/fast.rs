@@ -72,7 +72,7 @@ use contract::Lang;
 
 use super::cache::MAX_KEY;
 use super::cached_page::ForEveryone;
-use super::fast_pages::{Kept, Key};
+use super::fast_pages::{Key, WholeAnswer};
 use super::request::{PageRequest, address};
 use crate::assets::accepts;
 use crate::state::AppState;
@@ -145,7 +145,7 @@ where
                 && response.status() == status
                 && !response.headers().contains_key(header::SET_COOKIE)
             {
-                let entry = Kept { generation, status, headers: response.headers().clone(), body, stale };
+                let entry = WholeAnswer { generation, status, headers: response.headers().clone(), body, stale };
                 kept.insert(key, Arc::new(entry));
             }
             server_timing(&mut response, started);

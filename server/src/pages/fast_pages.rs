@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, StatusCode};
 use super::cached_page::Stale;
 
 /// A page answer kept whole.
-pub(super) struct Kept {
+pub(super) struct WholeAnswer {
     pub generation: u64,
     pub status: StatusCode,
     pub headers: HeaderMap,
@@ -27,7 +27,7 @@ pub(super) type Key = (u8, Box<str>);
 
 #[derive(Clone)]
 pub struct FastPages {
-    pub(super) kept: Option<moka::sync::Cache<Key, Arc<Kept>>>,
+    pub(super) kept: Option<moka::sync::Cache<Key, Arc<WholeAnswer>>>,
     /// Requests answered here (`/healthz?detail`).
     pub(super) hits: Arc<AtomicU64>,
     /// `PAGE_STALE_MAX_SECS`.
@@ -49,7 +49,7 @@ impl FastPages {
         let kept = (capacity_bytes > 0).then(|| {
             moka::sync::Cache::builder()
                 .max_capacity(capacity_bytes)
-                .weigher(|key: &Key, kept: &Arc<Kept>| {
+                .weigher(|key: &Key, kept: &Arc<WholeAnswer>| {
                     (ENTRY_COST + key.1.len() + kept.body.len()).try_into().unwrap_or(u32::MAX)
                 })
                 .time_to_live(lifetime)

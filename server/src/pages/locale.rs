@@ -9,7 +9,7 @@ use axum::response::Response;
 use axum_extra::extract::cookie::{Cookie, SameSite};
 use contract::Lang;
 
-use crate::web::{LANG_COOKIE, Location};
+use crate::web::{LANG_COOKIE, RedirectTo};
 
 /// The query parameter that chooses a language.
 const LANG_PARAMETER: &str = "lang";
@@ -86,7 +86,7 @@ impl Canonical {
     /// The redirect; the cookie it sets is `Secure` when the site is served over `https`.
     pub fn respond(&self, https: bool) -> Response {
         match self {
-            Canonical::Trimmed(target) => Location::site(target).permanent(),
+            Canonical::Trimmed(target) => RedirectTo::site(target).permanent(),
             Canonical::Chosen { target, lang } => {
                 let cookie = Cookie::build((LANG_COOKIE, lang.code()))
                     .path("/")
@@ -96,7 +96,7 @@ impl Canonical {
                     // (no round trip on a slow link); nothing reads it but the server.
                     .secure(https)
                     .build();
-                let mut response = Location::site(target).see_other();
+                let mut response = RedirectTo::site(target).see_other();
                 response
                     .headers_mut()
                     .insert(header::SET_COOKIE, HeaderValue::from_str(&cookie.to_string()).expect("cookie"));
@@ -104,7 +104,7 @@ impl Canonical {
                 response
             }
             Canonical::Remembered => {
-                let mut response = Location::site(&Lang::Sw.href("/")).see_other();
+                let mut response = RedirectTo::site(&Lang::Sw.href("/")).see_other();
                 response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
                 response.headers_mut().insert(header::VARY, HeaderValue::from_static("cookie"));
                 response

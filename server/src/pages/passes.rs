@@ -36,6 +36,6 @@ impl Prerender {
 
     /// What the last completed pass did.
     pub fn last(&self) -> Option<Pass> {
-        crate::locks::lock(&self.last).clone()
+        crate::infra::locks::lock(&self.last).clone()
     }
 }

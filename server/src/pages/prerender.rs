@@ -38,7 +38,7 @@ async fn index(state: &AppState, mut pages: Vec<crate::search::Page>) {
     let started = Instant::now();
     let items = crate::seo::items(&state.content.seo).await;
     let synonyms = crate::search::Synonyms::read(&state.content.store).await;
-    let built = crate::background::run(move || {
+    let built = crate::infra::background::run(move || {
         let rendered: std::collections::HashSet<String> = pages.iter().map(|page| page.href.clone()).collect();
         let unrendered = items.into_iter().filter(|(_, href, _)| !rendered.contains(href));
         pages.extend(unrendered.map(|(lang, href, title)| crate::search::Page::titled(lang, href, title)));
@@ -58,7 +58,7 @@ async fn index(state: &AppState, mut pages: Vec<crate::search::Page>) {
 /// let them go for the pages a crawler asked for meanwhile.
 async fn words(href: &str, page: Arc<CachedPage>) -> Option<crate::search::Page> {
     let href = href.to_owned();
-    crate::background::run(move || crate::search::Page::from_html(page.lang, href, &page.html())).await
+    crate::infra::background::run(move || crate::search::Page::from_html(page.lang, href, &page.html())).await
 }
 
 /// How often an idle engine is looked for while visitors keep them busy.
@@ -94,7 +94,7 @@ pub async fn run_forever(state: AppState) {
         passes += 1;
         let pass = Pass { pages: addresses.len(), rendered, failed, secs: started.elapsed().as_secs_f64(), passes };
         tracing::info!(pages = pass.pages, rendered, failed, secs = pass.secs, "pre-rendered the sitemap");
-        *crate::locks::lock(&state.pages.prerender.last) = Some(pass);
+        *crate::infra::locks::lock(&state.pages.prerender.last) = Some(pass);
         state.content.seo.refresh_sitemap().await;
         index(&state, built).await;
         // Again after a webhook, or once content refreshed on its

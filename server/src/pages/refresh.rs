@@ -69,7 +69,7 @@ impl Refreshes {
     /// Queues `job` for `address`, in place of one waiting for it (whose
     /// [`Refreshed`] it takes over).
     pub fn push(&self, address: String, job: Job) -> Refreshed {
-        let mut waiting = crate::locks::lock(&self.inner);
+        let mut waiting = crate::infra::locks::lock(&self.inner);
         let refreshed = match waiting.jobs.remove(&address) {
             Some((_, refreshed)) => {
                 waiting.order.retain(|queued| *queued != address);
@@ -103,14 +103,14 @@ impl Refreshes {
             job().await;
             refreshed.end();
             metrics::counter!("page_refreshes_total", "outcome" => "rendered").increment(1);
-            crate::locks::lock(&self.inner).rendering.remove(&address);
+            crate::infra::locks::lock(&self.inner).rendering.remove(&address);
         }
     }
 
     /// The job of the address asked for last that is not rendering now, or
     /// `None` (and this worker stops) when there is none.
     fn next(&self) -> Option<(String, (Job, Refreshed))> {
-        let mut waiting = crate::locks::lock(&self.inner);
+        let mut waiting = crate::infra::locks::lock(&self.inner);
         let at = waiting.order.iter().rposition(|address| !waiting.rendering.contains(address));
         let Some(at) = at else {
             waiting.workers -= 1;
@@ -180,12 +180,12 @@ mod tests {
         for n in 0..6 {
             refreshes.push(format!("/{n}"), job(&done, &n.to_string(), 30));
         }
-        assert_eq!(crate::locks::lock(&refreshes.inner).workers, 2);
+        assert_eq!(crate::infra::locks::lock(&refreshes.inner).workers, 2);
         tokio::time::sleep(Duration::from_millis(60)).await;
         let halfway = done.lock().unwrap().len();
         assert!((2..=4).contains(&halfway), "{halfway} rendered in two turns of two");
         tokio::time::sleep(Duration::from_millis(150)).await;
         assert_eq!(done.lock().unwrap().len(), 6);
-        assert_eq!(crate::locks::lock(&refreshes.inner).workers, 0, "workers stop when nothing waits");
+        assert_eq!(crate::infra::locks::lock(&refreshes.inner).workers, 0, "workers stop when nothing waits");
     }
 }

@@ -161,7 +161,7 @@ async fn render_page(state: &AppState, page: Prepared, personal_part: bool) -> R
     // Compressing a page (brotli 9, gzip 9) takes milliseconds of CPU: in
     // the background, below the requests answered meanwhile.
     let page = move || CachedPage::new(status, lang, html, versions, splice).built_from(sources, controls);
-    Ok(crate::background::run(page).await)
+    Ok(crate::infra::background::run(page).await)
 }
 
 /// What the engine renders for `data` at `url` (with its personal part

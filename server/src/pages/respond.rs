@@ -87,10 +87,10 @@ async fn spliced(
     if page.data.route.page == PageKind::Account {
         return Ok(None);
     }
-    let Some(own) = visit.own_parts(request.local.lang) else { return Ok(None) };
+    let Some(view) = visit.subscriber_view(request.local.lang) else { return Ok(None) };
     let own = splice::OwnParts {
-        name_html: splice::escape_text(&own.name),
-        subscriber_json: document::script_json(&own.subscriber),
+        name_html: splice::escape_text(&view.name),
+        subscriber_json: document::script_json(&view.subscriber),
         csrf: visit.csrf(),
         ..splice::OwnParts::default()
     };
@@ -122,7 +122,7 @@ async fn personal(
     let by_parts = !state.config.pages.account_full_render;
     // The account page of a subscriber with nothing else of their own:
     // the page for their kind with their part put in.
-    let account_view = kind == PageKind::Account && by_parts && visit.own_parts(lang).is_some();
+    let account_view = kind == PageKind::Account && by_parts && visit.subscriber_view(lang).is_some();
     // The CPM page of a CPM session with nothing else of its own: the
     // page for every CPM session with its permissions put in.
     let cpm_view = (kind == PageKind::Cpm && by_parts).then(|| visit.cpm_only()).flatten();

@@ -241,20 +241,20 @@ impl Search {
         let reader = index.reader()?;
         let bytes = reader.searcher().space_usage().map_or(0, |usage| usage.total().get_bytes());
         let built = Built { reader, fields, synonyms, bytes, pages: count as u64 };
-        *crate::locks::write(&self.built) = Some(Arc::new(built));
+        *crate::infra::locks::write(&self.built) = Some(Arc::new(built));
         self.builds.fetch_add(1, Ordering::AcqRel);
         Ok(count)
     }
 
     /// Bytes and pages the current index holds (nothing before the first).
     pub fn held(&self) -> (u64, u64) {
-        crate::locks::read(&self.built).as_ref().map_or((0, 0), |built| (built.bytes, built.pages))
+        crate::infra::locks::read(&self.built).as_ref().map_or((0, 0), |built| (built.bytes, built.pages))
     }
 
     /// The current index's bytes by part: what `site-bench search` prints
     /// beside [`Search::held`]'s total.
     pub fn parts(&self) -> tantivy::Result<Vec<(&'static str, u64)>> {
-        let Some(built) = crate::locks::read(&self.built).clone() else { return Ok(Vec::new()) };
+        let Some(built) = crate::infra::locks::read(&self.built).clone() else { return Ok(Vec::new()) };
         let usage = built.reader.searcher().space_usage()?;
         let sum = |part: fn(&tantivy::space_usage::SegmentSpaceUsage) -> u64| usage.segments().iter().map(part).sum();
         Ok(vec![
@@ -277,7 +277,7 @@ impl Search {
     /// What `query` finds in `lang`.
     pub fn search(&self, lang: Lang, query: &str) -> SearchResults {
         let query: String = query.trim().chars().take(MAX_QUERY).collect();
-        let Some(built) = crate::locks::read(&self.built).clone() else {
+        let Some(built) = crate::infra::locks::read(&self.built).clone() else {
             return SearchResults { query, ready: false, ..SearchResults::default() };
         };
         let mut results = built.answer(lang, &query).unwrap_or_else(|error| {

@@ -145,13 +145,13 @@ mod tests {
     }
 
     fn split_of(search: &Search, word: &str) -> Option<[String; 2]> {
-        let built = crate::locks::read(&search.built).clone().unwrap();
+        let built = crate::infra::locks::read(&search.built).clone().unwrap();
         split(&built.reader.searcher(), &built.fields.weighted, Lang::En, word).unwrap()
     }
 
     /// The longest piece's length and words.
     fn pieces_of(search: &Search, word: &str) -> (usize, Vec<String>) {
-        let built = crate::locks::read(&search.built).clone().unwrap();
+        let built = crate::infra::locks::read(&search.built).clone().unwrap();
         pieces(&built.reader.searcher(), &built.fields.weighted, word).unwrap().into_iter().next().unwrap_or_default()
     }
 
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn shorter_pieces_are_kept_beside_the_longest() {
         let search = index(&["earn points", "tuzo za wateja"]);
-        let built = crate::locks::read(&search.built).clone().unwrap();
+        let built = crate::infra::locks::read(&search.built).clone().unwrap();
         let kept = pieces(&built.reader.searcher(), &built.fields.weighted, "tuzopoints").unwrap();
         let lengths: Vec<usize> = kept.iter().map(|(length, _)| *length).collect();
         assert_eq!(lengths.first(), Some(&"points".len()));

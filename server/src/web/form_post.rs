@@ -15,10 +15,10 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use contract::Lang;
-use serde::Deserialize;
 
+use super::posted::Posted;
 use super::submitted::is_form;
-use super::{Location, Notice, NoticeKey, Reply, Site, body_limit, flash, return_to, visitor_lang};
+use super::{Notice, NoticeKey, RedirectTo, Reply, Site, body_limit, flash, visitor_lang};
 
 /// Who is asking, read once from the request by [`layer`]: handlers take
 /// it as an extractor.
@@ -50,15 +50,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     }
 }
 
-/// Fields every form and JSON body may carry besides its own.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Common {
-    lang: Option<String>,
-    #[serde(default, deserialize_with = "return_to::deserialize")]
-    return_to: Option<String>,
-}
-
 /// What [`layer`] needs: the site, for the flash cookie, and how long a
 /// body may be.
 #[derive(Clone)]
@@ -69,18 +60,12 @@ pub struct FormPosts {
 
 /// Reads the whole body (at most `limit`) and the caller from it.
 async fn read_caller(request: Request, limit: usize) -> Result<(Caller, Request), StatusCode> {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let form = is_form(&parts.headers);
     let bytes = body_limit::read(body, limit).await?;
-    let common = if bytes.is_empty() {
-        Common::default()
-    } else if form {
-        serde_urlencoded::from_bytes(&bytes).unwrap_or_default()
-    } else {
-        serde_json::from_slice(&bytes).unwrap_or_default()
-    };
+    let posted = Posted::of(&mut parts, &bytes).await;
     let caller =
-        Caller { lang: visitor_lang(&parts.headers, common.lang.as_deref()), form, return_to: common.return_to };
+        Caller { lang: visitor_lang(&parts.headers, posted.lang.as_deref()), form, return_to: posted.return_to };
     Ok((caller, Request::from_parts(parts, Body::from(bytes))))
 }
 
@@ -140,7 +125,7 @@ fn answer_form(site: &Site, caller: &Caller, mut response: Response) -> Response
 /// A 303 to `back` (a path of the site) with `headers` (the answer's
 /// cookies), leaving `notice` for the page there in the flash cookie.
 pub fn see_other(site: &Site, back: &str, notice: Option<&Notice>, mut headers: HeaderMap) -> Response {
-    headers.insert(header::LOCATION, Location::site(back).header());
+    headers.insert(header::LOCATION, RedirectTo::site(back).header());
     if let Some(notice) = notice {
         flash::leave(site, notice, &mut headers);
     }

@@ -12,14 +12,16 @@
 //!   (`{ notice?, errors?, redirect? }`, the one body of every API
 //!   failure, with its [`Notice`] for the toast: both in `contract`, which
 //!   writes their TypeScript for the app).
-//! - [`submitted`]: [`Submitted`], a body sent as JSON or as an HTML form.
+//! - [`submitted`]: [`Submitted`], a body sent as JSON or as an HTML form;
+//!   [`posted`]: the fields every post carries besides a form's own
+//!   (`lang`, `returnTo`, `csrf`), read once and handed on.
 //! - [`form_post`]: [`Caller`], who calls an endpoint, and the layer that
 //!   answers a form post with a 303 back to its page.
 //! - [`flash`]: the notice such a 303 leaves for the next page.
 //! - [`return_to`]: where a form may send the browser back to.
 //! - [`body_limit`]: bodies read whole up to a limit.
 //! - [`body_deadline`]: one time limit for reading a whole request body.
-//! - [`location`]: every `Location` the site writes, normalised so that no
+//! - [`redirect_to`]: every `Location` the site writes, normalised so that no
 //!   redirect leaves the site unless the route table says so.
 //! - [`vary`]: one `Vary` line per answer, for shared caches;
 //!   [`set_cookie`]: every cookie's attributes in an order every browser reads.
@@ -37,7 +39,8 @@ pub mod etag;
 pub mod flash;
 pub mod form_post;
 pub mod lang;
-pub mod location;
+pub mod posted;
+pub mod redirect_to;
 pub mod reply;
 pub mod request_metrics;
 pub mod retry_after;
@@ -53,7 +56,7 @@ pub use client_addr::ClientAddr;
 pub use contract::feedback::{Feedback, Notice, NoticeKey, NoticeKind};
 pub use form_post::Caller;
 pub use lang::{LANG_COOKIE, visitor_lang};
-pub use location::Location;
+pub use redirect_to::RedirectTo;
 pub use reply::Reply;
 pub use same_origin::same_origin_only;
 pub use site::Site;

@@ -13,18 +13,16 @@
 //! refused too, and a form is sent back to its page, which then carries
 //! the token, with a notice asking to send it again.
 
-use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::request::Parts;
+use super::csrf::{self, CsrfToken};
+use super::form_post::see_other;
+use super::posted::{Posted, is_multipart};
+use super::{Notice, NoticeKey, NoticeKind, Reply, Site, body_limit, submitted, visitor_lang};
+use axum::body::Body;
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
-use serde::Deserialize;
-
-use super::csrf::{self, CsrfToken};
-use super::form_post::see_other;
-use super::{Notice, NoticeKey, NoticeKind, Reply, Site, body_limit, return_to, submitted, visitor_lang};
 
 /// What the guard reads of a body to find a form's token: more than any
 /// form of the site posts (a proposal upload included).
@@ -60,16 +58,6 @@ impl Provenance {
     }
 }
 
-/// The fields of a form the guard reads besides the form's own.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Posted {
-    csrf: Option<String>,
-    lang: Option<String>,
-    #[serde(default, deserialize_with = "return_to::deserialize")]
-    return_to: Option<String>,
-}
-
 /// The guard: takes a state-changing request whose provenance is the site
 /// itself or that carries the browser session's token; refuses the rest.
 pub async fn same_origin_only(State(site): State<Site>, request: Request, next: Next) -> Response {
@@ -80,12 +68,12 @@ pub async fn same_origin_only(State(site): State<Site>, request: Request, next: 
     if provenance == Provenance::SameOrigin {
         return next.run(request).await;
     }
-    let (parts, body) = request.into_parts();
-    let html_form = is_html_form(&parts.headers);
+    let (mut parts, body) = request.into_parts();
+    let html_form = submitted::is_form(&parts.headers) || is_multipart(&parts.headers);
     // A form's token is in its body, read whole here and handed on; a script's is in its header.
     let (body, posted) = if html_form {
         match body_limit::read(body, MAX_BODY).await {
-            Ok(bytes) => (Body::from(bytes.clone()), read_posted(&parts, bytes).await),
+            Ok(bytes) => (Body::from(bytes.clone()), Posted::of(&mut parts, &bytes).await),
             Err(status) => return Reply::refused_key(status, NoticeKey::BadRequest).into_response(),
         }
     } else {
@@ -111,39 +99,6 @@ pub async fn same_origin_only(State(site): State<Site>, request: Request, next: 
     let back = posted.return_to.unwrap_or_else(|| lang.href("/"));
     let (_, jar) = CsrfToken::ensure(jar, https);
     (jar, see_other(&site, &back, Some(&notice), HeaderMap::new())).into_response()
-}
-
-/// A body an HTML form posted: urlencoded, or multipart with a file.
-fn is_html_form(headers: &HeaderMap) -> bool {
-    submitted::is_form(headers)
-        || headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|t| t.starts_with("multipart/form-data"))
-}
-
-/// The guard's fields of a form body; what cannot be read is no field.
-async fn read_posted(parts: &Parts, bytes: Bytes) -> Posted {
-    if submitted::is_form(&parts.headers) {
-        return serde_urlencoded::from_bytes(&bytes).unwrap_or_default();
-    }
-    let mut request = Request::new(Body::from(bytes));
-    *request.headers_mut() = parts.headers.clone();
-    let Ok(mut multipart) = Multipart::from_request(request, &()).await else { return Posted::default() };
-    let mut posted = Posted::default();
-    while let Ok(Some(field)) = multipart.next_field().await {
-        let name = field.name().unwrap_or_default().to_owned();
-        if !matches!(name.as_str(), "csrf" | "lang" | "returnTo") {
-            continue;
-        }
-        let Ok(text) = field.text().await else { break };
-        match name.as_str() {
-            "csrf" => posted.csrf = Some(text),
-            "lang" => posted.lang = Some(text),
-            _ => posted.return_to = return_to::site_path(&text).map(str::to_owned),
-        }
-    }
-    posted
 }
 
 #[cfg(test)]

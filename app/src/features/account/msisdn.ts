@@ -1,6 +1,6 @@
 /**
  * Phone numbers and one-time codes as the visitor types them. The server
- * parses them again (`server/src/account/msisdn.rs`); checking here first
+ * parses them again (`server/src/msisdn.rs`); checking here first
  * answers at once, in the visitor's language, without a round trip.
  */
 

@@ -169,7 +169,7 @@ pub(super) struct Message {
 /// A refusal's body: the operator's message for people, or its reason.
 /// Either that does not fit is left out, so the refusal still counts.
 #[derive(Deserialize, Default)]
-pub(super) struct Refusal {
+pub(super) struct RefusalBody {
     #[serde(default, deserialize_with = "leniently")]
     pub(super) message: Option<Localized>,
     #[serde(default, deserialize_with = "leniently")]

@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::breaker::{Breaker, BreakerSettings, Circuit};
-use super::msisdn::{Msisdn, OtpCode};
+use crate::msisdn::{Msisdn, OtpCode};
 
 mod answers;
 
@@ -26,7 +26,7 @@ pub use answers::{
     AirtimeBalance, AlternativeNumber, BundleBalance, CatalogueBundle, CustomerDetails, Localized, MpesaBalance,
     OperatorError, Permission, Purchase,
 };
-use answers::{Data, Entry, Grant, Message, ModemPair, Number, NumberCode, Refusal};
+use answers::{Data, Entry, Grant, Message, ModemPair, Number, NumberCode, RefusalBody};
 
 /// How a call authenticates.
 #[derive(Debug, Clone, Copy)]
@@ -142,7 +142,7 @@ impl OperatorClient {
             return Err(OperatorError::Unauthorized);
         }
         if !status.is_success() {
-            let refusal: Refusal = serde_json::from_slice(&bytes).unwrap_or_default();
+            let refusal: RefusalBody = serde_json::from_slice(&bytes).unwrap_or_default();
             let reason = refusal.failure.map(|failure| failure.reason);
             return Err(OperatorError::Refused { status: status.as_u16(), message: refusal.message, reason });
         }

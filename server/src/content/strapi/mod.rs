@@ -158,9 +158,9 @@ impl StrapiClient {
     }
 
     fn accepted(&self, model: &str) -> Accepted {
-        let accepted = crate::locks::lock(&self.accepted);
+        let accepted = crate::infra::locks::lock(&self.accepted);
         accepted.get(model).cloned().unwrap_or_else(|| {
-            let strategy = *crate::locks::lock(&self.first);
+            let strategy = *crate::infra::locks::lock(&self.first);
             Accepted { strategy, invalid_keys: Vec::new(), no_populate: false }
         })
     }
@@ -168,7 +168,7 @@ impl StrapiClient {
     /// Keeps what `model` accepts; a plugin the CMS lacks, it lacks for every type.
     fn learnt(&self, model: &str, before: &Accepted, now: &Accepted, refusal: &str) {
         if before.strategy != now.strategy {
-            let mut first = crate::locks::lock(&self.first);
+            let mut first = crate::infra::locks::lock(&self.first);
             if *first != now.strategy {
                 tracing::warn!(refused = %short(refusal), "the CMS refused {:?} populate; asking with explicit populate parameters from now on", *first);
                 *first = now.strategy;
@@ -176,7 +176,7 @@ impl StrapiClient {
         } else {
             tracing::warn!(model, refused = %short(refusal), without = ?now.invalid_keys, no_populate = now.no_populate, "the CMS refused a populate key: its schema lacks the field; asking without it");
         }
-        crate::locks::lock(&self.accepted).insert(model.to_owned(), now.clone());
+        crate::infra::locks::lock(&self.accepted).insert(model.to_owned(), now.clone());
     }
 
     /// The path under `/api/` and the query parameters for `query`, as the
@@ -343,7 +343,7 @@ impl StrapiClient {
             return;
         }
         let model = query.model();
-        let mut missing = crate::locks::lock(&self.missing);
+        let mut missing = crate::infra::locks::lock(&self.missing);
         if found {
             missing.remove(model);
         } else if missing.insert(model.to_owned()) {

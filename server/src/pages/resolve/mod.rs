@@ -37,7 +37,7 @@ use super::request::PageRequest;
 use crate::content::{Content, ContentQuery, ContentValue, Loaded, Source};
 use crate::manifest::RouteDef;
 use crate::state::AppState;
-use crate::web::Location;
+use crate::web::RedirectTo;
 
 /// What `request` shows, with the content read from `content` (the
 /// published content, or a preview's drafts); `cpm_signed_in` opens the
@@ -92,7 +92,7 @@ pub(super) async fn resolve(
             Ok(found) => Some(found),
             Err(Stop::NotFound) => return Ok(PageParts::not_found(state, lang, sidebar)),
             Err(Stop::Moved(path)) => {
-                return Ok(Resolved::Redirect { location: Location::site(&lang.href(&path)), permanent: false });
+                return Ok(Resolved::Redirect { location: RedirectTo::site(&lang.href(&path)), permanent: false });
             }
             Err(Stop::Failed) => None,
         },
@@ -132,7 +132,7 @@ pub(super) async fn resolve(
         })),
         Err(Stop::NotFound) => PageParts::not_found(state, lang, sidebar),
         Err(Stop::Failed) => PageParts::failed(lang, &request.local.path, matched, route.clone(), sidebar),
-        Err(Stop::Moved(path)) => Resolved::Redirect { location: Location::site(&lang.href(&path)), permanent: true },
+        Err(Stop::Moved(path)) => Resolved::Redirect { location: RedirectTo::site(&lang.href(&path)), permanent: true },
     })
 }
 
@@ -141,15 +141,15 @@ pub(super) async fn resolve(
 fn guard(state: &AppState, route: &RouteDef, lang: Lang, cpm_signed_in: bool) -> Option<Resolved> {
     if let Some(redirect) = &route.redirect {
         let location = if redirect.to.starts_with('/') {
-            Location::site(&lang.href(&redirect.to))
+            RedirectTo::site(&lang.href(&redirect.to))
         } else {
-            Location::external(&redirect.to)
+            RedirectTo::external(&redirect.to)
         };
         return Some(Resolved::Redirect { location, permanent: redirect.permanent });
     }
     if route.meta.requires_auth && !cpm_signed_in {
         let login = state.pages.routes.path_of(PageKind::CpmLogin);
-        return Some(Resolved::Redirect { location: Location::site(&lang.href(login)), permanent: false });
+        return Some(Resolved::Redirect { location: RedirectTo::site(&lang.href(login)), permanent: false });
     }
     None
 }

@@ -13,12 +13,12 @@ use contract::page::{BundleOffer, MatchedRoute, PageContent, PageData, PageKind,
 use crate::content::{ContentError, ContentQuery, ContentValue, Loaded, Source};
 use crate::manifest::RouteDef;
 use crate::state::AppState;
-use crate::web::Location;
+use crate::web::RedirectTo;
 
 /// What a path resolves to.
 pub enum Resolved {
     Page(Box<PageParts>),
-    Redirect { location: Location, permanent: bool },
+    Redirect { location: RedirectTo, permanent: bool },
 }
 
 /// Why a route's page is not what its address shows: a step of

@@ -7,23 +7,23 @@
 //! percent-encoded. `//evil.example/`, `/\evil.example`, `/.//evil.example`
 //! and `/%2F/evil.example` all become `/evil.example…`, an address of this
 //! site. Redirects to other sites come only from the route table
-//! ([`Location::external`]).
+//! ([`RedirectTo::external`]).
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
-/// Bytes a `Location` must not carry as they are.
+/// Bytes a `Location` header must not carry as they are.
 const UNSAFE: &AsciiSet =
     &CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'`').add(b'{').add(b'}').add(b'|').add(b'^').add(b'\\');
 
 /// Where a redirect sends the browser.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Location(String);
+pub struct RedirectTo(String);
 
-impl Location {
+impl RedirectTo {
     /// A path of this site, with its query: normalised as the module says.
-    pub fn site(target: &str) -> Location {
+    pub fn site(target: &str) -> RedirectTo {
         let target = target.split('#').next().unwrap_or_default();
         let (path, query) = match target.split_once('?') {
             Some((path, query)) => (path, Some(query)),
@@ -34,15 +34,15 @@ impl Location {
             location.push('?');
             location.extend(utf8_percent_encode(query, UNSAFE));
         }
-        Location(location)
+        RedirectTo(location)
     }
 
     /// An address of another site, named by the route table (never by a
     /// visitor). Anything but an absolute `http(s)` URL becomes a site path.
-    pub fn external(url: &str) -> Location {
+    pub fn external(url: &str) -> RedirectTo {
         let absolute =
             (url.starts_with("https://") || url.starts_with("http://")) && HeaderValue::from_str(url).is_ok();
-        if absolute { Location(url.to_owned()) } else { Location::site(url) }
+        if absolute { RedirectTo(url.to_owned()) } else { RedirectTo::site(url) }
     }
 
     pub fn as_str(&self) -> &str {
@@ -138,7 +138,7 @@ mod tests {
             ("evil.example", "/evil.example"),
         ];
         for (input, expected) in cases {
-            let location = Location::site(input);
+            let location = RedirectTo::site(input);
             assert_eq!(location.as_str(), expected, "{input:?}");
             assert!(!location.as_str()[1..].starts_with(['/', '\\']), "{input:?}");
         }
@@ -157,21 +157,21 @@ mod tests {
             ("/x#frag", "/x"),
         ];
         for (input, expected) in cases {
-            assert_eq!(Location::site(input).as_str(), expected, "{input:?}");
+            assert_eq!(RedirectTo::site(input).as_str(), expected, "{input:?}");
         }
     }
 
     #[test]
     fn what_a_header_cannot_carry_is_encoded() {
-        assert_eq!(Location::site("/a\r\nSet-Cookie: x").as_str(), "/a%0D%0ASet-Cookie:%20x");
-        assert_eq!(Location::site("/ünï?q=ä b").as_str(), "/%C3%BCn%C3%AF?q=%C3%A4%20b");
-        assert!(Location::site("/a\u{7f}").header().to_str().is_ok());
+        assert_eq!(RedirectTo::site("/a\r\nSet-Cookie: x").as_str(), "/a%0D%0ASet-Cookie:%20x");
+        assert_eq!(RedirectTo::site("/ünï?q=ä b").as_str(), "/%C3%BCn%C3%AF?q=%C3%A4%20b");
+        assert!(RedirectTo::site("/a\u{7f}").header().to_str().is_ok());
     }
 
     #[test]
     fn only_absolute_web_addresses_leave_the_site() {
-        assert_eq!(Location::external("https://fwa.example/x").as_str(), "https://fwa.example/x");
-        assert_eq!(Location::external("//evil.example").as_str(), "/evil.example");
-        assert_eq!(Location::external("javascript:alert(1)").as_str(), "/javascript:alert(1)");
+        assert_eq!(RedirectTo::external("https://fwa.example/x").as_str(), "https://fwa.example/x");
+        assert_eq!(RedirectTo::external("//evil.example").as_str(), "/evil.example");
+        assert_eq!(RedirectTo::external("javascript:alert(1)").as_str(), "/javascript:alert(1)");
     }
 }

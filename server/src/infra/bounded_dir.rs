@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::cache_metrics;
-use crate::locks::lock;
-use crate::sampled::Sampled;
+use crate::infra::cache_metrics;
+use crate::infra::locks::lock;
+use crate::infra::sampled::Sampled;
 
 /// A temporary file this old was left by a write that never finished.
 const ABANDONED: Duration = Duration::from_secs(60);
@@ -41,7 +41,7 @@ pub const QUEUE: usize = 256;
 /// A file the cache holds: its size, and the time that orders who goes
 /// first when the directory is full (the oldest).
 #[derive(Clone, Copy)]
-pub struct Kept {
+pub struct HeldFile {
     pub bytes: u64,
     pub at: SystemTime,
 }
@@ -166,7 +166,7 @@ impl BoundedDir {
     /// `name` was read now, `bytes` long: it goes last (another instance's
     /// file is counted from now on). In memory only: the next trim acts on it.
     pub fn seen(&self, name: &str, bytes: u64) {
-        lock(&self.handle.shared.index).insert(name, Kept { bytes, at: SystemTime::now() });
+        lock(&self.handle.shared.index).insert(name, HeldFile { bytes, at: SystemTime::now() });
     }
 
     /// Bytes and files on disk, as this process counts them.
@@ -316,7 +316,7 @@ impl Shared {
         let file = out.inner.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         file.persist(self.dir.join(name)).map_err(|e| e.error)?;
         lock(&self.too_large).remove(name);
-        lock(&self.index).insert(name, Kept { bytes, at: SystemTime::now() });
+        lock(&self.index).insert(name, HeldFile { bytes, at: SystemTime::now() });
         self.trim();
         Ok(())
     }
@@ -334,20 +334,20 @@ impl Shared {
 /// The files this process knows are on disk: by name, and by time.
 #[derive(Default)]
 struct Index {
-    files: HashMap<String, Kept>,
+    files: HashMap<String, HeldFile>,
     by_time: BTreeSet<(SystemTime, String)>,
     bytes: u64,
 }
 
 impl Index {
-    fn insert(&mut self, name: &str, kept: Kept) {
+    fn insert(&mut self, name: &str, kept: HeldFile) {
         self.remove(name);
         self.by_time.insert((kept.at, name.to_owned()));
         self.files.insert(name.to_owned(), kept);
         self.bytes += kept.bytes;
     }
 
-    fn remove(&mut self, name: &str) -> Option<Kept> {
+    fn remove(&mut self, name: &str) -> Option<HeldFile> {
         let kept = self.files.remove(name)?;
         self.by_time.remove(&(kept.at, name.to_owned()));
         self.bytes -= kept.bytes;
@@ -357,7 +357,7 @@ impl Index {
     /// Gives `name` the time `at`; false if it is not held.
     fn renew(&mut self, name: &str, at: SystemTime) -> bool {
         let Some(kept) = self.remove(name) else { return false };
-        self.insert(name, Kept { at, ..kept });
+        self.insert(name, HeldFile { at, ..kept });
         true
     }
 
@@ -378,7 +378,7 @@ impl Index {
 /// time. Other files are temporary ones: those a crash left are deleted
 /// (not one another instance is writing now). A file another instance
 /// renames or deletes between the listing and the look at it is skipped.
-fn list(dir: &Path, suffix: &str) -> std::io::Result<HashMap<String, Kept>> {
+fn list(dir: &Path, suffix: &str) -> std::io::Result<HashMap<String, HeldFile>> {
     let mut files = HashMap::new();
     for entry in std::fs::read_dir(dir)? {
         let looked = entry.and_then(|entry| {
@@ -398,7 +398,7 @@ fn list(dir: &Path, suffix: &str) -> std::io::Result<HashMap<String, Kept>> {
             }
             continue;
         }
-        files.insert(name, Kept { bytes: metadata.len(), at: modified });
+        files.insert(name, HeldFile { bytes: metadata.len(), at: modified });
     }
     Ok(files)
 }
@@ -447,10 +447,10 @@ mod tests {
         let at = |secs| SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
         let mut index = Index::default();
         for (name, secs) in [("a", 1), ("b", 2), ("c", 3), ("d", 4)] {
-            index.insert(name, Kept { bytes: 100, at: at(secs) });
+            index.insert(name, HeldFile { bytes: 100, at: at(secs) });
         }
         assert!(index.renew("a", at(5)), "a used again: b is now the oldest");
-        index.insert("c", Kept { bytes: 150, at: at(6) });
+        index.insert("c", HeldFile { bytes: 150, at: at(6) });
         assert_eq!(index.bytes, 450);
         let mut gone = Vec::new();
         while let Some(name) = index.pop_oldest_past(250) {

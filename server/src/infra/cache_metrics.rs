@@ -5,7 +5,7 @@
 //! scraped) the bytes and entries held. Evictions are also logged, sampled:
 //! a full cache evicts with every entry it takes.
 
-use crate::sampled::Sampled;
+use crate::infra::sampled::Sampled;
 
 /// A lookup answered from the cache.
 pub(crate) fn hit(cache: &'static str) {

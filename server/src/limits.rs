@@ -22,7 +22,7 @@ use std::time::Duration;
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota};
 
-use crate::redis::{PREFIX, Redis, hashed};
+use crate::infra::redis::{PREFIX, Redis, hashed};
 
 /// What a one-time code opens: each has its own resend rule per number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -2,7 +2,7 @@
 //! runs as its own task, so a waiter that gives up (a time budget spent, a
 //! visitor gone) cancels it neither for the others nor for the cache it
 //! fills: the content cache and the subscriber cache both build on this.
-//! Its table is locked as every lock of the server is ([`crate::locks`]).
+//! Its table is locked as every lock of the server is ([`crate::infra::locks`]).
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 
-use crate::locks;
+use crate::infra::locks;
 
 /// A load under way, which any number of waiters may await.
 pub type Flight<V, E> = Shared<BoxFuture<'static, Result<V, E>>>;

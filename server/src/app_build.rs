@@ -1,10 +1,10 @@
-//! [`AppBundle`]: what `build.rs` embeds, handed to the server by the
+//! [`AppBuild`]: what `build.rs` embeds, handed to the server by the
 //! `site` binary (and by the tests, the same way).
 
-/// What `build.rs` embeds in the binary: the app's bundles and manifests, the
+/// What `build.rs` embeds in the binary: the app's compiled scripts and manifests, the
 /// public files and the default content.
 #[derive(Clone, Copy)]
-pub struct AppBundle {
+pub struct AppBuild {
     pub server_js: &'static str,
     pub assets_json: &'static str,
     pub routes_json: &'static str,
