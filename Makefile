@@ -8,7 +8,7 @@ APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server postgresql nginx var
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-search bench-memory bench-newsroom soak clean
+.PHONY: deps build-deps run build release bench-tool test test-rust audit test-app test-e2e test-lint lint-deps bench bench-scale bench-search bench-memory bench-newsroom soak clean
 
 # Installs the apt packages named that are missing.
 define apt_install
@@ -65,10 +65,29 @@ test: deps test-rust test-app test-e2e
 CARGO_TEST := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings cargo test --workspace --all-targets
 
 ## Rust: formatting (rustfmt.toml), the build with clippy's lints as
-## errors, then the tests.
+## errors, the advisories (`make audit`), then the tests.
 test-rust:
 	cargo fmt --all --check
+	$(MAKE) audit
 	$(CARGO_TEST)
+
+## Cargo.lock against the RustSec advisory database at ADVISORY_DB, never the
+## network (tools/advisories/): fails on a vulnerability that
+## tools/advisories/accepted.toml does not accept, and prints unmaintained
+## and unsound crates; then the same check must fail on a copy of Cargo.lock
+## holding a vulnerable crate. Where the folder is missing it says so and
+## skips, unless REQUIRE_ADVISORY_DB=1 (which .ci/run does not set: CI's
+## clean clone may not have ../shared beside it).
+ADVISORY_DB ?= ../shared/advisory-db
+audit:
+	$(CARGO_TEST) --no-run
+	@if [ -d "$(ADVISORY_DB)" ]; then \
+		target/debug/advisories --db "$(ADVISORY_DB)" && tools/advisories/self-check.sh target/debug/advisories "$(ADVISORY_DB)"; \
+	elif [ "$(REQUIRE_ADVISORY_DB)" = 1 ]; then \
+		echo "audit: no advisory database at $(ADVISORY_DB) (REQUIRE_ADVISORY_DB=1)"; exit 1; \
+	else \
+		echo "audit: skipped: no advisory database at $(ADVISORY_DB) (ADVISORY_DB=… names one; REQUIRE_ADVISORY_DB=1 fails instead)"; \
+	fi
 
 ## The app: types, lint (import boundaries included), formatting, unit tests.
 test-app:
