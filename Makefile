@@ -8,7 +8,7 @@ APT_PACKAGES := $(BUILD_PACKAGES) chromium wrk redis-server postgresql nginx var
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SITE_BIN ?= target/debug/site
 
-.PHONY: deps build-deps run build release bench-tool test test-rust test-app test-e2e test-lint lint-deps bench bench-scale bench-search bench-memory bench-newsroom soak clean
+.PHONY: deps build-deps run build release bench-tool test test-rust audit test-app test-e2e test-lint lint-deps bench bench-scale bench-search bench-memory bench-newsroom soak clean
 
 # Installs the apt packages named that are missing.
 define apt_install
@@ -54,11 +54,40 @@ bench-tool: deps
 ## PostgreSQL tests where PostgreSQL is missing, with REQUIRE_POSTGRES=1.
 test: deps test-rust test-app test-e2e
 
-## Rust: formatting (rustfmt.toml), clippy with warnings as errors, then the tests.
+# The Rust tests' one build, which is their lint too: clippy's driver
+# compiles the workspace's own crates with its lints and rustc's warnings
+# as errors, what `cargo clippy --workspace --all-targets -- -D warnings`
+# checks. The dependencies are compiled once, where `cargo clippy` before
+# the tests checked each of them a second time (docs/testing.md "Build
+# time"). The driver lints what it compiles: a crate compiled since its last
+# edit by a plain `cargo build` or `cargo test` is not compiled again here,
+# so not linted either (`cargo clippy` lints it); CI's fresh clone lints all.
+CARGO_TEST := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings cargo test --workspace --all-targets
+
+## Rust: formatting (rustfmt.toml), the build with clippy's lints as
+## errors, the advisories (`make audit`), then the tests.
 test-rust:
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets -- -D warnings
-	cargo test --workspace --all-targets
+	$(MAKE) audit
+	$(CARGO_TEST)
+
+## Cargo.lock against the RustSec advisory database at ADVISORY_DB, never the
+## network (tools/advisories/): fails on a vulnerability that
+## tools/advisories/accepted.toml does not accept, and prints unmaintained
+## and unsound crates; then the same check must fail on a copy of Cargo.lock
+## holding a vulnerable crate. Where the folder is missing it says so and
+## skips, unless REQUIRE_ADVISORY_DB=1 (which .ci/run does not set: CI's
+## clean clone may not have ../shared beside it).
+ADVISORY_DB ?= ../shared/advisory-db
+audit:
+	$(CARGO_TEST) --no-run
+	@if [ -d "$(ADVISORY_DB)" ]; then \
+		target/debug/advisories --db "$(ADVISORY_DB)" && tools/advisories/self-check.sh target/debug/advisories "$(ADVISORY_DB)"; \
+	elif [ "$(REQUIRE_ADVISORY_DB)" = 1 ]; then \
+		echo "audit: no advisory database at $(ADVISORY_DB) (REQUIRE_ADVISORY_DB=1)"; exit 1; \
+	else \
+		echo "audit: skipped: no advisory database at $(ADVISORY_DB) (ADVISORY_DB=… names one; REQUIRE_ADVISORY_DB=1 fails instead)"; \
+	fi
 
 ## The app: types, lint (import boundaries included), formatting, unit tests.
 test-app:
@@ -66,7 +95,7 @@ test-app:
 
 # The binary the Rust tests built (same features), so nothing is compiled twice.
 test-e2e:
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	cd app && SITE_BIN=$(abspath $(SITE_BIN)) node --test --test-concurrency=1 e2e/
 
 ## REDbot (lint for HTTP) and the Nu Html Checker over the site on loopback
@@ -76,7 +105,7 @@ test-e2e:
 ## with Java from apt. Uses the binary the Rust tests build, like test-e2e.
 LINT_APT_PACKAGES := default-jre-headless python3-venv
 test-lint: deps lint-deps
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/lint/run.sh
 
 lint-deps: tools/lint/.venv/bin/redbot tools/lint/node_modules/.package-lock.json
@@ -159,7 +188,7 @@ cms/node_modules/.package-lock.json: cms/package.json cms/package-lock.json
 ## webhook invalidation, `site check-cms` (cms/test/run.mjs). Uses the binary
 ## the Rust tests build, like test-e2e.
 test-cms: deps cms-deps
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) node --test cms/test/*.test.mjs
 	SITE_BIN=$(abspath $(SITE_BIN)) node cms/test/run.mjs
 
@@ -171,7 +200,7 @@ test-cms: deps cms-deps
 ## and its DATA_DIR deleted, PostgreSQL restarted, no form lost or doubled.
 ## Uses the binary the Rust tests build, like test-e2e.
 test-scale: deps
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/scale/
 
 ## deploy/'s nginx cache and Varnish VCL in front of one instance on loopback
@@ -179,7 +208,7 @@ test-scale: deps
 ## depends on the visitor (session, flash notice, language on `/`, the
 ## account area, the API) theirs alone. Uses the binary the Rust tests build.
 test-caches: deps
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/caches/
 
 ## The small engines of cheap phones and proxy browsers against one instance
@@ -189,5 +218,5 @@ test-caches: deps
 ## JavaScript, and where the heading falls in w3m's and Lynx's text at 40
 ## columns. Uses the binary the Rust tests build.
 test-small-browsers: deps
-	cargo test --workspace --all-targets --no-run
+	$(CARGO_TEST) --no-run
 	SITE_BIN=$(abspath $(SITE_BIN)) ./tests/in-own-group.sh tests/small-browsers/
