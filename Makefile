@@ -62,7 +62,8 @@ test: deps test-rust test-app test-e2e
 # time"). The driver lints what it compiles: a crate compiled since its last
 # edit by a plain `cargo build` or `cargo test` is not compiled again here,
 # so not linted either (`cargo clippy` lints it); CI's fresh clone lints all.
-CARGO_TEST := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings cargo test --workspace --all-targets
+CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings cargo
+CARGO_TEST := $(CARGO_LINTED) test --workspace --all-targets
 
 ## Rust: formatting (rustfmt.toml), the build with clippy's lints as
 ## errors, the advisories (`make audit`), then the tests.
@@ -81,6 +82,7 @@ test-rust:
 ADVISORY_DB ?= ../shared/advisory-db
 audit:
 	$(CARGO_TEST) --no-run
+	$(CARGO_LINTED) build -p advisories --bin advisories
 	@if [ -d "$(ADVISORY_DB)" ]; then \
 		target/debug/advisories --db "$(ADVISORY_DB)" && tools/advisories/self-check.sh target/debug/advisories "$(ADVISORY_DB)"; \
 	elif [ "$(REQUIRE_ADVISORY_DB)" = 1 ]; then \
