@@ -13,11 +13,11 @@
 // NGINX_CONF or VARNISH_VCL run another file in place of deploy/'s (e.g. a
 // plain `proxy_cache` one, to see these tests fail).
 
-import { after, before, test as nodeTest } from "node:test";
+import { after } from "node:test";
+import { anyFailed, children, freePorts, logTails, setUpFirst, start, stop, test, up } from "../scale/processes.mjs";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -31,71 +31,11 @@ const BROWSER = "gzip, deflate, br";
 const dir = mkdtempSync(join(tmpdir(), "site-caches-"));
 // nginx's workers and varnishd's child run as other users when started as root.
 chmodSync(dir, 0o755);
-const children = new Set();
-/** Every process started, running or not, for the log tails. */
-const everyChild = [];
 const ports = {};
 
-/** `count` distinct free loopback ports: each listener is held until all are chosen. */
-async function freePorts(count) {
-  const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise((ok, fail) => {
-      const server = createServer().listen(0, "127.0.0.1", () => ok(server));
-      server.on("error", fail);
-    })),
-  );
-  const chosen = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((ok) => server.close(ok))));
-  return chosen;
-}
-
-function start(name, command, args, env = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const log = [];
-  const keep = (chunk) => log.push(chunk.toString()) > 200 && log.shift();
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  child.log = log;
-  child.name = name;
-  children.add(child);
-  everyChild.push(child);
-  child.on("exit", () => children.delete(child));
-  return child;
-}
-
-function stop(child) {
-  return new Promise((ok) => {
-    if (child.exitCode !== null || child.signalCode !== null) return ok();
-    child.once("exit", () => ok());
-    child.kill("SIGTERM");
-  });
-}
-
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-
-/** Polls `url` until it answers 200; the timeout names the last answer or error. */
-async function up(url, ms = 20000) {
-  const until = Date.now() + ms;
-  let last = "no answer";
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      last = `${response.status} ${(await response.text()).slice(0, 300)}`;
-      if (response.ok) return;
-    } catch (error) {
-      last = error.cause?.message ?? error.message;
-    }
-    if (Date.now() > until) throw new Error(`${url} not within ${ms} ms; last: ${last}`);
-    await sleep(50);
-  }
-}
-
-/** What each process started so far printed last, and how it ended if it did. */
-function logTails() {
-  for (const child of everyChild) {
-    const ended = child.exitCode ?? child.signalCode;
-    console.log(`--- ${child.name}${ended === null ? "" : ` (ended: ${ended})`} log tail ---\n${child.log.join("").slice(-3000)}`);
-  }
+/** The processes' log tails, and nginx's error log. */
+function tails() {
+  logTails();
   for (const file of ["nginx-error.log"].map((name) => join(dir, name)).filter(existsSync)) {
     console.log(`--- ${file} ---\n${readFileSync(file, "utf8").slice(-3000)}`);
   }
@@ -207,28 +147,7 @@ async function signIn(front, msisdn) {
   return cookie;
 }
 
-/** Whether a test failed: the processes' log tails are printed at the end (a failed set-up prints them at once). */
-let failed = false;
-
-/** `node:test`'s test, noting a failure for the log tails. */
-const test = (name, body) =>
-  nodeTest(name, async (t) => {
-    try {
-      await body(t);
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
-
-before(async () => {
-  try {
-    await setUp();
-  } catch (error) {
-    logTails();
-    throw error;
-  }
-});
+setUpFirst(setUp, tails);
 
 async function setUp() {
   for (const binary of ["nginx", "varnishd"]) {
@@ -257,8 +176,8 @@ async function setUp() {
 }
 
 after(async () => {
-  await Promise.all([...children].map(stop));
-  if (failed) logTails();
+  await Promise.all([...children].map((child) => stop(child, "SIGTERM")));
+  if (anyFailed()) tails();
   rmSync(dir, { recursive: true, force: true });
 });
 

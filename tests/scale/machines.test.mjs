@@ -8,13 +8,13 @@
 //
 //   SITE_BIN=target/debug/site node --test --test-concurrency=1 tests/scale/machines.test.mjs
 
-import { after, before, test as nodeTest } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { children, everyChild, freePorts, logTails, sleep, start, stop, up, waitFor } from "./processes.mjs";
+import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -28,7 +28,6 @@ const dir = mkdtempSync(join(tmpdir(), "site-machines-"));
 const pgDir = mkdtempSync(join(tmpdir(), "site-machines-pg-"));
 const ports = {};
 const sites = [];
-let failed = false;
 
 /** PostgreSQL's programs: the newest of Debian's versions. */
 function pgBin() {
@@ -124,24 +123,7 @@ async function exports() {
 const posted = () =>
   existsSync(join(dir, "posts.jsonl")) ? readFileSync(join(dir, "posts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).reference) : [];
 
-const test = (name, body) =>
-  nodeTest(name, async (t) => {
-    try {
-      await body(t);
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
-
-before(async () => {
-  try {
-    await setUp();
-  } catch (error) {
-    logTails();
-    throw error;
-  }
-});
+setUpFirst(setUp);
 
 async function setUp() {
   for (const binary of ["redis-server", "nginx"]) {
@@ -176,7 +158,7 @@ after(async () => {
   try {
     stopPostgres();
   } catch {}
-  if (failed) {
+  if (anyFailed()) {
     logTails();
     try {
       console.log(`--- postgresql log tail ---\n${readFileSync(join(pgDir, "log"), "utf8").slice(-3000)}`);

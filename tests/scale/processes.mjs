@@ -1,9 +1,10 @@
-// The processes of `make test-scale`'s tests: started on free loopback
-// ports, their output kept for the log tails a failure prints, all stopped
-// when the file's tests end. Each test file runs in its own process, so
-// each has its own set.
+// The processes of the tests that start real services (`make test-scale`,
+// `make test-caches`): started on free loopback ports, their output kept
+// for the log tails a failure prints, all stopped when the file's tests end.
+// Each test file runs in its own process, so each has its own set.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { before, test as nodeTest } from "node:test";
 
 /** The processes running now. */
 export const children = new Set();
@@ -81,3 +82,30 @@ export function logTails() {
   }
 }
 
+
+/** Whether a test of this file failed: its `after` prints the log tails then. */
+let failed = false;
+export const anyFailed = () => failed;
+
+/** `node:test`'s test, noting a failure for the log tails. */
+export const test = (name, body) =>
+  nodeTest(name, async (t) => {
+    try {
+      await body(t);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  });
+
+/** Runs `setUp` before the file's tests; where it fails, `tails` prints the log tails at once. */
+export function setUpFirst(setUp, tails = logTails) {
+  before(async () => {
+    try {
+      await setUp();
+    } catch (error) {
+      tails();
+      throw error;
+    }
+  });
+}

@@ -7,13 +7,13 @@
 //
 //   SITE_BIN=target/debug/site node --test --test-concurrency=1 tests/scale/
 
-import { after, before, test as nodeTest } from "node:test";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { children, freePorts, logTails, sleep, start, stop, up, waitFor } from "./processes.mjs";
+import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -91,28 +91,7 @@ async function signIn(number, client) {
   return signedIn.setCookie.split(";")[0];
 }
 
-/** Whether a test failed: the processes' log tails are printed at the end (a failed set-up prints them at once). */
-let failed = false;
-
-/** `node:test`'s test, noting a failure for the log tails. */
-const test = (name, body) =>
-  nodeTest(name, async (t) => {
-    try {
-      await body(t);
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
-
-before(async () => {
-  try {
-    await setUp();
-  } catch (error) {
-    logTails();
-    throw error;
-  }
-});
+setUpFirst(setUp);
 
 async function setUp() {
   for (const binary of ["redis-server", "nginx"]) {
@@ -143,7 +122,7 @@ async function setUp() {
 
 after(async () => {
   await Promise.all([...children].map((child) => stop(child, "SIGTERM")));
-  if (failed) logTails();
+  if (anyFailed()) logTails();
   rmSync(dir, { recursive: true, force: true });
 });
 
