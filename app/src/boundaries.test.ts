@@ -16,17 +16,20 @@ async function boundaryErrors(filePath: string, code: string): Promise<number> {
 }
 
 test("a feature does not import another feature", async () => {
-  assert.equal(await boundaryErrors("src/features/forms/Probe.tsx", IMPORT("../account/AccountOverview")), 1);
+  assert.equal(await boundaryErrors("src/features/forms/Probe.tsx", IMPORT("../account/overview/AccountOverview")), 1);
 });
 
 test("shared code does not import a feature", async () => {
-  assert.equal(await boundaryErrors("src/components/Probe.tsx", IMPORT("../features/account/AccountOverview")), 1);
-  assert.equal(await boundaryErrors("src/i18n/Probe.ts", IMPORT("../features/account/AccountOverview")), 1);
-  assert.equal(await boundaryErrors("src/Probe.ts", IMPORT("./features/account/AccountOverview")), 1);
+  assert.equal(
+    await boundaryErrors("src/components/Probe.tsx", IMPORT("../features/account/overview/AccountOverview")),
+    1,
+  );
+  assert.equal(await boundaryErrors("src/i18n/Probe.ts", IMPORT("../features/account/overview/AccountOverview")), 1);
+  assert.equal(await boundaryErrors("src/Probe.ts", IMPORT("./features/account/overview/AccountOverview")), 1);
 });
 
 test("pages, islands and the server's entry put features together", async () => {
-  assert.equal(await boundaryErrors("src/pages/Probe.tsx", IMPORT("../features/account/AccountOverview")), 0);
-  assert.equal(await boundaryErrors("src/entry-server.tsx", IMPORT("./features/account/AccountOverview")), 0);
-  assert.equal(await boundaryErrors("src/features/account/Probe.tsx", IMPORT("./AccountOverview")), 0);
+  assert.equal(await boundaryErrors("src/pages/Probe.tsx", IMPORT("../features/account/overview/AccountOverview")), 0);
+  assert.equal(await boundaryErrors("src/entry-server.tsx", IMPORT("./features/account/overview/AccountOverview")), 0);
+  assert.equal(await boundaryErrors("src/features/account/Probe.tsx", IMPORT("./overview/AccountOverview")), 0);
 });

@@ -16,7 +16,7 @@ import type { IslandHost } from "../app/island";
 import { ISLAND_FILES_ID, ISLAND_ID } from "../app/island";
 import { fastConnection } from "./connection";
 import type { PageKind } from "../routes";
-import { MODEM_BUNDLE_KEY } from "../features/account/ids";
+import { MODEM_BUNDLE_KEY } from "../features/account/common/ids";
 import { FOUNDATION_DRAFT_KEY } from "../features/forms/ids";
 import { inlineJson, pageData } from "./inline";
 

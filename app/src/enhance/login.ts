@@ -19,8 +19,8 @@
  * shown again with the subscriber (the enhancement script's navigation).
  */
 import * as ENDPOINTS from "../../generated/endpoints";
-import { ACCOUNT_CONTROL_ID, MODEM_BUNDLE_KEY } from "../features/account/ids";
-import { isOtpCode, parseMsisdn } from "../features/account/msisdn";
+import { ACCOUNT_CONTROL_ID, MODEM_BUNDLE_KEY } from "../features/account/common/ids";
+import { isOtpCode, parseMsisdn } from "../features/account/common/msisdn";
 import { counted } from "./fill";
 import { inlineJson } from "./inline";
 import { SIGN_IN_STRINGS_ID, type SignInStrings } from "./strings";

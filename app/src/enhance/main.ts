@@ -20,7 +20,7 @@
 import { clientTarget, rememberLang } from "../app/links";
 import { registerServiceWorker } from "../sw/register";
 import type { IslandHost } from "../app/island";
-import { ACCOUNT_CONTROL_ID } from "../features/account/ids";
+import { ACCOUNT_CONTROL_ID } from "../features/account/common/ids";
 import { SCROLL_KEY, savePosition, savedPositions } from "../navigation/scrollPositions";
 import { announce, hideOverlay, showOverlay, toast } from "./feedback";
 import { pageData, strings } from "./inline";

@@ -1,6 +1,6 @@
 import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
-import { Permissions } from "../features/account/Cpm";
+import { Permissions } from "../features/account/cpm/Cpm";
 
 /** `/customer-permission-management` (the server lets only a CPM session in): the permission switches first. */
 export default function CpmPage({ data }: PageProps) {

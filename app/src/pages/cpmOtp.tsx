@@ -1,7 +1,7 @@
 import { useLocation } from "../app/address";
 import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
-import { CpmCodeForm } from "../features/account/Cpm";
+import { CpmCodeForm } from "../features/account/cpm/Cpm";
 
 /** `/cpm-otp?msisdn=…`: the code sent to that number. */
 export default function CpmOtpPage({ data }: PageProps) {

@@ -4,7 +4,7 @@
  * cases so that neither side drifts alone.
  */
 import { readFileSync } from "node:fs";
-import type { NoticeKey } from "../features/account/notices";
+import type { NoticeKey } from "../features/account/common/notices";
 import type { Lang } from "../routes";
 
 function twins<T>(name: string): T {

@@ -14,9 +14,9 @@ import type { Notice, Subscriber } from "../../contract";
 import { useSite } from "../../app/site";
 import { localePath } from "../../routes";
 import type { Failure } from "../../app/api";
-import { LoginDialog } from "./LoginDialog";
-import { MODEM_BUNDLE_KEY } from "./ids";
-import { noticeToast } from "./notices";
+import { LoginDialog } from "./sign-in/LoginDialog";
+import { MODEM_BUNDLE_KEY } from "./common/ids";
+import { noticeToast } from "./common/notices";
 
 export interface AccountActions {
   /** Fetches the data of `to` (a full address; default: the page shown) afresh, shows it and navigates there. */

@@ -8,9 +8,9 @@ import { useT } from "../../i18n/context";
 import { LocalLink } from "../../app/site";
 import { pathOf } from "../../routes";
 import { useAccount } from "./AccountContext";
-import { ApiForm } from "./ApiForm";
-import { ACCOUNT_CONTROL_ID } from "./ids";
-import { localMsisdn } from "./msisdn";
+import { ApiForm } from "./common/ApiForm";
+import { ACCOUNT_CONTROL_ID } from "./common/ids";
+import { localMsisdn } from "./common/msisdn";
 
 export function AccountControl() {
   const t = useT();

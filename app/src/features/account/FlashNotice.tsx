@@ -8,7 +8,7 @@ import { useT } from "../../i18n/context";
 import type { Notice } from "../../contract";
 import { withFullStop } from "../../format";
 import { useAccount } from "./AccountContext";
-import { noticeText, noticeToast } from "./notices";
+import { noticeText, noticeToast } from "./common/notices";
 
 export function FlashNotice({ notice }: { notice?: Notice }) {
   const t = useT();

@@ -6,16 +6,16 @@
  * nothing but the language and the subscriber, and its heading ids are its
  * own rather than `useId`'s, which depend on where in a tree it renders.
  */
-import * as ENDPOINTS from "../../../generated/endpoints";
+import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useEffect, useState } from "react";
-import { LanguageProvider, useT, useTranslator } from "../../i18n/context";
-import type { Lang, Subscriber, SubscriberAnswer } from "../../contract";
-import { formatCount, formatDate, formatTzs, withFullStop } from "../../format";
-import { LocalLink, SiteProvider, siteIn, useSite } from "../../app/site";
-import { pathOf } from "../../routes";
-import { AccountProvider, useAccount } from "./AccountContext";
-import { callApi } from "../../app/api";
-import { localMsisdn } from "./msisdn";
+import { LanguageProvider, useT, useTranslator } from "../../../i18n/context";
+import type { Lang, Subscriber, SubscriberAnswer } from "../../../contract";
+import { formatCount, formatDate, formatTzs, withFullStop } from "../../../format";
+import { LocalLink, SiteProvider, siteIn, useSite } from "../../../app/site";
+import { pathOf } from "../../../routes";
+import { AccountProvider, useAccount } from "../AccountContext";
+import { callApi } from "../../../app/api";
+import { localMsisdn } from "../common/msisdn";
 
 export function AccountOverview({ subscriber }: { subscriber: Subscriber }) {
   const { t, exists: known } = useTranslator();

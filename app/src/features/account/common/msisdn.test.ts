@@ -1,8 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { codes, phoneNumbers } from "../../testing/twins";
+import { codes, phoneNumbers } from "../../../testing/twins";
 import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
-import { readCode, readNumber } from "./SignIn";
+import { readCode, readNumber } from "./fields";
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();

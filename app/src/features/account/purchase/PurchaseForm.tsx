@@ -21,9 +21,9 @@
  * session has expired") does not cost the visitor their choice: the login
  * dialog opens over the page and the confirmation stays as it was.
  */
-import * as ENDPOINTS from "../../../generated/endpoints";
+import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useT } from "../../i18n/context";
+import { useT } from "../../../i18n/context";
 import {
   RELOAD_AFTER_MS,
   type BundleOffer,
@@ -32,16 +32,16 @@ import {
   type PurchaseReceived,
   type Subscriber,
   type SubscriberAnswer,
-} from "../../contract";
-import { formatTzs } from "../../format";
-import { localePath, pathOf } from "../../routes";
-import { useSite } from "../../app/site";
-import { SignedInAgain, useAccount } from "./AccountContext";
-import { ApiForm, checkedByScript, FormMessage, useFieldCheck, type Read } from "./ApiForm";
-import { callApi, type Answer } from "../../app/api";
-import { localMsisdn, parseMsisdn } from "./msisdn";
-import type { NoticeKey } from "./notices";
-import { NumberField } from "./SignIn";
+} from "../../../contract";
+import { formatTzs } from "../../../format";
+import { localePath, pathOf } from "../../../routes";
+import { useSite } from "../../../app/site";
+import { SignedInAgain, useAccount } from "../AccountContext";
+import { ApiForm, checkedByScript, FormMessage, useFieldCheck, type Read } from "../common/ApiForm";
+import { callApi, type Answer } from "../../../app/api";
+import { localMsisdn, parseMsisdn } from "../common/msisdn";
+import type { NoticeKey } from "../common/notices";
+import { NumberField } from "../common/fields";
 
 const CHANNELS = ["AIRTIME", "MPESA"] as const;
 /** The choice list's groups, by the catalogue's bundle type. */

@@ -15,9 +15,9 @@
  * session that lapses on the way opens the login dialog over the step,
  * which stays as it was.
  */
-import * as ENDPOINTS from "../../../generated/endpoints";
+import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
-import { useT } from "../../i18n/context";
+import { useT } from "../../../i18n/context";
 import type {
   BundleOffer,
   ModemAlternative,
@@ -25,14 +25,14 @@ import type {
   ModemSignedIn,
   NumberForm,
   RegistrationCodeSent,
-} from "../../contract";
-import { SignedInAgain, useAccount } from "./AccountContext";
-import { MODEM_BUNDLE_KEY } from "./ids";
-import { ApiForm } from "./ApiForm";
-import type { Failure } from "../../app/api";
-import { localMsisdn } from "./msisdn";
-import { PurchaseForm } from "./PurchaseForm";
-import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
+} from "../../../contract";
+import { SignedInAgain, useAccount } from "../AccountContext";
+import { MODEM_BUNDLE_KEY } from "../common/ids";
+import { ApiForm } from "../common/ApiForm";
+import type { Failure } from "../../../app/api";
+import { localMsisdn } from "../common/msisdn";
+import { PurchaseForm } from "../purchase/PurchaseForm";
+import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "../common/fields";
 
 /** A modem and its alternative number as the server shows it: masked, and shown as given. */
 type Alternative = Pick<ModemAlternative, "msisdn" | "alternativeMasked">;

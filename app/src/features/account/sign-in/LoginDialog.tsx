@@ -7,11 +7,11 @@
  * `reason` it opened for (a lapsed session), as the dialog's description.
  */
 import { useEffect, useId, useRef } from "react";
-import { useT } from "../../i18n/context";
-import type { Notice } from "../../contract";
-import { withFullStop } from "../../format";
-import { noticeText } from "./notices";
-import { ACCOUNT_CONTROL_ID } from "./ids";
+import { useT } from "../../../i18n/context";
+import type { Notice } from "../../../contract";
+import { withFullStop } from "../../../format";
+import { noticeText } from "../common/notices";
+import { ACCOUNT_CONTROL_ID } from "../common/ids";
 import { LoginFlow } from "./SignIn";
 
 export function LoginDialog({

@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { translator } from "../../i18n";
+import { translator } from "../../../i18n";
 import { noticeText, noticeToast } from "./notices";
 
 const en = translator("en").t;

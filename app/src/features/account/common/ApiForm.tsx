@@ -6,13 +6,13 @@
  * sends them as JSON and hands the answer over.
  */
 import { useId, useRef, useState, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from "react";
-import { useT } from "../../i18n/context";
-import type { Notice } from "../../contract";
-import { localePath } from "../../routes";
-import { useSite } from "../../app/site";
-import { CsrfField } from "../../app/csrf";
-import { withFullStop } from "../../format";
-import { callApi, type Answer } from "../../app/api";
+import { useT } from "../../../i18n/context";
+import type { Notice } from "../../../contract";
+import { localePath } from "../../../routes";
+import { useSite } from "../../../app/site";
+import { CsrfField } from "../../../app/csrf";
+import { withFullStop } from "../../../format";
+import { callApi, type Answer } from "../../../app/api";
 import { noticeText, type NoticeKey } from "./notices";
 
 /** The body read from the form's fields (one of the contract's), or which field is wrong and why. */

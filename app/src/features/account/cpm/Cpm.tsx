@@ -4,18 +4,18 @@
  * form: without JavaScript it posts the opposite of the current choice; with
  * it the choice is sent with PUT and the switch flips in place.
  */
-import * as ENDPOINTS from "../../../generated/endpoints";
+import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useState } from "react";
-import { LanguageProvider, useT } from "../../i18n/context";
-import { AddressProvider, useLocation, useNavigate } from "../../app/address";
-import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../contract";
-import { LocalLink, SiteProvider, useSite } from "../../app/site";
-import { localePath, pathOf } from "../../routes";
-import { LogoutForm } from "./AccountControl";
-import { AccountProvider, useAccount } from "./AccountContext";
-import { ApiForm } from "./ApiForm";
-import { localMsisdn } from "./msisdn";
-import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "./SignIn";
+import { LanguageProvider, useT } from "../../../i18n/context";
+import { AddressProvider, useLocation, useNavigate } from "../../../app/address";
+import type { CpmCodeSent, CpmPermissions, Lang, Permission, PermissionForm, PermissionSet } from "../../../contract";
+import { LocalLink, SiteProvider, useSite } from "../../../app/site";
+import { localePath, pathOf } from "../../../routes";
+import { LogoutForm } from "../AccountControl";
+import { AccountProvider, useAccount } from "../AccountContext";
+import { ApiForm } from "../common/ApiForm";
+import { localMsisdn } from "../common/msisdn";
+import { CodeField, NumberField, readCode, readNumber, ResendForm, useCountdown } from "../common/fields";
 
 /**
  * `/cpm-login`: the number; the server sends the browser on to the code

@@ -3,10 +3,10 @@
  * (shown as a toast) carrying either a key the app translates or the operator's own
  * text, already in the visitor's language.
  */
-import type { AskedKey, CountedKey, StringKey, TFunction } from "../../i18n";
-import type { Notice, ServerNoticeKey } from "../../contract";
-import type { Strings } from "../../i18n/en";
-import { someStrings } from "../../i18n";
+import type { AskedKey, CountedKey, StringKey, TFunction } from "../../../i18n";
+import type { Notice, ServerNoticeKey } from "../../../contract";
+import type { Strings } from "../../../i18n/en";
+import { someStrings } from "../../../i18n";
 
 /** A key under `notify.`, a counted string's without its plural form (`codeWaitSeconds`). */
 export type NoticeKey = AskedKey<keyof Strings["notify"]>;
