@@ -26,15 +26,14 @@ import {
   TextField,
   fieldId,
 } from "./Fields";
-import { FIELD_LENGTHS, ORGANISATION_TYPES, PROTOCOL, REGIONS } from "../../contract";
+import { FIELD_LENGTHS, ORGANISATION_TYPES, REGIONS } from "../../contract";
 import { fieldPairs, newKey } from "./send";
 import { problemText } from "./problems";
 import { useFormPost } from "./useFormPost";
-import { FOUNDATION_DRAFT_KEY as DRAFT } from "./ids";
+import { clearDraft, useDraft } from "./foundationDraft";
+import { STEPS, useSteps, type Step } from "./foundationSteps";
 
 const ACTION = ENDPOINTS.foundationApplication;
-const STEPS = ["applicants", "organisation", "project", "budget", "review"] as const;
-type Step = (typeof STEPS)[number];
 /** The fields in the order the form asks them (rows as `[]`). */
 const ORDER = [
   "applicants",
@@ -62,19 +61,6 @@ const ORDER = [
 const APPLICANT_ROWS = 3;
 const BUDGET_ROWS = 5;
 
-interface Draft {
-  key: string;
-  pairs: [string, string][];
-}
-
-/** The step a field (`applicants[1].email`, `team.size`, `proposal`) is asked in. */
-export function stepOf(path: string): Step {
-  if (path.startsWith("applicants")) return "applicants";
-  if (path.startsWith("organisation")) return "organisation";
-  if (path.startsWith("budget") || path === "proposal") return "budget";
-  return "project";
-}
-
 /** Rows a list needs to show every row named in `names`. */
 function rowsFor(names: string[], list: string, least: number): number {
   const rows = names
@@ -84,68 +70,28 @@ function rowsFor(names: string[], list: string, least: number): number {
   return Math.max(least, ...rows);
 }
 
-function readDraft(): Draft | null {
-  try {
-    const draft = JSON.parse(localStorage.getItem(DRAFT) ?? "null");
-    return draft && typeof draft.key === "string" && Array.isArray(draft.pairs) ? draft : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Puts a draft's values into the form's inputs. */
-function fill(form: HTMLFormElement, pairs: [string, string][]) {
-  for (const [name, value] of pairs) {
-    const field = form.elements.namedItem(name);
-    if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement)
-      field.value = value;
-  }
-}
-
 export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
   const t = useT();
   const { lang, path } = useSite();
   const [enhanced, setEnhanced] = useState(false);
-  const [step, setStep] = useState(0);
   const sentNames = Object.keys(sentBack?.values ?? {});
   const [applicants, setApplicants] = useState(() => rowsFor(sentNames, "applicants", APPLICANT_ROWS));
   const [lines, setLines] = useState(() => rowsFor(sentNames, "budget", BUDGET_ROWS));
   const [total, setTotal] = useState(0);
-  const [restored, setRestored] = useState<[string, string][] | null>(null);
-  const [review, setReview] = useState<[string, string][]>([]);
   const form = useRef<HTMLFormElement>(null);
   const summary = useRef<HTMLDivElement>(null);
-  const post = useFormPost(sentBack?.errors ?? {}, {
-    onErrors: (errors) => {
-      const first = STEPS.findIndex((s) => Object.keys(errors).some((name) => name !== "form" && stepOf(name) === s));
-      if (first >= 0) setStep(first);
+  const steps = useSteps(form);
+  const post = useFormPost(sentBack?.errors ?? {}, { onErrors: steps.showErrors, onSent: clearDraft });
+  useEffect(() => setEnhanced(true), []);
+  // The draft this phone kept, unless the server sent the form back or shows it received.
+  const draft = useDraft(form, post, {
+    skip: Boolean(sentBack || reference),
+    onRows: (names) => {
+      setApplicants((n) => Math.max(n, rowsFor(names, "applicants", 0)));
+      setLines((n) => Math.max(n, rowsFor(names, "budget", 0)));
     },
-    onSent: () => localStorage.removeItem(DRAFT),
+    onFilled: () => changed(),
   });
-
-  // After hydration: steps, and the draft this phone kept (unless the server sent the form back).
-  useEffect(() => {
-    setEnhanced(true);
-    if (sentBack || reference) return;
-    const draft = readDraft();
-    if (!draft) return;
-    const names = draft.pairs.map(([name]) => name);
-    setApplicants((n) => Math.max(n, rowsFor(names, "applicants", 0)));
-    setLines((n) => Math.max(n, rowsFor(names, "budget", 0)));
-    post.setKey(draft.key);
-    setRestored(draft.pairs);
-    // Once, after hydration: what the server sent is what the first render showed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  // Once the rows are there, the draft's values go into them.
-  useEffect(() => {
-    if (restored && form.current) {
-      fill(form.current, restored);
-      changed();
-    }
-    // When the draft's rows are there, not when the form's handlers change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [restored]);
   useEffect(() => {
     if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
   }, [post.errors]);
@@ -157,30 +103,14 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
       .filter(([name]) => /^budget\[\d+\]\.amountTzs$/.test(name))
       .map(([, value]) => Number(value.replace(/[,\s_]/g, "")));
     setTotal(amounts.filter((n) => Number.isInteger(n) && n > 0).reduce((a, b) => a + b, 0));
-    if (enhanced) {
-      try {
-        localStorage.setItem(DRAFT, JSON.stringify({ key: post.key(), pairs } satisfies Draft));
-      } catch {
-        // Storage full or refused (private mode): the form still works, only without a draft.
-      }
-    }
-  }
-
-  function go(to: number) {
-    if (form.current && STEPS[to] === "review")
-      setReview(fieldPairs(form.current).filter(([name, value]) => value.trim() && name !== PROTOCOL.honeypotField));
-    setStep(to);
-    requestAnimationFrame(() =>
-      form.current?.querySelector<HTMLElement>(`[data-step="${STEPS[to]}"] legend`)?.scrollIntoView({ block: "start" }),
-    );
+    if (enhanced) draft.keep(pairs);
   }
 
   function startOver() {
-    localStorage.removeItem(DRAFT);
+    draft.forget();
     form.current?.reset();
     post.setKey(newKey());
-    setRestored(null);
-    setStep(0);
+    steps.go(0);
     changed();
   }
 
@@ -229,10 +159,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
     };
     return labels[path] ?? path;
   };
-  const pick = (name: string) => {
-    setStep(STEPS.indexOf(stepOf(name)));
-    requestAnimationFrame(() => document.getElementById(fieldId(name))?.focus());
-  };
+  const step = steps.step;
   const visible = (name: Step) => !enhanced || STEPS[step] === name;
   const fieldset = (name: Step, children: ReactNode) => (
     <fieldset className="form-group" data-step={name} hidden={!visible(name)}>
@@ -258,7 +185,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
           ))}
         </ol>
       )}
-      {restored && (
+      {draft.restored && (
         <div className="form-notice" role="status">
           <p>{t("forms.foundation.draftRestored")}</p>
           <button type="button" className="button button-secondary" onClick={startOver}>
@@ -281,7 +208,12 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         <input type="hidden" name="lang" value={lang} />
         <input type="hidden" name="returnTo" value={localePath(lang, path)} />
         <div ref={summary}>
-          <ErrorSummary errors={post.errors} order={ORDER} label={label} onPick={enhanced ? pick : undefined} />
+          <ErrorSummary
+            errors={post.errors}
+            order={ORDER}
+            label={label}
+            onPick={enhanced ? steps.showField : undefined}
+          />
         </div>
         {enhanced && (
           <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>
@@ -454,7 +386,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
             <h2 id="review-heading">{t("forms.foundation.step.review")}</h2>
             <p>{t("forms.foundation.reviewHint")}</p>
             <dl>
-              {review.map(([name, value]) => (
+              {steps.review.map(([name, value]) => (
                 <div key={name} className="form-review-row">
                   <dt>{label(name)}</dt>
                   <dd>{value}</dd>
@@ -475,13 +407,13 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         )}
         <p className="actions form-step-actions">
           {enhanced && step > 0 && (
-            <button type="button" className="button button-secondary" onClick={() => go(step - 1)}>
+            <button type="button" className="button button-secondary" onClick={() => steps.go(step - 1)}>
               {t("forms.foundation.previous")}
             </button>
           )}
           {/* Keys: a "Next" click that shows the last step must not become a submit click on the same element. */}
           {enhanced && step < STEPS.length - 1 ? (
-            <button key="next" type="button" className="button" onClick={() => go(step + 1)}>
+            <button key="next" type="button" className="button" onClick={() => steps.go(step + 1)}>
               {t("forms.foundation.next")}
             </button>
           ) : (
