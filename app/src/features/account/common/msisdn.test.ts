@@ -3,12 +3,7 @@ import assert from "node:assert/strict";
 import { codes, phoneNumbers } from "../../../testing/twins";
 import { isOtpCode, localMsisdn, parseMsisdn } from "./msisdn";
 import { readCode, readNumber } from "./fields";
-
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  return data;
-}
+import { formData } from "../../../testing/formData";
 
 describe("parseMsisdn", () => {
   it("accepts every Tanzanian form and gives international digits", () => {
@@ -65,12 +60,12 @@ describe("the server's cases (tests/twins)", () => {
     for (const { input, msisdn, local } of phoneNumbers.accepted) {
       assert.equal(parseMsisdn(input), msisdn, JSON.stringify(input));
       assert.equal(localMsisdn(msisdn), local, msisdn);
-      assert.deepEqual(readNumber(form({ msisdn: input })), { body: { msisdn } }, JSON.stringify(input));
+      assert.deepEqual(readNumber(formData({ msisdn: input })), { body: { msisdn } }, JSON.stringify(input));
     }
     for (const input of phoneNumbers.refused) {
       assert.equal(parseMsisdn(input), null, JSON.stringify(input));
       assert.deepEqual(
-        readNumber(form({ msisdn: input })),
+        readNumber(formData({ msisdn: input })),
         { invalid: phoneNumbers.notice, field: "msisdn" },
         JSON.stringify(input),
       );
@@ -81,7 +76,7 @@ describe("the server's cases (tests/twins)", () => {
     for (const { input, code } of codes.accepted) {
       assert.ok(isOtpCode(input), JSON.stringify(input));
       assert.deepEqual(
-        readCode(form({ msisdn: "255754000001", code: input })),
+        readCode(formData({ msisdn: "255754000001", code: input })),
         { body: { msisdn: "255754000001", code } },
         JSON.stringify(input),
       );
@@ -89,10 +84,21 @@ describe("the server's cases (tests/twins)", () => {
     for (const input of codes.refused) {
       assert.equal(isOtpCode(input), false, JSON.stringify(input));
       assert.deepEqual(
-        readCode(form({ msisdn: "255754000001", code: input })),
+        readCode(formData({ msisdn: "255754000001", code: input })),
         { invalid: codes.notice, field: "code" },
         JSON.stringify(input),
       );
     }
+  });
+});
+
+describe("reading the sign-in forms", () => {
+  it("sends numbers in international form and refuses bad ones before any call", () => {
+    assert.deepEqual(readNumber(formData({ msisdn: "0754 000 001" })), { body: { msisdn: "255754000001" } });
+    assert.deepEqual(readNumber(formData({ msisdn: "12345" })), { invalid: "invalidMsisdn", field: "msisdn" });
+    assert.deepEqual(readCode(formData({ msisdn: "255754000001", code: "12a456" })), {
+      invalid: "invalidCode",
+      field: "code",
+    });
   });
 });
