@@ -28,13 +28,14 @@
 //   SOAK_MINUTES=2 SITE_BIN=target/release/site node bench/soak.mjs
 
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, openSync, readFileSync, readdirSync, existsSync, writeFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, openSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startOperatorProxy } from "../tools/operator-proxy.mjs";
 import { loadBalancerConfig } from "../tests/scale/nginx.mjs";
+import { requireBinaries, startFixtureCms, startNginx, startRedis } from "../tests/scale/services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/release/site");
@@ -119,10 +120,6 @@ const ports = {};
 const sites = [];
 let redis;
 
-function startRedis() {
-  redis = start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
-  return waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
-}
 
 const plainGet = (url) => new Promise((ok, fail) => {
   http.get(url, { agent: false }, (answer) => {
@@ -552,7 +549,7 @@ async function restartRedis() {
   await stop(redis, "SIGTERM");
   chaos("Redis stopped; started again in 5 s");
   await sleep(5000);
-  await startRedis();
+  redis = await startRedis(ports.redis, dir);
   chaos("Redis answering again");
 }
 
@@ -591,13 +588,7 @@ async function chaosSchedule() {
 // ------------------------------------------------------------------- main
 
 async function setUp() {
-  for (const binary of ["redis-server", "redis-cli", "nginx", "sqlite3", "python3"]) {
-    try {
-      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
-    } catch {
-      throw new Error(`${binary} is missing: apt-get install redis-server nginx sqlite3 python3`);
-    }
-  }
+  requireBinaries(["redis-server", "redis-cli", "nginx", "sqlite3", "python3"], ["redis-server", "nginx", "sqlite3", "python3"]);
   if (!existsSync(SITE_BIN)) throw new Error(`no site binary at ${SITE_BIN}: make release first`);
   const free = await freePorts(10);
   [ports.redis, ports.cms, ports.nginx, ports.operator] = free;
@@ -606,9 +597,8 @@ async function setUp() {
   cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   mkdirSync(join(dir, "data"));
   mkdirSync(join(dir, "operator"));
-  await startRedis();
-  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl"), "--edition-every", String(EDITION_SECS)]);
-  await waitFor("CMS", async () => (await plainGet(`http://127.0.0.1:${ports.cms}/api/home`)).status === 200);
+  redis = await startRedis(ports.redis, dir);
+  await startFixtureCms(ports.cms, dir, ["--edition-every", String(EDITION_SECS)]);
   cmsProxy = await startOperatorProxy(`http://127.0.0.1:${ports.cms}`);
   // The operator: a fourth `site` serving the sandbox, its books in its own DATA_DIR.
   start("operator", SITE_BIN, [], {
@@ -629,8 +619,7 @@ async function setUp() {
     httpExtra: "client_header_timeout 10s;",
     locationExtra: "proxy_read_timeout 30s;",
   });
-  writeFileSync(join(dir, "nginx.conf"), nginx);
-  start("nginx", existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx", ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+  startNginx(dir, nginx);
   base = `http://127.0.0.1:${ports.nginx}`;
   await waitFor("nginx", async () => (await plainGet(`${base}/healthz`)).status === 200);
 

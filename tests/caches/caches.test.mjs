@@ -15,8 +15,8 @@
 
 import { after } from "node:test";
 import { anyFailed, children, freePorts, logTails, setUpFirst, start, stop, test, up } from "../scale/processes.mjs";
+import { requireBinaries, startNginx } from "../scale/services.mjs";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -150,19 +150,11 @@ async function signIn(front, msisdn) {
 setUpFirst(setUp, tails);
 
 async function setUp() {
-  for (const binary of ["nginx", "varnishd"]) {
-    try {
-      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
-    } catch {
-      throw new Error(`${binary} is missing: apt-get install nginx varnish`);
-    }
-  }
+  requireBinaries(["nginx", "varnishd"], ["nginx", "varnish"]);
   assert.ok(existsSync(SITE_BIN), `no site binary at ${SITE_BIN}: cargo build first`);
   [ports.site, ports.metrics, ports.nginx, ports.varnish] = await freePorts(4);
   await startSite();
-  writeFileSync(join(dir, "nginx.conf"), nginxConfig());
-  const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
-  start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+  startNginx(dir, nginxConfig());
   writeFileSync(join(dir, "varnish.vcl"), varnishConfig());
   const varnishd = existsSync("/usr/sbin/varnishd") ? "/usr/sbin/varnishd" : "varnishd";
   // -F: in the foreground, stopped with SIGTERM; -n: its own working

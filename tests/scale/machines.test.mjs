@@ -11,11 +11,12 @@
 import { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
+import { requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -126,13 +127,7 @@ const posted = () =>
 setUpFirst(setUp);
 
 async function setUp() {
-  for (const binary of ["redis-server", "nginx"]) {
-    try {
-      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
-    } catch {
-      throw new Error(`${binary} is missing: apt-get install redis-server nginx`);
-    }
-  }
+  requireBinaries(["redis-server", "nginx"]);
   assert.ok(existsSync(SITE_BIN), `no site binary at ${SITE_BIN}: cargo build first`);
   const free = await freePorts(7);
   [ports.redis, ports.cms, ports.nginx, ports.pg] = free;
@@ -141,15 +136,11 @@ async function setUp() {
   pg("initdb", ["-D", pgData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
   startPostgres();
   cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
-  start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
-  await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
-  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl")]);
-  await up(`http://127.0.0.1:${ports.cms}/api/home`);
+  await startRedis(ports.redis, dir);
+  await startFixtureCms(ports.cms, dir);
   // All three at once on one fresh database: they take turns to make its tables.
   await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  writeFileSync(join(dir, "nginx.conf"), loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
-  const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
-  start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+  startNginx(dir, loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
   await up(`${base()}/healthz`);
 }
 

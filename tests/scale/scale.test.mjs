@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
+import { requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -29,9 +30,6 @@ const dir = mkdtempSync(join(tmpdir(), "site-scale-"));
 const ports = {};
 let sites = [];
 
-function startRedis() {
-  return start("redis", "redis-server", ["--port", String(ports.redis), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
-}
 
 function startSite(n) {
   const env = {
@@ -94,29 +92,19 @@ async function signIn(number, client) {
 setUpFirst(setUp);
 
 async function setUp() {
-  for (const binary of ["redis-server", "nginx"]) {
-    try {
-      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
-    } catch {
-      throw new Error(`${binary} is missing: apt-get install redis-server nginx`);
-    }
-  }
+  requireBinaries(["redis-server", "nginx"]);
   assert.ok(existsSync(SITE_BIN), `no site binary at ${SITE_BIN}: cargo build first`);
   const free = await freePorts(9);
   [ports.redis, ports.cms, ports.nginx] = free;
   ports.sites = free.slice(3, 6);
   ports.metrics = free.slice(6, 9);
   cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
-  startRedis();
-  await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
-  start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(ports.cms), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl")]);
-  await up(`http://127.0.0.1:${ports.cms}/api/home`);
+  await startRedis(ports.redis, dir);
+  await startFixtureCms(ports.cms, dir);
   // All three at once, as a deployment scaled out starts them, on one fresh
   // DATA_DIR: whichever is first makes the shared sandbox and form databases.
   await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  writeFileSync(join(dir, "nginx.conf"), loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
-  const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
-  start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+  startNginx(dir, loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
   await up(`${base()}/healthz`);
 }
 

@@ -9,22 +9,12 @@ import { LanguageProvider } from "../i18n/context";
 import { counted, fill } from "./fill";
 import { locationListHtml } from "./nearMe";
 import { nearMeStrings } from "./strings";
+import { AGENT_HIT } from "../testing/locationHit";
 
 const open: LocationHit = {
-  id: 7,
+  ...AGENT_HIT,
   name: 'Mama "Neema" <Shop> & Sons',
-  kind: "agent",
-  region: "Dar es Salaam",
-  district: "Ilala",
-  street: "Kariakoo",
-  landmark: "Opposite the market",
-  latitude: -6.8187,
-  longitude: 39.2775,
   services: ["cash-in", "lipa"],
-  hours: { weekdays: "07:30–21:00", saturday: "08:00–14:00", sunday: null },
-  openNow: true,
-  distance: 1240,
-  phone: "+255754000111",
 };
 const closed: LocationHit = {
   ...open,

@@ -1,27 +1,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { renderToString } from "react-dom/server";
-import type { LocationHit } from "../../contract";
 import { LanguageProvider } from "../../i18n/context";
 import { LocationList } from "./LocationList";
 import { distanceText, geoUri } from "./hits";
+import { AGENT_HIT } from "../../testing/locationHit";
 
-const hit: LocationHit = {
-  id: 7,
-  name: "Mama Neema Shop",
-  kind: "agent",
-  region: "Dar es Salaam",
-  district: "Ilala",
-  street: "Kariakoo",
-  landmark: "Opposite the market",
-  latitude: -6.8187,
-  longitude: 39.2775,
-  services: ["cash-in", "cash-out"],
-  hours: { weekdays: "07:30–21:00", saturday: "08:00–14:00", sunday: null },
-  openNow: true,
-  distance: 1240,
-  phone: "+255754000111",
-};
+const hit = AGENT_HIT;
 
 describe("the locator's list", () => {
   it("says what, where, when and how far, with a call link and directions, in both languages", () => {

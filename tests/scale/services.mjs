@@ -1,0 +1,44 @@
+// The real services the multi-process tests and benchmarks start beside the
+// site, each on its own loopback port and files in the run's folder: a check
+// that Debian's binaries are there, redis-server without persistence, the
+// Strapi-shaped CMS fixture over a copy of content/, and nginx from a
+// config the caller wrote. Each waits until its service answers, so the
+// caller's next step can rely on it.
+import { execFileSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { start, up, waitFor } from "./processes.mjs";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** Fails with the apt-get line to run where one of `binaries` is missing. */
+export function requireBinaries(binaries, packages = binaries) {
+  for (const binary of binaries) {
+    try {
+      execFileSync("sh", ["-c", `command -v ${binary} || test -x /usr/sbin/${binary}`]);
+    } catch {
+      throw new Error(`${binary} is missing: apt-get install ${packages.join(" ")}`);
+    }
+  }
+}
+
+/** redis-server on `port`, nothing kept on disk; resolves once it answers PING. */
+export async function startRedis(port, dir) {
+  const redis = start("redis", "redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]);
+  await waitFor("redis", () => execFileSync("redis-cli", ["-p", String(port), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
+  return redis;
+}
+
+/** tools/strapi_fixture.py on `port` over `dir`/content, taking form entries into `dir`/posts.jsonl. */
+export async function startFixtureCms(port, dir, extra = []) {
+  const cms = start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(port), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl"), ...extra]);
+  await up(`http://127.0.0.1:${port}/api/home`);
+  return cms;
+}
+
+/** nginx with `config` (written to `dir`/nginx.conf), its prefix and error log in `dir`. */
+export function startNginx(dir, config) {
+  writeFileSync(join(dir, "nginx.conf"), config);
+  const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
+  return start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
+}
