@@ -17,9 +17,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-BIN=${SITE_BIN:-target/release/site}
-BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
-DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${ACCOUNT_CONNECTIONS:-64}
 SESSIONS=64
 WORK=$(mktemp -d)

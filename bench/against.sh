@@ -16,7 +16,6 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 OLD=${1:?usage: bench/against.sh OLD_BIN [NEW_BIN]}
 NEW=${2:-target/release/site}
-DURATION=${BENCH_SECONDS:-5}
 ROUNDS=${ROUNDS:-3}
 WORK=$(mktemp -d)
 cleanup() { stop_started; rm -rf "$WORK"; }

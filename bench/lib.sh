@@ -14,6 +14,14 @@
 #                              start_site …`). Sets BASE, SITE_PORT and
 #                              SITE_PID, and adds the process to PIDS.
 #   stop_started               stops every process in PIDS
+#
+# And the settings every script reads the same way: BIN (SITE_BIN, the
+# release build's site), BENCH_BIN (SITE_BENCH_BIN, its site-bench) and
+# DURATION (BENCH_SECONDS, the length of one load run, 5 s).
+
+BIN=${SITE_BIN:-target/release/site}
+BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
+DURATION=${BENCH_SECONDS:-5}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

@@ -19,7 +19,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-BIN=${SITE_BIN:-target/release/site}
 SECONDS_PER_PHASE=${BENCH_SECONDS:-20}
 WAPITI_MINUTES=${WAPITI_MINUTES:-3}
 PORT=$(free_port)

@@ -16,9 +16,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-BIN=${SITE_BIN:-target/release/site}
-BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
-DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${BENCH_CONNECTIONS:-8}
 PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"

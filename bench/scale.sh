@@ -10,8 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 
-BIN=${SITE_BIN:-target/release/site}
-DURATION=${BENCH_SECONDS:-5}
 WORK=$(mktemp -d)
 REDIS_PORT=$(free_port); NGINX_PORT=$(free_port)
 PORTS=("$(free_port)" "$(free_port)" "$(free_port)")

@@ -82,22 +82,27 @@ await build({
 // interactive page's, which loads its page kind's chunk) and the stylesheet.
 // The enhancement script and its parts are built apart below, each as one
 // file.
-const client = await build({
-  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/styles/app.css")],
-  outdir: join(publicDir, "assets"),
+/** What every file the browser loads is built as: minified ES modules with content-hashed names. */
+const browserOptions = {
   bundle: true,
-  splitting: true,
   format: "esm",
   platform: "browser",
   target: "es2020",
   minify: true,
   legalComments: "none",
   entryNames: "[name]-[hash]",
-  chunkNames: "chunk-[hash]",
-  assetNames: "[name]-[hash]",
   metafile: true,
   define,
   logLevel: "warning",
+};
+
+const client = await build({
+  ...browserOptions,
+  entryPoints: [join(appDir, "src/islands/page.tsx"), join(appDir, "src/styles/app.css")],
+  outdir: join(publicDir, "assets"),
+  splitting: true,
+  chunkNames: "chunk-[hash]",
+  assetNames: "[name]-[hash]",
 });
 
 /** src/routes.ts built for node, once. */
@@ -163,17 +168,9 @@ if (!manifest.strings.en || !manifest.strings.sw) throw new Error("the languages
 
 /** The enhancement script's options: ES modules of one file each, nothing shared, no React. */
 const enhanceOptions = {
-  bundle: true,
-  format: "esm",
-  platform: "browser",
-  target: "es2020",
-  minify: true,
-  legalComments: "none",
-  entryNames: "[name]-[hash]",
-  metafile: true,
+  ...browserOptions,
   // What it imports by URL (its parts, the island) is another file of the build.
   external: ["/assets/*"],
-  logLevel: "warning",
 };
 const entryUrl = (result) => url(Object.keys(result.metafile.outputs).find((file) => file.endsWith(".js")));
 
@@ -187,7 +184,6 @@ for (const [name, entry] of Object.entries(enhanceParts)) {
     ...enhanceOptions,
     entryPoints: { [name]: join(appDir, entry) },
     outdir: join(publicDir, "assets"),
-    define,
   });
   manifest.enhanceParts[name] = entryUrl(part);
   partResults.push(part);
