@@ -34,8 +34,10 @@ function useField(name: string) {
   const { values, errors } = useContext(FormValuesContext);
   const id = fieldId(name);
   const problem = errors[name];
-  return { id, value: values[name]?.[0] ?? "", all: values[name] ?? [], error: problem && problemText(problem, t) };
+  return { t, id, value: values[name]?.[0] ?? "", all: values[name] ?? [], error: problem && problemText(problem, t) };
 }
+
+type Field = ReturnType<typeof useField>;
 
 function describedBy(id: string, hint?: ReactNode, error?: string): string | undefined {
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -72,6 +74,31 @@ function fieldMessage(id: string, error?: string) {
   ) : null;
 }
 
+/** A field's control with its label and hint above and its message below. */
+function fieldFrame(
+  field: Field,
+  { label, hint, required }: { label: ReactNode; hint?: ReactNode; required?: boolean },
+  control: ReactNode,
+  className = "field",
+) {
+  return (
+    <div className={className}>
+      {fieldLabel(field.id, label, required, field.t)}
+      {fieldHint(field.id, hint)}
+      {control}
+      {fieldMessage(field.id, field.error)}
+    </div>
+  );
+}
+
+/** What a control says of itself to assistive technology: refused, and what describes it. */
+function controlState(field: Field, hint?: ReactNode) {
+  return {
+    "aria-invalid": field.error ? true : undefined,
+    "aria-describedby": describedBy(field.id, hint, field.error),
+  } as const;
+}
+
 interface InputProps {
   name: string;
   label: ReactNode;
@@ -93,26 +120,21 @@ export function TextField({
   inputMode,
   maxLength,
 }: InputProps) {
-  const t = useT();
-  const { id, value, error } = useField(name);
-  return (
-    <div className="field">
-      {fieldLabel(id, label, required, t)}
-      {fieldHint(id, hint)}
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={value}
-        required={required}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        maxLength={maxLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-      />
-      {fieldMessage(id, error)}
-    </div>
+  const field = useField(name);
+  return fieldFrame(
+    field,
+    { label, hint, required },
+    <input
+      id={field.id}
+      name={name}
+      type={type}
+      defaultValue={field.value}
+      required={required}
+      autoComplete={autoComplete}
+      inputMode={inputMode}
+      maxLength={maxLength}
+      {...controlState(field, hint)}
+    />,
   );
 }
 
@@ -123,24 +145,20 @@ export function TextArea({
   required = false,
   maxLength,
 }: Omit<InputProps, "type" | "autoComplete" | "inputMode">) {
-  const t = useT();
-  const { id, value, error } = useField(name);
-  return (
-    <div className="field field-wide">
-      {fieldLabel(id, label, required, t)}
-      {fieldHint(id, hint)}
-      <textarea
-        id={id}
-        name={name}
-        rows={5}
-        defaultValue={value}
-        required={required}
-        maxLength={maxLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-      />
-      {fieldMessage(id, error)}
-    </div>
+  const field = useField(name);
+  return fieldFrame(
+    field,
+    { label, hint, required },
+    <textarea
+      id={field.id}
+      name={name}
+      rows={5}
+      defaultValue={field.value}
+      required={required}
+      maxLength={maxLength}
+      {...controlState(field, hint)}
+    />,
+    "field field-wide",
   );
 }
 
@@ -152,30 +170,25 @@ export function Select({
   options,
   onChange,
 }: Omit<InputProps, "type"> & { options: [string, string][]; onChange?(value: string): void }) {
-  const t = useT();
-  const { id, value, error } = useField(name);
-  return (
-    <div className="field">
-      {fieldLabel(id, label, required, t)}
-      {fieldHint(id, hint)}
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        onChange={onChange && ((event) => onChange(event.currentTarget.value))}
-      >
-        <option value="">{t("forms.choose")}</option>
-        {options.map(([code, text]) => (
-          <option key={code} value={code}>
-            {text}
-          </option>
-        ))}
-      </select>
-      {fieldMessage(id, error)}
-    </div>
+  const field = useField(name);
+  return fieldFrame(
+    field,
+    { label, hint, required },
+    <select
+      id={field.id}
+      name={name}
+      defaultValue={field.value}
+      required={required}
+      {...controlState(field, hint)}
+      onChange={onChange && ((event) => onChange(event.currentTarget.value))}
+    >
+      <option value="">{field.t("forms.choose")}</option>
+      {options.map(([code, text]) => (
+        <option key={code} value={code}>
+          {text}
+        </option>
+      ))}
+    </select>,
   );
 }
 
@@ -191,22 +204,11 @@ export function FileField({
   hint?: ReactNode;
   accept: string;
 }) {
-  const t = useT();
-  const { id, error } = useField(name);
-  return (
-    <div className="field">
-      {fieldLabel(id, label, undefined, t)}
-      {fieldHint(id, hint)}
-      <input
-        id={id}
-        name={name}
-        type="file"
-        accept={accept}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-      />
-      {fieldMessage(id, error)}
-    </div>
+  const field = useField(name);
+  return fieldFrame(
+    field,
+    { label, hint },
+    <input id={field.id} name={name} type="file" accept={accept} {...controlState(field, hint)} />,
   );
 }
 
