@@ -25,6 +25,41 @@ export function TitledSection({
  * person): one level below the part's `<h2>`, or in its place when it has
  * none, so no level is skipped after the page's `<h1>`.
  */
-export function itemHeading(title?: string | null): "h2" | "h3" {
+function itemHeading(title?: string | null): "h2" | "h3" {
   return title ? "h3" : "h2";
+}
+
+/**
+ * A titled part listing `items` (cards, steps, people), each an `<li>` of
+ * `itemClass` whose content `item` lays out under the heading element it
+ * is given.
+ */
+export function TitledList<T extends { id?: number }>({
+  className,
+  title,
+  items,
+  ordered = false,
+  itemClass,
+  item,
+}: {
+  className: string;
+  title?: string | null;
+  items: T[];
+  ordered?: boolean;
+  itemClass?: string;
+  item(item: T, Heading: "h2" | "h3"): ReactNode;
+}) {
+  const Heading = itemHeading(title);
+  const List = ordered ? "ol" : "ul";
+  return (
+    <TitledSection className={className} title={title}>
+      <List>
+        {items.map((one, index) => (
+          <li key={one.id ?? index} className={itemClass}>
+            {item(one, Heading)}
+          </li>
+        ))}
+      </List>
+    </TitledSection>
+  );
 }

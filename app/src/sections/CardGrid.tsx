@@ -2,7 +2,7 @@ import { ContactText } from "../content/contacts";
 import type { Media } from "../contract";
 import { LocalLink } from "../app/site";
 import { Picture } from "../components/Picture";
-import { TitledSection, itemHeading } from "../components/TitledSection";
+import { TitledList } from "../components/TitledSection";
 
 export interface Card {
   id?: number;
@@ -13,23 +13,24 @@ export interface Card {
 }
 
 export function CardGrid({ title, cards }: { title?: string | null; cards: Card[] }) {
-  const Heading = itemHeading(title);
   return (
-    <TitledSection className="card-grid" title={title}>
-      <ul>
-        {cards.map((card, index) => (
-          <li key={card.id ?? index} className="card">
-            {card.image && <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />}
-            <Heading>{card.title}</Heading>
-            {card.text && (
-              <p>
-                <ContactText text={card.text} />
-              </p>
-            )}
-            {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
-          </li>
-        ))}
-      </ul>
-    </TitledSection>
+    <TitledList
+      className="card-grid"
+      title={title}
+      items={cards}
+      itemClass="card"
+      item={(card, Heading) => (
+        <>
+          {card.image && <Picture image={card.image} slot="card" lazy fallbackSize={[96, 96]} />}
+          <Heading>{card.title}</Heading>
+          {card.text && (
+            <p>
+              <ContactText text={card.text} />
+            </p>
+          )}
+          {card.link && <LocalLink to={card.link.url}>{card.link.label}</LocalLink>}
+        </>
+      )}
+    />
   );
 }

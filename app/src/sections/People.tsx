@@ -1,6 +1,6 @@
 import type { Media } from "../contract";
 import { Picture } from "../components/Picture";
-import { TitledSection, itemHeading } from "../components/TitledSection";
+import { TitledList } from "../components/TitledSection";
 
 export interface Person {
   id?: number;
@@ -12,19 +12,20 @@ export interface Person {
 
 /** The executive team, the board. */
 export function People({ title, people }: { title?: string | null; people: Person[] }) {
-  const Heading = itemHeading(title);
   return (
-    <TitledSection className="people" title={title}>
-      <ul>
-        {people.map((person, index) => (
-          <li key={person.id ?? index} className="card">
-            {person.photo && <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />}
-            <Heading>{person.name}</Heading>
-            {person.role && <p className="person-role">{person.role}</p>}
-            {person.bio && <p>{person.bio}</p>}
-          </li>
-        ))}
-      </ul>
-    </TitledSection>
+    <TitledList
+      className="people"
+      title={title}
+      items={people}
+      itemClass="card"
+      item={(person, Heading) => (
+        <>
+          {person.photo && <Picture image={person.photo} slot="card" lazy fallbackSize={[160, 160]} />}
+          <Heading>{person.name}</Heading>
+          {person.role && <p className="person-role">{person.role}</p>}
+          {person.bio && <p>{person.bio}</p>}
+        </>
+      )}
+    />
   );
 }
