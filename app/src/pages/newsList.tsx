@@ -5,7 +5,7 @@ import { PageBody } from "../components/PageBody";
 import { formatDate } from "../format";
 import { itemPath } from "../navigation/paths";
 import { newsList } from "../content/collections";
-import { Pager } from "../components/Pager";
+import { CardList } from "../components/CardList";
 import { Picture } from "../components/Picture";
 
 /**
@@ -20,31 +20,23 @@ export default function NewsListPage({ data }: PageProps) {
   const items = newsList(list);
   return (
     <PageBody page={data.content.page}>
-      <section className="item-list">
-        <h2>{t("news.latest")}</h2>
-        {items.length === 0 ? (
-          <p>{t("news.empty")}</p>
-        ) : (
-          <ul className="cards news-cards">
-            {items.map((item, index) => {
-              const path = list && itemPath(list.collection, item);
-              return (
-                <li key={item.id} className="card">
-                  {item.image && <Picture image={item.image} slot="thumb" lazy={index > 0} fallbackSize={[320, 180]} />}
-                  <h3>{path ? <LocalLink to={path}>{item.title}</LocalLink> : item.title}</h3>
-                  {item.publishDate && (
-                    <p className="card-meta">
-                      <time dateTime={item.publishDate}>{formatDate(item.publishDate, lang)}</time>
-                    </p>
-                  )}
-                  {item.summary && <p>{item.summary}</p>}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        <Pager pager={data.pager} path={data.path} />
-      </section>
+      <CardList heading={t("news.latest")} empty={t("news.empty")} className="cards news-cards" data={data}>
+        {items.map((item, index) => {
+          const path = list && itemPath(list.collection, item);
+          return (
+            <li key={item.id} className="card">
+              {item.image && <Picture image={item.image} slot="thumb" lazy={index > 0} fallbackSize={[320, 180]} />}
+              <h3>{path ? <LocalLink to={path}>{item.title}</LocalLink> : item.title}</h3>
+              {item.publishDate && (
+                <p className="card-meta">
+                  <time dateTime={item.publishDate}>{formatDate(item.publishDate, lang)}</time>
+                </p>
+              )}
+              {item.summary && <p>{item.summary}</p>}
+            </li>
+          );
+        })}
+      </CardList>
     </PageBody>
   );
 }

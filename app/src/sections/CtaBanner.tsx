@@ -1,4 +1,4 @@
-import { LocalLink } from "../app/site";
+import { LinkButton } from "../components/LinkButton";
 
 /** A call to action between sections. */
 export function CtaBanner({
@@ -14,11 +14,7 @@ export function CtaBanner({
     <section className="cta-banner">
       <h2>{title}</h2>
       {text && <p>{text}</p>}
-      {cta && (
-        <LocalLink to={cta.url} className="button button-light">
-          {cta.label}
-        </LocalLink>
-      )}
+      <LinkButton link={cta} className="button button-light" />
     </section>
   );
 }

@@ -1,5 +1,5 @@
+import { LinkButton } from "../components/LinkButton";
 import type { Media } from "../contract";
-import { LocalLink } from "../app/site";
 import { Picture } from "../components/Picture";
 
 export interface HeroProps {
@@ -21,11 +21,7 @@ export function Hero({ title, subtitle, image, cta }: HeroProps) {
       <div className="hero-text">
         {title && <h1>{title}</h1>}
         {subtitle && <p>{subtitle}</p>}
-        {cta && (
-          <LocalLink to={cta.url} className="button">
-            {cta.label}
-          </LocalLink>
-        )}
+        <LinkButton link={cta} className="button" />
       </div>
       {image && <Picture className="hero-image" image={image} slot="hero" main />}
     </Block>

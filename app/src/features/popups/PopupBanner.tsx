@@ -6,10 +6,10 @@
  * page's target (`:target`): without JavaScript it closes for the page
  * shown; with it the dismissal is remembered too.
  */
+import { LinkButton } from "../../components/LinkButton";
 import { useEffect, useState, type MouseEvent } from "react";
 import { useT } from "../../i18n/context";
 import type { Popup } from "../../contract";
-import { LocalLink } from "../../app/site";
 import { Picture } from "../../components/Picture";
 import { rememberDismissal, wasDismissed } from "./dismissal";
 
@@ -38,11 +38,7 @@ function Banner({ popup }: { popup: Popup }) {
       <div className="popup-text">
         <p className="popup-title">{popup.title}</p>
         {popup.text && <p>{popup.text}</p>}
-        {popup.cta && (
-          <LocalLink to={popup.cta.url} className="popup-cta">
-            {popup.cta.label}
-          </LocalLink>
-        )}
+        <LinkButton link={popup.cta} className="popup-cta" />
       </div>
       <a href={`#${ANCHOR}`} className="popup-close" aria-label={t("popup.dismiss")} onClick={dismiss}>
         <span aria-hidden="true">×</span>
