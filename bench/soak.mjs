@@ -28,7 +28,7 @@
 //   SOAK_MINUTES=2 SITE_BIN=target/release/site node bench/soak.mjs
 
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, openSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, openSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -594,7 +594,6 @@ async function setUp() {
   [ports.redis, ports.cms, ports.nginx, ports.operator] = free;
   ports.sites = free.slice(4, 7);
   ports.metrics = free.slice(7, 10);
-  cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   mkdirSync(join(dir, "data"));
   mkdirSync(join(dir, "operator"));
   redis = await startRedis(ports.redis, dir);

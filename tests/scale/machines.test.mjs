@@ -11,7 +11,7 @@
 import { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
@@ -135,7 +135,6 @@ async function setUp() {
   if (process.getuid() === 0) execFileSync("chown", ["postgres:", pgDir]);
   pg("initdb", ["-D", pgData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
   startPostgres();
-  cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   await startRedis(ports.redis, dir);
   await startFixtureCms(ports.cms, dir);
   // All three at once on one fresh database: they take turns to make its tables.

@@ -10,7 +10,7 @@
 import { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
@@ -98,7 +98,6 @@ async function setUp() {
   [ports.redis, ports.cms, ports.nginx] = free;
   ports.sites = free.slice(3, 6);
   ports.metrics = free.slice(6, 9);
-  cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   await startRedis(ports.redis, dir);
   await startFixtureCms(ports.cms, dir);
   // All three at once, as a deployment scaled out starts them, on one fresh

@@ -5,7 +5,7 @@
 // config the caller wrote. Each waits until its service answers, so the
 // caller's next step can rely on it.
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { start, up, waitFor } from "./processes.mjs";
 
@@ -29,8 +29,13 @@ export async function startRedis(port, dir) {
   return redis;
 }
 
-/** tools/strapi_fixture.py on `port` over `dir`/content, taking form entries into `dir`/posts.jsonl. */
+/**
+ * tools/strapi_fixture.py on `port` over a copy of content/ in `dir`/content
+ * (what a test publishes there stays its own), taking form entries into
+ * `dir`/posts.jsonl.
+ */
 export async function startFixtureCms(port, dir, extra = []) {
+  cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   const cms = start("cms", "python3", [join(ROOT, "tools/strapi_fixture.py"), "--port", String(port), "--content", join(dir, "content"), "--posts", join(dir, "posts.jsonl"), ...extra]);
   await up(`http://127.0.0.1:${port}/api/home`);
   return cms;
