@@ -35,7 +35,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startOperatorProxy } from "../tools/operator-proxy.mjs";
 import { loadBalancerConfig } from "../tests/scale/nginx.mjs";
-import { requireBinaries, startFixtureCms, startNginx, startRedis } from "../tests/scale/services.mjs";
+import { instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "../tests/scale/services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/release/site");
@@ -153,11 +153,7 @@ async function startSite(n) {
 
 function launchSite(n) {
   sites[n] = start(`site-${n + 1}`, SITE_BIN, [], {
-    HOST: "127.0.0.1",
-    PORT: String(ports.sites[n]),
-    SITE_URL: `http://127.0.0.1:${ports.nginx}`,
-    REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
-    SESSION_KEY,
+    ...instanceEnv(ports, n, SESSION_KEY),
     DATA_DIR: join(dir, "data"),
     CMS_URL: cmsProxy.url,
     CONTENT_TTL_SECS: "15",
@@ -165,7 +161,6 @@ function launchSite(n) {
     FORMS_RETRY_MS: "1000",
     DIGITAL_API_URL: `${operatorProxy.url}/`,
     METRICS_ADDR: `127.0.0.1:${ports.metrics[n]}`,
-    TRUSTED_PROXIES: "127.0.0.1",
     MAX_CONNECTIONS_PER_ADDRESS: "4096",
     OTP_RESEND_SECS: "0",
     SHUTDOWN_GRACE_SECS: "10",

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
-import { requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -56,19 +56,14 @@ const dataDir = (n) => join(dir, `data-${n + 1}`);
 
 function startSite(n) {
   const env = {
-    HOST: "127.0.0.1",
-    PORT: String(ports.sites[n]),
-    SITE_URL: `http://127.0.0.1:${ports.nginx}`,
-    REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
+    ...instanceEnv(ports, n, SESSION_KEY),
     DATABASE_URL: `postgres://postgres@127.0.0.1:${ports.pg}/postgres`,
-    SESSION_KEY,
     DATA_DIR: dataDir(n),
     CMS_URL: `http://127.0.0.1:${ports.cms}`,
     CONTENT_TTL_SECS: "3600",
     FORMS_TOKEN,
     FORMS_RETRY_MS: "300",
     METRICS_ADDR: "off",
-    TRUSTED_PROXIES: "127.0.0.1",
     RENDER_WORKERS: "1",
     PRERENDER: "false",
     SHUTDOWN_GRACE_SECS: "5",

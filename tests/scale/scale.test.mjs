@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
-import { requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -30,14 +30,9 @@ const dir = mkdtempSync(join(tmpdir(), "site-scale-"));
 const ports = {};
 let sites = [];
 
-
 function startSite(n) {
   const env = {
-    HOST: "127.0.0.1",
-    PORT: String(ports.sites[n]),
-    SITE_URL: `http://127.0.0.1:${ports.nginx}`,
-    REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
-    SESSION_KEY,
+    ...instanceEnv(ports, n, SESSION_KEY),
     DATA_DIR: join(dir, "data"),
     CMS_URL: `http://127.0.0.1:${ports.cms}`,
     CMS_WEBHOOK_SECRET: SECRET,
@@ -45,7 +40,6 @@ function startSite(n) {
     FORMS_TOKEN,
     FORMS_RETRY_MS: "300",
     METRICS_ADDR: `127.0.0.1:${ports.metrics[n]}`,
-    TRUSTED_PROXIES: "127.0.0.1",
     OTP_RESEND_SECS: "0",
     RENDER_WORKERS: "1",
     PRERENDER: "false",

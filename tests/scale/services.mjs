@@ -47,3 +47,20 @@ export function startNginx(dir, config) {
   const nginx = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
   return start("nginx", nginx, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "nginx-error.log")]);
 }
+
+/**
+ * What instance `n` of the site shares with the others behind the balancer:
+ * its own port, the address visitors use (nginx's), the one Redis and the
+ * one session key, nginx as the proxy whose forwarded address it trusts.
+ * The caller adds the rest (its data, the CMS, metrics, log level).
+ */
+export function instanceEnv(ports, n, sessionKey) {
+  return {
+    HOST: "127.0.0.1",
+    PORT: String(ports.sites[n]),
+    SITE_URL: `http://127.0.0.1:${ports.nginx}`,
+    REDIS_URL: `redis://127.0.0.1:${ports.redis}/0`,
+    SESSION_KEY: sessionKey,
+    TRUSTED_PROXIES: "127.0.0.1",
+  };
+}
