@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
-import { instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { call as callAt, instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -77,24 +77,8 @@ function startSite(n) {
 
 const base = () => `http://127.0.0.1:${ports.nginx}`;
 
-async function call(path, { method = "GET", body, client = "198.51.100.1", to = base(), headers = {} } = {}) {
-  const response = await fetch(`${to}${path}`, {
-    method,
-    redirect: "manual",
-    headers: {
-      "x-forwarded-for": client,
-      ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin", accept: "application/json" } : {}),
-      ...headers,
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: response.status, json, text, retryAfter: response.headers.get("retry-after") };
-}
+/** A request through nginx, or to one instance (`to`), as services.mjs's `call` makes it. */
+const call = (path, { to = base(), ...options } = {}) => callAt(to, path, options);
 
 const lead = (n) => ({
   name: `Lead ${n}`, email: `lead${n}@example.co.tz`, phone: "0754 000 001", businessName: `Business ${n}`,

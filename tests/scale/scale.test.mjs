@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
 import { loadBalancerConfig } from "./nginx.mjs";
-import { instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { call as callAt, instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -52,27 +52,8 @@ function startSite(n) {
 
 const base = () => `http://127.0.0.1:${ports.nginx}`;
 
-/** A request through nginx as the site's own page makes it, from `client` (X-Forwarded-For). */
-async function call(path, { method = "GET", body, cookie, client = "198.51.100.1", to = base(), headers = {} } = {}) {
-  const response = await fetch(`${to}${path}`, {
-    method,
-    redirect: "manual",
-    headers: {
-      "x-forwarded-for": client,
-      ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin", accept: "application/json" } : {}),
-      ...(cookie ? { cookie } : {}),
-      ...headers,
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  const setCookie = response.headers.get("set-cookie");
-  return { status: response.status, json, text, upstream: response.headers.get("x-upstream"), setCookie };
-}
+/** A request through nginx, or to one instance (`to`), as services.mjs's `call` makes it. */
+const call = (path, { to = base(), ...options } = {}) => callAt(to, path, options);
 
 async function signIn(number, client) {
   const asked = await call("/api/auth/request-otp", { method: "POST", body: { msisdn: number }, client });

@@ -64,3 +64,36 @@ export function instanceEnv(ports, n, sessionKey) {
     TRUSTED_PROXIES: "127.0.0.1",
   };
 }
+
+/**
+ * A request to `to` + `path` as the site's own page makes it (a JSON body
+ * from the same origin), from `client` as nginx forwards it
+ * (X-Forwarded-For). The answer's status, text, JSON if it is, and the
+ * headers the tests look at.
+ */
+export async function call(to, path, { method = "GET", body, cookie, client = "198.51.100.1", headers = {} } = {}) {
+  const response = await fetch(`${to}${path}`, {
+    method,
+    redirect: "manual",
+    headers: {
+      "x-forwarded-for": client,
+      ...(body ? { "content-type": "application/json", "sec-fetch-site": "same-origin", accept: "application/json" } : {}),
+      ...(cookie ? { cookie } : {}),
+      ...headers,
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return {
+    status: response.status,
+    json,
+    text,
+    retryAfter: response.headers.get("retry-after"),
+    upstream: response.headers.get("x-upstream"),
+    setCookie: response.headers.get("set-cookie"),
+  };
+}
