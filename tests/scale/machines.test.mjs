@@ -15,8 +15,7 @@ import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, everyChild, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
-import { loadBalancerConfig } from "./nginx.mjs";
-import { call as callAt, instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { call as callAt, instanceEnv, requireBinaries, startDeployment } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -114,12 +113,8 @@ async function setUp() {
   if (process.getuid() === 0) execFileSync("chown", ["postgres:", pgDir]);
   pg("initdb", ["-D", pgData, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"]);
   startPostgres();
-  await startRedis(ports.redis, dir);
-  await startFixtureCms(ports.cms, dir);
   // All three at once on one fresh database: they take turns to make its tables.
-  await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  startNginx(dir, loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
-  await up(`${base()}/healthz`);
+  await startDeployment(ports, dir, startSite);
 }
 
 after(async () => {

@@ -14,8 +14,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { anyFailed, children, freePorts, logTails, setUpFirst, sleep, start, stop, test, up, waitFor } from "./processes.mjs";
-import { loadBalancerConfig } from "./nginx.mjs";
-import { call as callAt, instanceEnv, requireBinaries, startFixtureCms, startNginx, startRedis } from "./services.mjs";
+import { call as callAt, instanceEnv, requireBinaries, startDeployment, startRedis } from "./services.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SITE_BIN = resolve(ROOT, process.env.SITE_BIN ?? "target/debug/site");
@@ -73,13 +72,8 @@ async function setUp() {
   [ports.redis, ports.cms, ports.nginx] = free;
   ports.sites = free.slice(3, 6);
   ports.metrics = free.slice(6, 9);
-  await startRedis(ports.redis, dir);
-  await startFixtureCms(ports.cms, dir);
-  // All three at once, as a deployment scaled out starts them, on one fresh
-  // DATA_DIR: whichever is first makes the shared sandbox and form databases.
-  await Promise.all([startSite(0), startSite(1), startSite(2)]);
-  startNginx(dir, loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
-  await up(`${base()}/healthz`);
+  // All three on one fresh DATA_DIR: whichever is first makes the shared sandbox and form databases.
+  await startDeployment(ports, dir, startSite);
 }
 
 after(async () => {
@@ -213,9 +207,8 @@ test("Redis stopped then started again: pages never fail, sign-in answers 503 an
   assert.equal(down.json.notice.key, "serviceUnavailable");
   const ready = await call("/readyz");
   assert.equal(ready.status, 503);
-  startRedis();
   const back = Date.now();
-  await waitFor("redis back", () => execFileSync("redis-cli", ["-p", String(ports.redis), "ping"], { stdio: ["ignore", "pipe", "ignore"] }).toString().includes("PONG"));
+  await startRedis(ports.redis, dir);
   // Each instance answers its very first request once Redis answers: none
   // refuses one while its connection to Redis finds out it was dropped.
   for (const [n, port] of ports.sites.entries()) {

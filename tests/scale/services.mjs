@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { loadBalancerConfig } from "./nginx.mjs";
 import { start, up, waitFor } from "./processes.mjs";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -96,4 +97,18 @@ export async function call(to, path, { method = "GET", body, cookie, client = "1
     upstream: response.headers.get("x-upstream"),
     setCookie: response.headers.get("set-cookie"),
   };
+}
+
+/**
+ * A deployment scaled out on loopback: Redis, the CMS fixture, every
+ * instance at once (`startSite(n)` for each of `ports.sites`: whichever is
+ * first makes what they share), then nginx balancing over them; resolves
+ * once nginx answers.
+ */
+export async function startDeployment(ports, dir, startSite) {
+  await startRedis(ports.redis, dir);
+  await startFixtureCms(ports.cms, dir);
+  await Promise.all(ports.sites.map((_, n) => startSite(n)));
+  startNginx(dir, loadBalancerConfig({ dir, sites: ports.sites, port: ports.nginx }));
+  await up(`http://127.0.0.1:${ports.nginx}/healthz`);
 }
