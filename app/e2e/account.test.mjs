@@ -83,6 +83,22 @@ async function signIn(site, scope, who, { verify = "Log in" } = {}) {
   await scope.getByRole("button", { name: verify, exact: true }).click();
 }
 
+/**
+ * A browser without JavaScript asking for a code for `who` on the account
+ * page in `lang` (its prefix, "" or "/sw"): the plain form posts, and the
+ * server sends the browser to the code step. Returns the page and its main.
+ */
+async function askCodeWithoutScript(site, who, { lang = "", label = "Phone number", send = "Send code" } = {}) {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${site.base}${lang}/account`);
+  const main = page.getByRole("main");
+  await main.getByLabel(label, { exact: true }).fill(who.local);
+  await main.getByRole("button", { name: send }).click();
+  await page.waitForURL(`${site.base}${lang}/account?step=code&msisdn=${who.local}`);
+  return { context, page, main };
+}
+
 test("with JavaScript: the login dialog, balances, a bundle for a friend, the friend's balance, log out", async () => {
   await withSite(async (site) => {
     const context = await browser.newContext();
@@ -220,13 +236,7 @@ test("a friend and a number chosen before the island's code arrives stay chosen 
 
 test("without JavaScript: sign in and buy for a friend with plain forms; the outcome shows on the next page", async () => {
   await withSite(async (site) => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto(site.base + "/account");
-    const main = page.getByRole("main");
-    await main.getByLabel("Phone number", { exact: true }).fill(AMINA.local);
-    await main.getByRole("button", { name: "Send code" }).click();
-    await page.waitForURL(`${site.base}/account?step=code&msisdn=${AMINA.local}`);
+    const { context, page, main } = await askCodeWithoutScript(site, AMINA);
     await main
       .getByRole("status")
       .filter({ hasText: "We have sent a verification code to your phone by SMS." })
@@ -321,13 +331,11 @@ test("in Swahili a purchase link opens the login dialog, and an invalid number i
 
 test("without JavaScript a code asked for again too soon says how long to wait, the number kept in its field", async () => {
   await withSite(async (site) => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto(site.base + "/sw/account");
-    const main = page.getByRole("main");
-    await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
-    await main.getByRole("button", { name: "Tuma msimbo" }).click();
-    await page.waitForURL(`${site.base}/sw/account?step=code&msisdn=${JUMA.local}`);
+    const { context, page, main } = await askCodeWithoutScript(site, JUMA, {
+      lang: "/sw",
+      label: "Namba ya simu",
+      send: "Tuma msimbo",
+    });
     await page.goto(site.base + "/sw/account");
     await main.getByLabel("Namba ya simu", { exact: true }).fill(JUMA.local);
     await main.getByRole("button", { name: "Tuma msimbo" }).click();
