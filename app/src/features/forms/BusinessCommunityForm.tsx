@@ -5,14 +5,12 @@
  * the stylesheet shows each with its answer, JavaScript or not.
  */
 import * as ENDPOINTS from "../../../generated/endpoints";
-import { useEffect, useRef } from "react";
 import { useT } from "../../i18n/context";
 import { FIELD_LENGTHS, type FormState } from "../../contract";
-import { localePath, routes } from "../../routes";
-import { LocalLink, useSite } from "../../app/site";
-import { CsrfField } from "../../app/csrf";
+import { routes } from "../../routes";
+import { LocalLink } from "../../app/site";
 import { navLabel } from "../../navigation/menu";
-import { Choices, ErrorSummary, FormValuesProvider, Honeypot, Received, Select, TextField } from "./Fields";
+import { Choices, FormHead, FormValuesProvider, Honeypot, Received, Select, TextField } from "./Fields";
 import { useFormPost } from "./useFormPost";
 
 const ACTION = ENDPOINTS.businessCommunity;
@@ -55,12 +53,7 @@ export function businessServices(): { slug: string; nav: string }[] {
 
 export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
   const t = useT();
-  const { lang, path } = useSite();
   const post = useFormPost(sentBack?.errors ?? {}, { lists: ["services"] });
-  const summary = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
-  }, [post.errors]);
 
   const shown = post.reference ?? reference;
   if (shown) {
@@ -110,12 +103,7 @@ export function BusinessCommunityForm({ sentBack, reference }: { sentBack?: Form
   return (
     <FormValuesProvider value={{ values: sentBack?.values ?? {}, errors: post.errors }}>
       <form method="post" action={ACTION} className="site-form" onSubmit={post.submit} noValidate>
-        <CsrfField />
-        <input type="hidden" name="lang" value={lang} />
-        <input type="hidden" name="returnTo" value={localePath(lang, path)} />
-        <div ref={summary}>
-          <ErrorSummary errors={post.errors} order={ORDER} label={label} />
-        </div>
+        <FormHead errors={post.errors} order={ORDER} label={label} />
         <fieldset className="form-group">
           <legend>{t("forms.business.you")}</legend>
           <TextField

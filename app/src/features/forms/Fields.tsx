@@ -9,7 +9,10 @@
  * page's script has loaded on a slow connection is never reset.
  */
 import { PROTOCOL } from "../../contract";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useRef, type ReactNode } from "react";
+import { CsrfField } from "../../app/csrf";
+import { useSite } from "../../app/site";
+import { localePath } from "../../routes";
 import type { TFunction } from "../../i18n";
 import { useT } from "../../i18n/context";
 import { problemText } from "./problems";
@@ -285,18 +288,39 @@ export function inFormOrder<T>(errors: Record<string, T>, order: string[]): [str
   });
 }
 
-/** The server's messages, linked to their fields, at the top of the form, in its order. */
-export function ErrorSummary({
-  errors,
-  order,
-  label,
-  onPick,
-}: {
+interface SummaryProps {
   errors: Errors;
   order: string[];
   label: (name: string) => string;
   onPick?(name: string): void;
-}) {
+}
+
+/**
+ * What every form posts besides its fields (the session's token, the
+ * page's language, the address to come back to), then the server's
+ * messages, focused each time they change so that a screen reader reads
+ * them out.
+ */
+export function FormHead(summaryProps: SummaryProps) {
+  const { lang, path } = useSite();
+  const summary = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (Object.keys(summaryProps.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
+  }, [summaryProps.errors]);
+  return (
+    <>
+      <CsrfField />
+      <input type="hidden" name="lang" value={lang} />
+      <input type="hidden" name="returnTo" value={localePath(lang, path)} />
+      <div ref={summary}>
+        <ErrorSummary {...summaryProps} />
+      </div>
+    </>
+  );
+}
+
+/** The server's messages, linked to their fields, at the top of the form, in its order. */
+function ErrorSummary({ errors, order, label, onPick }: SummaryProps) {
   const t = useT();
   const entries = inFormOrder(errors, order);
   if (!entries.length) return null;

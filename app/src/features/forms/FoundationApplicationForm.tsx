@@ -11,12 +11,10 @@ import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useT } from "../../i18n/context";
 import type { FormState } from "../../contract";
-import { LocalLink, useSite } from "../../app/site";
-import { CsrfField } from "../../app/csrf";
-import { localePath } from "../../routes";
+import { LocalLink } from "../../app/site";
 import { formatTzs } from "../../format";
 import {
-  ErrorSummary,
+  FormHead,
   FileField,
   FormValuesProvider,
   Honeypot,
@@ -72,14 +70,12 @@ function rowsFor(names: string[], list: string, least: number): number {
 
 export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: FormState; reference: string | null }) {
   const t = useT();
-  const { lang, path } = useSite();
   const [enhanced, setEnhanced] = useState(false);
   const sentNames = Object.keys(sentBack?.values ?? {});
   const [applicants, setApplicants] = useState(() => rowsFor(sentNames, "applicants", APPLICANT_ROWS));
   const [lines, setLines] = useState(() => rowsFor(sentNames, "budget", BUDGET_ROWS));
   const [total, setTotal] = useState(0);
   const form = useRef<HTMLFormElement>(null);
-  const summary = useRef<HTMLDivElement>(null);
   const steps = useSteps(form);
   const post = useFormPost(sentBack?.errors ?? {}, { onErrors: steps.showErrors, onSent: clearDraft });
   useEffect(() => setEnhanced(true), []);
@@ -92,9 +88,6 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
     },
     onFilled: () => changed(),
   });
-  useEffect(() => {
-    if (Object.keys(post.errors).length) summary.current?.querySelector<HTMLElement>(".error-summary")?.focus();
-  }, [post.errors]);
 
   function changed() {
     if (!form.current) return;
@@ -204,17 +197,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
         onInput={changed}
         onChange={changed}
       >
-        <CsrfField />
-        <input type="hidden" name="lang" value={lang} />
-        <input type="hidden" name="returnTo" value={localePath(lang, path)} />
-        <div ref={summary}>
-          <ErrorSummary
-            errors={post.errors}
-            order={ORDER}
-            label={label}
-            onPick={enhanced ? steps.showField : undefined}
-          />
-        </div>
+        <FormHead errors={post.errors} order={ORDER} label={label} onPick={enhanced ? steps.showField : undefined} />
         {enhanced && (
           <p className="form-step-count">{t("forms.foundation.stepOf", { step: step + 1, count: STEPS.length })}</p>
         )}
