@@ -100,14 +100,20 @@ function contextCookie(base, cookie) {
   return { name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base };
 }
 
-async function measure(browser, base, path, cookie = null) {
-  const context = await browser.newContext();
-  if (cookie) await context.addCookies([contextCookie(base, cookie)]);
+/** A fresh page (no cache) on the 2G-like link, and the DevTools session that throttles it and sees its traffic. */
+async function onTheLink(browser, options, cookies = null) {
+  const context = await browser.newContext(options);
+  if (cookies) await context.addCookies(cookies);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
   await cdp.send("Network.emulateNetworkConditions", LINK);
+  return { context, page, cdp };
+}
+
+async function measure(browser, base, path, cookie = null) {
+  const { context, page, cdp } = await onTheLink(browser, {}, cookie && [contextCookie(base, cookie)]);
   const kinds = new Map();
   const bytes = {};
   const scripts = [];
@@ -152,15 +158,10 @@ const KARIAKOO = { latitude: -6.8187, longitude: 39.2775 };
  * places listed).
  */
 async function tap(browser, base, { path, start, done, geolocation }) {
-  const context = await browser.newContext({
+  const { context, page, cdp } = await onTheLink(browser, {
     serviceWorkers: "block",
     ...(geolocation ? { geolocation, permissions: ["geolocation"] } : {}),
   });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  await cdp.send("Network.emulateNetworkConditions", LINK);
   const scripts = new Set();
   const bytes = { script: 0, other: 0 };
   let counting = false;

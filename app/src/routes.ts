@@ -57,7 +57,7 @@ type RouteOptions = Omit<Partial<RouteDef>, "name" | "path" | "page" | "meta"> &
  * tell its pages apart, which it cannot forget (page 2 would be kept and
  * served as page 1).
  */
-function route(name: string, path: string, page: PageKind | undefined, options: RouteOptions = {}): RouteDef {
+export function route(name: string, path: string, page: PageKind | undefined, options: RouteOptions = {}): RouteDef {
   const { meta, ...rest } = options;
   if (rest.list) rest.query = [...(rest.query ?? []).filter((key) => key !== PAGE_QUERY), PAGE_QUERY];
   return {

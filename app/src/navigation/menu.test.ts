@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { routes, type RouteDef } from "../routes";
+import { route, routes, type RouteDef } from "../routes";
 import { buildMenu, type MenuEntry } from "./menu";
 
 const find = (entries: MenuEntry[], name: string): MenuEntry | undefined => {
@@ -74,35 +74,12 @@ describe("main menu", () => {
   });
 
   it("hides the children of a route marked invisibleChildren, and headings left empty", () => {
-    const meta = {
-      requiresAuth: false,
-      isDynamic: true,
-      isPassThrough: false,
-      invisible: false,
-      noindex: false,
-      invisibleChildren: false,
-      isClickable: true,
-      isVisible: true,
-      pageName: "",
-    };
     const table: RouteDef[] = [
-      { name: "group", path: "", meta: { ...meta, navigation: "group", isClickable: false } },
-      {
-        name: "parent",
-        path: "/parent",
-        page: "content",
-        parent: "group",
-        meta: { ...meta, navigation: "parent", invisibleChildren: true },
-      },
-      { name: "child", path: "/child", page: "content", parent: "parent", meta: { ...meta, navigation: "child" } },
-      { name: "empty", path: "", meta: { ...meta, navigation: "empty", isClickable: false } },
-      {
-        name: "hidden",
-        path: "/hidden",
-        page: "content",
-        parent: "group",
-        meta: { ...meta, navigation: "hidden", isVisible: false },
-      },
+      route("group", "", undefined, { meta: { isClickable: false } }),
+      route("parent", "/parent", "content", { parent: "group", meta: { invisibleChildren: true } }),
+      route("child", "/child", "content", { parent: "parent" }),
+      route("empty", "", undefined, { meta: { isClickable: false } }),
+      route("hidden", "/hidden", "content", { parent: "group", meta: { isVisible: false } }),
     ];
     assert.deepEqual(buildMenu(table), [
       {
