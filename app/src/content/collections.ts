@@ -6,15 +6,16 @@
  */
 import type { BusinessService, CollectionItem, Device, ItemList, Media, NewsItem, Trick } from "../contract";
 
+/** The collections of news: the newsroom's, sport's and the foundation's. */
+const NEWS = ["news-updates", "sport-updates", "foundation-updates"] as const;
+type News<T> = Extract<T, { collection: (typeof NEWS)[number] }>;
+
+function isNews<T extends { collection: string }>(value: T): value is News<T> {
+  return (NEWS as readonly string[]).includes(value.collection);
+}
+
 export function newsList(list: ItemList | undefined): NewsItem[] {
-  switch (list?.collection) {
-    case "news-updates":
-    case "sport-updates":
-    case "foundation-updates":
-      return list.items;
-    default:
-      return [];
-  }
+  return list && isNews(list) ? list.items : [];
 }
 
 export function deviceList(list: ItemList | undefined): Device[] {
@@ -30,14 +31,7 @@ export function trickList(list: ItemList | undefined): Trick[] {
 }
 
 export function newsItem(entry: CollectionItem | undefined): NewsItem | undefined {
-  switch (entry?.collection) {
-    case "news-updates":
-    case "sport-updates":
-    case "foundation-updates":
-      return entry.item;
-    default:
-      return undefined;
-  }
+  return entry && isNews(entry) ? entry.item : undefined;
 }
 
 export function deviceItem(entry: CollectionItem | undefined): Device | undefined {
