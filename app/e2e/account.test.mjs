@@ -9,7 +9,15 @@
 // number runs its server with a short OTP_RESEND_SECS and waits that long).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, signInOnAccountPage, startIsland, startSite, watchErrors } from "./harness.mjs";
+import {
+  hydrated,
+  launchBrowser,
+  openHydrated,
+  signInOnAccountPage,
+  startIsland,
+  startSite,
+  watchErrors,
+} from "./harness.mjs";
 
 const AMINA = { local: "0754000001", international: "255754000001", names: "Amina Mwakyusa" };
 const JUMA = { local: "0754000002", international: "255754000002", names: "Juma Kassim" };
@@ -101,11 +109,7 @@ async function askCodeWithoutScript(site, who, { lang = "", label = "Phone numbe
 
 test("with JavaScript: the login dialog, balances, a bundle for a friend, the friend's balance, log out", async () => {
   await withSite(async (site) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(site.base + "/");
-    await hydrated(page);
+    const { context, page, errors } = await openHydrated(browser, site.base + "/");
     const header = page.getByRole("banner");
     const logIn = header.getByRole("link", { name: "Log in" });
     assert.equal(await logIn.getAttribute("href"), "/account", "without JavaScript it is a link to the account page");
@@ -565,11 +569,7 @@ test("sign-in failures: the code request failing, a wrong code, customer details
 
 test("modem bundles: the code goes to the masked alternative number, a bundle is bought for the modem", async () => {
   await withSite(async (site) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(site.base + "/account");
-    await hydrated(page);
+    const { context, page, errors } = await openHydrated(browser, site.base + "/account");
     await signIn(site, page.getByRole("main"), AMINA);
     const modem = page.getByRole("region", { name: "Bundles for a modem or router" });
     await modem.getByLabel("Modem number").fill("0754 000 010");
@@ -612,11 +612,7 @@ test("modem bundles: the code goes to the masked alternative number, a bundle is
 test("a modem without an alternative number: a code read on the modem registers this number, then the modem signs in with a code sent to it", async () => {
   await withSite(async (site) => {
     const MODEM = { local: "0754 000 011", international: "255754000011" };
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(site.base + "/account");
-    await hydrated(page);
+    const { context, page, errors } = await openHydrated(browser, site.base + "/account");
     await signIn(site, page.getByRole("main"), AMINA);
     const modem = page.getByRole("region", { name: "Bundles for a modem or router" });
     await modem.getByLabel("Modem number").fill(MODEM.local);
@@ -685,11 +681,7 @@ async function assertChoiceKept(page, bundle, friend, channel) {
 test("a session that ended before Buy: the login dialog opens on the page, the choice stays, and after signing in again the purchase goes through; in Swahili too", async () => {
   await withSite(
     async (site) => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const errors = watchErrors(page);
-      await page.goto(site.base + "/account");
-      await hydrated(page);
+      const { context, page, errors } = await openHydrated(browser, site.base + "/account");
       await signIn(site, page.getByRole("main"), AMINA);
       // Taken once the first code has gone (the resend time counts from it).
       const firstCodeAt = Date.now();

@@ -5,7 +5,7 @@
 // surviving a dropped connection and a reload.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, openHydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 const TOKEN = "e2e-staff";
 let site;
@@ -252,11 +252,7 @@ for (const lang of ["en", "sw"]) {
   const text = FOUNDATION[lang];
 
   test(`${lang} with JavaScript: the foundation application in steps, the two-applicant rule, the review and the receipt`, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(`${site.base}${prefix}/foundation/apply`);
-    await hydrated(page);
+    const { context, page, errors } = await openHydrated(browser, `${site.base}${prefix}/foundation/apply`);
     const steps = page.locator(".form-steps li");
     assert.deepEqual(await steps.allTextContents(), text.steps);
     const current = () => page.locator('.form-steps li[aria-current="step"]').textContent();

@@ -124,6 +124,16 @@ export async function hydrated(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
+/** A page of a fresh context (with `contextOptions`) at `url`, its errors watched, once its island hydrated. */
+export async function openHydrated(browser, url, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await hydrated(page);
+  return { context, page, errors };
+}
+
 /**
  * Starts the site and a browser before a file's tests and stops both after;
  * `assign` receives `{ site, browser }` once they are up.

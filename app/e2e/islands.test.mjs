@@ -5,7 +5,7 @@
 // service worker's offline page and its copies of pages read before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, launchBrowser, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, launchBrowser, openHydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -97,11 +97,9 @@ test("a content page loads no React, Log in included: its dialog comes with a fe
 });
 
 test("an interactive page hydrates its island only: the header and footer stay server HTML and work through the enhancement script", async () => {
-  const context = await browser.newContext({ serviceWorkers: "block" });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(site.base + "/sw/vodacom-business/community");
-  await hydrated(page);
+  const { context, page, errors } = await openHydrated(browser, site.base + "/sw/vodacom-business/community", {
+    serviceWorkers: "block",
+  });
   const reactKeys = (selector) =>
     page.evaluate(
       (s) => Object.keys(document.querySelector(s)).filter((key) => key.startsWith("__react")).length,

@@ -2,7 +2,7 @@
 // browser does (golden minutes, popup dismissal, opening an FAQ question).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, openHydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -51,11 +51,7 @@ test("golden minutes: the schedule from the server, 'on now' in the browser duri
 });
 
 test("a dismissed popup stays dismissed for the session", async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(site.base + "/");
-  await hydrated(page);
+  const { context, page, errors } = await openHydrated(browser, site.base + "/");
   const banner = page.getByRole("complementary", { name: "Announcement" });
   assert.ok(await banner.isVisible());
   await banner.getByRole("link", { name: "Dismiss announcement" }).click();

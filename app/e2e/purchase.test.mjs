@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { hydrated, launchBrowser, startSite, watchErrors } from "./harness.mjs";
+import { hydrated, launchBrowser, openHydrated, startSite } from "./harness.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -96,11 +96,10 @@ async function audit(page) {
 for (const { prefix, who, bundle, words } of VISITS) {
   test(`${prefix || "/"}: a Buy link on /internet-overview buys that bundle at its advertised price, through the confirmation step`, async () => {
     // The site's CSP (script-src 'self') would refuse the injected axe script.
-    const context = await browser.newContext({ ...PHONE, bypassCSP: true });
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(`${site.base}${prefix}/internet-overview`);
-    await hydrated(page);
+    const { context, page, errors } = await openHydrated(browser, `${site.base}${prefix}/internet-overview`, {
+      ...PHONE,
+      bypassCSP: true,
+    });
     const { price, buy } = await advertised(page, bundle);
     assert.ok(price > 0, "a price is advertised");
 

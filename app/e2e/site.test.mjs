@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
+import { hydrated, openHydrated, watchErrors, withSiteAndBrowser } from "./harness.mjs";
 
 let site;
 let browser;
@@ -55,11 +55,7 @@ test("a client-side navigation fetches the next page's HTML instead of reloading
 });
 
 test("the language switch keeps the visitor on the same page and is remembered", async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(site.base + "/internet-overview");
-  await hydrated(page);
+  const { context, page, errors } = await openHydrated(browser, site.base + "/internet-overview");
   await page.getByRole("link", { name: "Kiswahili" }).click();
   await page.getByRole("heading", { level: 1, name: "Vifurushi vya intaneti kwa kila siku" }).waitFor();
   assert.equal(page.url(), site.base + "/sw/internet-overview");
