@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use contract::protocol::field_lengths::OTP_CODE;
+
 /// A Tanzanian mobile number, kept as international digits (`255754000001`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Msisdn(String);
@@ -100,7 +102,7 @@ pub struct OtpCode(String);
 impl OtpCode {
     pub fn parse(input: &str) -> Result<OtpCode, InputError> {
         let code = input.trim();
-        if code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()) {
+        if code.len() == OTP_CODE && code.bytes().all(|b| b.is_ascii_digit()) {
             Ok(OtpCode(code.to_owned()))
         } else {
             Err(InputError::Code)

@@ -7,7 +7,7 @@
 import * as ENDPOINTS from "../../../generated/endpoints";
 import { useEffect, useId, useRef, useState } from "react";
 import { useT } from "../../i18n/context";
-import type { CodeForm, CodeSent, NumberForm, SubscriberAnswer } from "../../contract";
+import { FIELD_LENGTHS, type CodeForm, type CodeSent, type NumberForm, type SubscriberAnswer } from "../../contract";
 import { localePath } from "../../routes";
 import { useSite } from "../../app/site";
 import { ApiForm, type Read } from "./ApiForm";
@@ -78,8 +78,8 @@ export function CodeField({ label, hint }: { label: string; hint: string }) {
         type="text"
         inputMode="numeric"
         autoComplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
+        pattern={`[0-9]{${FIELD_LENGTHS.otpCode}}`}
+        maxLength={FIELD_LENGTHS.otpCode}
         required
         className="code-input"
         aria-describedby={`${id}-hint`}
