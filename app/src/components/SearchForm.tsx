@@ -1,3 +1,4 @@
+import { FIELD_LENGTHS } from "../contract";
 import { useT } from "../i18n/context";
 import { localePath, pathOf, type Lang } from "../routes";
 import { SearchField } from "./SearchField";
@@ -22,7 +23,7 @@ export function SearchForm({
         label={t("search.label")}
         hideLabel
         query={query}
-        maxLength={100}
+        maxLength={FIELD_LENGTHS.searchQuery}
         placeholder={t("search.placeholder")}
       />
       <button type="submit">{t("search.submit")}</button>

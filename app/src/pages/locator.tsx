@@ -1,4 +1,4 @@
-import type { LocatorPage as Locator, Place } from "../contract";
+import { FIELD_LENGTHS, type LocatorPage as Locator, type Place } from "../contract";
 import { useT } from "../i18n/context";
 import type { PageProps } from "./props";
 import { LocalLink } from "../app/site";
@@ -127,7 +127,7 @@ function Finder({ locator, base, lang }: { locator: Locator; base: string; lang:
           id="locator-q"
           label={t("locator.place")}
           query={query}
-          maxLength={60}
+          maxLength={FIELD_LENGTHS.placeQuery}
           placeholder={t("locator.placeHint")}
         />
         <button type="submit">{t("locator.find")}</button>

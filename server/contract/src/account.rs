@@ -62,8 +62,10 @@ pub struct BundleBalance {
     pub expires_at: Option<String>,
 }
 
-/// How a bundle is paid for (the purchase's `purchaseChannel`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// How a bundle is paid for (the purchase's `purchaseChannel`): written
+/// `AIRTIME` or `MPESA`, read in any case ([`PaymentMethod::parse`]), so a
+/// body that names another is refused where it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum PaymentMethod {
     Airtime,
@@ -87,6 +89,13 @@ impl PaymentMethod {
     }
 }
 
+impl<'de> Deserialize<'de> for PaymentMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PaymentMethod, D::Error> {
+        let channel = String::deserialize(deserializer)?;
+        PaymentMethod::parse(&channel).ok_or_else(|| serde::de::Error::custom(format!("no payment method {channel:?}")))
+    }
+}
+
 /// The customer permission management session: its number and the
 /// permissions it grants or withholds, in the page's language.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -101,4 +110,20 @@ pub struct Permission {
     pub name: String,
     pub description: String,
     pub granted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PaymentMethod;
+
+    #[test]
+    fn a_payment_method_is_read_in_any_case_and_written_as_the_operator_writes_it() {
+        for channel in [r#""MPESA""#, r#""mpesa""#, r#""Mpesa""#] {
+            assert_eq!(serde_json::from_str::<PaymentMethod>(channel).unwrap(), PaymentMethod::Mpesa, "{channel}");
+        }
+        assert_eq!(serde_json::to_string(&PaymentMethod::Airtime).unwrap(), r#""AIRTIME""#);
+        for channel in [r#""CASH""#, r#""""#, "1"] {
+            assert!(serde_json::from_str::<PaymentMethod>(channel).is_err(), "{channel}");
+        }
+    }
 }

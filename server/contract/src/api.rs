@@ -34,11 +34,12 @@ pub struct CodeForm {
 pub struct PurchaseForm {
     pub bundle_id: String,
     /// `AIRTIME` or `MPESA`, in any case; anything else is refused.
-    pub purchase_channel: String,
-    /// `self` or `friend`; with `self` a friend's number left in the form is ignored.
+    pub purchase_channel: PaymentMethod,
+    /// With [`Recipient::Own`] a friend's number left in the form is
+    /// ignored; without a recipient the number decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub recipient: Option<String>,
+    pub recipient: Option<Recipient>,
     /// The friend's number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -52,6 +53,16 @@ pub struct PurchaseForm {
     #[serde(default, with = "flag", skip_serializing_if = "std::ops::Not::not")]
     #[ts(type = "Flag")]
     pub again: bool,
+}
+
+/// For whom a bundle is bought: the payer (`self`, the radio button's value
+/// since the first site) or a friend, whose number the form gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Recipient {
+    #[serde(rename = "self")]
+    Own,
+    Friend,
 }
 
 /// `PUT /api/cpm/permissions/{id}` (a form's POST): the choice.
@@ -191,4 +202,39 @@ pub struct PermissionSet {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct FormReceived {
     pub reference: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_purchase_is_read_into_its_types_from_json_and_from_a_form() {
+        let json: PurchaseForm = serde_json::from_str(
+            r#"{"bundleId":"data-daily-1gb","purchaseChannel":"mpesa","recipient":"friend","subscriber":"0754000002"}"#,
+        )
+        .unwrap();
+        let form: PurchaseForm = serde_urlencoded::from_str(
+            "bundleId=data-daily-1gb&purchaseChannel=MPESA&recipient=friend&subscriber=0754000002",
+        )
+        .unwrap();
+        assert_eq!(json, form);
+        assert_eq!((json.purchase_channel, json.recipient), (PaymentMethod::Mpesa, Some(Recipient::Friend)));
+        let own: PurchaseForm =
+            serde_urlencoded::from_str("bundleId=x&purchaseChannel=AIRTIME&recipient=self&again=true").unwrap();
+        assert_eq!((own.recipient, own.again), (Some(Recipient::Own), true));
+        assert_eq!(serde_json::to_value(Recipient::Own).unwrap(), "self", "the value the app and tests send");
+    }
+
+    #[test]
+    fn a_purchase_naming_an_unknown_channel_or_recipient_is_refused() {
+        for body in [
+            "bundleId=x&purchaseChannel=CASH&recipient=self",
+            "bundleId=x&purchaseChannel=&recipient=self",
+            "bundleId=x&recipient=self",
+            "bundleId=x&purchaseChannel=AIRTIME&recipient=everyone",
+        ] {
+            assert!(serde_urlencoded::from_str::<PurchaseForm>(body).is_err(), "{body}");
+        }
+    }
 }

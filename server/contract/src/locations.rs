@@ -7,13 +7,14 @@
 //! (`server/src/locator/`) and sends a page only the places it shows.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 use ts_rs::TS;
 
 use crate::Pager;
 
 /// An agent (cash in and out, Lipa) or a Vodashop (SIM registration, devices).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum LocationKind {
     Agent,
@@ -36,6 +37,15 @@ impl LocationKind {
             LocationKind::Agent => "agent",
             LocationKind::Shop => "shop",
         }
+    }
+}
+
+/// Read as [`LocationKind::parse`] reads it: editors write `Shop`,
+/// `vodashop`.
+impl<'de> Deserialize<'de> for LocationKind {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LocationKind, D::Error> {
+        let kind = String::deserialize(deserializer)?;
+        LocationKind::parse(&kind).ok_or_else(|| serde::de::Error::custom(format!("no kind (agent or shop): {kind:?}")))
     }
 }
 
@@ -84,9 +94,8 @@ impl LocationService {
 /// services and hours codes, so one entry serves both languages and the
 /// site reads and holds the collection once. The one text a visitor reads
 /// in their language, the landmark, has a field per language.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[ts(optional_fields)]
 pub struct Location {
     pub id: u32,
     pub name: String,
@@ -95,30 +104,84 @@ pub struct Location {
     pub region: String,
     pub district: String,
     /// The ward or street.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub street: Option<String>,
     /// Where to find it, in English ("Opposite the market").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub landmark: Option<String>,
     /// The same in Swahili ("Mkabala na soko"); a page in either language
     /// shows the other's when its own is empty.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub landmark_sw: Option<String>,
     /// WGS 84 degrees.
+    #[serde(deserialize_with = "lenient::degrees")]
+    #[schemars(with = "f64")]
     pub latitude: f64,
+    #[serde(deserialize_with = "lenient::degrees")]
+    #[schemars(with = "f64")]
     pub longitude: f64,
     /// Service codes (`cash-in`, `cash-out`, `lipa`, `sim-registration`, `devices`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::codes")]
+    #[schemars(with = "Vec<String>")]
     pub services: Vec<String>,
     /// Monday to Friday, `HH:MM-HH:MM` in Tanzanian time; empty: closed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub hours_weekdays: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub hours_saturday: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub hours_sunday: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub phone: Option<String>,
+}
+
+/// How the server reads an entry of the CMS as editors fill it in: what an
+/// entry cannot be shown without (its id, name, kind, region, district and
+/// position) must be there, and an entry without it is left out with
+/// serde's reason ("missing field `region`"); what it can be shown without
+/// (a landmark, hours, a phone) is no field where it is not text.
+mod lenient {
+    use serde::{Deserialize, Deserializer};
+    use serde_json::Value;
+
+    /// A text field; any other value is no text.
+    pub fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+        Ok(match Value::deserialize(deserializer)? {
+            Value::String(text) => Some(text),
+            _ => None,
+        })
+    }
+
+    /// Degrees as a number, or as text that is one (a spreadsheet's import).
+    pub fn degrees<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let degrees = value.as_f64().or_else(|| value.as_str()?.trim().parse().ok());
+        degrees.filter(|d| d.is_finite()).ok_or_else(|| serde::de::Error::custom(format!("no degrees: {value}")))
+    }
+
+    /// A list of codes, or the codes in one text, separated by commas or
+    /// semicolons; what is not text is left out.
+    pub fn codes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+        Ok(match Value::deserialize(deserializer)? {
+            Value::Array(codes) => codes.into_iter().filter_map(|code| code.as_str().map(str::to_owned)).collect(),
+            Value::String(codes) => codes.split([',', ';']).map(str::to_owned).collect(),
+            _ => Vec::new(),
+        })
+    }
+}
+
+impl Location {
+    /// An entry of the CMS's answer, or why it cannot be shown.
+    pub fn read(entry: &Value) -> Result<Location, String> {
+        Location::deserialize(entry).map_err(|error| error.to_string())
+    }
 }
 
 /// The Strapi fields of [`Location`] the server asks for.

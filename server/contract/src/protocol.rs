@@ -60,6 +60,12 @@ pub const CSRF_FIELD: &str = "csrf";
 pub const IDEMPOTENCY_HEADER: &str = "idempotency-key";
 /// The forms' field for bots: a person leaves it empty (it is hidden).
 pub const HONEYPOT_FIELD: &str = "leaveEmpty";
+/// The query parameter that names a flow's step on a page without
+/// JavaScript (the purchase's confirmation, the sign-in's code).
+pub const STEP_PARAM: &str = "step";
+/// The purchase's confirmation step: a GET of the account page with it
+/// shows the bundle, price, payer and recipient before any money moves.
+pub const CONFIRM_STEP: &str = "confirm";
 /// How long after a purchase is accepted the account page shows it, ms:
 /// the operator's balance takes this long to say it.
 pub const RELOAD_AFTER_MS: u32 = 5000;
@@ -74,7 +80,31 @@ pub mod field_lengths {
     pub const LONG: usize = 3000;
     /// RFC 5321's limit on an address.
     pub const EMAIL: usize = 254;
+    /// A sign-in code: the operator sends six digits.
+    pub const OTP_CODE: usize = 6;
+    /// A count of people (a foundation project's team): the most the form
+    /// takes, 100,000, is six digits.
+    pub const COUNT: usize = 6;
+    /// An amount of shillings as people type it, separators included: the
+    /// most a budget line may ask, a trillion, is 17 characters with commas.
+    pub const AMOUNT: usize = 20;
+    /// What the site's search reads of a query: longer is no query a
+    /// visitor types, and each word costs a lookup.
+    pub const SEARCH_QUERY: usize = 100;
+    /// A place name typed on the locator pages: the longest region,
+    /// district or street name with room to spare.
+    pub const PLACE_QUERY: usize = 60;
 
     /// Each, by the name the app knows it by.
-    pub const ALL: &[(&str, usize)] = &[("short", SHORT), ("line", LINE), ("long", LONG), ("email", EMAIL)];
+    pub const ALL: &[(&str, usize)] = &[
+        ("short", SHORT),
+        ("line", LINE),
+        ("long", LONG),
+        ("email", EMAIL),
+        ("otpCode", OTP_CODE),
+        ("count", COUNT),
+        ("amount", AMOUNT),
+        ("searchQuery", SEARCH_QUERY),
+        ("placeQuery", PLACE_QUERY),
+    ];
 }

@@ -95,6 +95,7 @@ pub fn typescript() -> String {
         NumberForm::decl(&config),
         CodeForm::decl(&config),
         PurchaseForm::decl(&config),
+        Recipient::decl(&config),
         PermissionForm::decl(&config),
         Flag::decl(&config),
         CodeSent::decl(&config),
@@ -129,6 +130,8 @@ pub fn typescript() -> String {
         ("csrfField", crate::protocol::CSRF_FIELD),
         ("idempotencyHeader", crate::protocol::IDEMPOTENCY_HEADER),
         ("honeypotField", crate::protocol::HONEYPOT_FIELD),
+        ("stepParam", crate::protocol::STEP_PARAM),
+        ("confirmStep", crate::protocol::CONFIRM_STEP),
     ];
     module.push_str(&format!("\nexport const PROTOCOL = {} as const;\n", object(&protocol)));
     module.push_str(&format!("\nexport const RELOAD_AFTER_MS = {};\n", crate::protocol::RELOAD_AFTER_MS));
@@ -180,9 +183,12 @@ mod tests {
         assert!(module.contains("export const REGIONS = [\"Arusha\","), "the form's lists are values");
         assert!(module.contains(r#"export const PROTOCOL = {"langHeader":"x-site-lang","csrfHeader":"x-csrf-token","#));
         assert!(
-            module
-                .contains(r#"export const FIELD_LENGTHS = {"short":100,"line":150,"long":3000,"email":254} as const;"#)
+            module.contains(r#""honeypotField":"leaveEmpty","stepParam":"step","confirmStep":"confirm"} as const;"#)
         );
+        assert!(module.contains(concat!(
+            r#"export const FIELD_LENGTHS = {"short":100,"line":150,"long":3000,"email":254,"otpCode":6,"count":6,"#,
+            r#""amount":20,"searchQuery":100,"placeQuery":60} as const;"#
+        )));
         assert!(module.contains("export const RELOAD_AFTER_MS = 5000;"));
     }
 

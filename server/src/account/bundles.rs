@@ -6,10 +6,9 @@ use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
-use contract::account::PaymentMethod;
-use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived};
+use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived, Recipient};
 use contract::page::PageKind;
-use contract::protocol::RELOAD_AFTER_MS;
+use contract::protocol::{CONFIRM_STEP, RELOAD_AFTER_MS, STEP_PARAM};
 
 use super::AccountState;
 use super::cache::Lookup;
@@ -66,13 +65,10 @@ pub(super) async fn purchase(
     Submitted(form): Submitted<PurchaseForm>,
 ) -> Result<Reply<PurchaseReceived>, AccountError> {
     let session = require(&account, &jar).await?;
-    let for_friend = form.recipient.as_deref() != Some("self");
+    let for_friend = form.recipient != Some(Recipient::Own);
     let friend = match form.subscriber.as_deref().map(str::trim).filter(|s| for_friend && !s.is_empty()) {
         Some(number) => Some(parse_msisdn(number)?),
         None => None,
-    };
-    let Some(channel) = PaymentMethod::parse(&form.purchase_channel) else {
-        return Err(Refused::UnknownPaymentMethod.into());
     };
     // Buying for a modem needs the modem signed in; never fall back to the payer's own line.
     let (token, recipient) = match (form.for_modem, &session.modem) {
@@ -92,7 +88,7 @@ pub(super) async fn purchase(
     let request = Purchase {
         bundle_id: bundle_id.clone(),
         touch_point: String::new(),
-        purchase_channel: channel.code().to_owned(),
+        purchase_channel: form.purchase_channel,
         subscriber: friend.as_ref().map(|f| f.to_string()).unwrap_or_default(),
     };
     let error = match account.operator.purchase(&token, &request).await {
@@ -147,14 +143,14 @@ async fn received(account: &AccountState, caller: &Caller, bundle_id: &str, reci
 /// The account page's confirmation step for this purchase, asking to
 /// confirm buying it again.
 fn confirm_again(account: &AccountState, caller: &Caller, form: &PurchaseForm) -> String {
-    let query = serde_urlencoded::to_string([
-        ("step", "confirm"),
+    let query = serde_urlencoded::to_string((
+        (STEP_PARAM, CONFIRM_STEP),
         ("bundleId", form.bundle_id.as_str()),
-        ("recipient", form.recipient.as_deref().unwrap_or("friend")),
+        ("recipient", form.recipient.unwrap_or(Recipient::Friend)),
         ("subscriber", form.subscriber.as_deref().unwrap_or("")),
-        ("purchaseChannel", form.purchase_channel.as_str()),
-        ("again", "true"),
-    ])
+        ("purchaseChannel", form.purchase_channel),
+        ("again", true),
+    ))
     .unwrap_or_default();
     format!("{}?{query}", caller.href(account.routes.path_of(PageKind::Account)))
 }

@@ -45,8 +45,6 @@ pub enum Refused {
     SessionExpired,
     /// The operator's bundle catalogue could not be read.
     NoCatalogue,
-    /// A purchase by a payment method the site does not know.
-    UnknownPaymentMethod,
     /// Buying for a modem with no modem signed in.
     NoModem,
     /// The same bundle for the same number again, not confirmed.
@@ -64,9 +62,7 @@ pub enum Refused {
 impl Refused {
     fn status(self) -> StatusCode {
         match self {
-            Refused::InvalidMsisdn | Refused::InvalidCode | Refused::UnknownPaymentMethod | Refused::CannotSendTo => {
-                StatusCode::BAD_REQUEST
-            }
+            Refused::InvalidMsisdn | Refused::InvalidCode | Refused::CannotSendTo => StatusCode::BAD_REQUEST,
             Refused::TooMany => StatusCode::TOO_MANY_REQUESTS,
             Refused::SignInFirst | Refused::SessionExpired => StatusCode::UNAUTHORIZED,
             Refused::NoCatalogue | Refused::OperatorFailed => StatusCode::BAD_GATEWAY,
@@ -84,7 +80,6 @@ impl Refused {
             Refused::SignInFirst | Refused::NoModem => NoticeKey::SignInFirst,
             Refused::SessionExpired => NoticeKey::SessionExpired,
             Refused::NoCatalogue => NoticeKey::SomethingWentWrong,
-            Refused::UnknownPaymentMethod => NoticeKey::BadRequest,
             Refused::PurchaseRepeat => NoticeKey::PurchaseRepeat,
             Refused::CannotSendTo => NoticeKey::CannotSendTo,
             Refused::OperatorFailed => NoticeKey::NotRight,

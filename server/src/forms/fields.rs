@@ -38,7 +38,7 @@ impl Problems {
 
 /// The longest each kind of text field may be, in characters (the app's
 /// `maxLength`s are the same numbers, generated).
-pub use contract::protocol::field_lengths::{EMAIL, LINE, LONG, SHORT};
+pub use contract::protocol::field_lengths::{AMOUNT, COUNT, EMAIL, LINE, LONG, SHORT};
 
 /// Reads fields of one JSON object, noting problems under `prefix`.
 pub struct Reader<'a> {
@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
 
     /// A whole amount of shillings, more than 0: `1500000`, `1,500,000` or `1 500 000`.
     pub fn amount(&mut self, field: &str) -> Option<u64> {
-        let text = self.text(field, SHORT)?;
+        let text = self.text(field, AMOUNT)?;
         match parse_whole(&text).filter(|n| (1..=MAX_AMOUNT).contains(n)) {
             Some(amount) => Some(amount),
             None => {
@@ -217,9 +217,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A whole number from `min` to `max`.
+    /// A whole number from `min` to `max` (at most [`COUNT`] characters).
     pub fn count(&mut self, field: &str, min: u32, max: u32) -> Option<u64> {
-        let text = self.text(field, SHORT)?;
+        let text = self.text(field, COUNT)?;
         match parse_whole(&text).filter(|n| (u64::from(min)..=u64::from(max)).contains(n)) {
             Some(count) => Some(count),
             None => {
@@ -343,6 +343,18 @@ mod tests {
         assert_eq!(problems.get("name"), Some(Problem::TooLong { max: 100 }));
         assert_eq!(problems.get("blank"), Some(Problem::Required));
         assert_eq!(problems.get("missing"), None);
+    }
+
+    #[test]
+    fn the_largest_amount_and_count_fit_the_fields_typed_lengths() {
+        let mut problems = Problems::default();
+        let value = json!({ "most": "1,000,000,000,000", "over": "1,000,000,000,000,000", "team": "100000" });
+        let mut reader = Reader::new(&value, &mut problems);
+        assert!("1,000,000,000,000".len() <= AMOUNT);
+        assert_eq!(reader.amount("most"), Some(MAX_AMOUNT));
+        assert_eq!(reader.amount("over"), None);
+        assert_eq!(reader.count("team", 1, 100_000), Some(100_000));
+        assert_eq!(problems.get("over"), Some(Problem::TooLong { max: count_of(AMOUNT) }));
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub const MAX_PROPOSAL_BYTES: usize = 5 * 1024 * 1024;
 const MIN_APPLICANTS: usize = 2;
 const MAX_APPLICANTS: usize = 10;
 const MAX_BUDGET_LINES: usize = 50;
+/// The largest team: six digits, as many as the field takes (`field_lengths::COUNT`).
 const MAX_TEAM: u32 = 100_000;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::error::{FormError, RefusedSubmission};
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
 use super::nest::nest;
+use crate::web::posted::{Posted, SCRIPT_PART};
 use crate::web::submitted::wants_json;
 use crate::web::{body_limit, visitor_lang};
 
@@ -22,14 +23,14 @@ use crate::web::{body_limit, visitor_lang};
 pub const TEXT_LIMIT: usize = 128 * 1024;
 /// A multipart post: the texts and a proposal of at most 5 MB.
 pub const UPLOAD_LIMIT: usize = MAX_PROPOSAL_BYTES + TEXT_LIMIT;
-/// The hidden field a person leaves empty and a bot fills in.
-pub const HONEYPOT: &str = contract::protocol::HONEYPOT_FIELD;
-/// Fields every post may carry besides the form's own.
-const COMMON: [&str; 4] = ["lang", "returnTo", crate::web::csrf::FIELD, HONEYPOT];
+/// Fields every post may carry besides the form's own ([`Posted`]'s).
+const COMMON: [&str; 4] = ["lang", "returnTo", crate::web::csrf::FIELD, contract::protocol::HONEYPOT_FIELD];
 /// An `Idempotency-Key` longer than this is no key a page made.
 const MAX_KEY: usize = 200;
 
-/// A submitted form, not yet checked.
+/// A submitted form, not yet checked. Its common fields (`lang`, the
+/// honeypot) are the [`Posted`] the same-origin guard read, where it read
+/// the body; else they are read here from the form's JSON shape.
 pub struct Sent {
     pub lang: Lang,
     /// Answer with JSON (the page's script), not with a page.
@@ -58,6 +59,7 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
 
     async fn from_request(request: Request, state: &S) -> Result<Sent, Self::Rejection> {
         let headers = request.headers().clone();
+        let handed_on = Posted::handed_on(request.extensions());
         let kind = content_type(&headers).to_ascii_lowercase();
         let unreadable = |script: bool, status: StatusCode| RefusedSubmission {
             lang: visitor_lang(&headers, None),
@@ -92,9 +94,9 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
             Some(_) => return Err(unreadable(script, StatusCode::BAD_REQUEST)),
             None => nest(&pairs),
         };
-        let field = |name: &str| value.get(name).and_then(Value::as_str).map(str::to_owned);
-        let lang = visitor_lang(&headers, field("lang").as_deref());
-        let bot = field(HONEYPOT).is_some_and(|text| !text.trim().is_empty());
+        let posted = handed_on.unwrap_or_else(|| Posted::of_value(&value));
+        let lang = visitor_lang(&headers, posted.lang.as_deref());
+        let bot = posted.bot();
         let mut typed: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (name, text) in pairs.into_iter().filter(|(name, _)| !COMMON.contains(&name.as_str())) {
             typed.entry(name).or_default().push(text);
@@ -126,7 +128,7 @@ async fn read_multipart(
             if !bytes.is_empty() || too_large {
                 upload = Some(Upload { file_name, bytes, too_large });
             }
-        } else if name == "application" {
+        } else if name == SCRIPT_PART {
             let text = field.text().await.map_err(failed)?;
             json = Some(serde_json::from_str(&text).map_err(|_| StatusCode::BAD_REQUEST)?);
         } else {
@@ -134,4 +136,35 @@ async fn read_multipart(
         }
     }
     Ok((pairs, json, upload))
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+
+    use super::*;
+
+    fn form(body: &'static str, handed_on: Option<Posted>) -> Request {
+        let mut request = Request::builder()
+            .method("POST")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap();
+        if let Some(posted) = handed_on {
+            request.extensions_mut().insert(posted);
+        }
+        request
+    }
+
+    #[tokio::test]
+    async fn the_common_fields_are_those_a_layer_before_read_else_the_bodys() {
+        let handed_on = Posted { lang: Some("sw".into()), honeypot: Some("x".into()), ..Posted::default() };
+        let Ok(sent) = Sent::from_request(form("name=Amina&lang=en", Some(handed_on)), &()).await else { panic!() };
+        assert_eq!((sent.lang, sent.bot), (Lang::Sw, true), "the guard's reading, not a second one");
+        assert_eq!(sent.typed.keys().collect::<Vec<_>>(), ["name"]);
+        let Ok(sent) = Sent::from_request(form("name=Amina&lang=sw&leaveEmpty=x", None), &()).await else { panic!() };
+        assert_eq!((sent.lang, sent.bot), (Lang::Sw, true), "read from the body where no layer read it");
+        let Ok(sent) = Sent::from_request(form("name=Amina&leaveEmpty=+", None), &()).await else { panic!() };
+        assert!(!sent.bot, "a person leaves it empty");
+    }
 }

@@ -45,8 +45,8 @@ const NEAR_AT_LEAST: usize = 5;
 const OPEN_NOW_EVERY: u64 = 15 * 60;
 /// The longest a visitor waits for the locations to be read the first time.
 const FIRST_READ_WAIT: Duration = Duration::from_secs(3);
-/// The longest place name read from `?q=`.
-const QUERY_CHARS: usize = 60;
+/// The longest place name read from `?q=` (the place field's length).
+const QUERY_CHARS: usize = contract::protocol::field_lengths::PLACE_QUERY;
 
 /// What a locator address asks: parsed at the boundary.
 #[derive(Debug, Clone, PartialEq)]

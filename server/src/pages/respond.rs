@@ -15,6 +15,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
 use contract::page::{PageData, PageKind};
+use contract::protocol::{CONFIRM_STEP, STEP_PARAM};
 
 use super::admit::Unbuilt;
 use super::cache::PageCache;
@@ -129,7 +130,7 @@ async fn personal(
     let (extras, private) = visit.extras(&state.account, kind, lang, true).await;
     let view = || account::View { state, client, headers, for_everyone: &page, csrf: extras.csrf.clone() };
     if let (true, Some(subscriber)) = (account_view, &extras.subscriber) {
-        let confirm = request.query.iter().any(|(name, value)| name == "step" && value == "confirm");
+        let confirm = request.query.iter().any(|(name, value)| name == STEP_PARAM && value == CONFIRM_STEP);
         if let Some(response) = account::respond(view(), session.clone(), subscriber.clone(), confirm).await? {
             return Ok((private, response).into_response());
         }

@@ -1,14 +1,16 @@
 //! The CMS's `locations` entries read at the boundary, page after page,
-//! into the compact [`PlaceList`] the index is built from and that is kept
-//! on disk: an entry that cannot be shown is left out and reported.
+//! each as the contract's [`Location`] (leniently: see its fields), into
+//! the compact [`PlaceList`] the index is built from and that is kept on
+//! disk: an entry that cannot be shown is left out and reported, with why.
 
-use contract::locations::{LocationKind, LocationService};
+use contract::locations::{Location, LocationKind, LocationService};
 use contract::repair::Dropped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::hours::Hours;
 use super::index::Locations;
+use crate::msisdn::national_number;
 
 /// Entries dropped are listed one by one up to this many; the rest are counted.
 const DROPPED_LISTED: usize = 20;
@@ -190,56 +192,40 @@ impl PlaceList {
 
     /// `Err`: why it cannot be shown.
     fn entry(&mut self, item: &Value) -> Result<Entry, String> {
-        let id = item
-            .get("id")
-            .and_then(Value::as_u64)
-            .and_then(|id| u32::try_from(id).ok())
-            .filter(|id| *id > 0)
-            .ok_or("no usable id")?;
-        let text = |name: &str| {
-            item.get(name)
-                .and_then(Value::as_str)
-                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
-                .unwrap_or_default()
-        };
-        let required = |name: &'static str| Some(text(name)).filter(|t| !t.is_empty()).ok_or(format!("no {name}"));
-        let kind =
-            item.get("kind").and_then(Value::as_str).and_then(LocationKind::parse).ok_or("no kind (agent or shop)")?;
-        let degrees = |name: &'static str| {
-            let value = item.get(name).and_then(|v| v.as_f64().or_else(|| v.as_str()?.trim().parse().ok()));
-            value.filter(|v| v.is_finite()).ok_or(format!("no {name}"))
-        };
-        let (latitude, longitude) = (degrees("latitude")?, degrees("longitude")?);
+        let location = Location::read(item)?;
+        if location.id == 0 {
+            return Err("no usable id".to_owned());
+        }
+        let (latitude, longitude) = (location.latitude, location.longitude);
         if !(-90.0..=90.0).contains(&latitude)
             || !(-180.0..=180.0).contains(&longitude)
             || (latitude == 0.0 && longitude == 0.0)
         {
             return Err(format!("no such position: {latitude}, {longitude}"));
         }
-        let services = match item.get("services") {
-            Some(Value::Array(codes)) => {
-                codes.iter().filter_map(Value::as_str).filter_map(LocationService::parse).collect::<Vec<_>>()
-            }
-            Some(Value::String(codes)) => codes.split([',', ';']).filter_map(LocationService::parse).collect(),
-            _ => Vec::new(),
-        };
-        let hours = ["hoursWeekdays", "hoursSaturday", "hoursSunday"].map(|name| Hours::parse(&text(name)));
-        let (region, district, name) = (required("region")?, required("district")?, required("name")?);
-        let (street, landmark, landmark_sw, phone) =
-            (text("street"), text("landmark"), text("landmarkSw"), text("phone"));
+        let required = |text: &str, name: &str| Some(words(text)).filter(|t| !t.is_empty()).ok_or(format!("no {name}"));
+        let (region, district, name) = (
+            required(&location.region, "region")?,
+            required(&location.district, "district")?,
+            required(&location.name, "name")?,
+        );
+        let optional = |text: &Option<String>| text.as_deref().map(words).unwrap_or_default();
+        let services = location.services.iter().filter_map(|code| LocationService::parse(code));
+        let hours = [&location.hours_weekdays, &location.hours_saturday, &location.hours_sunday]
+            .map(|hours| Hours::parse(&optional(hours)));
         Ok(Entry {
-            id,
-            kind,
-            services: services.iter().fold(0, |bits, service| bits | 1 << *service as u8),
+            id: location.id,
+            kind: location.kind,
+            services: services.fold(0, |bits, service| bits | 1 << service as u8),
             texts: [
                 self.number(region),
                 self.number(district),
-                self.number(street),
-                self.number(landmark),
-                self.number(landmark_sw),
+                self.number(optional(&location.street)),
+                self.number(optional(&location.landmark)),
+                self.number(optional(&location.landmark_sw)),
             ],
             name: name.into_boxed_str(),
-            phone: national_number(&phone).unwrap_or(0),
+            phone: location.phone.as_deref().and_then(national_number).unwrap_or(0),
             latitude: latitude as f32,
             longitude: longitude as f32,
             hours,
@@ -247,17 +233,57 @@ impl PlaceList {
     }
 }
 
-/// The national number of a phone number as typed (`0754 000 111`,
-/// `+255 754 000 111`, `754000111`), or `None` when it is none.
-fn national_number(typed: &str) -> Option<u32> {
-    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
-    let national = match digits.strip_prefix("255") {
-        Some(rest) if rest.len() == 9 => rest,
-        _ => match digits.strip_prefix('0') {
-            Some(rest) if rest.len() == 9 => rest,
-            _ if digits.len() == 9 => &digits,
-            _ => return None,
-        },
-    };
-    national.parse().ok().filter(|n| *n > 0)
+/// `text` with its runs of white space made one space, trimmed.
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_entry_with_a_malformed_field_is_dropped_with_its_reason_and_the_rest_kept() {
+        let place = json!({ "id": 7, "name": "Duka la  Juma", "kind": "Vodashop", "region": "Mwanza", "district": "Nyamagana",
+                            "latitude": " -2.5164", "longitude": 32.9175, "services": "devices; SIM registration",
+                            "phone": 754000111, "landmark": ["not", "text"] });
+        let broken = |field: &str, value: Value| {
+            let mut entry = place.clone();
+            entry[field] = value;
+            entry
+        };
+        let mut no_region = place.clone();
+        no_region.as_object_mut().unwrap().remove("region");
+        let mut list = PlaceList::default();
+        list.read_page(json!([
+            place,
+            broken("latitude", json!("north")),
+            broken("kind", json!("kiosk")),
+            no_region,
+            broken("id", json!(0)),
+            broken("region", json!("   ")),
+            broken("name", json!(12)),
+        ]));
+        let (locations, dropped) = list.index();
+        assert_eq!(locations.len(), 1);
+        let reasons: Vec<_> = dropped.iter().map(|d| (d.path.as_str(), d.reason.as_str())).collect();
+        assert_eq!(
+            reasons,
+            [
+                ("[1]", r#"no degrees: "north""#),
+                ("[2]", r#"no kind (agent or shop): "kiosk""#),
+                ("[3]", "missing field `region`"),
+                ("[4]", "no usable id"),
+                ("[5]", "no region"),
+                ("[6]", "invalid type: integer `12`, expected a string"),
+            ]
+        );
+        let kept = &list.entries[0];
+        assert_eq!((kept.kind, &*kept.name, kept.latitude), (LocationKind::Shop, "Duka la Juma", -2.5164));
+        let services = [LocationService::SimRegistration, LocationService::Devices];
+        assert_eq!(kept.services, services.iter().fold(0, |bits, service| bits | 1 << *service as u8));
+        assert_eq!((kept.phone, list.text(kept.texts[3])), (0, ""), "what is not text is no phone, no landmark");
+    }
 }

@@ -64,8 +64,8 @@ pub use synonyms::Synonyms;
 pub use words::codes;
 use words::{TOKENIZER, is_code, is_stop_word, joined, stem, stems, typos};
 
-/// Longest query kept, in characters.
-pub const MAX_QUERY: usize = 100;
+/// Longest query kept, in characters (the search field's length).
+pub const MAX_QUERY: usize = contract::protocol::field_lengths::SEARCH_QUERY;
 /// Words of a query that count.
 const MAX_WORDS: usize = 8;
 /// Hits shown.

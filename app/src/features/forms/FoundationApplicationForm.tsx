@@ -312,7 +312,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                 inputMode="numeric"
                 label={t("forms.foundation.teamSize")}
                 required
-                maxLength={6}
+                maxLength={FIELD_LENGTHS.count}
               />
               <TextArea
                 name="team.description"
@@ -342,7 +342,7 @@ export function FoundationApplicationForm({ sentBack, reference }: { sentBack?: 
                   inputMode="numeric"
                   label={t("forms.foundation.amount")}
                   required={row === 0}
-                  maxLength={20}
+                  maxLength={FIELD_LENGTHS.amount}
                 />
               </fieldset>
             ))}

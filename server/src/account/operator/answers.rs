@@ -6,6 +6,7 @@
 //! client that sends the calls is the parent module.
 
 use contract::Lang;
+use contract::account::PaymentMethod;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -138,8 +139,8 @@ pub struct Purchase {
     pub bundle_id: String,
     /// Sent empty.
     pub touch_point: String,
-    /// The payment method: `AIRTIME` or `MPESA`.
-    pub purchase_channel: String,
+    /// The payment method, written `AIRTIME` or `MPESA`.
+    pub purchase_channel: PaymentMethod,
     /// A friend's number, or empty for the payer.
     pub subscriber: String,
 }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from "react";
 import { useT } from "../../../i18n/context";
-import type { CodeForm, NumberForm } from "../../../contract";
+import { FIELD_LENGTHS, type CodeForm, type NumberForm } from "../../../contract";
 import { ApiForm, type Read } from "./ApiForm";
 import { isOtpCode, parseMsisdn } from "./msisdn";
 
@@ -75,8 +75,8 @@ export function CodeField({ label, hint }: { label: string; hint: string }) {
         type="text"
         inputMode="numeric"
         autoComplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
+        pattern={`[0-9]{${FIELD_LENGTHS.otpCode}}`}
+        maxLength={FIELD_LENGTHS.otpCode}
         required
         className="code-input"
         aria-describedby={`${id}-hint`}

@@ -25,6 +25,7 @@ import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useT } from "../../../i18n/context";
 import {
+  PROTOCOL,
   RELOAD_AFTER_MS,
   type BundleOffer,
   type Notice,
@@ -59,11 +60,8 @@ type Fields = Pick<FormData, "get">;
 export function readPurchase(fields: Fields, forModem: boolean): Read<Purchase> {
   const bundleId = String(fields.get("bundleId") ?? "");
   if (!bundleId) return { invalid: "chooseBundle", field: "bundleId" };
-  const channel = String(fields.get("purchaseChannel") ?? "AIRTIME");
-  const body: Purchase = {
-    bundleId,
-    purchaseChannel: (CHANNELS as readonly string[]).includes(channel) ? channel : "AIRTIME",
-  };
+  const channel = CHANNELS.find((method) => method === fields.get("purchaseChannel")) ?? "AIRTIME";
+  const body: Purchase = { bundleId, purchaseChannel: channel };
   // The server reads `forModem` as form text, in JSON too.
   if (forModem) body.forModem = "true";
   else if (fields.get("recipient") === "friend") {
@@ -83,7 +81,7 @@ interface Chosen {
 
 /** What the confirmation step of a page address (without JavaScript) asks for, if anything. */
 function chosenByAddress(query: URLSearchParams, forModem: boolean): Read<Purchase> | undefined {
-  return query.get("step") === "confirm" && !forModem ? readPurchase(query, false) : undefined;
+  return query.get(PROTOCOL.stepParam) === PROTOCOL.confirmStep && !forModem ? readPurchase(query, false) : undefined;
 }
 
 export function PurchaseForm({
@@ -228,7 +226,7 @@ function ChoiceForm({
       aria-describedby={shown ? `${id}-message` : undefined}
       ref={checkedByScript}
     >
-      <input type="hidden" name="step" value="confirm" />
+      <input type="hidden" name={PROTOCOL.stepParam} value={PROTOCOL.confirmStep} />
       <div className="field">
         <label htmlFor={`${id}-bundle`}>{t("purchase.bundle")}</label>
         <select id={`${id}-bundle`} name="bundleId" required defaultValue={chosenBundle}>
