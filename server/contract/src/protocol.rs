@@ -60,6 +60,9 @@ pub const CSRF_FIELD: &str = "csrf";
 pub const IDEMPOTENCY_HEADER: &str = "idempotency-key";
 /// The forms' field for bots: a person leaves it empty (it is hidden).
 pub const HONEYPOT_FIELD: &str = "leaveEmpty";
+/// The multipart part in which a script sends a form's fields as JSON,
+/// beside its file (the foundation application's proposal).
+pub const SCRIPT_PART: &str = "application";
 /// The query parameter that names a flow's step on a page without
 /// JavaScript (the purchase's confirmation, the sign-in's code).
 pub const STEP_PARAM: &str = "step";

@@ -132,6 +132,7 @@ pub fn typescript() -> String {
         ("honeypotField", crate::protocol::HONEYPOT_FIELD),
         ("stepParam", crate::protocol::STEP_PARAM),
         ("confirmStep", crate::protocol::CONFIRM_STEP),
+        ("scriptPart", crate::protocol::SCRIPT_PART),
     ];
     module.push_str(&format!("\nexport const PROTOCOL = {} as const;\n", object(&protocol)));
     module.push_str(&format!("\nexport const RELOAD_AFTER_MS = {};\n", crate::protocol::RELOAD_AFTER_MS));
@@ -183,7 +184,7 @@ mod tests {
         assert!(module.contains("export const REGIONS = [\"Arusha\","), "the form's lists are values");
         assert!(module.contains(r#"export const PROTOCOL = {"langHeader":"x-site-lang","csrfHeader":"x-csrf-token","#));
         assert!(
-            module.contains(r#""honeypotField":"leaveEmpty","stepParam":"step","confirmStep":"confirm"} as const;"#)
+            module.contains(r#""honeypotField":"leaveEmpty","stepParam":"step","confirmStep":"confirm","scriptPart":"application"} as const;"#)
         );
         assert!(module.contains(concat!(
             r#"export const FIELD_LENGTHS = {"short":100,"line":150,"long":3000,"email":254,"otpCode":6,"count":6,"#,

@@ -17,9 +17,7 @@ use serde_json::Value;
 
 use super::{return_to, submitted};
 
-/// The multipart part in which a script sends a form's fields as JSON,
-/// beside its file (`app/src/features/forms/send.ts`).
-pub const SCRIPT_PART: &str = "application";
+pub use contract::protocol::SCRIPT_PART;
 
 /// What a post says of itself besides the form's fields; what cannot be
 /// read is no field, and costs only that field.

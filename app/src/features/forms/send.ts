@@ -6,7 +6,7 @@
  * `{"errors": {"<field path>": <problem>}}` (see `problems.ts`). How the
  * page's fields become that JSON is the server's rule too (`nest`).
  */
-import type { FormReceived, Problem } from "../../contract";
+import { PROTOCOL, type FormReceived, type Problem } from "../../contract";
 import type { Lang } from "../../routes";
 import { callApi } from "../../app/api";
 import { CSRF_FIELD } from "../../app/csrf";
@@ -33,7 +33,7 @@ export async function sendForm(
   let sent: object | FormData = body;
   if (file) {
     const multipart = new FormData();
-    multipart.append("application", JSON.stringify(body));
+    multipart.append(PROTOCOL.scriptPart, JSON.stringify(body));
     multipart.append("proposal", file);
     sent = multipart;
   }

@@ -3,6 +3,7 @@
  * parses them again (`server/src/msisdn.rs`); checking here first
  * answers at once, in the visitor's language, without a round trip.
  */
+import { FIELD_LENGTHS } from "../../../contract";
 
 /** What people type between a number's digits (nothing else is read). */
 const SEPARATORS = /[ .\-()]/g;
@@ -28,9 +29,11 @@ export function parseMsisdn(input: string): string | null {
   return national && MOBILE.test(national) ? `255${national}` : null;
 }
 
-/** A one-time code: exactly 6 digits. */
+const OTP_CODE = new RegExp(`^\\d{${FIELD_LENGTHS.otpCode}}$`);
+
+/** A one-time code: exactly its 6 digits. */
 export function isOtpCode(input: string): boolean {
-  return /^\d{6}$/.test(input.trim());
+  return OTP_CODE.test(input.trim());
 }
 
 /** `0754 000 001`, the way Tanzanians write a number; anything unparsable as given. */
