@@ -256,7 +256,7 @@ async fn balance_and_customer_details_failures() {
 }
 
 #[tokio::test]
-async fn the_modem_flow_and_registering_an_alternative_number() {
+async fn the_modem_flow_signs_a_modem_in_by_its_alternative_number_and_buys_for_it() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
     let (status, _, _) = amina.post("/api/modem/check", bodies::number("0754000010")).await;
@@ -289,8 +289,15 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     assert_eq!(body["modemBundle"], true);
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    // A modem without an alternative number: registering the signed-in
-    // number needs the code sent to the modem's own line.
+}
+
+/// A modem without an alternative number: registering the signed-in
+/// number needs the code sent to the modem's own line.
+#[tokio::test]
+async fn registering_an_alternative_number_needs_the_code_sent_to_the_modem() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
     let (status, _, _) = amina.post("/api/modem/check", bodies::number("0754000011")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, body, _) = amina.post("/api/alternative-number", bodies::code("0754000011", "123456")).await;
