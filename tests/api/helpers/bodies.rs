@@ -56,3 +56,13 @@ fn wire<T: DeserializeOwned>(value: &str) -> T {
 pub fn daily_bundle_for_self() -> PurchaseForm {
     purchase_with_recipient("data-daily-1gb", "AIRTIME", "self")
 }
+
+/// The wire values given as text reach the body as the app sends them.
+#[test]
+fn a_purchase_is_sent_as_the_app_sends_it() {
+    let sent = PurchaseForm { again: true, ..purchase_with_recipient("data-daily-1gb", "MPESA", "self") };
+    assert_eq!(
+        serde_json::to_value(sent).unwrap(),
+        serde_json::json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA", "recipient": "self", "again": "true" })
+    );
+}
