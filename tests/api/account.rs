@@ -6,151 +6,12 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, ETAG, LOCATION, SET_COOKIE};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, embedded_page_data, spawn_app, spawn_app_with};
+use server::contract::api::PurchaseForm;
 
-pub(crate) const AMINA: &str = "0754000001";
-pub(crate) const JUMA: &str = "0754000002";
-
-/// A browser of the site: keeps cookies, sends what same-origin fetches send.
-pub(crate) struct Visitor {
-    client: reqwest::Client,
-    cookies: std::sync::Arc<reqwest::cookie::Jar>,
-    base: String,
-}
-
-impl Visitor {
-    pub(crate) fn new(app: &TestApp) -> Visitor {
-        let cookies = std::sync::Arc::new(reqwest::cookie::Jar::default());
-        let client = reqwest::Client::builder()
-            .cookie_provider(cookies.clone())
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        Visitor { client, cookies, base: app.address.clone() }
-    }
-
-    /// The cookies this browser sends the site, as a `Cookie` header says them.
-    pub(crate) fn cookie(&self) -> String {
-        use reqwest::cookie::CookieStore;
-        let url = self.base.parse().unwrap();
-        self.cookies.cookies(&url).map(|value| value.to_str().unwrap().to_owned()).unwrap_or_default()
-    }
-
-    /// A page, as HTML.
-    pub(crate) async fn get_text(&self, path: &str) -> (StatusCode, String) {
-        let response = self.client.get(format!("{}{path}", self.base)).send().await.unwrap();
-        (response.status(), response.text().await.unwrap())
-    }
-
-    pub(crate) async fn post(&self, path: &str, body: Value) -> (StatusCode, Value, reqwest::header::HeaderMap) {
-        self.post_in(path, body, "en").await
-    }
-
-    pub(crate) async fn post_in(
-        &self,
-        path: &str,
-        body: Value,
-        lang: &str,
-    ) -> (StatusCode, Value, reqwest::header::HeaderMap) {
-        let response = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .header("sec-fetch-site", "same-origin")
-            .header("x-site-lang", lang)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let (status, headers) = (response.status(), response.headers().clone());
-        (status, response.json().await.unwrap_or(Value::Null), headers)
-    }
-
-    pub(crate) async fn get(&self, path: &str) -> (StatusCode, Value) {
-        let response = self.client.get(format!("{}{path}", self.base)).send().await.unwrap();
-        let status = response.status();
-        (status, response.json().await.unwrap_or(Value::Null))
-    }
-
-    pub(crate) async fn sign_in(&self, number: &str) -> Value {
-        self.sign_in_keeping_cookie(number).await.0
-    }
-
-    /// Signs in and returns, besides the subscriber, the session cookie as a
-    /// `Cookie` header would carry it (what an attacker copying it would keep).
-    pub(crate) async fn sign_in_keeping_cookie(&self, number: &str) -> (Value, String) {
-        let (status, _, _) = self.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
-        assert_eq!(status, StatusCode::OK);
-        let code = latest_code(&self.client, &self.base, number).await;
-        let (status, body, headers) =
-            self.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": code })).await;
-        assert_eq!(status, StatusCode::OK, "{body}");
-        let cookie = headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned();
-        assert!(cookie.starts_with("session="), "{cookie}");
-        (body["subscriber"].clone(), cookie)
-    }
-}
-
-/// Requests carrying exactly `cookie`, as a replayed or forged one arrives.
-pub(crate) struct Replay {
-    client: reqwest::Client,
-    base: String,
-    cookie: String,
-}
-
-impl Replay {
-    pub(crate) fn new(app: &TestApp, cookie: &str) -> Replay {
-        let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
-        Replay { client, base: app.address.clone(), cookie: cookie.to_owned() }
-    }
-
-    pub(crate) async fn account(&self) -> StatusCode {
-        self.client
-            .get(format!("{}/api/account", self.base))
-            .header("cookie", &self.cookie)
-            .send()
-            .await
-            .unwrap()
-            .status()
-    }
-
-    /// A purchase of a bundle, `extra` fields added to the request.
-    pub(crate) async fn buy(&self, extra: Value) -> StatusCode {
-        let mut body = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME" });
-        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-        self.client
-            .post(format!("{}/api/bundles/purchase", self.base))
-            .header("cookie", &self.cookie)
-            .header("sec-fetch-site", "same-origin")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status()
-    }
-}
-
-async fn latest_code(client: &reqwest::Client, base: &str, number: &str) -> String {
-    let international = format!("255{}", &number[1..]);
-    let inbox: Value =
-        client.get(format!("{base}/sandbox/inbox?msisdn={international}")).send().await.unwrap().json().await.unwrap();
-    inbox["code"].as_str().expect("a code in the inbox").to_owned()
-}
-
-pub(crate) async fn fail_next(app: &TestApp, path: &str, status: u16, body: Option<Value>) {
-    let mut request = json!({ "status": status, "path": path });
-    if let Some(body) = body {
-        request["body"] = body;
-    }
-    let response = app
-        .client
-        .post(app.url("/sandbox/fail-next"))
-        .header("sec-fetch-site", "same-origin")
-        .json(&request)
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_success(), "fail-next armed");
-}
+use crate::helpers::bodies::{self, purchase, purchase_for};
+use crate::helpers::{
+    AMINA, JUMA, Replay, Visitor, embedded_page_data, fail_next, latest_code, spawn_app, spawn_app_with,
+};
 
 /// The sandbox's switches change what every visitor gets: a page of another
 /// site, or a request with no origin at all, may not use them.
@@ -178,13 +39,12 @@ async fn the_sandbox_switches_refuse_cross_site_requests() {
 async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
-    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": "+255 754 000 001" })).await;
+    let (status, body, _) = visitor.post("/api/auth/request-otp", bodies::number("+255 754 000 001")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["msisdn"], "255754000001");
     assert_eq!(body["notice"]["type"], "info");
-    let code = latest_code(&visitor.client, &app.address, AMINA).await;
-    let (status, body, headers) =
-        visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    let code = latest_code(&app, AMINA).await;
+    let (status, body, headers) = visitor.post("/api/auth/validate-otp", bodies::code(AMINA, &code)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["subscriber"]["names"], "Amina Mwakyusa");
     assert_eq!(body["subscriber"]["paymentType"], "PREPAID");
@@ -199,7 +59,7 @@ async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
     );
     assert!(!cookie.contains(&code) && !cookie.contains("255754000001"), "the cookie is encrypted");
     // The code is single use.
-    let (status, _, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    let (status, _, _) = visitor.post("/api/auth/validate-otp", bodies::code(AMINA, &code)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     // A signed-in page names the subscriber in its first HTML (from the session: no operator call).
     let html = visitor.client.get(app.url("/")).send().await.unwrap().text().await.unwrap();
@@ -211,20 +71,19 @@ async fn sign_in_with_a_code_sets_an_encrypted_http_only_cookie() {
 async fn over_https_the_cookie_is_secure_and_host_prefixed() {
     let app = spawn_app_with(|c| c.site_url = "https://www.example.co.tz".parse().unwrap()).await;
     let visitor = Visitor::new(&app);
-    visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
-    let code = latest_code(&visitor.client, &app.address, AMINA).await;
-    let (_, _, headers) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    visitor.post("/api/auth/request-otp", bodies::number(AMINA)).await;
+    let code = latest_code(&app, AMINA).await;
+    let (_, _, headers) = visitor.post("/api/auth/validate-otp", bodies::code(AMINA, &code)).await;
     let cookie = headers[SET_COOKIE].to_str().unwrap();
     assert!(cookie.starts_with("__Host-session=") && cookie.contains("Secure"), "{cookie}");
     let hsts = app.get("/").await.headers()["strict-transport-security"].to_str().unwrap().to_owned();
     assert!(hsts.contains("max-age=31536000"));
 }
 
+/// (Signed out, `/api/account` is 401: `account_answers_are_never_stored_by_caches`.)
 #[tokio::test]
-async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
+async fn a_purchase_for_a_friend_moves_both_balances_and_names_the_friend() {
     let app = spawn_app().await;
-    let (status, _) = Visitor::new(&app).get("/api/account").await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED);
     let catalogue: Value =
         app.client.get(app.url("/api/bundles")).header("x-site-lang", "sw").send().await.unwrap().json().await.unwrap();
     let bundle = &catalogue["bundles"][1];
@@ -234,12 +93,7 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     let juma_before = juma.sign_in(JUMA).await;
     let amina = Visitor::new(&app);
     let amina_before = amina.sign_in(AMINA).await;
-    let (status, body, _) = amina
-        .post(
-            "/api/bundles/purchase",
-            json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "subscriber": JUMA }),
-        )
-        .await;
+    let (status, body, _) = amina.post("/api/bundles/purchase", purchase_for(&bundle_id, "AIRTIME", JUMA)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     // The success toast's text, and what was bought for whom (in the visitor's language).
     let name = catalogue["bundles"][1]["name"].as_str().unwrap();
@@ -250,18 +104,10 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
         json!({ "type": "warning", "key": "purchaseReceivedFor", "params": { "bundle": english["bundles"][1]["name"], "recipient": "0754 000 002" } })
     );
     assert_eq!(body["reloadAfterMs"], 5000);
-    // A friend's number left in the form is ignored when buying for oneself.
-    let (status, _, _) = amina
-        .post(
-            "/api/bundles/purchase",
-            json!({ "bundleId": bundle_id, "purchaseChannel": "AIRTIME", "recipient": "self", "subscriber": "0799" }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "the leftover number is not even parsed");
     let (_, amina_after) = amina.get("/api/account").await;
     assert_eq!(
         amina_after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(),
-        amina_before["balance"]["mainBalance"].as_f64().unwrap() - 2.0 * price
+        amina_before["balance"]["mainBalance"].as_f64().unwrap() - price
     );
     let (_, juma_after) = juma.get("/api/account").await;
     assert_ne!(
@@ -274,12 +120,32 @@ async fn account_bundles_and_purchase_for_a_friend_move_both_balances() {
     );
 }
 
+/// A friend's number left in the form is ignored when buying for oneself.
+#[tokio::test]
+async fn a_friends_number_left_in_the_form_is_ignored_when_buying_for_oneself() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    let before = amina.sign_in(AMINA).await;
+    let leftover = PurchaseForm {
+        subscriber: Some("0799".to_owned()),
+        ..bodies::purchase_with_recipient("data-daily-1gb", "AIRTIME", "self")
+    };
+    let (status, _, _) = amina.post("/api/bundles/purchase", leftover).await;
+    assert_eq!(status, StatusCode::OK, "the leftover number is not even parsed");
+    let (_, after) = amina.get("/api/account").await;
+    assert_eq!(
+        after["subscriber"]["balance"]["mainBalance"].as_f64().unwrap(),
+        before["balance"]["mainBalance"].as_f64().unwrap() - 1_000.0,
+        "the day's gigabyte, bought for oneself"
+    );
+}
+
 #[tokio::test]
 async fn every_purchase_outcome_is_told_to_the_visitor() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA" });
+    let buy = purchase("data-daily-1gb", "MPESA");
     // Other error: the server's message in the visitor's language.
     fail_next(
         &app,
@@ -299,7 +165,7 @@ async fn every_purchase_outcome_is_told_to_the_visitor() {
     // The operator's own failure may have bought it: the same again needs confirming.
     let (status, body, _) = amina.post("/api/bundles/purchase", buy.clone()).await;
     assert_eq!((status, &body["notice"]["key"]), (StatusCode::CONFLICT, &json!("purchaseRepeat")));
-    let again = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "MPESA", "again": true });
+    let again = PurchaseForm { again: true, ..buy.clone() };
     // Unexpected failure: an answer that is not the contract's.
     fail_next(&app, "api/v1/gsm-static-bundles/purchase", 200, Some(json!({ "unexpected": true }))).await;
     let (status, body, _) = amina.post("/api/bundles/purchase", again.clone()).await;
@@ -328,7 +194,7 @@ async fn buying_after_the_session_ended_says_it_expired() {
     let (_, cookie) = amina.sign_in_keeping_cookie(AMINA).await;
     amina.post("/api/auth/logout", json!({})).await;
     let other_tab = Visitor::new(&app);
-    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" });
+    let buy = bodies::purchase_with_recipient("data-daily-1gb", "AIRTIME", "self");
     let response = other_tab
         .client
         .post(app.url("/api/bundles/purchase"))
@@ -351,24 +217,23 @@ async fn every_code_request_and_check_failure_is_told_to_the_visitor() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
     fail_next(&app, "api/v1/auth/request-otp", 503, Some(json!({}))).await;
-    let (_, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let (_, body, _) = visitor.post("/api/auth/request-otp", bodies::number(AMINA)).await;
     assert_eq!(body["notice"], json!({ "type": "error", "key": "somethingWentWrong", "duration": 7000 }));
     fail_next(&app, "api/v1/auth/request-otp", 400, Some(json!({ "failure": { "reason": "Number barred" } }))).await;
-    let (_, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let (_, body, _) = visitor.post("/api/auth/request-otp", bodies::number(AMINA)).await;
     assert_eq!(body["notice"]["text"], "Number barred");
     // Validate 400: the server's message in the current language (the
     // failed requests sent nothing, so this one is not "too soon").
-    let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": AMINA })).await;
+    let (status, _, _) = visitor.post("/api/auth/request-otp", bodies::number(AMINA)).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body, _) =
-        visitor.post_in("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "000000" }), "sw").await;
+    let (status, body, _) = visitor.post_in("/api/auth/validate-otp", bodies::code(AMINA, "000000"), "sw").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let text = body["notice"]["text"].as_str().unwrap();
     assert!(!text.is_empty() && !text.contains("code is wrong"), "Swahili: {text}");
     // Bad input is refused before any call, with a key the app translates.
-    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": "12345" })).await;
+    let (status, body, _) = visitor.post("/api/auth/request-otp", bodies::number("12345")).await;
     assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")));
-    let (_, body, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": "12a456" })).await;
+    let (_, body, _) = visitor.post("/api/auth/validate-otp", bodies::code(AMINA, "12a456")).await;
     assert_eq!(body["notice"]["key"], "invalidCode");
 }
 
@@ -391,18 +256,18 @@ async fn balance_and_customer_details_failures() {
 }
 
 #[tokio::test]
-async fn the_modem_flow_and_registering_an_alternative_number() {
+async fn the_modem_flow_signs_a_modem_in_by_its_alternative_number_and_buys_for_it() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
-    let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    let (status, _, _) = amina.post("/api/modem/check", bodies::number("0754000010")).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "nobody looks up modems without signing in");
     amina.sign_in(AMINA).await;
-    let (status, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    let (status, body, _) = amina.post("/api/modem/check", bodies::number("0754000010")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["alternativeMasked"], "2557•••••001", "the alternative number only masked");
     assert!(!body.to_string().contains("255754000001"), "{body}");
     fail_next(&app, "alternative-number", 500, None).await;
-    let (_, body, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000010" })).await;
+    let (_, body, _) = amina.post("/api/modem/check", bodies::number("0754000010")).await;
     assert_eq!(body["notice"]["key"], "somethingWentWrong");
     // The code goes to the alternative number the operator has, whatever the page says.
     let (status, body, _) = amina
@@ -411,33 +276,37 @@ async fn the_modem_flow_and_registering_an_alternative_number() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"], json!({ "type": "warning", "key": "otpSent" }));
     assert_eq!((body["modems"].clone(), body["otps"].clone()), (json!(false), json!(true)));
-    let code = latest_code(&amina.client, &app.address, AMINA).await;
-    let buy_for_modem = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "forModem": true });
+    let code = latest_code(&app, AMINA).await;
+    let buy_for_modem = PurchaseForm { for_modem: true, ..purchase("data-daily-1gb", "AIRTIME") };
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem.clone()).await;
     assert_eq!(
         (status, &body["notice"]["key"]),
         (StatusCode::CONFLICT, &json!("signInFirst")),
         "no modem signed in: refused, not charged to Amina"
     );
-    let (status, body, _) =
-        amina.post("/api/modem/validate-otp", json!({ "msisdn": "0754000010", "code": code })).await;
+    let (status, body, _) = amina.post("/api/modem/validate-otp", bodies::code("0754000010", &code)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["modemBundle"], true);
     let (status, body, _) = amina.post("/api/bundles/purchase", buy_for_modem).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    // A modem without an alternative number: registering the signed-in
-    // number needs the code sent to the modem's own line.
-    let (status, _, _) = amina.post("/api/modem/check", json!({ "msisdn": "0754000011" })).await;
+}
+
+/// A modem without an alternative number: registering the signed-in
+/// number needs the code sent to the modem's own line.
+#[tokio::test]
+async fn registering_an_alternative_number_needs_the_code_sent_to_the_modem() {
+    let app = spawn_app().await;
+    let amina = Visitor::new(&app);
+    amina.sign_in(AMINA).await;
+    let (status, _, _) = amina.post("/api/modem/check", bodies::number("0754000011")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, body, _) =
-        amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": "123456" })).await;
+    let (status, body, _) = amina.post("/api/alternative-number", bodies::code("0754000011", "123456")).await;
     assert!(status.is_client_error(), "no registration without the modem's code: {status} {body}");
-    let (status, body, _) = amina.post("/api/alternative-number/request-otp", json!({ "msisdn": "0754000011" })).await;
+    let (status, body, _) = amina.post("/api/alternative-number/request-otp", bodies::number("0754000011")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["notice"]["key"], "modemCodeSent");
-    let code = latest_code(&amina.client, &app.address, "0754000011").await;
-    let (status, body, _) =
-        amina.post("/api/alternative-number", json!({ "msisdn": "0754000011", "code": code })).await;
+    let code = latest_code(&app, "0754000011").await;
+    let (status, body, _) = amina.post("/api/alternative-number", bodies::code("0754000011", &code)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["alternativeMasked"], "2557•••••001");
 }
@@ -452,15 +321,18 @@ async fn answers_do_not_tell_who_is_a_subscriber() {
     let not_a_subscriber = "0754999998";
     let mut answers = Vec::new();
     for number in [JUMA, not_a_subscriber] {
-        let first = visitor.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
-        let second = visitor.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
+        let first = visitor.post("/api/auth/request-otp", bodies::number(number)).await;
+        let second = visitor.post("/api/auth/request-otp", bodies::number(number)).await;
         answers.push(((first.0, first.1["notice"]["key"].clone()), (second.0, second.1["notice"].clone())));
     }
     assert_eq!(answers[0], answers[1], "subscriber and not: the same answers");
     assert_eq!(answers[0].1.0, StatusCode::TOO_MANY_REQUESTS);
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "friend", "subscriber": not_a_subscriber });
+    let buy = PurchaseForm {
+        subscriber: Some(not_a_subscriber.to_owned()),
+        ..bodies::purchase_with_recipient("data-daily-1gb", "AIRTIME", "friend")
+    };
     let (status, body, _) = amina.post("/api/bundles/purchase", buy).await;
     assert!(status.is_client_error(), "{status}");
     assert!(!body.to_string().to_lowercase().contains("subscriber"), "{body}");
@@ -472,10 +344,10 @@ async fn answers_do_not_tell_who_is_a_subscriber() {
 async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
-    let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    let (status, _, _) = visitor.post("/api/auth/request-otp", bodies::number(JUMA)).await;
     assert_eq!(status, StatusCode::OK);
     // Within the resend time: the rest of the minute (a minute at most).
-    let (status, body, _) = visitor.post_in("/api/auth/request-otp", json!({ "msisdn": JUMA }), "sw").await;
+    let (status, body, _) = visitor.post_in("/api/auth/request-otp", bodies::number(JUMA), "sw").await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     let seconds: u64 = match body["notice"]["key"].as_str() {
         Some("codeWaitSeconds") => body["notice"]["params"]["seconds"].as_str().unwrap().parse().unwrap(),
@@ -488,9 +360,9 @@ async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
     let app = spawn_app_with(|config| config.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     let visitor = Visitor::new(&app);
     for _ in 0..3 {
-        assert_eq!(visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await.0, StatusCode::OK);
+        assert_eq!(visitor.post("/api/auth/request-otp", bodies::number(JUMA)).await.0, StatusCode::OK);
     }
-    let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": JUMA })).await;
+    let (status, body, _) = visitor.post("/api/auth/request-otp", bodies::number(JUMA)).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(
         body["notice"],
@@ -516,7 +388,7 @@ async fn code_requests_are_throttled_per_number_saying_how_long_to_wait() {
 #[tokio::test]
 async fn state_changes_from_other_sites_are_refused() {
     let app = spawn_app().await;
-    let body = json!({ "msisdn": AMINA });
+    let body = bodies::number(AMINA);
     let url = app.url("/api/auth/request-otp");
     // With nothing said of where it comes from and no form token, the visitor is asked to send it again.
     type Header<'a> = (&'a str, &'a str);
@@ -561,7 +433,7 @@ async fn without_javascript_forms_post_and_redirect_with_a_flash_message() {
             .unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert_eq!(response.headers()[LOCATION], "/sw/account?step=code&msisdn=0754+000+001");
-    let code = latest_code(&client, &app.address, AMINA).await;
+    let code = latest_code(&app, AMINA).await;
     let response = post(
         "/api/auth/validate-otp",
         form(&[
@@ -608,11 +480,11 @@ async fn customer_permission_management_has_its_own_sign_in() {
     let visitor = Visitor::new(&app);
     let guarded = visitor.client.get(app.url("/customer-permission-management")).send().await.unwrap();
     assert_eq!(guarded.headers()[LOCATION], "/cpm-login");
-    let (status, body, _) = visitor.post("/api/cpm/request-otp", json!({ "msisdn": AMINA })).await;
+    let (status, body, _) = visitor.post("/api/cpm/request-otp", bodies::number(AMINA)).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body["redirect"], "/cpm-otp?msisdn=255754000001");
-    let code = latest_code(&visitor.client, &app.address, AMINA).await;
-    let (status, body, _) = visitor.post("/api/cpm/validate-otp", json!({ "msisdn": AMINA, "code": code })).await;
+    let code = latest_code(&app, AMINA).await;
+    let (status, body, _) = visitor.post("/api/cpm/validate-otp", bodies::code(AMINA, &code)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let page = visitor.client.get(app.url("/customer-permission-management")).send().await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
@@ -625,14 +497,19 @@ async fn customer_permission_management_has_its_own_sign_in() {
         .client
         .put(app.url(&format!("/api/cpm/permissions/{first}")))
         .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "granted": !granted }))
+        .json(&bodies::permission(!granted))
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let (_, after) = visitor.get("/api/cpm/permissions").await;
     assert_eq!(after["permissions"][0]["granted"], !granted);
-    // The subscriber session is a different credential: it does not open CPM.
+}
+
+/// The subscriber session is a different credential: it does not open CPM.
+#[tokio::test]
+async fn a_subscriber_session_does_not_open_customer_permission_management() {
+    let app = spawn_app().await;
     let subscriber = Visitor::new(&app);
     subscriber.sign_in(JUMA).await;
     assert_eq!(subscriber.get("/api/cpm/permissions").await.0, StatusCode::UNAUTHORIZED);
@@ -651,8 +528,8 @@ async fn a_cookie_saved_before_logout_is_refused_after_it() {
     let amina = Visitor::new(&app);
     let before = amina.sign_in(AMINA).await;
     assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED);
-    assert_eq!(replay.buy(json!({ "subscriber": AMINA })).await, StatusCode::UNAUTHORIZED);
-    assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.buy(&purchase_for("data-daily-1gb", "AIRTIME", AMINA)).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.buy(&bodies::daily_bundle_for_self()).await, StatusCode::UNAUTHORIZED);
     let (_, after) = amina.get("/api/account").await;
     assert_eq!(after["subscriber"]["balance"], before["balance"], "no bundle reached the friend");
 }
@@ -676,7 +553,7 @@ async fn an_idle_session_is_signed_out() {
     let (_, saved) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
     let replay = Replay::new(&app, &saved);
-    assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(replay.buy(&bodies::daily_bundle_for_self()).await, StatusCode::UNAUTHORIZED);
     assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED);
 }
 
@@ -689,7 +566,7 @@ async fn a_junk_session_cookie_is_signed_out_not_an_error() {
     for cookie in junk {
         let replay = Replay::new(&app, cookie);
         assert_eq!(replay.account().await, StatusCode::UNAUTHORIZED, "{cookie}");
-        assert_eq!(replay.buy(json!({ "recipient": "self" })).await, StatusCode::UNAUTHORIZED, "{cookie}");
+        assert_eq!(replay.buy(&bodies::daily_bundle_for_self()).await, StatusCode::UNAUTHORIZED, "{cookie}");
         for page in ["/", "/account", "/customer-permission-management", "/_data/account"] {
             let status = replay.client.get(app.url(page)).header("cookie", cookie).send().await.unwrap().status();
             assert!(status.is_success() || status.is_redirection(), "{cookie} {page}: {status}");
@@ -704,12 +581,8 @@ async fn letters_in_a_recipient_number_are_refused_and_nothing_is_bought() {
     let before = amina.sign_in(AMINA).await;
     // The keypad reading of these would be 255754000062 and 255754234567.
     for friend in ["07540000O2", "0754-ADG-JMP"] {
-        let (status, body, _) = amina
-            .post(
-                "/api/bundles/purchase",
-                json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "subscriber": friend }),
-            )
-            .await;
+        let (status, body, _) =
+            amina.post("/api/bundles/purchase", purchase_for("data-daily-1gb", "AIRTIME", friend)).await;
         assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!("invalidMsisdn")), "{friend}");
     }
     let (_, after) = amina.get("/api/account").await;
@@ -775,7 +648,7 @@ async fn account_answers_are_never_stored_by_caches() {
     let signed_out = app.get("/api/account").await;
     assert_eq!((signed_out.status(), no_store(&signed_out).as_deref()), (StatusCode::UNAUTHORIZED, Some("no-store")));
     let cross_site =
-        app.client.post(app.url("/api/auth/request-otp")).json(&json!({ "msisdn": AMINA })).send().await.unwrap();
+        app.client.post(app.url("/api/auth/request-otp")).json(&bodies::number(AMINA)).send().await.unwrap();
     assert_eq!((cross_site.status(), no_store(&cross_site).as_deref()), (StatusCode::FORBIDDEN, Some("no-store")));
     let malformed = app
         .client

@@ -6,19 +6,13 @@
 
 use futures::StreamExt;
 use reqwest::StatusCode;
-use reqwest::header::{CACHE_CONTROL, SET_COOKIE};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::account::{AMINA, JUMA, Visitor, fail_next};
 use crate::helpers::{
-    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, masking_csrf, render_number, spawn_app_with,
-    spawn_bundle_with,
+    AMINA, BARAKA, JUMA, NEEMA, TestApp, Visitor, bundle_wrapping_render, counting_bundle, embedded_page_data,
+    fail_next, first_difference, hold_next, masked_page, render_number, spawn_app_with, spawn_bundle_with,
+    spliced_and_rendered,
 };
-
-/// One public address for servers whose pages are compared: it is in every page.
-pub(crate) const SITE_URL: &str = "http://site.test";
-const NEEMA: &str = "0754000003";
-const BARAKA: &str = "0754000004";
 
 /// The addresses of the account page a subscriber can be shown, with and
 /// without JavaScript: the page, a bundle chosen by a "Buy" link, and the
@@ -33,54 +27,9 @@ const ADDRESSES: &[&str] = &[
     "/account?step=confirm&bundleId=data-daily-1gb&recipient=friend&subscriber=07ab&purchaseChannel=AIRTIME",
 ];
 
-/// The site as it serves the account page, and the same site rendering it
-/// whole for each view, both asking one operator (the first one's sandbox),
-/// so both see the same balances.
-pub(crate) async fn spliced_and_rendered() -> (TestApp, TestApp) {
-    let spliced = spawn_app_with(|c| {
-        c.site_url = SITE_URL.parse().unwrap();
-        c.sessions.otp_resend = std::time::Duration::from_secs(0);
-        c.operator.account_cache = std::time::Duration::from_secs(0);
-    })
-    .await;
-    let operator = format!("{}/sandbox/digital/", spliced.address);
-    let rendered = spawn_app_with(move |c| {
-        c.site_url = SITE_URL.parse().unwrap();
-        c.sessions.otp_resend = std::time::Duration::from_secs(0);
-        c.operator.account_cache = std::time::Duration::from_secs(0);
-        c.pages.account_full_render = true;
-        c.operator.url = Some(operator.parse().unwrap());
-    })
-    .await;
-    (spliced, rendered)
-}
-
 /// Signs `number` in at `app`, whose operator is `operator`'s sandbox: its session cookie.
 async fn sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
-    let visitor = Visitor::new(app);
-    let (status, _, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": number })).await;
-    assert_eq!(status, StatusCode::OK);
-    let international = format!("255{}", &number[1..]);
-    let inbox: Value = operator.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
-    let (status, body, headers) =
-        visitor.post("/api/auth/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned()
-}
-
-/// A page as `cookie`'s browser gets it: status, `Cache-Control` and the
-/// HTML (un-gzipped when it came gzipped), its form tokens masked (a
-/// browser that keeps no cookie gets a new one with each page).
-pub(crate) async fn page(app: &TestApp, path: &str, cookie: &str, encoding: &str) -> (StatusCode, String, String) {
-    let (status, headers, html) = crate::signed_in_pages::page(app, path, cookie, encoding).await;
-    (status, headers[CACHE_CONTROL].to_str().unwrap().to_owned(), masking_csrf(&html))
-}
-
-/// Where two pages first differ, for a failure message.
-pub(crate) fn first_difference(a: &str, b: &str) -> String {
-    let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let around = |s: &str| s.get(at.saturating_sub(80)..(at + 120).min(s.len())).unwrap_or("").to_owned();
-    format!("at byte {at}:\nspliced  …{}\nrendered …{}", around(a), around(b))
+    Visitor::new(app).sign_in_with_code_from(&operator.url("/sandbox"), number).await.1
 }
 
 /// The same address for both servers, spliced and rendered, compared.
@@ -95,9 +44,9 @@ async fn same_page(
     let mut first = None;
     for encoding in ["gzip", "identity"] {
         arm().await;
-        let (status, cache_control, html) = page(spliced, path, spliced_cookie, encoding).await;
+        let (status, cache_control, html) = masked_page(spliced, path, spliced_cookie, encoding).await;
         arm().await;
-        let (rendered_status, _, rendered_html) = page(rendered, path, rendered_cookie, encoding).await;
+        let (rendered_status, _, rendered_html) = masked_page(rendered, path, rendered_cookie, encoding).await;
         assert_eq!((status, rendered_status), (StatusCode::OK, StatusCode::OK), "{path}");
         assert_eq!(cache_control, "private, no-store", "{path}");
         assert!(html == rendered_html, "{path} ({encoding}) {}", first_difference(&html, &rendered_html));
@@ -131,16 +80,7 @@ async fn the_account_page_is_byte_for_byte_the_page_rendered_for_the_subscriber_
     let late = async || {
         // The call held back for the view before has answered (and left nothing kept).
         tokio::time::sleep(std::time::Duration::from_millis(700)).await;
-        let request = json!({ "delayMs": 1500, "path": "api/v1/gsm-config/bundle-balance" });
-        let armed = spliced
-            .client
-            .post(spliced.url("/sandbox/fail-next"))
-            .header("sec-fetch-site", "same-origin")
-            .json(&request)
-            .send()
-            .await
-            .unwrap();
-        assert!(armed.status().is_success());
+        hold_next(&spliced, "api/v1/gsm-config/bundle-balance", std::time::Duration::from_millis(1500)).await;
     };
     for lang in ["", "/sw"] {
         for address in [ADDRESSES[0], ADDRESSES[2]] {
@@ -165,11 +105,11 @@ async fn account_views_render_only_the_subscribers_part() {
         spawn_bundle_with(counting_bundle(), |c| c.operator.account_cache = std::time::Duration::from_secs(0)).await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
-    let (_, _, first) = page(&app, "/account", &amina, "gzip").await;
+    let (_, _, first) = masked_page(&app, "/account", &amina, "gzip").await;
     let rendered = render_number(&first);
     for _ in 0..3 {
         for cookie in [&amina, &juma] {
-            let (_, _, html) = page(&app, "/account", cookie, "gzip").await;
+            let (_, _, html) = masked_page(&app, "/account", cookie, "gzip").await;
             assert_eq!(render_number(&html), rendered, "the page for their kind, rendered once for both");
         }
     }
@@ -194,7 +134,7 @@ async fn two_subscribers_interleaved_never_see_each_others_account() {
         let encoding = ["gzip", "identity"][n / 3 % 2];
         let app = &app;
         async move {
-            let (status, _, html) = page(app, path, cookie, encoding).await;
+            let (status, _, html) = masked_page(app, path, cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
             assert!(
                 html.contains(&format!("<dd>{}</dd>", own.0)) && html.contains(&format!("<dd>{}</dd>", own.1)),
@@ -213,13 +153,13 @@ async fn logging_out_takes_the_account_off_at_once() {
     let app = spawn_app_with(|_| {}).await;
     let visitor = Visitor::new(&app);
     let (_, cookie) = visitor.sign_in_keeping_cookie(AMINA).await;
-    let (_, _, signed_in) = page(&app, "/account", &cookie, "gzip").await;
+    let (_, _, signed_in) = masked_page(&app, "/account", &cookie, "gzip").await;
     assert!(signed_in.contains("<dd>Amina Mwakyusa</dd>"));
     let (status, _, _) = visitor.post("/api/auth/logout", json!({})).await;
     assert_eq!(status, StatusCode::OK);
-    let (_, _, anonymous) = page(&app, "/account", "", "gzip").await;
+    let (_, _, anonymous) = masked_page(&app, "/account", "", "gzip").await;
     for encoding in ["gzip", "identity"] {
-        let (status, cache_control, html) = page(&app, "/account", &cookie, encoding).await;
+        let (status, cache_control, html) = masked_page(&app, "/account", &cookie, encoding).await;
         assert_eq!(status, StatusCode::OK);
         assert!(!html.contains("Amina") && !html.contains("0754 000 001"), "the cookie kept from before the logout");
         assert!(cache_control.starts_with("public"), "{cache_control}");
@@ -241,7 +181,7 @@ async fn a_personal_part_that_fails_to_render_leaves_the_balances_unavailable() 
     let (_, cookie) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     for path in ["/account", "/sw/account"] {
         for encoding in ["gzip", "identity"] {
-            let (status, _, html) = page(&app, path, &cookie, encoding).await;
+            let (status, _, html) = masked_page(&app, path, &cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
             assert!(html.contains("balances-unavailable"), "{path}: the balances unavailable");
             assert!(

@@ -11,7 +11,7 @@ use reqwest::header::LOCATION;
 use serde_json::{Value, json};
 
 use crate::fake_cms::{FakeCms, Paging, Shape};
-use crate::helpers::{TestApp, site_with};
+use crate::helpers::{TestApp, eventually, locs, search, site_with};
 
 const NEWS: &str = "news-updates";
 /// Swahili ids: Strapi 5 numbers each language's version of an entry apart.
@@ -53,10 +53,6 @@ fn newsroom_numbered(cms: &FakeCms, collection: &str, count: usize, sw_ids: usiz
 }
 
 /// The `<loc>`s of a sitemap file.
-fn locs(xml: &str) -> Vec<String> {
-    xml.split("<loc>").skip(1).map(|rest| rest[..rest.find("</loc>").unwrap()].to_owned()).collect()
-}
-
 /// Every `href` of links to items of `prefix` (`/news-event/`, `/sw/news-event/`) in a page.
 fn item_links(html: &str, prefix: &str) -> BTreeSet<String> {
     let needle = format!(r#"href="{prefix}"#);
@@ -258,19 +254,15 @@ async fn a_cms_failing_on_page_three_of_five_keeps_the_last_complete_sitemap() {
     let failed_reads =
         || cms.requests().iter().filter(|r| r.contains("fields[") && r.contains("pagination[page]=3")).count();
     let before = failed_reads();
-    let started = Instant::now();
-    while failed_reads() < before + 2 {
+    let read_again = async || {
         assert_eq!(items_in(&sitemap(&app).await, &app, "/news-event/").len(), 450, "the last complete copy, not 200");
-        assert!(started.elapsed() < Duration::from_secs(30), "the index was never read again");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        failed_reads()
+    };
+    eventually("the index read again, twice", read_again, |reads| *reads >= before + 2).await;
     assert_eq!(items_in(&sitemap(&app).await, &app, "/news-event/").len(), 450);
     cms.fail_page(None);
-    let started = Instant::now();
-    while items_in(&sitemap(&app).await, &app, "/news-event/").len() != 451 {
-        assert!(started.elapsed() < Duration::from_secs(30), "the new story never came");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    let listed = async || items_in(&sitemap(&app).await, &app, "/news-event/").len();
+    eventually("the new story listed", listed, |stories| *stories == 451).await;
 }
 
 #[tokio::test]
@@ -376,20 +368,12 @@ async fn search_finds_stories_past_those_pre_rendered() {
     let cms = FakeCms::start(Shape::V5).await;
     newsroom(&cms, NEWS, 250);
     let app = site_with(&cms, |c| c.pages.prerender = true).await;
-    let started = Instant::now();
     let found = |html: &str, href: &str| html.contains(&format!(r#"<li><a href="{href}""#));
-    loop {
-        let english = app.get("/search?q=story%20number%203").await.text().await.unwrap();
-        if !english.contains("Search is getting ready") {
-            // The oldest stories are not pre-rendered: found by their titles in the index.
-            assert!(found(&english, "/news-event/3/story-3"), "{english}");
-            let swahili = app.get("/sw/search?q=habari%20number%204").await.text().await.unwrap();
-            assert!(found(&swahili, &format!("/sw/news-event/{}/habari-4", 4 + SW_IDS)), "{swahili}");
-            return;
-        }
-        assert!(started.elapsed() < Duration::from_secs(300), "the search index was never built");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    // The oldest stories are not pre-rendered: found by their titles in the index.
+    let english = search(&app, "/search?q=story%20number%203").await;
+    assert!(found(&english, "/news-event/3/story-3"), "{english}");
+    let swahili = app.get("/sw/search?q=habari%20number%204").await.text().await.unwrap();
+    assert!(found(&swahili, &format!("/sw/news-event/{}/habari-4", 4 + SW_IDS)), "{swahili}");
 }
 
 #[tokio::test]

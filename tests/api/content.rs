@@ -4,7 +4,10 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 
 use crate::fake_cms::{Behaviour, FakeCms, Shape};
-use crate::helpers::{TestApp, counting_bundle, embedded_page_data, render_number, site_with, spawn_bundle_with};
+use crate::helpers::{
+    TestApp, counting_bundle, embedded_page_data, eventually, free_port, metric, render_number, site_with,
+    spawn_bundle_with,
+};
 
 #[tokio::test]
 async fn pages_show_the_cms_content_in_both_answer_shapes() {
@@ -287,13 +290,7 @@ async fn a_server_restarted_with_the_cms_down_serves_the_pages_it_served_before(
     }
     // Kept in the background: the page in both languages, the sidebar.
     let kept = || std::fs::read_dir(data_dir.path().join("content-cache")).map_or(0, |files| files.count());
-    for _ in 0..200 {
-        if kept() >= 3 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    assert!(kept() >= 3, "{} files kept", kept());
+    eventually("the page in both languages and the sidebar kept", async || kept(), |files| *files >= 3).await;
     drop(first);
     cms.stop().await;
     let restarted = site_with(&cms, |c| c.data_dir = shared.clone()).await;
@@ -355,7 +352,7 @@ async fn the_webhook_drops_changed_content_and_its_pages_at_once() {
     assert_eq!(first.status(), StatusCode::OK);
     let first = first.text().await.unwrap();
     assert!(first.contains("After") || first.contains("Before"), "{first}");
-    assert!(eventually_shows(&app, "/voice-sms", "After").await, "the change never reached the page");
+    eventually_shows(&app, "/voice-sms", "After").await;
 }
 
 /// A publish that touches every page (the sidebar) while visitors behind
@@ -401,7 +398,7 @@ async fn a_publish_refuses_no_visitor_a_page_that_was_kept() {
         futures::future::join_all(requests).await.iter().map(reqwest::Response::status).collect();
     assert!(statuses.iter().all(|status| *status == StatusCode::OK), "{statuses:?}");
     for (_, path) in keys {
-        assert!(eventually_shows(&app, path, "Published just now").await, "{path} never got the new sidebar");
+        eventually_shows(&app, path, "Published just now").await;
     }
 }
 
@@ -475,10 +472,7 @@ async fn a_newsroom_publishing_all_day_refuses_no_visitor() {
     let refused: Vec<_> = statuses.iter().filter(|status| **status != StatusCode::OK).collect();
     assert!(refused.is_empty(), "{} of {} answers were no page: {refused:?}", refused.len(), statuses.len());
     for path in paths {
-        assert!(
-            eventually_shows(&app, path, &format!("Edition {edition}.")).await,
-            "{path} never got the last edition"
-        );
+        eventually_shows(&app, path, &format!("Edition {edition}.")).await;
     }
 }
 
@@ -508,23 +502,18 @@ async fn a_request_refused_for_its_address_costs_the_cms_nothing() {
     .await;
     let filling = [app.get_owned("/voice-sms".into()), app.get_owned("/internet-overview".into())].map(tokio::spawn);
     // Until the second waits behind the first's render.
-    let mut queued = false;
-    for _ in 0..100 {
+    let waiting = async || {
         let text = app.client.get(&metrics).send().await.unwrap().text().await.unwrap();
-        if sample(&text, r#"renders_waiting{reason="address"}"#) == Some(1.0) {
-            queued = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(queued, "the second page never waited for the first");
+        metric(&text, r#"renders_waiting{reason="address"}"#)
+    };
+    eventually("the second page waits for the first", waiting, |waiting| *waiting == Some(1.0)).await;
     let asked_for_jimixie = || cms.requests().iter().filter(|request| request.contains("jimixie")).count();
     let refused = app.get("/jimixie").await;
     assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
     assert!(refused.headers().contains_key(reqwest::header::RETRY_AFTER));
     assert_eq!(asked_for_jimixie(), 0, "a refused request read its content: {:?}", cms.requests());
     let text = app.client.get(&metrics).send().await.unwrap().text().await.unwrap();
-    let counted = sample(&text, r#"renders_refused_total{reason="client-queue-full-unread"}"#);
+    let counted = metric(&text, r#"renders_refused_total{reason="client-queue-full-unread"}"#);
     assert!(counted.is_some_and(|count| count >= 1.0), "no refusal counted in:\n{text}");
     for page in filling {
         assert_eq!(page.await.unwrap().status(), StatusCode::OK);
@@ -535,20 +524,10 @@ async fn a_request_refused_for_its_address_costs_the_cms_nothing() {
     assert!(asked_for_jimixie() > 0, "the page read its content once its address had room");
 }
 
-/// The value of `series` (name and labels) in a Prometheus text answer.
-fn sample(text: &str, series: &str) -> Option<f64> {
-    text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
-}
-
-/// Whether `path` shows `text` within a few seconds (a background render).
-async fn eventually_shows(app: &crate::helpers::TestApp, path: &str, text: &str) -> bool {
-    for _ in 0..100 {
-        if app.get(path).await.text().await.unwrap().contains(text) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
+/// Waits until `path` shows `text` (a background render).
+async fn eventually_shows(app: &TestApp, path: &str, text: &str) {
+    let shows = async || app.get(path).await.text().await.unwrap().contains(text);
+    eventually(&format!("{path} shows {text:?}"), shows, |shows| *shows).await;
 }
 
 /// Without a webhook, an edit in the CMS reaches a page kept whole in memory
@@ -593,7 +572,7 @@ async fn anonymous_pages_are_cached_with_a_strong_etag() {
     cms.put_page("voice", "en", "Talk more", "Body");
     let event = serde_json::json!({ "event": "entry.update", "model": "voice" });
     app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
-    assert!(eventually_shows(&app, "/voice-sms", "Talk more").await);
+    eventually_shows(&app, "/voice-sms", "Talk more").await;
     let changed = app.client.get(app.url("/voice-sms")).header(IF_NONE_MATCH, etag).send().await.unwrap();
     assert_eq!(changed.status(), StatusCode::OK);
     assert!(changed.text().await.unwrap().contains("Talk more"));
@@ -624,16 +603,12 @@ async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_af
         .expect("site binary");
     let client = reqwest::Client::new();
     let page = format!("http://127.0.0.1:{site_port}/sw/voice-sms");
-    let mut html = String::new();
-    for _ in 0..200 {
-        if let Ok(response) = client.get(&page).send().await
-            && response.status().is_success()
-        {
-            html = response.text().await.unwrap();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // The page, once the site answers (the status it answered until then).
+    let answered = async || match client.get(&page).send().await {
+        Ok(response) if response.status().is_success() => Ok(response.text().await.unwrap()),
+        other => Err(other.map(|response| response.status()).map_err(|error| error.to_string())),
+    };
+    let html = eventually("the site answers", answered, Result::is_ok).await.unwrap();
     assert!(html.contains("Vifurushi vya dakika"), "the fixture's Swahili content");
     cms.kill().unwrap();
     cms.wait().unwrap();
@@ -643,10 +618,6 @@ async fn a_separately_started_strapi_server_feeds_the_site_until_it_stops_and_af
     assert!(after.text().await.unwrap().contains("Vifurushi vya dakika"));
     site.kill().unwrap();
     site.wait().unwrap();
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// One client asking for many addresses at once (500 distinct item pages
@@ -675,16 +646,11 @@ async fn render_of(app: &TestApp, path: &str) -> u64 {
 
 /// The last pre-render pass, from `/healthz?detail`, once `passes` have ended.
 async fn prerendered(app: &TestApp, passes: u64) -> serde_json::Value {
-    let started = std::time::Instant::now();
-    loop {
-        let detail: serde_json::Value = app.get("/healthz?detail").await.json().await.unwrap();
-        let pass = &detail["pages"]["prerendered"];
-        if pass["passes"].as_u64().is_some_and(|done| done >= passes) {
-            return pass.clone();
-        }
-        assert!(started.elapsed() < Duration::from_secs(180), "no pre-render pass {passes}: {detail}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    let detail = async || app.get("/healthz?detail").await.json::<serde_json::Value>().await.unwrap();
+    let ended = |detail: &serde_json::Value| {
+        detail["pages"]["prerendered"]["passes"].as_u64().is_some_and(|done| done >= passes)
+    };
+    eventually(&format!("pre-render pass {passes} ended"), detail, ended).await["pages"]["prerendered"].clone()
 }
 
 /// Every page of the sitemap, both languages, is rendered in the background
@@ -799,10 +765,7 @@ async fn an_unchanged_collection_is_confirmed_by_one_request_not_read_again() {
     let mut added = story(151);
     added["updatedAt"] = "2026-03-01T00:00:00.000Z".into();
     cms.add_item("news-updates", "en", added);
-    let added_at = std::time::Instant::now();
-    while !app.get("/sitemap.xml").await.text().await.unwrap().contains("story-151") {
-        assert!(added_at.elapsed() < Duration::from_secs(10), "the added story never reached the sitemap");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let listed = async || app.get("/sitemap.xml").await.text().await.unwrap().contains("story-151");
+    eventually("the added story in the sitemap", listed, |listed| *listed).await;
     assert!(asked(index_pages) >= read_whole + 2);
 }

@@ -8,28 +8,22 @@
 use futures::StreamExt;
 use reqwest::StatusCode;
 use reqwest::header::SET_COOKIE;
-use serde_json::{Value, json};
 
-use crate::account::{AMINA, JUMA, Visitor, fail_next};
-use crate::account_page::{first_difference, page, spliced_and_rendered};
 use crate::helpers::{
-    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app_with,
-    spawn_bundle_with, without_csrf,
+    AMINA, BARAKA, JUMA, NEEMA, TestApp, Visitor, bodies, bundle_wrapping_render, code_in_inbox, counting_bundle,
+    embedded_page_data, fail_next, first_difference, masked_page, render_number, spawn_app_with, spawn_bundle_with,
+    spliced_and_rendered, without_csrf,
 };
 
 const CPM_PAGE: &str = "/customer-permission-management";
-const NEEMA: &str = "0754000003";
-const BARAKA: &str = "0754000004";
 
 /// Signs `number` in to CPM at `app`, whose operator is `operator`'s sandbox: its session cookie.
 async fn cpm_sign_in(app: &TestApp, operator: &TestApp, number: &str) -> String {
     let visitor = Visitor::new(app);
-    let (status, body, _) = visitor.post("/api/cpm/request-otp", json!({ "msisdn": number })).await;
+    let (status, body, _) = visitor.post("/api/cpm/request-otp", bodies::number(number)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let international = format!("255{}", &number[1..]);
-    let inbox: Value = operator.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
-    let (status, body, headers) =
-        visitor.post("/api/cpm/validate-otp", json!({ "msisdn": number, "code": inbox["code"] })).await;
+    let code = code_in_inbox(&operator.url("/sandbox"), number).await;
+    let (status, body, headers) = visitor.post("/api/cpm/validate-otp", bodies::code(number, &code)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     headers[SET_COOKIE].to_str().unwrap().split(';').next().unwrap().to_owned()
 }
@@ -43,8 +37,8 @@ async fn same_page(
     path: &str,
     encoding: &str,
 ) -> String {
-    let (status, cache_control, html) = page(spliced, path, spliced_cookie, encoding).await;
-    let (rendered_status, _, rendered_html) = page(rendered, path, rendered_cookie, encoding).await;
+    let (status, cache_control, html) = masked_page(spliced, path, spliced_cookie, encoding).await;
+    let (rendered_status, _, rendered_html) = masked_page(rendered, path, rendered_cookie, encoding).await;
     assert_eq!((status, rendered_status), (StatusCode::OK, StatusCode::OK), "{path}");
     assert_eq!(cache_control, "private, no-store", "{path}");
     assert!(html == rendered_html, "{path} ({encoding}) {}", first_difference(&html, &rendered_html));
@@ -84,9 +78,9 @@ async fn the_cpm_page_is_byte_for_byte_the_page_rendered_for_the_session() {
                 (cpm_sign_in(&spliced, &spliced, number).await, cpm_sign_in(&rendered, &spliced, number).await);
             let path = format!("{lang}{CPM_PAGE}");
             fail_next(&spliced, "cpm/permissions", 500, None).await;
-            let (status, _, html) = page(&spliced, &path, &spliced_cookie, encoding).await;
+            let (status, _, html) = masked_page(&spliced, &path, &spliced_cookie, encoding).await;
             fail_next(&spliced, "cpm/permissions", 500, None).await;
-            let (rendered_status, _, rendered_html) = page(&rendered, &path, &rendered_cookie, encoding).await;
+            let (rendered_status, _, rendered_html) = masked_page(&rendered, &path, &rendered_cookie, encoding).await;
             assert_eq!((status, rendered_status), (StatusCode::OK, StatusCode::OK), "{path}");
             // The page for everyone carries no form token; the render for this session does.
             let (html, rendered_html) = (without_csrf(&html), without_csrf(&rendered_html));
@@ -102,11 +96,11 @@ async fn cpm_views_render_only_the_sessions_permissions() {
     let app = spawn_bundle_with(counting_bundle(), |c| c.sessions.otp_resend = std::time::Duration::from_secs(0)).await;
     let amina = cpm_sign_in(&app, &app, AMINA).await;
     let juma = cpm_sign_in(&app, &app, JUMA).await;
-    let (_, _, first) = page(&app, CPM_PAGE, &amina, "gzip").await;
+    let (_, _, first) = masked_page(&app, CPM_PAGE, &amina, "gzip").await;
     let rendered = render_number(&first);
     for _ in 0..3 {
         for cookie in [&amina, &juma] {
-            let (_, _, html) = page(&app, CPM_PAGE, cookie, "gzip").await;
+            let (_, _, html) = masked_page(&app, CPM_PAGE, cookie, "gzip").await;
             assert_eq!(render_number(&html), rendered, "the page for every CPM session, rendered once for both");
         }
     }
@@ -133,7 +127,7 @@ async fn two_cpm_sessions_interleaved_never_see_each_others_permissions() {
         let encoding = ["gzip", "identity"][n / 4 % 2];
         let app = &app;
         async move {
-            let (status, _, html) = page(app, path, cookie, encoding).await;
+            let (status, _, html) = masked_page(app, path, cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
             assert!(html.contains(own) && !html.contains(other), "{path}: {own}'s page");
             let cpm = &embedded_page_data(&html)["cpm"];
@@ -156,7 +150,7 @@ async fn permissions_that_fail_to_render_leave_the_page_without_them() {
     let cookie = cpm_sign_in(&app, &app, AMINA).await;
     for path in [CPM_PAGE, "/sw/customer-permission-management"] {
         for encoding in ["gzip", "identity"] {
-            let (status, _, html) = page(&app, path, &cookie, encoding).await;
+            let (status, _, html) = masked_page(&app, path, &cookie, encoding).await;
             assert_eq!(status, StatusCode::OK, "{path}");
             assert!(!html.contains("aria-pressed="), "{path}: no permissions");
             assert!(embedded_page_data(&html)["cpm"].is_null(), "{path}");
@@ -180,10 +174,10 @@ async fn an_operator_failure_keeps_the_cpm_session() {
     assert_eq!(failed.status(), StatusCode::BAD_GATEWAY, "the operator's failure, not a signed-out session");
     assert!(failed.headers().get(SET_COOKIE).is_none(), "the session cookie is not cleared");
     fail_next(&app, "cpm/permissions", 500, None).await;
-    let (status, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
+    let (status, _, html) = masked_page(&app, CPM_PAGE, &cookie, "gzip").await;
     assert_eq!(status, StatusCode::OK);
     assert!(!html.contains("aria-pressed="), "no permissions while the operator fails");
-    let (_, _, html) = page(&app, CPM_PAGE, &cookie, "gzip").await;
+    let (_, _, html) = masked_page(&app, CPM_PAGE, &cookie, "gzip").await;
     assert!(html.contains("aria-pressed="), "the same session sees its permissions again");
     let again = app.client.get(app.url("/api/cpm/permissions")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(again.status(), StatusCode::OK);
@@ -196,7 +190,7 @@ async fn withdraw_marketing_sms(app: &TestApp, cookie: &str) {
         .put(app.url("/api/cpm/permissions/marketing-sms"))
         .header("cookie", cookie)
         .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "granted": false }))
+        .json(&bodies::permission(false))
         .send()
         .await
         .unwrap();

@@ -8,8 +8,7 @@
 use reqwest::StatusCode;
 use reqwest::header::{LOCATION, SET_COOKIE};
 
-use crate::account::{AMINA, JUMA};
-use crate::helpers::{TestApp, embedded_page_data, spawn_app};
+use crate::helpers::{AMINA, JUMA, TestApp, bodies, embedded_page_data, latest_code, spawn_app};
 
 const KAIOS: &str = "Mozilla/5.0 (Mobile; Nokia 8110 4G; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5";
 const NETSURF: &str = "NetSurf/3.10 (Linux)";
@@ -79,13 +78,6 @@ impl SmallBrowser {
 fn token_in(html: &str) -> Option<String> {
     let at = html.find(r#"name="csrf" value=""#)? + r#"name="csrf" value=""#.len();
     Some(html[at..at + html[at..].find('"')?].to_owned())
-}
-
-async fn latest_code(app: &TestApp, number: &str) -> String {
-    let international = format!("255{}", &number[1..]);
-    let inbox: serde_json::Value =
-        app.get(&format!("/sandbox/inbox?msisdn={international}")).await.json().await.unwrap();
-    inbox["code"].as_str().expect("a code in the inbox").to_owned()
 }
 
 #[tokio::test]
@@ -307,8 +299,7 @@ async fn a_scripts_json_is_vouched_for_by_its_token_header() {
         .await;
     let token = token_in(&browser.get("/account?step=code").await).expect("a token");
     let post = |token: Option<&str>| {
-        let mut request =
-            browser.client.post(app.url("/api/auth/request-otp")).json(&serde_json::json!({ "msisdn": JUMA }));
+        let mut request = browser.client.post(app.url("/api/auth/request-otp")).json(&bodies::number(JUMA));
         if let Some(token) = token {
             request = request.header("x-csrf-token", token);
         }

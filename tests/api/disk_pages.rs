@@ -3,12 +3,11 @@
 //! with the CMS down; a change the CMS reports is never answered from disk.
 
 use std::path::Path;
-use std::time::Duration;
 
 use reqwest::StatusCode;
 
 use crate::fake_cms::{FakeCms, Shape};
-use crate::helpers::{TestApp, counting_bundle, render_number, spawn_bundle_with};
+use crate::helpers::{TestApp, counting_bundle, eventually, render_number, spawn_bundle_with};
 
 /// The site (one engine counting its renders) keeping its data in `data`,
 /// on `cms` if any. The public address is the same for every start: a page
@@ -31,12 +30,7 @@ async fn pages_on_disk(data: &Path, at_least: usize) -> usize {
     let count = || {
         walk(&data.join("page-cache")).into_iter().filter(|path| path.extension().is_some_and(|e| e == "page")).count()
     };
-    for _ in 0..200 {
-        if count() >= at_least {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    eventually(&format!("{at_least} pages on disk"), async || count(), |pages| *pages >= at_least).await;
     count()
 }
 
@@ -109,13 +103,6 @@ async fn a_page_whose_content_the_cms_says_changed_is_not_served_from_disk() {
     // renders (marked stale), then the new one.
     let stale = second.get("/voice-sms").await;
     assert_eq!(stale.headers()[reqwest::header::CACHE_CONTROL], "no-cache");
-    let mut after = String::new();
-    for _ in 0..200 {
-        after = page(&second, "/voice-sms").await.1;
-        if after.contains("Voice after") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    assert!(after.contains("Voice after"), "the page of the content the CMS has now");
+    let shows = async || page(&second, "/voice-sms").await.1.contains("Voice after");
+    eventually("the page of the content the CMS has now", shows, |shows| *shows).await;
 }

@@ -8,27 +8,14 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::fake_cms::{FakeCms, Shape};
-use crate::forms::{BUSINESS, FOUNDATION, TOKEN, application, lead};
-use crate::helpers::spawn_app_with;
+use crate::helpers::{BUSINESS, FOUNDATION, TOKEN, application, eventually, free_port, lead, spawn_app_with};
 use crate::postgres::Postgres;
-
-/// Waits up to `limit` for `done`.
-async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    done()
-}
 
 #[tokio::test]
 async fn the_outbox_retries_a_failed_delivery_and_delivers_exactly_once() {
@@ -56,11 +43,8 @@ async fn retries_a_failed_delivery_and_delivers_exactly_once(postgres: Option<&P
     assert_eq!(status, StatusCode::CREATED);
     let reference = body["reference"].as_str().unwrap().to_owned();
     let leads = "business-community-leads";
-    assert!(
-        eventually(Duration::from_secs(10), || cms.created(leads).len() == 1).await,
-        "delivered after a retry: {:?}",
-        cms.posts()
-    );
+    let delivered = async || (cms.created(leads).len(), cms.posts());
+    eventually("delivered after a retry", delivered, |(created, _)| *created == 1).await;
     let posts = cms.posts();
     assert_eq!(posts.len(), 2, "one refused, one taken");
     for (path, authorization, sent) in &posts {
@@ -92,17 +76,11 @@ async fn pending_deliveries_show_in_the_health_detail() {
     .await;
     let (status, _, _) = crate::forms::post_json(&app, FOUNDATION, &application(), "en", None).await;
     assert_eq!(status, StatusCode::CREATED);
-    assert!(eventually(Duration::from_secs(5), || !cms.posts().is_empty()).await);
+    eventually("a delivery tried", async || cms.posts(), |posts| !posts.is_empty()).await;
     // The detail reads the backlog as the outbox last saw it: just after the
     // failed try is recorded.
-    let mut health: Value = app.get("/healthz?detail").await.json().await.unwrap();
-    for _ in 0..200 {
-        if health["forms"]["mostAttempts"] == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-        health = app.get("/healthz?detail").await.json().await.unwrap();
-    }
+    let detail = async || app.get("/healthz?detail").await.json::<Value>().await.unwrap();
+    let health = eventually("the failed try recorded", detail, |health| health["forms"]["mostAttempts"] == 1).await;
     assert_eq!(health["status"], "ok");
     assert_eq!(health["forms"]["pending"], 1);
     assert_eq!(health["forms"]["mostAttempts"], 1);
@@ -140,12 +118,8 @@ async fn two_instances_on_one_postgresql_export_every_submission_and_deliver_eac
     }
     references.sort();
     let leads = "business-community-leads";
-    assert!(
-        eventually(Duration::from_secs(20), || cms.created(leads).len() >= 2 * EACH).await,
-        "all delivered: {} of {}",
-        cms.created(leads).len(),
-        2 * EACH
-    );
+    let delivered = async || cms.created(leads).len();
+    eventually(&format!("all {} delivered", 2 * EACH), delivered, |delivered| *delivered >= 2 * EACH).await;
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let mut delivered: Vec<String> =
         cms.created(leads).iter().map(|entry| entry["reference"].as_str().unwrap().to_owned()).collect();
@@ -172,7 +146,7 @@ impl Site {
     /// Starts it on a port free a moment ago (a fresh one each start: the
     /// data directory is what carries over, not the address).
     fn start(data_dir: &std::path::Path, cms_url: &str) -> Site {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = free_port();
         let base = format!("http://127.0.0.1:{port}");
         let mut child = Command::new(env!("CARGO_BIN_EXE_site"))
             .env("PORT", port.to_string())
@@ -200,16 +174,17 @@ impl Site {
     }
 
     async fn ready(&mut self, client: &reqwest::Client) {
-        for _ in 0..400 {
+        // Its log so far, while it is not healthy yet.
+        let starting = async || {
             if let Some(status) = self.child.try_wait().unwrap() {
                 panic!("site exited with {status}: {:?}", self.log.lock().unwrap());
             }
-            if client.get(format!("{}/healthz", self.base)).send().await.is_ok_and(|r| r.status().is_success()) {
-                return;
+            match client.get(format!("{}/healthz", self.base)).send().await {
+                Ok(response) if response.status().is_success() => None,
+                _ => Some(self.log.lock().unwrap().clone()),
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        panic!("site did not start: {:?}", self.log.lock().unwrap());
+        };
+        eventually("the site started", starting, Option::is_none).await;
     }
 
     fn lines(&self, containing: &str) -> Vec<String> {
@@ -269,11 +244,8 @@ async fn a_submission_answered_201_survives_kill_9_and_is_exported_and_delivered
     assert_eq!(exported.len(), 1);
     assert_eq!(exported[0]["reference"], reference.as_str());
     assert_eq!(exported[0]["budgetTotalTzs"], 15_000_000);
-    assert!(
-        eventually(Duration::from_secs(10), || cms.created("foundation-applications").len() == 1).await,
-        "delivered after the restart: {:?}",
-        second.lines("form")
-    );
+    let delivered = async || (cms.created("foundation-applications").len(), second.lines("form"));
+    eventually("delivered after the restart", delivered, |(created, _)| *created == 1).await;
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(cms.created("foundation-applications").len(), 1, "exactly once");
     assert_eq!(second.lines("form delivery failed; will retry").len(), 1, "{:?}", second.lines("form"));

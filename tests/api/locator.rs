@@ -10,13 +10,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::fake_cms::{Behaviour, FakeCms, Shape};
-use crate::helpers::{TestApp, site_with, spawn_app};
-
-async fn page(app: &TestApp, path: &str) -> String {
-    let response = app.get(path).await;
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    response.text().await.unwrap()
-}
+use crate::helpers::{TestApp, eventually, site_with, spawn_app};
 
 /// The names of the places listed on a page.
 fn places(html: &str) -> Vec<String> {
@@ -27,7 +21,7 @@ fn places(html: &str) -> Vec<String> {
 async fn region_and_district_pages_list_agents_and_shops_in_both_languages_without_javascript() {
     let app = spawn_app().await;
 
-    let home = page(&app, "/mpesa-agents").await;
+    let home = app.page("/mpesa-agents").await;
     assert!(home.contains(r#"<form class="locator-form" action="/mpesa-agents" method="get">"#), "a plain GET form");
     assert!(home.contains(r#"<option value="dar-es-salaam">Dar es Salaam</option>"#));
     assert!(home.contains(r#"href="/mpesa-agents/arusha""#), "regions are links crawlers follow");
@@ -41,7 +35,7 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
     let changed = app.get("/sw/mpesa-agents?region=arusha&district=ilala").await;
     assert_eq!(changed.headers()["location"], "/sw/mpesa-agents/arusha");
 
-    let region = page(&app, "/mpesa-agents/dar-es-salaam").await;
+    let region = app.page("/mpesa-agents/dar-es-salaam").await;
     assert!(
         region.contains("<h1 class=\"page-title\">M-Pesa agents in Dar es Salaam</h1>"),
         "{}",
@@ -51,7 +45,7 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
     assert_eq!(places(&region).len(), 20, "a page of 20");
     assert!(region.contains("?page=2"), "and a pager");
 
-    let district = page(&app, "/mpesa-agents/dar-es-salaam/ilala").await;
+    let district = app.page("/mpesa-agents/dar-es-salaam/ilala").await;
     assert!(district.contains("M-Pesa agents in Ilala, Dar es Salaam"));
     let listed = places(&district);
     assert!(!listed.is_empty() && listed.iter().all(|name| !name.starts_with("Vodashop")), "{listed:?}");
@@ -60,21 +54,21 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
     assert!(district.contains("openstreetmap.org/?mlat=-6."), "and a map site's page");
     assert!(district.contains("Open now") || district.contains("Closed now"));
 
-    let sw = page(&app, "/sw/mpesa-agents/dar-es-salaam/ilala").await;
+    let sw = app.page("/sw/mpesa-agents/dar-es-salaam/ilala").await;
     assert!(sw.contains("Mawakala wa M-Pesa Ilala, Dar es Salaam"));
     assert!(sw.contains("Wazi sasa") || sw.contains("Imefungwa sasa"));
     assert!(sw.contains("Maelekezo"));
     assert!(sw.contains(r#"<form class="locator-form" action="/sw/mpesa-agents" method="get">"#));
 
-    let shops = page(&app, "/vodashop/dar-es-salaam").await;
+    let shops = app.page("/vodashop/dar-es-salaam").await;
     assert!(shops.contains("Vodashops in Dar es Salaam"));
     assert!(places(&shops).iter().all(|name| name.starts_with("Vodashop")), "{:?}", places(&shops));
     assert!(shops.contains(r#"itemType="https://schema.org/LocalBusiness""#), "structured data for shops");
-    let shops_sw = page(&app, "/sw/vodashop").await;
+    let shops_sw = app.page("/sw/vodashop").await;
     assert!(shops_sw.contains("Tafuta duka la Vodashop"));
     // One place for both languages, its landmark in each.
     assert!(shops.contains("In the town centre"));
-    let shops_sw = page(&app, "/sw/vodashop/dar-es-salaam").await;
+    let shops_sw = app.page("/sw/vodashop/dar-es-salaam").await;
     assert!(shops_sw.contains("Katikati ya mji") && !shops_sw.contains("In the town centre"));
     assert_eq!(places(&shops_sw), places(&shops));
 
@@ -87,11 +81,11 @@ async fn region_and_district_pages_list_agents_and_shops_in_both_languages_witho
 #[tokio::test]
 async fn places_typed_are_found_nearest_first_and_unknown_ones_answered_from_memory() {
     let app = spawn_app().await;
-    let found = page(&app, "/mpesa-agents?q=kariakoo").await;
+    let found = app.page("/mpesa-agents?q=kariakoo").await;
     assert!(found.contains("near Kariakoo, Ilala, nearest first"), "{}", &found[..found.len().min(3000)]);
     assert!(found.contains(" m away") || found.contains(" km away"));
 
-    let unknown = page(&app, "/sw/mpesa-agents?q=Atlantis").await;
+    let unknown = app.page("/sw/mpesa-agents?q=Atlantis").await;
     assert!(unknown.contains("Hatukupata mahali panapoitwa “Atlantis”"));
     for missing in ["/mpesa-agents/atlantis", "/mpesa-agents/dar-es-salaam/atlantis", "/mpesa-agents/arusha?page=99"] {
         assert_eq!(app.get(missing).await.status(), StatusCode::NOT_FOUND, "{missing}");
@@ -129,7 +123,7 @@ async fn near_me_answers_the_nearest_open_places_for_a_position_sent_in_a_body()
 #[tokio::test]
 async fn the_sitemap_lists_a_page_per_region_and_district() {
     let app = spawn_app().await;
-    let sitemap = page(&app, "/sitemap.xml").await;
+    let sitemap = app.page("/sitemap.xml").await;
     assert!(sitemap.contains("/mpesa-agents/dar-es-salaam/ilala</loc>"));
     assert!(sitemap.contains("/sw/vodashop/arusha</loc>"));
 }
@@ -160,10 +154,10 @@ async fn the_locations_are_read_once_for_both_languages_and_again_at_once_on_the
     .await;
     let reads = || cms.reads("/api/locations?");
 
-    let en = page(&app, "/mpesa-agents/arusha/meru").await;
+    let en = app.page("/mpesa-agents/arusha/meru").await;
     assert_eq!(places(&en).first().map(String::as_str), Some("Agent 001"), "{:?}", places(&en));
     assert!(en.contains("By the market"));
-    let sw = page(&app, "/sw/mpesa-agents/arusha/meru").await;
+    let sw = app.page("/sw/mpesa-agents/arusha/meru").await;
     assert_eq!(places(&sw), places(&en));
     assert!(sw.contains("Karibu na soko"));
     let first = reads();
@@ -196,20 +190,14 @@ async fn the_locations_are_read_once_for_both_languages_and_again_at_once_on_the
     assert_eq!(hook.json::<Value>().await.unwrap()["dropped"], 1, "the locations, read again");
     // Answered before the CMS could have answered the read: the page did not wait for it.
     let asked = Instant::now();
-    let meanwhile = page(&app, "/mpesa-agents/arusha/meru").await;
+    let meanwhile = app.page("/mpesa-agents/arusha/meru").await;
     assert!(asked.elapsed() < read_takes, "waited for the read: {:?}", asked.elapsed());
     assert_eq!(places(&meanwhile).first().map(String::as_str), Some("Agent 001"), "the copy in memory");
     cms.behave(Behaviour::Normal);
-    let mut shown = Vec::new();
-    // Each of the read's pages waits `read_takes`; a busy machine adds to it.
-    for _ in 0..600 {
-        shown = places(&page(&app, "/sw/mpesa-agents/arusha/meru").await);
-        if shown.first().map(String::as_str) == Some("Agent 000 Mama Neema") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(shown.first().map(String::as_str), Some("Agent 000 Mama Neema"), "the change reached both languages");
+    // Each of the read's pages waits `read_takes`.
+    let first = async || places(&app.page("/sw/mpesa-agents/arusha/meru").await).first().cloned();
+    let renamed = |first: &Option<String>| first.as_deref() == Some("Agent 000 Mama Neema");
+    eventually("the change reached both languages", first, renamed).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(reads().len(), 4, "read again once: {:?}", reads());
 }
@@ -243,15 +231,9 @@ async fn the_places_of_a_large_collection_are_kept_on_disk_and_served_after_a_re
             .map(|file| std::fs::read(file.path()).unwrap_or_default())
             .find(|bytes| bytes.windows(11).any(|w| w == br#""Locations""#))
     };
-    let mut file = None;
-    for _ in 0..200 {
-        file = kept();
-        if file.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    let file = file.expect("the places kept on disk");
+    // Its size, once it is written.
+    eventually("the places kept on disk", async || kept().map(|bytes| bytes.len()), Option::is_some).await;
+    let file = kept().expect("the places kept on disk");
     assert!(file.len() < as_json / 2, "{} bytes on disk against {as_json} as the CMS's JSON", file.len());
 
     drop(first);
@@ -262,20 +244,13 @@ async fn the_places_of_a_large_collection_are_kept_on_disk_and_served_after_a_re
         Some("Agent 5981"),
         "every place, from disk"
     );
-    assert!(page(&restarted, "/mpesa-agents/arusha/meru").await.contains("By the market"));
+    assert!(restarted.page("/mpesa-agents/arusha/meru").await.contains("By the market"));
 }
 
 /// The places on the last page of Meru's 6,000 agents, once they are read.
 async fn last_page_of_meru(app: &TestApp) -> Vec<String> {
-    let mut shown = Vec::new();
-    for _ in 0..100 {
-        shown = places(&app.get("/mpesa-agents/arusha/meru?page=300").await.text().await.unwrap());
-        if !shown.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    shown
+    let shown = async || places(&app.get("/mpesa-agents/arusha/meru?page=300").await.text().await.unwrap());
+    eventually("the places of Meru's last page", shown, |shown| !shown.is_empty()).await
 }
 
 /// A site upgraded before its editors add the `locations` collection (the
@@ -305,7 +280,7 @@ async fn without_a_locations_collection_the_locator_pages_say_so_and_keep_their_
             "Maduka yetu makuu yako katika kila jiji kubwa.",
         ),
     ] {
-        let html = page(&app, path).await;
+        let html = app.page(path).await;
         assert!(html.contains(&format!(r#"<p role="status">{message}"#)), "{path}: the message");
         assert!(html.contains(own), "{path}: the page's own words, its other ways");
         assert!(!html.contains(r#"id="locator-region""#) && !html.contains(r#"id="near-me""#), "{path}: no empty form");

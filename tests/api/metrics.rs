@@ -4,9 +4,10 @@
 //! `/metrics` counts nothing but what the test asks.
 
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use reqwest::StatusCode;
+
+use crate::helpers::{eventually, free_port, metric};
 
 /// The `site` binary, killed when dropped.
 struct Site {
@@ -20,10 +21,6 @@ impl Drop for Site {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 async fn start(data_dir: &std::path::Path, client: &reqwest::Client) -> Site {
@@ -49,19 +46,15 @@ async fn start_with(data_dir: &std::path::Path, client: &reqwest::Client, env: &
         .spawn()
         .expect("the site binary starts");
     let site = Site { child, base, metrics: format!("http://127.0.0.1:{metrics_port}/metrics") };
-    for _ in 0..400 {
-        if client.get(format!("{}/healthz", site.base)).send().await.is_ok_and(|r| r.status().is_success()) {
-            return site;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("the site did not start");
+    let health = async || client.get(format!("{}/healthz", site.base)).send().await.ok().map(|r| r.status());
+    eventually("the site started", health, |status| status.is_some_and(|status| status.is_success())).await;
+    site
 }
 
 /// The value of the sample `series` (name and labels, as the exporter writes them); 0 if absent.
 async fn sample(client: &reqwest::Client, site: &Site, series: &str) -> f64 {
     let text = client.get(&site.metrics).send().await.unwrap().text().await.unwrap();
-    text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok()).unwrap_or(0.0)
+    metric(&text, series).unwrap_or(0.0)
 }
 
 const REQUESTS: &str = r#"http_requests_total{kind="page",status="200"}"#;
@@ -127,19 +120,13 @@ async fn content_confirmed_unchanged_is_no_longer_counted_stale() {
 
     // The CMS fails: the index is served stale, and counted so.
     cms.behave(Behaviour::Status(500));
-    let started = std::time::Instant::now();
-    while sample(&client, &site, stale).await == 0.0 {
-        assert!(started.elapsed() < Duration::from_secs(10), "never counted stale");
+    let counted = async || {
         sitemap().await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+        sample(&client, &site, stale).await
+    };
+    eventually("counted stale", counted, |seconds| *seconds > 0.0).await;
     // Back, unchanged: confirmed by its check, and stale no more.
     cms.behave(Behaviour::Normal);
-    let back = std::time::Instant::now();
-    while sample(&client, &site, stale).await > 0.0 {
-        assert!(back.elapsed() < Duration::from_secs(10), "still counted stale once confirmed");
-        sitemap().await;
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    eventually("no longer counted stale once confirmed", counted, |seconds| *seconds == 0.0).await;
     assert!(sample(&client, &site, unchanged).await > 0.0, "confirmed by the check, not read again");
 }

@@ -13,7 +13,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::fake_cms::{FakeCms, Shape};
-use crate::helpers::site_with;
+use crate::helpers::{eventually, site_with};
 
 /// Threads of the blocking pool.
 const POOL: usize = 4;
@@ -37,16 +37,8 @@ fn health_readiness_and_metrics_answer_while_the_blocking_pool_is_full() {
         .await;
         // Before: the frame's content in memory, the outbox read once.
         assert_eq!(app.get("/readyz").await.status(), StatusCode::OK);
-        let mut read = false;
-        for _ in 0..200 {
-            let detail: Value = app.get("/healthz?detail").await.json().await.unwrap();
-            if detail["forms"]["pending"].is_u64() {
-                read = true;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        assert!(read, "the outbox's backlog is read at start");
+        let detail = async || app.get("/healthz?detail").await.json::<Value>().await.unwrap();
+        eventually("the outbox's backlog read at start", detail, |detail| detail["forms"]["pending"].is_u64()).await;
 
         // Every thread of the pool held, and one more task queued behind them.
         let (released, holding) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
@@ -62,9 +54,8 @@ fn health_readiness_and_metrics_answer_while_the_blocking_pool_is_full() {
                 }
             }));
         }
-        while holding.load(Ordering::SeqCst) < POOL {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let held = async || holding.load(Ordering::SeqCst);
+        eventually("every thread of the pool held", held, |held| *held >= POOL).await;
         let queued_ran = Arc::new(AtomicBool::new(false));
         let ran = queued_ran.clone();
         drop(tokio::task::spawn_blocking(move || ran.store(true, Ordering::SeqCst)));
@@ -84,13 +75,8 @@ fn health_readiness_and_metrics_answer_while_the_blocking_pool_is_full() {
         assert!(!queued_ran.load(Ordering::SeqCst), "the pool was full throughout");
 
         drop(release);
-        for _ in 0..500 {
-            if queued_ran.load(Ordering::SeqCst) {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert!(queued_ran.load(Ordering::SeqCst), "the pool is free again");
+        let ran = async || queued_ran.load(Ordering::SeqCst);
+        eventually("the queued task ran: the pool is free again", ran, |ran| *ran).await;
     });
 }
 

@@ -5,12 +5,11 @@
 //! and served by the site.
 
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::helpers::spawn_app_with;
+use crate::helpers::{eventually, free_port, locs, spawn_app_with};
 
 /// The stories stored in `content/` per language, beside the generated ones.
 const EMBEDDED: usize = 12;
@@ -23,7 +22,7 @@ struct Fixture {
 
 impl Fixture {
     async fn start(args: &[&str]) -> Fixture {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = free_port();
         let child = Command::new("python3")
             .arg(format!("{}/tools/strapi_fixture.py", env!("CARGO_MANIFEST_DIR")))
             .args(["--port", &port.to_string()])
@@ -32,13 +31,9 @@ impl Fixture {
             .spawn()
             .expect("python3 runs the Strapi fixture");
         let fixture = Fixture { child, url: format!("http://127.0.0.1:{port}") };
-        for _ in 0..300 {
-            if reqwest::get(format!("{}/__requests", fixture.url)).await.is_ok() {
-                return fixture;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the fixture did not start");
+        let refused = async || reqwest::get(format!("{}/__requests", fixture.url)).await.err().map(|e| e.to_string());
+        eventually("the fixture answers", refused, Option::is_none).await;
+        fixture
     }
 
     async fn get(&self, path: &str) -> (StatusCode, Value) {
@@ -128,10 +123,6 @@ async fn the_generated_newsroom_is_answered_as_strapi_5_pages_filters_and_fields
 }
 
 /// The `<loc>`s of a sitemap.
-fn locs(xml: &str) -> Vec<String> {
-    xml.split("<loc>").skip(1).filter_map(|part| part.split_once("</loc>")).map(|(loc, _)| loc.to_owned()).collect()
-}
-
 #[tokio::test]
 async fn the_site_lists_and_serves_every_story_of_the_generated_newsroom() {
     let cms = Fixture::start(&["--shape", "v5", "--stories", "30"]).await;

@@ -10,13 +10,15 @@
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 use crate::fault_proxy::{Fault, FaultProxy};
-use crate::helpers::{TestApp, embedded_page_data, spawn_app_with};
+use crate::helpers::{
+    AMINA, JUMA, NEEMA, TestApp, bodies, code_in_inbox, embedded_page_data, eventually, spawn_app_with,
+};
 
-const AMINA: &str = "0754000001";
 /// What a test allows a page while the API is hung: the budget
 /// (`DIGITAL_API_BUDGET_MS`, 1 s) and 2 s for a machine busy with other
 /// tests. A page that waited for the hung call would take the API's time
@@ -56,19 +58,17 @@ impl Operator {
 
     /// Signs `number` in through the site: the session cookie as a `Cookie` header carries it.
     async fn sign_in(&self, app: &TestApp, number: &str) -> String {
-        let (status, _, _) = post(app, "", "/api/auth/request-otp", json!({ "msisdn": number })).await;
+        let (status, _, _) = post(app, "", "/api/auth/request-otp", bodies::number(number)).await;
         assert_eq!(status, StatusCode::OK);
-        let inbox = format!("{}/inbox?msisdn=255{}", self.sandbox, &number[1..]);
-        let code: Value = reqwest::get(inbox).await.unwrap().json().await.unwrap();
-        let (status, body, cookie) =
-            post(app, "", "/api/auth/validate-otp", json!({ "msisdn": number, "code": code["code"] })).await;
+        let code = code_in_inbox(&self.sandbox, number).await;
+        let (status, body, cookie) = post(app, "", "/api/auth/validate-otp", bodies::code(number, &code)).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         cookie.expect("a session cookie")
     }
 }
 
 /// A same-origin POST with `cookie`: status, body, and the cookie it set.
-async fn post(app: &TestApp, cookie: &str, path: &str, body: Value) -> (StatusCode, Value, Option<String>) {
+async fn post(app: &TestApp, cookie: &str, path: &str, body: impl Serialize) -> (StatusCode, Value, Option<String>) {
     let mut request = app.client.post(app.url(path)).header("sec-fetch-site", "same-origin").json(&body);
     if !cookie.is_empty() {
         request = request.header("cookie", cookie);
@@ -139,28 +139,15 @@ async fn a_slow_operator_api_fills_the_account_page_in_once_it_answers() {
     let cookie = operator.sign_in(&app, AMINA).await;
     operator.proxy.behave_on("gsm-config", Fault::Slow(Duration::from_millis(2500)));
     // A purchase drops what was kept since signing in.
-    let (status, body, _) = post(
-        &app,
-        &cookie,
-        "/api/bundles/purchase",
-        json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" }),
-    )
-    .await;
+    let (status, body, _) = post(&app, &cookie, "/api/bundles/purchase", bodies::daily_bundle_for_self()).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let loads = operator.proxy.count("customer-details");
     let (status, data, elapsed) = get(&app, &cookie, "/account").await;
     assert_eq!(status, StatusCode::OK);
     assert!(elapsed < HUNG_BOUND, "took {elapsed:?}");
     assert!(data["subscriber"]["balance"].is_null());
-    let mut filled = Value::Null;
-    for _ in 0..100 {
-        let (_, data, _) = get(&app, &cookie, "/_data/account").await;
-        if !data["subscriber"]["balance"].is_null() {
-            filled = data["subscriber"].clone();
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let subscriber = async || get(&app, &cookie, "/_data/account").await.1["subscriber"].clone();
+    let filled = eventually("the balances filled in", subscriber, |subscriber| !subscriber["balance"].is_null()).await;
     assert!(filled["balance"]["mainBalance"].as_f64().unwrap() < 12500.0, "the balance after the purchase: {filled}");
     assert_eq!(filled["paymentType"], "PREPAID");
     assert_eq!(operator.proxy.count("customer-details"), loads + 1, "every read waited on the one load");
@@ -187,7 +174,7 @@ async fn navigation_asks_the_operator_once_per_session_until_a_purchase() {
         &app,
         &cookie,
         "/api/bundles/purchase",
-        json!({ "bundleId": bundle["id"], "purchaseChannel": "AIRTIME", "recipient": "self" }),
+        bodies::purchase_with_recipient(bundle["id"].as_str().unwrap(), "AIRTIME", "self"),
     )
     .await;
     assert_eq!(status, StatusCode::OK);
@@ -230,10 +217,10 @@ async fn the_circuit_opens_after_consecutive_failures_fails_fast_and_closes_afte
     operator.proxy.behave(Fault::Pass);
     let calls = operator.proxy.count("/");
     // Open: every call fails at once with a failed call's message, none is sent.
-    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" });
+    let buy = bodies::daily_bundle_for_self();
     let (status, body, _) = post(&app, &cookie, "/api/bundles/purchase", buy).await;
     assert_eq!(body["notice"]["key"], "notRight", "{status} {body}");
-    let (status, body, _) = post(&app, "", "/api/auth/request-otp", json!({ "msisdn": "0754000002" })).await;
+    let (status, body, _) = post(&app, "", "/api/auth/request-otp", bodies::number(JUMA)).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(body["notice"], json!({ "type": "error", "key": "somethingWentWrong", "duration": 7000 }));
     let (status, data, _) = get(&app, &cookie, "/account").await;
@@ -242,12 +229,7 @@ async fn the_circuit_opens_after_consecutive_failures_fails_fast_and_closes_afte
     assert!(data["subscriber"]["balance"].is_null());
     assert_eq!(operator.proxy.count("/"), calls, "nothing reached the operator");
     // After the cool-down one call probes; its answer closes the circuit.
-    for _ in 0..100 {
-        if circuit(&app).await == "half-open" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually("the circuit half-open", async || circuit(&app).await, |circuit| circuit == "half-open").await;
     assert_eq!(app.get("/api/bundles").await.status(), StatusCode::OK, "the probe");
     assert_eq!(circuit(&app).await, "closed");
     let (_, data, _) = get(&app, &cookie, "/_data/account").await;
@@ -276,22 +258,17 @@ async fn the_bulkhead_caps_the_calls_under_way_and_pages_keep_answering() {
         .client
         .post(app.url("/api/auth/request-otp"))
         .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "msisdn": "0754000002" }))
+        .json(&bodies::number(JUMA))
         .send();
     let code_request = tokio::spawn(async move { code_request.await.expect("request").status() });
     let catalogue_reading = tokio::spawn(app.get_owned("/api/bundles".into()));
-    for _ in 0..100 {
-        if operator.proxy.count("/") == sent + 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually("two calls hang", async || operator.proxy.count("/"), |calls| *calls >= sent + 2).await;
     assert_eq!(operator.proxy.count("/"), sent + 2, "two calls hang");
     let third = app
         .client
         .post(app.url("/api/auth/request-otp"))
         .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "msisdn": "0754000003" }))
+        .json(&bodies::number(NEEMA))
         .send()
         .await
         .unwrap();

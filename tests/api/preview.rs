@@ -8,9 +8,8 @@ use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, LOCATION, SET_COOKIE, X_FRAME_OPTIONS};
 use serde_json::json;
 
-use crate::account::{AMINA, Visitor};
 use crate::fake_cms::{FakeCms, Shape};
-use crate::helpers::{TestApp, site_with, spawn_app_with};
+use crate::helpers::{AMINA, TestApp, Visitor, site_with, spawn_app_with};
 
 const SECRET: &str = "preview-s3cret";
 const TOKEN: &str = "site-token";

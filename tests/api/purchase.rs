@@ -12,9 +12,12 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use reqwest::header::LOCATION;
 use serde_json::{Value, json};
+use server::contract::api::PurchaseForm;
 
-use crate::account::{AMINA, JUMA, Visitor, fail_next};
-use crate::helpers::{TestApp, embedded_page_data, spawn_app, spawn_app_with};
+use crate::helpers::bodies::{purchase, purchase_for, purchase_with_recipient};
+use crate::helpers::{
+    AMINA, JUMA, TestApp, Visitor, embedded_page_data, eventually, fail_next, hold_next, spawn_app, spawn_app_with,
+};
 
 const PURCHASE: &str = "api/v1/gsm-static-bundles/purchase";
 
@@ -120,9 +123,7 @@ async fn bundle_tables_show_the_catalogue_the_purchase_sells() {
 
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let (status, body, _) = amina
-        .post("/api/bundles/purchase", json!({ "bundleId": "biashara-starter", "purchaseChannel": "MPESA" }))
-        .await;
+    let (status, body, _) = amina.post("/api/bundles/purchase", purchase("biashara-starter", "MPESA")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 }
 
@@ -137,15 +138,8 @@ async fn a_catalogue_that_cannot_be_read_leaves_pages_whole_until_it_answers() {
     let html = response.text().await.unwrap();
     assert!(html.contains("Bundle prices cannot be shown just now.") && !html.contains("bundleId="), "{html}");
     assert!(html.contains("Daily bundles"), "the rest of the page is there");
-    let mut shown = false;
-    for _ in 0..100 {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        if app.get("/internet-overview").await.text().await.unwrap().contains("/account?bundleId=data-daily-1gb") {
-            shown = true;
-            break;
-        }
-    }
-    assert!(shown, "the catalogue came back into the page");
+    let shown = async || app.page("/internet-overview").await.contains("/account?bundleId=data-daily-1gb");
+    eventually("the catalogue came back into the page", shown, |shown| *shown).await;
 }
 
 /// `GET /api/bundles`: anyone gets the catalogue; a signed-in subscriber
@@ -187,8 +181,7 @@ async fn balances_are_named_by_the_catalogue_in_the_page_language() {
     let app = spawn_app().await;
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
-    let (status, _, _) =
-        amina.post("/api/bundles/purchase", json!({ "bundleId": "biashara-pro", "purchaseChannel": "MPESA" })).await;
+    let (status, _, _) = amina.post("/api/bundles/purchase", purchase("biashara-pro", "MPESA")).await;
     assert_eq!(status, StatusCode::OK);
     let (_, html) = amina.get_text("/sw/account").await;
     let data = embedded_page_data(&html);
@@ -225,18 +218,10 @@ async fn a_purchase_whose_answer_timed_out_is_unconfirmed_and_not_sent_again_on_
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
     let before = airtime(&amina).await;
-    let buy = json!({ "bundleId": "data-daily-1gb", "purchaseChannel": "AIRTIME", "recipient": "self" });
+    let buy = purchase_with_recipient("data-daily-1gb", "AIRTIME", "self");
 
     // The sandbox makes the purchase and holds its answer past the site's time limit.
-    let armed = app
-        .client
-        .post(app.url("/sandbox/fail-next"))
-        .header("sec-fetch-site", "same-origin")
-        .json(&json!({ "delayMs": 10_000, "path": PURCHASE }))
-        .send()
-        .await
-        .unwrap();
-    assert!(armed.status().is_success());
+    hold_next(&app, PURCHASE, Duration::from_secs(10)).await;
     let (status, body, _) = amina.post_in("/api/bundles/purchase", buy.clone(), "sw").await;
     assert_eq!(status, StatusCode::GATEWAY_TIMEOUT, "{body}");
     assert_eq!(body["notice"], json!({ "type": "info", "key": "purchaseUnconfirmed", "duration": 10_000 }));
@@ -247,9 +232,7 @@ async fn a_purchase_whose_answer_timed_out_is_unconfirmed_and_not_sent_again_on_
     assert_eq!((status, &body["notice"]["key"]), (StatusCode::CONFLICT, &json!("purchaseRepeat")));
     assert_eq!(airtime(&amina).await, before - 1_000.0, "no second purchase");
 
-    let mut confirmed = buy.clone();
-    confirmed["again"] = json!(true);
-    let (status, body, _) = amina.post("/api/bundles/purchase", confirmed).await;
+    let (status, body, _) = amina.post("/api/bundles/purchase", PurchaseForm { again: true, ..buy }).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(airtime(&amina).await, before - 2_000.0, "bought again, as confirmed");
 }
@@ -264,7 +247,7 @@ async fn the_same_purchase_again_within_two_minutes_needs_an_explicit_confirmati
     let amina = Visitor::new(&app);
     amina.sign_in(AMINA).await;
     let before = airtime(&amina).await;
-    let buy = json!({ "bundleId": "data-daily-500mb", "purchaseChannel": "AIRTIME" });
+    let buy = purchase("data-daily-500mb", "AIRTIME");
     let (first, second) = tokio::join!(
         amina.post("/api/bundles/purchase", buy.clone()),
         amina.post("/api/bundles/purchase", buy.clone())
@@ -274,22 +257,13 @@ async fn the_same_purchase_again_within_two_minutes_needs_an_explicit_confirmati
     assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
     assert_eq!(airtime(&amina).await, before - 500.0, "bought once");
 
-    let (status, _, _) = amina
-        .post(
-            "/api/bundles/purchase",
-            json!({ "bundleId": "data-daily-500mb", "purchaseChannel": "MPESA", "subscriber": JUMA }),
-        )
-        .await;
+    let (status, _, _) = amina.post("/api/bundles/purchase", purchase_for("data-daily-500mb", "MPESA", JUMA)).await;
     assert_eq!(status, StatusCode::OK, "for another number");
 
     // Refused by the operator (airtime too low): nothing was bought, so trying again is no repeat.
-    let (status, _, _) = amina
-        .post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "AIRTIME" }))
-        .await;
+    let (status, _, _) = amina.post("/api/bundles/purchase", purchase("data-monthly-30gb", "AIRTIME")).await;
     assert_eq!(status, StatusCode::PAYMENT_REQUIRED);
-    let (status, _, _) = amina
-        .post("/api/bundles/purchase", json!({ "bundleId": "data-monthly-30gb", "purchaseChannel": "MPESA" }))
-        .await;
+    let (status, _, _) = amina.post("/api/bundles/purchase", purchase("data-monthly-30gb", "MPESA")).await;
     assert_eq!(status, StatusCode::OK);
 
     // Without JavaScript the confirmation step comes back, asking to confirm again.

@@ -1,36 +1,11 @@
 //! Site search (`/search?q=`): the index of every page, built by the
 //! pre-render pass, server-rendered results that need no JavaScript.
 
-use std::time::{Duration, Instant};
-
 use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::fake_cms::{FakeCms, Shape};
-use crate::helpers::{TestApp, site_with, spawn_app_with};
-
-/// The search page for `path`, once the first index is built.
-pub async fn search(app: &TestApp, path: &str) -> String {
-    let started = Instant::now();
-    loop {
-        let response = app.get(path).await;
-        assert_eq!(response.status(), StatusCode::OK, "{path}");
-        let html = response.text().await.unwrap();
-        if !html.contains("Search is getting ready") && !html.contains("Utafutaji unaandaliwa") {
-            return html;
-        }
-        // A pre-render pass of every page in a debug build, beside the rest of the suite on two cores.
-        assert!(started.elapsed() < Duration::from_secs(300), "the search index was never built");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-}
-
-/// The addresses of the results on a search page.
-pub fn results(html: &str) -> Vec<String> {
-    let Some(start) = html.find(r#"<ol class="search-results">"#) else { return Vec::new() };
-    let list = &html[start..start + html[start..].find("</ol>").unwrap()];
-    list.split(r#"<li><a href=""#).skip(1).map(|rest| rest[..rest.find('"').unwrap()].to_owned()).collect()
-}
+use crate::helpers::{eventually, results, search, site_with, spawn_app_with};
 
 #[tokio::test]
 async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_javascript() {
@@ -126,12 +101,9 @@ async fn a_synonym_from_the_cms_finds_a_page_in_place_of_the_embedded_list() {
     let hook =
         app.client.post(app.url("/api/cms/webhook")).bearer_auth("hook-secret").json(&event).send().await.unwrap();
     assert_eq!(hook.status(), StatusCode::OK);
-    let started = Instant::now();
-    while !results(&search(&app, "/search?q=emerald").await).contains(&voice) {
-        // The pass the webhook asks for, in a debug build beside the rest of the suite.
-        assert!(started.elapsed() < Duration::from_secs(300), "the CMS's synonym never found the page");
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    // The pass the webhook asks for, in a debug build beside the rest of the suite.
+    let found = async || results(&search(&app, "/search?q=emerald").await);
+    eventually("the CMS's synonym finds the page", found, |results| results.contains(&voice)).await;
     let requests = cms.requests();
     let reads: Vec<_> = requests.iter().filter(|r| r.starts_with("/api/synonyms?")).collect();
     assert!(reads.iter().all(|r| !r.contains("locale=")), "one list for both languages: {reads:?}");

@@ -11,8 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::helpers::{TestApp, spawn_app_with};
-use crate::search::{results, search};
+use crate::helpers::{TestApp, results, search, spawn_app_with};
 
 /// A query of the set and the addresses it should find.
 struct Query {

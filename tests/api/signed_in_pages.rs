@@ -3,21 +3,15 @@
 //! render for them would give, at no render, never another's parts, and
 //! the anonymous page untouched by them.
 
-use std::io::Read;
-
 use futures::StreamExt;
 
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, ETAG, VARY};
 
-use crate::account::{AMINA, JUMA, Visitor};
 use crate::helpers::{
-    TestApp, bundle_wrapping_render, counting_bundle, embedded_page_data, render_number, spawn_app, spawn_app_with,
-    spawn_bundle_with, without_csrf,
+    AMINA, JUMA, SITE_URL, TestApp, Visitor, bundle_wrapping_render, counting_bundle, decoded_page, embedded_page_data,
+    eventually, render_number, spawn_app, spawn_app_with, spawn_bundle_with, without_csrf,
 };
-
-/// One public address for servers whose pages are compared: it is in every page.
-const SITE_URL: &str = "http://site.test";
 
 /// Pages of every kind a subscriber gets from the cache, in both languages.
 const PAGES: &[&str] = &[
@@ -35,40 +29,6 @@ const PAGES: &[&str] = &[
     "/sw/internet-overview",
     "/sw/foundation/apply",
 ];
-
-/// A page as `cookie`'s browser gets it: status, headers, and the HTML
-/// (decompressed when it came gzip or brotli).
-pub(crate) async fn page(
-    app: &TestApp,
-    path: &str,
-    cookie: &str,
-    encoding: &str,
-) -> (StatusCode, reqwest::header::HeaderMap, String) {
-    let mut request = app.client.get(app.url(path)).header(ACCEPT_ENCODING, encoding);
-    if !cookie.is_empty() {
-        request = request.header("cookie", cookie);
-    }
-    let response = request.send().await.unwrap();
-    let (status, headers) = (response.status(), response.headers().clone());
-    let body = response.bytes().await.unwrap();
-    let html = match headers.get(CONTENT_ENCODING).map(|e| e.to_str().unwrap()) {
-        Some("gzip") => {
-            let mut html = String::new();
-            flate2::read::GzDecoder::new(&body[..])
-                .read_to_string(&mut html)
-                .expect("a whole gzip stream, CRC and length checked");
-            html
-        }
-        Some("br") => {
-            let mut html = String::new();
-            brotli::Decompressor::new(&body[..], 4096).read_to_string(&mut html).expect("a whole brotli stream");
-            html
-        }
-        None => String::from_utf8(body.to_vec()).unwrap(),
-        Some(other) => panic!("{path}: {other}"),
-    };
-    (status, headers, html)
-}
 
 /// The header's account control of a page.
 fn account_control(html: &str) -> &str {
@@ -97,8 +57,8 @@ async fn a_signed_in_page_is_byte_for_byte_the_page_rendered_for_the_subscriber(
     let (_, rendered_cookie) = Visitor::new(&rendered).sign_in_keeping_cookie(AMINA).await;
     for path in PAGES {
         for encoding in ["br, gzip", "identity"] {
-            let (status, headers, html) = page(&spliced, path, &spliced_cookie, encoding).await;
-            let (rendered_status, _, rendered_html) = page(&rendered, path, &rendered_cookie, encoding).await;
+            let (status, headers, html) = decoded_page(&spliced, path, &spliced_cookie, encoding).await;
+            let (rendered_status, _, rendered_html) = decoded_page(&rendered, path, &rendered_cookie, encoding).await;
             assert_eq!(status, rendered_status, "{path}");
             // But for the form token, which a page for everyone carries only in the header's control.
             let (html, rendered_html) = (without_csrf(&html), without_csrf(&rendered_html));
@@ -119,7 +79,7 @@ async fn a_signed_in_page_is_byte_for_byte_the_page_rendered_for_the_subscriber(
         }
     }
     // Swahili: the control in its language, and the way back after logging out is the page's own address.
-    let (_, _, html) = page(&spliced, "/sw/voice-sms", &spliced_cookie, "gzip").await;
+    let (_, _, html) = decoded_page(&spliced, "/sw/voice-sms", &spliced_cookie, "gzip").await;
     assert!(account_control(&html).contains(r#"<input type="hidden" name="returnTo" value="/sw/voice-sms"/><button type="submit" class="button">Toka</button>"#), "{}", account_control(&html));
 }
 
@@ -128,21 +88,21 @@ async fn signed_in_page_views_cost_no_render() {
     let app = spawn_bundle_with(counting_bundle(), |_| {}).await;
     let (_, cookie) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     // The first signed-in view of a page renders it for everyone.
-    let (_, _, first) = page(&app, "/voice-sms", &cookie, "gzip").await;
+    let (_, _, first) = decoded_page(&app, "/voice-sms", &cookie, "gzip").await;
     let rendered = render_number(&first);
     for encoding in ["gzip", "identity", "br, gzip"] {
         for _ in 0..5 {
-            let (_, _, html) = page(&app, "/voice-sms", &cookie, encoding).await;
+            let (_, _, html) = decoded_page(&app, "/voice-sms", &cookie, encoding).await;
             assert_eq!(render_number(&html), rendered, "no render for a signed-in view");
             assert!(html.contains(">Amina Mwakyusa</a>"));
         }
     }
-    let (_, headers, html) = page(&app, "/voice-sms", "", "gzip").await;
+    let (_, headers, html) = decoded_page(&app, "/voice-sms", "", "gzip").await;
     assert_eq!(render_number(&html), rendered, "the anonymous page is that very render");
     assert!(headers[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
     assert!(!html.contains("Amina"));
     // The account page is the subscriber's own: rendered for them.
-    let (_, _, account) = page(&app, "/account", &cookie, "gzip").await;
+    let (_, _, account) = decoded_page(&app, "/account", &cookie, "gzip").await;
     assert!(render_number(&account) > rendered);
 }
 
@@ -151,7 +111,7 @@ async fn two_subscribers_interleaved_never_see_each_others_parts() {
     let app = spawn_app().await;
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
-    let (_, _, juma_page) = page(&app, "/voice-sms", &juma, "gzip").await;
+    let (_, _, juma_page) = decoded_page(&app, "/voice-sms", &juma, "gzip").await;
     let juma_name = embedded_page_data(&juma_page)["subscriber"]["names"].as_str().unwrap().to_owned();
     assert!(!juma_name.is_empty() && juma_name != "Amina Mwakyusa");
     let views = futures::stream::iter(0..120).map(|n| {
@@ -164,7 +124,7 @@ async fn two_subscribers_interleaved_never_see_each_others_parts() {
         let encoding = ["gzip", "identity"][n / 3 % 2];
         let app = &app;
         async move {
-            let (status, _, html) = page(app, path, cookie, encoding).await;
+            let (status, _, html) = decoded_page(app, path, cookie, encoding).await;
             assert!(status.is_success() || status == StatusCode::NOT_FOUND, "{path}: {status}");
             assert!(html.contains(&format!(">{name}</a>")), "{path}: {name}'s page without their name");
             assert!(!html.contains(other), "{path}: {name}'s page names {other}");
@@ -173,7 +133,7 @@ async fn two_subscribers_interleaved_never_see_each_others_parts() {
     });
     // A few at a time, as browsers would: more would be refused as one address's too many renders.
     views.buffer_unordered(6).collect::<Vec<()>>().await;
-    let (_, _, anonymous) = page(&app, "/voice-sms", "", "gzip").await;
+    let (_, _, anonymous) = decoded_page(&app, "/voice-sms", "", "gzip").await;
     assert!(
         !anonymous.contains("Amina") && !anonymous.contains(&juma_name),
         "nothing personal in the page for everyone"
@@ -185,13 +145,13 @@ async fn logging_out_takes_the_subscribers_parts_off_at_once() {
     let app = spawn_app().await;
     let visitor = Visitor::new(&app);
     let (_, cookie) = visitor.sign_in_keeping_cookie(AMINA).await;
-    let (_, _, signed_in) = page(&app, "/voice-sms", &cookie, "gzip").await;
+    let (_, _, signed_in) = decoded_page(&app, "/voice-sms", &cookie, "gzip").await;
     assert!(signed_in.contains(">Amina Mwakyusa</a>"));
     let (status, _, _) = visitor.post("/api/auth/logout", serde_json::json!({})).await;
     assert_eq!(status, StatusCode::OK);
-    let (_, _, anonymous) = page(&app, "/voice-sms", "", "gzip").await;
+    let (_, _, anonymous) = decoded_page(&app, "/voice-sms", "", "gzip").await;
     for encoding in ["gzip", "identity"] {
-        let (_, headers, html) = page(&app, "/voice-sms", &cookie, encoding).await;
+        let (_, headers, html) = decoded_page(&app, "/voice-sms", &cookie, encoding).await;
         assert!(!html.contains("Amina"), "the cookie kept from before the logout");
         assert!(headers[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
         assert_eq!(html, anonymous, "the page for everyone");
@@ -204,19 +164,20 @@ async fn logging_out_takes_the_subscribers_parts_off_at_once() {
 #[tokio::test]
 async fn a_page_kept_for_everyone_is_still_the_subscribers_own_with_their_cookie() {
     let app = spawn_app().await;
-    let anonymous = page(&app, "/voice-sms", "", "gzip").await.2;
-    page(&app, "/voice-sms", "", "gzip").await;
+    let anonymous = decoded_page(&app, "/voice-sms", "", "gzip").await.2;
+    decoded_page(&app, "/voice-sms", "", "gzip").await;
     let (_, cookie) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
-    let (_, headers, html) = page(&app, "/voice-sms", &cookie, "gzip").await;
+    let (_, headers, html) = decoded_page(&app, "/voice-sms", &cookie, "gzip").await;
     assert!(html.contains(">Amina Mwakyusa</a>"), "the subscriber's own page");
     assert_eq!(headers[CACHE_CONTROL], "private, no-store");
-    let (_, headers, html) = page(&app, "/voice-sms?utm_source=sms", &format!("lang=en; {cookie}"), "gzip").await;
+    let (_, headers, html) =
+        decoded_page(&app, "/voice-sms?utm_source=sms", &format!("lang=en; {cookie}"), "gzip").await;
     assert!(html.contains(">Amina Mwakyusa</a>"), "with another cookie and a query the page does not read");
     assert_eq!(headers[CACHE_CONTROL], "private, no-store");
     let mut forged = cookie.clone().into_bytes();
     let last = forged.len() - 2;
     forged[last] = if forged[last] == b'A' { b'B' } else { b'A' };
-    let (_, headers, html) = page(&app, "/voice-sms", &String::from_utf8(forged).unwrap(), "gzip").await;
+    let (_, headers, html) = decoded_page(&app, "/voice-sms", &String::from_utf8(forged).unwrap(), "gzip").await;
     assert_eq!(html, anonymous, "a forged cookie gets the page for everyone");
     assert!(headers[CACHE_CONTROL].to_str().unwrap().starts_with("public"));
 }
@@ -226,7 +187,7 @@ async fn the_page_for_everyone_is_the_same_bytes_whether_or_not_subscribers_came
     let visited = spawn_app_with(|c| c.site_url = SITE_URL.parse().unwrap()).await;
     let (_, cookie) = Visitor::new(&visited).sign_in_keeping_cookie(AMINA).await;
     for path in PAGES {
-        page(&visited, path, &cookie, "br, gzip").await;
+        decoded_page(&visited, path, &cookie, "br, gzip").await;
     }
     let untouched = spawn_app_with(|c| c.site_url = SITE_URL.parse().unwrap()).await;
     for path in PAGES {
@@ -282,11 +243,9 @@ async fn renders_for_one_visitor_never_hold_every_engine() {
             })
         })
         .collect();
-    while personal_renders(&app).await == 0 {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    eventually("a personal render under way", async || personal_renders(&app).await, |renders| *renders > 0).await;
     assert_eq!(personal_renders(&app).await, 1, "half of two engines");
-    let (status, _, html) = page(&app, "/voice-sms", "", "gzip").await;
+    let (status, _, html) = decoded_page(&app, "/voice-sms", "", "gzip").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("account-control"));
     assert_eq!(
@@ -312,10 +271,8 @@ async fn a_render_for_one_visitor_past_its_wait_is_shed_in_their_language() {
     let (_, amina) = Visitor::new(&app).sign_in_keeping_cookie(AMINA).await;
     let (_, juma) = Visitor::new(&app).sign_in_keeping_cookie(JUMA).await;
     let running = tokio::spawn(app.client.get(app.url("/account")).header("cookie", &amina).send());
-    while personal_renders(&app).await == 0 {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    let (status, _, html) = page(&app, "/sw/account", &juma, "identity").await;
+    eventually("a personal render under way", async || personal_renders(&app).await, |renders| *renders > 0).await;
+    let (status, _, html) = decoded_page(&app, "/sw/account", &juma, "identity").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(html.contains("Huduma haipatikani kwa sasa"), "{html}");
     assert_eq!(running.await.unwrap().unwrap().status(), StatusCode::OK);

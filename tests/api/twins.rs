@@ -6,8 +6,7 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::account::{AMINA, Visitor};
-use crate::helpers::spawn_app;
+use crate::helpers::{AMINA, Visitor, bodies, spawn_app};
 
 /// The notice key a fixture's refused inputs get, and those inputs.
 fn refused(name: &str) -> (String, Vec<String>) {
@@ -24,12 +23,12 @@ async fn every_number_and_code_the_app_refuses_the_server_refuses_with_the_same_
     let visitor = Visitor::new(&app);
     let (notice, numbers) = refused("phone-numbers.json");
     for input in numbers {
-        let (status, body, _) = visitor.post("/api/auth/request-otp", json!({ "msisdn": input })).await;
+        let (status, body, _) = visitor.post("/api/auth/request-otp", bodies::number(&input)).await;
         assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!(notice)), "{input:?}");
     }
     let (notice, codes) = refused("codes.json");
     for input in codes {
-        let (status, body, _) = visitor.post("/api/auth/validate-otp", json!({ "msisdn": AMINA, "code": input })).await;
+        let (status, body, _) = visitor.post("/api/auth/validate-otp", bodies::code(AMINA, &input)).await;
         assert_eq!((status, &body["notice"]["key"]), (StatusCode::BAD_REQUEST, &json!(notice)), "{input:?}");
     }
 }

@@ -1,7 +1,30 @@
+//! What the API tests share: the site started on a random port, builds of
+//! the app that render slowly or count their renders, readers of what a
+//! page carries, and Redis for the tests of several instances; in its
+//! modules, the sandbox's subscribers and switches, browsers of the site,
+//! request bodies from the contract's types, waiting for what happens in
+//! the background, the forms' submissions, signed-in pages compared, and
+//! the search page.
+
 use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
+
+pub mod bodies;
+mod eventually;
+mod forms;
+mod sandbox;
+mod search;
+mod signed_in;
+mod visitor;
+
+pub use eventually::eventually;
+pub use forms::{BUSINESS, FOUNDATION, TOKEN, application, lead};
+pub use sandbox::{AMINA, BARAKA, JUMA, NEEMA, code_in_inbox, fail_next, hold_next, latest_code};
+pub use search::{results, search};
+pub use signed_in::{SITE_URL, decoded_page, first_difference, masked_page, spliced_and_rendered};
+pub use visitor::{Replay, Visitor};
 
 pub struct TestApp {
     pub address: String,
@@ -18,6 +41,13 @@ impl TestApp {
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(self.url(path)).send().await.expect("request")
+    }
+
+    /// The page at `path`, which answers 200.
+    pub async fn page(&self, path: &str) -> String {
+        let response = self.get(path).await;
+        assert_eq!(response.status(), reqwest::StatusCode::OK, "{path}");
+        response.text().await.unwrap()
     }
 
     /// The same, for many requests at once.
@@ -81,15 +111,25 @@ pub async fn spawn_bundle_with(bundle: server::AppBuild, configure: impl FnOnce(
         .timeout(Duration::from_secs(10))
         .build()
         .unwrap();
-    for _ in 0..200 {
-        if let Ok(response) = client.get(format!("{address}/healthz")).send().await
-            && response.status().is_success()
-        {
-            return TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir };
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("server did not start");
+    let health = async || client.get(format!("{address}/healthz")).send().await.ok().map(|response| response.status());
+    eventually("the server answers", health, |status| status.is_some_and(|status| status.is_success())).await;
+    TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir }
+}
+
+/// A port free on the loopback address, for a server a test starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The addresses a sitemap (or a sitemap index) lists.
+pub fn locs(xml: &str) -> Vec<String> {
+    xml.split("<loc>").skip(1).filter_map(|part| part.split_once("</loc>")).map(|(loc, _)| loc.to_owned()).collect()
+}
+
+/// The value of the series `series` (its name and labels) in a Prometheus
+/// text exposition.
+pub fn metric(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
 }
 
 /// The site's build with its server render wrapped: `wrapper` is a JS
@@ -179,7 +219,7 @@ impl RedisServer {
             missing_tool("redis-server");
             return None;
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = free_port();
         let mut server = RedisServer { port, child: None, _dir: tempfile::tempdir().unwrap() };
         server.resume().await;
         Some(server)
@@ -199,13 +239,10 @@ impl RedisServer {
             .spawn()
             .expect("redis-server starts");
         self.child = Some(child);
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.is_ok() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        panic!("redis-server did not start");
+        // The connection's error, while there is one.
+        let refused =
+            async || tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.err().map(|e| e.to_string());
+        eventually("redis-server answers", refused, Option::is_none).await;
     }
 
     /// Kills it: connections drop, new ones are refused.
