@@ -64,13 +64,17 @@ test: deps test-rust test-app test-e2e
 # so not linted either (`cargo clippy` lints it); CI's fresh clone lints all.
 CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings cargo
 CARGO_TEST := $(CARGO_LINTED) test --workspace --all-targets
+# The API tests mostly wait (a server starting, the sandbox's delays, a
+# cache's lifetime), so four at a time on two cores: 228 ran in 276 s, where
+# two at a time (libtest's default there) took 431 s (docs/testing.md).
+RUST_TEST_THREADS ?= 4
 
 ## Rust: formatting (rustfmt.toml), the build with clippy's lints as
 ## errors, the advisories (`make audit`), then the tests.
 test-rust:
 	cargo fmt --all --check
 	$(MAKE) audit
-	$(CARGO_TEST)
+	RUST_TEST_THREADS=$(RUST_TEST_THREADS) $(CARGO_TEST)
 
 ## Cargo.lock against the RustSec advisory database at ADVISORY_DB, never the
 ## network (tools/advisories/): fails on a vulnerability that
