@@ -6,6 +6,7 @@ import type { PageProps } from "./props";
 import { PageBody } from "../components/PageBody";
 import { useSite } from "../app/site";
 import { formatTzs } from "../format";
+import { PROTOCOL } from "../contract";
 import { localePath, pathOf } from "../routes";
 import { useAccount } from "../features/account/AccountContext";
 import { LogoutForm } from "../features/account/AccountControl";
@@ -53,7 +54,11 @@ export default function AccountPage({ data }: PageProps) {
           )}
           <LoginFlow
             key={search}
-            initial={msisdn ? { msisdn, step: query.get("step") === "code" ? "code" : "number" } : undefined}
+            initial={
+              msisdn
+                ? { msisdn, step: query.get(PROTOCOL.stepParam) === PROTOCOL.codeStep ? "code" : "number" }
+                : undefined
+            }
             keep={keep}
             onSignedIn={() => signedIn(`${localePath(lang, pathOf("account"))}${keep.toString() ? `?${keep}` : ""}`)}
           />

@@ -66,6 +66,9 @@ pub const SCRIPT_PART: &str = "application";
 /// The query parameter that names a flow's step on a page without
 /// JavaScript (the purchase's confirmation, the sign-in's code).
 pub const STEP_PARAM: &str = "step";
+/// The sign-in's code step: the account page with it (and the number)
+/// asks for the code sent by SMS.
+pub const CODE_STEP: &str = "code";
 /// The purchase's confirmation step: a GET of the account page with it
 /// shows the bundle, price, payer and recipient before any money moves.
 pub const CONFIRM_STEP: &str = "confirm";

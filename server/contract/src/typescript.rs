@@ -131,6 +131,7 @@ pub fn typescript() -> String {
         ("idempotencyHeader", crate::protocol::IDEMPOTENCY_HEADER),
         ("honeypotField", crate::protocol::HONEYPOT_FIELD),
         ("stepParam", crate::protocol::STEP_PARAM),
+        ("codeStep", crate::protocol::CODE_STEP),
         ("confirmStep", crate::protocol::CONFIRM_STEP),
         ("scriptPart", crate::protocol::SCRIPT_PART),
     ];
@@ -184,13 +185,19 @@ mod tests {
         assert!(module.contains("export const REGIONS = [\"Arusha\","), "the form's lists are values");
         assert!(module.contains(r#"export const PROTOCOL = {"langHeader":"x-site-lang","csrfHeader":"x-csrf-token","#));
         assert!(
-            module.contains(r#""honeypotField":"leaveEmpty","stepParam":"step","confirmStep":"confirm","scriptPart":"application"} as const;"#)
+            module.contains(r#""honeypotField":"leaveEmpty","stepParam":"step","codeStep":"code","confirmStep":"confirm","scriptPart":"application"} as const;"#)
         );
         assert!(module.contains(concat!(
             r#"export const FIELD_LENGTHS = {"short":100,"line":150,"long":3000,"email":254,"otpCode":6,"count":6,"#,
             r#""amount":20,"searchQuery":100,"placeQuery":60} as const;"#
         )));
         assert!(module.contains("export const RELOAD_AFTER_MS = 5000;"));
+    }
+
+    #[test]
+    fn the_sign_in_answer_names_the_step_the_address_names() {
+        let step = serde_json::to_value(crate::api::SignInStep::Code).unwrap();
+        assert_eq!(step, crate::protocol::CODE_STEP);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum_extra::extract::PrivateCookieJar;
 use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer};
+use contract::protocol::{CODE_STEP, STEP_PARAM};
 
 use super::AccountState;
 use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, Refused, status_of};
@@ -86,7 +87,7 @@ pub(super) async fn request_otp(
     account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(CodeSent { msisdn: msisdn.to_string(), step: SignInStep::Code })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
-        .back_query(&[("step", Some("code")), ("msisdn", Some(form.msisdn.as_str()))]))
+        .back_query(&[(STEP_PARAM, Some(CODE_STEP)), ("msisdn", Some(form.msisdn.as_str()))]))
 }
 
 /// `POST /api/auth/validate-otp {msisdn, code}`: signs in.
@@ -118,7 +119,7 @@ pub(super) async fn validate_otp(
     let catalogue = catalogue_within_budget(&account).await;
     let subscriber = subscriber_of(&session, Some(&known), catalogue.as_deref(), caller.lang);
     // The page without its sign-in step (what else its address says stays: the bundle chosen to buy).
-    Ok((jar, Reply::ok(SubscriberAnswer { subscriber }).back_query(&[("step", None), ("msisdn", None)])))
+    Ok((jar, Reply::ok(SubscriberAnswer { subscriber }).back_query(&[(STEP_PARAM, None), ("msisdn", None)])))
 }
 
 /// `POST /api/auth/logout`: ends the session and sends the browser home.

@@ -8,7 +8,7 @@
 import * as ENDPOINTS from "../../../../generated/endpoints";
 import { useEffect, useRef, useState } from "react";
 import { useT } from "../../../i18n/context";
-import type { CodeSent, SubscriberAnswer } from "../../../contract";
+import { PROTOCOL, type CodeSent, type SubscriberAnswer } from "../../../contract";
 import { localePath } from "../../../routes";
 import { useSite } from "../../../app/site";
 import { ApiForm } from "../common/ApiForm";
@@ -75,7 +75,7 @@ export function LoginFlow({
         <>
           <ApiForm<SubscriberAnswer>
             action={ENDPOINTS.signInValidateOtp}
-            returnTo={address({ step: "code", msisdn })}
+            returnTo={address({ [PROTOCOL.stepParam]: PROTOCOL.codeStep, msisdn })}
             read={readCode}
             onAnswer={async (answer) => {
               if (!answer.ok) return answer.body.notice;
@@ -88,7 +88,7 @@ export function LoginFlow({
           </ApiForm>
           <ResendForm
             action={ENDPOINTS.signInRequestOtp}
-            returnTo={address({ step: "code", msisdn })}
+            returnTo={address({ [PROTOCOL.stepParam]: PROTOCOL.codeStep, msisdn })}
             fields={{ msisdn }}
             left={left}
             onSent={startCountdown}
