@@ -32,6 +32,7 @@ pub mod cms;
 pub mod content;
 pub mod feedback;
 pub mod forms;
+pub mod lenient;
 pub mod locations;
 pub mod page;
 pub mod protocol;

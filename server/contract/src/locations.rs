@@ -104,81 +104,50 @@ pub struct Location {
     pub region: String,
     pub district: String,
     /// The ward or street.
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub street: Option<String>,
     /// Where to find it, in English ("Opposite the market").
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub landmark: Option<String>,
     /// The same in Swahili ("Mkabala na soko"); a page in either language
     /// shows the other's when its own is empty.
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub landmark_sw: Option<String>,
     /// WGS 84 degrees.
-    #[serde(deserialize_with = "lenient::degrees")]
+    #[serde(deserialize_with = "crate::lenient::degrees")]
     #[schemars(with = "f64")]
     pub latitude: f64,
-    #[serde(deserialize_with = "lenient::degrees")]
+    #[serde(deserialize_with = "crate::lenient::degrees")]
     #[schemars(with = "f64")]
     pub longitude: f64,
     /// Service codes (`cash-in`, `cash-out`, `lipa`, `sim-registration`, `devices`).
-    #[serde(default, deserialize_with = "lenient::codes")]
+    #[serde(default, deserialize_with = "crate::lenient::codes")]
     #[schemars(with = "Vec<String>")]
     pub services: Vec<String>,
     /// Monday to Friday, `HH:MM-HH:MM` in Tanzanian time; empty: closed.
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub hours_weekdays: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub hours_saturday: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub hours_sunday: Option<String>,
-    #[serde(default, deserialize_with = "lenient::text", skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]
     pub phone: Option<String>,
 }
 
-/// How the server reads an entry of the CMS as editors fill it in: what an
-/// entry cannot be shown without (its id, name, kind, region, district and
-/// position) must be there, and an entry without it is left out with
-/// serde's reason ("missing field `region`"); what it can be shown without
-/// (a landmark, hours, a phone) is no field where it is not text.
-mod lenient {
-    use serde::{Deserialize, Deserializer};
-    use serde_json::Value;
-
-    /// A text field; any other value is no text.
-    pub fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-        Ok(match Value::deserialize(deserializer)? {
-            Value::String(text) => Some(text),
-            _ => None,
-        })
-    }
-
-    /// Degrees as a number, or as text that is one (a spreadsheet's import).
-    pub fn degrees<'de, D: Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        let degrees = value.as_f64().or_else(|| value.as_str()?.trim().parse().ok());
-        degrees.filter(|d| d.is_finite()).ok_or_else(|| serde::de::Error::custom(format!("no degrees: {value}")))
-    }
-
-    /// A list of codes, or the codes in one text, separated by commas or
-    /// semicolons; what is not text is left out.
-    pub fn codes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-        Ok(match Value::deserialize(deserializer)? {
-            Value::Array(codes) => codes.into_iter().filter_map(|code| code.as_str().map(str::to_owned)).collect(),
-            Value::String(codes) => codes.split([',', ';']).map(str::to_owned).collect(),
-            _ => Vec::new(),
-        })
-    }
-}
-
 impl Location {
-    /// An entry of the CMS's answer, or why it cannot be shown.
+    /// An entry of the CMS's answer, or why it cannot be shown: what an
+    /// entry cannot be shown without (its id, name, kind, region, district
+    /// and position) must be there, and an entry without it is left out
+    /// with serde's reason ("missing field `region`"); what it can be shown
+    /// without (a landmark, hours, a phone) is no field where it is not text.
     pub fn read(entry: &Value) -> Result<Location, String> {
         Location::deserialize(entry).map_err(|error| error.to_string())
     }

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::error::{FormError, RefusedSubmission};
 use super::foundation::{MAX_PROPOSAL_BYTES, Upload};
 use super::nest::nest;
-use crate::web::posted::{Posted, SCRIPT_PART};
+use crate::web::posted::{self, Posted, SCRIPT_PART};
 use crate::web::submitted::wants_json;
 use crate::web::{body_limit, visitor_lang};
 
@@ -23,8 +23,6 @@ use crate::web::{body_limit, visitor_lang};
 pub const TEXT_LIMIT: usize = 128 * 1024;
 /// A multipart post: the texts and a proposal of at most 5 MB.
 pub const UPLOAD_LIMIT: usize = MAX_PROPOSAL_BYTES + TEXT_LIMIT;
-/// Fields every post may carry besides the form's own ([`Posted`]'s).
-const COMMON: [&str; 4] = ["lang", "returnTo", crate::web::csrf::FIELD, contract::protocol::HONEYPOT_FIELD];
 /// An `Idempotency-Key` longer than this is no key a page made.
 const MAX_KEY: usize = 200;
 
@@ -98,7 +96,7 @@ impl<S: Send + Sync> FromRequest<S> for Sent {
         let lang = visitor_lang(&headers, posted.lang.as_deref());
         let bot = posted.bot();
         let mut typed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (name, text) in pairs.into_iter().filter(|(name, _)| !COMMON.contains(&name.as_str())) {
+        for (name, text) in pairs.into_iter().filter(|(name, _)| !posted::FIELDS.contains(&name.as_str())) {
             typed.entry(name).or_default().push(text);
         }
         Ok(Sent { lang, script, idempotency_key: idempotency_key(&headers), value, typed, upload, bot })

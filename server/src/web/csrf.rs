@@ -21,8 +21,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use subtle::ConstantTimeEq;
 
-/// The form field and the header a token comes in.
-pub const FIELD: &str = contract::protocol::CSRF_FIELD;
+/// The header a token comes in (in a form, `posted::Posted`'s `csrf`).
 pub const HEADER: &str = contract::protocol::CSRF_HEADER;
 
 /// Random bytes in a token: 192 bits, 32 characters.

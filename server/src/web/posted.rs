@@ -12,36 +12,31 @@ use axum::http::Extensions;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use contract::protocol::{CSRF_FIELD, HONEYPOT_FIELD};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{return_to, submitted};
 
 pub use contract::protocol::SCRIPT_PART;
 
+/// The names of [`Posted`]'s fields, as a post carries them.
+pub const FIELDS: [&str; 4] = [CSRF_FIELD, "lang", "returnTo", HONEYPOT_FIELD];
+
 /// What a post says of itself besides the form's fields; what cannot be
 /// read is no field, and costs only that field.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Posted {
-    #[serde(default, deserialize_with = "text")]
+    #[serde(default, deserialize_with = "contract::lenient::text")]
     pub csrf: Option<String>,
-    #[serde(default, deserialize_with = "text")]
+    #[serde(default, deserialize_with = "contract::lenient::text")]
     pub lang: Option<String>,
     #[serde(default, deserialize_with = "return_to::deserialize")]
     pub return_to: Option<String>,
     /// What was typed into the hidden field a person leaves empty
     /// ([`HONEYPOT_FIELD`]).
-    #[serde(default, rename = "leaveEmpty", deserialize_with = "text")]
+    #[serde(default, rename = "leaveEmpty", deserialize_with = "contract::lenient::text")]
     pub honeypot: Option<String>,
-}
-
-/// A field's text; any other value (a number, a list) is no field.
-fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(deserializer)? {
-        Value::String(text) => Some(text),
-        _ => None,
-    })
 }
 
 impl Posted {
@@ -99,7 +94,7 @@ async fn read(headers: &HeaderMap, bytes: &Bytes) -> Posted {
     let mut script = Posted::default();
     while let Ok(Some(field)) = multipart.next_field().await {
         let name = field.name().unwrap_or_default().to_owned();
-        if !matches!(name.as_str(), CSRF_FIELD | "lang" | "returnTo" | HONEYPOT_FIELD | SCRIPT_PART) {
+        if !FIELDS.contains(&name.as_str()) && name != SCRIPT_PART {
             continue;
         }
         let Ok(text) = field.text().await else { break };
