@@ -14,6 +14,10 @@
 #                              start_site …`). Sets BASE, SITE_PORT and
 #                              SITE_PID, and adds the process to PIDS.
 #   stop_started               stops every process in PIDS
+#   sign_in BASE NUMBER        a seeded subscriber (0754000001…) signed in
+#                              through the site at BASE as a browser does
+#                              (code request, the code from the sandbox's
+#                              inbox, validation): prints the session cookie
 #
 # And the settings every script reads the same way: BIN (SITE_BIN, the
 # release build's site), BENCH_BIN (SITE_BENCH_BIN, its site-bench) and
@@ -24,6 +28,16 @@ BENCH_BIN=${SITE_BENCH_BIN:-target/release/examples/site-bench}
 DURATION=${BENCH_SECONDS:-5}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+sign_in() {
+  local base=$1 number=$2 code
+  curl -sf -o /dev/null -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
+    -d "{\"msisdn\":\"$number\"}" "$base/api/auth/request-otp"
+  code=$(curl -sf "$base/sandbox/inbox?msisdn=255${number#0}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])')
+  curl -sf -o /dev/null -D - -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
+    -d "{\"msisdn\":\"$number\",\"code\":\"$code\"}" "$base/api/auth/validate-otp" |
+    grep -i '^set-cookie: [^=]*session=' | sed -E 's/^[Ss]et-[Cc]ookie: ([^;]*).*/\1/'
+}
 
 wait_for() {
   local tries=${2:-100}

@@ -7,9 +7,9 @@
 # throughput, p99 <= 3x), and the answers that were not 2xx or 3xx.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 BASE=$1
-DURATION=${BENCH_SECONDS:-5}
 CONNECTIONS=${MIXED_CONNECTIONS:-32}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -17,18 +17,10 @@ trap 'rm -rf "$WORK"' EXIT
 # Every page of the sitemap, as paths.
 curl -sf "$BASE/sitemap.xml" | grep -o '<loc>[^<]*</loc>' | sed -E 's#<loc>https?://[^/]+##; s#</loc>##' >"$WORK/paths"
 
-# The seeded subscribers signed in through the site, as a browser does:
-# code request, the code from the sandbox's inbox, validation; each answer's
-# session cookie kept.
+# The seeded subscribers signed in through the site, as a browser does.
 : >"$WORK/cookies"
 for number in 0754000001 0754000002 0754000003 0754000004; do
-  international=255${number#0}
-  curl -sf -o /dev/null -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
-    -d "{\"msisdn\":\"$number\"}" "$BASE/api/auth/request-otp"
-  code=$(curl -sf "$BASE/sandbox/inbox?msisdn=$international" | python3 -c 'import json, sys; print(json.load(sys.stdin)["code"])')
-  curl -sf -o /dev/null -D - -H 'sec-fetch-site: same-origin' -H 'content-type: application/json' \
-    -d "{\"msisdn\":\"$number\",\"code\":\"$code\"}" "$BASE/api/auth/validate-otp" |
-    grep -i '^set-cookie: [^=]*session=' | sed -E 's/^[Ss]et-[Cc]ookie: ([^;]*).*/\1/' >>"$WORK/cookies"
+  sign_in "$BASE" "$number" >>"$WORK/cookies"
 done
 SESSIONS=$(wc -l <"$WORK/cookies")
 # A signed-in view really is one: the header names the subscriber.

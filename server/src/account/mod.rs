@@ -69,7 +69,7 @@ use axum_extra::extract::cookie::Key;
 use contract::Lang;
 use contract::account::{CpmPermissions, Subscriber};
 use contract::feedback::Notice;
-use contract::page::PageKind;
+use contract::page::{PageData, PageKind};
 use contract::protocol::endpoints;
 
 use crate::limits::CodeFor;
@@ -189,6 +189,16 @@ pub struct PageExtras {
     pub csrf: Option<CsrfToken>,
 }
 
+impl PageExtras {
+    /// These parts in the page's `data`.
+    pub fn put_into(self, data: &mut PageData) {
+        data.subscriber = self.subscriber;
+        data.notice = self.notice;
+        data.cpm = self.cpm;
+        data.csrf = self.csrf.map(CsrfToken::into_string);
+    }
+}
+
 impl Visit {
     /// Reads which live sessions the cookies point at. Any other cookie
     /// (junk, expired, forged) counts for nothing.
@@ -243,15 +253,18 @@ impl Visit {
         self.flash
     }
 
+    /// A signed-in subscriber with nothing else of their own on a page: no
+    /// CPM session, no flash notice.
+    pub fn subscriber_only(&self) -> bool {
+        self.subscriber.is_some() && self.cpm.is_none() && !self.flash
+    }
+
     /// A signed-in subscriber's own parts of a page that is the same for
     /// everyone but for them (the header's name, the page data's
     /// subscriber), from the session alone. `None` for anyone with more of
     /// their own on a page (a CPM session, a flash notice) or signed out.
     pub fn subscriber_view(&self, lang: Lang) -> Option<SubscriberView> {
-        if self.cpm.is_some() || self.flash {
-            return None;
-        }
-        let (_, session) = self.subscriber.as_ref()?;
+        let (_, session) = self.subscriber.as_ref().filter(|_| self.subscriber_only())?;
         // As the header shows it: the names, or the number when the operator gave none.
         let name = match session.names.as_str() {
             "" => crate::msisdn::Msisdn::parse(&session.msisdn)

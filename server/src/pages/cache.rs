@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::cached_page::CachedPage;
+use super::cached_page::{CachedPage, Kept, Stale};
 use super::disk::{IndexedPage, PageDisk};
 use super::refresh::{Refreshed, Refreshes};
 
@@ -50,6 +50,15 @@ const ENTRY_OVERHEAD: usize = 256;
 const TYPED_SHARE: u64 = 8;
 
 type Pages = moka::future::Cache<String, Arc<CachedPage>>;
+
+/// Who waits for a render of a page for everyone: the visitor who asked
+/// (within their address's share of the engines), or nobody (a refresh in
+/// the background, charged to no one's share).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    Visitor,
+    Nobody,
+}
 
 #[derive(Clone)]
 pub struct PageCache {
@@ -155,8 +164,8 @@ impl PageCache {
 
     /// Keeps `page`, just answered for everyone under `key` from content
     /// the CMS gave at `confirmed`, on disk, or marks the copy there
-    /// confirmed then. Only the pages answered for everyone come here: what
-    /// the disk keeps is served to anonymous visitors without reading content.
+    /// confirmed then. Only the pages for everyone come here: what the disk
+    /// keeps is served to anonymous visitors without reading content.
     pub fn keep_on_disk(&self, key: &str, page: &CachedPage, confirmed: SystemTime) {
         let Some(disk) = &self.disk else { return };
         let address = address(key);
@@ -176,6 +185,36 @@ impl PageCache {
     pub fn key(route: &str, url: &str, versions: &[u64]) -> String {
         let versions: Vec<String> = versions.iter().map(u64::to_string).collect();
         format!("{}#{}", PageCache::address_of(route, url), versions.join("."))
+    }
+
+    /// `key`'s page for everyone, built from content the CMS gave at
+    /// `confirmed`: the one kept, or while it is not kept the one kept for
+    /// the same address from earlier content ([`Self::stale`]) with `page`
+    /// rendered again in the background for nobody ([`Self::refresh`]), or
+    /// `page` rendered now for the visitor waiting. One kept for this
+    /// content is kept on disk too, for anonymous visitors to get without
+    /// their content being read. `render` renders a copy of `page`, taken
+    /// only when a render is needed.
+    pub async fn page_for_everyone<P, E, F>(
+        &self,
+        key: &str,
+        confirmed: SystemTime,
+        page: &P,
+        render: impl FnOnce(P, Waiting) -> F + Send + 'static,
+    ) -> Result<Kept, E>
+    where
+        P: Clone + Send + 'static,
+        E: Clone + Send + Sync + std::fmt::Debug + 'static,
+        F: Future<Output = Result<CachedPage, E>> + Send + 'static,
+    {
+        if let Some((page_kept, superseded)) = self.stale(key).await {
+            let page = page.clone();
+            let refreshed = self.refresh(key.to_owned(), move || render(page, Waiting::Nobody));
+            return Ok(Kept { page: page_kept, stale: Some(Stale { superseded, refreshed }) });
+        }
+        let kept = self.get_or_render(key.to_owned(), || render(page.clone(), Waiting::Visitor)).await?;
+        self.keep_on_disk(key, &kept, confirmed);
+        Ok(Kept { page: kept, stale: None })
     }
 
     /// The cached page, or the one `render()` builds; concurrent requests for
@@ -270,17 +309,17 @@ impl PageCache {
         Some((page, fresh))
     }
 
-    /// Whether a page is kept for `route`'s address `url`, from this content
-    /// or an earlier one.
-    pub fn holds(&self, route: &str, url: &str) -> bool {
-        self.latest.contains_key(&Self::address_of(route, url))
+    /// Whether a page is kept for `address` (see [`Self::address_of`]), from
+    /// this content or an earlier one.
+    pub fn holds(&self, address: &str) -> bool {
+        self.latest.contains_key(address)
     }
 
     /// When `key`'s page is not kept: the page kept for the same address
     /// from older content, and when newer content was first asked for,
     /// unless that was longer than `stale_for` ago. The caller starts its
     /// [`refresh`](Self::refresh).
-    pub async fn stale(&self, key: &str) -> Option<(Arc<CachedPage>, Instant)> {
+    async fn stale(&self, key: &str) -> Option<(Arc<CachedPage>, Instant)> {
         let pages = self.pages.as_ref()?.of(key);
         if pages.contains_key(key) {
             return None;
@@ -302,7 +341,7 @@ impl PageCache {
     /// Renders `key`'s page in the background and keeps it: queued for its
     /// address, in place of any older content's render waiting there. The
     /// answer says when that render has ended.
-    pub fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static) -> Refreshed
+    fn refresh<E, F>(&self, key: String, render: impl FnOnce() -> F + Send + 'static) -> Refreshed
     where
         E: Clone + Send + Sync + std::fmt::Debug + 'static,
         F: Future<Output = Result<CachedPage, E>> + Send + 'static,

@@ -27,6 +27,17 @@ pub const PRIVATE: &str = "private, no-store";
 /// renders: browsers and shared caches ask again next time.
 pub const STALE: &str = "no-cache";
 
+/// The cache policy of a page for everyone (and its data): browsers
+/// revalidate (cheap, by `ETag`), a CDN keeps it as long as the content
+/// cache does and may serve it stale the same way.
+pub fn public_cache_control(config: &crate::config::Config) -> String {
+    format!(
+        "public, max-age=0, s-maxage={fresh}, stale-while-revalidate={fresh}, stale-if-error={stale}",
+        fresh = config.content.ttl.as_secs(),
+        stale = config.content.stale_if_error.as_secs()
+    )
+}
+
 /// Marks a page answer as the same for every anonymous visitor: its body,
 /// for the fast path to keep, and for a copy from earlier content how long
 /// it may be.
@@ -45,6 +56,29 @@ pub struct Stale {
     pub superseded: Instant,
     /// Whether the page for the new content has been rendered since.
     pub refreshed: Refreshed,
+}
+
+/// A page for everyone as the page cache gives it: the page, and while it
+/// is the copy from earlier content (its new one rendering), that.
+pub struct Kept {
+    pub page: std::sync::Arc<CachedPage>,
+    pub stale: Option<Stale>,
+}
+
+impl Kept {
+    /// The page answered to an anonymous visitor: kept by shared caches as
+    /// `public` says, unless it is a stale copy (kept by no other cache: its
+    /// new copy is on its way; the fast path serves it again, headers and
+    /// all, until then, within the bound) or a page whose content failed,
+    /// which says so to no cache (the next visitor may get it whole).
+    pub fn respond_for_everyone(self, request: &HeaderMap, public: &str) -> Response {
+        let cache_control = match &self.stale {
+            Some(_) => STALE,
+            None if self.page.status.is_server_error() => "no-store",
+            None => public,
+        };
+        self.page.respond_for_everyone(request, cache_control, self.stale)
+    }
 }
 
 /// A page kept compressed only: its plain HTML, about three times its gzip

@@ -8,11 +8,10 @@ use axum::response::{IntoResponse, Json, Response};
 use axum_extra::extract::PrivateCookieJar;
 use contract::feedback::Feedback;
 
-use super::cached_page::PRIVATE;
+use super::cached_page::{PRIVATE, public_cache_control};
 use super::locale::LocalPath;
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
-use super::respond::{public_cache_control, with_extras};
 use crate::account::Visit;
 use crate::state::AppState;
 
@@ -32,10 +31,11 @@ pub async fn page_data(State(state): State<AppState>, private: PrivateCookieJar,
             let mut data = parts.into_data(state.config.site_url.as_str());
             let status = StatusCode::from_u16(data.status).unwrap_or(StatusCode::OK);
             if !visit.signed_in() {
-                return (status, [(header::CACHE_CONTROL, public_cache_control(&state))], Json(data)).into_response();
+                return (status, [(header::CACHE_CONTROL, public_cache_control(&state.config))], Json(data))
+                    .into_response();
             }
             let (extras, private) = visit.extras(&state.account, data.route.page, request.local.lang, false).await;
-            with_extras(&mut data, extras);
+            extras.put_into(&mut data);
             (status, private, [(header::CACHE_CONTROL, PRIVATE)], Json(data)).into_response()
         }
         Err(error) => {

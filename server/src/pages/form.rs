@@ -10,11 +10,10 @@ use axum::response::Response;
 use contract::Lang;
 use contract::page::FormState;
 
-use super::admit::Unbuilt;
 use super::cached_page::PRIVATE;
 use super::error::PageError;
 use super::locale::LocalPath;
-use super::render::{Prepared, render};
+use super::render::{Prepared, render_alone};
 use super::request::PageRequest;
 use super::resolve::{Resolved, resolve};
 use crate::state::AppState;
@@ -41,11 +40,8 @@ async fn form_page(state: &AppState, lang: Lang, path: &str, status: StatusCode,
     let mut page = Prepared::new(state, parts, &[]);
     page.data.status = status.as_u16();
     page.data.form = Some(form);
-    let rendered = async {
-        let _turn = state.pages.personal_renders.turn(None, state.pages.renderer.queue_wait()).await?;
-        render(state, page).await.map_err(Unbuilt::Render)
-    };
-    match rendered.await {
+    // A turn among the personal renders, charged to no address's share.
+    match render_alone(state, page, None, None).await {
         Ok(rendered) => {
             let mut response = rendered.respond(&HeaderMap::new(), PRIVATE);
             *response.status_mut() = status;

@@ -10,10 +10,13 @@
 //!    redirect [`locale`] says comes first) and answers a page kept whole
 //!    for anonymous visitors; anything else goes on, the reading with it.
 //! 2. [`page`], below: answers a redirect from `locale`, or asks `respond`.
-//! 3. [`respond`]: reads the visitor (`crate::account::Visit`), has the
-//!    request resolved and decides which page they get: the page for
-//!    everyone, with their own parts put in ([`splice`], [`account`] for the
-//!    account and CPM pages), or a page for them alone; and how it may be kept.
+//! 3. [`respond`]: reads the visitor (`crate::account::Visit`) and decides,
+//!    in one function, which page they get. An anonymous visitor's page may
+//!    be answered before its content is read ([`unread`]: the page the disk
+//!    keeps, or a refusal). Then the request is resolved, and the page is the
+//!    page for everyone from the page [`cache`], with a signed-in
+//!    subscriber's own parts put in ([`splice`]), or a page for the visitor
+//!    alone ([`personal`]; the account and CPM pages through [`account`]).
 //! 4. [`resolve`]: route, content, catalogue and search into the parts of
 //!    the page (or where it must go instead).
 //! 5. [`render`]: the page rendered into its HTML [`document`] when the
@@ -44,6 +47,7 @@ pub(crate) mod fast_pages;
 mod form;
 pub(crate) mod locale;
 pub(crate) mod passes;
+mod personal;
 pub(crate) mod prerender;
 mod refresh;
 mod render;
@@ -51,6 +55,7 @@ mod request;
 mod resolve;
 mod respond;
 pub mod splice;
+mod unread;
 
 use axum::Router;
 use axum::extract::{Request, State};

@@ -8,17 +8,16 @@ use std::net::IpAddr;
 use std::time::Instant;
 
 use axum::http::StatusCode;
-use contract::Lang;
 use contract::page::{PageContent, PageData, RenderOutput, RenderRequest};
 use ssr_runtime::RenderError;
 
 use super::admit::Unbuilt;
-use super::cache::PageCache;
+use super::cache::{PageCache, Waiting};
 use super::cached_page::CachedPage;
-use super::error::PageError;
-use super::request::{PageRequest, address};
+use super::request::page_url;
 use super::resolve::{PageParts, failure_status};
 use super::{document, splice};
+use crate::account::session::SessionKey;
 use crate::connections;
 use crate::content::Source;
 use crate::manifest::AssetManifest;
@@ -51,10 +50,39 @@ impl Prepared {
     }
 }
 
-/// The address a page at `path` in `lang` is rendered and cached for: with
-/// the query parameters its route `reads` of `query`.
-pub(super) fn page_url(lang: Lang, path: &str, query: &[(String, String)], reads: &[String]) -> String {
-    address(&lang.href(path), query, reads)
+/// A page for everyone rendered for whoever waits for it: the visitor
+/// `client`, within its share of the engines ([`render_for`]), or nobody
+/// (a refresh in the background).
+pub async fn render_for_everyone(
+    state: AppState,
+    client: IpAddr,
+    page: Prepared,
+    waiting: Waiting,
+) -> Result<CachedPage, Unbuilt> {
+    match waiting {
+        Waiting::Visitor => render_for(&state, client, page).await,
+        Waiting::Nobody => render(&state, page).await.map_err(Unbuilt::Render),
+    }
+}
+
+/// A page for one visitor alone, in its turn among the personal renders
+/// ([`PersonalRenders`](super::admit::PersonalRenders)): bounded by the
+/// visitor's `session` when they have one (not shared with the pages for
+/// everyone of their address, a carrier's NAT), and otherwise within the
+/// share of the engines of the address `client` too, when there is one to
+/// charge.
+pub async fn render_alone(
+    state: &AppState,
+    page: Prepared,
+    session: Option<SessionKey>,
+    client: Option<IpAddr>,
+) -> Result<CachedPage, Unbuilt> {
+    let charged = client.filter(|_| session.is_none());
+    let _turn = state.pages.personal_renders.turn(session, state.pages.renderer.queue_wait()).await?;
+    match charged {
+        Some(client) => render_for(state, client, page).await,
+        None => render(state, page).await.map_err(Unbuilt::Render),
+    }
 }
 
 /// [`render`] on behalf of `client`, within its share of the engines
@@ -77,36 +105,6 @@ pub async fn render_for(state: &AppState, client: IpAddr, page: Prepared) -> Res
 pub async fn admit_client(state: &AppState, client: IpAddr) -> Result<connections::Admitted<IpAddr>, Unbuilt> {
     let per_turn = state.pages.renderer.queue_wait() + state.config.pages.render_budget;
     Ok(state.pages.renders.take(client, per_turn).await?)
-}
-
-/// Refuses `request` before its content is read, when its client address
-/// already has as many renders running and waiting as it may and the page
-/// cache keeps no page at its address (for this content or an earlier one,
-/// which would be served while the new one renders): the page needs a render
-/// it would be refused, so the request costs the CMS nothing. What cannot
-/// be known before the content is read goes on, refused (if at all) when
-/// its render is admitted: a route that redirects or asks to sign in, an
-/// address no route has (whose not-found page is kept once per language),
-/// a page the cache dropped since.
-pub fn refuse_unread(state: &AppState, request: &PageRequest) -> Result<(), PageError> {
-    if !state.pages.renders.full(&request.client) {
-        return Ok(());
-    }
-    match kept_url(request) {
-        Some(url) if !state.pages.cache.holds(&request.route.route.name, &url) => Err(PageError::ClientBusyUnread),
-        _ => Ok(()),
-    }
-}
-
-/// The URL `request`'s page is kept under for everyone; `None` for a route
-/// whose page is never kept for everyone: a redirect, a page behind a
-/// sign-in, an address no route has.
-pub(super) fn kept_url(request: &PageRequest) -> Option<String> {
-    let route = &request.route.route;
-    if route.redirect.is_some() || route.meta.requires_auth || route.is_unrouted() {
-        return None;
-    }
-    Some(page_url(request.local.lang, &request.local.path, &request.query, &route.query))
 }
 
 pub async fn render(state: &AppState, page: Prepared) -> Result<CachedPage, RenderError> {

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{Extensions, HeaderMap, Uri};
+use contract::Lang;
 
 use super::locale::{self, Canonical, LocalPath};
 use crate::manifest::RouteMatch;
@@ -56,6 +57,23 @@ impl PageRequest {
     pub fn param(&self, name: &str) -> Option<&str> {
         self.query.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
     }
+
+    /// The URL this request's page is kept under for everyone; `None` for a
+    /// route whose page is never kept for everyone: a redirect, a page
+    /// behind a sign-in, an address no route has.
+    pub fn kept_url(&self) -> Option<String> {
+        let route = &self.route.route;
+        if route.redirect.is_some() || route.meta.requires_auth || route.is_unrouted() {
+            return None;
+        }
+        Some(page_url(self.local.lang, &self.local.path, &self.query, &route.query))
+    }
+}
+
+/// The address a page at `path` in `lang` is rendered and cached for: with
+/// the query parameters its route `reads` of `query`.
+pub fn page_url(lang: Lang, path: &str, query: &[(String, String)], reads: &[String]) -> String {
+    address(&lang.href(path), query, reads)
 }
 
 /// The address a page is rendered and cached for: `href` and only the
