@@ -169,14 +169,11 @@ impl PageCache {
     pub fn keep_on_disk(&self, key: &str, page: &CachedPage, confirmed: SystemTime) {
         let Some(disk) = &self.disk else { return };
         let address = address(key);
-        match disk.kept(address) {
-            Some(kept) if *kept.key == *key => disk.confirm(address, confirmed),
-            _ if !typed(key) => {
-                if let Some((header, br, gzip)) = page.to_disk(address, key, confirmed) {
-                    disk.keep(&header, &br, &gzip);
-                }
-            }
-            _ => {}
+        if !disk.confirm(address, key, confirmed)
+            && !typed(key)
+            && let Some((header, br, gzip)) = page.to_disk(address, key, confirmed)
+        {
+            disk.keep(&header, &br, &gzip);
         }
     }
 

@@ -228,11 +228,17 @@ impl PageDisk {
         }
     }
 
-    /// Its content confirmed by the CMS at `at` (read again since it was
-    /// kept): as fresh as a page rendered from it.
-    pub fn confirm(&self, address: &str, at: SystemTime) {
-        if let Some(kept) = crate::infra::locks::lock(&self.inner.index).by_address.get_mut(address) {
-            kept.confirmed = kept.confirmed.max(at);
+    /// The page kept for `address`, if it is the one `key` names, with its
+    /// content confirmed by the CMS at `at` (read again since it was kept):
+    /// as fresh as a page rendered from it. Whether it is.
+    pub fn confirm(&self, address: &str, key: &str, at: SystemTime) -> bool {
+        let mut index = crate::infra::locks::lock(&self.inner.index);
+        match index.by_address.get_mut(address).filter(|kept| &*kept.key == key) {
+            Some(kept) => {
+                kept.confirmed = kept.confirmed.max(at);
+                true
+            }
+            None => false,
         }
     }
 
