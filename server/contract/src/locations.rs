@@ -219,3 +219,14 @@ pub struct LocatorPage {
 pub struct NearbyLocations {
     pub results: Vec<LocationHit>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_asked_for_is_read_as_the_cms_entries_name_it() {
+        let kinds = ["agent", " Shop ", "VODASHOP", "kiosk", ""].map(LocationKind::parse);
+        assert_eq!(kinds, [Some(LocationKind::Agent), Some(LocationKind::Shop), Some(LocationKind::Shop), None, None]);
+    }
+}
