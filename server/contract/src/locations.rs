@@ -7,15 +7,17 @@
 //! (`server/src/locator/`) and sends a page only the places it shows.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
 use crate::Pager;
 
-/// An agent (cash in and out, Lipa) or a Vodashop (SIM registration, devices).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema, TS)]
+/// An agent (cash in and out, Lipa) or a Vodashop (SIM registration,
+/// devices); a shop is a `vodashop` too, as editors write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "lowercase")]
+#[schemars(extend("x-aliases" = { "vodashop": "shop" }))]
 pub enum LocationKind {
     Agent,
     Shop,
@@ -24,12 +26,10 @@ pub enum LocationKind {
 impl LocationKind {
     pub const ALL: [LocationKind; 2] = [LocationKind::Agent, LocationKind::Shop];
 
+    /// A kind as a visitor's request names it, read as an entry of the CMS
+    /// names it ([`crate::repair`]: in any case, or by its other name).
     pub fn parse(value: &str) -> Option<LocationKind> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "agent" => Some(LocationKind::Agent),
-            "shop" | "vodashop" => Some(LocationKind::Shop),
-            _ => None,
-        }
+        crate::repair::parse::<LocationKind>(Value::from(value)).value
     }
 
     pub fn code(self) -> &'static str {
@@ -37,15 +37,6 @@ impl LocationKind {
             LocationKind::Agent => "agent",
             LocationKind::Shop => "shop",
         }
-    }
-}
-
-/// Read as [`LocationKind::parse`] reads it: editors write `Shop`,
-/// `vodashop`.
-impl<'de> Deserialize<'de> for LocationKind {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LocationKind, D::Error> {
-        let kind = String::deserialize(deserializer)?;
-        LocationKind::parse(&kind).ok_or_else(|| serde::de::Error::custom(format!("no kind (agent or shop): {kind:?}")))
     }
 }
 
@@ -68,27 +59,16 @@ impl LocationService {
         LocationService::SimRegistration,
         LocationService::Devices,
     ];
-
-    pub fn parse(value: &str) -> Option<LocationService> {
-        let value = value.trim().to_ascii_lowercase().replace(['_', ' '], "-");
-        LocationService::ALL.into_iter().find(|service| service.code() == value)
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            LocationService::CashIn => "cash-in",
-            LocationService::CashOut => "cash-out",
-            LocationService::Lipa => "lipa",
-            LocationService::SimRegistration => "sim-registration",
-            LocationService::Devices => "devices",
-        }
-    }
 }
 
 /// An entry of the CMS's `locations` collection, as the CMS must hold it
 /// (the Strapi schema is generated from this type). The server reads it
-/// with exactly these fields (no populate) and parses each entry on its own:
-/// one that does not fit is left out and logged.
+/// with exactly these fields (no populate) and parses each entry on its own
+/// along this type's schema ([`crate::repair`]): an entry without what it
+/// cannot be shown without (its id, name, kind, region, district and
+/// position) is left out and logged with why; a field it can be shown
+/// without (a landmark, hours, a phone, a service) costs only itself where
+/// it does not fit.
 ///
 /// Not localized: names, streets, districts and regions are proper nouns,
 /// services and hours codes, so one entry serves both languages and the
@@ -104,53 +84,30 @@ pub struct Location {
     pub region: String,
     pub district: String,
     /// The ward or street.
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub street: Option<String>,
     /// Where to find it, in English ("Opposite the market").
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landmark: Option<String>,
     /// The same in Swahili ("Mkabala na soko"); a page in either language
     /// shows the other's when its own is empty.
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landmark_sw: Option<String>,
     /// WGS 84 degrees.
-    #[serde(deserialize_with = "crate::lenient::degrees")]
-    #[schemars(with = "f64")]
     pub latitude: f64,
-    #[serde(deserialize_with = "crate::lenient::degrees")]
-    #[schemars(with = "f64")]
     pub longitude: f64,
-    /// Service codes (`cash-in`, `cash-out`, `lipa`, `sim-registration`, `devices`).
-    #[serde(default, deserialize_with = "crate::lenient::codes")]
-    #[schemars(with = "Vec<String>")]
-    pub services: Vec<String>,
+    /// A list, or one text (`cash-in, lipa`) as a spreadsheet's import gives it.
+    #[serde(default)]
+    pub services: Vec<LocationService>,
     /// Monday to Friday, `HH:MM-HH:MM` in Tanzanian time; empty: closed.
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hours_weekdays: Option<String>,
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hours_saturday: Option<String>,
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hours_sunday: Option<String>,
-    #[serde(default, deserialize_with = "crate::lenient::text", skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-}
-
-impl Location {
-    /// An entry of the CMS's answer, or why it cannot be shown: what an
-    /// entry cannot be shown without (its id, name, kind, region, district
-    /// and position) must be there, and an entry without it is left out
-    /// with serde's reason ("missing field `region`"); what it can be shown
-    /// without (a landmark, hours, a phone) is no field where it is not text.
-    pub fn read(entry: &Value) -> Result<Location, String> {
-        Location::deserialize(entry).map_err(|error| error.to_string())
-    }
 }
 
 /// The Strapi fields of [`Location`] the server asks for.
@@ -261,4 +218,15 @@ pub struct LocatorPage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct NearbyLocations {
     pub results: Vec<LocationHit>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_asked_for_is_read_as_the_cms_entries_name_it() {
+        let kinds = ["agent", " Shop ", "VODASHOP", "kiosk", ""].map(LocationKind::parse);
+        assert_eq!(kinds, [Some(LocationKind::Agent), Some(LocationKind::Shop), Some(LocationKind::Shop), None, None]);
+    }
 }

@@ -10,6 +10,11 @@
 //! - Numbers given as numeric text, and whole floats for integers, are
 //!   accepted as the number; a date (`format: date`) must be a real
 //!   `YYYY-MM-DD`, and a date-time is cut to its date.
+//! - A code (a value of an `enum`) is read as people write it: in any case,
+//!   with spaces or underscores for its hyphens, or by another name the
+//!   schema gives it (`x-aliases`); a list of codes may be one text, the
+//!   codes separated by commas or semicolons, as a spreadsheet's import
+//!   gives them.
 //!
 //! Every drop is reported with its JSON path (`sections[3].cards[1].title`)
 //! and why; fields the answer lacks altogether are reported as absent, which
@@ -54,7 +59,7 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(raw: Value) -> Parsed<T
     let schema = schema_of::<T>();
     let mut walk =
         Walk { defs: schema.get("$defs").and_then(Value::as_object), dropped: Vec::new(), absent: Vec::new() };
-    let value = match walk.repair(raw, &schema, "") {
+    let value = match walk.repair(raw, &schema, &Path::Root) {
         Ok(repaired) => match serde_json::from_value::<T>(repaired) {
             Ok(value) => Some(value),
             Err(error) => {
@@ -91,7 +96,7 @@ impl<'a> Walk<'a> {
     /// The value as the schema allows it, or why it cannot be kept. Drops
     /// recorded inside a part that is then refused are forgotten: the part's
     /// own drop says it all.
-    fn repair(&mut self, value: Value, node: &Value, path: &str) -> Result<Value, String> {
+    fn repair(&mut self, value: Value, node: &Value, path: &Path<'_>) -> Result<Value, String> {
         let (dropped, absent) = (self.dropped.len(), self.absent.len());
         let result = self.repair_node(value, node, path);
         if result.is_err() {
@@ -101,7 +106,7 @@ impl<'a> Walk<'a> {
         result
     }
 
-    fn repair_node(&mut self, value: Value, node: &Value, path: &str) -> Result<Value, String> {
+    fn repair_node(&mut self, value: Value, node: &Value, path: &Path<'_>) -> Result<Value, String> {
         let node = resolve(self.defs, node);
         let Value::Object(schema) = node.as_ref() else {
             // `true` or `false`: anything, or nothing.
@@ -118,11 +123,7 @@ impl<'a> Walk<'a> {
             };
         }
         if let Some(Value::Array(options)) = schema.get("enum") {
-            return if options.contains(&value) {
-                Ok(value)
-            } else {
-                Err(format!("{} is not one of {}", short(&value), Value::Array(options.clone())))
-            };
+            return option(value, options, schema);
         }
         let types = types_of(schema);
         if types.is_empty() {
@@ -133,7 +134,11 @@ impl<'a> Walk<'a> {
             Value::Null if allows("null") => Ok(Value::Null),
             Value::Object(object) if allows("object") => self.object(object, schema, path),
             Value::Array(items) if allows("array") => self.array(items, schema, path),
-            Value::String(text) if allows("string") && schema.get("format") == Some(&Value::from("date")) => {
+            Value::String(text) if allows("array") && self.lists_codes(schema) => {
+                let codes = text.split([',', ';']).map(str::trim).filter(|code| !code.is_empty());
+                self.array(codes.map(Value::from).collect(), schema, path)
+            }
+            Value::String(text) if allows("string") && schema.get("format").and_then(Value::as_str) == Some("date") => {
                 calendar_date(&text)
                     .map(Value::String)
                     .ok_or_else(|| format!("expected a date (YYYY-MM-DD), got {}", short(&Value::String(text))))
@@ -161,7 +166,7 @@ impl<'a> Walk<'a> {
 
     /// `anyOf`/`oneOf`: `null` for an optional value, a tagged union (a
     /// section by `__component`), or the first branch that fits.
-    fn alternatives(&mut self, value: Value, branches: &[Value], path: &str) -> Result<Value, String> {
+    fn alternatives(&mut self, value: Value, branches: &[Value], path: &Path<'_>) -> Result<Value, String> {
         // A tagged union pins its tag in each branch itself: pick the branch
         // without resolving the other eleven.
         if let Some(tag) = discriminator(branches) {
@@ -200,56 +205,62 @@ impl<'a> Walk<'a> {
         &mut self,
         mut object: Map<String, Value>,
         schema: &Map<String, Value>,
-        path: &str,
+        path: &Path<'_>,
     ) -> Result<Value, String> {
         let empty = Map::new();
         let properties = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
         let required =
             |name: &str| schema.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|n| n == name));
-        let mut kept = Map::new();
+        let mut kept = Map::with_capacity(properties.len());
         for (name, property) in properties {
-            let at = field_path(path, name);
-            match object.remove(name) {
+            let at = Path::Field(path, name);
+            match object.remove_entry(name) {
                 None if required(name) => return Err(format!("missing {name}")),
                 None => {
                     // The CMS's own keys: not every CMS has them; and what
                     // the site sets itself no CMS has.
                     let site_set = property.get("x-site").and_then(Value::as_bool).unwrap_or(false);
                     if name != "id" && name != "documentId" && !site_set {
-                        self.absent.push(at);
+                        self.absent.push(at.to_string());
                     }
                 }
-                Some(field) => match self.repair(field, property, &at) {
+                Some((name, field)) => match self.repair(field, property, &at) {
                     Ok(field) => {
-                        kept.insert(name.clone(), field);
+                        kept.insert(name, field);
                     }
-                    Err(reason) if required(name) => return Err(format!("{name}: {reason}")),
-                    Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+                    Err(reason) if required(&name) => return Err(format!("{name}: {reason}")),
+                    Err(reason) => self.dropped.push(Dropped { path: at.to_string(), reason }),
                 },
             }
         }
         if let Some(additional @ Value::Object(_)) = schema.get("additionalProperties") {
             for (name, field) in object {
-                let at = field_path(path, &name);
+                let at = Path::Field(path, &name);
                 match self.repair(field, additional, &at) {
                     Ok(field) => {
                         kept.insert(name, field);
                     }
-                    Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+                    Err(reason) => self.dropped.push(Dropped { path: at.to_string(), reason }),
                 }
             }
         }
         Ok(Value::Object(kept))
     }
 
-    fn array(&mut self, items: Vec<Value>, schema: &Map<String, Value>, path: &str) -> Result<Value, String> {
+    /// Whether the list's items are codes (an `enum`), which a comma
+    /// never is part of.
+    fn lists_codes(&self, schema: &Map<String, Value>) -> bool {
+        schema.get("items").is_some_and(|items| resolve(self.defs, items).get("enum").is_some())
+    }
+
+    fn array(&mut self, items: Vec<Value>, schema: &Map<String, Value>, path: &Path<'_>) -> Result<Value, String> {
         let Some(item_schema) = schema.get("items") else { return Ok(Value::Array(items)) };
         let mut kept = Vec::with_capacity(items.len());
         for (index, item) in items.into_iter().enumerate() {
-            let at = format!("{path}[{index}]");
+            let at = Path::Item(path, index);
             match self.repair(item, item_schema, &at) {
                 Ok(item) => kept.push(item),
-                Err(reason) => self.dropped.push(Dropped { path: at, reason }),
+                Err(reason) => self.dropped.push(Dropped { path: at.to_string(), reason }),
             }
         }
         Ok(Value::Array(kept))
@@ -257,10 +268,17 @@ impl<'a> Walk<'a> {
 }
 
 /// The schema with its `$ref` and `allOf` merged in (its own keys first).
-fn resolve<'s>(defs: Option<&Map<String, Value>>, node: &'s Value) -> Cow<'s, Value> {
+fn resolve<'s>(defs: Option<&'s Map<String, Value>>, node: &'s Value) -> Cow<'s, Value> {
     let Value::Object(schema) = node else { return Cow::Borrowed(node) };
     if !schema.contains_key("$ref") && !schema.contains_key("allOf") {
         return Cow::Borrowed(node);
+    }
+    // A reference alone is what it refers to, borrowed rather than copied
+    // for every value of its type.
+    if let (1, Some(Value::String(reference))) = (schema.len(), schema.get("$ref"))
+        && let Some(target) = reference.strip_prefix("#/$defs/").and_then(|name| defs?.get(name))
+    {
+        return resolve(defs, target);
     }
     let mut merged = schema.clone();
     let mut parts = Vec::new();
@@ -319,6 +337,25 @@ fn discriminator(branches: &[Value]) -> Option<&str> {
         .find(|name| branches.iter().all(|b| b.pointer(&format!("/properties/{name}/const")).is_some()))
 }
 
+/// One of the schema's `enum` values, as the value names it: the value
+/// itself, or a text that is one of them written another way (in any case,
+/// with spaces or underscores for its hyphens: `SIM registration` for
+/// `sim-registration`) or one of their other names (`x-aliases`, a map from
+/// the other name to the value).
+fn option(value: Value, options: &[Value], schema: &Map<String, Value>) -> Result<Value, String> {
+    if options.contains(&value) {
+        return Ok(value);
+    }
+    let as_code = |text: &str| text.trim().to_lowercase().replace(['_', ' '], "-");
+    let named = value.as_str().map(as_code).and_then(|code| {
+        let spelled = options.iter().find(|option| option.as_str().is_some_and(|option| as_code(option) == code));
+        let aliases = schema.get("x-aliases").and_then(Value::as_object);
+        let alias = || aliases?.iter().find(|(alias, _)| as_code(alias) == code).map(|(_, option)| option);
+        spelled.or_else(alias).filter(|option| options.contains(option)).cloned()
+    });
+    named.ok_or_else(|| format!("{} is not one of {}", short(&value), Value::Array(options.to_vec())))
+}
+
 /// A whole number within the schema's `format` and `minimum`.
 fn integer(number: &Number, schema: &Map<String, Value>) -> Result<Value, String> {
     let whole = match (number.as_i64(), number.as_u64(), number.as_f64()) {
@@ -358,8 +395,23 @@ fn calendar_date(text: &str) -> Option<String> {
     time::Date::from_calendar_date(year as i32, month, u8::try_from(day).ok()?).ok().map(|_| date.to_owned())
 }
 
-fn field_path(path: &str, name: &str) -> String {
-    if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
+/// Where a part is, from the answer's root (`sections[3].cards[1].title`):
+/// written out only for a part reported, not for every part walked.
+enum Path<'p> {
+    Root,
+    Field(&'p Path<'p>, &'p str),
+    Item(&'p Path<'p>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Field(Path::Root, name) => f.write_str(name),
+            Path::Field(parent, name) => write!(f, "{parent}.{name}"),
+            Path::Item(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
 }
 
 fn article(kind: &str) -> &'static str {
@@ -397,6 +449,7 @@ fn short(value: &Value) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde::Deserialize;
     use serde_json::json;
 
     use super::*;
@@ -496,6 +549,55 @@ mod tests {
         let dates: Vec<_> = events.events.iter().map(|e| e.date.0.as_str()).collect();
         assert_eq!(dates, vec!["2025-09-30", "2024-02-29"]);
         assert_eq!(parsed.dropped.len(), 2, "{:?}", parsed.dropped);
+    }
+
+    /// Codes as an editor or a spreadsheet's import writes them.
+    #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+    #[serde(rename_all = "kebab-case")]
+    #[schemars(extend("x-aliases" = { "vodashop": "shop" }))]
+    enum Code {
+        CashIn,
+        SimRegistration,
+        Shop,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    struct Coded {
+        code: Code,
+        #[serde(default)]
+        codes: Vec<Code>,
+        #[serde(default)]
+        names: Vec<String>,
+    }
+
+    #[test]
+    fn a_code_is_read_in_any_case_with_spaces_or_underscores_for_its_hyphens_or_by_another_name() {
+        let code = |text: &str| parse::<Coded>(json!({ "code": text })).value.map(|coded| coded.code);
+        assert_eq!(code("sim-registration"), Some(Code::SimRegistration));
+        assert_eq!(code(" SIM registration "), Some(Code::SimRegistration));
+        assert_eq!(code("Cash_In"), Some(Code::CashIn));
+        assert_eq!(code("VodaShop"), Some(Code::Shop));
+        assert_eq!(code("cashin"), None);
+        let parsed = parse::<Coded>(json!({ "code": "kiosk" }));
+        assert_eq!(parsed.dropped[0].reason, r#"code: "kiosk" is not one of ["cash-in","sim-registration","shop"]"#);
+    }
+
+    #[test]
+    fn a_list_of_codes_may_be_one_text_separated_by_commas_or_semicolons() {
+        let parsed = parse::<Coded>(
+            json!({ "code": "shop", "codes": "cash-in, SIM registration;; teleport", "names": "Juma, Neema" }),
+        );
+        let coded = parsed.value.unwrap();
+        assert_eq!(coded.codes, vec![Code::CashIn, Code::SimRegistration]);
+        assert_eq!(coded.names, Vec::<String>::new(), "a text may hold a comma: a list of texts is not split");
+        let dropped: Vec<_> = parsed.dropped.iter().map(|d| (d.path.as_str(), d.reason.as_str())).collect();
+        assert_eq!(
+            dropped,
+            vec![
+                ("codes[2]", r#""teleport" is not one of ["cash-in","sim-registration","shop"]"#),
+                ("names", "expected a list, got the text \"Juma, Neema\"")
+            ]
+        );
     }
 
     #[test]
