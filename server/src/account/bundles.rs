@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::PrivateCookieJar;
 use contract::api::{BundlesAnswer, PurchaseForm, PurchaseReceived, Recipient};
@@ -114,10 +114,7 @@ pub(super) async fn purchase(
         }
         OperatorError::TimedOut => {
             tracing::warn!(bundle = %bundle_id, "purchase answer timed out; it may have gone through");
-            AccountError::with_notice(
-                StatusCode::GATEWAY_TIMEOUT,
-                Notice::key(NoticeKind::Info, NoticeKey::PurchaseUnconfirmed).lasting(UNCONFIRMED_MS),
-            )
+            AccountError::purchase_unconfirmed()
         }
         error @ OperatorError::Unavailable(_) => {
             tracing::error!(%error, "purchase failed unexpectedly");
@@ -127,9 +124,6 @@ pub(super) async fn purchase(
         error @ OperatorError::NotCalled(_) => AccountError::operator(&error, NoticeKey::NotRight),
     })
 }
-
-/// How long "not confirmed yet" shows: it asks the visitor to read before acting.
-const UNCONFIRMED_MS: u32 = 10_000;
 
 /// The success message, with what was bought for whom.
 async fn received(account: &AccountState, caller: &Caller, bundle_id: &str, recipient: &str) -> Notice {

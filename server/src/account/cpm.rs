@@ -14,7 +14,7 @@ use super::AccountState;
 use super::error::{AccountError, Refused};
 use super::operator::OperatorError;
 use super::session::{Kind, Session};
-use super::sign_in::{checked_code, keeping_number, request_code_failure, requested_number};
+use super::sign_in::{checked_code, keeping_number, requested_number};
 use crate::limits::CodeFor;
 use crate::web::{Caller, ClientAddr, Notice, NoticeKey, NoticeKind, Reply, Submitted};
 
@@ -30,7 +30,7 @@ pub(super) async fn request_otp(
         .operator
         .cpm_request_otp(&msisdn)
         .await
-        .map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+        .map_err(|error| keeping_number(&form)(AccountError::code_request_failed(&error)))?;
     account.limits.code_sent(CodeFor::Cpm, msisdn.as_str()).await;
     let query = serde_urlencoded::to_string([("msisdn", msisdn.as_str())]).unwrap_or_default();
     let code_page = caller.href(account.routes.path_of(PageKind::CpmOtp));

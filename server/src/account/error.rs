@@ -16,7 +16,10 @@ use crate::web::{Notice, NoticeKey, NoticeKind, Reply};
 
 /// A failed code request shows this long (milliseconds): long enough to read
 /// why, and when to ask again.
-pub(super) const REQUEST_CODE_FAILURE_MS: u32 = 7000;
+const REQUEST_CODE_FAILURE_MS: u32 = 7000;
+
+/// How long "not confirmed yet" shows: it asks the visitor to read before acting.
+const UNCONFIRMED_MS: u32 = 10_000;
 
 /// Boxed, as failures are the rare path: a handler's `Result` stays the
 /// size of its answer.
@@ -100,7 +103,7 @@ impl AccountError {
         AccountError::with_notice(status, Notice::key(NoticeKind::Error, key))
     }
 
-    pub fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
+    fn with_notice(status: StatusCode, notice: Notice) -> AccountError {
         AccountError(Box::new(Failure { reply: Reply::refused(status, notice), jar: None }))
     }
 
@@ -117,6 +120,23 @@ impl AccountError {
                 .with_params([("minutes", seconds.div_ceil(60).to_string().as_str())])
         };
         AccountError::with_notice(StatusCode::TOO_MANY_REQUESTS, notice.lasting(REQUEST_CODE_FAILURE_MS))
+    }
+
+    /// A code the operator did not send: "Something went wrong", or the
+    /// operator's reason; shown as long as every failed code request.
+    pub fn code_request_failed(error: &OperatorError) -> AccountError {
+        let notice = match error {
+            OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
+            _ => Notice::key(NoticeKind::Error, NoticeKey::SomethingWentWrong),
+        };
+        AccountError::with_notice(status_of(error), notice.lasting(REQUEST_CODE_FAILURE_MS))
+    }
+
+    /// A purchase whose answer did not come in time: it may have gone
+    /// through, so "not confirmed yet" (504), a notice to read, not an error.
+    pub fn purchase_unconfirmed() -> AccountError {
+        let notice = Notice::key(NoticeKind::Info, NoticeKey::PurchaseUnconfirmed).lasting(UNCONFIRMED_MS);
+        AccountError::with_notice(StatusCode::GATEWAY_TIMEOUT, notice)
     }
 
     /// An operator failure the visitor is told in one message, `key`.
@@ -156,7 +176,7 @@ impl AccountError {
     }
 }
 
-pub(super) fn status_of(error: &OperatorError) -> StatusCode {
+fn status_of(error: &OperatorError) -> StatusCode {
     match error {
         OperatorError::Unauthorized => StatusCode::UNAUTHORIZED,
         // A refusal the visitor can act on keeps its status; the operator's

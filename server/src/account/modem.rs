@@ -18,7 +18,7 @@ use super::AccountState;
 use super::error::{AccountError, Refused};
 use super::operator::{AlternativeNumber, OperatorError};
 use super::session::{Kind, ModemLogin};
-use super::sign_in::{checked_code, parse_msisdn, request_code_failure, requested_number};
+use super::sign_in::{checked_code, parse_msisdn, requested_number};
 use super::subscriber::{ended_by_operator, require};
 use crate::limits::CodeFor;
 use crate::msisdn::Msisdn;
@@ -81,7 +81,7 @@ pub(super) async fn request_otp(
         .operator
         .alternative_request_otp(&modem, &alternative)
         .await
-        .map_err(|error| request_code_failure(&error))?;
+        .map_err(|error| AccountError::code_request_failed(&error))?;
     account.limits.code_sent(CodeFor::ModemSignIn, modem.as_str()).await;
     let answer = ModemAlternative { alternative_masked: masked(&pair), msisdn: pair.msisdn, modems: false, otps: true };
     Ok(Reply::ok(answer).with_notice(Notice::key(NoticeKind::Warning, NoticeKey::OtpSent)))
@@ -127,7 +127,7 @@ pub(super) async fn registration_request_otp(
                 .with_notice(Notice::key(NoticeKind::Warning, NoticeKey::ModemCodeSent)))
         }
         Err(OperatorError::Unauthorized) => Err(ended_by_operator(&account, jar).await),
-        Err(error) => Err(request_code_failure(&error)),
+        Err(error) => Err(AccountError::code_request_failed(&error)),
     }
 }
 

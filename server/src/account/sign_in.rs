@@ -9,8 +9,7 @@ use contract::api::{CodeForm, CodeSent, NumberForm, SignInStep, SubscriberAnswer
 use contract::protocol::{CODE_STEP, STEP_PARAM};
 
 use super::AccountState;
-use super::error::{AccountError, REQUEST_CODE_FAILURE_MS, Refused, status_of};
-use super::operator::OperatorError;
+use super::error::{AccountError, Refused};
 use super::session::{Kind, Session};
 use super::subscriber::{catalogue_within_budget, sign_out, subscriber_of};
 use crate::limits::CodeFor;
@@ -59,16 +58,6 @@ pub(super) fn keeping_number(form: &NumberForm) -> impl FnOnce(AccountError) -> 
     |error| error.back_query(&[("msisdn", Some(form.msisdn.as_str()))])
 }
 
-/// "Something went wrong", or the operator's reason for the failure; shown
-/// as long as every failed code request.
-pub(super) fn request_code_failure(error: &OperatorError) -> AccountError {
-    let notice = match error {
-        OperatorError::Refused { reason: Some(reason), .. } => Notice::text(NoticeKind::Error, reason),
-        _ => Notice::key(NoticeKind::Error, NoticeKey::SomethingWentWrong),
-    };
-    AccountError::with_notice(status_of(error), notice.lasting(REQUEST_CODE_FAILURE_MS))
-}
-
 /// `POST /api/auth/request-otp {msisdn}`. Without JavaScript the sign-in
 /// page shows the code step next, for this number.
 pub(super) async fn request_otp(
@@ -83,7 +72,7 @@ pub(super) async fn request_otp(
         .operator
         .request_otp(&msisdn)
         .await
-        .map_err(|error| keeping_number(&form)(request_code_failure(&error)))?;
+        .map_err(|error| keeping_number(&form)(AccountError::code_request_failed(&error)))?;
     account.limits.code_sent(CodeFor::SignIn, msisdn.as_str()).await;
     Ok(Reply::ok(CodeSent { msisdn: msisdn.to_string(), step: SignInStep::Code })
         .with_notice(Notice::text(NoticeKind::Info, message.get(caller.lang)))
