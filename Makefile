@@ -66,7 +66,9 @@ CARGO_LINTED := RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-Dwarnings car
 CARGO_TEST := $(CARGO_LINTED) test --workspace --all-targets
 # The API tests mostly wait (a server starting, the sandbox's delays, a
 # cache's lifetime), so four at a time on two cores: 228 ran in 276 s, where
-# two at a time (libtest's default there) took 431 s (docs/testing.md).
+# two at a time (libtest's default there) took 431 s, measured on a quiet
+# machine before the tests that only read the default site shared one
+# (docs/testing.md "Build time").
 RUST_TEST_THREADS ?= 4
 
 ## Rust: formatting (rustfmt.toml), the build with clippy's lints as
@@ -102,7 +104,8 @@ test-app:
 # The binary the Rust tests built (same features), so nothing is compiled twice.
 # Two test files at a time, each with its own site and browser: they wait on
 # the throttled links and the site's answers more than they compute (all 119
-# in 320 s, against 464 s one file at a time; docs/testing.md).
+# in 320 s, against 464 s one file at a time, on a quiet machine before the
+# cuts of docs/testing.md "Build time").
 E2E_CONCURRENCY ?= 2
 test-e2e:
 	$(CARGO_TEST) --no-run

@@ -11,7 +11,7 @@ use reqwest::header::LOCATION;
 use serde_json::{Value, json};
 
 use crate::fake_cms::{FakeCms, Paging, Shape};
-use crate::helpers::{TestApp, eventually, locs, search, site_with};
+use crate::helpers::{TestApp, eventually, locs, search, searchable, site_with};
 
 const NEWS: &str = "news-updates";
 /// Swahili ids: Strapi 5 numbers each language's version of an entry apart.
@@ -367,7 +367,7 @@ async fn business_services_devices_and_tricks_past_a_hundred_are_reachable() {
 async fn search_finds_stories_past_those_pre_rendered() {
     let cms = FakeCms::start(Shape::V5).await;
     newsroom(&cms, NEWS, 250);
-    let app = site_with(&cms, |c| c.pages.prerender = true).await;
+    let app = site_with(&cms, searchable).await;
     let found = |html: &str, href: &str| html.contains(&format!(r#"<li><a href="{href}""#));
     // The oldest stories are not pre-rendered: found by their titles in the index.
     let english = search(&app, "/search?q=story%20number%203").await;

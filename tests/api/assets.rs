@@ -3,7 +3,7 @@ use std::collections::{HashMap, HashSet};
 use reqwest::StatusCode;
 use reqwest::header::{CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 
-use crate::helpers::spawn_app;
+use crate::helpers::shared_app;
 
 /// The hashed client entry the home page references.
 async fn entry_script(app: &crate::helpers::TestApp) -> String {
@@ -14,7 +14,7 @@ async fn entry_script(app: &crate::helpers::TestApp) -> String {
 
 #[tokio::test]
 async fn hashed_assets_are_immutable_and_precompressed() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let entry = entry_script(&app).await;
     let plain = app.get(&entry).await;
     assert_eq!(plain.status(), StatusCode::OK);
@@ -34,7 +34,7 @@ async fn hashed_assets_are_immutable_and_precompressed() {
 
 #[tokio::test]
 async fn static_files_revalidate_with_etag() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/static/logo.svg").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[CONTENT_TYPE], "image/svg+xml");
@@ -51,7 +51,7 @@ async fn static_files_revalidate_with_etag() {
 /// what the 200 said of caching, `Vary` too.
 #[tokio::test]
 async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let served = |path: &&str| {
         (path.starts_with("assets/") || path.starts_with("static/") || *path == "sw.js")
             && !path.ends_with(".br")
@@ -103,14 +103,14 @@ async fn every_public_file_has_an_etag_per_encoding_and_revalidates_in_each() {
 
 #[tokio::test]
 async fn missing_assets_are_404() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     assert_eq!(app.get("/assets/page-NOPE.js").await.status(), StatusCode::NOT_FOUND);
     assert_eq!(app.get("/static/../Cargo.toml").await.status(), StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
 async fn the_service_worker_is_served_at_the_root_and_always_revalidated() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/sw.js").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[CACHE_CONTROL], "no-cache");

@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use reqwest::header::LOCATION;
 use serde_json::Value;
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, shared_app};
 
 fn routes() -> Vec<Value> {
     serde_json::from_str(site::app_build().routes_json).unwrap()
@@ -74,7 +74,7 @@ fn the_home_route_has_the_name_the_server_finds_it_by() {
 
 #[tokio::test]
 async fn every_route_answers_in_both_languages_with_a_unique_title() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let mut titles = HashMap::new();
     for route in routes() {
         let Some(path) = address(&route) else { continue };
@@ -137,7 +137,7 @@ fn page_links(html: &str) -> Vec<String> {
 /// every item they link to.
 #[tokio::test]
 async fn the_sitemap_lists_the_canonical_address_of_every_page_a_crawler_reaches() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let listed = sitemap_paths(&app).await;
     let mut queue: VecDeque<String> = ["/".to_owned(), "/sw".to_owned()].into();
     let mut seen: HashSet<String> = queue.iter().cloned().collect();
@@ -190,7 +190,7 @@ async fn the_sitemap_lists_the_canonical_address_of_every_page_a_crawler_reaches
 
 #[tokio::test]
 async fn every_sitemap_url_answers_200() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
     let urls: Vec<&str> = sitemap.split("<loc>").skip(1).map(|s| &s[..s.find("</loc>").unwrap()]).collect();
     assert!(urls.len() > 250, "{} URLs", urls.len());
@@ -208,7 +208,7 @@ async fn every_sitemap_url_answers_200() {
 /// show the business page's content but not its description.
 #[tokio::test]
 async fn every_business_page_has_its_own_description() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
     for prefix in ["", "/sw"] {
         let business = format!("{prefix}/vodacom-business");
@@ -241,7 +241,7 @@ async fn every_business_page_has_its_own_description() {
 
 #[tokio::test]
 async fn robots_points_at_the_sitemap() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let robots = app.get("/robots.txt").await.text().await.unwrap();
     assert!(robots.contains(&format!("Sitemap: {}/sitemap.xml", app.address)));
     assert!(robots.contains("Disallow: /_data/"));
@@ -249,7 +249,7 @@ async fn robots_points_at_the_sitemap() {
 
 #[tokio::test]
 async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let news: Value = app.get("/_data/news-events").await.json().await.unwrap();
     let first = &news["content"]["list"]["items"][0];
     let (id, slug) = (first["id"].as_u64().unwrap(), first["slug"].as_str().unwrap());
@@ -275,7 +275,7 @@ async fn items_redirect_to_their_slug_and_unknown_ones_are_404() {
 
 #[tokio::test]
 async fn pass_through_and_guarded_routes() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let category: Value = app.get("/_data/vodacom-business/5/iot").await.json().await.unwrap();
     let business: Value = app.get("/_data/vodacom-business").await.json().await.unwrap();
     assert_eq!(category["content"]["page"], business["content"]["page"], "a category shows its parent's content");

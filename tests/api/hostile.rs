@@ -12,7 +12,7 @@ use reqwest::header::{LOCATION, SET_COOKIE, VARY};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::helpers::{spawn_app, spawn_app_with};
+use crate::helpers::{shared_app, spawn_app, spawn_app_with};
 
 /// A `Location` a browser reads as a path of the site that sent it, and
 /// that stays one when followed again (dot segments resolved as the browser
@@ -43,7 +43,7 @@ async fn raw(address: &str, request: &str) -> (String, Option<String>) {
 
 #[tokio::test]
 async fn addresses_that_look_like_another_host_redirect_within_the_site() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let address = app.address.trim_start_matches("http://");
     let targets = [
         "//evil.example/",
@@ -89,7 +89,7 @@ async fn return_paths_with_dot_segments_stay_on_the_site() {
 
 #[tokio::test]
 async fn an_answer_names_what_it_varies_on_in_one_line() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     for path in ["/api/bundles", "/", "/sw/mpesa", "/static/logo.svg"] {
         let response = app.client.get(app.url(path)).header("accept-encoding", "gzip").send().await.unwrap();
         let lines: Vec<_> = response.headers().get_all(VARY).iter().map(|v| v.to_str().unwrap().to_owned()).collect();
@@ -165,7 +165,7 @@ async fn over_https_the_language_cookie_is_secure() {
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let cookie = response.headers()[SET_COOKIE].to_str().unwrap();
     assert!(cookie.starts_with("lang=sw") && cookie.contains("Secure") && cookie.contains("SameSite=Lax"), "{cookie}");
-    let plain = spawn_app().await;
+    let plain = shared_app().await;
     let cookie = plain.get("/mpesa?lang=sw").await.headers()[SET_COOKIE].to_str().unwrap().to_owned();
     assert!(!cookie.contains("Secure"), "over http a Secure cookie would be dropped: {cookie}");
 }

@@ -4,13 +4,13 @@ use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG
 use std::time::{Duration, Instant};
 
 use crate::helpers::{
-    bundle_wrapping_render, counting_bundle, embedded_page_data, fast_hits, render_number, slow_bundle, spawn_app,
-    spawn_bundle_with,
+    bundle_wrapping_render, counting_bundle, embedded_page_data, fast_hits, render_number, shared_app, slow_bundle,
+    spawn_app, spawn_bundle_with,
 };
 
 #[tokio::test]
 async fn home_is_full_server_rendered_html_in_english() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()[CONTENT_TYPE], "text/html; charset=utf-8");
@@ -37,7 +37,7 @@ async fn home_is_full_server_rendered_html_in_english() {
 
 #[tokio::test]
 async fn interactive_pages_hydrate_only_their_island_and_preload_nothing() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     for path in ["/account", "/sw/vodacom-business/community", "/foundation/apply", "/cpm-login"] {
         let html = app.get(path).await.text().await.unwrap();
         // The enhancement script, as on every page, imports the island's code
@@ -98,7 +98,7 @@ fn island_files(html: &str) -> Vec<String> {
 /// the heading first.
 #[tokio::test]
 async fn every_page_puts_its_heading_before_the_main_menu() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     for path in [
         "/",
         "/sw/mpesa",
@@ -130,7 +130,7 @@ async fn every_page_puts_its_heading_before_the_main_menu() {
 
 #[tokio::test]
 async fn swahili_lives_under_sw() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/sw").await;
     assert_eq!(response.status(), StatusCode::OK);
     let html = response.text().await.unwrap();
@@ -144,7 +144,7 @@ async fn swahili_lives_under_sw() {
 
 #[tokio::test]
 async fn unknown_paths_are_the_not_found_page_with_404() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     for (path, title) in [
         ("/no-such-page", "Page not found"),
         ("/sw/hakuna", "Ukurasa haujapatikana"),
@@ -161,7 +161,7 @@ async fn unknown_paths_are_the_not_found_page_with_404() {
 
 #[tokio::test]
 async fn the_data_endpoint_serves_the_same_page_data_as_json() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let html = app.get("/sw/voice-sms").await.text().await.unwrap();
     let response = app.get("/_data/sw/voice-sms").await;
     assert_eq!(response.status(), StatusCode::OK);
@@ -180,7 +180,7 @@ async fn the_data_endpoint_serves_the_same_page_data_as_json() {
 
 #[tokio::test]
 async fn language_choice_is_remembered_in_a_cookie() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/sw/voice-sms?lang=sw").await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert_eq!(response.headers()[LOCATION], "/sw/voice-sms");
@@ -201,7 +201,7 @@ async fn language_choice_is_remembered_in_a_cookie() {
 
 #[tokio::test]
 async fn trailing_slashes_redirect_permanently() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/voice-sms/").await;
     assert_eq!(response.status(), StatusCode::PERMANENT_REDIRECT);
     assert_eq!(response.headers()[LOCATION], "/voice-sms");
@@ -209,14 +209,14 @@ async fn trailing_slashes_redirect_permanently() {
 
 #[tokio::test]
 async fn pages_are_compressed_for_browsers_that_accept_it() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.client.get(app.url("/")).header("accept-encoding", "br, gzip").send().await.unwrap();
     assert_eq!(response.headers()["content-encoding"], "br");
 }
 
 #[tokio::test]
 async fn only_get_and_head_reach_pages() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.client.post(app.url("/")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
     let head = app.client.head(app.url("/voice-sms")).send().await.unwrap();
@@ -225,7 +225,7 @@ async fn only_get_and_head_reach_pages() {
 
 #[tokio::test]
 async fn health_check_answers() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/healthz").await;
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.text().await.unwrap(), "ok");
@@ -430,8 +430,13 @@ async fn one_address_asking_for_ten_cold_pages_at_once_gets_every_one() {
         c.pages.render_queue_timeout = Duration::from_millis(1000);
     })
     .await;
-    let pages = (0..10).map(|n| app.get_owned(format!("/account?step=code&msisdn=07541{n:05}")));
-    let statuses: Vec<StatusCode> = futures::future::join_all(pages).await.iter().map(|r| r.status()).collect();
+    // The last waits for the nine renders ahead of it, longer than the
+    // test client's 10 s on a loaded machine: a client that waits, so that
+    // only the server could give up.
+    let patient = reqwest::Client::builder().timeout(Duration::from_secs(300)).build().unwrap();
+    let pages = (0..10).map(|n| patient.get(app.url(&format!("/account?step=code&msisdn=07541{n:05}"))).send());
+    let statuses: Vec<StatusCode> =
+        futures::future::join_all(pages).await.into_iter().map(|r| r.expect("answered").status()).collect();
     assert_eq!(statuses, vec![StatusCode::OK; 10]);
 }
 
@@ -687,7 +692,7 @@ async fn page_cache_mb_zero_renders_every_request() {
 /// the M-Pesa app in the app stores.
 #[tokio::test]
 async fn the_footer_device_and_app_pages_link_where_a_visitor_looks() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     for (path, privacy, terms) in
         [("/", "/privacy", "/terms-conditions"), ("/sw/voice-sms", "/sw/privacy", "/sw/terms-conditions")]
     {

@@ -1,7 +1,7 @@
 //! The sandbox operator API as the `site` binary mounts it on the server
 //! (`site::sandbox()`), and what the server does without it.
 
-use crate::helpers::spawn_app;
+use crate::helpers::shared_app;
 
 /// The operator API is `DIGITAL_API_URL`, or a stand-in the server mounts;
 /// with neither, the server does not start, rather than serve sign-in pages
@@ -35,7 +35,7 @@ async fn production_refuses_the_sandbox_unless_enabled() {
 /// The server calls the sandbox's operator API at `/sandbox/digital/`.
 #[tokio::test]
 async fn the_site_mounts_the_sandbox_at_sandbox() {
-    let app = spawn_app().await;
+    let app = shared_app().await;
     let response = app.get("/sandbox/digital/api/v1/gsm-static-bundles").await;
     assert_eq!(response.status(), reqwest::StatusCode::OK);
     let catalogue: serde_json::Value = response.json().await.unwrap();

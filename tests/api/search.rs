@@ -5,11 +5,11 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::fake_cms::{FakeCms, Shape};
-use crate::helpers::{eventually, results, search, site_with, spawn_app_with};
+use crate::helpers::{eventually, results, search, searchable, shared_app, site_with};
 
 #[tokio::test]
 async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_javascript() {
-    let app = spawn_app_with(|c| c.pages.prerender = true).await;
+    let app = shared_app().await;
     let english = search(&app, "/search?q=mpessa").await;
     let found = results(&english);
     assert!(found.iter().any(|href| href == "/mpesa"), "{found:?}");
@@ -50,7 +50,7 @@ async fn search_finds_pages_in_the_visitors_language_typos_forgiven_without_java
 /// one with nothing to come close to keeps its "Nothing found" (above).
 #[tokio::test]
 async fn joined_words_are_split_and_a_query_that_finds_nothing_gets_the_pages_that_come_close() {
-    let app = spawn_app_with(|c| c.pages.prerender = true).await;
+    let app = shared_app().await;
     let joined = search(&app, "/search?q=simcard").await;
     assert_eq!(results(&joined)[0], "/sim-registration");
     assert!(joined.contains("Results for “simcard”"));
@@ -69,7 +69,7 @@ async fn joined_words_are_split_and_a_query_that_finds_nothing_gets_the_pages_th
 /// the sitemap (and so of pre-rendering and the search index).
 #[tokio::test]
 async fn personal_pages_and_search_results_are_not_for_search_engines() {
-    let app = spawn_app_with(|_| {}).await;
+    let app = shared_app().await;
     let sitemap = app.get("/sitemap.xml").await.text().await.unwrap();
     for path in ["/account", "/cpm-login", "/cpm-otp", "/customer-permission-management", "/search"] {
         assert!(!sitemap.contains(&format!("{}{path}<", app.address)), "{path} in the sitemap");
@@ -90,7 +90,7 @@ async fn personal_pages_and_search_results_are_not_for_search_engines() {
 async fn a_synonym_from_the_cms_finds_a_page_in_place_of_the_embedded_list() {
     let cms = FakeCms::start(Shape::V5).await;
     cms.put_page("voice", "en", "Voice plans", "Talk for hours with the Zumaridi plan and our vifurushi.");
-    let app = site_with(&cms, |c| c.pages.prerender = true).await;
+    let app = site_with(&cms, searchable).await;
     let voice = "/voice-sms".to_owned();
     // No collection in the CMS: the embedded list ("bundles" finds "vifurushi").
     assert!(results(&search(&app, "/search?q=bundles").await).contains(&voice));

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::helpers::{TestApp, results, search, spawn_app_with};
+use crate::helpers::{TestApp, results, search, shared_app};
 
 /// A query of the set and the addresses it should find.
 struct Query {
@@ -80,7 +80,7 @@ impl Score {
 /// Both sets against one site (its pre-render pass is most of the time).
 #[tokio::test]
 async fn the_evaluation_sets_find_the_expected_pages_above_the_readmes_floors() {
-    let app = spawn_app_with(|c| c.pages.prerender = true).await;
+    let app = shared_app().await;
     evaluate(&app, "queries.txt", 100, "").await;
     evaluate(&app, "hidden.txt", 60, ", held-out set").await;
 }

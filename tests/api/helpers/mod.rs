@@ -1,7 +1,8 @@
 //! What the API tests share: the site started on a random port, builds of
 //! the app that render slowly or count their renders, readers of what a
 //! page carries, and Redis for the tests of several instances; in its
-//! modules, the sandbox's subscribers and switches, browsers of the site,
+//! modules, one site many tests share, the sandbox's subscribers and
+//! switches, browsers of the site,
 //! request bodies from the contract's types, waiting for what happens in
 //! the background, the forms' submissions, signed-in pages compared, and
 //! the search page.
@@ -16,13 +17,15 @@ mod eventually;
 mod forms;
 mod sandbox;
 mod search;
+mod shared;
 mod signed_in;
 mod visitor;
 
 pub use eventually::eventually;
 pub use forms::{BUSINESS, FOUNDATION, TOKEN, application, lead};
 pub use sandbox::{AMINA, BARAKA, JUMA, NEEMA, code_in_inbox, fail_next, hold_next, latest_code};
-pub use search::{results, search};
+pub use search::{results, search, searchable};
+pub use shared::shared_app;
 pub use signed_in::{SITE_URL, decoded_page, first_difference, masked_page, spliced_and_rendered};
 pub use visitor::{Replay, Visitor};
 
@@ -30,8 +33,9 @@ pub struct TestApp {
     pub address: String,
     /// Follows no redirects and decodes no compression, to see what the server sends.
     pub client: reqwest::Client,
+    /// Stops the server when the app is dropped; none for [`shared_app`]'s.
     shutdown: Option<oneshot::Sender<()>>,
-    _data_dir: tempfile::TempDir,
+    _data_dir: Option<tempfile::TempDir>,
 }
 
 impl TestApp {
@@ -103,23 +107,39 @@ pub fn test_config(address: &str, data_dir: &std::path::Path) -> server::Config 
 /// The site with another build of the app (e.g. a server bundle that fails),
 /// with the sandbox mounted as the binary mounts it.
 pub async fn spawn_bundle_with(bundle: server::AppBuild, configure: impl FnOnce(&mut server::Config)) -> TestApp {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let mut app = start(bundle, data_dir.path(), configure).await;
+    app._data_dir = Some(data_dir);
+    app
+}
+
+/// The site started with its data in `data_dir`, once it answers.
+async fn start(
+    bundle: server::AppBuild,
+    data_dir: &std::path::Path,
+    configure: impl FnOnce(&mut server::Config),
+) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let data_dir = tempfile::tempdir().expect("temp dir");
-    let mut config = test_config(&address, data_dir.path());
+    let mut config = test_config(&address, data_dir);
     configure(&mut config);
     let (shutdown, stop) = oneshot::channel::<()>();
     tokio::spawn(server::run(listener, config, bundle, Some(site::sandbox()), async {
         let _ = stop.await;
     }));
-    let client = reqwest::Client::builder()
+    let client = client();
+    let health = async || client.get(format!("{address}/healthz")).send().await.ok().map(|response| response.status());
+    eventually("the server answers", health, |status| status.is_some_and(|status| status.is_success())).await;
+    TestApp { address, client, shutdown: Some(shutdown), _data_dir: None }
+}
+
+/// A test's client of the site: no redirects followed, no compression decoded.
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(10))
         .build()
-        .unwrap();
-    let health = async || client.get(format!("{address}/healthz")).send().await.ok().map(|response| response.status());
-    eventually("the server answers", health, |status| status.is_some_and(|status| status.is_success())).await;
-    TestApp { address, client, shutdown: Some(shutdown), _data_dir: data_dir }
+        .unwrap()
 }
 
 /// A port free on the loopback address, for a server a test starts.
