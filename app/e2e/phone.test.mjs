@@ -8,11 +8,7 @@ import { withSiteAndBrowser } from "./harness.mjs";
 let site;
 let browser;
 
-// The content's time-to-live short: the site answers a page it holds in
-// memory (a search's results too) for that long without asking which build
-// of the search index made it, so a search asked for before the first index
-// was built would say "getting ready" for the default minute.
-withSiteAndBrowser((started) => ({ site, browser } = started), { CONTENT_TTL_SECS: "2" });
+withSiteAndBrowser((started) => ({ site, browser } = started));
 
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 

@@ -31,8 +31,9 @@
 //!   page handler takes over.
 //! - Invalidated by content: an entry holds the content generation read
 //!   before its page was resolved ([`crate::content::Content::generation`],
-//!   plus the changes of the bundle catalogue that bundle tables show),
-//!   and is served only while neither has changed since; it lives at most
+//!   plus the changes of the bundle catalogue that bundle tables show, and
+//!   on the search page the builds of its index), and is served only while
+//!   none has changed since; it lives at most
 //!   `CONTENT_TTL_SECS`, after which the full path asks the content cache
 //!   again (which refreshes what is stale).
 //! - Stale while revalidating: when the full path answered a page for
@@ -69,6 +70,7 @@ use tower::{Service, ServiceExt};
 
 use axum_extra::extract::cookie::Cookie;
 use contract::Lang;
+use contract::page::PageKind;
 
 use super::cache::MAX_KEY;
 use super::cached_page::ForEveryone;
@@ -113,6 +115,7 @@ where
         let state = &self.state;
         let page = PageRequest::parse(state, request.uri(), request.headers(), request.extensions());
         let kept = state.pages.fast.kept.as_ref().zip(key(state, &request, &page));
+        let search_page = page.route.route.page == Some(PageKind::Search);
         request.extensions_mut().insert(page);
         let Some((kept, (key, status))) = kept else {
             let pages = self.pages.clone();
@@ -122,7 +125,7 @@ where
                 Ok(response)
             }));
         };
-        let generation = state.content.store.generation() + state.account.catalogue.changes();
+        let generation = generation(state, search_page);
         if let Some(entry) = kept.get(&key) {
             let servable = match &entry.stale {
                 None => entry.generation == generation,
@@ -152,6 +155,16 @@ where
             Ok(response)
         }))
     }
+}
+
+/// What an entry is served for while it does not change: the content read,
+/// the changes of the bundle catalogue (which bundle tables show), and on
+/// the search page the builds of the search index, whose results it shows
+/// (a page answered while the first index was being built says so).
+/// Counters that only grow, so their sum changes when any of them does.
+fn generation(state: &AppState, search_page: bool) -> u64 {
+    let index = if search_page { state.content.search.builds() } else { 0 };
+    state.content.store.generation() + state.account.catalogue.changes() + index
 }
 
 /// `Server-Timing: app;dur=<ms>`: the server's time on a full-path answer.

@@ -2,20 +2,14 @@
 //! a test reads, the page once its first index is built, and the addresses
 //! of its results.
 
-use std::time::Duration;
-
 use reqwest::StatusCode;
 
 use super::{TestApp, eventually};
 
 /// A site whose search a test reads: pre-rendering on, since the pass
-/// builds the index, and the content's time-to-live short. The fast path
-/// answers a page it holds for that long without asking which build of
-/// the index made it: a results page asked for before the index was built
-/// ("getting ready") or rebuilt would be its answer for the default minute.
+/// builds the index.
 pub fn searchable(config: &mut server::Config) {
     config.pages.prerender = true;
-    config.content.ttl = Duration::from_secs(2);
 }
 
 /// The search page for `path`, once the first index is built (a
