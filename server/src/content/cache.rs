@@ -614,6 +614,21 @@ mod tests {
     use std::sync::Mutex;
     use std::sync::atomic::AtomicUsize;
 
+    /// What `look` sees once `holds` accepts it, looked at every 10 ms: what
+    /// happens in the background (a write, a refresh) has taken seconds on
+    /// a loaded machine. A hang guard of two minutes fails the test, naming
+    /// `what`; how soon is for the benches.
+    async fn until<T: std::fmt::Debug>(what: &str, mut look: impl AsyncFnMut() -> T, holds: impl Fn(&T) -> bool) -> T {
+        let hang_guard = std::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            let seen = look().await;
+            if holds(&seen) {
+                return seen;
+            }
+            assert!(std::time::Instant::now() < hang_guard, "{what}: never; last seen {seen:?}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
     fn title(entry: &Entry) -> &str {
         entry.value.as_deref().and_then(ContentValue::page).map_or("", |page| page.title.as_str())
     }
@@ -782,15 +797,8 @@ mod tests {
         assert_eq!(title(&stale), "v1");
         // The refresh runs as its own task: on a loaded machine it may take
         // longer than the source's 5 ms, so wait for it (generously).
-        let mut refreshed = cache.get(&query, Lang::En).await.unwrap();
-        for _ in 0..200 {
-            if title(&refreshed) == "v2" {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            refreshed = cache.get(&query, Lang::En).await.unwrap();
-        }
-        assert_eq!(title(&refreshed), "v2");
+        let refreshed =
+            until("the refresh", async || cache.get(&query, Lang::En).await.unwrap(), |e| title(e) == "v2").await;
         assert_ne!(refreshed.version, first.version);
         // The source goes down: the last good copy keeps being served.
         source.failing.store(true, Ordering::SeqCst);
@@ -851,13 +859,10 @@ mod tests {
             .unwrap();
         assert_eq!(served.version, first.version, "the copy in memory, meanwhile");
         under_way.await.unwrap().unwrap();
-        for _ in 0..100 {
-            if source.calls.load(Ordering::SeqCst) == 3 && title(&cache.get(&query, Lang::En).await.unwrap()) == "v2" {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        assert_eq!(title(&cache.get(&query, Lang::En).await.unwrap()), "v2");
+        let read_again = async || {
+            (source.calls.load(Ordering::SeqCst), title(&cache.get(&query, Lang::En).await.unwrap()).to_owned())
+        };
+        until("the read after the one under way", read_again, |(calls, title)| *calls == 3 && *title == "v2").await;
         tokio::time::sleep(Duration::from_millis(250)).await;
         assert_eq!(source.calls.load(Ordering::SeqCst), 3, "the first read, the one under way, one after it");
     }
@@ -870,12 +875,9 @@ mod tests {
         let (_, first) = setup_with_disk(Duration::from_millis(1), Duration::from_secs(60), Some(disk.clone()));
         first.get(&query, Lang::En).await.unwrap();
         let key = (query.clone(), Lang::En);
-        for _ in 0..200 {
-            if disk.read::<Value>(&key).is_some() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        // Written in the background, as soon as the disk takes it: a loaded
+        // machine's fsync has taken seconds.
+        until("the answer written to disk", async || disk.read::<Value>(&key), Option::is_some).await;
         // A restart: nothing in memory, the source down.
         let (source, restarted) = setup_with_disk(
             Duration::from_millis(1),
