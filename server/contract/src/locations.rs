@@ -31,13 +31,6 @@ impl LocationKind {
     pub fn parse(value: &str) -> Option<LocationKind> {
         crate::repair::parse::<LocationKind>(Value::from(value)).value
     }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            LocationKind::Agent => "agent",
-            LocationKind::Shop => "shop",
-        }
-    }
 }
 
 /// What a place does for a visitor.
